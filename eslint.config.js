@@ -1,0 +1,101 @@
+// @ts-check
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const NODE_BUILTINS = [
+  'assert',
+  'buffer',
+  'child_process',
+  'crypto',
+  'dgram',
+  'dns',
+  'events',
+  'fs',
+  'fs/promises',
+  'http',
+  'http2',
+  'https',
+  'net',
+  'os',
+  'path',
+  'process',
+  'readline',
+  'stream',
+  'tls',
+  'url',
+  'util',
+  'vm',
+  'worker_threads',
+  'zlib',
+];
+
+/** Imports that only the Electron shell may make. */
+const electronOnly = {
+  name: 'electron',
+  message: 'Only main/shell/ may import electron (ENGINEERING.md layers).',
+};
+/** Modules that run in Node or Electron and must stay out of browser code. */
+const nodeAndMainOnly = [
+  electronOnly,
+  ...NODE_BUILTINS.map((name) => ({
+    name,
+    message: 'renderer/ and shared/ run anywhere: no Node built-ins.',
+  })),
+  { name: 'undici', message: 'Only main/ calls the service.' },
+  { name: 'keytar', message: 'Only main/ touches the keychain.' },
+];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'release/**', 'node_modules/**', 'coverage/**', 'test-results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      eqeqeq: 'error',
+      'no-console': 'off',
+    },
+  },
+  {
+    files: ['main/**/*.ts'],
+    ignores: ['main/shell/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [electronOnly] }] },
+  },
+  {
+    files: ['shared/**/*.ts', 'renderer/**/*.ts', 'renderer/**/*.tsx'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: nodeAndMainOnly,
+          patterns: [
+            { group: ['node:*'], message: 'No Node built-ins here.' },
+            {
+              group: ['**/main/**', '**/preload/**'],
+              message: 'Reach the app only through the preload bridge.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['preload/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: nodeAndMainOnly.filter((rule) => rule.name !== 'electron'),
+          patterns: [
+            { group: ['node:*'], message: 'The preload only uses contextBridge and ipcRenderer.' },
+            { group: ['**/main/**', '**/renderer/**'], message: 'The preload depends on shared/ only.' },
+          ],
+        },
+      ],
+    },
+  },
+);

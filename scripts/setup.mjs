@@ -1,0 +1,55 @@
+// Sets up a fresh machine for development and tests: Debian packages the tests need (when
+// running as root, as CI does; otherwise prints the command), the npm dependencies, and the
+// Electron runtime when it can be downloaded. Runs with any Node; installs its own Node 24.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+/** Debian packages the test suite uses, with the command that proves each is present. */
+const SYSTEM_PACKAGES = [];
+
+function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { stdio: 'inherit', ...options });
+  return result.status === 0;
+}
+
+function missingPackages() {
+  return SYSTEM_PACKAGES.filter(({ probe }) => !existsSync(probe)).map(({ name }) => name);
+}
+
+const missing = missingPackages();
+if (missing.length > 0) {
+  const isRoot = process.getuid?.() === 0;
+  if (isRoot && existsSync('/usr/bin/apt-get')) {
+    console.log(`setup: installing Debian packages: ${missing.join(' ')}`);
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    if (
+      !run('apt-get', ['update', '-q'], { env }) ||
+      !run('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...missing], { env })
+    ) {
+      console.error('setup: apt-get failed; see above.');
+      process.exit(1);
+    }
+  } else {
+    console.error(`setup: these system packages are missing: ${missing.join(' ')}`);
+    console.error(`setup: install them with: sudo apt-get install -y ${missing.join(' ')}`);
+    process.exit(1);
+  }
+}
+
+console.log('setup: installing npm dependencies (npm ci)');
+if (!run('npm', ['ci', '--no-audit', '--no-fund'])) process.exit(1);
+
+// Electron downloads its runtime on first use; try now, within a bound, so `npm start` knows.
+console.log('setup: fetching the Electron runtime (optional)');
+const electron = spawnSync('node_modules/.bin/node', ['node_modules/electron/install.js'], {
+  stdio: 'pipe',
+  timeout: 180_000,
+});
+if (electron.status === 0) {
+  console.log('setup: Electron runtime installed; `npm start` opens the desktop app.');
+} else {
+  console.log(
+    'setup: the Electron runtime cannot be downloaded here; the desktop app runs in the browser host and the real-Electron tests are skipped.',
+  );
+}
+console.log('setup: done');
