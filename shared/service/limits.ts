@@ -1,0 +1,13 @@
+/** Limits the service enforces (spec §8), checked locally before anything is sent. */
+export const MAX_PDF_BYTES = 50 * 1024 * 1024;
+export const MAX_FILENAME_LENGTH = 180;
+export const MAX_ROLE_LENGTH = 100;
+export const MAX_NAME_LENGTH = 255;
+export const MIN_SIGNING_ORDER = 1;
+export const UPLOAD_ID_PREFIX = 'upl_';
+/** Every valid PDF starts with this header, followed by a version such as `1.7` (spec §7 `invalid_pdf`). */
+export const PDF_HEADER_PATTERN = /^%PDF-\d\.\d/;
+/** Locale tags take the form language-REGION (spec §4.3), e.g. `fr-FR`. */
+export const LOCALE_PATTERN = /^[a-z]{2,3}-[A-Z]{2}$/;
+/** The filename the service stores when none is given (spec §4.2). */
+export const DEFAULT_FILENAME = 'document.pdf';

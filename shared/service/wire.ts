@@ -1,0 +1,158 @@
+/**
+ * The service's wire format (spec §2, §4, §7) as zod schemas. Outgoing bodies are strict about
+ * the service's rules; incoming answers are loose objects, so unknown fields parse and are
+ * kept, and status values stay an open set (PRODUCT.md "Where the spec is silent").
+ */
+import { z } from 'zod';
+import {
+  LOCALE_PATTERN,
+  MAX_NAME_LENGTH,
+  MAX_ROLE_LENGTH,
+  MIN_SIGNING_ORDER,
+  UPLOAD_ID_PREFIX,
+} from './limits';
+
+const sha256Hex = z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be a SHA-256 digest in hex');
+/** ISO 8601 UTC timestamps; absent or null until the event happens. */
+const timestamp = z.iso.datetime({ offset: true }).nullable().optional();
+
+export const uploadIdSchema = z
+  .string()
+  .startsWith(UPLOAD_ID_PREFIX, `must begin with ${UPLOAD_ID_PREFIX}`)
+  .min(UPLOAD_ID_PREFIX.length + 1, 'must not be empty after the prefix');
+
+export const participantTypeSchema = z.enum(['signer', 'observer']);
+
+/** A participant as the client sends it (spec §2.4). */
+export const participantSchema = z.object({
+  participant_type: participantTypeSchema,
+  is_internal: z.boolean().optional(),
+  role: z
+    .string()
+    .trim()
+    .min(1, 'is required')
+    .max(MAX_ROLE_LENGTH, `must be at most ${MAX_ROLE_LENGTH} characters`),
+  name: z
+    .string()
+    .trim()
+    .min(1, 'is required')
+    .max(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`),
+  email: z.email('must be a valid e-mail address'),
+  signing_order: z
+    .number()
+    .int('must be a whole number')
+    .min(MIN_SIGNING_ORDER, `must be at least ${MIN_SIGNING_ORDER}`)
+    .optional(),
+});
+export type Participant = z.infer<typeof participantSchema>;
+
+export const localeSchema = z.string().regex(LOCALE_PATTERN, 'must look like language-REGION, e.g. fr-FR');
+
+/** Body of `POST /api/v1/signing-requests` (spec §4.3). */
+export const createSigningRequestBodySchema = z.object({
+  external_reference: z.string().trim().min(1, 'is required'),
+  transaction_type: z.string().optional(),
+  document: z.object({ upload_id: uploadIdSchema }),
+  recipients: z.array(participantSchema).min(1, 'needs at least one recipient'),
+  signing: z
+    .object({
+      enforce_order: z.boolean().optional(),
+      owner: z.object({ must_sign: z.boolean().optional() }).optional(),
+    })
+    .optional(),
+  ceremony: z.object({ mode: z.string().optional(), meeting_provider: z.string().optional() }).optional(),
+  evidence_level: z.string().optional(),
+  locale: localeSchema.optional(),
+});
+export type CreateSigningRequestBody = z.infer<typeof createSigningRequestBodySchema>;
+
+export const tokenResponseSchema = z.looseObject({
+  access_token: z.string().min(1),
+  token_type: z.string().optional(),
+  expires_in: z.number().positive().optional(),
+  scope: z.string().optional(),
+});
+export type TokenResponse = z.infer<typeof tokenResponseSchema>;
+
+/** Upload (spec §2.1). */
+export const uploadSchema = z.looseObject({
+  upload_id: uploadIdSchema,
+  filename: z.string(),
+  sha256: sha256Hex,
+  size_bytes: z.number().int().nonnegative(),
+  expires_in_hours: z.number().positive(),
+});
+export type Upload = z.infer<typeof uploadSchema>;
+
+export const createSigningRequestResponseSchema = z.looseObject({
+  id: z.string().min(1),
+  external_reference: z.string().optional(),
+  transaction_type: z.string().nullable().optional(),
+  submission_status: z.string().optional(),
+  idempotent_replay: z.boolean().optional(),
+});
+export type CreateSigningRequestResponse = z.infer<typeof createSigningRequestResponseSchema>;
+
+/** A participant as the service returns it (spec §4.5); output fields are read leniently. */
+export const createdParticipantSchema = z.looseObject({
+  participant_id: z.string().min(1),
+  participant_type: z.string().optional(),
+  is_internal: z.boolean().optional(),
+  role: z.string().optional(),
+  name: z.string().optional(),
+  email: z.string().optional(),
+  signing_order: z.number().int().nullable().optional(),
+});
+
+export const addParticipantResponseSchema = z.looseObject({
+  id: z.string().min(1),
+  participant: createdParticipantSchema,
+});
+export type AddParticipantResponse = z.infer<typeof addParticipantResponseSchema>;
+
+export const prepareResponseSchema = z.looseObject({
+  id: z.string().min(1),
+  status: z.string(),
+  document: z.looseObject({ revision: z.number().int(), sha256: sha256Hex }),
+});
+export type PrepareResponse = z.infer<typeof prepareResponseSchema>;
+
+/** Signing request as read by `GET /api/v1/signing-requests/{id}` (spec §2.2, §4.4). */
+export const signingRequestSchema = z.looseObject({
+  id: z.string().min(1),
+  external_reference: z.string().optional(),
+  transaction_type: z.string().nullable().optional(),
+  submission_status: z.string().optional(),
+  status: z.string(),
+  document: z
+    .looseObject({
+      status: z.string().optional(),
+      revision: z.number().int().optional(),
+      sha256: sha256Hex.optional(),
+    })
+    .optional(),
+  evidence: z.looseObject({ ready: z.boolean() }).optional(),
+  prepared_at: timestamp,
+  opened_at: timestamp,
+  finalized_at: timestamp,
+});
+export type SigningRequest = z.infer<typeof signingRequestSchema>;
+
+/** Widget session (spec §2.5). The URL is a secret: main wraps it before it goes anywhere. */
+export const widgetSessionSchema = z.looseObject({
+  id: z.string().min(1),
+  widget_url: z.url({ protocol: /^https?$/ }),
+  expires_in_seconds: z.number().int().positive(),
+});
+export type WidgetSession = z.infer<typeof widgetSessionSchema>;
+
+/** Error body of the API (spec §7). */
+export const serviceErrorBodySchema = z.looseObject({
+  error: z.looseObject({ code: z.string().min(1), message: z.string().optional() }),
+});
+
+/** Error body of the token endpoint, which the spec does not show; OAuth 2.0 (RFC 6749 §5.2) is the likely shape. */
+export const oauthErrorBodySchema = z.looseObject({
+  error: z.string().min(1),
+  error_description: z.string().optional(),
+});
