@@ -1,0 +1,128 @@
+import type { Readable } from 'node:stream';
+import { Agent, request, type Dispatcher } from 'undici';
+
+/** One HTTP exchange, described without any knowledge of the signing service. */
+export interface HttpRequest {
+  readonly method: 'GET' | 'POST';
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** A string, or a factory giving a fresh stream for each attempt (uploads). */
+  readonly body?: string | (() => Readable);
+  /** Deadline for the whole exchange, answer included. */
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal;
+}
+
+export type HttpOutcome =
+  | {
+      readonly kind: 'answered';
+      readonly status: number;
+      readonly headers: Readonly<Record<string, string | undefined>>;
+      readonly text: string;
+    }
+  | {
+      readonly kind: 'network';
+      /** False when the request certainly never reached the service (refused, unresolvable). */
+      readonly mayHaveReachedService: boolean;
+      readonly timedOut: boolean;
+      /** An error code such as ECONNREFUSED; never a URL, header or body. */
+      readonly errorCode: string;
+    };
+
+/** Answers larger than this are not JSON the spec describes; reading stops there. */
+const MAX_RESPONSE_BYTES = 1024 * 1024;
+
+/** Errors that prove the request never left this machine or never reached a server. */
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+function errorCodeOf(error: unknown): string {
+  let current: unknown = error;
+  // undici wraps system errors; the useful code may sit on a cause (or an AggregateError's first error).
+  for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && code !== 'UND_ERR') return code;
+    const aggregated = current instanceof AggregateError ? current.errors[0] : undefined;
+    current = aggregated ?? current.cause;
+  }
+  return 'UNKNOWN_NETWORK_ERROR';
+}
+
+async function readLimitedText(body: Dispatcher.ResponseData['body']): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+    size += buffer.length;
+    if (size > MAX_RESPONSE_BYTES) {
+      body.destroy();
+      return undefined;
+    }
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Sends HTTP requests over a keep-alive connection pool (undici). Classifies every failure so
+ * the caller can tell "certainly not sent" from "may have been applied". Aborting the caller's
+ * signal rejects with its reason; every other failure is a value.
+ */
+export class HttpTransport {
+  readonly #dispatcher: Agent;
+
+  constructor() {
+    this.#dispatcher = new Agent({
+      keepAliveTimeout: 10_000,
+      connect: { timeout: 10_000 },
+      // The overall deadline below bounds each exchange; these catch stalls in between.
+      headersTimeout: 0,
+      bodyTimeout: 0,
+    });
+  }
+
+  /** Performs one attempt of `httpRequest`. */
+  async send(httpRequest: HttpRequest): Promise<HttpOutcome> {
+    const deadline = AbortSignal.timeout(httpRequest.timeoutMs);
+    const signal = httpRequest.signal ? AbortSignal.any([httpRequest.signal, deadline]) : deadline;
+    const body = typeof httpRequest.body === 'function' ? httpRequest.body() : httpRequest.body;
+    try {
+      const response = await request(httpRequest.url, {
+        method: httpRequest.method,
+        headers: httpRequest.headers,
+        body,
+        signal,
+        dispatcher: this.#dispatcher,
+      });
+      const text = await readLimitedText(response.body);
+      const headers: Record<string, string | undefined> = {};
+      for (const [name, value] of Object.entries(response.headers)) {
+        headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+      }
+      return { kind: 'answered', status: response.statusCode, headers, text: text ?? '' };
+    } catch (error) {
+      if (httpRequest.signal?.aborted) throw httpRequest.signal.reason;
+      if (body !== undefined && typeof body !== 'string') body.destroy();
+      const timedOut = deadline.aborted;
+      const errorCode = timedOut ? 'TIMEOUT' : errorCodeOf(error);
+      return {
+        kind: 'network',
+        mayHaveReachedService: !NOT_SENT_CODES.has(errorCode),
+        timedOut,
+        errorCode,
+      };
+    }
+  }
+
+  /** Closes every pooled connection. */
+  async close(): Promise<void> {
+    await this.#dispatcher.close();
+  }
+}

@@ -1,0 +1,112 @@
+import { userMessage } from '../../shared/service/error-catalog';
+import { tokenResponseSchema } from '../../shared/service/wire';
+import { Secret } from '../secret';
+import type { AccessToken, CallRunner, TokenSource } from './call-runner';
+import type { Result } from './service-failure';
+import { success } from './service-failure';
+
+export interface ClientCredentials {
+  readonly clientId: string;
+  readonly clientSecret: Secret;
+}
+
+export interface TokenGrant {
+  readonly token: AccessToken;
+  readonly scopes: readonly string[] | undefined;
+  readonly expiresInSeconds: number | undefined;
+}
+
+const TOKEN_TIMEOUT_MS = 20_000;
+/** Renew this early before expiry, but never more than 10% of the lifetime. */
+const MAX_RENEWAL_MARGIN_MS = 60_000;
+
+/**
+ * Obtains OAuth client-credentials tokens (spec §4.1) and keeps the current one in memory.
+ * Renews before expiry when the service gave `expires_in`, otherwise after a 401. Concurrent
+ * callers share a single token request.
+ */
+export class TokenManager implements TokenSource {
+  readonly #runner: CallRunner;
+  readonly #credentials: ClientCredentials;
+  readonly #now: () => number;
+  #current: AccessToken | undefined;
+  #renewAt = 0;
+  #pending: Promise<Result<TokenGrant>> | undefined;
+
+  constructor(runner: CallRunner, credentials: ClientCredentials, now: () => number) {
+    this.#runner = runner;
+    this.#credentials = credentials;
+    this.#now = now;
+  }
+
+  /** A token that is valid as far as this client knows, obtaining one if needed. */
+  async current(): Promise<Result<AccessToken>> {
+    if (this.#current && (this.#current.expiresAt === undefined || this.#now() < this.#renewAt)) {
+      return success(this.#current);
+    }
+    const grant = await this.obtain();
+    return grant.ok ? success(grant.value.token) : grant;
+  }
+
+  /** Forgets `token` if it is still the current one (the service refused it). */
+  invalidate(token: AccessToken): void {
+    if (this.#current === token) this.#current = undefined;
+  }
+
+  /** Asks the service for a fresh token now; "Test connection" uses this. */
+  obtain(): Promise<Result<TokenGrant>> {
+    this.#pending ??= this.#request().finally(() => {
+      this.#pending = undefined;
+    });
+    return this.#pending;
+  }
+
+  async #request(): Promise<Result<TokenGrant>> {
+    const form = new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: this.#credentials.clientId,
+      client_secret: this.#credentials.clientSecret.reveal(),
+    });
+    const requestedAt = this.#now();
+    const answer = await this.#runner.run({
+      operation: 'obtainToken',
+      method: 'POST',
+      path: '/oauth/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form.toString(),
+      schema: tokenResponseSchema,
+      errorShape: 'oauth',
+      repeatable: true,
+      timeoutMs: TOKEN_TIMEOUT_MS,
+    });
+    if (!answer.ok) {
+      const rejected = answer.error.httpStatus === 400 || answer.error.httpStatus === 401;
+      return rejected
+        ? {
+            ok: false,
+            error: {
+              ...answer.error,
+              code: 'credentials_rejected',
+              message: userMessage('credentials_rejected'),
+            },
+          }
+        : answer;
+    }
+    const lifetimeMs = answer.value.expires_in === undefined ? undefined : answer.value.expires_in * 1000;
+    const token: AccessToken = {
+      value: new Secret(answer.value.access_token),
+      // Counted from when the request was sent, so a slow answer errs on the early side.
+      expiresAt: lifetimeMs === undefined ? undefined : requestedAt + lifetimeMs,
+    };
+    this.#current = token;
+    this.#renewAt =
+      token.expiresAt === undefined
+        ? Number.POSITIVE_INFINITY
+        : token.expiresAt - Math.min(MAX_RENEWAL_MARGIN_MS, (lifetimeMs ?? 0) * 0.1);
+    return success({
+      token,
+      scopes: answer.value.scope?.split(/\s+/).filter(Boolean),
+      expiresInSeconds: answer.value.expires_in,
+    });
+  }
+}
