@@ -1,0 +1,103 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { expectFailure, expectOk, makeTestClient } from '../../support/client-harness';
+import {
+  startScriptedServer,
+  tokenWithoutLifetime,
+  type ScriptedAnswer,
+} from '../../support/scripted-server';
+
+const credentials = { clientId: 'desk', clientSecret: 'scripted-secret' };
+let close: (() => Promise<void>) | undefined;
+
+afterEach(async () => {
+  await close?.();
+  close = undefined;
+});
+
+async function serve(answerForRead: () => ScriptedAnswer) {
+  const server = await startScriptedServer((request) =>
+    request.url === '/oauth/token' ? tokenWithoutLifetime : answerForRead(),
+  );
+  close = server.close;
+  return { server, client: makeTestClient(server.baseUrl, credentials).client };
+}
+
+describe('answers the spec does not show', () => {
+  it('shows an unknown error code with its code and message', async () => {
+    const { client } = await serve(() => ({
+      status: 418,
+      body: JSON.stringify({ error: { code: 'quota_exceeded', message: 'Monthly quota reached' } }),
+    }));
+    const error = expectFailure(await client.getSigningRequest('sr_1'));
+    expect(error).toMatchObject({ httpStatus: 418, code: 'quota_exceeded', retryable: false });
+    expect(error.message).toBe(
+      'The signing service answered with error "quota_exceeded": Monthly quota reached',
+    );
+  });
+
+  it('treats any 2xx as success and keeps unknown fields', async () => {
+    const { client } = await serve(() => ({
+      status: 203,
+      body: JSON.stringify({ id: 'sr_1', status: 'archived', region: 'eu', evidence: { ready: false } }),
+    }));
+    const read = expectOk(await client.getSigningRequest('sr_1'));
+    expect(read).toMatchObject({ status: 'archived', region: 'eu' });
+  });
+
+  it('reports an unreadable success answer as invalid_response', async () => {
+    const { client } = await serve(() => ({ status: 200, body: '<html>proxy login</html>' }));
+    const error = expectFailure(await client.getSigningRequest('sr_1'));
+    expect(error).toMatchObject({ code: 'invalid_response', retryable: false });
+    expect(error.message).toContain('does not understand');
+  });
+
+  it('reports an error without a JSON body by its HTTP status', async () => {
+    const { client } = await serve(() => ({ status: 500, body: 'Internal Server Error' }));
+    const error = expectFailure(await client.getSigningRequest('sr_1'));
+    expect(error).toMatchObject({ httpStatus: 500, code: 'service_error', retryable: false });
+  });
+
+  it('honours a Retry-After given as an HTTP date', async () => {
+    let reads = 0;
+    const { client } = await serve(() => {
+      reads += 1;
+      return reads === 1
+        ? {
+            status: 503,
+            body: '{"error":{"code":"upstream_unavailable","message":"busy"}}',
+            headers: { 'retry-after': new Date(Date.now() + 1500).toUTCString() },
+          }
+        : { status: 200, body: JSON.stringify({ id: 'sr_1', status: 'prepared' }) };
+    });
+    const started = Date.now();
+    expectOk(await client.getSigningRequest('sr_1'));
+    // HTTP dates have one-second precision, so the wait is between 0.5 and 1.5 s.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(450);
+    expect(reads).toBe(2);
+  });
+
+  it('without expires_in keeps the token until a 401, then renews once; a second 401 is "credentials rejected"', async () => {
+    const { server, client } = await serve(() => ({
+      status: 401,
+      body: '{"error":{"code":"invalid_token","message":"expired"}}',
+    }));
+    const error = expectFailure(await client.getSigningRequest('sr_1'));
+    expect(error).toMatchObject({ code: 'credentials_rejected', httpStatus: 401 });
+    const tokenCalls = server.requests.filter((request) => request.url === '/oauth/token');
+    expect(tokenCalls).toHaveLength(2);
+  });
+
+  it('sends the token call form-encoded and never a bearer token with it', async () => {
+    const { server, client } = await serve(() => ({
+      status: 200,
+      body: '{"id":"sr_1","status":"prepared"}',
+    }));
+    expectOk(await client.getSigningRequest('sr_1'));
+    const tokenCall = server.requests.find((request) => request.url === '/oauth/token');
+    expect(tokenCall?.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(tokenCall?.headers.authorization).toBeUndefined();
+    const read = server.requests.find((request) => request.url === '/api/v1/signing-requests/sr_1');
+    expect(read?.headers.authorization).toBe('Bearer scripted-token');
+    expect(read?.headers.accept).toBe('application/json');
+  });
+});

@@ -1,0 +1,50 @@
+import { statSync } from 'node:fs';
+import { basename } from 'node:path';
+import { createJsonLogger } from '../../main/log';
+import { Secret } from '../../main/secret';
+import {
+  ServiceClient,
+  type ServiceClientOptions,
+  type UploadSource,
+} from '../../main/client/service-client';
+import type { Result } from '../../main/client/service-failure';
+
+/** Collected log lines of a client, to assert on and to scan for secrets. */
+export interface CapturedLog {
+  readonly lines: string[];
+}
+
+/** A client for tests: fast retries, every log line captured. */
+export function makeTestClient(
+  baseUrl: string,
+  credentials: { clientId: string; clientSecret: string },
+  overrides: Partial<ServiceClientOptions> = {},
+): { client: ServiceClient; log: CapturedLog } {
+  const log: CapturedLog = { lines: [] };
+  const client = new ServiceClient({
+    baseUrl,
+    clientId: credentials.clientId,
+    clientSecret: new Secret(credentials.clientSecret),
+    retry: { baseDelayMs: 5, maxDelayMs: 50, maxAttempts: 8, maxRetryAfterMs: 5_000 },
+    logger: createJsonLogger((line) => log.lines.push(line)),
+    ...overrides,
+  });
+  return { client, log };
+}
+
+/** Describes a file on disk as an upload source. */
+export function uploadSourceOf(path: string, filename = basename(path)): UploadSource {
+  return { path, sizeBytes: statSync(path).size, filename };
+}
+
+/** The value of a successful result; fails the test with the failure's message otherwise. */
+export function expectOk<T>(result: Result<T>): T {
+  if (!result.ok) throw new Error(`expected success, got ${result.error.code}: ${result.error.message}`);
+  return result.value;
+}
+
+/** The failure of a result; fails the test when it succeeded. */
+export function expectFailure<T>(result: Result<T>) {
+  if (result.ok) throw new Error('expected a failure, got success');
+  return result.error;
+}
