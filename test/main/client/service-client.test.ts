@@ -1,0 +1,478 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { normalizeFilename } from '../../../shared/service/filename';
+import type { CreateSigningRequestBody, Participant } from '../../../shared/service/wire';
+import { DEMO_CLIENT, startSimulator, type Simulator } from '../../simulator/simulator';
+import { expectFailure, expectOk, makeTestClient, uploadSourceOf } from '../../support/client-harness';
+import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
+
+const signer: Participant = {
+  participant_type: 'signer',
+  role: 'Employee',
+  name: 'Anne Dupré',
+  email: 'anne.dupre@example.com',
+  signing_order: 1,
+};
+const observer: Participant = {
+  participant_type: 'observer',
+  role: 'HR',
+  name: 'Bruno Keller',
+  email: 'bruno.keller@example.com',
+};
+
+function bodyFor(
+  uploadId: string,
+  reference: string,
+  recipients: Participant[] = [signer],
+): CreateSigningRequestBody {
+  return {
+    external_reference: reference,
+    transaction_type: 'employment_contract',
+    document: { upload_id: uploadId },
+    recipients,
+    signing: { enforce_order: true, owner: { must_sign: false } },
+    locale: 'fr-FR',
+  };
+}
+
+let sim: Simulator;
+let files: TempFolder;
+let pdfPath: string;
+
+beforeAll(async () => {
+  files = makeTempFolder();
+  pdfPath = await writePdf(files, 'Contrat été 2026.pdf', 'Employment contract');
+});
+afterAll(() => files.remove());
+beforeEach(async () => {
+  sim = await startSimulator({ seed: 7 });
+});
+afterEach(async () => {
+  await sim.close();
+});
+
+function client(overrides = {}) {
+  return makeTestClient(sim.baseUrl, DEMO_CLIENT, overrides);
+}
+
+/** Upload → create → participant → prepare, as the send engine does it. */
+async function prepareOne(reference: string, c = client().client) {
+  const upload = expectOk(await c.uploadDocument(uploadSourceOf(pdfPath)));
+  const key = randomUUID();
+  const created = expectOk(await c.createSigningRequest(bodyFor(upload.upload_id, reference), key));
+  expectOk(await c.addParticipant(created.id, observer));
+  const prepared = expectOk(await c.prepareSigningRequest(created.id));
+  return { upload, created, prepared, key };
+}
+
+describe('each endpoint (spec §4)', () => {
+  it('tests the connection by obtaining a token and reports the granted scopes', async () => {
+    const grant = expectOk(await client().client.testConnection());
+    expect(grant.scopes).toEqual(
+      expect.arrayContaining(['signing.create', 'signing.read', 'ceremony.create']),
+    );
+    expect(grant.expiresInSeconds).toBe(3600);
+    expect(JSON.stringify(grant)).not.toContain('sim_at_');
+  });
+
+  it('uploads a real PDF: the service stores the predicted name and the same SHA-256', async () => {
+    const { client: c } = client();
+    const progress: number[] = [];
+    const upload = expectOk(
+      await c.uploadDocument(uploadSourceOf(pdfPath), { onProgress: (sent) => progress.push(sent) }),
+    );
+    const localSha = createHash('sha256').update(readFileSync(pdfPath)).digest('hex');
+    expect(upload.upload_id).toMatch(/^upl_/);
+    expect(upload.sha256).toBe(localSha);
+    expect(upload.size_bytes).toBe(readFileSync(pdfPath).length);
+    expect(upload.filename).toBe(normalizeFilename('Contrat été 2026.pdf'));
+    expect(upload.filename).toBe('Contrat_ete_2026.pdf');
+    expect(progress.at(-1)).toBe(upload.size_bytes);
+  });
+
+  it('creates a signing request once per Idempotency-Key, and a retry replays it', async () => {
+    const { client: c } = client();
+    const upload = expectOk(await c.uploadDocument(uploadSourceOf(pdfPath)));
+    const key = randomUUID();
+    const first = expectOk(await c.createSigningRequest(bodyFor(upload.upload_id, 'HR-1'), key));
+    const again = expectOk(await c.createSigningRequest(bodyFor(upload.upload_id, 'HR-1'), key));
+    expect(first.submission_status).toBe('accepted');
+    expect(first.idempotent_replay).toBe(false);
+    expect(again).toMatchObject({ id: first.id, idempotent_replay: true });
+    expect(sim.state.countByExternalReference()).toEqual({ 'HR-1': 1 });
+  });
+
+  it('adds a participant, prepares, opens a widget session and reads the request', async () => {
+    const { client: c } = client();
+    const { created, prepared } = await prepareOne('HR-2', c);
+    expect(prepared.alreadyPrepared).toBe(false);
+    expect(prepared.revision).toBe(1);
+    expect(prepared.sha256).toMatch(/^[0-9a-f]{64}$/);
+
+    const before = Date.now();
+    const session = expectOk(await c.createWidgetSession(created.id));
+    expect(session.expiresInSeconds).toBe(900);
+    expect(session.expiresAt).toBeGreaterThanOrEqual(before + 900_000);
+    expect(session.expiresAt).toBeLessThanOrEqual(Date.now() + 900_000);
+    expect(session.widgetUrl.reveal()).toMatch(new RegExp(`^${sim.baseUrl}/widget/`));
+    expect(`${session.widgetUrl}`).toBe('[redacted]');
+    expect(JSON.stringify(session)).not.toContain('/widget/');
+
+    const read = expectOk(await c.getSigningRequest(created.id));
+    expect(read).toMatchObject({ id: created.id, status: 'prepared', document: { status: 'prepared' } });
+    expect(read.prepared_at).toEqual(expect.any(String));
+  });
+
+  it('reads a request in a status outside the documented set and keeps it as it is', async () => {
+    const { client: c } = client();
+    const upload = expectOk(await c.uploadDocument(uploadSourceOf(pdfPath)));
+    const created = expectOk(await c.createSigningRequest(bodyFor(upload.upload_id, 'HR-3'), randomUUID()));
+    const read = expectOk(await c.getSigningRequest(created.id));
+    expect(read.status).toBe('draft');
+  });
+
+  it('honours the widget lifetime the service returns, not an assumed 900 s', async () => {
+    await sim.close();
+    sim = await startSimulator({ widgetTtlSeconds: 42 });
+    const { client: c } = client();
+    const { created } = await prepareOne('HR-4', c);
+    const session = expectOk(await c.createWidgetSession(created.id));
+    expect(session.expiresInSeconds).toBe(42);
+    expect(session.expiresAt - Date.now()).toBeLessThanOrEqual(42_000);
+  });
+
+  it('sends Accept: application/json on every call', async () => {
+    await prepareOne('HR-5');
+    expect(sim.state.violations()).toEqual([]);
+  });
+});
+
+describe('documented errors come back typed, with the catalog message', () => {
+  it('missing_pdf for an empty file', async () => {
+    const empty = files.file('empty.pdf');
+    writeFileSync(empty, '');
+    const error = expectFailure(await client().client.uploadDocument(uploadSourceOf(empty)));
+    expect(error).toMatchObject({ httpStatus: 422, code: 'missing_pdf', retryable: false });
+    expect(error.message).toBe(
+      'The PDF file is empty. Remove this document and add the PDF again from a copy that opens correctly.',
+    );
+  });
+
+  it('invalid_pdf for a file without a PDF header', async () => {
+    const fake = files.file('fake.pdf');
+    writeFileSync(fake, 'PK\u0003\u0004 this is a zip file');
+    const error = expectFailure(await client().client.uploadDocument(uploadSourceOf(fake)));
+    expect(error).toMatchObject({ httpStatus: 422, code: 'invalid_pdf' });
+  });
+
+  it('pdf_too_large above 50 MiB', async () => {
+    const big = files.file('big.pdf');
+    const bytes = Buffer.alloc(50 * 1024 * 1024 + 1, 0x20);
+    bytes.write('%PDF-1.7\n');
+    writeFileSync(big, bytes);
+    const error = expectFailure(await client().client.uploadDocument(uploadSourceOf(big)));
+    expect(error).toMatchObject({ httpStatus: 413, code: 'pdf_too_large', retryable: false });
+  });
+
+  it('signing_request_not_found for an unknown request and for another client’s request', async () => {
+    const { client: c } = client();
+    const unknown = expectFailure(await c.getSigningRequest('sr_does_not_exist'));
+    expect(unknown).toMatchObject({ httpStatus: 404, code: 'signing_request_not_found' });
+
+    const { created } = await prepareOne('HR-10', c);
+    sim.addClient({ clientId: 'other-desk', clientSecret: 'other-secret', scopes: ['signing.read'] });
+    const other = makeTestClient(sim.baseUrl, {
+      clientId: 'other-desk',
+      clientSecret: 'other-secret',
+    }).client;
+    const foreign = expectFailure(await other.getSigningRequest(created.id));
+    expect(foreign).toMatchObject({ httpStatus: 404, code: 'signing_request_not_found' });
+  });
+
+  it('signing_request_not_ready for a widget session before preparation', async () => {
+    const { client: c } = client();
+    const upload = expectOk(await c.uploadDocument(uploadSourceOf(pdfPath)));
+    const created = expectOk(await c.createSigningRequest(bodyFor(upload.upload_id, 'HR-11'), randomUUID()));
+    const error = expectFailure(await c.createWidgetSession(created.id));
+    expect(error).toMatchObject({ httpStatus: 409, code: 'signing_request_not_ready' });
+  });
+
+  it('participant_conflict when adding after preparation, invalid_participant_request for a bad one', async () => {
+    const { client: c } = client();
+    const { created } = await prepareOne('HR-12', c);
+    const late = expectFailure(
+      await c.addParticipant(created.id, { ...observer, email: 'late@example.com' }),
+    );
+    expect(late).toMatchObject({ httpStatus: 409, code: 'participant_conflict' });
+
+    const upload = expectOk(await c.uploadDocument(uploadSourceOf(pdfPath)));
+    const draft = expectOk(await c.createSigningRequest(bodyFor(upload.upload_id, 'HR-13'), randomUUID()));
+    const invalid = { ...observer, email: 'not-an-address' } as Participant;
+    const bad = expectFailure(await c.addParticipant(draft.id, invalid));
+    expect(bad).toMatchObject({ httpStatus: 422, code: 'invalid_participant_request' });
+  });
+
+  it('participant_forbidden, prepare_forbidden and widget_session_forbidden without ceremony.create', async () => {
+    const { client: c } = client();
+    const { created } = await prepareOne('HR-14', c);
+    const upload = expectOk(await c.uploadDocument(uploadSourceOf(pdfPath)));
+    const draft = expectOk(await c.createSigningRequest(bodyFor(upload.upload_id, 'HR-15'), randomUUID()));
+    // The same application with a narrower grant: requests stay visible, ceremonies are refused.
+    sim.addClient({
+      clientId: 'reader',
+      clientSecret: 'reader-secret',
+      scopes: ['signing.create', 'signing.read'],
+    });
+    const reader = makeTestClient(sim.baseUrl, { clientId: 'reader', clientSecret: 'reader-secret' }).client;
+    const readerUpload = expectOk(await reader.uploadDocument(uploadSourceOf(pdfPath)));
+    const readerDraft = expectOk(
+      await reader.createSigningRequest(bodyFor(readerUpload.upload_id, 'HR-16'), randomUUID()),
+    );
+    expect(expectFailure(await reader.addParticipant(readerDraft.id, observer))).toMatchObject({
+      httpStatus: 403,
+      code: 'participant_forbidden',
+    });
+    expect(expectFailure(await reader.prepareSigningRequest(readerDraft.id))).toMatchObject({
+      httpStatus: 403,
+      code: 'prepare_forbidden',
+    });
+    expect(expectFailure(await reader.createWidgetSession(readerDraft.id))).toMatchObject({
+      httpStatus: 403,
+      code: 'widget_session_forbidden',
+    });
+    expect(created.id).not.toBe(draft.id);
+  });
+
+  it('invalid_prepare_request for a request without a signer', async () => {
+    const { client: c } = client();
+    const upload = expectOk(await c.uploadDocument(uploadSourceOf(pdfPath)));
+    const created = expectOk(
+      await c.createSigningRequest(bodyFor(upload.upload_id, 'HR-17', [observer]), randomUUID()),
+    );
+    expect(expectFailure(await c.prepareSigningRequest(created.id))).toMatchObject({
+      httpStatus: 422,
+      code: 'invalid_prepare_request',
+    });
+  });
+
+  it('prepare_conflict on an already prepared request resolves to "already prepared"', async () => {
+    const { client: c } = client();
+    const { created } = await prepareOne('HR-18', c);
+    const again = expectOk(await c.prepareSigningRequest(created.id));
+    expect(again.alreadyPrepared).toBe(true);
+    expect(sim.state.calls().some((call) => call.operation === 'prepare' && call.status === 409)).toBe(true);
+  });
+
+  it('widget_session_conflict once the request is completed', async () => {
+    const { client: c } = client();
+    const { created } = await prepareOne('HR-19', c);
+    sim.complete(created.id);
+    expect(expectFailure(await c.createWidgetSession(created.id))).toMatchObject({
+      httpStatus: 409,
+      code: 'widget_session_conflict',
+    });
+  });
+
+  it('upload_expired when the upload outlived expires_in_hours', async () => {
+    const { client: c } = client();
+    const upload = expectOk(await c.uploadDocument(uploadSourceOf(pdfPath)));
+    sim.clock.advance(upload.expires_in_hours * 3600_000 + 1000);
+    const error = expectFailure(
+      await c.createSigningRequest(bodyFor(upload.upload_id, 'HR-20'), randomUUID()),
+    );
+    expect(error).toMatchObject({ httpStatus: 422, code: 'upload_expired', retryable: false });
+  });
+
+  it('idempotency_key_reused when a key is sent again with another body', async () => {
+    const { client: c } = client();
+    const upload = expectOk(await c.uploadDocument(uploadSourceOf(pdfPath)));
+    const key = randomUUID();
+    expectOk(await c.createSigningRequest(bodyFor(upload.upload_id, 'HR-21'), key));
+    const error = expectFailure(await c.createSigningRequest(bodyFor(upload.upload_id, 'HR-21b'), key));
+    expect(error).toMatchObject({ httpStatus: 409, code: 'idempotency_key_reused' });
+    expect(sim.state.countByExternalReference()['HR-21b']).toBeUndefined();
+  });
+});
+
+describe('tokens', () => {
+  it('rejects wrong credentials with a message that never contains the secret', async () => {
+    const { client: c, log } = makeTestClient(sim.baseUrl, {
+      clientId: DEMO_CLIENT.clientId,
+      clientSecret: 'wrong-secret-123',
+    });
+    const error = expectFailure(await c.testConnection());
+    expect(error).toMatchObject({ code: 'credentials_rejected', httpStatus: 401, retryable: false });
+    expect(JSON.stringify(error)).not.toContain('wrong-secret-123');
+    expect(log.lines.join('\n')).not.toContain('wrong-secret-123');
+  });
+
+  it('reuses one token across calls, renews it before it expires in the middle of work', async () => {
+    // The client reads the same clock as the service, as two machines with synced clocks do.
+    const { client: c } = client({ now: () => sim.clock.now() });
+    await prepareOne('TOK-1', c);
+    const tokenCalls = () => sim.state.calls().filter((call) => call.path === '/oauth/token').length;
+    expect(tokenCalls()).toBe(1);
+    sim.clock.advance(3601_000);
+    await prepareOne('TOK-2', c);
+    expect(tokenCalls()).toBe(2);
+    expect(sim.state.calls().filter((call) => call.status === 401)).toHaveLength(0);
+  });
+
+  it('renews after expiry it did not foresee (clocks apart): one 401, then a new token', async () => {
+    const { client: c } = client();
+    await prepareOne('TOK-5', c);
+    sim.clock.advance(3601_000);
+    await prepareOne('TOK-6', c);
+    expect(sim.state.calls().filter((call) => call.status === 401)).toHaveLength(1);
+    expect(sim.state.calls().filter((call) => call.path === '/oauth/token')).toHaveLength(2);
+  });
+
+  it('renews once after a 401 (revoked token) and carries on', async () => {
+    const { client: c } = client();
+    await prepareOne('TOK-3', c);
+    sim.revokeTokens();
+    await prepareOne('TOK-4', c);
+    expect(sim.state.calls().filter((call) => call.status === 401)).toHaveLength(1);
+    expect(sim.state.countByExternalReference()).toMatchObject({ 'TOK-3': 1, 'TOK-4': 1 });
+  });
+
+  it('shares one token request between concurrent calls', async () => {
+    const { client: c } = client();
+    await Promise.all(Array.from({ length: 8 }, () => c.uploadDocument(uploadSourceOf(pdfPath))));
+    expect(sim.state.calls().filter((call) => call.path === '/oauth/token')).toHaveLength(1);
+  });
+});
+
+describe('transient failures', () => {
+  it('waits as long as Retry-After says on a 429, then succeeds', async () => {
+    const { client: c } = client();
+    expectOk(await c.testConnection());
+    sim.faults.enqueue({ kind: '429', retryAfterSeconds: 1, pathPattern: '^/api/v1/uploads$' });
+    const started = Date.now();
+    expectOk(await c.uploadDocument(uploadSourceOf(pdfPath)));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('retries 503 until the service recovers, and gives up with a retryable failure after the bound', async () => {
+    const { client: c } = client();
+    sim.faults.enqueue(
+      { kind: '503', pathPattern: 'uploads', retryAfterSeconds: 0 },
+      { kind: '503', pathPattern: 'uploads', retryAfterSeconds: 0 },
+      { kind: '503', pathPattern: 'uploads', retryAfterSeconds: 0 },
+    );
+    expectOk(await c.uploadDocument(uploadSourceOf(pdfPath)));
+
+    sim.faults.set({ rate503: 1, retryAfterSeconds: 0 });
+    const error = expectFailure(await c.uploadDocument(uploadSourceOf(pdfPath)));
+    expect(error).toMatchObject({
+      code: 'upstream_unavailable',
+      httpStatus: 503,
+      retryable: true,
+      attempts: 8,
+    });
+  });
+
+  it('a create whose answer was lost is retried with the same key and yields one request', async () => {
+    const { client: c } = client();
+    const upload = expectOk(await c.uploadDocument(uploadSourceOf(pdfPath)));
+    sim.faults.enqueue({ kind: 'dropAfter', pathPattern: 'signing-requests$' });
+    const created = expectOk(await c.createSigningRequest(bodyFor(upload.upload_id, 'DROP-1'), randomUUID()));
+    expect(created.idempotent_replay).toBe(true);
+    expect(sim.state.countByExternalReference()).toEqual({ 'DROP-1': 1 });
+  });
+
+  it('a participant whose answer was lost is reported as already added, not added twice', async () => {
+    const { client: c } = client();
+    const upload = expectOk(await c.uploadDocument(uploadSourceOf(pdfPath)));
+    const created = expectOk(await c.createSigningRequest(bodyFor(upload.upload_id, 'DROP-2'), randomUUID()));
+    sim.faults.enqueue({ kind: 'dropAfter', pathPattern: 'participants$' });
+    const outcome = expectOk(await c.addParticipant(created.id, observer));
+    expect(outcome.kind).toBe('alreadyAdded');
+    const request = sim.state.requests().find((record) => record.id === created.id);
+    expect(request?.participants.filter((p) => p.email === observer.email)).toHaveLength(1);
+  });
+
+  it('a prepare whose answer was lost resolves to prepared', async () => {
+    const { client: c } = client();
+    const upload = expectOk(await c.uploadDocument(uploadSourceOf(pdfPath)));
+    const created = expectOk(await c.createSigningRequest(bodyFor(upload.upload_id, 'DROP-3'), randomUUID()));
+    sim.faults.enqueue({ kind: 'dropAfter', pathPattern: 'prepare$' });
+    const prepared = expectOk(await c.prepareSigningRequest(created.id));
+    expect(prepared.alreadyPrepared).toBe(true);
+    expect(expectOk(await c.getSigningRequest(created.id)).status).toBe('prepared');
+  });
+
+  it('reports the service as unreachable while it is down, and works again when it is back', async () => {
+    const { client: c } = client({ retry: { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 3 } });
+    expectOk(await c.testConnection());
+    await sim.goOffline();
+    const error = expectFailure(await c.getSigningRequest('sr_any'));
+    expect(error).toMatchObject({
+      code: 'network_unreachable',
+      retryable: true,
+      outcomeUnknown: false,
+      attempts: 3,
+    });
+    expect(error.message).toContain('cannot be reached');
+    await sim.goOnline();
+    expect(expectFailure(await c.getSigningRequest('sr_any')).code).toBe('signing_request_not_found');
+  });
+
+  it('times out a call that takes too long', async () => {
+    const { client: c } = client({
+      callTimeoutMs: 200,
+      retry: { baseDelayMs: 5, maxDelayMs: 10, maxAttempts: 2 },
+    });
+    expectOk(await c.testConnection());
+    sim.faults.set({ latencyMs: 600 });
+    const error = expectFailure(await c.getSigningRequest('sr_any'));
+    expect(error).toMatchObject({ code: 'timeout', retryable: true, outcomeUnknown: true, attempts: 2 });
+  });
+
+  it('stops waiting as soon as the caller aborts', async () => {
+    const { client: c } = client();
+    expectOk(await c.testConnection());
+    sim.faults.set({ latencyMs: 5_000 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('paused by user')), 100);
+    const started = Date.now();
+    await expect(c.getSigningRequest('sr_any', { signal: controller.signal })).rejects.toThrow(
+      'paused by user',
+    );
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});
+
+describe('a fault storm: 20% 503 and dropped connections', () => {
+  it('finishes every operation correctly, exactly one request per reference, no secret in the log', async () => {
+    const { client: c, log } = client();
+    sim.faults.set({
+      rate503: 0.2,
+      dropBeforeRate: 0.05,
+      dropAfterRate: 0.05,
+      rate429: 0.02,
+      retryAfterSeconds: 0,
+    });
+    const references = Array.from({ length: 30 }, (_, index) => `STORM-${index + 1}`);
+    const results = await Promise.all(
+      references.map(async (reference) => {
+        const { created } = await prepareOne(reference, c);
+        const session = expectOk(await c.createWidgetSession(created.id));
+        const read = expectOk(await c.getSigningRequest(created.id));
+        return { session, read };
+      }),
+    );
+    expect(results.every(({ read }) => read.status === 'prepared')).toBe(true);
+    expect(sim.state.countByExternalReference()).toEqual(Object.fromEntries(references.map((r) => [r, 1])));
+    const faulted = sim.state.calls().filter((call) => call.fault !== undefined);
+    expect(faulted.length).toBeGreaterThan(20);
+
+    const written = log.lines.join('\n');
+    expect(written).toContain('service.retry');
+    expect(written).not.toContain(DEMO_CLIENT.clientSecret);
+    expect(written).not.toContain('sim_at_');
+    expect(written).not.toContain('/widget/');
+    for (const { session } of results) expect(written).not.toContain(session.widgetUrl.reveal());
+  });
+});

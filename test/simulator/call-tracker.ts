@@ -1,0 +1,47 @@
+import type { ServerResponse } from 'node:http';
+import { isoTimestamp } from './clock';
+import type { ServiceState } from './service-state';
+import type { FaultKind, OperationName } from './types';
+
+/**
+ * Builds the call-log entry of one HTTP call as it goes through the pipeline, and adds it to
+ * the log exactly once: when the answer is written, or when the connection ends without one.
+ */
+export class CallTracker {
+  clientId: string | null = null;
+  fault: FaultKind | null = null;
+  #settled = false;
+  readonly #state: ServiceState;
+  readonly #method: string;
+  readonly #path: string;
+  readonly #operation: OperationName;
+  readonly #receivedAt: number;
+
+  constructor(
+    state: ServiceState,
+    call: { method: string; path: string; operation: OperationName },
+    response: ServerResponse,
+  ) {
+    this.#state = state;
+    this.#method = call.method;
+    this.#path = call.path;
+    this.#operation = call.operation;
+    this.#receivedAt = state.clock.now();
+    response.once('close', () => this.settle(null));
+  }
+
+  /** Logs the call with the status answered, or null when no answer reached the client. */
+  settle(status: number | null): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#state.calls.push({
+      method: this.#method,
+      path: this.#path,
+      operation: this.#operation,
+      clientId: this.clientId,
+      status,
+      fault: this.fault,
+      at: isoTimestamp(this.#receivedAt),
+    });
+  }
+}

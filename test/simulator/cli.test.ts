@@ -1,0 +1,83 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fetchJson } from './test-support';
+
+const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
+// Run tsx with the Node running the tests, not whatever `node` the PATH finds.
+const TSX_CLI = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
+
+let child: ChildProcessWithoutNullStreams | undefined;
+
+afterEach(() => {
+  if (child && child.exitCode === null) child.kill('SIGKILL');
+  child = undefined;
+});
+
+/** Starts the CLI and resolves with its stdout once `ready` matches it. */
+async function startCli(
+  args: string[],
+  ready: RegExp,
+): Promise<{ process: ChildProcessWithoutNullStreams; output: () => string }> {
+  const started = spawn(process.execPath, [TSX_CLI, CLI, ...args], { stdio: 'pipe' });
+  child = started;
+  let stdout = '';
+  started.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8');
+  });
+  const deadline = Date.now() + 20_000;
+  while (!ready.test(stdout)) {
+    if (started.exitCode !== null) throw new Error(`cli exited early with ${started.exitCode}`);
+    if (Date.now() > deadline) throw new Error(`cli did not start; output: ${stdout}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { process: started, output: () => stdout };
+}
+
+describe('npm run simulator (cli.ts)', () => {
+  it('--json prints one line for scripts, serves the API, and stops cleanly on SIGTERM', async () => {
+    const cli = await startCli(['--port', '0', '--json'], /\n/);
+    const line = cli.output().trim();
+    const info = JSON.parse(line) as { baseUrl: string; clientId: string; clientSecret: string };
+    expect(info).toEqual({
+      baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+      clientId: 'demo-desk',
+      clientSecret: 'demo-desk-secret',
+    });
+    const token = await fetchJson(`${info.baseUrl}/oauth/token`, {
+      method: 'POST',
+      headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: info.clientId,
+        client_secret: info.clientSecret,
+      }).toString(),
+    });
+    expect(token.status).toBe(200);
+    cli.process.kill('SIGTERM');
+    const [exitCode] = (await once(cli.process, 'exit')) as [number | null];
+    expect(exitCode).toBe(0);
+  });
+
+  it('prints a friendly banner and applies --fail-rate and --latency-ms', async () => {
+    const cli = await startCli(['--port', '0', '--fail-rate', '1', '--latency-ms', '10'], /Ctrl\+C/);
+    const banner = cli.output();
+    expect(banner).toContain('demo-desk');
+    expect(banner).toContain('demo-desk-secret');
+    expect(banner).toContain('/__simulator/state');
+    const baseUrl = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)?.[1] ?? '';
+    const answer = await fetchJson(`${baseUrl}/oauth/token`, { method: 'POST' });
+    expect(answer.status).toBe(503);
+    cli.process.kill('SIGINT');
+    const [exitCode] = (await once(cli.process, 'exit')) as [number | null];
+    expect(exitCode).toBe(0);
+  });
+
+  it('exits with 2 on an invalid option', async () => {
+    const started = spawn(process.execPath, [TSX_CLI, CLI, '--fail-rate', '3'], { stdio: 'pipe' });
+    child = started;
+    const [exitCode] = (await once(started, 'exit')) as [number | null];
+    expect(exitCode).toBe(2);
+  });
+});

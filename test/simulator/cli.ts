@@ -1,0 +1,101 @@
+/**
+ * `npm run simulator`: runs the signing service simulator in the foreground for local
+ * development, scripts and browser journeys.
+ *
+ *   --port N          port on 127.0.0.1 (default 4010; 0 picks a free one)
+ *   --latency-ms N    latency added to every API answer
+ *   --fail-rate F     probability of 503 upstream_unavailable per API call
+ *   --seed N          seed of the random faults
+ *   --json            print one JSON line {"baseUrl","clientId","clientSecret"} instead of the banner
+ */
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { DEMO_CLIENT, startSimulator } from './simulator';
+
+const flagsSchema = z.object({
+  port: z.coerce.number().int().min(0).max(65535).default(4010),
+  latencyMs: z.coerce.number().min(0).default(0),
+  failRate: z.coerce.number().min(0).max(1).default(0),
+  seed: z.coerce.number().int().optional(),
+  json: z.boolean().default(false),
+});
+
+function readFlags(): z.infer<typeof flagsSchema> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string' },
+      'latency-ms': { type: 'string' },
+      'fail-rate': { type: 'string' },
+      seed: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+  });
+  const parsed = flagsSchema.safeParse({
+    port: values.port,
+    latencyMs: values['latency-ms'],
+    failRate: values['fail-rate'],
+    seed: values.seed,
+    json: values.json,
+  });
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `--${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`invalid options: ${problems.join('; ')}`);
+  }
+  return parsed.data;
+}
+
+function banner(baseUrl: string): string {
+  return [
+    '',
+    `Signing service simulator listening on ${baseUrl}`,
+    '',
+    `  Base URL        ${baseUrl}`,
+    `  Client id       ${DEMO_CLIENT.clientId}`,
+    `  Client secret   ${DEMO_CLIENT.clientSecret}   (a demo credential of this local simulator)`,
+    `  Control API     ${baseUrl}/__simulator/state  (see test/simulator/README.md)`,
+    '',
+    'Press Ctrl+C to stop.',
+    '',
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const flags = readFlags();
+  const simulator = await startSimulator({
+    port: flags.port,
+    ...(flags.seed === undefined ? {} : { seed: flags.seed }),
+  });
+  simulator.faults.set({ latencyMs: flags.latencyMs, rate503: flags.failRate });
+  if (flags.json) {
+    console.log(
+      JSON.stringify({
+        baseUrl: simulator.baseUrl,
+        clientId: DEMO_CLIENT.clientId,
+        clientSecret: DEMO_CLIENT.clientSecret,
+      }),
+    );
+  } else {
+    console.log(banner(simulator.baseUrl));
+  }
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    if (!flags.json) console.log(`\n${signal} received, stopping the simulator.`);
+    simulator.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error('simulator: error while stopping', error);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(2);
+});

@@ -1,0 +1,144 @@
+import type { FaultConfig, FaultKind, QueuedFault } from './types';
+
+/** What the pipeline does to one request before (and after) processing it. */
+export interface FaultDecision {
+  kind: FaultKind | null;
+  retryAfterSeconds: number;
+  /** Delay before the answer is written (or the socket dropped after processing). */
+  latencyMs: number;
+}
+
+export const NO_FAULTS: Readonly<FaultConfig> = {
+  rate503: 0,
+  rate429: 0,
+  retryAfterSeconds: 1,
+  dropBeforeRate: 0,
+  dropAfterRate: 0,
+  latencyMs: 0,
+  latencySpikeRate: 0,
+  latencySpikeMs: 0,
+};
+
+const RATE_FIELDS = [
+  'rate503',
+  'rate429',
+  'dropBeforeRate',
+  'dropAfterRate',
+  'latencySpikeRate',
+] as const satisfies readonly (keyof FaultConfig)[];
+const DURATION_FIELDS = [
+  'retryAfterSeconds',
+  'latencyMs',
+  'latencySpikeMs',
+] as const satisfies readonly (keyof FaultConfig)[];
+
+function checkConfig(config: FaultConfig): void {
+  for (const field of RATE_FIELDS) {
+    const rate = config[field];
+    if (!Number.isFinite(rate) || rate < 0 || rate > 1) {
+      throw new RangeError(`fault ${field} must be a probability in [0, 1], got ${rate}`);
+    }
+  }
+  for (const field of DURATION_FIELDS) {
+    const value = config[field];
+    if (!Number.isFinite(value) || value < 0) {
+      throw new RangeError(`fault ${field} must be a non-negative number, got ${value}`);
+    }
+  }
+  if (config.pathPattern !== undefined) new RegExp(config.pathPattern);
+}
+
+/**
+ * Decides which fault, if any, hits each request: queued faults first (deterministic, in
+ * order), then the random rates drawn from the seeded generator.
+ */
+export class FaultController {
+  #config: FaultConfig = { ...NO_FAULTS };
+  #queue: QueuedFault[] = [];
+  readonly #random: () => number;
+
+  constructor(random: () => number) {
+    this.#random = random;
+  }
+
+  /** The current random-fault configuration (a copy). */
+  config(): FaultConfig {
+    return { ...this.#config };
+  }
+
+  /** Merges `changes` into the configuration; throws RangeError on an invalid value. */
+  set(changes: Partial<FaultConfig>): void {
+    const merged: FaultConfig = { ...this.#config };
+    for (const [field, value] of Object.entries(changes)) {
+      // An explicit undefined clears the optional pathPattern instead of storing a hole.
+      if (value === undefined) delete merged[field as keyof FaultConfig];
+      else Object.assign(merged, { [field]: value });
+    }
+    checkConfig(merged);
+    this.#config = merged;
+  }
+
+  /** Removes every random and queued fault. */
+  reset(): void {
+    this.#config = { ...NO_FAULTS };
+    this.#queue = [];
+  }
+
+  /** Queues faults for the next matching requests, in order; throws on an invalid pattern. */
+  enqueue(...faults: QueuedFault[]): void {
+    for (const fault of faults) {
+      if (fault.pathPattern !== undefined) new RegExp(fault.pathPattern);
+      this.#queue.push({ ...fault });
+    }
+  }
+
+  /** Number of queued faults not yet used. */
+  pending(): number {
+    return this.#queue.length;
+  }
+
+  /** Picks the fault for a request to `path` (an /oauth/token or /api/v1/ path). */
+  decide(path: string): FaultDecision {
+    const { pathPattern } = this.#config;
+    const configApplies = pathPattern === undefined || new RegExp(pathPattern).test(path);
+    const latencyMs = configApplies ? this.#latencyMs() : 0;
+    const queuedIndex = this.#queue.findIndex(
+      (fault) => fault.pathPattern === undefined || new RegExp(fault.pathPattern).test(path),
+    );
+    const queued = queuedIndex >= 0 ? this.#queue.splice(queuedIndex, 1)[0] : undefined;
+    if (queued) {
+      return {
+        kind: queued.kind,
+        retryAfterSeconds: queued.retryAfterSeconds ?? this.#config.retryAfterSeconds,
+        latencyMs,
+      };
+    }
+    return {
+      kind: configApplies ? this.#randomKind() : null,
+      retryAfterSeconds: this.#config.retryAfterSeconds,
+      latencyMs,
+    };
+  }
+
+  #latencyMs(): number {
+    const { latencyMs, latencySpikeRate, latencySpikeMs } = this.#config;
+    const spike = latencySpikeRate > 0 && this.#random() < latencySpikeRate ? latencySpikeMs : 0;
+    return latencyMs + spike;
+  }
+
+  /** One draw against cumulative ranges, so each rate is the exact probability of its fault. */
+  #randomKind(): FaultKind | null {
+    const { dropBeforeRate, rate503, rate429, dropAfterRate } = this.#config;
+    if (dropBeforeRate + rate503 + rate429 + dropAfterRate === 0) return null;
+    const draw = this.#random();
+    let threshold = dropBeforeRate;
+    if (draw < threshold) return 'dropBefore';
+    threshold += rate503;
+    if (draw < threshold) return '503';
+    threshold += rate429;
+    if (draw < threshold) return '429';
+    threshold += dropAfterRate;
+    if (draw < threshold) return 'dropAfter';
+    return null;
+  }
+}

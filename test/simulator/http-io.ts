@@ -1,0 +1,128 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/**
+ * Reading request bodies and describing answers. Handlers return an `ApiResponse` value and
+ * the request pipeline writes it, so faults (latency, lost answers) apply in one place.
+ */
+
+/** An answer to an API call, not yet written. */
+export interface ApiResponse {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+  /** Close the connection after the answer (the client is still sending a body we refuse to read). */
+  closeConnection?: boolean;
+}
+
+/** `{"error":{"code","message"}}`, the service's error shape (spec §7). */
+export function errorResponse(
+  status: number,
+  code: string,
+  message: string,
+  headers?: Record<string, string>,
+): ApiResponse {
+  return { status, body: { error: { code, message } }, ...(headers ? { headers } : {}) };
+}
+
+/** `{"error","error_description"}`, the OAuth 2.0 shape (RFC 6749 §5.2) of the token endpoint. */
+export function oauthErrorResponse(status: number, error: string, description: string): ApiResponse {
+  return { status, body: { error, error_description: description } };
+}
+
+export type BodyOutcome =
+  | { kind: 'complete'; sizeBytes: number }
+  /** More than the limit arrived. `drained` is false when the client kept sending far beyond it. */
+  | { kind: 'tooLarge'; drained: boolean }
+  /** The client went away before the body ended: there is nobody to answer. */
+  | { kind: 'aborted' };
+
+/**
+ * Reads a request body chunk by chunk without keeping it: `onChunk` sees each chunk while the
+ * total stays within `maxBytes`. Past the limit the rest is read and discarded (so the client
+ * can read the answer on a healthy keep-alive connection) up to another `maxBytes` or 1 MiB,
+ * whichever is larger; beyond that reading stops and the connection must be closed.
+ */
+export function consumeBody(
+  request: IncomingMessage,
+  maxBytes: number,
+  onChunk: (chunk: Buffer) => void,
+): Promise<BodyOutcome> {
+  const discardLimit = maxBytes + Math.max(maxBytes, 1024 * 1024);
+  return new Promise((resolve) => {
+    let sizeBytes = 0;
+    let settled = false;
+    const settle = (outcome: BodyOutcome) => {
+      if (settled) return;
+      settled = true;
+      request.off('data', onData);
+      resolve(outcome);
+    };
+    const onData = (chunk: Buffer) => {
+      sizeBytes += chunk.length;
+      if (sizeBytes <= maxBytes) {
+        onChunk(chunk);
+      } else if (sizeBytes > discardLimit) {
+        request.pause();
+        settle({ kind: 'tooLarge', drained: false });
+      }
+    };
+    request.on('data', onData);
+    request.once('end', () =>
+      settle(sizeBytes > maxBytes ? { kind: 'tooLarge', drained: true } : { kind: 'complete', sizeBytes }),
+    );
+    // A reset connection emits 'error' then 'close'; both mean the body will never end.
+    request.once('error', () => settle({ kind: 'aborted' }));
+    request.once('close', () => settle({ kind: 'aborted' }));
+  });
+}
+
+export type CollectedBody =
+  { kind: 'complete'; bytes: Buffer } | { kind: 'tooLarge'; drained: boolean } | { kind: 'aborted' };
+
+/** Reads a small body (JSON or form) into memory, refusing more than `maxBytes`. */
+export async function collectBody(request: IncomingMessage, maxBytes: number): Promise<CollectedBody> {
+  const chunks: Buffer[] = [];
+  const outcome = await consumeBody(request, maxBytes, (chunk) => chunks.push(chunk));
+  return outcome.kind === 'complete' ? { kind: 'complete', bytes: Buffer.concat(chunks) } : outcome;
+}
+
+/** The media type of a Content-Type header, lower-cased, without parameters. */
+export function mediaType(contentType: string | undefined): string | undefined {
+  const type = contentType?.split(';')[0]?.trim().toLowerCase();
+  return type === '' ? undefined : type;
+}
+
+/** A single header value (the first when a header was repeated). */
+export function headerValue(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Parses JSON, telling "not JSON" apart from any value (including null). */
+export function parseJson(bytes: Buffer): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(bytes.toString('utf8')) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** True for a plain JSON object (not null, not an array). */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Writes a JSON answer (no-op when the connection is already gone). */
+export function writeJson(response: ServerResponse, answer: ApiResponse): void {
+  if (response.destroyed || response.headersSent) return;
+  const payload = JSON.stringify(answer.body);
+  response.writeHead(answer.status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(payload),
+    // Answers carry tokens and secret URLs; nothing should cache them.
+    'cache-control': 'no-store',
+    ...(answer.closeConnection ? { connection: 'close' } : {}),
+    ...answer.headers,
+  });
+  response.end(payload);
+}

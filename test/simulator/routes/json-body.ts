@@ -1,0 +1,47 @@
+import {
+  collectBody,
+  errorResponse,
+  headerValue,
+  isJsonObject,
+  mediaType,
+  parseJson,
+  type ApiResponse,
+} from '../http-io';
+import type { ApiCall } from './api-route';
+
+/** JSON bodies of the API are small; anything larger is refused before parsing. */
+export const MAX_JSON_BYTES = 1024 * 1024;
+
+/** Reads a JSON object body, or the error answer for a body that is not one. */
+export async function readJsonObject(
+  call: ApiCall,
+  invalidCode: string,
+): Promise<{ ok: true; value: Record<string, unknown> } | { ok: false; answer: ApiResponse | null }> {
+  const body = await collectBody(call.request, MAX_JSON_BYTES);
+  if (body.kind === 'aborted') return { ok: false, answer: null };
+  if (body.kind === 'tooLarge') {
+    return {
+      ok: false,
+      answer: {
+        ...errorResponse(413, 'request_too_large', `JSON bodies are limited to ${MAX_JSON_BYTES} bytes`),
+        closeConnection: !body.drained,
+      },
+    };
+  }
+  const parsed = parseJson(body.bytes);
+  if (!parsed.ok || !isJsonObject(parsed.value)) {
+    return { ok: false, answer: errorResponse(422, invalidCode, 'body: must be a JSON object') };
+  }
+  return { ok: true, value: parsed.value };
+}
+
+/** The 415 answer when a JSON endpoint receives another media type. */
+export function jsonContentTypeProblem(call: ApiCall): ApiResponse | undefined {
+  const type = mediaType(headerValue(call.request, 'content-type'));
+  if (type === 'application/json') return undefined;
+  return errorResponse(
+    415,
+    'invalid_content_type',
+    `Content-Type must be application/json, got ${type ?? 'none'}`,
+  );
+}

@@ -1,0 +1,223 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { serveApiCall } from './api-pipeline';
+import { completeCeremony } from './ceremony';
+import { SimulatorClock } from './clock';
+import { serveControl, type ControlTarget } from './control-api';
+import { FaultController } from './faults';
+import { errorResponse, writeJson } from './http-io';
+import { LoopbackListener } from './loopback-listener';
+import type { ServiceContext } from './routes/api-route';
+import { createSeededRandom } from './seeded-random';
+import { ServiceState, type ServiceSettings } from './service-state';
+import { TokenStore } from './token-store';
+import type {
+  CallRecord,
+  FaultConfig,
+  QueuedFault,
+  SignedRequestRecord,
+  SimulatorClient,
+  SimulatorOptions,
+  UploadRecord,
+} from './types';
+import { serveWidget } from './widget-routes';
+
+export type {
+  CallRecord,
+  FaultConfig,
+  FaultKind,
+  OperationName,
+  ParticipantRecord,
+  QueuedFault,
+  Scope,
+  SignedRequestRecord,
+  SimulatorClient,
+  SimulatorOptions,
+  UploadRecord,
+} from './types';
+export { normalizeFilename } from './normalize-filename';
+
+/** The demo application: a local-only credential with every scope. */
+export const DEMO_CLIENT: SimulatorClient = {
+  clientId: 'demo-desk',
+  clientSecret: 'demo-desk-secret',
+  scopes: ['signing.create', 'signing.read', 'ceremony.create', 'signing.cancel', 'webhooks.manage'],
+};
+
+/** A running simulator: the signing service on loopback, plus handles to steer and inspect it. */
+export interface Simulator {
+  /** `http://127.0.0.1:<port>`, no trailing slash. */
+  baseUrl: string;
+  /** Stops listening and destroys open connections, keep-alive ones included. */
+  close(): Promise<void>;
+  /** Stops listening (clients get "connection refused") and destroys open connections; the port is kept. */
+  goOffline(): Promise<void>;
+  /** Listens again on the same port. */
+  goOnline(): Promise<void>;
+  addClient(client: SimulatorClient): void;
+  /** Simulated time = real time + an offset that only moves forward. */
+  clock: { now(): number; advance(ms: number): void };
+  faults: {
+    /** Merges into the current random-fault configuration. */
+    set(config: Partial<FaultConfig>): void;
+    /** Removes every random and queued fault. */
+    reset(): void;
+    /** The next matching requests get these faults, in order, before any random one. */
+    enqueue(...faults: QueuedFault[]): void;
+  };
+  state: {
+    requests(): SignedRequestRecord[];
+    countByExternalReference(): Record<string, number>;
+    uploads(): UploadRecord[];
+    calls(): CallRecord[];
+    violations(): string[];
+  };
+  /** Signs for every signer as if the ceremony ran (opened → in_progress → completed). */
+  complete(requestId: string): void;
+  /** Invalidates every token issued so far. */
+  revokeTokens(): void;
+}
+
+function resolveSettings(options: SimulatorOptions): ServiceSettings {
+  const settings: ServiceSettings = {
+    tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
+    uploadTtlHours: options.uploadTtlHours ?? 24,
+    widgetTtlSeconds: options.widgetTtlSeconds ?? 900,
+    evidenceDelayMs: options.evidenceDelayMs ?? 1500,
+  };
+  for (const [name, value] of Object.entries(settings)) {
+    if (!Number.isFinite(value) || value < 0)
+      throw new RangeError(`${name} must be a non-negative number, got ${value}`);
+  }
+  return settings;
+}
+
+/** The path of a request target, without query string (never parsed as a URL: `//x` is a path here). */
+function pathOf(request: IncomingMessage): { path: string; query: string } {
+  const target = request.url ?? '/';
+  const queryStart = target.indexOf('?');
+  return queryStart < 0
+    ? { path: target, query: '' }
+    : { path: target.slice(0, queryStart), query: target.slice(queryStart + 1) };
+}
+
+/**
+ * Starts the signing service simulator on 127.0.0.1: a strict implementation of
+ * spec/signing-service-v1.md over real HTTP, with deterministic and random faults, a
+ * controllable clock, and records of everything clients did. Resolves once it listens.
+ */
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const settings = resolveSettings(options);
+  const clock = new SimulatorClock();
+  const state = new ServiceState(clock, settings, options.clients ?? [DEMO_CLIENT]);
+  const tokens = new TokenStore(clock, settings.tokenTtlSeconds);
+  const faults = new FaultController(createSeededRandom(options.seed));
+  const controlEnabled = options.control ?? true;
+  const baseUrl = () => `http://127.0.0.1:${listener.port}`;
+  const service: ServiceContext = { state, tokens, baseUrl };
+  let offlineTimer: NodeJS.Timeout | undefined;
+  let closed = false;
+
+  const complete = (requestId: string): boolean => {
+    const request = state.requests.get(requestId);
+    if (!request) return false;
+    completeCeremony(request, clock.now());
+    return true;
+  };
+
+  const control: ControlTarget = {
+    snapshot: (includeCalls) => ({
+      now: new Date(clock.now()).toISOString(),
+      requests: state.requestRecords(),
+      countByExternalReference: state.countByExternalReference(),
+      uploads: state.uploadRecords(),
+      callCounts: state.callCounts(),
+      totalCalls: state.calls.length,
+      ...(includeCalls ? { calls: state.callRecords() } : {}),
+      violations: [...state.violations],
+      faults: faults.config(),
+      queuedFaults: faults.pending(),
+    }),
+    setFaults: (changes, reset) => {
+      if (reset) faults.reset();
+      faults.set(changes);
+      return faults.config();
+    },
+    enqueueFaults: (queued) => faults.enqueue(...queued),
+    advanceClock: (ms) => {
+      clock.advance(ms);
+      return clock.now();
+    },
+    addClient: (client) => state.addClient(client),
+    complete,
+    revokeTokens: () => tokens.revokeAll(),
+    goOfflineFor: (seconds) => {
+      clearTimeout(offlineTimer);
+      void listener.stop().then(() => {
+        offlineTimer = setTimeout(() => {
+          if (!closed)
+            void listener
+              .start()
+              .catch((error: unknown) => console.error('simulator: could not go back online', error));
+        }, seconds * 1000);
+      });
+    },
+  };
+
+  async function dispatch(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const { path, query } = pathOf(request);
+    if (controlEnabled && path.startsWith('/__simulator/')) {
+      await serveControl(control, request, response, new URL(`http://127.0.0.1${path}?${query}`));
+    } else if (path.startsWith('/widget/')) {
+      await serveWidget(state, request, response, path);
+    } else if (path === '/favicon.ico' && request.method === 'GET') {
+      // Browsers ask for it when showing the widget; answering keeps the call log about the API.
+      response.writeHead(204).end();
+    } else {
+      await serveApiCall(service, faults, request, response, path);
+    }
+  }
+
+  const server = createServer((request, response) => {
+    dispatch(request, response).catch((error: unknown) => {
+      console.error('simulator: unexpected error', request.method, pathOf(request).path, error);
+      writeJson(response, errorResponse(500, 'simulator_error', 'the simulator failed; see its console'));
+    });
+  });
+  const listener = new LoopbackListener(server, options.port ?? 0);
+  await listener.start();
+
+  return {
+    baseUrl: baseUrl(),
+    close: async () => {
+      closed = true;
+      clearTimeout(offlineTimer);
+      await listener.stop();
+    },
+    goOffline: () => {
+      clearTimeout(offlineTimer);
+      return listener.stop();
+    },
+    goOnline: () => {
+      clearTimeout(offlineTimer);
+      return listener.start();
+    },
+    addClient: (client) => state.addClient(client),
+    clock: { now: () => clock.now(), advance: (ms) => clock.advance(ms) },
+    faults: {
+      set: (config) => faults.set(config),
+      reset: () => faults.reset(),
+      enqueue: (...queued) => faults.enqueue(...queued),
+    },
+    state: {
+      requests: () => state.requestRecords(),
+      countByExternalReference: () => state.countByExternalReference(),
+      uploads: () => state.uploadRecords(),
+      calls: () => state.callRecords(),
+      violations: () => [...state.violations],
+    },
+    complete: (requestId) => {
+      if (!complete(requestId)) throw new Error(`no signing request ${requestId}`);
+    },
+    revokeTokens: () => tokens.revokeAll(),
+  };
+}

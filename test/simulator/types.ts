@@ -1,0 +1,156 @@
+/**
+ * The simulator's public types: how to start it, how to steer its faults, and the records
+ * tests read back. Kept apart from the implementation so that tests and tools can import the
+ * shapes without pulling in the server.
+ */
+
+/** OAuth scopes of the signing service (spec §5). */
+export type Scope =
+  'signing.create' | 'signing.read' | 'ceremony.create' | 'signing.cancel' | 'webhooks.manage';
+
+export const ALL_SCOPES = [
+  'signing.create',
+  'signing.read',
+  'ceremony.create',
+  'signing.cancel',
+  'webhooks.manage',
+] as const satisfies readonly Scope[];
+
+/** An application registered with the simulated service (client-credentials grant). */
+export interface SimulatorClient {
+  clientId: string;
+  clientSecret: string;
+  scopes: Scope[];
+}
+
+export interface SimulatorOptions {
+  /** Port on 127.0.0.1; 0 (the default) picks a free one. */
+  port?: number;
+  /** Seeds the random generator behind random faults, so a failing run can be replayed. */
+  seed?: number;
+  /** Lifetime of access tokens, by the simulator clock. Default 3600. */
+  tokenTtlSeconds?: number;
+  /** Lifetime of uploads, returned as `expires_in_hours`. Default 24. */
+  uploadTtlHours?: number;
+  /** Lifetime of widget URLs, returned as `expires_in_seconds`. Default 900. */
+  widgetTtlSeconds?: number;
+  /** Time between finalization and `evidence.ready` turning true, by the simulator clock. Default 1500. */
+  evidenceDelayMs?: number;
+  /** Registered applications. Default: [DEMO_CLIENT]. */
+  clients?: SimulatorClient[];
+  /** Serve the HTTP control API under `/__simulator/`. Default true. */
+  control?: boolean;
+}
+
+/** Random faults; every rate is a probability in [0, 1]. */
+export interface FaultConfig {
+  /** A request gets 503 `upstream_unavailable` before being processed. */
+  rate503: number;
+  /** A request gets 429 `rate_limited` (with Retry-After) before being processed. */
+  rate429: number;
+  /** Value of the Retry-After header on 429 and 503. */
+  retryAfterSeconds: number;
+  /** The socket is destroyed before the request is processed: nothing happened. */
+  dropBeforeRate: number;
+  /** The request is processed (state changed) but the socket is destroyed before the answer. */
+  dropAfterRate: number;
+  /** Added to every API response. */
+  latencyMs: number;
+  latencySpikeRate: number;
+  latencySpikeMs: number;
+  /** Regex source: random faults and latency apply only to matching paths (within /oauth/token and /api/v1/). */
+  pathPattern?: string;
+}
+
+export type FaultKind = '503' | '429' | 'dropBefore' | 'dropAfter';
+
+/** A fault for the next request whose path matches `pathPattern` (any request when absent). */
+export interface QueuedFault {
+  kind: FaultKind;
+  pathPattern?: string;
+  retryAfterSeconds?: number;
+}
+
+/** Names of the operations the simulator recognises, as recorded in the call log. */
+export type OperationName =
+  | 'token'
+  | 'upload'
+  | 'createSigningRequest'
+  | 'readSigningRequest'
+  | 'addParticipant'
+  | 'prepare'
+  | 'createWidgetSession'
+  | 'widgetPage'
+  | 'widgetSign'
+  | 'unknown';
+
+export type RequestStatus = 'draft' | 'prepared' | 'in_progress' | 'completed';
+export type DocumentStatus = 'pending' | 'prepared' | 'finalized';
+
+export interface ParticipantRecord {
+  participantId: string;
+  participantType: 'signer' | 'observer';
+  isInternal: boolean;
+  role: string;
+  name: string;
+  email: string;
+  signingOrder: number | null;
+  /** True for participants added with the participants endpoint rather than at creation. */
+  addedLater: boolean;
+  /** ISO 8601 UTC, null until this signer has signed. */
+  signedAt: string | null;
+}
+
+/** A signing request as the simulated service holds it. Timestamps are ISO 8601 UTC or null. */
+export interface SignedRequestRecord {
+  id: string;
+  clientId: string;
+  externalReference: string;
+  transactionType: string | null;
+  idempotencyKey: string;
+  uploadId: string;
+  filename: string;
+  status: RequestStatus;
+  documentStatus: DocumentStatus;
+  revision: number | null;
+  documentSha256: string | null;
+  evidenceReady: boolean;
+  enforceOrder: boolean;
+  ownerMustSign: boolean | null;
+  ceremonyMode: string | null;
+  meetingProvider: string | null;
+  evidenceLevel: string | null;
+  locale: string | null;
+  participants: ParticipantRecord[];
+  createdAt: string;
+  preparedAt: string | null;
+  openedAt: string | null;
+  finalizedAt: string | null;
+}
+
+export interface UploadRecord {
+  uploadId: string;
+  clientId: string;
+  /** Normalized filename, as returned to the client. */
+  filename: string;
+  sha256: string;
+  sizeBytes: number;
+  createdAt: string;
+  expiresAt: string;
+  expired: boolean;
+}
+
+/** One HTTP call received on /oauth, /api or /widget (control calls are not recorded). */
+export interface CallRecord {
+  method: string;
+  /** Path without query string; widget tokens are replaced by `:token` because they are secrets. */
+  path: string;
+  operation: OperationName;
+  /** The authenticated client, when the call carried a valid token (or valid credentials for /oauth/token). */
+  clientId: string | null;
+  /** Status code answered; null when no answer reached the client (dropped socket, client gone). */
+  status: number | null;
+  fault: FaultKind | null;
+  /** When the call arrived, by the simulator clock (ISO 8601 UTC). */
+  at: string;
+}
