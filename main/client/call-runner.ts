@@ -142,6 +142,16 @@ export class CallRunner {
         signal: spec.signal,
       });
 
+      if (outcome.kind === 'local') {
+        return failure({
+          operation: spec.operation,
+          code: 'local_file_changed',
+          retryable: false,
+          // A partial body may have reached the service; it cannot have been accepted.
+          outcomeUnknown: false,
+          attempts: attempt,
+        });
+      }
       if (outcome.kind === 'network') {
         outcomeUnknown ||= outcome.mayHaveReachedService;
         const code = outcome.timedOut ? 'timeout' : 'network_unreachable';

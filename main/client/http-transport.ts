@@ -21,6 +21,11 @@ export type HttpOutcome =
       readonly text: string;
     }
   | {
+      /** The request could not be built from local data (its file vanished or changed size). */
+      readonly kind: 'local';
+      readonly errorCode: string;
+    }
+  | {
       readonly kind: 'network';
       /** False when the request certainly never reached the service (refused, unresolvable). */
       readonly mayHaveReachedService: boolean;
@@ -31,6 +36,16 @@ export type HttpOutcome =
 
 /** Answers larger than this are not JSON the spec describes; reading stops there. */
 const MAX_RESPONSE_BYTES = 1024 * 1024;
+
+/** Errors of the local body (the file being sent), not of the network: retrying cannot help. */
+const LOCAL_CODES = new Set([
+  'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH',
+  'ENOENT',
+  'EACCES',
+  'EPERM',
+  'EISDIR',
+  'EIO',
+]);
 
 /** Errors that prove the request never left this machine or never reached a server. */
 const NOT_SENT_CODES = new Set([
@@ -112,6 +127,7 @@ export class HttpTransport {
       if (body !== undefined && typeof body !== 'string') body.destroy();
       const timedOut = deadline.aborted;
       const errorCode = timedOut ? 'TIMEOUT' : errorCodeOf(error);
+      if (LOCAL_CODES.has(errorCode)) return { kind: 'local', errorCode };
       return {
         kind: 'network',
         mayHaveReachedService: !NOT_SENT_CODES.has(errorCode),

@@ -117,6 +117,14 @@ export const ERROR_CATALOG = {
     action:
       'The upload was corrupted on the way. Retry the document; if it happens again, check the network.',
   },
+  local_file_changed: {
+    title: "The app's copy of the document changed or vanished on this computer",
+    action: 'Remove the document from the batch and add the PDF again.',
+  },
+  local_copy_missing: {
+    title: "The app's copy of the document is missing from its data folder",
+    action: 'Remove the document from the batch and add the PDF again.',
+  },
   invalid_response: {
     title: 'The signing service sent an answer the app does not understand',
     action: 'Check that the connection points to a signing service (base URL), then retry.',

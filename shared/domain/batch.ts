@@ -1,0 +1,71 @@
+/**
+ * The batch domain: what staff prepare offline (batches, documents, recipients) and what the
+ * app learns while sending and tracking. Schemas, because batches cross the disk and IPC
+ * boundaries; types come from them.
+ */
+import { z } from 'zod';
+import { localeSchema, participantSchema } from '../service/wire';
+
+/** Signing options shared by a batch's documents unless a document overrides them (spec §4.3). */
+export const signingOptionsSchema = z.object({
+  transactionType: z.string().trim().min(1).optional(),
+  enforceOrder: z.boolean().optional(),
+  ownerMustSign: z.boolean().optional(),
+  ceremonyMode: z.string().trim().min(1).optional(),
+  meetingProvider: z.string().trim().min(1).optional(),
+  evidenceLevel: z.string().trim().min(1).optional(),
+  locale: localeSchema.optional(),
+});
+export type SigningOptions = z.infer<typeof signingOptionsSchema>;
+
+export const batchDefaultsSchema = signingOptionsSchema.extend({
+  /** Recipients every document of the batch gets, in addition to its own. */
+  defaultRecipients: z.array(participantSchema).default([]),
+});
+export type BatchDefaults = z.infer<typeof batchDefaultsSchema>;
+
+/** A PDF accepted into the app's data folder, identified by its content. */
+export const storedPdfSchema = z.object({
+  /** The name the user picked, as shown to the service in `X-Filename`. */
+  originalName: z.string().min(1),
+  /** The name the service will store (spec §4.2), predicted locally. */
+  storedFilename: z.string().min(1),
+  sizeBytes: z.number().int().positive(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type StoredPdf = z.infer<typeof storedPdfSchema>;
+
+export const documentDraftSchema = z.object({
+  id: z.string().min(1),
+  externalReference: z.string().trim().min(1),
+  pdf: storedPdfSchema,
+  /** Sent with the creation call. */
+  recipients: z.array(participantSchema),
+  /** Added one by one after creation (spec §4.5). */
+  extraParticipants: z.array(participantSchema).default([]),
+  options: signingOptionsSchema.default({}),
+});
+export type DocumentDraft = z.infer<typeof documentDraftSchema>;
+
+/** Where one document is in sending. Derived from the journal; never set by hand. */
+export type SendPhase =
+  'draft' | 'queued' | 'uploading' | 'creating' | 'adding_participants' | 'preparing' | 'prepared' | 'failed';
+
+export interface ItemError {
+  readonly code: string;
+  readonly message: string;
+  readonly retryable: boolean;
+  readonly at: string;
+}
+
+/** The service's view of a request, as last read by the poller. */
+export interface TrackedStatus {
+  readonly status: string;
+  readonly documentStatus: string | undefined;
+  readonly evidenceReady: boolean;
+  readonly preparedAt: string | undefined;
+  readonly openedAt: string | undefined;
+  readonly finalizedAt: string | undefined;
+  readonly readAt: string;
+  readonly final: boolean;
+}
