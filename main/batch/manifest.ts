@@ -1,0 +1,816 @@
+/**
+ * Manifest import (PRODUCT.md "Manifest format (CSV)"): reads a CSV exported by Excel or written
+ * by hand, one row per participant, and turns it into documents with their recipients and
+ * options — or into a list of every problem, each with its line and column, all at once.
+ */
+import { isUtf8 } from 'node:buffer';
+import { readFile, stat } from 'node:fs/promises';
+import { dirname, posix, resolve, win32 } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import type { CsvError, InfoRecord } from 'csv-parse/sync';
+import type { SigningOptions } from '../../shared/domain/batch';
+import { signingOptionsSchema } from '../../shared/domain/batch';
+import { normalizeFilename } from '../../shared/service/filename';
+import { localeSchema, participantSchema } from '../../shared/service/wire';
+import type { Participant } from '../../shared/service/wire';
+import { checkPdfFile } from './pdf-check';
+import type { PdfCheckResult, PdfProblem } from './pdf-check';
+
+/**
+ * One problem in a manifest. `row` is the line where the record starts, as a text editor or
+ * Excel shows it (the header is line 1); 0 means the problem concerns the whole file.
+ */
+export interface ManifestIssue {
+  readonly row: number;
+  readonly column: string | undefined;
+  readonly message: string;
+}
+
+export interface ManifestDocument {
+  /** Absolute path, resolved relative to the manifest's folder. */
+  readonly pdfPath: string;
+  /** The `document` value as written in the manifest. */
+  readonly documentColumn: string;
+  readonly externalReference: string;
+  readonly transactionType: string | undefined;
+  /** From the per-document columns. */
+  readonly options: SigningOptions;
+  /** One per row, in file order. */
+  readonly recipients: Participant[];
+  /** Line numbers of its rows. */
+  readonly rows: readonly number[];
+  /** The name the service will store (spec §4.2). */
+  readonly storedFilename: string;
+  /** Set by `checkManifestFile` when the PDF passed the service's upload rules. */
+  readonly pdf?: { sha256: string; sizeBytes: number };
+}
+
+export interface ManifestCheck {
+  readonly documents: ManifestDocument[];
+  readonly issues: ManifestIssue[];
+}
+
+/** More rows than this is almost certainly the wrong file, and far more than one batch should hold. */
+export const MAX_MANIFEST_ROWS = 10_000;
+/** A manifest of 10,000 rows stays far below this; a bigger file is the wrong file, not read into memory. */
+export const MAX_MANIFEST_BYTES = 32 * 1024 * 1024;
+
+const REQUIRED_COLUMNS = [
+  'document',
+  'external_reference',
+  'participant_type',
+  'role',
+  'name',
+  'email',
+] as const;
+const DOCUMENT_COLUMNS = [
+  'transaction_type',
+  'enforce_order',
+  'owner_must_sign',
+  'ceremony_mode',
+  'meeting_provider',
+  'evidence_level',
+  'locale',
+] as const;
+const KNOWN_COLUMNS: readonly string[] = [
+  'document',
+  'external_reference',
+  'transaction_type',
+  'participant_type',
+  'role',
+  'name',
+  'email',
+  'signing_order',
+  'is_internal',
+  'enforce_order',
+  'owner_must_sign',
+  'ceremony_mode',
+  'meeting_provider',
+  'evidence_level',
+  'locale',
+];
+
+type DocumentColumn = (typeof DOCUMENT_COLUMNS)[number];
+
+const OPTION_KEYS: Readonly<Record<DocumentColumn, keyof SigningOptions>> = {
+  transaction_type: 'transactionType',
+  enforce_order: 'enforceOrder',
+  owner_must_sign: 'ownerMustSign',
+  ceremony_mode: 'ceremonyMode',
+  meeting_provider: 'meetingProvider',
+  evidence_level: 'evidenceLevel',
+  locale: 'locale',
+};
+
+const BOOLEAN_COLUMNS: ReadonlySet<string> = new Set(['is_internal', 'enforce_order', 'owner_must_sign']);
+
+/**
+ * Excel writes a boolean cell in the workbook's language (VRAI/FAUX in French, WAHR/FALSCH in
+ * German), so those are accepted next to the spellings people type by hand.
+ */
+const BOOLEAN_WORDS: ReadonlyMap<string, boolean> = new Map([
+  ['true', true],
+  ['yes', true],
+  ['1', true],
+  ['vrai', true],
+  ['wahr', true],
+  ['false', false],
+  ['no', false],
+  ['0', false],
+  ['faux', false],
+  ['falsch', false],
+]);
+
+const VALUE_PREVIEW_LENGTH = 60;
+const PDF_CHECK_CONCURRENCY = 4;
+
+const MESSAGES = {
+  notUtf8:
+    'the file is not in UTF-8, so accented letters would come out wrong: save it again choosing the type "CSV UTF-8" (in Excel: Save As)',
+  empty: 'the manifest is empty: its first line must name the columns, then one line per participant',
+  noHeader: `the first line must name the columns (${REQUIRED_COLUMNS.join(', ')}, …), but none of its values is a known column name`,
+  noRows: 'the manifest has no participant rows',
+  tooManyRows: (count: number) =>
+    `the manifest has ${count.toLocaleString('en-US')} participant rows; at most ${MAX_MANIFEST_ROWS.toLocaleString('en-US')} can be imported at once, so split it into several files`,
+  missingColumn: 'this required column is missing from the header line',
+  duplicateColumn: (first: number, second: number) =>
+    `this column appears twice in the header line (columns ${first} and ${second})`,
+  unknownColumn: (suggestion: string | undefined) =>
+    suggestion === undefined
+      ? `unknown column (a typo?); the known columns are ${KNOWN_COLUMNS.join(', ')}`
+      : `unknown column; did you mean "${suggestion}"?`,
+  unnamedColumnValue: (position: number) =>
+    `has a value in column ${position}, which has no name in the header line`,
+  tooManyFields: (count: number, expected: number, delimiter: string) =>
+    `has ${plural(count, 'value')} but the header line has ${expected} columns (a value that contains "${delimiter}" must be put in quotes)`,
+  tooFewFields: (count: number, expected: number) =>
+    `has ${plural(count, 'value')} but the header line has ${expected} columns`,
+  quoteNotClosed:
+    'a quoted value starts on this line but its closing quote (") is missing, so the rest of the file was read as one value',
+  unreadableRecord: 'this line cannot be read as CSV: check its quotes (")',
+  unreadableFile: 'the file cannot be read as CSV',
+  required: 'is required',
+  participantType: 'must be "signer" or "observer"',
+  signingOrder: 'must be a whole number, 1 or more, written in digits',
+  boolean: 'must be true or false (yes/no and 1/0 are accepted too)',
+  absolutePath:
+    "must be a path relative to the manifest's folder, not an absolute path, so that the folder can be moved with its PDFs",
+  escapingPath:
+    'must stay inside the manifest\'s folder (".." leads out of it), so that the folder can be moved with its PDFs',
+  disagreement: (firstLine: number, firstValue: string, value: string) =>
+    `must be the same on every row of this document: line ${firstLine} has ${quote(firstValue)}, this line has ${quote(value)}`,
+  duplicateEmail: (email: string, line: number) =>
+    `${quote(email)} is already a recipient of this document on line ${line}; the service refuses the same e-mail address twice`,
+  reusedReference: (reference: string, line: number, document: string) =>
+    `the reference ${quote(reference)} is already used on line ${line} for another document (${quote(document)}); each document needs its own reference`,
+  manifestUnreadable: (reason: string) => `the manifest cannot be read: ${reason}`,
+  manifestTooLarge: 'the file is too large to be a manifest (over 32 MiB): is it the right file?',
+} as const;
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** A value as shown in a message: on one line, and shortened so that the message stays readable. */
+function quote(value: string): string {
+  const oneLine = value.replace(/\s*\n\s*/g, ' ');
+  const shown =
+    oneLine.length > VALUE_PREVIEW_LENGTH ? `${oneLine.slice(0, VALUE_PREVIEW_LENGTH - 1)}…` : oneLine;
+  return `"${shown}"`;
+}
+
+function withValue(message: string, value: string): string {
+  return `${message} (got ${quote(value)})`;
+}
+
+/**
+ * Renders an issue as the user sees it, e.g.
+ * `line 4, column "email": must be a valid e-mail address (got "anne@")`.
+ */
+export function formatIssue(issue: ManifestIssue): string {
+  if (issue.row === 0) return issue.message;
+  const column = issue.column === undefined ? '' : `, column "${issue.column}"`;
+  return `line ${issue.row}${column}: ${issue.message}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading the CSV
+
+type SourceEntry =
+  | { readonly kind: 'record'; readonly line: number; readonly fields: readonly string[] }
+  | { readonly kind: 'unreadable'; readonly line: number; readonly message: string };
+
+type Delimiter = ',' | ';';
+
+interface Decoded {
+  readonly text: string;
+  readonly issue?: ManifestIssue;
+}
+
+/** The first line holding bytes that are not UTF-8; `\n` never occurs inside a multi-byte sequence. */
+function firstNonUtf8Line(bytes: Buffer): number {
+  let line = 1;
+  let start = 0;
+  while (start <= bytes.length) {
+    const end = bytes.indexOf(0x0a, start);
+    const stop = end === -1 ? bytes.length : end;
+    if (!isUtf8(bytes.subarray(start, stop))) return line;
+    if (end === -1) break;
+    start = end + 1;
+    line += 1;
+  }
+  return 1;
+}
+
+function decode(content: Buffer | string): Decoded {
+  let text: string;
+  if (typeof content === 'string') {
+    text = content;
+  } else if (isUtf8(content)) {
+    text = content.toString('utf8');
+  } else {
+    return {
+      text: '',
+      issue: { row: firstNonUtf8Line(content), column: undefined, message: MESSAGES.notUtf8 },
+    };
+  }
+  // One line ending from here on: csv-parse counts CRLF inside quoted values as two lines, and
+  // values should not depend on the system the file was saved on.
+  return { text: text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n') };
+}
+
+function parseOptions(delimiter: Delimiter) {
+  return {
+    delimiter,
+    relax_column_count: true,
+    // Hand-edited files hold values like `Jean "JJ" Dupont`; a quote inside an unquoted value is kept.
+    relax_quotes: true,
+    // Hand-written files put a space after the delimiter (`a, "Dupré, Anne"`); the quotes must still count.
+    // Only the left side: csv-parse's right trim turns `"x"y` into an error that loses the rest of the file.
+    ltrim: true,
+    skip_empty_lines: true,
+    skip_records_with_error: true,
+  };
+}
+
+/** Comma or semicolon, whichever splits the header line into more columns (quotes respected). */
+function detectDelimiter(text: string): Delimiter {
+  const countFields = (delimiter: Delimiter): number => {
+    try {
+      const [first] = parse(text, { ...parseOptions(delimiter), to: 1 });
+      return first?.length ?? 0;
+    } catch {
+      return 0;
+    }
+  };
+  return countFields(';') > countFields(',') ? ';' : ',';
+}
+
+function countLineBreaks(fields: readonly string[]): number {
+  return fields.reduce((sum, field) => sum + (field.match(/\n/g)?.length ?? 0), 0);
+}
+
+function unreadableMessage(error: CsvError): string {
+  return error.code === 'CSV_QUOTE_NOT_CLOSED' ? MESSAGES.quoteNotClosed : MESSAGES.unreadableRecord;
+}
+
+/**
+ * Every record with the line where it starts, and the records csv-parse could not read in their
+ * place. csv-parse reports the line where a record ends; a record spans one line more for each
+ * line break inside its quoted values.
+ */
+function readEntries(text: string, delimiter: Delimiter): SourceEntry[] | undefined {
+  const lines = text.split('\n');
+  const entries: SourceEntry[] = [];
+  let lastEndLine = 0;
+  const nextNonEmptyLine = (after: number): number => {
+    for (let index = after; index < lines.length; index += 1) {
+      if (lines[index] !== '') return index + 1;
+    }
+    return after + 1;
+  };
+  try {
+    parse(text, {
+      ...parseOptions(delimiter),
+      on_record: (record: string[], context: InfoRecord) => {
+        entries.push({ kind: 'record', line: context.lines - countLineBreaks(record), fields: record });
+        lastEndLine = context.lines;
+        return null;
+      },
+      on_skip: (error: CsvError | undefined) => {
+        if (error === undefined) return undefined;
+        entries.push({
+          kind: 'unreadable',
+          line: nextNonEmptyLine(lastEndLine),
+          message: unreadableMessage(error),
+        });
+        lastEndLine = typeof error['lines'] === 'number' ? error['lines'] : lastEndLine + 1;
+        return undefined;
+      },
+    });
+  } catch {
+    return undefined;
+  }
+  return entries;
+}
+
+function isBlankRecord(entry: SourceEntry): boolean {
+  return entry.kind === 'record' && entry.fields.every((field) => field.trim() === '');
+}
+
+// ---------------------------------------------------------------------------------------------
+// The header
+
+interface Header {
+  readonly line: number;
+  /** Known column name → position of its first occurrence. */
+  readonly positions: ReadonlyMap<string, number>;
+  readonly width: number;
+  readonly unnamed: readonly number[];
+}
+
+function squash(name: string): string {
+  return name.toLowerCase().replace(/[^a-z]/g, '');
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}
+
+function suggestColumn(name: string): string | undefined {
+  const squashed = squash(name);
+  let best: { column: string; distance: number } | undefined;
+  for (const column of KNOWN_COLUMNS) {
+    const distance = editDistance(squashed, squash(column));
+    if (distance <= 2 && (best === undefined || distance < best.distance)) best = { column, distance };
+  }
+  return best?.column;
+}
+
+function readHeader(line: number, cells: readonly string[], issues: ManifestIssue[]): Header | undefined {
+  const positions = new Map<string, number>();
+  const unnamed: number[] = [];
+  const unknown: string[] = [];
+  cells.forEach((cell, index) => {
+    const written = cell.replace(/\uFEFF/g, '').trim();
+    const name = written.toLowerCase();
+    if (name === '') {
+      unnamed.push(index);
+    } else if (!KNOWN_COLUMNS.includes(name)) {
+      unknown.push(written);
+    } else {
+      const first = positions.get(name);
+      if (first === undefined) positions.set(name, index);
+      else issues.push({ row: line, column: name, message: MESSAGES.duplicateColumn(first + 1, index + 1) });
+    }
+  });
+  if (positions.size === 0) {
+    issues.push({ row: line, column: undefined, message: MESSAGES.noHeader });
+    return undefined;
+  }
+  for (const name of unknown) {
+    issues.push({ row: line, column: name, message: MESSAGES.unknownColumn(suggestColumn(name)) });
+  }
+  for (const column of REQUIRED_COLUMNS) {
+    if (!positions.has(column)) issues.push({ row: line, column, message: MESSAGES.missingColumn });
+  }
+  return { line, positions, width: cells.length, unnamed };
+}
+
+// ---------------------------------------------------------------------------------------------
+// One row
+
+interface DocumentValue {
+  readonly raw: string;
+  readonly value: string | boolean;
+}
+
+interface ParsedRow {
+  readonly line: number;
+  readonly documentColumn: string;
+  readonly externalReference: string;
+  readonly participant: Participant | undefined;
+  readonly documentValues: ReadonlyMap<DocumentColumn, DocumentValue>;
+  readonly hasIssue: boolean;
+}
+
+type Field = { readonly kind: 'blank' } | { readonly kind: 'value'; readonly value: string };
+
+function parseBoolean(raw: string): boolean | undefined {
+  return BOOLEAN_WORDS.get(raw.toLowerCase());
+}
+
+/** Why a zod issue happened, in words for office staff, naming what was received. */
+function describeParticipantIssue(column: string, message: string, tooLong: boolean, raw: string): string {
+  if (column === 'participant_type') return withValue(MESSAGES.participantType, raw);
+  // A text over the limit is too long to quote usefully; its length says what to fix.
+  if (tooLong) return `${message} (this one has ${raw.length})`;
+  return withValue(message, raw);
+}
+
+function parseRow(
+  line: number,
+  fields: readonly string[],
+  header: Header,
+  issues: ManifestIssue[],
+): ParsedRow {
+  const rowIssues: ManifestIssue[] = [];
+  const flag = (column: string | undefined, message: string): void => {
+    rowIssues.push({ row: line, column, message });
+  };
+  const read = (column: string): Field => {
+    const position = header.positions.get(column);
+    const value = position === undefined ? '' : (fields[position] ?? '').trim();
+    return value === '' ? { kind: 'blank' } : { kind: 'value', value };
+  };
+  const text = (column: string): string => {
+    const field = read(column);
+    return field.kind === 'value' ? field.value : '';
+  };
+
+  for (const position of header.unnamed) {
+    if ((fields[position] ?? '').trim() !== '') flag(undefined, MESSAGES.unnamedColumnValue(position + 1));
+  }
+  for (const column of REQUIRED_COLUMNS) {
+    if (header.positions.has(column) && read(column).kind === 'blank') flag(column, MESSAGES.required);
+  }
+
+  const candidate: Record<string, unknown> = {
+    participant_type: text('participant_type').toLowerCase(),
+    role: text('role'),
+    name: text('name'),
+    email: text('email'),
+  };
+  const signingOrder = read('signing_order');
+  if (signingOrder.kind === 'value') {
+    if (/^\d+$/.test(signingOrder.value)) candidate['signing_order'] = Number(signingOrder.value);
+    else flag('signing_order', withValue(MESSAGES.signingOrder, signingOrder.value));
+  }
+  const isInternal = read('is_internal');
+  if (isInternal.kind === 'value') {
+    const value = parseBoolean(isInternal.value);
+    if (value === undefined) flag('is_internal', withValue(MESSAGES.boolean, isInternal.value));
+    else candidate['is_internal'] = value;
+  }
+
+  let participant: Participant | undefined;
+  const result = participantSchema.safeParse(candidate);
+  if (result.success) {
+    participant = result.data;
+  } else {
+    const flagged = new Set(rowIssues.map((issue) => issue.column));
+    for (const zodIssue of result.error.issues) {
+      const column = String(zodIssue.path[0]);
+      if (flagged.has(column) || !header.positions.has(column)) continue;
+      flagged.add(column);
+      const tooLong = zodIssue.code === 'too_big' && zodIssue.origin === 'string';
+      flag(column, describeParticipantIssue(column, zodIssue.message, tooLong, text(column)));
+    }
+  }
+
+  const documentValues = new Map<DocumentColumn, DocumentValue>();
+  for (const column of DOCUMENT_COLUMNS) {
+    const field = read(column);
+    if (field.kind === 'blank') continue;
+    if (BOOLEAN_COLUMNS.has(column)) {
+      const value = parseBoolean(field.value);
+      if (value === undefined) flag(column, withValue(MESSAGES.boolean, field.value));
+      else documentValues.set(column, { raw: field.value, value });
+    } else if (column === 'locale') {
+      const locale = localeSchema.safeParse(field.value);
+      if (locale.success) documentValues.set(column, { raw: field.value, value: locale.data });
+      else flag(column, withValue(locale.error.issues[0]?.message ?? 'is not valid', field.value));
+    } else {
+      documentValues.set(column, { raw: field.value, value: field.value });
+    }
+  }
+
+  issues.push(...rowIssues);
+  return {
+    line,
+    documentColumn: text('document'),
+    externalReference: text('external_reference'),
+    participant,
+    documentValues,
+    // A participant can also be missing for want of a column, which the header's issue reports.
+    hasIssue: rowIssues.length > 0 || participant === undefined,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Documents
+
+type ResolvedPath =
+  { readonly ok: true; readonly pdfPath: string } | { readonly ok: false; readonly message: string };
+
+/**
+ * Where a document lives. Backslashes count as separators so that a manifest written on Windows
+ * works anywhere; absolute paths and `..` are refused because the manifest must stay portable.
+ */
+function resolveDocumentPath(written: string, manifestDir: string): ResolvedPath {
+  const portable = written.replace(/\\/g, '/');
+  if (win32.isAbsolute(written) || posix.isAbsolute(portable) || /^[a-zA-Z]:/.test(written)) {
+    return { ok: false, message: withValue(MESSAGES.absolutePath, written) };
+  }
+  const normalized = posix.normalize(portable);
+  if (normalized === '..' || normalized.startsWith('../')) {
+    return { ok: false, message: withValue(MESSAGES.escapingPath, written) };
+  }
+  return { ok: true, pdfPath: resolve(manifestDir, ...normalized.split('/')) };
+}
+
+interface DocumentGroup {
+  readonly documentColumn: string;
+  readonly externalReference: string;
+  readonly path: ResolvedPath;
+  readonly rows: ParsedRow[];
+  hasIssue: boolean;
+}
+
+function groupRows(
+  rows: readonly ParsedRow[],
+  manifestDir: string,
+  issues: ManifestIssue[],
+): DocumentGroup[] {
+  const groups = new Map<string, DocumentGroup>();
+  for (const row of rows) {
+    if (row.documentColumn === '' || row.externalReference === '') continue;
+    const path = resolveDocumentPath(row.documentColumn, manifestDir);
+    const identity = path.ok ? `path:${path.pdfPath}` : `written:${row.documentColumn}`;
+    const key = `${identity}\u0000${row.externalReference}`;
+    const group = groups.get(key);
+    if (group === undefined) {
+      if (!path.ok) issues.push({ row: row.line, column: 'document', message: path.message });
+      groups.set(key, {
+        documentColumn: row.documentColumn,
+        externalReference: row.externalReference,
+        path,
+        rows: [row],
+        hasIssue: !path.ok || row.hasIssue,
+      });
+    } else {
+      group.rows.push(row);
+      group.hasIssue ||= row.hasIssue;
+    }
+  }
+  return [...groups.values()];
+}
+
+function firstLine(group: DocumentGroup): number {
+  return group.rows[0]?.line ?? 0;
+}
+
+/** Checks that need all rows: agreement of per-document columns, duplicate e-mails, reused references. */
+function checkDocuments(groups: readonly DocumentGroup[], issues: ManifestIssue[]): void {
+  const references = new Map<string, DocumentGroup>();
+  for (const group of groups) {
+    const owner = references.get(group.externalReference);
+    if (owner === undefined) {
+      references.set(group.externalReference, group);
+    } else {
+      issues.push({
+        row: firstLine(group),
+        column: 'external_reference',
+        message: MESSAGES.reusedReference(group.externalReference, firstLine(owner), owner.documentColumn),
+      });
+      group.hasIssue = true;
+    }
+
+    const firstValues = new Map<DocumentColumn, { line: number; value: DocumentValue }>();
+    const emails = new Map<string, number>();
+    for (const row of group.rows) {
+      for (const [column, value] of row.documentValues) {
+        const first = firstValues.get(column);
+        if (first === undefined) {
+          firstValues.set(column, { line: row.line, value });
+        } else if (first.value.value !== value.value) {
+          issues.push({
+            row: row.line,
+            column,
+            message: MESSAGES.disagreement(first.line, first.value.raw, value.raw),
+          });
+          group.hasIssue = true;
+        }
+      }
+      if (row.participant === undefined) continue;
+      const email = row.participant.email.toLowerCase();
+      const seenOn = emails.get(email);
+      if (seenOn === undefined) {
+        emails.set(email, row.line);
+      } else {
+        issues.push({
+          row: row.line,
+          column: 'email',
+          message: MESSAGES.duplicateEmail(row.participant.email, seenOn),
+        });
+        group.hasIssue = true;
+      }
+    }
+  }
+}
+
+function buildDocument(group: DocumentGroup, pdfPath: string): ManifestDocument {
+  const merged: Partial<Record<keyof SigningOptions, string | boolean>> = {};
+  for (const row of group.rows) {
+    for (const [column, { value }] of row.documentValues) merged[OPTION_KEYS[column]] ??= value;
+  }
+  // Every value was validated row by row; a failure here is a bug, not bad input.
+  const options = signingOptionsSchema.parse(merged);
+  return {
+    pdfPath,
+    documentColumn: group.documentColumn,
+    externalReference: group.externalReference,
+    transactionType: options.transactionType,
+    options,
+    recipients: group.rows.flatMap((row) => (row.participant === undefined ? [] : [row.participant])),
+    rows: group.rows.map((row) => row.line),
+    storedFilename: normalizeFilename(group.documentColumn.replace(/\\/g, '/').split('/').pop()),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The whole manifest
+
+interface Analysis {
+  readonly groups: readonly DocumentGroup[];
+  readonly issues: ManifestIssue[];
+  readonly columnOrder: ReadonlyMap<string, number>;
+}
+
+function wholeFile(message: string, row = 0): Analysis {
+  return { groups: [], issues: [{ row, column: undefined, message }], columnOrder: new Map() };
+}
+
+function analyse(content: Buffer | string, manifestDir: string): Analysis {
+  const decoded = decode(content);
+  if (decoded.issue !== undefined) return { groups: [], issues: [decoded.issue], columnOrder: new Map() };
+  if (decoded.text.trim() === '') return wholeFile(MESSAGES.empty, 1);
+
+  const delimiter = detectDelimiter(decoded.text);
+  const entries = readEntries(decoded.text, delimiter)?.filter((entry) => !isBlankRecord(entry));
+  if (entries === undefined) return wholeFile(MESSAGES.unreadableFile);
+  const [headerEntry, ...dataEntries] = entries;
+  if (headerEntry === undefined) return wholeFile(MESSAGES.empty, 1);
+  if (headerEntry.kind === 'unreadable') return wholeFile(headerEntry.message, headerEntry.line);
+
+  const issues: ManifestIssue[] = [];
+  const header = readHeader(headerEntry.line, headerEntry.fields, issues);
+  if (header === undefined) return { groups: [], issues, columnOrder: new Map() };
+  if (dataEntries.length === 0) {
+    issues.push({ row: 0, column: undefined, message: MESSAGES.noRows });
+    return { groups: [], issues, columnOrder: header.positions };
+  }
+  if (dataEntries.length > MAX_MANIFEST_ROWS) return wholeFile(MESSAGES.tooManyRows(dataEntries.length));
+
+  const rows: ParsedRow[] = [];
+  for (const entry of dataEntries) {
+    if (entry.kind === 'unreadable') {
+      issues.push({ row: entry.line, column: undefined, message: entry.message });
+    } else if (entry.fields.length > header.width) {
+      issues.push({
+        row: entry.line,
+        column: undefined,
+        message: MESSAGES.tooManyFields(entry.fields.length, header.width, delimiter),
+      });
+    } else if (entry.fields.length < header.width) {
+      issues.push({
+        row: entry.line,
+        column: undefined,
+        message: MESSAGES.tooFewFields(entry.fields.length, header.width),
+      });
+    } else {
+      rows.push(parseRow(entry.line, entry.fields, header, issues));
+    }
+  }
+  const groups = groupRows(rows, manifestDir, issues);
+  checkDocuments(groups, issues);
+  return { groups, issues, columnOrder: header.positions };
+}
+
+/** Line order, and within a line the order of the columns in the header. */
+function sortIssues(
+  issues: readonly ManifestIssue[],
+  columnOrder: ReadonlyMap<string, number>,
+): ManifestIssue[] {
+  const position = (issue: ManifestIssue): number =>
+    issue.column === undefined ? -1 : (columnOrder.get(issue.column) ?? Number.MAX_SAFE_INTEGER);
+  return [...issues].sort((a, b) => a.row - b.row || position(a) - position(b));
+}
+
+function validDocuments(groups: readonly DocumentGroup[]): ManifestDocument[] {
+  return groups.flatMap((group) =>
+    group.hasIssue || !group.path.ok ? [] : [buildDocument(group, group.path.pdfPath)],
+  );
+}
+
+/**
+ * Parses a manifest without touching the disk: `content` is the file's bytes (checked to be
+ * UTF-8) or its text, `manifestDir` the folder its relative paths start from. Returns every
+ * problem, each with its line and column, sorted by line; a valid manifest gives `issues: []`.
+ * `documents` lists only the documents none of whose rows has a problem: import only when
+ * `issues` is empty.
+ */
+export function parseManifest(content: Buffer | string, manifestDir: string): ManifestCheck {
+  const analysis = analyse(content, manifestDir);
+  return {
+    documents: validDocuments(analysis.groups),
+    issues: sortIssues(analysis.issues, analysis.columnOrder),
+  };
+}
+
+function pdfIssueMessage(documentColumn: string, problem: PdfProblem): string {
+  const file = quote(documentColumn);
+  switch (problem.code) {
+    case 'missing_pdf':
+      return `${file} is empty`;
+    case 'pdf_too_large':
+      return `${file} is larger than 50 MiB (52,428,800 bytes), the most the service accepts`;
+    case 'invalid_pdf':
+      return `${file} is not a PDF: it does not start with a PDF header (%PDF-1.x)`;
+    case 'unreadable_file': {
+      // pdf-check words the reason as a sentence after "Cannot read the file: "; only the reason is kept.
+      const reason = problem.message.replace(/^Cannot read the file: /, '').replace(/\.$/, '');
+      return `cannot read ${file}: ${reason}`;
+    }
+  }
+}
+
+function manifestReadReason(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  if (code === 'ENOENT') return 'the file does not exist';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EISDIR') return 'it is a folder, not a file';
+  return `the file cannot be read (${typeof code === 'string' ? code : 'unknown error'})`;
+}
+
+async function readManifest(manifestPath: string): Promise<Buffer | ManifestIssue> {
+  try {
+    const info = await stat(manifestPath);
+    if (info.isDirectory()) {
+      return {
+        row: 0,
+        column: undefined,
+        message: MESSAGES.manifestUnreadable('it is a folder, not a file'),
+      };
+    }
+    if (info.size > MAX_MANIFEST_BYTES)
+      return { row: 0, column: undefined, message: MESSAGES.manifestTooLarge };
+    return await readFile(manifestPath);
+  } catch (error) {
+    return { row: 0, column: undefined, message: MESSAGES.manifestUnreadable(manifestReadReason(error)) };
+  }
+}
+
+async function checkPdfs(paths: readonly string[]): Promise<Map<string, PdfCheckResult>> {
+  const results = new Map<string, PdfCheckResult>();
+  const queue = [...paths];
+  const worker = async (): Promise<void> => {
+    for (let path = queue.shift(); path !== undefined; path = queue.shift()) {
+      results.set(path, await checkPdfFile(path));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PDF_CHECK_CONCURRENCY, paths.length) }, worker));
+  return results;
+}
+
+/**
+ * Reads the manifest at `manifestPath`, parses it like `parseManifest`, then checks every PDF it
+ * references with the service's upload rules — also for documents whose rows have other problems,
+ * so that everything is reported at once. A PDF problem is reported on the first row of its
+ * document, column "document". Each valid document carries its PDF's SHA-256 and size.
+ */
+export async function checkManifestFile(manifestPath: string): Promise<ManifestCheck> {
+  const absolutePath = resolve(manifestPath);
+  const content = await readManifest(absolutePath);
+  if (!Buffer.isBuffer(content)) return { documents: [], issues: [content] };
+
+  const analysis = analyse(content, dirname(absolutePath));
+  const paths = [...new Set(analysis.groups.flatMap((group) => (group.path.ok ? [group.path.pdfPath] : [])))];
+  const results = await checkPdfs(paths);
+  const issues = [...analysis.issues];
+  const documents: ManifestDocument[] = [];
+  for (const group of analysis.groups) {
+    if (!group.path.ok) continue;
+    const result = results.get(group.path.pdfPath);
+    if (result === undefined) continue;
+    if (!result.ok) {
+      issues.push({
+        row: firstLine(group),
+        column: 'document',
+        message: pdfIssueMessage(group.documentColumn, result.problem),
+      });
+    } else if (!group.hasIssue) {
+      documents.push({ ...buildDocument(group, group.path.pdfPath), pdf: result.pdf });
+    }
+  }
+  return { documents, issues: sortIssues(issues, analysis.columnOrder) };
+}
