@@ -1,0 +1,30 @@
+/**
+ * How the command line speaks: plain sentences for people, or with --json one JSON object per
+ * line (events, then a summary) for scripts. Everything goes through here, nothing else prints.
+ */
+export interface CliOutput {
+  /** A line for people; in JSON mode, written as `{"type":"message",...}`. */
+  say(text: string): void;
+  /** An error for people (stderr); in JSON mode, `{"type":"error",...}` on stdout. */
+  error(text: string): void;
+  /** A machine event; printed only in JSON mode. */
+  event(payload: Readonly<Record<string, unknown>>): void;
+  readonly json: boolean;
+}
+
+/** Output to the process's streams. */
+export function processOutput(json: boolean): CliOutput {
+  const line = (payload: Readonly<Record<string, unknown>>) =>
+    process.stdout.write(`${JSON.stringify(payload)}\n`);
+  return {
+    json,
+    say: (text) => (json ? line({ type: 'message', text }) : process.stdout.write(`${text}\n`)),
+    error: (text) => (json ? line({ type: 'error', text }) : process.stderr.write(`${text}\n`)),
+    event: (payload) => {
+      if (json) line(payload);
+    },
+  };
+}
+
+/** Exit codes of PRODUCT.md: 0 all good, 1 some documents failed, 2 bad input. */
+export const EXIT = { ok: 0, someFailed: 1, badInput: 2 } as const;

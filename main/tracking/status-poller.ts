@@ -1,0 +1,351 @@
+import type { TrackedStatus } from '../../shared/domain/batch';
+import { isFinal } from '../../shared/service/status';
+import type { SigningRequest } from '../../shared/service/wire';
+import { backoffDelayMs, sleep } from '../client/backoff';
+import type { ServiceClient } from '../client/service-client';
+import { silentLogger, type Logger } from '../log';
+import type { DocumentState } from '../batch/batch-state';
+import type { BatchStore } from '../store/batch-store';
+import { DEFAULT_POLL_SCHEDULE, nextInterval, type PollSchedule } from './poll-schedule';
+import { ReadBudget } from './read-budget';
+
+export type PollerEvent =
+  | {
+      readonly type: 'status-changed';
+      readonly batchId: string;
+      readonly documentId: string;
+      readonly status: TrackedStatus;
+    }
+  | {
+      readonly type: 'completed';
+      readonly batchId: string;
+      readonly documentId: string;
+      readonly externalReference: string;
+    }
+  | {
+      readonly type: 'gone';
+      readonly batchId: string;
+      readonly documentId: string;
+      readonly externalReference: string;
+    }
+  | {
+      readonly type: 'poller-state';
+      readonly state: 'tracking' | 'paused' | 'waiting' | 'idle';
+      readonly reason?: string;
+    };
+
+export interface StatusPollerOptions {
+  readonly store: BatchStore;
+  readonly client: ServiceClient;
+  readonly schedule?: PollSchedule;
+  /** Reads per minute over every request (default 60), and the largest burst (default 5). */
+  readonly readsPerMinute?: number;
+  readonly burst?: number;
+  readonly now?: () => number;
+  readonly random?: () => number;
+  readonly logger?: Logger;
+}
+
+interface Tracked {
+  readonly batchId: string;
+  readonly documentId: string;
+  readonly requestId: string;
+  readonly externalReference: string;
+  readonly since: number;
+  readonly last: TrackedStatus | undefined;
+}
+
+/** The status a read reports, in the form the batch journal keeps. */
+export function trackedStatusOf(request: SigningRequest, readAt: Date): TrackedStatus {
+  return {
+    status: request.status,
+    documentStatus: request.document?.status,
+    evidenceReady: request.evidence?.ready === true,
+    preparedAt: request.prepared_at ?? undefined,
+    openedAt: request.opened_at ?? undefined,
+    finalizedAt: request.finalized_at ?? undefined,
+    readAt: readAt.toISOString(),
+    final: isFinal(request),
+  };
+}
+
+function sameStatus(a: TrackedStatus | undefined, b: TrackedStatus): boolean {
+  return (
+    a !== undefined &&
+    a.status === b.status &&
+    a.documentStatus === b.documentStatus &&
+    a.evidenceReady === b.evidenceReady &&
+    a.preparedAt === b.preparedAt &&
+    a.openedAt === b.openedAt &&
+    a.finalizedAt === b.finalizedAt
+  );
+}
+
+/** True for a document the poller should read: it has a request that is neither final nor gone. */
+export function needsTracking(document: DocumentState): boolean {
+  return (
+    document.send.prepared !== undefined &&
+    document.send.requestId !== undefined &&
+    !document.gone &&
+    document.tracking?.final !== true
+  );
+}
+
+/**
+ * Reads every prepared request that is not final until it is (PRODUCT.md §5). Polite: a
+ * schedule by age and attention, a global read budget, jitter, backoff on 429/503 honouring
+ * Retry-After. A 404 marks the request gone. Keeps going as long as it runs, across restarts
+ * (the schedule restarts from the journal).
+ */
+export class StatusPoller {
+  readonly #options: StatusPollerOptions;
+  readonly #schedule: PollSchedule;
+  readonly #now: () => number;
+  readonly #random: () => number;
+  readonly #logger: Logger;
+  readonly #budget: ReadBudget;
+  readonly #dueAt = new Map<string, number>();
+  readonly #attentionUntil = new Map<string, number>();
+  readonly #listeners = new Set<(event: PollerEvent) => void>();
+  #controller: AbortController | undefined;
+  #wake: (() => void) | undefined;
+  #pausedUntil = 0;
+  #backoffStreak = 0;
+  #reads = 0;
+
+  constructor(options: StatusPollerOptions) {
+    this.#options = options;
+    this.#schedule = options.schedule ?? DEFAULT_POLL_SCHEDULE;
+    this.#now = options.now ?? Date.now;
+    this.#random = options.random ?? Math.random;
+    this.#logger = options.logger ?? silentLogger;
+    this.#budget = new ReadBudget(options.readsPerMinute ?? 60, options.burst ?? 5, this.#now);
+  }
+
+  /** Reads performed since start (for benchmarks and the status line). */
+  get reads(): number {
+    return this.#reads;
+  }
+
+  subscribe(listener: (event: PollerEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Starts tracking in the background; returns at once. */
+  start(): void {
+    if (this.#controller) return;
+    this.#controller = new AbortController();
+    void this.#loop(this.#controller.signal);
+  }
+
+  /** Stops tracking; a later start picks up where it left off. */
+  stop(): void {
+    this.#controller?.abort(new Error('stopped'));
+    this.#controller = undefined;
+    this.#wake?.();
+  }
+
+  get running(): boolean {
+    return this.#controller !== undefined;
+  }
+
+  /** Someone is watching this request (a ceremony window is open): read it quickly. */
+  watch(batchId: string, documentId: string): void {
+    const key = `${batchId}/${documentId}`;
+    this.#attentionUntil.set(key, Number.POSITIVE_INFINITY);
+    this.#dueAt.set(key, this.#now());
+    this.#wake?.();
+  }
+
+  /** The window closed: stay quick for a short grace period, then slow down. */
+  unwatch(batchId: string, documentId: string): void {
+    const key = `${batchId}/${documentId}`;
+    this.#attentionUntil.set(key, this.#now() + this.#schedule.attentionGraceMs);
+    this.#dueAt.set(key, this.#now());
+    this.#wake?.();
+  }
+
+  /** "Refresh now": every tracked request becomes due; reads still respect the budget. */
+  refreshNow(batchId?: string): void {
+    const now = this.#now();
+    for (const tracked of this.#trackedRequests()) {
+      if (!batchId || tracked.batchId === batchId)
+        this.#dueAt.set(`${tracked.batchId}/${tracked.documentId}`, now);
+    }
+    this.#wake?.();
+  }
+
+  #emit(event: PollerEvent): void {
+    for (const listener of this.#listeners) listener(event);
+  }
+
+  #trackedRequests(): Tracked[] {
+    const tracked: Tracked[] = [];
+    for (const batch of this.#options.store.list()) {
+      for (const document of batch.documents) {
+        if (!needsTracking(document) || !document.send.requestId || !document.send.prepared) continue;
+        tracked.push({
+          batchId: batch.id,
+          documentId: document.draft.id,
+          requestId: document.send.requestId,
+          externalReference: document.draft.externalReference,
+          since: Date.parse(document.send.prepared.at),
+          last: document.tracking,
+        });
+      }
+    }
+    return tracked;
+  }
+
+  #hasAttention(key: string): boolean {
+    return (this.#attentionUntil.get(key) ?? 0) > this.#now();
+  }
+
+  /** When a request is next due; a request never read is spread over the first interval, not all at once. */
+  #dueOf(tracked: Tracked): number {
+    const key = `${tracked.batchId}/${tracked.documentId}`;
+    let due = this.#dueAt.get(key);
+    if (due === undefined) {
+      const lastRead = tracked.last ? Date.parse(tracked.last.readAt) : tracked.since;
+      const interval = nextInterval(
+        this.#schedule,
+        this.#now() - tracked.since,
+        this.#hasAttention(key),
+        this.#random,
+      );
+      due = Math.max(lastRead + interval, this.#now() + this.#random() * Math.min(interval, 10_000));
+      this.#dueAt.set(key, due);
+    }
+    return due;
+  }
+
+  async #loop(signal: AbortSignal): Promise<void> {
+    this.#emit({ type: 'poller-state', state: 'tracking' });
+    while (!signal.aborted) {
+      const now = this.#now();
+      let waitMs: number;
+      if (this.#pausedUntil > now) {
+        waitMs = this.#pausedUntil - now;
+      } else {
+        const tracked = this.#trackedRequests();
+        let next: Tracked | undefined;
+        let nextDue = Number.POSITIVE_INFINITY;
+        for (const candidate of tracked) {
+          const due = this.#dueOf(candidate);
+          const key = `${candidate.batchId}/${candidate.documentId}`;
+          // Requests someone is watching go first among those due.
+          const priority = this.#hasAttention(key) ? due - 3_600_000 : due;
+          if (due <= now && priority < nextDue) {
+            next = candidate;
+            nextDue = priority;
+          }
+        }
+        if (next) {
+          const budgetWait = this.#budget.msUntilAvailable();
+          if (budgetWait === 0 && this.#budget.tryTake()) {
+            await this.#read(next, signal);
+            continue;
+          }
+          waitMs = budgetWait;
+        } else {
+          const earliest = Math.min(...tracked.map((candidate) => this.#dueOf(candidate)));
+          waitMs = Number.isFinite(earliest) ? Math.max(0, earliest - now) : 60_000;
+        }
+      }
+      // Sleep until the next read is due, woken early by watch/refresh/new requests.
+      await Promise.race([
+        sleep(Math.min(waitMs, 60_000), signal).catch(() => undefined),
+        new Promise<void>((resolve) => (this.#wake = resolve)),
+      ]);
+    }
+  }
+
+  /** Wakes the loop when batches change (a request was just prepared). */
+  notifyChanged(): void {
+    this.#wake?.();
+  }
+
+  async #read(tracked: Tracked, signal: AbortSignal): Promise<void> {
+    const key = `${tracked.batchId}/${tracked.documentId}`;
+    this.#reads += 1;
+    let result;
+    try {
+      result = await this.#options.client.getSigningRequest(tracked.requestId, { signal });
+    } catch {
+      return; // Stopped while reading.
+    }
+    const now = this.#now();
+    const reschedule = () =>
+      this.#dueAt.set(
+        key,
+        now + nextInterval(this.#schedule, now - tracked.since, this.#hasAttention(key), this.#random),
+      );
+    if (!result.ok) {
+      const failure = result.error;
+      if (failure.code === 'signing_request_not_found') {
+        await this.#options.store.record(tracked.batchId, [
+          { type: 'request_gone', documentId: tracked.documentId },
+        ]);
+        this.#dueAt.delete(key);
+        this.#emit({
+          type: 'gone',
+          batchId: tracked.batchId,
+          documentId: tracked.documentId,
+          externalReference: tracked.externalReference,
+        });
+        return;
+      }
+      if (failure.retryable) {
+        this.#backoffStreak += 1;
+        const delay = Math.max(
+          failure.retryAfterMs ?? 0,
+          5_000 +
+            backoffDelayMs(
+              this.#backoffStreak,
+              { maxAttempts: 0, baseDelayMs: 10_000, maxDelayMs: 15 * 60_000, maxRetryAfterMs: 0 },
+              this.#random,
+            ),
+        );
+        this.#pausedUntil = now + delay;
+        this.#logger.log('warn', 'poll.waiting', { code: failure.code, delayMs: delay });
+        this.#emit({ type: 'poller-state', state: 'waiting', reason: failure.message });
+        return;
+      }
+      this.#logger.log('warn', 'poll.failed', {
+        code: failure.code,
+        batchId: tracked.batchId,
+        documentId: tracked.documentId,
+      });
+      reschedule();
+      return;
+    }
+    if (this.#backoffStreak > 0) {
+      this.#backoffStreak = 0;
+      this.#emit({ type: 'poller-state', state: 'tracking' });
+    }
+    const status = trackedStatusOf(result.value, new Date(now));
+    if (!sameStatus(tracked.last, status) || status.final) {
+      await this.#options.store.record(tracked.batchId, [
+        { type: 'status_read', documentId: tracked.documentId, status },
+      ]);
+      this.#emit({
+        type: 'status-changed',
+        batchId: tracked.batchId,
+        documentId: tracked.documentId,
+        status,
+      });
+    }
+    if (status.final) {
+      this.#dueAt.delete(key);
+      this.#emit({
+        type: 'completed',
+        batchId: tracked.batchId,
+        documentId: tracked.documentId,
+        externalReference: tracked.externalReference,
+      });
+      return;
+    }
+    reschedule();
+  }
+}

@@ -1,0 +1,207 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { phaseOf } from '../../../main/batch/batch-state';
+import type { SendEngineEvent } from '../../../main/batch/send-engine';
+import type { Desk } from '../../../main/desk-core';
+import { startSimulator, type Simulator } from '../../simulator/simulator';
+import { makeBatch, openTestDesk } from '../../support/batch-harness';
+import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
+
+let sim: Simulator;
+let files: TempFolder;
+let desk: Desk;
+
+beforeEach(async () => {
+  sim = await startSimulator({ seed: 11 });
+  files = makeTempFolder();
+  desk = await openTestDesk(sim, files.file('data'));
+});
+afterEach(async () => {
+  await desk.close();
+  await sim.close();
+  files.remove();
+});
+
+/** Every external reference has exactly one request at the service, prepared, and the store agrees. */
+function expectExactlyOncePrepared(batchId: string, count: number): void {
+  const batch = desk.store.get(batchId);
+  expect(batch?.documents.map(phaseOf)).toEqual(Array(count).fill('prepared'));
+  const perReference = sim.state.countByExternalReference();
+  expect(perReference).toEqual(
+    Object.fromEntries(Array.from({ length: count }, (_, i) => [`REF-${i + 1}`, 1])),
+  );
+  for (const document of batch?.documents ?? []) {
+    const remote = sim.state
+      .requests()
+      .find((request) => request.externalReference === document.draft.externalReference);
+    expect(remote?.id).toBe(document.send.requestId);
+    expect(remote?.status).toBe('prepared');
+    expect(remote?.participants.map((participant) => participant.email).sort()).toEqual(
+      [...document.draft.recipients, ...document.draft.extraParticipants].map((p) => p.email).sort(),
+    );
+  }
+}
+
+describe('send engine', () => {
+  it('sends a batch: upload, create, extra participant, prepare, with progress per document and for the batch', async () => {
+    const batch = await makeBatch(desk, files, 6);
+    const events: SendEngineEvent[] = [];
+    desk.engine.subscribe((event) => events.push(event));
+    const summary = await desk.engine.send(batch.id);
+    expect(summary).toMatchObject({ state: 'finished', prepared: 6, failed: 0 });
+    expectExactlyOncePrepared(batch.id, 6);
+
+    const phases = new Set(events.flatMap((event) => (event.type === 'item-progress' ? [event.phase] : [])));
+    expect([...phases]).toEqual(
+      expect.arrayContaining(['uploading', 'creating', 'adding_participants', 'preparing', 'prepared']),
+    );
+    const bytes = events.filter((event) => event.type === 'item-progress' && event.sentBytes !== undefined);
+    expect(bytes.length).toBeGreaterThan(0);
+    const last = events.filter((event) => event.type === 'batch-progress').at(-1);
+    expect(last).toMatchObject({ total: 6, counts: { prepared: 6 } });
+    // The service stored the name the app predicted.
+    for (const document of desk.store.get(batch.id)?.documents ?? []) {
+      expect(document.send.upload?.filename).toBe(document.draft.pdf.storedFilename);
+    }
+  });
+
+  it('survives a fault storm: 20% 503, dropped connections, 429 with Retry-After, latency spikes, tokens expiring every 2 s', async () => {
+    await desk.close();
+    await sim.close();
+    sim = await startSimulator({ seed: 5, tokenTtlSeconds: 2 });
+    desk = await openTestDesk(sim, files.file('storm-data'));
+    const batch = await makeBatch(desk, files, 12);
+    sim.faults.set({
+      rate503: 0.2,
+      rate429: 0.03,
+      retryAfterSeconds: 1,
+      dropBeforeRate: 0.05,
+      dropAfterRate: 0.05,
+      latencyMs: 5,
+      latencySpikeRate: 0.05,
+      latencySpikeMs: 300,
+    });
+    const summary = await desk.engine.send(batch.id);
+    expect(summary).toMatchObject({ state: 'finished', prepared: 12, failed: 0 });
+    expectExactlyOncePrepared(batch.id, 12);
+    const faults = sim.state.calls().filter((call) => call.fault);
+    expect(faults.length).toBeGreaterThan(10);
+  }, 60_000);
+
+  it('uploads again when the upload expired before the request was created', async () => {
+    const batch = await makeBatch(desk, files, 1);
+    let expired = false;
+    desk.engine.subscribe((event) => {
+      if (!expired && event.type === 'item-progress' && event.phase === 'creating') {
+        expired = true;
+        sim.clock.advance(25 * 3_600_000);
+      }
+    });
+    const summary = await desk.engine.send(batch.id);
+    expect(summary.prepared).toBe(1);
+    expect(expired).toBe(true);
+    expect(sim.state.uploads()).toHaveLength(2);
+    expectExactlyOncePrepared(batch.id, 1);
+  });
+
+  it('pauses while the service is unreachable, says why, and resumes by itself', async () => {
+    const batch = await makeBatch(desk, files, 8);
+    const states: SendEngineEvent[] = [];
+    let prepared = 0;
+    desk.engine.subscribe((event) => {
+      if (event.type === 'engine-state') states.push(event);
+      if (event.type === 'item-progress' && event.phase === 'prepared' && (prepared += 1) === 2) {
+        void sim.goOffline().then(() => setTimeout(() => void sim.goOnline(), 1_500));
+      }
+    });
+    const summary = await desk.engine.send(batch.id);
+    expect(summary).toMatchObject({ state: 'finished', prepared: 8 });
+    const waiting = states.find((event) => event.type === 'engine-state' && event.state === 'waiting');
+    expect(waiting).toMatchObject({
+      reason: 'The signing service cannot be reached. Sending resumes by itself.',
+    });
+    expectExactlyOncePrepared(batch.id, 8);
+  });
+
+  it('pauses on request and finishes on resume, with no duplicate', async () => {
+    const batch = await makeBatch(desk, files, 10);
+    sim.faults.set({ latencyMs: 20 });
+    let prepared = 0;
+    const unsubscribe = desk.engine.subscribe((event) => {
+      if (event.type === 'item-progress' && event.phase === 'prepared' && (prepared += 1) === 3)
+        desk.engine.pause(batch.id);
+    });
+    const paused = await desk.engine.send(batch.id);
+    unsubscribe();
+    expect(paused.state).toBe('paused');
+    expect(paused.prepared).toBeLessThan(10);
+    const resumed = await desk.engine.send(batch.id);
+    expect(resumed).toMatchObject({ state: 'finished', prepared: 10 });
+    expectExactlyOncePrepared(batch.id, 10);
+  });
+
+  it('fails loudly when the service received other bytes than the local file, and a retry succeeds', async () => {
+    const batch = await makeBatch(desk, files, 2);
+    const victim = batch.documents[0];
+    if (!victim) throw new Error('no document');
+    const blobPath = desk.blobs.pathOf(victim.draft.pdf.sha256);
+    const original = readFileSync(blobPath);
+    // One byte differs, the size is the same: what bit rot or a bad proxy would do.
+    const tampered = Buffer.from(original);
+    const flipAt = tampered.length - 10;
+    tampered.writeUInt8((tampered.readUInt8(flipAt) ^ 0x01) & 0xff, flipAt);
+    writeFileSync(blobPath, tampered);
+    const failures: SendEngineEvent[] = [];
+    desk.engine.subscribe((event) => event.type === 'item-failed' && failures.push(event));
+    const summary = await desk.engine.send(batch.id);
+    expect(summary).toMatchObject({ state: 'finished', prepared: 1, failed: 1 });
+    expect(failures[0]).toMatchObject({
+      externalReference: 'REF-1',
+      error: {
+        code: 'sha256_mismatch',
+        message:
+          'The service received different content than the file on this computer. The upload was corrupted on the way. Retry the document; if it happens again, check the network.',
+      },
+    });
+    expect(sim.state.countByExternalReference()['REF-1']).toBeUndefined();
+
+    writeFileSync(blobPath, original);
+    await desk.engine.retry(batch.id, victim.draft.id);
+    const retried = await desk.engine.send(batch.id);
+    expect(retried).toMatchObject({ prepared: 2, failed: 0 });
+    expectExactlyOncePrepared(batch.id, 2);
+  });
+
+  it('fails a document whose local copy vanished or changed size, without retrying forever', async () => {
+    const batch = await makeBatch(desk, files, 2);
+    const [first, second] = desk.store.get(batch.id)?.documents ?? [];
+    if (!first || !second) throw new Error('no documents');
+    rmSync(desk.blobs.pathOf(first.draft.pdf.sha256));
+    writeFileSync(desk.blobs.pathOf(second.draft.pdf.sha256), '%PDF-1.7\nshorter');
+    const summary = await desk.engine.send(batch.id);
+    expect(summary).toMatchObject({ state: 'finished', prepared: 0, failed: 2 });
+    const errors = desk.store.get(batch.id)?.documents.map((document) => document.send.error?.code);
+    expect(errors).toEqual(['local_copy_missing', 'local_file_changed']);
+  });
+
+  it('stops the whole batch when the credentials are rejected, and says so', async () => {
+    const batch = await makeBatch(desk, files, 3);
+    sim.addClient({ clientId: 'demo-desk', clientSecret: 'rotated-secret', scopes: ['signing.read'] });
+    const summary = await desk.engine.send(batch.id);
+    expect(summary.state).toBe('stopped');
+    expect(summary.reason).toContain('rejected the connection credentials');
+    expect(desk.store.get(batch.id)?.documents.map(phaseOf)).toEqual(['uploading', 'uploading', 'uploading']);
+  });
+
+  it('does not send a document that has no signer, and says what is missing', async () => {
+    const batch = await makeBatch(desk, files, 2);
+    const [first] = batch.documents;
+    if (!first) throw new Error('no document');
+    await desk.store.record(batch.id, [
+      { type: 'document_edited', document: { ...first.draft, recipients: [] } },
+    ]);
+    const summary = await desk.engine.send(batch.id);
+    expect(summary.prepared).toBe(1);
+    expect(phaseOf(desk.store.get(batch.id)!.documents[0]!)).toBe('draft');
+  });
+});

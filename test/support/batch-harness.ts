@@ -1,0 +1,83 @@
+import type { Participant } from '../../shared/service/wire';
+import { addPdfDocuments } from '../../main/batch/batch-preparation';
+import type { BatchState } from '../../main/batch/batch-state';
+import { openDesk, type Desk, type DeskOptions } from '../../main/desk-core';
+import { Secret } from '../../main/secret';
+import type { Simulator } from '../simulator/simulator';
+import { DEMO_CLIENT } from '../simulator/simulator';
+import { writePdf, type TempFolder } from './pdf-files';
+
+/** Opens a desk on `dataDir` against the simulator, with quick retries and waits for tests. */
+export async function openTestDesk(
+  sim: Simulator,
+  dataDir: string,
+  overrides: Partial<DeskOptions> = {},
+): Promise<Desk> {
+  const opening = await openDesk({
+    dataDir,
+    connection: {
+      baseUrl: sim.baseUrl,
+      clientId: DEMO_CLIENT.clientId,
+      clientSecret: new Secret(DEMO_CLIENT.clientSecret),
+    },
+    retry: { baseDelayMs: 5, maxDelayMs: 50, maxAttempts: 4, maxRetryAfterMs: 5_000 },
+    engineWaitMs: { first: 50, longest: 400 },
+    ...overrides,
+  });
+  if (!opening.ok) throw new Error(opening.message);
+  return opening.desk;
+}
+
+export function signer(index: number): Participant {
+  return {
+    participant_type: 'signer',
+    role: 'Employee',
+    name: `Signer ${index}`,
+    email: `signer${index}@example.com`,
+    signing_order: 1,
+  };
+}
+
+export function observer(index: number): Participant {
+  return {
+    participant_type: 'observer',
+    role: 'HR',
+    name: `Observer ${index}`,
+    email: `observer${index}@example.com`,
+  };
+}
+
+/**
+ * Creates a batch of `count` real PDFs, each with one signer (sent at creation) and one extra
+ * observer (added afterwards), references REF-1…REF-n.
+ */
+export async function makeBatch(
+  desk: Desk,
+  files: TempFolder,
+  count: number,
+  name = 'Test batch',
+): Promise<BatchState> {
+  const batch = await desk.store.create(name, {
+    defaultRecipients: [],
+    locale: 'fr-FR',
+    transactionType: 'employment_contract',
+  });
+  const paths = [];
+  for (let index = 1; index <= count; index += 1)
+    paths.push(await writePdf(files, `${name} contract ${index}.pdf`, `Contract ${index}`));
+  const { added } = await addPdfDocuments(desk.store, desk.blobs, batch.id, paths);
+  for (const [index, draft] of added.entries()) {
+    await desk.store.record(batch.id, [
+      {
+        type: 'document_edited',
+        document: {
+          ...draft,
+          externalReference: `REF-${index + 1}`,
+          recipients: [signer(index + 1)],
+          extraParticipants: [observer(index + 1)],
+        },
+      },
+    ]);
+  }
+  return desk.store.get(batch.id) as BatchState;
+}
