@@ -38,6 +38,8 @@ export interface CallSpec<T> {
   readonly repeatable: boolean;
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
+  /** Overrides the policy's attempts for this call. */
+  readonly maxAttempts?: number | undefined;
   /** Told before each attempt, so progress can restart with a fresh body. */
   readonly onAttempt?: (attempt: number) => void;
 }
@@ -95,7 +97,10 @@ export class CallRunner {
   }
 
   async run<T>(spec: CallSpec<T>): Promise<Result<T>> {
-    const { policy, logger, random } = this.#deps;
+    const { logger, random } = this.#deps;
+    const policy = spec.maxAttempts
+      ? { ...this.#deps.policy, maxAttempts: spec.maxAttempts }
+      : this.#deps.policy;
     let attempt = 0;
     let renewedAfterUnauthorized = false;
     let outcomeUnknown = false;

@@ -39,6 +39,8 @@ export interface ServiceClientOptions {
 
 export interface CallOptions {
   readonly signal?: AbortSignal;
+  /** Fewer attempts for callers with their own schedule (the poller); default from the retry policy. */
+  readonly maxAttempts?: number;
 }
 
 export interface UploadSource {
@@ -292,6 +294,7 @@ export class ServiceClient {
       repeatable: true,
       timeoutMs: this.#callTimeoutMs,
       signal: options.signal,
+      maxAttempts: options.maxAttempts,
     });
   }
 

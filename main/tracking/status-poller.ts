@@ -271,7 +271,8 @@ export class StatusPoller {
     this.#reads += 1;
     let result;
     try {
-      result = await this.#options.client.getSigningRequest(tracked.requestId, { signal });
+      // Two attempts at most: the poller's own schedule and backoff handle longer trouble.
+      result = await this.#options.client.getSigningRequest(tracked.requestId, { signal, maxAttempts: 2 });
     } catch {
       return; // Stopped while reading.
     }

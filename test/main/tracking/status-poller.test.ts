@@ -1,0 +1,232 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Desk } from '../../../main/desk-core';
+import { StatusPoller, type PollerEvent } from '../../../main/tracking/status-poller';
+import type { PollSchedule } from '../../../main/tracking/poll-schedule';
+import { nextInterval, DEFAULT_POLL_SCHEDULE } from '../../../main/tracking/poll-schedule';
+import { ReadBudget } from '../../../main/tracking/read-budget';
+import { startSimulator, type Simulator } from '../../simulator/simulator';
+import { makeBatch, openTestDesk } from '../../support/batch-harness';
+import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
+
+/** A schedule compressed for tests: the same shape, in tens of milliseconds. */
+const FAST: PollSchedule = {
+  attentionMs: 40,
+  attentionGraceMs: 200,
+  byAge: [[60_000, 150]],
+  oldestMs: 300,
+  jitter: 0.2,
+};
+
+let sim: Simulator;
+let files: TempFolder;
+let desk: Desk;
+let poller: StatusPoller | undefined;
+
+beforeEach(async () => {
+  sim = await startSimulator({ seed: 3, evidenceDelayMs: 300 });
+  files = makeTempFolder();
+  desk = await openTestDesk(sim, files.file('data'));
+});
+afterEach(async () => {
+  poller?.stop();
+  await desk.close();
+  await sim.close();
+  files.remove();
+});
+
+function readsOf(): number {
+  return sim.state.calls().filter((call) => call.operation === 'readSigningRequest').length;
+}
+
+function until(
+  events: PollerEvent[],
+  predicate: (event: PollerEvent) => boolean,
+  timeoutMs = 10_000,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const timer = setInterval(() => {
+      if (events.some(predicate)) {
+        clearInterval(timer);
+        resolve();
+      } else if (Date.now() - started > timeoutMs) {
+        clearInterval(timer);
+        reject(new Error('timed out waiting for a poller event'));
+      }
+    }, 10);
+  });
+}
+
+describe('status poller', () => {
+  it('reads every open request until it is final, notifies completion once evidence is ready, then stops reading it', async () => {
+    const batch = await makeBatch(desk, files, 3);
+    await desk.engine.send(batch.id);
+    poller = new StatusPoller({
+      store: desk.store,
+      client: desk.client,
+      schedule: FAST,
+      readsPerMinute: 6_000,
+      burst: 10,
+    });
+    const events: PollerEvent[] = [];
+    poller.subscribe((event) => events.push(event));
+    poller.start();
+    const [first] = desk.store.get(batch.id)?.documents ?? [];
+    sim.complete(first!.send.requestId!);
+    await until(events, (event) => event.type === 'completed');
+    const statuses = events.flatMap((event) =>
+      event.type === 'status-changed' && event.documentId === first!.draft.id ? [event.status] : [],
+    );
+    // First seen completed without evidence, then final once evidence is ready.
+    expect(statuses.at(-1)).toMatchObject({
+      status: 'completed',
+      documentStatus: 'finalized',
+      evidenceReady: true,
+      final: true,
+    });
+    expect(statuses.some((status) => status.status === 'completed' && !status.evidenceReady)).toBe(true);
+    expect(events.filter((event) => event.type === 'completed')).toEqual([
+      { type: 'completed', batchId: batch.id, documentId: first!.draft.id, externalReference: 'REF-1' },
+    ]);
+    const stored = desk.store.get(batch.id)?.documents[0]?.tracking;
+    expect(stored).toMatchObject({
+      final: true,
+      finalizedAt: expect.any(String),
+      openedAt: expect.any(String),
+    });
+
+    const readsOfFinal = () =>
+      sim.state
+        .calls()
+        .filter(
+          (call) => call.operation === 'readSigningRequest' && call.path.endsWith(first!.send.requestId!),
+        ).length;
+    const before = readsOfFinal();
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(readsOfFinal()).toBe(before);
+    expect(readsOf()).toBeGreaterThan(before);
+  });
+
+  it('marks a request the service no longer knows as gone, and does not read it again', async () => {
+    const batch = await makeBatch(desk, files, 1);
+    await desk.engine.send(batch.id);
+    const [document] = desk.store.get(batch.id)?.documents ?? [];
+    // Another connection's desk would see the request as not found (spec §5).
+    await desk.store.record(batch.id, [
+      {
+        type: 'request_created',
+        documentId: document!.draft.id,
+        requestId: 'sr_unknown_here',
+        replayed: false,
+      },
+    ]);
+    poller = new StatusPoller({
+      store: desk.store,
+      client: desk.client,
+      schedule: FAST,
+      readsPerMinute: 6_000,
+    });
+    const events: PollerEvent[] = [];
+    poller.subscribe((event) => events.push(event));
+    poller.start();
+    await until(events, (event) => event.type === 'gone');
+    expect(desk.store.get(batch.id)?.documents[0]?.gone).toBe(true);
+    const reads = readsOf();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(readsOf()).toBe(reads);
+  });
+
+  it('never exceeds its read budget, however many requests are due', async () => {
+    const batch = await makeBatch(desk, files, 20);
+    await desk.engine.send(batch.id);
+    poller = new StatusPoller({
+      store: desk.store,
+      client: desk.client,
+      schedule: FAST,
+      readsPerMinute: 600,
+      burst: 3,
+    });
+    const before = readsOf();
+    poller.start();
+    poller.refreshNow();
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    poller.stop();
+    // 600 per minute = 10 per second: at most the burst plus 20 in two seconds.
+    const reads = readsOf() - before;
+    expect(reads).toBeGreaterThan(10);
+    expect(reads).toBeLessThanOrEqual(3 + 20 + 1);
+  });
+
+  it('backs off for as long as Retry-After says when the service answers 429', async () => {
+    const batch = await makeBatch(desk, files, 2);
+    await desk.engine.send(batch.id);
+    sim.faults.set({ rate429: 1, retryAfterSeconds: 2, pathPattern: 'signing-requests/' });
+    poller = new StatusPoller({
+      store: desk.store,
+      client: desk.client,
+      schedule: FAST,
+      readsPerMinute: 6_000,
+    });
+    const events: PollerEvent[] = [];
+    poller.subscribe((event) => events.push(event));
+    poller.start();
+    await until(events, (event) => event.type === 'poller-state' && event.state === 'waiting');
+    const at429 = sim.state.calls().length;
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(sim.state.calls().length).toBe(at429);
+  });
+
+  it('reads a watched request quickly while its ceremony is open, and slows down after', async () => {
+    const batch = await makeBatch(desk, files, 1);
+    await desk.engine.send(batch.id);
+    const slow: PollSchedule = { ...FAST, byAge: [[60_000, 5_000]], oldestMs: 5_000 };
+    poller = new StatusPoller({
+      store: desk.store,
+      client: desk.client,
+      schedule: slow,
+      readsPerMinute: 6_000,
+    });
+    poller.start();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const idleReads = readsOf();
+    const [document] = desk.store.get(batch.id)?.documents ?? [];
+    poller.watch(batch.id, document!.draft.id);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const watchedReads = readsOf() - idleReads;
+    expect(watchedReads).toBeGreaterThanOrEqual(6);
+    poller.unwatch(batch.id, document!.draft.id);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const afterGrace = readsOf();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(readsOf() - afterGrace).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('poll schedule and budget', () => {
+  it('slows down as a request ages, and spreads reads with jitter', () => {
+    const at = (ageMs: number, attention = false) =>
+      nextInterval(DEFAULT_POLL_SCHEDULE, ageMs, attention, () => 0.5);
+    expect(at(0, true)).toBe(5_000);
+    expect(at(60_000)).toBe(30_000);
+    expect(at(30 * 60_000)).toBe(120_000);
+    expect(at(5 * 3_600_000)).toBe(300_000);
+    expect(at(3 * 86_400_000)).toBe(900_000);
+    expect(nextInterval(DEFAULT_POLL_SCHEDULE, 3 * 86_400_000, false, () => 0)).toBe(720_000);
+    expect(nextInterval(DEFAULT_POLL_SCHEDULE, 3 * 86_400_000, false, () => 1)).toBe(1_080_000);
+  });
+
+  it('allows a burst, then one read per interval of the budget', () => {
+    let now = 0;
+    const budget = new ReadBudget(60, 3, () => now);
+    expect([budget.tryTake(), budget.tryTake(), budget.tryTake(), budget.tryTake()]).toEqual([
+      true,
+      true,
+      true,
+      false,
+    ]);
+    expect(budget.msUntilAvailable()).toBe(1_000);
+    now += 1_000;
+    expect(budget.tryTake()).toBe(true);
+    expect(budget.tryTake()).toBe(false);
+  });
+});
