@@ -14,9 +14,8 @@ export interface Connection {
   readonly clientSecret: Secret;
 }
 
-export interface DeskOptions {
-  readonly dataDir: string;
-  readonly connection: Connection;
+/** Tuning for tests and benchmarks; the defaults suit production. */
+export interface ConnectionTuning {
   readonly concurrency?: number;
   readonly logger?: Logger;
   readonly retry?: Partial<RetryPolicy>;
@@ -24,71 +23,124 @@ export interface DeskOptions {
   readonly readsPerMinute?: number;
 }
 
-/** The core of the app for one data folder and one connection: store, engine, poller. */
-export interface Desk {
+export interface DeskOptions extends ConnectionTuning {
+  readonly dataDir: string;
+  readonly connection: Connection;
+}
+
+/** A data folder opened by this process: its batches and its PDF copies. Works offline. */
+export interface DataDir {
+  readonly path: string;
   readonly store: BatchStore;
   readonly blobs: BlobStore;
+  close(): Promise<void>;
+}
+
+/** What needs the service: the client, the send engine and the status poller of one connection. */
+export interface Connected {
+  readonly connection: Connection;
   readonly client: ServiceClient;
   readonly engine: SendEngine;
   readonly poller: StatusPoller;
   close(): Promise<void>;
 }
 
-export type DeskOpening =
-  { readonly ok: true; readonly desk: Desk } | { readonly ok: false; readonly message: string };
+/** The core of the app for one data folder and one connection: store, engine, poller. */
+export interface Desk extends Omit<DataDir, 'close' | 'path'>, Omit<Connected, 'close' | 'connection'> {
+  close(): Promise<void>;
+}
+
+export type Opening<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
+export type DeskOpening = { readonly ok: true; readonly desk: Desk } | { readonly ok: false; readonly message: string };
 
 /**
- * Opens a data folder for sending and tracking: takes its lock (one process at a time), loads
- * every batch, and wires the service client, send engine and status poller. Nothing is sent
- * until a caller asks.
+ * Opens a data folder: takes its lock (one process at a time) and loads every batch. Nothing
+ * here touches the network, so batches can be prepared offline.
  */
-export async function openDesk(options: DeskOptions): Promise<DeskOpening> {
-  const lock = await lockDataDir(options.dataDir);
+export async function openDataDir(path: string): Promise<Opening<DataDir>> {
+  const lock = await lockDataDir(path);
   if (!lock.ok) {
     return {
       ok: false,
-      message: `The data folder ${options.dataDir} is in use by another process (pid ${lock.holderPid}). Close it or wait for it to finish.`,
+      message: `The data folder ${path} is in use by another process (pid ${lock.holderPid}). Close it or wait for it to finish.`,
     };
   }
-  const logger = options.logger ?? silentLogger;
-  const store = await BatchStore.open(options.dataDir);
-  const blobs = new BlobStore(options.dataDir);
+  const store = await BatchStore.open(path);
+  const blobs = new BlobStore(path);
+  return {
+    ok: true,
+    value: {
+      path,
+      store,
+      blobs,
+      async close() {
+        await store.close();
+        await lock.release();
+      },
+    },
+  };
+}
+
+/** Wires the service client, send engine and status poller of `connection` to an open data folder. */
+export function connect(dataDir: DataDir, connection: Connection, tuning: ConnectionTuning = {}): Connected {
+  const logger = tuning.logger ?? silentLogger;
+  const { store, blobs } = dataDir;
   const client = new ServiceClient({
-    baseUrl: options.connection.baseUrl,
-    clientId: options.connection.clientId,
-    clientSecret: options.connection.clientSecret,
+    baseUrl: connection.baseUrl,
+    clientId: connection.clientId,
+    clientSecret: connection.clientSecret,
     logger,
-    ...(options.retry ? { retry: options.retry } : {}),
+    ...(tuning.retry ? { retry: tuning.retry } : {}),
   });
   const engine = new SendEngine({
     store,
     blobs,
     client,
     logger,
-    ...(options.concurrency ? { concurrency: options.concurrency } : {}),
-    ...(options.engineWaitMs ? { waitMs: options.engineWaitMs } : {}),
+    ...(tuning.concurrency ? { concurrency: tuning.concurrency } : {}),
+    ...(tuning.engineWaitMs ? { waitMs: tuning.engineWaitMs } : {}),
   });
   const poller = new StatusPoller({
     store,
     client,
     logger,
-    ...(options.readsPerMinute ? { readsPerMinute: options.readsPerMinute } : {}),
+    ...(tuning.readsPerMinute ? { readsPerMinute: tuning.readsPerMinute } : {}),
   });
   const unsubscribe = store.subscribe(() => poller.notifyChanged());
   return {
+    connection,
+    client,
+    engine,
+    poller,
+    async close() {
+      unsubscribe();
+      poller.stop();
+      for (const batch of store.list()) engine.pause(batch.id);
+      await client.close();
+    },
+  };
+}
+
+/**
+ * Opens a data folder for sending and tracking with one connection (the command line's
+ * shape): the data folder, then the client, engine and poller. Nothing is sent until asked.
+ */
+export async function openDesk(options: DeskOptions): Promise<DeskOpening> {
+  const opened = await openDataDir(options.dataDir);
+  if (!opened.ok) return opened;
+  const dataDir = opened.value;
+  const connected = connect(dataDir, options.connection, options);
+  return {
     ok: true,
     desk: {
-      store,
-      blobs,
-      client,
-      engine,
-      poller,
+      store: dataDir.store,
+      blobs: dataDir.blobs,
+      client: connected.client,
+      engine: connected.engine,
+      poller: connected.poller,
       async close() {
-        unsubscribe();
-        poller.stop();
-        await store.close();
-        await client.close();
-        await lock.release();
+        await connected.close();
+        await dataDir.close();
       },
     },
   };

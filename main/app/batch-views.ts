@@ -1,0 +1,68 @@
+import type { BatchDetail, BatchSummary, Counts, DocumentView, EngineStateView } from '../../shared/ipc/views';
+import { isLocked, phaseOf, type BatchState, type DocumentState } from '../batch/batch-state';
+import { sendProblems } from '../batch/send-readiness';
+
+/** How many documents of a batch are in each state a user cares about. */
+export function countsOf(batch: BatchState): Counts {
+  const counts: Counts = { draft: 0, sending: 0, prepared: 0, failed: 0, inProgress: 0, completed: 0, gone: 0 };
+  for (const document of batch.documents) {
+    const phase = phaseOf(document);
+    if (document.gone) counts.gone += 1;
+    else if (document.tracking?.final) counts.completed += 1;
+    else if (phase === 'prepared' && document.tracking && document.tracking.status !== 'prepared') counts.inProgress += 1;
+    else if (phase === 'prepared') counts.prepared += 1;
+    else if (phase === 'failed') counts.failed += 1;
+    else if (phase === 'draft') counts.draft += 1;
+    else counts.sending += 1;
+  }
+  return counts;
+}
+
+/** The row of the batch list. */
+export function summaryOf(batch: BatchState, engine: EngineStateView): BatchSummary {
+  return {
+    id: batch.id,
+    name: batch.name,
+    createdAt: batch.createdAt,
+    updatedAt: batch.updatedAt,
+    documentCount: batch.documents.length,
+    counts: countsOf(batch),
+    ...(batch.connection ? { connection: batch.connection } : {}),
+    engine,
+  };
+}
+
+/** One document as the editor and the status table show it. */
+export function documentViewOf(batch: BatchState, document: DocumentState): DocumentView {
+  const { draft, send } = document;
+  const phase = phaseOf(document);
+  return {
+    id: draft.id,
+    externalReference: draft.externalReference,
+    originalName: draft.pdf.originalName,
+    storedFilename: draft.pdf.storedFilename,
+    sizeBytes: draft.pdf.sizeBytes,
+    sha256: draft.pdf.sha256,
+    recipients: draft.recipients,
+    extraParticipants: draft.extraParticipants,
+    options: draft.options,
+    phase,
+    problems: phase === 'draft' ? sendProblems(batch.defaults, draft) : [],
+    locked: isLocked(document),
+    ...(send.requestId ? { requestId: send.requestId } : {}),
+    ...(send.error ? { error: { code: send.error.code, message: send.error.message } } : {}),
+    ...(document.tracking ? { tracking: document.tracking } : {}),
+    gone: document.gone,
+    canOpenCeremony: phase === 'prepared' && !document.gone && document.tracking?.status !== 'completed',
+    updatedAt: document.updatedAt,
+  };
+}
+
+/** The whole batch for the editor and the status table. */
+export function detailOf(batch: BatchState, engine: EngineStateView): BatchDetail {
+  return {
+    ...summaryOf(batch, engine),
+    defaults: batch.defaults,
+    documents: batch.documents.map((document) => documentViewOf(batch, document)),
+  };
+}

@@ -1,0 +1,403 @@
+import { readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DeskHandlers, EventChannel, EventPayload } from '../../shared/ipc/contract';
+import type { EngineStateView, ProfileView } from '../../shared/ipc/views';
+import type { DocumentDraft } from '../../shared/domain/batch';
+import { addPdfDocuments, syncManifest } from '../batch/batch-preparation';
+import { isLocked } from '../batch/batch-state';
+import { checkManifestFile, formatIssue } from '../batch/manifest';
+import type { SendEngineEvent } from '../batch/send-engine';
+import { connect, type Connected, type ConnectionTuning, type DataDir } from '../desk-core';
+import { silentLogger, type Logger } from '../log';
+import { batchReportCsv } from '../report/report-csv';
+import type { PollerEvent } from '../tracking/status-poller';
+import { detailOf, summaryOf } from './batch-views';
+import { DeskError } from './desk-error';
+import type { CeremonyOpener, DemoProvider, Dialogs, Notifier, ProfileRecord, ProfileRegistry } from './ports';
+
+export const DEMO_PROFILE_NAME = 'Demo (built-in simulator)';
+
+export interface DeskServiceDeps {
+  readonly host: 'electron' | 'browser';
+  readonly version: string;
+  readonly dataDir: DataDir;
+  readonly profiles: ProfileRegistry;
+  readonly dialogs: Dialogs;
+  readonly ceremonies: CeremonyOpener;
+  readonly notifier: Notifier;
+  readonly emit: <E extends EventChannel>(event: E, payload: EventPayload<E>) => void;
+  readonly demo?: DemoProvider;
+  readonly logger?: Logger;
+  readonly tuning?: ConnectionTuning;
+  /** Tests can test connections against a simulator faster. */
+  readonly testConnection: (profile: ProfileRecord, connection: Awaited<ReturnType<ProfileRegistry['connectionFor']>>) => Promise<
+    { ok: true; scopes: string[]; expiresInSeconds?: number } | { ok: false; code: string; message: string }
+  >;
+}
+
+/** The desk service: the IPC handlers plus what the shell needs (tray counts, lifecycle). */
+export interface DeskService {
+  readonly handlers: DeskHandlers;
+  /** Starts tracking and resumes any batch an earlier run left half sent. */
+  start(): Promise<void>;
+  /** Counts for the tray: sending, waiting for signatures, completed today. */
+  trayCounts(): { sending: number; waiting: number; completedToday: number };
+  trackingPaused(): boolean;
+  setTrackingPaused(paused: boolean): void;
+  close(): Promise<void>;
+}
+
+const PDF_EXTENSION = /\.pdf$/i;
+
+/**
+ * Implements every IPC channel over the core: batches and documents in the data folder,
+ * profiles in settings and the keychain, sending and tracking with the active connection.
+ * Main is the source of truth; every change is announced as an event for the renderer.
+ */
+export function createDeskService(deps: DeskServiceDeps): DeskService {
+  const { store, blobs } = deps.dataDir;
+  const logger = deps.logger ?? silentLogger;
+  const engineStates = new Map<string, EngineStateView>();
+  let connected: Connected | undefined;
+  let connectedProfile: string | undefined;
+  let trackingPaused = false;
+  let demoProfileName: string | undefined;
+  const unsubscribers: (() => void)[] = [];
+
+  const engineState = (batchId: string): EngineStateView => engineStates.get(batchId) ?? { state: 'idle' };
+  const batchOrThrow = (batchId: string) => {
+    const batch = store.get(batchId);
+    if (!batch) throw new DeskError('batch_not_found', 'This batch no longer exists.');
+    return batch;
+  };
+  const announce = (batchId: string) => {
+    const batch = store.get(batchId);
+    if (batch) deps.emit('batch.changed', { batch: summaryOf(batch, engineState(batchId)) });
+  };
+
+  unsubscribers.push(store.subscribe((batch) => announce(batch.id)));
+
+  async function profileViews(): Promise<ProfileView[]> {
+    const active = await deps.profiles.activeName();
+    return (await deps.profiles.list()).map((profile) => ({
+      ...profile,
+      active: profile.name === active,
+      demo: profile.name === demoProfileName,
+    }));
+  }
+
+  async function announceProfiles(): Promise<void> {
+    deps.emit('profiles.changed', { profiles: await profileViews() });
+  }
+
+  function onEngineEvent(event: SendEngineEvent): void {
+    switch (event.type) {
+      case 'item-progress':
+        deps.emit('send.progress', {
+          batchId: event.batchId,
+          documentId: event.documentId,
+          phase: event.phase,
+          ...(event.sentBytes === undefined ? {} : { sentBytes: event.sentBytes, totalBytes: event.totalBytes }),
+        });
+        return;
+      case 'engine-state':
+        engineStates.set(event.batchId, {
+          state: event.state,
+          ...(event.reason ? { reason: event.reason } : {}),
+          ...(event.resumesAt ? { resumesAt: event.resumesAt } : {}),
+        });
+        deps.emit('send.state', { batchId: event.batchId, engine: engineState(event.batchId) });
+        announce(event.batchId);
+        return;
+      default:
+        return;
+    }
+  }
+
+  function onPollerEvent(event: PollerEvent): void {
+    if (event.type === 'status-changed') {
+      deps.emit('tracking.status', { batchId: event.batchId, documentId: event.documentId, status: event.status });
+    } else if (event.type === 'completed') {
+      deps.emit('tracking.completed', event);
+      deps.notifier.notify('Contract fully signed', `${event.externalReference} is completed and its evidence is ready.`);
+    }
+  }
+
+  /** The connection of the active profile, opened on first use and replaced when the profile changes. */
+  async function activeConnection(): Promise<Connected> {
+    const name = await deps.profiles.activeName();
+    if (!name) {
+      throw new DeskError('no_connection', 'Choose or create a connection first (Connections), then try again.');
+    }
+    if (connected && connectedProfile === name) return connected;
+    await connected?.close();
+    const connection = await deps.profiles.connectionFor(name);
+    connected = connect(deps.dataDir, connection, { logger, ...deps.tuning });
+    connectedProfile = name;
+    connected.engine.subscribe(onEngineEvent);
+    connected.poller.subscribe(onPollerEvent);
+    if (!trackingPaused) connected.poller.start();
+    return connected;
+  }
+
+  /** The connection a batch must use: the one it was first sent with, so nothing goes to two services. */
+  async function connectionForBatch(batchId: string): Promise<Connected> {
+    const batch = batchOrThrow(batchId);
+    const current = await activeConnection();
+    const bound = batch.connection;
+    if (bound && (bound.baseUrl !== current.connection.baseUrl || bound.clientId !== current.connection.clientId)) {
+      throw new DeskError(
+        'other_connection',
+        `This batch was sent with the connection to ${bound.baseUrl} (client ${bound.clientId}). Select that connection to continue it.`,
+      );
+    }
+    if (!bound) {
+      await store.record(batchId, [
+        { type: 'connection_bound', baseUrl: current.connection.baseUrl, clientId: current.connection.clientId },
+      ]);
+    }
+    return current;
+  }
+
+  function runSend(batchId: string, current: Connected): void {
+    void current.engine.send(batchId).catch((error: unknown) => {
+      logger.log('error', 'send.crashed', { batchId, error: error instanceof Error ? error.message : String(error) });
+      engineStates.set(batchId, { state: 'stopped', reason: 'Sending stopped unexpectedly. Nothing was lost; try again.' });
+      announce(batchId);
+    });
+  }
+
+  function editableDocument(batchId: string, documentId: string) {
+    const document = batchOrThrow(batchId).documents.find((candidate) => candidate.draft.id === documentId);
+    if (!document) throw new DeskError('document_not_found', 'This document is no longer in the batch.');
+    if (isLocked(document)) {
+      throw new DeskError('document_locked', 'This document was already sent; it can no longer be changed.');
+    }
+    return document;
+  }
+
+  const handlers: DeskHandlers = {
+    'app.info': async () => ({ host: deps.host, version: deps.version, dataDir: deps.dataDir.path, trackingPaused }),
+
+    'profiles.list': profileViews,
+    'profiles.save': async (input) => {
+      const saved = await deps.profiles.save(input);
+      if (!(await deps.profiles.activeName())) await deps.profiles.setActive(saved.name);
+      await announceProfiles();
+      return (await profileViews()).find((profile) => profile.name === saved.name) as ProfileView;
+    },
+    'profiles.delete': async (name) => {
+      if (connectedProfile === name) {
+        await connected?.close();
+        connected = undefined;
+        connectedProfile = undefined;
+      }
+      await deps.profiles.remove(name);
+      await announceProfiles();
+      return null;
+    },
+    'profiles.activate': async (name) => {
+      await deps.profiles.setActive(name);
+      await announceProfiles();
+      return (await profileViews()).find((profile) => profile.name === name) as ProfileView;
+    },
+    'profiles.test': async (name) => {
+      const profile = (await deps.profiles.list()).find((candidate) => candidate.name === name);
+      if (!profile) throw new DeskError('profile_not_found', `There is no connection named "${name}".`);
+      return deps.testConnection(profile, await deps.profiles.connectionFor(name));
+    },
+    'profiles.useDemo': async () => {
+      if (!deps.demo) {
+        throw new DeskError('demo_unavailable', 'The built-in simulator is only available when the app runs from its source folder.');
+      }
+      const demo = await deps.demo.start();
+      demoProfileName = DEMO_PROFILE_NAME;
+      await deps.profiles.save({ name: DEMO_PROFILE_NAME, baseUrl: demo.baseUrl, clientId: demo.clientId, secret: demo.clientSecret });
+      await deps.profiles.setActive(DEMO_PROFILE_NAME);
+      await announceProfiles();
+      return (await profileViews()).find((profile) => profile.name === DEMO_PROFILE_NAME) as ProfileView;
+    },
+
+    'batches.list': async () => store.list().map((batch) => summaryOf(batch, engineState(batch.id))),
+    'batches.get': async (batchId) => detailOf(batchOrThrow(batchId), engineState(batchId)),
+    'batches.create': async (name) => {
+      const batch = await store.create(name, { defaultRecipients: [] });
+      return summaryOf(batch, engineState(batch.id));
+    },
+    'batches.rename': async (batchId, name) => {
+      batchOrThrow(batchId);
+      return summaryOf(await store.record(batchId, [{ type: 'batch_renamed', name }]), engineState(batchId));
+    },
+    'batches.setDefaults': async (batchId, defaults) => {
+      batchOrThrow(batchId);
+      return summaryOf(await store.record(batchId, [{ type: 'defaults_changed', defaults }]), engineState(batchId));
+    },
+    'batches.delete': async (batchId) => {
+      batchOrThrow(batchId);
+      connected?.engine.pause(batchId);
+      await store.delete(batchId);
+      engineStates.delete(batchId);
+      deps.emit('batch.deleted', { batchId });
+      return null;
+    },
+
+    'dialogs.pickPdfs': () => deps.dialogs.pickPdfs(),
+    'dialogs.pickFolder': async () => {
+      const folder = await deps.dialogs.pickFolder();
+      if (!folder) return [];
+      const entries = await readdir(folder, { withFileTypes: true });
+      return entries.filter((entry) => entry.isFile() && PDF_EXTENSION.test(entry.name)).map((entry) => join(folder, entry.name));
+    },
+    'dialogs.pickManifest': async () => (await deps.dialogs.pickManifest()) ?? null,
+    'dialogs.pickReportPath': async (defaultName) => (await deps.dialogs.pickReportPath(defaultName)) ?? null,
+
+    'documents.addPaths': async (batchId, paths) => {
+      batchOrThrow(batchId);
+      const { added, rejected } = await addPdfDocuments(store, blobs, batchId, paths);
+      return { added: added.length, rejected: [...rejected] };
+    },
+    'documents.update': async (batchId, documentId, edit) => {
+      const document = editableDocument(batchId, documentId);
+      const draft: DocumentDraft = { ...document.draft, ...edit, options: edit.options ?? document.draft.options };
+      const batch = await store.record(batchId, [{ type: 'document_edited', document: draft }]);
+      return detailOf(batch, engineState(batchId));
+    },
+    'documents.remove': async (batchId, documentId) => {
+      editableDocument(batchId, documentId);
+      const batch = await store.record(batchId, [{ type: 'document_removed', documentId }]);
+      return detailOf(batch, engineState(batchId));
+    },
+
+    'manifest.preview': async (path) => {
+      const check = await checkManifestFile(path);
+      return {
+        path,
+        documents: check.documents.map((document) => ({
+          externalReference: document.externalReference,
+          documentColumn: document.documentColumn,
+          storedFilename: document.storedFilename,
+          recipients: document.recipients,
+          rows: [...document.rows],
+        })),
+        issues: check.issues.map((issue) => ({
+          row: issue.row,
+          ...(issue.column ? { column: issue.column } : {}),
+          message: issue.message,
+          text: formatIssue(issue),
+        })),
+      };
+    },
+    'manifest.import': async (batchId, path) => {
+      batchOrThrow(batchId);
+      const check = await checkManifestFile(path);
+      if (check.issues.length > 0) {
+        throw new DeskError(
+          'manifest_invalid',
+          `The manifest has ${check.issues.length} problem(s); nothing was imported. Fix them and import again.`,
+        );
+      }
+      const sync = await syncManifest(store, blobs, batchId, check.documents);
+      return { ...sync, lockedChanges: [...sync.lockedChanges], rejected: [...sync.rejected] };
+    },
+
+    'sending.start': async (batchId) => {
+      const current = await connectionForBatch(batchId);
+      runSend(batchId, current);
+      return engineState(batchId);
+    },
+    'sending.pause': async (batchId) => {
+      connected?.engine.pause(batchId);
+      return engineState(batchId);
+    },
+    'sending.retry': async (batchId, documentId) => {
+      const current = await connectionForBatch(batchId);
+      await current.engine.retry(batchId, documentId);
+      if (!current.engine.isRunning(batchId)) runSend(batchId, current);
+      return engineState(batchId);
+    },
+
+    'ceremony.open': async (batchId, documentId) => {
+      const current = await connectionForBatch(batchId);
+      const document = batchOrThrow(batchId).documents.find((candidate) => candidate.draft.id === documentId);
+      const requestId = document?.send.requestId;
+      if (!document || !requestId || !document.send.prepared) {
+        throw new DeskError('not_prepared', 'This document has not been prepared yet: send it first.');
+      }
+      const session = await current.client.createWidgetSession(requestId);
+      if (!session.ok) throw new DeskError(session.error.code, session.error.message);
+      current.poller.watch(batchId, documentId);
+      await deps.ceremonies.open({
+        key: `${batchId}/${documentId}`,
+        title: `Signing ceremony — ${document.draft.externalReference}`,
+        session: session.value,
+        renew: () => current.client.createWidgetSession(requestId),
+        onClosed: () => {
+          current.poller.unwatch(batchId, documentId);
+          deps.emit('ceremony.closed', { batchId, documentId });
+        },
+      });
+      return { expiresInSeconds: session.value.expiresInSeconds };
+    },
+
+    'tracking.refreshNow': async (batchId) => {
+      (await activeConnection()).poller.refreshNow(batchId);
+      return null;
+    },
+    'tracking.setPaused': async (paused) => {
+      service.setTrackingPaused(paused);
+      return null;
+    },
+
+    'report.csv': async (batchId) => batchReportCsv(batchOrThrow(batchId)),
+    'report.save': async (batchId, path) => {
+      await writeFile(path, batchReportCsv(batchOrThrow(batchId)), { encoding: 'utf8', mode: 0o600 });
+      return null;
+    },
+  };
+
+  const service: DeskService = {
+    handlers,
+    async start() {
+      if (!(await deps.profiles.activeName())) return;
+      let current: Connected;
+      try {
+        current = await activeConnection();
+      } catch (error) {
+        logger.log('warn', 'start.no_connection', { reason: error instanceof DeskError ? error.code : 'unknown' });
+        return;
+      }
+      // Finish what an earlier run left half sent: the engine resumes from the journal.
+      for (const batch of store.list()) {
+        const unfinished = batch.documents.some((document) => document.send.queued && !document.send.prepared && !document.send.error);
+        const sameConnection = batch.connection?.baseUrl === current.connection.baseUrl && batch.connection?.clientId === current.connection.clientId;
+        if (unfinished && sameConnection) runSend(batch.id, current);
+      }
+    },
+    trayCounts() {
+      const today = new Date().toISOString().slice(0, 10);
+      let sending = 0;
+      let waiting = 0;
+      let completedToday = 0;
+      for (const batch of store.list()) {
+        for (const document of batch.documents) {
+          if (document.tracking?.final) {
+            if (document.tracking.finalizedAt?.startsWith(today)) completedToday += 1;
+          } else if (document.send.prepared && !document.gone) waiting += 1;
+          else if (document.send.queued && !document.send.error) sending += 1;
+        }
+      }
+      return { sending, waiting, completedToday };
+    },
+    trackingPaused: () => trackingPaused,
+    setTrackingPaused(paused) {
+      trackingPaused = paused;
+      if (paused) connected?.poller.stop();
+      else connected?.poller.start();
+    },
+    async close() {
+      for (const unsubscribe of unsubscribers) unsubscribe();
+      await connected?.close();
+    },
+  };
+  return service;
+}

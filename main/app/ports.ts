@@ -1,0 +1,58 @@
+/**
+ * What the desk service needs from its host (Electron or the browser host), as small
+ * interfaces: the host supplies dialogs, the ceremony window, notifications and profiles.
+ */
+import type { ProfileInput } from '../../shared/ipc/contract';
+import type { WidgetSessionHandle } from '../client/service-client';
+import type { Result } from '../client/service-failure';
+import type { Connection } from '../desk-core';
+
+export interface ProfileRecord {
+  readonly name: string;
+  readonly baseUrl: string;
+  readonly clientId: string;
+  readonly hasSecret: boolean;
+}
+
+/** Connection profiles; secrets live in the keychain behind it. Failures throw DeskError. */
+export interface ProfileRegistry {
+  list(): Promise<ProfileRecord[]>;
+  save(input: ProfileInput): Promise<ProfileRecord>;
+  remove(name: string): Promise<void>;
+  activeName(): Promise<string | undefined>;
+  setActive(name: string): Promise<void>;
+  connectionFor(name: string): Promise<Connection>;
+}
+
+/** Native file dialogs (Electron) or their stand-in (browser host). `undefined`/[] = cancelled. */
+export interface Dialogs {
+  pickPdfs(): Promise<string[]>;
+  pickFolder(): Promise<string | undefined>;
+  pickManifest(): Promise<string | undefined>;
+  pickReportPath(defaultName: string): Promise<string | undefined>;
+}
+
+/** A ceremony to show: the widget URL is a secret that only the opener ever reveals. */
+export interface CeremonyRequest {
+  readonly key: string;
+  readonly title: string;
+  readonly session: WidgetSessionHandle;
+  /** A fresh session, for when the current URL has expired: an expired URL is never loaded. */
+  renew(): Promise<Result<WidgetSessionHandle>>;
+  /** Called once when the window is closed. */
+  onClosed(): void;
+}
+
+/** Opens ceremonies in a locked-down window of their own. */
+export interface CeremonyOpener {
+  open(request: CeremonyRequest): Promise<void>;
+}
+
+export interface Notifier {
+  notify(title: string, body: string): void;
+}
+
+/** The built-in simulator as a demo connection (development hosts only). */
+export interface DemoProvider {
+  start(): Promise<{ readonly baseUrl: string; readonly clientId: string; readonly clientSecret: string }>;
+}

@@ -1,0 +1,90 @@
+/**
+ * The API the renderer uses, as named functions grouped by capability. The same factory
+ * builds it in the Electron preload (over ipcRenderer) and in the browser host's bridge (over a
+ * WebSocket), so both hosts expose the very same API. Nothing here gives a generic invoke.
+ */
+import type { ChannelArgs, ChannelResult, EventChannel, EventPayload, InvokeChannel, IpcResult } from './contract';
+
+export const BRIDGE_METHODS = {
+  app: { info: 'app.info' },
+  profiles: {
+    list: 'profiles.list',
+    save: 'profiles.save',
+    remove: 'profiles.delete',
+    activate: 'profiles.activate',
+    test: 'profiles.test',
+    useDemo: 'profiles.useDemo',
+  },
+  batches: {
+    list: 'batches.list',
+    get: 'batches.get',
+    create: 'batches.create',
+    rename: 'batches.rename',
+    setDefaults: 'batches.setDefaults',
+    remove: 'batches.delete',
+  },
+  dialogs: {
+    pickPdfs: 'dialogs.pickPdfs',
+    pickFolder: 'dialogs.pickFolder',
+    pickManifest: 'dialogs.pickManifest',
+    pickReportPath: 'dialogs.pickReportPath',
+  },
+  documents: { addPaths: 'documents.addPaths', update: 'documents.update', remove: 'documents.remove' },
+  manifest: { preview: 'manifest.preview', import: 'manifest.import' },
+  sending: { start: 'sending.start', pause: 'sending.pause', retry: 'sending.retry' },
+  ceremony: { open: 'ceremony.open' },
+  tracking: { refreshNow: 'tracking.refreshNow', setPaused: 'tracking.setPaused' },
+  report: { csv: 'report.csv', save: 'report.save' },
+} as const satisfies Record<string, Record<string, InvokeChannel>>;
+
+export const BRIDGE_EVENTS = {
+  batchChanged: 'batch.changed',
+  batchDeleted: 'batch.deleted',
+  sendProgress: 'send.progress',
+  sendState: 'send.state',
+  trackingStatus: 'tracking.status',
+  trackingCompleted: 'tracking.completed',
+  ceremonyClosed: 'ceremony.closed',
+  profilesChanged: 'profiles.changed',
+} as const satisfies Record<string, EventChannel>;
+
+type Methods = typeof BRIDGE_METHODS;
+type Events = typeof BRIDGE_EVENTS;
+
+export type DeskBridge = {
+  readonly [Group in keyof Methods]: {
+    readonly [Name in keyof Methods[Group]]: Methods[Group][Name] extends InvokeChannel
+      ? (...args: ChannelArgs<Methods[Group][Name]>) => Promise<IpcResult<ChannelResult<Methods[Group][Name]>>>
+      : never;
+  };
+} & {
+  readonly events: {
+    readonly [Name in keyof Events]: (listener: (payload: EventPayload<Events[Name]>) => void) => () => void;
+  };
+};
+
+export type Invoke = (channel: InvokeChannel, args: readonly unknown[]) => Promise<IpcResult<unknown>>;
+export type Subscribe = (event: EventChannel, listener: (payload: unknown) => void) => () => void;
+
+/** Builds the named API over a transport. Each function forwards exactly one channel. */
+export function createBridge(invoke: Invoke, subscribe: Subscribe): DeskBridge {
+  const groups = Object.fromEntries(
+    Object.entries(BRIDGE_METHODS).map(([group, methods]) => [
+      group,
+      Object.freeze(
+        Object.fromEntries(
+          Object.entries(methods).map(([method, channel]) => [method, (...args: unknown[]) => invoke(channel, args)]),
+        ),
+      ),
+    ]),
+  );
+  const events = Object.freeze(
+    Object.fromEntries(
+      Object.entries(BRIDGE_EVENTS).map(([name, event]) => [
+        name,
+        (listener: (payload: unknown) => void) => subscribe(event, listener),
+      ]),
+    ),
+  );
+  return Object.freeze({ ...groups, events }) as unknown as DeskBridge;
+}

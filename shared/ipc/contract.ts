@@ -1,0 +1,119 @@
+/**
+ * The IPC contract, defined once: every invoke channel with the schemas of its arguments and
+ * result, and every main→renderer event with its payload. Main validates arguments with these
+ * schemas; the preload and the browser bridge expose one named function per channel. Renaming
+ * a channel breaks the build on both sides.
+ */
+import { z } from 'zod';
+import { batchDefaultsSchema } from '../domain/batch';
+import {
+  addDocumentsResultSchema,
+  appInfoSchema,
+  batchDetailSchema,
+  batchSummarySchema,
+  ceremonyOpenedSchema,
+  connectionTestSchema,
+  documentEditSchema,
+  engineStateSchema,
+  errorViewSchema,
+  manifestImportSchema,
+  manifestPreviewSchema,
+  profileViewSchema,
+  sendPhaseSchema,
+  trackedStatusSchema,
+} from './views';
+
+const id = z.string().trim().min(1).max(200);
+const name = z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters');
+const filePath = z.string().min(1).max(4096);
+
+export const profileInputSchema = z.object({
+  name: z.string().trim().min(1, 'is required').max(64, 'must be at most 64 characters'),
+  baseUrl: z.string().trim().min(1, 'is required').max(2048),
+  clientId: z.string().trim().min(1, 'is required').max(512),
+  /** Set or replace the secret; absent keeps the saved one. Never sent back. */
+  secret: z.string().min(1).max(4096).optional(),
+});
+export type ProfileInput = z.infer<typeof profileInputSchema>;
+
+function channel<A extends z.ZodTuple, R extends z.ZodType>(args: A, result: R) {
+  return { args, result };
+}
+
+export const invokeChannels = {
+  'app.info': channel(z.tuple([]), appInfoSchema),
+  'profiles.list': channel(z.tuple([]), z.array(profileViewSchema)),
+  'profiles.save': channel(z.tuple([profileInputSchema]), profileViewSchema),
+  'profiles.delete': channel(z.tuple([name]), z.null()),
+  'profiles.activate': channel(z.tuple([name]), profileViewSchema),
+  'profiles.test': channel(z.tuple([name]), connectionTestSchema),
+  'profiles.useDemo': channel(z.tuple([]), profileViewSchema),
+  'batches.list': channel(z.tuple([]), z.array(batchSummarySchema)),
+  'batches.get': channel(z.tuple([id]), batchDetailSchema),
+  'batches.create': channel(z.tuple([name]), batchSummarySchema),
+  'batches.rename': channel(z.tuple([id, name]), batchSummarySchema),
+  'batches.setDefaults': channel(z.tuple([id, batchDefaultsSchema]), batchSummarySchema),
+  'batches.delete': channel(z.tuple([id]), z.null()),
+  'dialogs.pickPdfs': channel(z.tuple([]), z.array(filePath)),
+  'dialogs.pickFolder': channel(z.tuple([]), z.array(filePath)),
+  'dialogs.pickManifest': channel(z.tuple([]), filePath.nullable()),
+  'dialogs.pickReportPath': channel(z.tuple([name]), filePath.nullable()),
+  'documents.addPaths': channel(z.tuple([id, z.array(filePath).min(1).max(2000)]), addDocumentsResultSchema),
+  'documents.update': channel(z.tuple([id, id, documentEditSchema]), batchDetailSchema),
+  'documents.remove': channel(z.tuple([id, id]), batchDetailSchema),
+  'manifest.preview': channel(z.tuple([filePath]), manifestPreviewSchema),
+  'manifest.import': channel(z.tuple([id, filePath]), manifestImportSchema),
+  'sending.start': channel(z.tuple([id]), engineStateSchema),
+  'sending.pause': channel(z.tuple([id]), engineStateSchema),
+  'sending.retry': channel(z.tuple([id, id]), engineStateSchema),
+  'ceremony.open': channel(z.tuple([id, id]), ceremonyOpenedSchema),
+  'tracking.refreshNow': channel(z.tuple([id.optional()]), z.null()),
+  'tracking.setPaused': channel(z.tuple([z.boolean()]), z.null()),
+  'report.csv': channel(z.tuple([id]), z.string()),
+  'report.save': channel(z.tuple([id, filePath]), z.null()),
+} as const;
+
+export type InvokeChannel = keyof typeof invokeChannels;
+export type ChannelArgs<C extends InvokeChannel> = z.infer<(typeof invokeChannels)[C]['args']>;
+export type ChannelResult<C extends InvokeChannel> = z.infer<(typeof invokeChannels)[C]['result']>;
+
+export const eventChannels = {
+  /** A batch changed (documents added, sent, tracked…): its new summary. */
+  'batch.changed': z.object({ batch: batchSummarySchema }),
+  'batch.deleted': z.object({ batchId: id }),
+  /** Upload bytes and steps of one document, as they happen (not stored). */
+  'send.progress': z.object({
+    batchId: id,
+    documentId: id,
+    phase: sendPhaseSchema,
+    sentBytes: z.number().optional(),
+    totalBytes: z.number().optional(),
+  }),
+  'send.state': z.object({ batchId: id, engine: engineStateSchema }),
+  'tracking.status': z.object({ batchId: id, documentId: id, status: trackedStatusSchema }),
+  'tracking.completed': z.object({ batchId: id, documentId: id, externalReference: z.string() }),
+  'ceremony.closed': z.object({ batchId: id, documentId: id }),
+  'profiles.changed': z.object({ profiles: z.array(profileViewSchema) }),
+} as const;
+
+export type EventChannel = keyof typeof eventChannels;
+export type EventPayload<E extends EventChannel> = z.infer<(typeof eventChannels)[E]>;
+
+/** What crosses the bridge for every call: a value, or an error a user can read. */
+export type IpcResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: z.infer<typeof errorViewSchema> };
+
+/** The handlers main implements: one async function per channel, taking parsed arguments. */
+export type DeskHandlers = {
+  readonly [C in InvokeChannel]: (...args: ChannelArgs<C>) => Promise<ChannelResult<C>>;
+};
+
+/** Formats a schema failure as one plain sentence ("argument 2 (name): is required"). */
+export function describeArgumentIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const [index, ...rest] = issue.path;
+      const where = typeof index === 'number' ? `argument ${index + 1}${rest.length ? ` (${rest.join('.')})` : ''}` : 'arguments';
+      return `${where}: ${issue.message}`;
+    })
+    .join('; ');
+}

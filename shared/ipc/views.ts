@@ -1,0 +1,164 @@
+/**
+ * What the renderer sees of the app: plain, serialisable views. Main builds them; the
+ * renderer displays them and never invents state. No view carries a secret.
+ */
+import { z } from 'zod';
+import { batchDefaultsSchema, documentDraftSchema, signingOptionsSchema } from '../domain/batch';
+import { participantSchema } from '../service/wire';
+
+export const sendPhaseSchema = z.enum([
+  'draft',
+  'queued',
+  'uploading',
+  'creating',
+  'adding_participants',
+  'preparing',
+  'prepared',
+  'failed',
+]);
+
+export const errorViewSchema = z.object({ code: z.string(), message: z.string() });
+export type ErrorView = z.infer<typeof errorViewSchema>;
+
+export const profileViewSchema = z.object({
+  name: z.string(),
+  baseUrl: z.string(),
+  clientId: z.string(),
+  hasSecret: z.boolean(),
+  active: z.boolean(),
+  /** The built-in simulator's demo connection. */
+  demo: z.boolean(),
+});
+export type ProfileView = z.infer<typeof profileViewSchema>;
+
+export const connectionTestSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), scopes: z.array(z.string()), expiresInSeconds: z.number().optional() }),
+  z.object({ ok: z.literal(false), code: z.string(), message: z.string() }),
+]);
+export type ConnectionTest = z.infer<typeof connectionTestSchema>;
+
+export const trackedStatusSchema = z.object({
+  status: z.string(),
+  documentStatus: z.string().optional(),
+  evidenceReady: z.boolean(),
+  preparedAt: z.string().optional(),
+  openedAt: z.string().optional(),
+  finalizedAt: z.string().optional(),
+  readAt: z.string(),
+  final: z.boolean(),
+});
+
+export const documentViewSchema = z.object({
+  id: z.string(),
+  externalReference: z.string(),
+  originalName: z.string(),
+  storedFilename: z.string(),
+  sizeBytes: z.number(),
+  sha256: z.string(),
+  recipients: z.array(participantSchema),
+  extraParticipants: z.array(participantSchema),
+  options: signingOptionsSchema,
+  phase: sendPhaseSchema,
+  /** Why it cannot be sent yet, in plain words; empty when ready. */
+  problems: z.array(z.string()),
+  /** Sent to the service: its content can no longer change. */
+  locked: z.boolean(),
+  requestId: z.string().optional(),
+  error: errorViewSchema.optional(),
+  tracking: trackedStatusSchema.optional(),
+  gone: z.boolean(),
+  canOpenCeremony: z.boolean(),
+  updatedAt: z.string(),
+});
+export type DocumentView = z.infer<typeof documentViewSchema>;
+
+export const countsSchema = z.object({
+  draft: z.number(),
+  sending: z.number(),
+  prepared: z.number(),
+  failed: z.number(),
+  inProgress: z.number(),
+  completed: z.number(),
+  gone: z.number(),
+});
+export type Counts = z.infer<typeof countsSchema>;
+
+export const engineStateSchema = z.object({
+  state: z.enum(['idle', 'running', 'waiting', 'paused', 'finished', 'stopped']),
+  reason: z.string().optional(),
+  resumesAt: z.number().optional(),
+});
+export type EngineStateView = z.infer<typeof engineStateSchema>;
+
+export const batchSummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  documentCount: z.number(),
+  counts: countsSchema,
+  connection: z.object({ baseUrl: z.string(), clientId: z.string() }).optional(),
+  engine: engineStateSchema,
+});
+export type BatchSummary = z.infer<typeof batchSummarySchema>;
+
+export const batchDetailSchema = batchSummarySchema.extend({
+  defaults: batchDefaultsSchema,
+  documents: z.array(documentViewSchema),
+});
+export type BatchDetail = z.infer<typeof batchDetailSchema>;
+
+export const rejectedFileSchema = z.object({ path: z.string(), code: z.string(), message: z.string() });
+
+export const addDocumentsResultSchema = z.object({
+  added: z.number(),
+  rejected: z.array(rejectedFileSchema),
+});
+export type AddDocumentsResult = z.infer<typeof addDocumentsResultSchema>;
+
+export const manifestIssueViewSchema = z.object({
+  row: z.number(),
+  column: z.string().optional(),
+  message: z.string(),
+  /** The whole sentence a user reads, with line and column. */
+  text: z.string(),
+});
+
+export const manifestPreviewSchema = z.object({
+  path: z.string(),
+  documents: z.array(
+    z.object({
+      externalReference: z.string(),
+      documentColumn: z.string(),
+      storedFilename: z.string(),
+      recipients: z.array(participantSchema),
+      rows: z.array(z.number()),
+    }),
+  ),
+  issues: z.array(manifestIssueViewSchema),
+});
+export type ManifestPreview = z.infer<typeof manifestPreviewSchema>;
+
+export const manifestImportSchema = z.object({
+  added: z.number(),
+  updated: z.number(),
+  unchanged: z.number(),
+  lockedChanges: z.array(z.string()),
+  rejected: z.array(rejectedFileSchema),
+});
+export type ManifestImport = z.infer<typeof manifestImportSchema>;
+
+export const documentEditSchema = documentDraftSchema
+  .pick({ externalReference: true, recipients: true, extraParticipants: true, options: true })
+  .partial();
+export type DocumentEdit = z.infer<typeof documentEditSchema>;
+
+export const appInfoSchema = z.object({
+  host: z.enum(['electron', 'browser']),
+  version: z.string(),
+  dataDir: z.string(),
+  trackingPaused: z.boolean(),
+});
+export type AppInfo = z.infer<typeof appInfoSchema>;
+
+export const ceremonyOpenedSchema = z.object({ expiresInSeconds: z.number() });
