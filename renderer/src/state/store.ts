@@ -1,0 +1,274 @@
+import { create } from 'zustand';
+import type { ProfileInput } from '../../../shared/ipc/contract';
+import type { BatchDefaults } from '../../../shared/domain/batch';
+import type { DocumentEdit, ManifestPreview } from '../../../shared/ipc/views';
+import { BridgeError, desk, unwrap } from '../bridge';
+import {
+  initialState,
+  withBatchDetail,
+  withBatchList,
+  withBatchSummary,
+  withNotice,
+  withoutBatch,
+  withoutNotice,
+  withProfiles,
+  withProgress,
+  withScreen,
+  withTrackingStatus,
+  type DeskState,
+  type Notice,
+  type Screen,
+} from './transitions';
+
+export interface DeskActions {
+  connect(): () => void;
+  navigate(screen: Screen): void;
+  notify(kind: Notice['kind'], text: string): void;
+  dismiss(id: number): void;
+  refreshBatches(): Promise<void>;
+  loadBatch(batchId: string): Promise<void>;
+  createBatch(name: string): Promise<void>;
+  renameBatch(batchId: string, name: string): Promise<void>;
+  setDefaults(batchId: string, defaults: BatchDefaults): Promise<void>;
+  deleteBatch(batchId: string): Promise<void>;
+  addPdfs(batchId: string, source: 'files' | 'folder' | string[]): Promise<void>;
+  updateDocument(batchId: string, documentId: string, edit: DocumentEdit): Promise<boolean>;
+  removeDocument(batchId: string, documentId: string): Promise<void>;
+  pickManifest(): Promise<ManifestPreview | undefined>;
+  previewManifest(path: string): Promise<ManifestPreview | undefined>;
+  importManifest(batchId: string, path: string): Promise<boolean>;
+  send(batchId: string): Promise<void>;
+  pause(batchId: string): Promise<void>;
+  retry(batchId: string, documentId: string): Promise<void>;
+  openCeremony(batchId: string, documentId: string): Promise<void>;
+  refreshNow(batchId?: string): Promise<void>;
+  exportReport(batchId: string, name: string): Promise<void>;
+  loadProfiles(): Promise<void>;
+  saveProfile(input: ProfileInput): Promise<boolean>;
+  removeProfile(name: string): Promise<void>;
+  activateProfile(name: string): Promise<void>;
+  testProfile(name: string): Promise<string>;
+  useDemo(): Promise<void>;
+}
+
+/** Runs a bridge call; a failure becomes an error notice with the app's own message. */
+async function attempt<T>(
+  set: (fn: (state: DeskState) => DeskState) => void,
+  call: () => Promise<T>,
+): Promise<T | undefined> {
+  try {
+    return await call();
+  } catch (error) {
+    const text =
+      error instanceof BridgeError ? error.message : 'Something went wrong. Nothing was lost; try again.';
+    set((state) => withNotice(state, 'error', text));
+    return undefined;
+  }
+}
+
+/** Re-reads a batch at most every 250 ms while events stream in, so big batches stay smooth. */
+function throttled(load: (batchId: string) => void): (batchId: string) => void {
+  const timers = new Map<string, ReturnType<typeof setTimeout>>();
+  return (batchId) => {
+    if (timers.has(batchId)) return;
+    timers.set(
+      batchId,
+      setTimeout(() => {
+        timers.delete(batchId);
+        load(batchId);
+      }, 250),
+    );
+  };
+}
+
+/** The renderer's store: state mirrored from main, and the actions screens call. */
+export const useDesk = create<DeskState & DeskActions>((setState, get) => {
+  const set = (fn: (state: DeskState) => DeskState) => setState((state) => fn(state));
+  const reloadDetail = throttled((batchId) => {
+    if (get().screen.name === 'batch' && get().details[batchId]) void get().loadBatch(batchId);
+  });
+
+  return {
+    ...initialState,
+
+    connect() {
+      const api = desk();
+      const unsubscribers = [
+        api.events.batchChanged(({ batch }) => {
+          set((state) => withBatchSummary(state, batch));
+          reloadDetail(batch.id);
+        }),
+        api.events.batchDeleted(({ batchId }) => set((state) => withoutBatch(state, batchId))),
+        api.events.sendProgress((payload) => set((state) => withProgress(state, payload))),
+        api.events.sendState(({ batchId, engine }) => {
+          if (engine.state === 'stopped' && engine.reason)
+            set((state) => withNotice(state, 'error', engine.reason ?? ''));
+          reloadDetail(batchId);
+        }),
+        api.events.trackingStatus((payload) => set((state) => withTrackingStatus(state, payload))),
+        api.events.trackingCompleted(({ externalReference, batchId }) => {
+          set((state) =>
+            withNotice(state, 'success', `${externalReference} is fully signed; its evidence is ready.`),
+          );
+          reloadDetail(batchId);
+        }),
+        api.events.profilesChanged(({ profiles }) => set((state) => withProfiles(state, profiles))),
+      ];
+      void attempt(set, async () => {
+        const info = await unwrap(api.app.info());
+        setState({ info });
+        await Promise.all([get().refreshBatches(), get().loadProfiles()]);
+      });
+      return () => unsubscribers.forEach((unsubscribe) => unsubscribe());
+    },
+
+    navigate(screen) {
+      set((state) => withScreen(state, screen));
+      if (screen.name === 'batch') void get().loadBatch(screen.batchId);
+    },
+    notify: (kind, text) => set((state) => withNotice(state, kind, text)),
+    dismiss: (id) => set((state) => withoutNotice(state, id)),
+
+    async refreshBatches() {
+      const batches = await attempt(set, () => unwrap(desk().batches.list()));
+      if (batches) set((state) => withBatchList(state, batches));
+    },
+    async loadBatch(batchId) {
+      const detail = await attempt(set, () => unwrap(desk().batches.get(batchId)));
+      if (detail) set((state) => withBatchDetail(state, detail));
+    },
+    async createBatch(name) {
+      const batch = await attempt(set, () => unwrap(desk().batches.create(name)));
+      if (batch) {
+        set((state) => withBatchSummary(state, batch));
+        get().navigate({ name: 'batch', batchId: batch.id });
+      }
+    },
+    async renameBatch(batchId, name) {
+      const batch = await attempt(set, () => unwrap(desk().batches.rename(batchId, name)));
+      if (batch) set((state) => withBatchSummary(state, batch));
+    },
+    async setDefaults(batchId, defaults) {
+      const batch = await attempt(set, () => unwrap(desk().batches.setDefaults(batchId, defaults)));
+      if (batch) await get().loadBatch(batchId);
+    },
+    async deleteBatch(batchId) {
+      const done = await attempt(set, () => unwrap(desk().batches.remove(batchId)));
+      if (done === null) set((state) => withoutBatch(state, batchId));
+    },
+    async addPdfs(batchId, source) {
+      const api = desk();
+      const paths = await attempt(set, () =>
+        Array.isArray(source)
+          ? Promise.resolve(source)
+          : unwrap(source === 'files' ? api.dialogs.pickPdfs() : api.dialogs.pickFolder()),
+      );
+      if (!paths || paths.length === 0) return;
+      const result = await attempt(set, () => unwrap(api.documents.addPaths(batchId, paths)));
+      if (!result) return;
+      if (result.added > 0)
+        set((state) => withNotice(state, 'success', `${result.added} document(s) added.`));
+      for (const rejected of result.rejected) {
+        const name = rejected.path.split(/[/\\]/).pop() ?? rejected.path;
+        set((state) => withNotice(state, 'error', `${name} was not added: ${rejected.message}`));
+      }
+      await get().loadBatch(batchId);
+    },
+    async updateDocument(batchId, documentId, edit) {
+      const detail = await attempt(set, () => unwrap(desk().documents.update(batchId, documentId, edit)));
+      if (detail) set((state) => withBatchDetail(state, detail));
+      return detail !== undefined;
+    },
+    async removeDocument(batchId, documentId) {
+      const detail = await attempt(set, () => unwrap(desk().documents.remove(batchId, documentId)));
+      if (detail) set((state) => withBatchDetail(state, detail));
+    },
+    async pickManifest() {
+      const path = await attempt(set, () => unwrap(desk().dialogs.pickManifest()));
+      return path ? get().previewManifest(path) : undefined;
+    },
+    previewManifest: (path) => attempt(set, () => unwrap(desk().manifest.preview(path))),
+    async importManifest(batchId, path) {
+      const result = await attempt(set, () => unwrap(desk().manifest.import(batchId, path)));
+      if (!result) return false;
+      const parts = [`${result.added} added`, `${result.updated} updated`, `${result.unchanged} unchanged`];
+      set((state) => withNotice(state, 'success', `Manifest imported: ${parts.join(', ')}.`));
+      for (const reference of result.lockedChanges) {
+        set((state) =>
+          withNotice(
+            state,
+            'info',
+            `${reference} was already sent; its changes in the manifest were not applied.`,
+          ),
+        );
+      }
+      await get().loadBatch(batchId);
+      return true;
+    },
+    async send(batchId) {
+      await attempt(set, () => unwrap(desk().sending.start(batchId)));
+    },
+    async pause(batchId) {
+      await attempt(set, () => unwrap(desk().sending.pause(batchId)));
+    },
+    async retry(batchId, documentId) {
+      await attempt(set, () => unwrap(desk().sending.retry(batchId, documentId)));
+    },
+    async openCeremony(batchId, documentId) {
+      const opened = await attempt(set, () => unwrap(desk().ceremony.open(batchId, documentId)));
+      if (opened) {
+        const minutes = Math.max(1, Math.round(opened.expiresInSeconds / 60));
+        set((state) =>
+          withNotice(
+            state,
+            'info',
+            `The ceremony opened in its own window; its link is valid for ${minutes} min.`,
+          ),
+        );
+      }
+    },
+    async refreshNow(batchId) {
+      await attempt(set, () => unwrap(desk().tracking.refreshNow(batchId)));
+    },
+    async exportReport(batchId, name) {
+      const api = desk();
+      const path = await attempt(set, () => unwrap(api.dialogs.pickReportPath(`${name}.csv`)));
+      if (!path) return;
+      const saved = await attempt(set, () => unwrap(api.report.save(batchId, path)));
+      if (saved === null) set((state) => withNotice(state, 'success', `Report saved to ${path}.`));
+    },
+    async loadProfiles() {
+      const profiles = await attempt(set, () => unwrap(desk().profiles.list()));
+      if (profiles) set((state) => withProfiles(state, profiles));
+    },
+    async saveProfile(input) {
+      const saved = await attempt(set, () => unwrap(desk().profiles.save(input)));
+      if (saved) set((state) => withNotice(state, 'success', `Connection "${saved.name}" saved.`));
+      await get().loadProfiles();
+      return saved !== undefined;
+    },
+    async removeProfile(name) {
+      await attempt(set, () => unwrap(desk().profiles.remove(name)));
+      await get().loadProfiles();
+    },
+    async activateProfile(name) {
+      await attempt(set, () => unwrap(desk().profiles.activate(name)));
+      await get().loadProfiles();
+    },
+    async testProfile(name) {
+      const result = await attempt(set, () => unwrap(desk().profiles.test(name)));
+      if (!result) return 'The test could not run.';
+      return result.ok
+        ? `Connected: a token was issued${result.expiresInSeconds ? ` for ${Math.round(result.expiresInSeconds / 60)} min` : ''}. Permissions: ${result.scopes.join(', ') || 'not stated'}.`
+        : result.message;
+    },
+    async useDemo() {
+      const profile = await attempt(set, () => unwrap(desk().profiles.useDemo()));
+      if (profile)
+        set((state) =>
+          withNotice(state, 'success', 'The demo connection to the built-in simulator is ready.'),
+        );
+      await get().loadProfiles();
+    },
+  };
+});

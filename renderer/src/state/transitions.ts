@@ -1,0 +1,137 @@
+/**
+ * The renderer's state and its transitions, as pure functions: main is the source of truth,
+ * these only mirror what main reports (GitHub Desktop keeps its transitions apart the same way).
+ */
+import type { EventPayload } from '../../../shared/ipc/contract';
+import type { AppInfo, BatchDetail, BatchSummary, ProfileView } from '../../../shared/ipc/views';
+
+export type Screen =
+  | { readonly name: 'batches' }
+  | { readonly name: 'batch'; readonly batchId: string }
+  | { readonly name: 'connections' };
+
+export interface Notice {
+  readonly id: number;
+  readonly kind: 'error' | 'info' | 'success';
+  readonly text: string;
+}
+
+export interface Progress {
+  readonly phase: EventPayload<'send.progress'>['phase'];
+  readonly sentBytes?: number;
+  readonly totalBytes?: number;
+}
+
+export interface DeskState {
+  readonly info: AppInfo | undefined;
+  readonly profiles: readonly ProfileView[];
+  readonly batches: Readonly<Record<string, BatchSummary>>;
+  readonly details: Readonly<Record<string, BatchDetail>>;
+  /** Live upload and step progress per `batchId/documentId`; never stored by main. */
+  readonly progress: Readonly<Record<string, Progress>>;
+  readonly screen: Screen;
+  readonly notices: readonly Notice[];
+}
+
+export const initialState: DeskState = {
+  info: undefined,
+  profiles: [],
+  batches: {},
+  details: {},
+  progress: {},
+  screen: { name: 'batches' },
+  notices: [],
+};
+
+/** The batches, newest activity first. */
+export function sortedBatches(state: DeskState): BatchSummary[] {
+  return Object.values(state.batches).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+}
+
+export function withBatchList(state: DeskState, batches: readonly BatchSummary[]): DeskState {
+  return { ...state, batches: Object.fromEntries(batches.map((batch) => [batch.id, batch])) };
+}
+
+export function withBatchSummary(state: DeskState, batch: BatchSummary): DeskState {
+  const detail = state.details[batch.id];
+  return {
+    ...state,
+    batches: { ...state.batches, [batch.id]: batch },
+    details: detail ? { ...state.details, [batch.id]: { ...detail, ...batch } } : state.details,
+  };
+}
+
+export function withBatchDetail(state: DeskState, detail: BatchDetail): DeskState {
+  const { documents: _documents, defaults: _defaults, ...summary } = detail;
+  const progress = Object.fromEntries(
+    Object.entries(state.progress).filter(([key]) => {
+      if (!key.startsWith(`${detail.id}/`)) return true;
+      // Progress of documents that main now reports as done is dropped.
+      const document = detail.documents.find((candidate) => key === `${detail.id}/${candidate.id}`);
+      return document !== undefined && !['prepared', 'failed', 'draft'].includes(document.phase);
+    }),
+  );
+  return {
+    ...state,
+    batches: { ...state.batches, [detail.id]: summary },
+    details: { ...state.details, [detail.id]: detail },
+    progress,
+  };
+}
+
+export function withoutBatch(state: DeskState, batchId: string): DeskState {
+  const { [batchId]: _removed, ...batches } = state.batches;
+  const { [batchId]: _detail, ...details } = state.details;
+  const screen =
+    state.screen.name === 'batch' && state.screen.batchId === batchId
+      ? { name: 'batches' as const }
+      : state.screen;
+  return { ...state, batches, details, screen };
+}
+
+export function withProgress(state: DeskState, payload: EventPayload<'send.progress'>): DeskState {
+  const key = `${payload.batchId}/${payload.documentId}`;
+  const previous = state.progress[key];
+  const next: Progress = {
+    phase: payload.phase,
+    ...(payload.sentBytes === undefined
+      ? previous && payload.phase === 'uploading'
+        ? { sentBytes: previous.sentBytes, totalBytes: previous.totalBytes }
+        : {}
+      : { sentBytes: payload.sentBytes, totalBytes: payload.totalBytes }),
+  };
+  return { ...state, progress: { ...state.progress, [key]: next } };
+}
+
+export function withTrackingStatus(state: DeskState, payload: EventPayload<'tracking.status'>): DeskState {
+  const detail = state.details[payload.batchId];
+  if (!detail) return state;
+  const documents = detail.documents.map((document) =>
+    document.id === payload.documentId
+      ? {
+          ...document,
+          tracking: payload.status,
+          canOpenCeremony: document.canOpenCeremony && payload.status.status !== 'completed',
+        }
+      : document,
+  );
+  return { ...state, details: { ...state.details, [payload.batchId]: { ...detail, documents } } };
+}
+
+export function withProfiles(state: DeskState, profiles: readonly ProfileView[]): DeskState {
+  return { ...state, profiles };
+}
+
+export function withScreen(state: DeskState, screen: Screen): DeskState {
+  return { ...state, screen };
+}
+
+export function withNotice(state: DeskState, kind: Notice['kind'], text: string): DeskState {
+  const id = (state.notices.at(-1)?.id ?? 0) + 1;
+  // A handful at most: old notices scroll away rather than pile up.
+  return { ...state, notices: [...state.notices.slice(-3), { id, kind, text }] };
+}
+
+export function withoutNotice(state: DeskState, id: number): DeskState {
+  return { ...state, notices: state.notices.filter((notice) => notice.id !== id) };
+}

@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import type { BatchDetail, BatchSummary, DocumentView } from '../../../shared/ipc/views';
+import {
+  initialState,
+  sortedBatches,
+  withBatchDetail,
+  withBatchList,
+  withBatchSummary,
+  withNotice,
+  withoutBatch,
+  withoutNotice,
+  withProgress,
+  withScreen,
+  withTrackingStatus,
+} from '../../../renderer/src/state/transitions';
+
+function summary(id: string, updatedAt: string, overrides: Partial<BatchSummary> = {}): BatchSummary {
+  return {
+    id,
+    name: `Batch ${id}`,
+    createdAt: '2026-11-20T08:00:00.000Z',
+    updatedAt,
+    documentCount: 1,
+    counts: { draft: 1, sending: 0, prepared: 0, failed: 0, inProgress: 0, completed: 0, gone: 0 },
+    engine: { state: 'idle' },
+    ...overrides,
+  };
+}
+
+function document(id: string, overrides: Partial<DocumentView> = {}): DocumentView {
+  return {
+    id,
+    externalReference: `REF-${id}`,
+    originalName: 'a.pdf',
+    storedFilename: 'a.pdf',
+    sizeBytes: 10,
+    sha256: 'a'.repeat(64),
+    recipients: [],
+    extraParticipants: [],
+    options: {},
+    phase: 'uploading',
+    problems: [],
+    locked: false,
+    gone: false,
+    canOpenCeremony: false,
+    updatedAt: '2026-11-20T08:00:00.000Z',
+    ...overrides,
+  };
+}
+
+function detail(id: string, documents: DocumentView[]): BatchDetail {
+  return { ...summary(id, '2026-11-21T08:00:00.000Z'), defaults: { defaultRecipients: [] }, documents };
+}
+
+describe('renderer transitions', () => {
+  it('lists batches by last activity, newest first', () => {
+    const state = withBatchList(initialState, [
+      summary('a', '2026-11-20T09:00:00Z'),
+      summary('b', '2026-11-21T09:00:00Z'),
+    ]);
+    expect(sortedBatches(state).map((batch) => batch.id)).toEqual(['b', 'a']);
+  });
+
+  it('applies a changed summary to the list and to the open detail, keeping its documents', () => {
+    const open = withBatchDetail(initialState, detail('a', [document('1')]));
+    const next = withBatchSummary(open, summary('a', '2026-11-22T09:00:00Z', { name: 'Renamed' }));
+    expect(next.batches.a?.name).toBe('Renamed');
+    expect(next.details.a?.name).toBe('Renamed');
+    expect(next.details.a?.documents).toHaveLength(1);
+    expect(open.batches.a?.name).toBe('Batch a');
+  });
+
+  it('keeps upload bytes while a document uploads, and drops live progress once main reports it prepared', () => {
+    let state = withProgress(initialState, {
+      batchId: 'a',
+      documentId: '1',
+      phase: 'uploading',
+      sentBytes: 50,
+      totalBytes: 100,
+    });
+    state = withProgress(state, { batchId: 'a', documentId: '1', phase: 'uploading' });
+    expect(state.progress['a/1']).toEqual({ phase: 'uploading', sentBytes: 50, totalBytes: 100 });
+    state = withProgress(state, { batchId: 'a', documentId: '1', phase: 'creating' });
+    expect(state.progress['a/1']).toEqual({ phase: 'creating' });
+    state = withBatchDetail(state, detail('a', [document('1', { phase: 'prepared' })]));
+    expect(state.progress['a/1']).toBeUndefined();
+  });
+
+  it('updates one document’s tracked status and closes its ceremony action once completed', () => {
+    const state = withBatchDetail(
+      initialState,
+      detail('a', [document('1', { phase: 'prepared', canOpenCeremony: true }), document('2')]),
+    );
+    const next = withTrackingStatus(state, {
+      batchId: 'a',
+      documentId: '1',
+      status: { status: 'completed', evidenceReady: false, readAt: '2026-11-22T10:00:00Z', final: false },
+    });
+    expect(next.details.a?.documents[0]).toMatchObject({
+      tracking: { status: 'completed' },
+      canOpenCeremony: false,
+    });
+    expect(next.details.a?.documents[1]).toBe(state.details.a?.documents[1]);
+  });
+
+  it('ignores tracking news of a batch that is not loaded', () => {
+    const next = withTrackingStatus(initialState, {
+      batchId: 'zzz',
+      documentId: '1',
+      status: { status: 'in_progress', evidenceReady: false, readAt: '2026-11-22T10:00:00Z', final: false },
+    });
+    expect(next).toBe(initialState);
+  });
+
+  it('leaves a deleted batch’s screen for the list', () => {
+    let state = withBatchDetail(initialState, detail('a', []));
+    state = withScreen(state, { name: 'batch', batchId: 'a' });
+    state = withoutBatch(state, 'a');
+    expect(state.screen).toEqual({ name: 'batches' });
+    expect(state.batches.a).toBeUndefined();
+    expect(state.details.a).toBeUndefined();
+  });
+
+  it('keeps at most four notices and dismisses by id', () => {
+    let state = initialState;
+    for (let index = 1; index <= 6; index += 1) state = withNotice(state, 'info', `n${index}`);
+    expect(state.notices.map((notice) => notice.text)).toEqual(['n3', 'n4', 'n5', 'n6']);
+    state = withoutNotice(state, state.notices[0]!.id);
+    expect(state.notices.map((notice) => notice.text)).toEqual(['n4', 'n5', 'n6']);
+  });
+});
