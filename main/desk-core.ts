@@ -50,8 +50,10 @@ export interface Desk extends Omit<DataDir, 'close' | 'path'>, Omit<Connected, '
   close(): Promise<void>;
 }
 
-export type Opening<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
-export type DeskOpening = { readonly ok: true; readonly desk: Desk } | { readonly ok: false; readonly message: string };
+export type Opening<T> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
+export type DeskOpening =
+  { readonly ok: true; readonly desk: Desk } | { readonly ok: false; readonly message: string };
 
 /**
  * Opens a data folder: takes its lock (one process at a time) and loads every batch. Nothing

@@ -1,9 +1,13 @@
 // One build for the three bundles: esbuild for the Node-side code (main process, preload,
-// command line), Vite for the renderer.
+// browser host), Vite for the renderer.
 import { build as esbuild } from 'esbuild';
 import { build as viteBuild } from 'vite';
 
 const common = { bundle: true, sourcemap: true, logLevel: 'warning', target: 'node24' };
+// ESM bundles for Node: bundled CommonJS dependencies (undici, ws) `require` Node built-ins.
+const nodeRequireBanner = {
+  js: "import { createRequire as __deskCreateRequire } from 'node:module'; const require = __deskCreateRequire(import.meta.url);",
+};
 
 await Promise.all([
   esbuild({
@@ -14,6 +18,7 @@ await Promise.all([
     format: 'esm',
     outExtension: { '.js': '.js' },
     external: ['electron', 'keytar'],
+    banner: nodeRequireBanner,
   }),
   // Sandboxed preloads must be CommonJS.
   esbuild({
@@ -25,6 +30,26 @@ await Promise.all([
     outExtension: { '.js': '.cjs' },
     external: ['electron'],
   }),
+  // The browser host (development and tests only): the main-process service in plain Node…
+  esbuild({
+    ...common,
+    entryPoints: { index: 'main/browser-host/index.ts' },
+    outdir: 'dist/browser-host',
+    platform: 'node',
+    format: 'esm',
+    outExtension: { '.js': '.js' },
+    external: ['keytar'],
+    banner: nodeRequireBanner,
+  }),
+  // …and the page-side bridge it injects into the renderer, defining window.desk.
+  esbuild({
+    ...common,
+    entryPoints: { 'desk-bridge': 'main/browser-host/bridge-client.ts' },
+    outdir: 'dist/browser-host',
+    platform: 'browser',
+    format: 'iife',
+    target: 'chrome130',
+  }),
   viteBuild({ configFile: 'vite.config.ts', logLevel: 'warn' }),
 ]);
-console.log('built dist/main, dist/preload, dist/renderer');
+console.log('built dist/main, dist/preload, dist/browser-host, dist/renderer');

@@ -1,15 +1,30 @@
-import type { BatchDetail, BatchSummary, Counts, DocumentView, EngineStateView } from '../../shared/ipc/views';
+import type {
+  BatchDetail,
+  BatchSummary,
+  Counts,
+  DocumentView,
+  EngineStateView,
+} from '../../shared/ipc/views';
 import { isLocked, phaseOf, type BatchState, type DocumentState } from '../batch/batch-state';
 import { sendProblems } from '../batch/send-readiness';
 
 /** How many documents of a batch are in each state a user cares about. */
 export function countsOf(batch: BatchState): Counts {
-  const counts: Counts = { draft: 0, sending: 0, prepared: 0, failed: 0, inProgress: 0, completed: 0, gone: 0 };
+  const counts: Counts = {
+    draft: 0,
+    sending: 0,
+    prepared: 0,
+    failed: 0,
+    inProgress: 0,
+    completed: 0,
+    gone: 0,
+  };
   for (const document of batch.documents) {
     const phase = phaseOf(document);
     if (document.gone) counts.gone += 1;
     else if (document.tracking?.final) counts.completed += 1;
-    else if (phase === 'prepared' && document.tracking && document.tracking.status !== 'prepared') counts.inProgress += 1;
+    else if (phase === 'prepared' && document.tracking && document.tracking.status !== 'prepared')
+      counts.inProgress += 1;
     else if (phase === 'prepared') counts.prepared += 1;
     else if (phase === 'failed') counts.failed += 1;
     else if (phase === 'draft') counts.draft += 1;

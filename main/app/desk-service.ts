@@ -7,13 +7,21 @@ import { addPdfDocuments, syncManifest } from '../batch/batch-preparation';
 import { isLocked } from '../batch/batch-state';
 import { checkManifestFile, formatIssue } from '../batch/manifest';
 import type { SendEngineEvent } from '../batch/send-engine';
-import { connect, type Connected, type ConnectionTuning, type DataDir } from '../desk-core';
+import { connect, type Connected, type Connection, type ConnectionTuning, type DataDir } from '../desk-core';
+import { Secret } from '../secret';
 import { silentLogger, type Logger } from '../log';
 import { batchReportCsv } from '../report/report-csv';
 import type { PollerEvent } from '../tracking/status-poller';
 import { detailOf, summaryOf } from './batch-views';
 import { DeskError } from './desk-error';
-import type { CeremonyOpener, DemoProvider, Dialogs, Notifier, ProfileRecord, ProfileRegistry } from './ports';
+import type {
+  CeremonyOpener,
+  DemoProvider,
+  Dialogs,
+  Notifier,
+  ProfileRecord,
+  ProfileRegistry,
+} from './ports';
 
 export const DEMO_PROFILE_NAME = 'Demo (built-in simulator)';
 
@@ -30,7 +38,10 @@ export interface DeskServiceDeps {
   readonly logger?: Logger;
   readonly tuning?: ConnectionTuning;
   /** Tests can test connections against a simulator faster. */
-  readonly testConnection: (profile: ProfileRecord, connection: Awaited<ReturnType<ProfileRegistry['connectionFor']>>) => Promise<
+  readonly testConnection: (
+    profile: ProfileRecord,
+    connection: Awaited<ReturnType<ProfileRegistry['connectionFor']>>,
+  ) => Promise<
     { ok: true; scopes: string[]; expiresInSeconds?: number } | { ok: false; code: string; message: string }
   >;
 }
@@ -61,7 +72,11 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
   let connected: Connected | undefined;
   let connectedProfile: string | undefined;
   let trackingPaused = false;
-  let demoProfileName: string | undefined;
+  // The demo is a local simulator started for this run, with public demo credentials: it lives
+  // in memory only (never in profiles.json or the keychain), so it works without a keychain.
+  let demoActive = false;
+  let demo:
+    { readonly baseUrl: string; readonly clientId: string; readonly clientSecret: string } | undefined;
   const unsubscribers: (() => void)[] = [];
 
   const engineState = (batchId: string): EngineStateView => engineStates.get(batchId) ?? { state: 'idle' };
@@ -77,13 +92,47 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
 
   unsubscribers.push(store.subscribe((batch) => announce(batch.id)));
 
+  /** The saved profiles; while the demo runs, a keychain problem must not hide it. */
+  async function storedProfiles(): Promise<ProfileRecord[]> {
+    try {
+      return await deps.profiles.list();
+    } catch (error) {
+      if (demo) return [];
+      throw error;
+    }
+  }
+
+  async function activeName(): Promise<string | undefined> {
+    if (demoActive) return DEMO_PROFILE_NAME;
+    return deps.profiles.activeName();
+  }
+
   async function profileViews(): Promise<ProfileView[]> {
-    const active = await deps.profiles.activeName();
-    return (await deps.profiles.list()).map((profile) => ({
+    const active = await activeName();
+    const views: ProfileView[] = (await storedProfiles()).map((profile) => ({
       ...profile,
       active: profile.name === active,
-      demo: profile.name === demoProfileName,
+      demo: false,
     }));
+    if (demo) {
+      views.push({
+        name: DEMO_PROFILE_NAME,
+        baseUrl: demo.baseUrl,
+        clientId: demo.clientId,
+        hasSecret: true,
+        active: demoActive,
+        demo: true,
+      });
+    }
+    return views;
+  }
+
+  /** A profile's connection: the demo's from memory, any other's from the keychain. */
+  async function connectionOf(name: string): Promise<Connection> {
+    if (name === DEMO_PROFILE_NAME && demo) {
+      return { baseUrl: demo.baseUrl, clientId: demo.clientId, clientSecret: new Secret(demo.clientSecret) };
+    }
+    return deps.profiles.connectionFor(name);
   }
 
   async function announceProfiles(): Promise<void> {
@@ -97,7 +146,9 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
           batchId: event.batchId,
           documentId: event.documentId,
           phase: event.phase,
-          ...(event.sentBytes === undefined ? {} : { sentBytes: event.sentBytes, totalBytes: event.totalBytes }),
+          ...(event.sentBytes === undefined
+            ? {}
+            : { sentBytes: event.sentBytes, totalBytes: event.totalBytes }),
         });
         return;
       case 'engine-state':
@@ -116,22 +167,32 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
 
   function onPollerEvent(event: PollerEvent): void {
     if (event.type === 'status-changed') {
-      deps.emit('tracking.status', { batchId: event.batchId, documentId: event.documentId, status: event.status });
+      deps.emit('tracking.status', {
+        batchId: event.batchId,
+        documentId: event.documentId,
+        status: event.status,
+      });
     } else if (event.type === 'completed') {
       deps.emit('tracking.completed', event);
-      deps.notifier.notify('Contract fully signed', `${event.externalReference} is completed and its evidence is ready.`);
+      deps.notifier.notify(
+        'Contract fully signed',
+        `${event.externalReference} is completed and its evidence is ready.`,
+      );
     }
   }
 
   /** The connection of the active profile, opened on first use and replaced when the profile changes. */
   async function activeConnection(): Promise<Connected> {
-    const name = await deps.profiles.activeName();
+    const name = await activeName();
     if (!name) {
-      throw new DeskError('no_connection', 'Choose or create a connection first (Connections), then try again.');
+      throw new DeskError(
+        'no_connection',
+        'Choose or create a connection first (Connections), then try again.',
+      );
     }
     if (connected && connectedProfile === name) return connected;
     await connected?.close();
-    const connection = await deps.profiles.connectionFor(name);
+    const connection = await connectionOf(name);
     connected = connect(deps.dataDir, connection, { logger, ...deps.tuning });
     connectedProfile = name;
     connected.engine.subscribe(onEngineEvent);
@@ -145,7 +206,10 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
     const batch = batchOrThrow(batchId);
     const current = await activeConnection();
     const bound = batch.connection;
-    if (bound && (bound.baseUrl !== current.connection.baseUrl || bound.clientId !== current.connection.clientId)) {
+    if (
+      bound &&
+      (bound.baseUrl !== current.connection.baseUrl || bound.clientId !== current.connection.clientId)
+    ) {
       throw new DeskError(
         'other_connection',
         `This batch was sent with the connection to ${bound.baseUrl} (client ${bound.clientId}). Select that connection to continue it.`,
@@ -153,7 +217,11 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
     }
     if (!bound) {
       await store.record(batchId, [
-        { type: 'connection_bound', baseUrl: current.connection.baseUrl, clientId: current.connection.clientId },
+        {
+          type: 'connection_bound',
+          baseUrl: current.connection.baseUrl,
+          clientId: current.connection.clientId,
+        },
       ]);
     }
     return current;
@@ -161,8 +229,14 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
 
   function runSend(batchId: string, current: Connected): void {
     void current.engine.send(batchId).catch((error: unknown) => {
-      logger.log('error', 'send.crashed', { batchId, error: error instanceof Error ? error.message : String(error) });
-      engineStates.set(batchId, { state: 'stopped', reason: 'Sending stopped unexpectedly. Nothing was lost; try again.' });
+      logger.log('error', 'send.crashed', {
+        batchId,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      engineStates.set(batchId, {
+        state: 'stopped',
+        reason: 'Sending stopped unexpectedly. Nothing was lost; try again.',
+      });
       announce(batchId);
     });
   }
@@ -177,12 +251,23 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
   }
 
   const handlers: DeskHandlers = {
-    'app.info': async () => ({ host: deps.host, version: deps.version, dataDir: deps.dataDir.path, trackingPaused }),
+    'app.info': async () => ({
+      host: deps.host,
+      version: deps.version,
+      dataDir: deps.dataDir.path,
+      trackingPaused,
+    }),
 
     'profiles.list': profileViews,
     'profiles.save': async (input) => {
+      if (input.name.toLowerCase() === DEMO_PROFILE_NAME.toLowerCase()) {
+        throw new DeskError(
+          'reserved_name',
+          'This name belongs to the demo connection; choose another name.',
+        );
+      }
       const saved = await deps.profiles.save(input);
-      if (!(await deps.profiles.activeName())) await deps.profiles.setActive(saved.name);
+      if (!(await activeName())) await deps.profiles.setActive(saved.name);
       await announceProfiles();
       return (await profileViews()).find((profile) => profile.name === saved.name) as ProfileView;
     },
@@ -192,28 +277,45 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
         connected = undefined;
         connectedProfile = undefined;
       }
-      await deps.profiles.remove(name);
+      if (name === DEMO_PROFILE_NAME && demo) {
+        demo = undefined;
+        demoActive = false;
+      } else {
+        await deps.profiles.remove(name);
+      }
       await announceProfiles();
       return null;
     },
     'profiles.activate': async (name) => {
-      await deps.profiles.setActive(name);
+      if (name === DEMO_PROFILE_NAME && demo) {
+        demoActive = true;
+      } else {
+        await deps.profiles.setActive(name);
+        demoActive = false;
+      }
       await announceProfiles();
       return (await profileViews()).find((profile) => profile.name === name) as ProfileView;
     },
     'profiles.test': async (name) => {
-      const profile = (await deps.profiles.list()).find((candidate) => candidate.name === name);
+      const profile = (await profileViews()).find((candidate) => candidate.name === name);
       if (!profile) throw new DeskError('profile_not_found', `There is no connection named "${name}".`);
-      return deps.testConnection(profile, await deps.profiles.connectionFor(name));
+      return deps.testConnection(profile, await connectionOf(name));
     },
     'profiles.useDemo': async () => {
       if (!deps.demo) {
-        throw new DeskError('demo_unavailable', 'The built-in simulator is only available when the app runs from its source folder.');
+        throw new DeskError(
+          'demo_unavailable',
+          'The built-in simulator is only available when the app runs from its source folder.',
+        );
       }
-      const demo = await deps.demo.start();
-      demoProfileName = DEMO_PROFILE_NAME;
-      await deps.profiles.save({ name: DEMO_PROFILE_NAME, baseUrl: demo.baseUrl, clientId: demo.clientId, secret: demo.clientSecret });
-      await deps.profiles.setActive(DEMO_PROFILE_NAME);
+      demo = await deps.demo.start();
+      demoActive = true;
+      if (connectedProfile === DEMO_PROFILE_NAME) {
+        // The demo simulator may have moved (a new run): reconnect on next use.
+        await connected?.close();
+        connected = undefined;
+        connectedProfile = undefined;
+      }
       await announceProfiles();
       return (await profileViews()).find((profile) => profile.name === DEMO_PROFILE_NAME) as ProfileView;
     },
@@ -230,7 +332,10 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
     },
     'batches.setDefaults': async (batchId, defaults) => {
       batchOrThrow(batchId);
-      return summaryOf(await store.record(batchId, [{ type: 'defaults_changed', defaults }]), engineState(batchId));
+      return summaryOf(
+        await store.record(batchId, [{ type: 'defaults_changed', defaults }]),
+        engineState(batchId),
+      );
     },
     'batches.delete': async (batchId) => {
       batchOrThrow(batchId);
@@ -246,7 +351,9 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
       const folder = await deps.dialogs.pickFolder();
       if (!folder) return [];
       const entries = await readdir(folder, { withFileTypes: true });
-      return entries.filter((entry) => entry.isFile() && PDF_EXTENSION.test(entry.name)).map((entry) => join(folder, entry.name));
+      return entries
+        .filter((entry) => entry.isFile() && PDF_EXTENSION.test(entry.name))
+        .map((entry) => join(folder, entry.name));
     },
     'dialogs.pickManifest': async () => (await deps.dialogs.pickManifest()) ?? null,
     'dialogs.pickReportPath': async (defaultName) => (await deps.dialogs.pickReportPath(defaultName)) ?? null,
@@ -258,7 +365,11 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
     },
     'documents.update': async (batchId, documentId, edit) => {
       const document = editableDocument(batchId, documentId);
-      const draft: DocumentDraft = { ...document.draft, ...edit, options: edit.options ?? document.draft.options };
+      const draft: DocumentDraft = {
+        ...document.draft,
+        ...edit,
+        options: edit.options ?? document.draft.options,
+      };
       const batch = await store.record(batchId, [{ type: 'document_edited', document: draft }]);
       return detailOf(batch, engineState(batchId));
     },
@@ -358,18 +469,24 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
   const service: DeskService = {
     handlers,
     async start() {
-      if (!(await deps.profiles.activeName())) return;
+      if (!(await activeName().catch(() => undefined))) return;
       let current: Connected;
       try {
         current = await activeConnection();
       } catch (error) {
-        logger.log('warn', 'start.no_connection', { reason: error instanceof DeskError ? error.code : 'unknown' });
+        logger.log('warn', 'start.no_connection', {
+          reason: error instanceof DeskError ? error.code : 'unknown',
+        });
         return;
       }
       // Finish what an earlier run left half sent: the engine resumes from the journal.
       for (const batch of store.list()) {
-        const unfinished = batch.documents.some((document) => document.send.queued && !document.send.prepared && !document.send.error);
-        const sameConnection = batch.connection?.baseUrl === current.connection.baseUrl && batch.connection?.clientId === current.connection.clientId;
+        const unfinished = batch.documents.some(
+          (document) => document.send.queued && !document.send.prepared && !document.send.error,
+        );
+        const sameConnection =
+          batch.connection?.baseUrl === current.connection.baseUrl &&
+          batch.connection?.clientId === current.connection.clientId;
         if (unfinished && sameConnection) runSend(batch.id, current);
       }
     },

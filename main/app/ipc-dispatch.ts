@@ -25,12 +25,23 @@ export async function dispatchInvoke(
   logger: Logger,
 ): Promise<IpcResult<unknown>> {
   if (!isChannel(channel)) {
-    logger.log('warn', 'ipc.unknown_channel', { channel: typeof channel === 'string' ? channel.slice(0, 80) : typeof channel });
-    return { ok: false, error: { code: 'unknown_channel', message: 'The app does not offer this operation.' } };
+    logger.log('warn', 'ipc.unknown_channel', {
+      channel: typeof channel === 'string' ? channel.slice(0, 80) : typeof channel,
+    });
+    return {
+      ok: false,
+      error: { code: 'unknown_channel', message: 'The app does not offer this operation.' },
+    };
   }
   const parsed = invokeChannels[channel].args.safeParse(args);
   if (!parsed.success) {
-    return { ok: false, error: { code: 'invalid_arguments', message: `Invalid request: ${describeArgumentIssues(parsed.error)}.` } };
+    return {
+      ok: false,
+      error: {
+        code: 'invalid_arguments',
+        message: `Invalid request: ${describeArgumentIssues(parsed.error)}.`,
+      },
+    };
   }
   const handler = handlers[channel] as (...parsedArgs: unknown[]) => Promise<unknown>;
   try {
@@ -38,10 +49,16 @@ export async function dispatchInvoke(
     return { ok: true, value };
   } catch (error) {
     if (error instanceof DeskError) return { ok: false, error: { code: error.code, message: error.message } };
-    logger.log('error', 'ipc.handler_failed', { channel, error: error instanceof Error ? error.name : typeof error });
+    logger.log('error', 'ipc.handler_failed', {
+      channel,
+      error: error instanceof Error ? error.name : typeof error,
+    });
     return {
       ok: false,
-      error: { code: 'internal_error', message: 'Something went wrong in the app. Nothing was lost; try again.' },
+      error: {
+        code: 'internal_error',
+        message: 'Something went wrong in the app. Nothing was lost; try again.',
+      },
     };
   }
 }

@@ -1,34 +1,170 @@
-import { join } from 'node:path';
-import { app, BrowserWindow } from 'electron';
-
 /**
- * Electron entry point. The shell stays a thin adapter over the core in main/: it owns the
- * app lifecycle and windows, nothing else (ENGINEERING.md).
+ * Electron entry point: the composition root of the shell. One instance per user-data folder;
+ * the app's pages come from `app://desk/`; every webContents is hardened as it is created; the
+ * desk service runs over the data folder and is reached only through the IPC bridge; the app
+ * lives on in the tray with its window closed and quits from the tray menu.
  */
-function createMainWindow(): BrowserWindow {
-  const window = new BrowserWindow({
-    width: 1200,
-    height: 800,
-    show: false,
-    webPreferences: {
-      preload: join(import.meta.dirname, '../preload/index.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      webSecurity: true,
-      webviewTag: false,
+// First: the bundled CommonJS dependencies below need `require` while they load.
+import { app, dialog, session, type BrowserWindow } from 'electron';
+import type { EventChannel } from '../../shared/ipc/contract';
+import { createDeskService } from '../app/desk-service';
+import { openDataDir } from '../desk-core';
+import type { Logger } from '../log';
+import { registerAppScheme, serveAppScheme } from './app-protocol';
+import { createCeremonyWindows } from './ceremony-window';
+import { connectionTester } from '../app/connection-tester';
+import { createSystemDialogs } from './dialogs';
+import { registerDeskIpc, type DeskIpc } from './ipc-bridge';
+import { openLogFile } from './log-file';
+import { launchedAtLogin, systemLoginItem } from './login-item';
+import { createMainWindow, revealWindow } from './main-window';
+import { createSystemNotifier, prepareNotifications } from './notifications';
+import { APP_ENTRY_URL, shellPaths, type ShellPaths } from './paths';
+import { openProfileRegistry } from '../app/profile-registry';
+import {
+  APP_PAGE_PERMISSIONS,
+  applyPermissionPolicy,
+  EXTERNAL_LINK_ORIGINS,
+  hardenAllWebContents,
+} from './security';
+import { createDeskTray, type DeskTray } from './tray';
+
+/** Events that can change the tray's counts. */
+const TRAY_EVENTS: ReadonlySet<EventChannel> = new Set<EventChannel>([
+  'batch.changed',
+  'batch.deleted',
+  'send.state',
+  'tracking.status',
+  'tracking.completed',
+]);
+
+/** Wires the app once Electron is ready; returns what must run before the process exits. */
+async function startDesk(
+  paths: ShellPaths,
+  logger: Logger,
+  state: { mainWindow: BrowserWindow | undefined; quitting: boolean },
+): Promise<(() => Promise<void>) | undefined> {
+  applyPermissionPolicy(session.defaultSession, APP_PAGE_PERMISSIONS);
+  serveAppScheme(paths.rendererDir);
+
+  const opened = await openDataDir(paths.dataDir);
+  if (!opened.ok) {
+    dialog.showErrorBox(`${app.getName()} cannot start`, opened.message);
+    app.quit();
+    return undefined;
+  }
+  const dataDir = opened.value;
+  const mainWebContents = () =>
+    state.mainWindow && !state.mainWindow.isDestroyed() ? state.mainWindow.webContents : undefined;
+  const showWindow = () => revealWindow(state.mainWindow);
+
+  // Where events go; both are created right after the service that emits them.
+  const outlets: { ipc?: DeskIpc; tray?: DeskTray } = {};
+  const service = createDeskService({
+    host: 'electron',
+    version: app.getVersion(),
+    dataDir,
+    // Connection profiles: settings in the data folder, secrets in the OS keychain.
+    profiles: openProfileRegistry(dataDir.path),
+    dialogs: createSystemDialogs({ window: () => state.mainWindow, documentsDir: app.getPath('documents') }),
+    ceremonies: createCeremonyWindows({ logger }),
+    notifier: createSystemNotifier(showWindow),
+    emit: (event, payload) => {
+      outlets.ipc?.emit(event, payload);
+      if (TRAY_EVENTS.has(event)) outlets.tray?.scheduleRefresh();
     },
+    logger,
+    testConnection: connectionTester(logger),
   });
-  window.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
-  window.webContents.on('will-navigate', (event) => event.preventDefault());
-  window.once('ready-to-show', () => window.show());
-  void window.loadFile(join(import.meta.dirname, '../renderer/index.html'));
-  return window;
+  outlets.ipc = registerDeskIpc({ handlers: service.handlers, logger, mainWebContents });
+  state.mainWindow = createMainWindow({
+    preloadFile: paths.preloadFile,
+    url: APP_ENTRY_URL,
+    iconFile: paths.windowIcon,
+    startHidden: launchedAtLogin(app, process.argv, process.platform),
+    isQuitting: () => state.quitting,
+    logger,
+  });
+  outlets.tray = createDeskTray({
+    iconFile: paths.trayIcon,
+    productName: app.getName(),
+    service,
+    openWindow: showWindow,
+    quit: () => app.quit(),
+    loginItem: systemLoginItem(app, process.platform),
+  });
+  await service.start();
+  logger.log('info', 'app.started', { version: app.getVersion(), packaged: app.isPackaged });
+
+  return async () => {
+    outlets.tray?.destroy();
+    outlets.ipc?.dispose();
+    await service.close();
+    await dataDir.close();
+  };
 }
 
-if (!app.requestSingleInstanceLock()) {
-  app.quit();
+function runDesk(): void {
+  const paths = shellPaths({
+    bundleDir: import.meta.dirname,
+    userData: app.getPath('userData'),
+    appPath: app.getAppPath(),
+    packaged: app.isPackaged,
+    resourcesPath: process.resourcesPath,
+  });
+  const logger = openLogFile(paths.logFile, !app.isPackaged);
+  const state: { mainWindow: BrowserWindow | undefined; quitting: boolean } = {
+    mainWindow: undefined,
+    quitting: false,
+  };
+  let shutdown: (() => Promise<void>) | undefined;
+
+  hardenAllWebContents(app, { externalOrigins: EXTERNAL_LINK_ORIGINS, logger });
+  prepareNotifications(app, process.platform);
+  app.on('second-instance', () => revealWindow(state.mainWindow));
+  app.on('activate', () => revealWindow(state.mainWindow));
+  // Closing the last window leaves the app in the tray: a listener here stops the default quit.
+  app.on('window-all-closed', () => undefined);
+  app.on('before-quit', () => {
+    state.quitting = true;
+  });
+  app.on('will-quit', (event) => {
+    const pending = shutdown;
+    if (!pending) return;
+    shutdown = undefined;
+    // Batches and the data folder lock are closed before the process exits.
+    event.preventDefault();
+    void pending()
+      .catch((error: unknown) =>
+        logger.log('error', 'app.shutdown_failed', {
+          error: error instanceof Error ? error.name : typeof error,
+        }),
+      )
+      .finally(() => app.quit());
+  });
+
+  app
+    .whenReady()
+    .then(() => startDesk(paths, logger, state))
+    .then((close) => {
+      shutdown = close;
+    })
+    .catch((error: unknown) => {
+      logger.log('error', 'app.start_failed', { error: error instanceof Error ? error.name : typeof error });
+      dialog.showErrorBox(
+        `${app.getName()} cannot start`,
+        'The app could not start. Details are in its log file.',
+      );
+      app.quit();
+    });
+}
+
+// Must run before the app is ready.
+registerAppScheme();
+
+if (app.requestSingleInstanceLock()) {
+  runDesk();
 } else {
-  void app.whenReady().then(createMainWindow);
-  app.on('window-all-closed', () => app.quit());
+  // Another instance owns this user-data folder: it gets the 'second-instance' event and shows itself.
+  app.quit();
 }

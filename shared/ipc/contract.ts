@@ -6,6 +6,8 @@
  */
 import { z } from 'zod';
 import { batchDefaultsSchema } from '../domain/batch';
+import type {
+  errorViewSchema} from './views';
 import {
   addDocumentsResultSchema,
   appInfoSchema,
@@ -15,7 +17,6 @@ import {
   connectionTestSchema,
   documentEditSchema,
   engineStateSchema,
-  errorViewSchema,
   manifestImportSchema,
   manifestPreviewSchema,
   profileViewSchema,

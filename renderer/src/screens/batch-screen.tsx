@@ -230,27 +230,29 @@ export function BatchScreen({ batchId }: { batchId: string }) {
                       <dd>{formatDateTime(document.tracking?.finalizedAt)}</dd>
                     </dl>
                   </td>
-                  <td className="actions">
-                    {document.canOpenCeremony && (
-                      <button type="button" onClick={() => void actions.openCeremony(batchId, document.id)}>
-                        Open ceremony
-                        <span className="visually-hidden"> for {document.externalReference}</span>
-                      </button>
-                    )}
-                    {document.phase === 'failed' && (
-                      <button type="button" onClick={() => void actions.retry(batchId, document.id)}>
-                        Retry<span className="visually-hidden"> {document.externalReference}</span>
-                      </button>
-                    )}
-                    {!document.locked && (
-                      <button
-                        type="button"
-                        className="danger"
-                        onClick={() => void actions.removeDocument(batchId, document.id)}
-                      >
-                        Remove<span className="visually-hidden"> {document.externalReference}</span>
-                      </button>
-                    )}
+                  <td>
+                    <div className="actions">
+                      {document.canOpenCeremony && (
+                        <button type="button" onClick={() => void actions.openCeremony(batchId, document.id)}>
+                          Open ceremony
+                          <span className="visually-hidden"> for {document.externalReference}</span>
+                        </button>
+                      )}
+                      {document.phase === 'failed' && (
+                        <button type="button" onClick={() => void actions.retry(batchId, document.id)}>
+                          Retry<span className="visually-hidden"> {document.externalReference}</span>
+                        </button>
+                      )}
+                      {!document.locked && (
+                        <button
+                          type="button"
+                          className="danger"
+                          onClick={() => void actions.removeDocument(batchId, document.id)}
+                        >
+                          Remove<span className="visually-hidden"> {document.externalReference}</span>
+                        </button>
+                      )}
+                    </div>
                   </td>
                 </tr>
               );

@@ -1,11 +1,13 @@
-import { useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import { formatCount, formatDateTime } from '../format';
 import { useDesk } from '../state/store';
 import { sortedBatches } from '../state/transitions';
 
 /** Every batch with its counts; create, open, delete. */
 export function BatchesScreen() {
-  const batches = useDesk(sortedBatches);
+  const batchMap = useDesk((state) => state.batches);
+  // Sorting inside the selector would return a new array each time and re-render forever.
+  const batches = useMemo(() => sortedBatches(batchMap), [batchMap]);
   const { createBatch, navigate, deleteBatch } = useDesk.getState();
   const [name, setName] = useState('');
 

@@ -89,39 +89,41 @@ export function ConnectionsScreen() {
                 <td>{profile.baseUrl}</td>
                 <td>{profile.clientId}</td>
                 <td>{profile.hasSecret ? 'Saved in keychain' : 'Missing'}</td>
-                <td className="actions">
-                  <button type="button" onClick={() => void test(profile.name)}>
-                    Test connection
-                  </button>
-                  <button
-                    type="button"
-                    onClick={() => {
-                      setEditing(profile.name);
-                      setDraft({
-                        name: profile.name,
-                        baseUrl: profile.baseUrl,
-                        clientId: profile.clientId,
-                        secret: '',
-                      });
-                    }}
-                  >
-                    Edit
-                  </button>
-                  <button
-                    type="button"
-                    className="danger"
-                    onClick={() => {
-                      if (window.confirm(`Delete the connection "${profile.name}" and its saved secret?`))
-                        void removeProfile(profile.name);
-                    }}
-                  >
-                    Delete
-                  </button>
-                  {testResults[profile.name] && (
-                    <p className="test-result" role="status">
-                      {testResults[profile.name]}
-                    </p>
-                  )}
+                <td>
+                  <div className="actions">
+                    <button type="button" onClick={() => void test(profile.name)}>
+                      Test connection
+                    </button>
+                    <button
+                      type="button"
+                      onClick={() => {
+                        setEditing(profile.name);
+                        setDraft({
+                          name: profile.name,
+                          baseUrl: profile.baseUrl,
+                          clientId: profile.clientId,
+                          secret: '',
+                        });
+                      }}
+                    >
+                      Edit
+                    </button>
+                    <button
+                      type="button"
+                      className="danger"
+                      onClick={() => {
+                        if (window.confirm(`Delete the connection "${profile.name}" and its saved secret?`))
+                          void removeProfile(profile.name);
+                      }}
+                    >
+                      Delete
+                    </button>
+                    {testResults[profile.name] && (
+                      <p className="test-result" role="status">
+                        {testResults[profile.name]}
+                      </p>
+                    )}
+                  </div>
                 </td>
               </tr>
             ))}

@@ -44,8 +44,8 @@ export const initialState: DeskState = {
 };
 
 /** The batches, newest activity first. */
-export function sortedBatches(state: DeskState): BatchSummary[] {
-  return Object.values(state.batches).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+export function sortedBatches(batches: DeskState['batches']): BatchSummary[] {
+  return Object.values(batches).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
 }
 
 export function withBatchList(state: DeskState, batches: readonly BatchSummary[]): DeskState {

@@ -58,7 +58,7 @@ describe('renderer transitions', () => {
       summary('a', '2026-11-20T09:00:00Z'),
       summary('b', '2026-11-21T09:00:00Z'),
     ]);
-    expect(sortedBatches(state).map((batch) => batch.id)).toEqual(['b', 'a']);
+    expect(sortedBatches(state.batches).map((batch) => batch.id)).toEqual(['b', 'a']);
   });
 
   it('applies a changed summary to the list and to the open detail, keeping its documents', () => {

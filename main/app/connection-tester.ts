@@ -1,0 +1,24 @@
+/** "Test connection" as the desk service wants it, over the credentials module's test. */
+import { testConnection } from '../credentials/connection-test';
+import type { ConnectionTuning } from '../desk-core';
+import type { Logger } from '../log';
+import type { DeskServiceDeps } from './desk-service';
+
+/** Tests a profile's connection and reports it in the IPC contract's shape. */
+export function connectionTester(
+  logger: Logger,
+  tuning: ConnectionTuning = {},
+): DeskServiceDeps['testConnection'] {
+  return async (_profile, connection) => {
+    const result = await testConnection(connection, {
+      logger,
+      ...(tuning.retry ? { retry: tuning.retry } : {}),
+    });
+    if (!result.ok) return { ok: false, code: result.code, message: result.message };
+    return {
+      ok: true,
+      scopes: result.scopes,
+      ...(result.expiresInSeconds === undefined ? {} : { expiresInSeconds: result.expiresInSeconds }),
+    };
+  };
+}

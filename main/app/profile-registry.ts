@@ -1,0 +1,34 @@
+/**
+ * The desk service's ProfileRegistry over the credentials module's ProfileStore (settings in
+ * the data folder, secrets in the OS keychain). The store answers failures as values; the port
+ * throws them as DeskError, which the IPC entry point turns into `{ ok: false, error }`.
+ */
+import { DeskError } from './desk-error';
+import type { ProfileRegistry } from './ports';
+import { createKeytarCredentialStore } from '../credentials/credential-store';
+import { createProfileStore, type ProfileResult, type ProfileStore } from '../credentials/profile-store';
+
+async function valueOf<T>(result: Promise<ProfileResult<T>>): Promise<T> {
+  const answer = await result;
+  if (!answer.ok) throw new DeskError(answer.code, answer.message);
+  return answer.value;
+}
+
+/** Adapts a ProfileStore to the port. */
+export function profileRegistryOver(store: ProfileStore): ProfileRegistry {
+  return {
+    list: () => valueOf(store.list()),
+    save: (input) => valueOf(store.save(input)),
+    remove: (name) => valueOf(store.delete(name)),
+    activeName: () => valueOf(store.activeName()),
+    setActive: async (name) => {
+      await valueOf(store.setActive(name));
+    },
+    connectionFor: (name) => valueOf(store.connectionFor(name)),
+  };
+}
+
+/** The app's profiles: `<dataDir>/profiles.json` with secrets in the OS keychain (keytar). */
+export function openProfileRegistry(dataDir: string): ProfileRegistry {
+  return profileRegistryOver(createProfileStore({ dataDir, credentials: createKeytarCredentialStore() }));
+}

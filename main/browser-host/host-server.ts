@@ -1,0 +1,417 @@
+/**
+ * The browser host's server: the built renderer and the page-side bridge over HTTP, and the
+ * bridge itself over a WebSocket, on 127.0.0.1 only. The WebSocket is the browser's stand-in
+ * for Electron's IPC: it accepts a page only when it presents this launch's secret from this
+ * very origin, then every call goes through `dispatchInvoke`, exactly as IPC calls do.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { once } from 'node:events';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, resolve, sep } from 'node:path';
+import type { Duplex } from 'node:stream';
+import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import { z } from 'zod';
+import type { DeskHandlers, IpcResult } from '../../shared/ipc/contract';
+import { dispatchInvoke } from '../app/ipc-dispatch';
+import type { DeskServiceDeps } from '../app/desk-service';
+import type { Logger } from '../log';
+import {
+  BRIDGE_PATH,
+  BRIDGE_PROTOCOL,
+  BRIDGE_SCRIPT_PATH,
+  DIALOG_CHANNELS,
+  MAX_MESSAGE_BYTES,
+  SECRET_HASH_PARAMETER,
+  SECRET_PROTOCOL_PREFIX,
+  type ResultMessage,
+} from './bridge-protocol';
+import { withDialogAnswer } from './host-dialogs';
+
+export interface BrowserHostOptions {
+  /** The desk service's handlers: what the bridge's calls reach. */
+  readonly handlers: DeskHandlers;
+  readonly logger: Logger;
+  /** The built renderer (dist/renderer): index.html and its assets. */
+  readonly rendererDir: string;
+  /** The bundled page-side bridge; defaults to desk-bridge.js next to this bundle. */
+  readonly bridgeScriptPath?: string;
+  /** Default 0: any free port. */
+  readonly port?: number;
+}
+
+/** Where a one-time link leads, decided when it is followed (so an expired URL is never used). */
+export type HandoffTarget = () => Promise<{ readonly location: string } | { readonly failure: string }>;
+
+export interface BrowserHost {
+  /** The app's address with this launch's secret in its fragment: `http://127.0.0.1:PORT/#secret=…`. */
+  readonly url: string;
+  /** `http://127.0.0.1:PORT`: the only Origin the bridge accepts. */
+  readonly origin: string;
+  readonly port: number;
+  /** Sends an event to every connected page (the desk service's `emit`). */
+  readonly emit: DeskServiceDeps['emit'];
+  /**
+   * A single-use link (`http://127.0.0.1:PORT/handoff/<token>`, valid two minutes) that redirects
+   * to what `target` says when followed. It lets a browser window be pointed at a secret URL
+   * without the secret appearing on a command line, which other local users can read.
+   */
+  handoff(target: HandoffTarget): string;
+  /** Closes every page's bridge (code 1001) and stops listening. */
+  close(): Promise<void>;
+}
+
+const HANDOFF_LIFETIME_MS = 120_000;
+const PAGE_CLOSE_GRACE_MS = 1_000;
+
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+const INVALID_MESSAGE: IpcResult<never> = {
+  ok: false,
+  error: { code: 'invalid_message', message: 'The app could not read this request.' },
+};
+const INTERNAL_ERROR: IpcResult<never> = {
+  ok: false,
+  error: { code: 'internal_error', message: 'Something went wrong in the app. Nothing was lost; try again.' },
+};
+
+/** The envelope only; `dispatchInvoke` parses the channel and its arguments, as for IPC. */
+const callMessageSchema = z
+  .object({
+    id: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    channel: z.unknown(),
+    args: z.unknown(),
+    answer: z
+      .object({ paths: z.array(z.string().trim().min(1).max(4096)).max(2000) })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+/** The same policy as the Electron app's pages, plus the one WebSocket the page may open. */
+export function contentSecurityPolicy(port: number): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    `connect-src 'self' ws://127.0.0.1:${port}`,
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** Puts the bridge script in <head>, before the app's first script, so `window.desk` exists first. */
+export function injectBridgeScript(html: string): string {
+  const tag = `<script src="${BRIDGE_SCRIPT_PATH}"></script>`;
+  const headEnd = html.search(/<\/head\s*>/i);
+  const firstScript = html.search(/<script\b/i);
+  const at = firstScript !== -1 && (headEnd === -1 || firstScript < headEnd) ? firstScript : headEnd;
+  return at === -1 ? `${tag}${html}` : `${html.slice(0, at)}${tag}${html.slice(at)}`;
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+function textOf(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
+}
+
+/** The id of a message that failed to parse, when it has a usable one, so its caller is answered. */
+function idOf(message: unknown): number | null {
+  if (typeof message !== 'object' || message === null) return null;
+  const id = (message as { id?: unknown }).id;
+  return typeof id === 'number' && Number.isSafeInteger(id) && id >= 0 ? id : null;
+}
+
+function isDialogChannel(channel: unknown): boolean {
+  return (DIALOG_CHANNELS as readonly unknown[]).includes(channel);
+}
+
+/**
+ * Starts the browser host on 127.0.0.1 with a fresh 32-byte secret. Every HTTP request must name
+ * the host `127.0.0.1:PORT` (DNS rebinding); the bridge additionally requires the Origin
+ * `http://127.0.0.1:PORT` and the secret, and refuses anything else with 403 before upgrading.
+ */
+export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
+  const { handlers, logger } = options;
+  const bridgeScriptPath = options.bridgeScriptPath ?? join(import.meta.dirname, 'desk-bridge.js');
+  const bridgeScript = await readFile(bridgeScriptPath, 'utf8').catch(() => {
+    throw new Error(`The page bridge is missing at ${bridgeScriptPath}: run "npm run build" first.`);
+  });
+  const rendererRoot = await realpath(options.rendererDir).catch(() => {
+    throw new Error(`The renderer is missing at ${options.rendererDir}: run "npm run build" first.`);
+  });
+  const secret = randomBytes(32).toString('base64url');
+  const secretDigest = digest(secret);
+  const pages = new Set<WebSocket>();
+  const handoffs = new Map<string, { readonly target: HandoffTarget; readonly timer: NodeJS.Timeout }>();
+  let closed = false;
+  // Known once listening; every check below runs after that.
+  let hostHeader = '';
+  let origin = '';
+  let csp = '';
+
+  const securityHeaders = (): Record<string, string> => ({
+    'Content-Security-Policy': csp,
+    'X-Content-Type-Options': 'nosniff',
+    'Cache-Control': 'no-store',
+    'Referrer-Policy': 'no-referrer',
+    'X-Frame-Options': 'DENY',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'Cross-Origin-Resource-Policy': 'same-origin',
+  });
+
+  const send = (
+    request: IncomingMessage,
+    response: ServerResponse,
+    status: number,
+    contentType: string,
+    body: string | Buffer,
+    extra: Record<string, string> = {},
+  ): void => {
+    response.writeHead(status, {
+      ...securityHeaders(),
+      'Content-Type': contentType,
+      'Content-Length': String(Buffer.byteLength(body)),
+      ...extra,
+    });
+    response.end(request.method === 'HEAD' ? undefined : body);
+  };
+  const sendText = (request: IncomingMessage, response: ServerResponse, status: number, text: string) =>
+    send(request, response, status, 'text/plain; charset=utf-8', `${text}\n`);
+
+  async function serveIndex(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    // Read on every request: a rebuilt renderer shows up on reload without restarting the host.
+    const html = await readFile(join(rendererRoot, 'index.html'), 'utf8');
+    send(request, response, 200, CONTENT_TYPES['.html'] as string, injectBridgeScript(html));
+  }
+
+  async function serveFile(request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {
+    const inside = (candidate: string) =>
+      candidate === rendererRoot || candidate.startsWith(rendererRoot + sep);
+    const target = resolve(rendererRoot, `.${path}`);
+    if (!inside(target)) return sendText(request, response, 403, 'Forbidden');
+    // A symbolic link inside the folder must not lead out of it either.
+    const real = await realpath(target).catch(() => undefined);
+    // Chromium asks for a favicon on its own; "none" keeps a console error out of every page.
+    if (!real && path === '/favicon.ico') return send(request, response, 204, 'image/x-icon', '');
+    if (!real || !inside(real)) return sendText(request, response, 404, 'Not found');
+    if (real === join(rendererRoot, 'index.html')) return serveIndex(request, response);
+    const info = await stat(real);
+    if (!info.isFile()) return sendText(request, response, 404, 'Not found');
+    const type = CONTENT_TYPES[extname(real).toLowerCase()] ?? 'application/octet-stream';
+    send(request, response, 200, type, await readFile(real));
+  }
+
+  async function redeemHandoff(
+    request: IncomingMessage,
+    response: ServerResponse,
+    token: string,
+  ): Promise<void> {
+    const key = digest(token).toString('hex');
+    const entry = handoffs.get(key);
+    if (!entry || request.method !== 'GET') {
+      return sendText(request, response, 410, 'This link was already used or has expired.');
+    }
+    handoffs.delete(key);
+    clearTimeout(entry.timer);
+    const outcome = await entry
+      .target()
+      .catch(() => ({ failure: 'The page could not be opened. Try again.' }));
+    if ('location' in outcome) {
+      response.writeHead(302, { ...securityHeaders(), Location: outcome.location, 'Content-Length': '0' });
+      response.end();
+    } else {
+      sendText(request, response, 502, outcome.failure);
+    }
+  }
+
+  async function handleRequest(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (request.headers.host !== hostHeader) return sendText(request, response, 403, 'Forbidden');
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return send(request, response, 405, 'text/plain; charset=utf-8', 'Method not allowed\n', {
+        Allow: 'GET, HEAD',
+      });
+    }
+    const rawPath = (request.url ?? '/').split('?')[0] as string;
+    let path: string;
+    try {
+      path = decodeURIComponent(rawPath);
+    } catch {
+      return sendText(request, response, 400, 'Bad request');
+    }
+    if (!path.startsWith('/') || path.includes('\0')) return sendText(request, response, 400, 'Bad request');
+    if (path === BRIDGE_SCRIPT_PATH)
+      return send(request, response, 200, CONTENT_TYPES['.js'] as string, bridgeScript);
+    if (path === BRIDGE_PATH) return sendText(request, response, 426, 'Upgrade required');
+    if (path.startsWith('/handoff/')) return redeemHandoff(request, response, path.slice('/handoff/'.length));
+    if (path === '/' || path === '/index.html') return serveIndex(request, response);
+    return serveFile(request, response, path);
+  }
+
+  /** Why an upgrade is refused, for the log; undefined when it may proceed. */
+  function refusalOf(request: IncomingMessage): 'path' | 'host' | 'origin' | 'secret' | undefined {
+    if ((request.url ?? '').split('?')[0] !== BRIDGE_PATH) return 'path';
+    if (request.headers.host !== hostHeader) return 'host';
+    if (request.headers.origin !== origin) return 'origin';
+    const offered = (request.headers['sec-websocket-protocol'] ?? '')
+      .split(',')
+      .map((protocol) => protocol.trim())
+      .filter((protocol) => protocol !== '');
+    const secrets = offered.filter((protocol) => protocol.startsWith(SECRET_PROTOCOL_PREFIX));
+    const candidate = secrets.length === 1 ? (secrets[0] as string).slice(SECRET_PROTOCOL_PREFIX.length) : '';
+    // Both sides hashed to one length, so the comparison takes the same time whatever was sent.
+    const matches = timingSafeEqual(digest(candidate), secretDigest) && candidate !== '';
+    return matches && offered.includes(BRIDGE_PROTOCOL) ? undefined : 'secret';
+  }
+
+  function refuseUpgrade(socket: Duplex, status: 403 | 404): void {
+    const text = status === 403 ? 'Forbidden' : 'Not Found';
+    socket.once('finish', () => socket.destroy());
+    socket.end(
+      `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${text.length}\r\n\r\n${text}`,
+    );
+  }
+
+  async function answerMessage(data: RawData, isBinary: boolean): Promise<ResultMessage> {
+    if (isBinary) return { id: null, result: INVALID_MESSAGE };
+    let message: unknown;
+    try {
+      message = JSON.parse(textOf(data));
+    } catch {
+      return { id: null, result: INVALID_MESSAGE };
+    }
+    const envelope = callMessageSchema.safeParse(message);
+    if (!envelope.success) {
+      logger.log('warn', 'bridge.invalid_message', { reason: 'shape' });
+      return { id: idOf(message), result: INVALID_MESSAGE };
+    }
+    const { id, channel, args, answer } = envelope.data;
+    if (answer && !isDialogChannel(channel)) return { id, result: INVALID_MESSAGE };
+    const result = await withDialogAnswer(answer, () =>
+      dispatchInvoke(handlers, channel, args, logger),
+    ).catch((error: unknown) => {
+      logger.log('error', 'bridge.dispatch_failed', {
+        error: error instanceof Error ? error.name : typeof error,
+      });
+      return INTERNAL_ERROR;
+    });
+    return { id, result };
+  }
+
+  function acceptPage(page: WebSocket): void {
+    pages.add(page);
+    logger.log('info', 'bridge.page_connected', { pages: pages.size });
+    page.on('message', (data, isBinary) => {
+      void answerMessage(data, isBinary).then((reply) => {
+        if (page.readyState === WebSocket.OPEN) page.send(JSON.stringify(reply));
+      });
+    });
+    // A message over the size limit is reported here before ws closes the connection with 1009.
+    page.on('error', (error) => logger.log('warn', 'bridge.page_error', { error: error.name }));
+    page.on('close', (code) => {
+      pages.delete(page);
+      logger.log('info', 'bridge.page_disconnected', { code, pages: pages.size });
+    });
+  }
+
+  const sockets = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_MESSAGE_BYTES,
+    clientTracking: false,
+    perMessageDeflate: false,
+    handleProtocols: (protocols) => (protocols.has(BRIDGE_PROTOCOL) ? BRIDGE_PROTOCOL : false),
+  });
+
+  const server = createServer((request, response) => {
+    handleRequest(request, response).catch((error: unknown) => {
+      logger.log('error', 'browser_host.request_failed', {
+        error: error instanceof Error ? error.name : typeof error,
+      });
+      if (!response.headersSent) sendText(request, response, 500, 'Internal error');
+      else response.destroy();
+    });
+  });
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const refusal = closed ? 'closed' : refusalOf(request);
+    if (refusal) {
+      logger.log('warn', 'bridge.refused', { reason: refusal });
+      refuseUpgrade(socket, refusal === 'path' ? 404 : 403);
+      return;
+    }
+    sockets.handleUpgrade(request, socket, head, acceptPage);
+  });
+  server.on('clientError', (_error, socket) => socket.destroy());
+
+  server.listen(options.port ?? 0, '127.0.0.1');
+  await Promise.race([
+    once(server, 'listening'),
+    once(server, 'error').then(([error]) => {
+      throw new Error(
+        `The browser host cannot listen on 127.0.0.1:${options.port ?? 0}: ${(error as Error).message}`,
+      );
+    }),
+  ]);
+  const port = (server.address() as AddressInfo).port;
+  hostHeader = `127.0.0.1:${port}`;
+  origin = `http://${hostHeader}`;
+  csp = contentSecurityPolicy(port);
+  logger.log('info', 'browser_host.listening', { origin });
+
+  return {
+    url: `${origin}/#${SECRET_HASH_PARAMETER}=${secret}`,
+    origin,
+    port,
+    emit(event, payload) {
+      if (closed) return;
+      const text = JSON.stringify({ event, payload });
+      for (const page of pages) if (page.readyState === WebSocket.OPEN) page.send(text);
+    },
+    handoff(target) {
+      const token = randomBytes(32).toString('base64url');
+      const key = digest(token).toString('hex');
+      const timer = setTimeout(() => handoffs.delete(key), HANDOFF_LIFETIME_MS);
+      timer.unref();
+      handoffs.set(key, { target, timer });
+      return `${origin}/handoff/${token}`;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const { timer } of handoffs.values()) clearTimeout(timer);
+      handoffs.clear();
+      await Promise.all(
+        [...pages].map(async (page) => {
+          const ended = once(page, 'close');
+          page.close(1001, 'The app is closing.');
+          // A page that does not answer the closing handshake is cut off.
+          const cutOff = setTimeout(() => page.terminate(), PAGE_CLOSE_GRACE_MS);
+          await ended;
+          clearTimeout(cutOff);
+        }),
+      );
+      const stopped = new Promise<void>((resolveStop) => server.close(() => resolveStop()));
+      server.closeAllConnections();
+      await stopped;
+      sockets.close();
+    },
+  };
+}

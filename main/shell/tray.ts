@@ -1,0 +1,117 @@
+/**
+ * The tray: counts at a glance (sending, waiting for signatures, completed today) and the menu
+ * that keeps the app alive with its window closed: Open, Pause tracking, Start at login, Quit.
+ */
+import { Menu, Tray, type MenuItemConstructorOptions } from 'electron';
+import type { DeskService } from '../app/desk-service';
+
+export type TrayCounts = ReturnType<DeskService['trayCounts']>;
+
+/** Start at login, where the OS offers it (macOS and Windows). */
+export interface LoginItem {
+  isEnabled(): boolean;
+  setEnabled(enabled: boolean): void;
+}
+
+export interface DeskTrayOptions {
+  readonly iconFile: string;
+  readonly productName: string;
+  readonly service: Pick<DeskService, 'trayCounts' | 'trackingPaused' | 'setTrackingPaused'>;
+  readonly openWindow: () => void;
+  readonly quit: () => void;
+  /** Undefined where the OS has no login items Electron can set (Linux). */
+  readonly loginItem: LoginItem | undefined;
+  /** How long event-driven refreshes are coalesced, in ms. */
+  readonly refreshDelayMs?: number;
+}
+
+export interface DeskTray {
+  /** Rebuilds the tooltip, title and menu now. */
+  refresh(): void;
+  /** Refreshes soon, once for a burst of events (sending announces every step). */
+  scheduleRefresh(): void;
+  destroy(): void;
+}
+
+/** "2 sending · 5 waiting for signatures · 3 completed today". */
+export function describeCounts(counts: TrayCounts): string {
+  return `${counts.sending} sending · ${counts.waiting} waiting for signatures · ${counts.completedToday} completed today`;
+}
+
+/** The tray menu, built from the current state; each item calls back into the options. */
+export function trayMenuTemplate(options: DeskTrayOptions, counts: TrayCounts): MenuItemConstructorOptions[] {
+  const { service, loginItem } = options;
+  const items: MenuItemConstructorOptions[] = [
+    { id: 'open', label: `Open ${options.productName}`, click: () => options.openWindow() },
+    { type: 'separator' },
+    { id: 'sending', label: `Sending: ${counts.sending}`, enabled: false },
+    { id: 'waiting', label: `Waiting for signatures: ${counts.waiting}`, enabled: false },
+    { id: 'completed', label: `Completed today: ${counts.completedToday}`, enabled: false },
+    { type: 'separator' },
+    {
+      id: 'pause-tracking',
+      label: 'Pause tracking',
+      type: 'checkbox',
+      checked: service.trackingPaused(),
+      click: (item) => service.setTrackingPaused(item.checked),
+    },
+  ];
+  if (loginItem) {
+    items.push({
+      id: 'start-at-login',
+      label: 'Start at login',
+      type: 'checkbox',
+      checked: loginItem.isEnabled(),
+      click: (item) => loginItem.setEnabled(item.checked),
+    });
+  }
+  items.push({ type: 'separator' }, { id: 'quit', label: 'Quit', click: () => options.quit() });
+  return items;
+}
+
+/** Creates the tray icon; the caller refreshes it when batches or statuses change. */
+export function createDeskTray(options: DeskTrayOptions): DeskTray {
+  const tray = new Tray(options.iconFile);
+  const delay = options.refreshDelayMs ?? 1000;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const refresh = () => {
+    if (tray.isDestroyed()) return;
+    const counts = options.service.trayCounts();
+    const paused = options.service.trackingPaused() ? ' (tracking paused)' : '';
+    tray.setToolTip(`${options.productName} — ${describeCounts(counts)}${paused}`);
+    // Shown next to the icon on macOS only: kept short.
+    tray.setTitle(`${counts.sending} sending · ${counts.waiting} waiting · ${counts.completedToday} done`);
+    tray.setContextMenu(
+      Menu.buildFromTemplate(trayMenuTemplate({ ...options, service: withRefresh(options.service) }, counts)),
+    );
+  };
+  // Toggling tracking from the menu updates the tooltip and checkbox at once.
+  const withRefresh = (service: DeskTrayOptions['service']): DeskTrayOptions['service'] => ({
+    trayCounts: () => service.trayCounts(),
+    trackingPaused: () => service.trackingPaused(),
+    setTrackingPaused: (paused) => {
+      service.setTrackingPaused(paused);
+      refresh();
+    },
+  });
+
+  tray.on('click', () => options.openWindow());
+  refresh();
+  return {
+    refresh,
+    scheduleRefresh() {
+      if (timer) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        refresh();
+      }, delay);
+      timer.unref?.();
+    },
+    destroy() {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      if (!tray.isDestroyed()) tray.destroy();
+    },
+  };
+}

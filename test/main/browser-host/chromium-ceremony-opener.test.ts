@@ -1,0 +1,232 @@
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CeremonyRequest } from '../../../main/app/ports';
+import { createChromiumCeremonyOpener } from '../../../main/browser-host/chromium-ceremony-opener';
+import { startBrowserHost, type BrowserHost } from '../../../main/browser-host/host-server';
+import type { WidgetSessionHandle } from '../../../main/client/service-client';
+import type { Result } from '../../../main/client/service-failure';
+import { silentLogger } from '../../../main/log';
+import { Secret } from '../../../main/secret';
+import { bundleBridgeScript, startTestHost, writeRendererFixture, type TestHost } from './host-fixtures';
+
+/** What the stand-in browser saw: its arguments and the answer to the link it was given. */
+interface BrowserReport {
+  readonly args: string[];
+  readonly startPage: string;
+  readonly link: string;
+  readonly status: number;
+  readonly location: string | null;
+  readonly body: string;
+}
+
+let testHost: TestHost;
+let host: BrowserHost;
+let fakeCount = 0;
+
+beforeAll(async () => {
+  testHost = await startTestHost();
+  host = await startBrowserHost({
+    handlers: testHost.launched.service.handlers,
+    logger: silentLogger,
+    rendererDir: writeRendererFixture(testHost.folder.file('opener-renderer')),
+    bridgeScriptPath: await bundleBridgeScript(testHost.folder.path),
+  });
+});
+
+afterAll(async () => {
+  await host?.close();
+  await testHost?.close();
+});
+
+/**
+ * A stand-in for Chromium: a Node script that does what the browser does with `--app=` (reads
+ * the start page, follows its link once, without following the redirect) and reports it.
+ * With `stay`, it keeps running like an open window until it gets SIGTERM.
+ */
+function fakeBrowser(stay: boolean): { executable: string; report: () => Promise<BrowserReport> } {
+  fakeCount += 1;
+  const executable = testHost.folder.file(`fake-browser-${fakeCount}`);
+  const reportFile = testHost.folder.file(`fake-browser-${fakeCount}.json`);
+  writeFileSync(
+    executable,
+    `#!${process.execPath}
+const { readFileSync, writeFileSync } = require('node:fs');
+const { fileURLToPath } = require('node:url');
+(async () => {
+  const args = process.argv.slice(2);
+  const app = args.find((arg) => arg.startsWith('--app='));
+  const startPage = readFileSync(fileURLToPath(app.slice('--app='.length)), 'utf8');
+  const link = /url=([^"]+)"/.exec(startPage)[1].replace(/&amp;/g, '&');
+  const response = await fetch(link, { redirect: 'manual' });
+  const report = { args, startPage, link, status: response.status, location: response.headers.get('location'), body: await response.text() };
+  writeFileSync(${JSON.stringify(reportFile)}, JSON.stringify(report));
+  if (${stay}) setInterval(() => {}, 1000);
+})();
+`,
+  );
+  chmodSync(executable, 0o700);
+  return {
+    executable,
+    async report() {
+      for (let waited = 0; waited < 10_000; waited += 50) {
+        if (existsSync(reportFile)) return JSON.parse(readFileSync(reportFile, 'utf8')) as BrowserReport;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error('the stand-in browser reported nothing');
+    },
+  };
+}
+
+function session(url: string, expiresAt: number): WidgetSessionHandle {
+  return { requestId: 'req-1', widgetUrl: new Secret(url), expiresInSeconds: 600, expiresAt };
+}
+
+interface RecordedRequest extends CeremonyRequest {
+  readonly closed: () => number;
+  readonly renewals: () => number;
+  readonly whenClosed: Promise<void>;
+}
+
+function ceremonyRequest(
+  handle: WidgetSessionHandle,
+  renewal: () => Result<WidgetSessionHandle>,
+  key = 'batch-1/doc-1',
+): RecordedRequest {
+  let closed = 0;
+  let renewals = 0;
+  let markClosed: () => void = () => undefined;
+  const whenClosed = new Promise<void>((resolve) => (markClosed = resolve));
+  return {
+    key,
+    title: 'Signing ceremony — REF-1',
+    session: handle,
+    renew: async () => {
+      renewals += 1;
+      return renewal();
+    },
+    onClosed: () => {
+      closed += 1;
+      markClosed();
+    },
+    closed: () => closed,
+    renewals: () => renewals,
+    whenClosed,
+  };
+}
+
+const noRenewal = (): Result<WidgetSessionHandle> => {
+  throw new Error('renew() must not be called for a session that has not expired');
+};
+
+describe('ceremonies in Chromium app windows', () => {
+  it('points the window at a one-time link, never at the widget URL, and calls onClosed when it exits', async () => {
+    const widgetUrl = 'http://127.0.0.1:9/widget/WIDGET-TOKEN-SECRET-1';
+    const browser = fakeBrowser(false);
+    const opener = createChromiumCeremonyOpener({
+      handoff: host.handoff,
+      logger: silentLogger,
+      executable: browser.executable,
+    });
+    const request = ceremonyRequest(session(widgetUrl, Date.now() + 600_000), noRenewal);
+    await opener.open(request);
+    const report = await browser.report();
+
+    expect(report.args.join(' ')).not.toContain('WIDGET-TOKEN-SECRET-1');
+    expect(report.args.join(' ')).not.toContain(report.link);
+    expect(report.args).toEqual(expect.arrayContaining(['--incognito', '--disable-background-networking']));
+    expect(report.link).toMatch(new RegExp(`^${host.origin}/handoff/[A-Za-z0-9_-]{43}$`));
+    expect(report.startPage).not.toContain('WIDGET-TOKEN-SECRET-1');
+    expect(report.status).toBe(302);
+    expect(report.location).toBe(widgetUrl);
+
+    // The link works once.
+    const again = await fetch(report.link, { redirect: 'manual' });
+    expect(again.status).toBe(410);
+
+    await request.whenClosed;
+    expect(request.closed()).toBe(1);
+    const profileDir = report.args
+      .find((arg) => arg.startsWith('--user-data-dir='))
+      ?.slice('--user-data-dir='.length);
+    expect(profileDir && existsSync(dirname(profileDir))).toBe(false);
+  });
+
+  it('renews an expired session before anything is loaded', async () => {
+    const browser = fakeBrowser(false);
+    const opener = createChromiumCeremonyOpener({
+      handoff: host.handoff,
+      logger: silentLogger,
+      executable: browser.executable,
+    });
+    const renewed = session('http://127.0.0.1:9/widget/RENEWED', Date.now() + 600_000);
+    const request = ceremonyRequest(session('http://127.0.0.1:9/widget/EXPIRED', Date.now() - 1), () => ({
+      ok: true,
+      value: renewed,
+    }));
+    await opener.open(request);
+    const report = await browser.report();
+    expect(report.location).toBe('http://127.0.0.1:9/widget/RENEWED');
+    expect(request.renewals()).toBe(1);
+    await request.whenClosed;
+  });
+
+  it('shows why when an expired session cannot be renewed', async () => {
+    const browser = fakeBrowser(false);
+    const opener = createChromiumCeremonyOpener({
+      handoff: host.handoff,
+      logger: silentLogger,
+      executable: browser.executable,
+    });
+    const request = ceremonyRequest(session('http://127.0.0.1:9/widget/EXPIRED', Date.now() - 1), () => ({
+      ok: false,
+      error: {
+        operation: 'createWidgetSession',
+        code: 'network_unreachable',
+        message: 'The signing service cannot be reached.',
+        retryable: true,
+        outcomeUnknown: false,
+        attempts: 1,
+      },
+    }));
+    await opener.open(request);
+    const report = await browser.report();
+    expect(report.status).toBe(502);
+    expect(report.location).toBeNull();
+    expect(report.body).toContain('The signing service cannot be reached.');
+    expect(report.body).not.toContain('EXPIRED');
+    await request.whenClosed;
+  });
+
+  it('replaces the window when the same ceremony is opened again, and closes all on request', async () => {
+    const browser = fakeBrowser(true);
+    const opener = createChromiumCeremonyOpener({
+      handoff: host.handoff,
+      logger: silentLogger,
+      executable: browser.executable,
+    });
+    const handle = () => session('http://127.0.0.1:9/widget/AGAIN', Date.now() + 600_000);
+    const first = ceremonyRequest(handle(), noRenewal);
+    const second = ceremonyRequest(handle(), noRenewal);
+    await opener.open(first);
+    await browser.report();
+    await opener.open(second);
+    expect(first.closed()).toBe(1);
+    expect(second.closed()).toBe(0);
+    await opener.closeAll();
+    await second.whenClosed;
+    expect(second.closed()).toBe(1);
+    expect(first.closed()).toBe(1);
+  });
+
+  it('fails with browser_missing when there is no browser to run', async () => {
+    const opener = createChromiumCeremonyOpener({
+      handoff: host.handoff,
+      logger: silentLogger,
+      executable: testHost.folder.file('no-such-browser'),
+    });
+    await expect(
+      opener.open(ceremonyRequest(session('http://127.0.0.1:9/widget/X', Date.now() + 600_000), noRenewal)),
+    ).rejects.toMatchObject({ code: 'browser_missing' });
+  });
+});

@@ -1,0 +1,201 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DESK_INVOKE_CHANNEL } from '../../../preload/ipc-channels';
+import { openDataDir } from '../../../main/desk-core';
+import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
+import type * as FakeElectronModule from './fake-electron';
+
+vi.mock('electron', () => import('./fake-electron'));
+
+type FakeElectron = typeof FakeElectronModule;
+
+let folder: TempFolder;
+let running: FakeElectron | undefined;
+
+beforeEach(() => {
+  vi.resetModules();
+  folder = makeTempFolder('desk-shell-main-');
+});
+
+afterEach(async () => {
+  // Let a started app close its data folder, as a real quit does.
+  if (running) await quitApp(running);
+  running = undefined;
+  folder.remove();
+});
+
+/** Starts main.ts against a fresh fake Electron (the very instance main.ts imports). */
+async function launch(options: { lock: boolean }): Promise<FakeElectron> {
+  const fake = (await import('electron')) as unknown as FakeElectron;
+  fake.resetFakeElectron();
+  fake.app.hasLock = options.lock;
+  // As packaged: the log goes to its file only, not to the test's output.
+  fake.app.isPackaged = true;
+  fake.app.paths = { userData: folder.file('user-data'), documents: folder.file('documents') };
+  await import('../../../main/shell/main');
+  return fake;
+}
+
+async function launchReady(): Promise<FakeElectron> {
+  const fake = await launch({ lock: true });
+  running = fake;
+  await vi.waitFor(() => expect(fake.FakeTray.trays).toHaveLength(1));
+  await vi.waitFor(() => expect(fake.app.listenerCount('will-quit')).toBe(1));
+  return fake;
+}
+
+function mainWindow(fake: FakeElectron) {
+  const window = fake.FakeBrowserWindow.windows[0];
+  if (!window) throw new Error('no main window');
+  return window;
+}
+
+async function quitApp(fake: FakeElectron): Promise<void> {
+  const quits = fake.app.quit.mock.calls.length;
+  fake.app.emit('before-quit', fake.fakeEvent());
+  for (const window of fake.FakeBrowserWindow.windows) window.close();
+  const willQuit = fake.fakeEvent();
+  fake.app.emit('will-quit', willQuit);
+  if (willQuit.defaultPrevented)
+    await vi.waitFor(() => expect(fake.app.quit.mock.calls.length).toBeGreaterThan(quits));
+}
+
+describe('the Electron entry point', () => {
+  it('quits at once when another instance holds the lock, creating nothing', async () => {
+    const fake = await launch({ lock: false });
+    expect(fake.app.requestSingleInstanceLock).toHaveBeenCalledOnce();
+    expect(fake.app.quit).toHaveBeenCalledOnce();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(fake.FakeBrowserWindow.windows).toHaveLength(0);
+    expect(fake.ipcMain.handlers.size).toBe(0);
+    expect(fake.app.listenerCount('second-instance')).toBe(0);
+  });
+
+  it('registers the app:// scheme as privileged before anything else', async () => {
+    const fake = await launch({ lock: false });
+    expect(fake.protocol.privileged).toEqual([
+      { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } },
+    ]);
+  });
+
+  it('starts the desk: data folder, app:// pages, hardened main window, IPC and tray', async () => {
+    const fake = await launchReady();
+    expect(fake.app.quit).not.toHaveBeenCalled();
+    expect(existsSync(join(folder.file('user-data'), 'data'))).toBe(true);
+    expect(existsSync(join(folder.file('user-data'), 'logs', 'main.log'))).toBe(true);
+    expect(fake.protocol.handlers.has('app')).toBe(true);
+    expect(fake.ipcMain.handlers.has(DESK_INVOKE_CHANNEL)).toBe(true);
+
+    const window = mainWindow(fake);
+    expect(fake.FakeBrowserWindow.windows).toHaveLength(1);
+    expect(window.options.webPreferences).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+    });
+    expect(String(window.options.webPreferences?.preload)).toMatch(/preload[\\/]index\.cjs$/);
+    expect(window.webContents.loadURL).toHaveBeenCalledWith('app://desk/index.html');
+    window.emit('ready-to-show');
+    expect(window.show).toHaveBeenCalled();
+  });
+
+  it('hardens every webContents as it is created', async () => {
+    const fake = await launchReady();
+    const window = mainWindow(fake);
+    expect(window.webContents.openWindow('https://evil.example/')).toEqual({ action: 'deny' });
+    expect(window.webContents.navigate('will-navigate', 'https://evil.example/')).toBe(true);
+    const webview = fake.fakeEvent();
+    window.webContents.emit('will-attach-webview', webview, {}, {});
+    expect(webview.defaultPrevented).toBe(true);
+
+    const later = new fake.FakeBrowserWindow({ webPreferences: { partition: 'other' } });
+    expect(later.webContents.openWindow('https://evil.example/')).toEqual({ action: 'deny' });
+    expect(await later.webContents.session.requestPermission('media', 'https://evil.example/')).toBe(false);
+  });
+
+  it('denies permissions to the app’s pages but clipboard writing', async () => {
+    const fake = await launchReady();
+    const ses = fake.session.defaultSession;
+    expect(await ses.requestPermission('media', 'app://desk/index.html')).toBe(false);
+    expect(await ses.requestPermission('geolocation', 'app://desk/index.html')).toBe(false);
+    expect(ses.checkPermission('notifications', 'app://desk')).toBe(false);
+    expect(await ses.requestPermission('clipboard-sanitized-write', 'app://desk/index.html')).toBe(true);
+  });
+
+  it('serves the real desk service to the main window through IPC', async () => {
+    const fake = await launchReady();
+    const window = mainWindow(fake);
+    await window.loadURL('app://desk/index.html');
+    const from = { sender: window.webContents, senderFrame: window.webContents.mainFrame };
+    expect(await fake.ipcMain.invoke(DESK_INVOKE_CHANNEL, from, 'app.info', [])).toEqual({
+      ok: true,
+      value: {
+        host: 'electron',
+        version: '0.1.0-test',
+        dataDir: join(folder.file('user-data'), 'data'),
+        trackingPaused: false,
+      },
+    });
+    expect(await fake.ipcMain.invoke(DESK_INVOKE_CHANNEL, from, 'batches.create', [42])).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_arguments' },
+    });
+    const created = await fake.ipcMain.invoke(DESK_INVOKE_CHANNEL, from, 'batches.create', ['Monday']);
+    expect(created).toMatchObject({ ok: true, value: { name: 'Monday' } });
+    expect(window.webContents.sent.some(([, event]) => event === 'batch.changed')).toBe(true);
+  });
+
+  it('pauses tracking from the tray menu', async () => {
+    const fake = await launchReady();
+    const window = mainWindow(fake);
+    await window.loadURL('app://desk/index.html');
+    const tray = fake.FakeTray.trays[0];
+    tray?.contextMenu?.click('pause-tracking');
+    const from = { sender: window.webContents, senderFrame: window.webContents.mainFrame };
+    expect(await fake.ipcMain.invoke(DESK_INVOKE_CHANNEL, from, 'app.info', [])).toMatchObject({
+      value: { trackingPaused: true },
+    });
+    expect(tray?.contextMenu?.items.find((item) => item.id === 'pause-tracking')?.checked).toBe(true);
+  });
+
+  it('focuses the existing window when a second instance is launched', async () => {
+    const fake = await launchReady();
+    const window = mainWindow(fake);
+    window.close();
+    expect(window.visible).toBe(false);
+    window.minimized = true;
+    fake.app.emit('second-instance', fake.fakeEvent(), ['desk'], '/');
+    expect(window.restore).toHaveBeenCalled();
+    expect(window.show).toHaveBeenCalled();
+    expect(window.focus).toHaveBeenCalled();
+    expect(fake.FakeBrowserWindow.windows).toHaveLength(1);
+  });
+
+  it('stays in the tray when its window is closed', async () => {
+    const fake = await launchReady();
+    const window = mainWindow(fake);
+    window.close();
+    expect(window.hide).toHaveBeenCalled();
+    expect(window.destroyed).toBe(false);
+    expect(fake.app.quit).not.toHaveBeenCalled();
+    expect(fake.app.listenerCount('window-all-closed')).toBeGreaterThan(0);
+
+    fake.FakeTray.trays[0]?.contextMenu?.click('open');
+    expect(window.show).toHaveBeenCalled();
+  });
+
+  it('quits from the tray, closing the window and the data folder', async () => {
+    const fake = await launchReady();
+    fake.FakeTray.trays[0]?.contextMenu?.click('quit');
+    expect(fake.app.quit).toHaveBeenCalledOnce();
+    await quitApp(fake);
+    running = undefined;
+    expect(mainWindow(fake).destroyed).toBe(true);
+    expect(fake.FakeTray.trays[0]?.destroyed).toBe(true);
+    expect(fake.ipcMain.handlers.size).toBe(0);
+    const reopened = await openDataDir(join(folder.file('user-data'), 'data'));
+    expect(reopened.ok).toBe(true);
+    if (reopened.ok) await reopened.value.close();
+  });
+});

@@ -1,0 +1,190 @@
+import type { App } from 'electron';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { launchedAtLogin, START_HIDDEN_FLAG, systemLoginItem } from '../../../main/shell/login-item';
+import { createDeskTray, describeCounts, type DeskTray, type LoginItem } from '../../../main/shell/tray';
+import { app, asElectron, FakeTray, resetFakeElectron, type FakeMenu } from './fake-electron';
+
+vi.mock('electron', () => import('./fake-electron'));
+
+let counts = { sending: 2, waiting: 5, completedToday: 3 };
+let paused = false;
+const service = {
+  trayCounts: () => counts,
+  trackingPaused: () => paused,
+  setTrackingPaused: vi.fn((value: boolean) => {
+    paused = value;
+  }),
+};
+const openWindow = vi.fn();
+const quit = vi.fn();
+let tray: DeskTray | undefined;
+
+beforeEach(() => {
+  resetFakeElectron();
+  counts = { sending: 2, waiting: 5, completedToday: 3 };
+  paused = false;
+  service.setTrackingPaused.mockClear();
+  openWindow.mockClear();
+  quit.mockClear();
+});
+afterEach(() => {
+  tray?.destroy();
+  vi.useRealTimers();
+});
+
+function makeTray(loginItem?: LoginItem): FakeTray {
+  tray = createDeskTray({
+    iconFile: '/app/build/tray.png',
+    productName: 'Signing Batch Desk',
+    service,
+    openWindow,
+    quit,
+    loginItem,
+    refreshDelayMs: 500,
+  });
+  const created = FakeTray.trays.at(-1);
+  if (!created) throw new Error('no tray');
+  return created;
+}
+
+const menuOf = (fake: FakeTray): FakeMenu => {
+  if (!fake.contextMenu) throw new Error('no menu');
+  return fake.contextMenu;
+};
+const item = (fake: FakeTray, id: string) => menuOf(fake).items.find((candidate) => candidate.id === id);
+
+describe('the tray', () => {
+  it('shows the counts in its tooltip, title and menu', () => {
+    const fake = makeTray();
+    expect(fake.image).toBe('/app/build/tray.png');
+    expect(fake.tooltip).toBe(
+      'Signing Batch Desk — 2 sending · 5 waiting for signatures · 3 completed today',
+    );
+    expect(fake.title).toBe('2 sending · 5 waiting · 3 done');
+    expect(item(fake, 'sending')).toMatchObject({ label: 'Sending: 2', enabled: false });
+    expect(item(fake, 'waiting')).toMatchObject({ label: 'Waiting for signatures: 5', enabled: false });
+    expect(item(fake, 'completed')).toMatchObject({ label: 'Completed today: 3', enabled: false });
+  });
+
+  it('has Open, Pause tracking, Start at login and Quit, in that order', () => {
+    const fake = makeTray({ isEnabled: () => false, setEnabled: vi.fn() });
+    const ids = menuOf(fake)
+      .items.filter((entry) => entry.id)
+      .map((entry) => entry.id);
+    expect(ids).toEqual([
+      'open',
+      'sending',
+      'waiting',
+      'completed',
+      'pause-tracking',
+      'start-at-login',
+      'quit',
+    ]);
+    expect(item(fake, 'pause-tracking')).toMatchObject({
+      type: 'checkbox',
+      checked: false,
+      label: 'Pause tracking',
+    });
+    expect(item(fake, 'start-at-login')).toMatchObject({ type: 'checkbox', checked: false });
+  });
+
+  it('has no Start at login where the OS offers none', () => {
+    expect(item(makeTray(undefined), 'start-at-login')).toBeUndefined();
+  });
+
+  it('opens the window from the menu and from a click on the icon', () => {
+    const fake = makeTray();
+    menuOf(fake).click('open');
+    fake.emit('click');
+    expect(openWindow).toHaveBeenCalledTimes(2);
+  });
+
+  it('toggles tracking with Pause tracking and shows the new state at once', () => {
+    const fake = makeTray();
+    menuOf(fake).click('pause-tracking');
+    expect(service.setTrackingPaused).toHaveBeenLastCalledWith(true);
+    expect(item(fake, 'pause-tracking')?.checked).toBe(true);
+    expect(fake.tooltip).toContain('(tracking paused)');
+
+    menuOf(fake).click('pause-tracking');
+    expect(service.setTrackingPaused).toHaveBeenLastCalledWith(false);
+    expect(item(fake, 'pause-tracking')?.checked).toBe(false);
+    expect(fake.tooltip).not.toContain('paused');
+  });
+
+  it('sets the login item with Start at login', () => {
+    let enabled = false;
+    const loginItem = {
+      isEnabled: () => enabled,
+      setEnabled: vi.fn((value: boolean) => {
+        enabled = value;
+      }),
+    };
+    const fake = makeTray(loginItem);
+    menuOf(fake).click('start-at-login');
+    expect(loginItem.setEnabled).toHaveBeenCalledWith(true);
+  });
+
+  it('quits only from Quit', () => {
+    const fake = makeTray();
+    menuOf(fake).click('quit');
+    expect(quit).toHaveBeenCalledOnce();
+  });
+
+  it('refreshes on demand, and once for a burst of events', () => {
+    vi.useFakeTimers();
+    const fake = makeTray();
+    counts = { sending: 0, waiting: 6, completedToday: 4 };
+    tray?.scheduleRefresh();
+    tray?.scheduleRefresh();
+    tray?.scheduleRefresh();
+    expect(fake.tooltip).toContain('2 sending');
+    vi.advanceTimersByTime(500);
+    expect(fake.tooltip).toBe(
+      'Signing Batch Desk — 0 sending · 6 waiting for signatures · 4 completed today',
+    );
+    counts = { sending: 1, waiting: 6, completedToday: 4 };
+    tray?.refresh();
+    expect(item(fake, 'sending')?.label).toBe('Sending: 1');
+  });
+
+  it('describes counts in words', () => {
+    expect(describeCounts({ sending: 0, waiting: 1, completedToday: 0 })).toBe(
+      '0 sending · 1 waiting for signatures · 0 completed today',
+    );
+  });
+
+  it('goes away when destroyed', () => {
+    const fake = makeTray();
+    tray?.destroy();
+    expect(fake.destroyed).toBe(true);
+  });
+});
+
+describe('the login item', () => {
+  it('uses the OS login items on macOS and Windows, with the hidden flag', () => {
+    for (const platform of ['darwin', 'win32'] as const) {
+      const loginItem = systemLoginItem(asElectron<App>(app), platform);
+      expect(loginItem?.isEnabled()).toBe(false);
+      loginItem?.setEnabled(true);
+      expect(app.setLoginItemSettings).toHaveBeenLastCalledWith({
+        openAtLogin: true,
+        args: [START_HIDDEN_FLAG],
+      });
+      expect(loginItem?.isEnabled()).toBe(true);
+      loginItem?.setEnabled(false);
+    }
+  });
+
+  it('is absent on Linux, where Electron cannot set one', () => {
+    expect(systemLoginItem(asElectron<App>(app), 'linux')).toBeUndefined();
+  });
+
+  it('recognizes a launch at login', () => {
+    expect(launchedAtLogin(asElectron<App>(app), ['desk', START_HIDDEN_FLAG], 'win32')).toBe(true);
+    expect(launchedAtLogin(asElectron<App>(app), ['desk'], 'win32')).toBe(false);
+    app.loginItem.wasOpenedAtLogin = true;
+    expect(launchedAtLogin(asElectron<App>(app), ['desk'], 'darwin')).toBe(true);
+    expect(launchedAtLogin(asElectron<App>(app), ['desk'], 'linux')).toBe(false);
+  });
+});
