@@ -4,8 +4,26 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-/** Debian packages the test suite uses, with the command that proves each is present. */
-const SYSTEM_PACKAGES = [];
+/**
+ * Debian packages the test suite uses, each with a file that proves it is present. They are
+ * installed before `npm ci`, which builds keytar's native module against libsecret.
+ */
+const SYSTEM_PACKAGES = [
+  // keytar: the libsecret headers, and node-gyp's toolchain for when no prebuilt binary can be downloaded.
+  { name: 'libsecret-1-dev', probe: '/usr/include/libsecret-1/libsecret/secret.h' },
+  { name: 'pkg-config', probe: '/usr/bin/pkg-config' },
+  { name: 'g++', probe: '/usr/bin/g++' },
+  { name: 'make', probe: '/usr/bin/make' },
+  { name: 'python3', probe: '/usr/bin/python3' },
+  // The real Secret Service of the keychain tests: a private D-Bus session (dbus-run-session) with GNOME Keyring.
+  { name: 'dbus', probe: '/usr/bin/dbus-run-session' },
+  // Listed before gnome-keyring: it satisfies gnome-keyring's need for a session bus package
+  // without pulling in systemd (dbus-user-session); the tests never call dbus-launch itself.
+  { name: 'dbus-x11', probe: '/usr/bin/dbus-launch' },
+  { name: 'gnome-keyring', probe: '/usr/bin/gnome-keyring-daemon' },
+  // The browser of the end-to-end tests (Playwright drives it with executablePath).
+  { name: 'chromium', probe: '/usr/bin/chromium' },
+];
 
 function run(command, args, options = {}) {
   const result = spawnSync(command, args, { stdio: 'inherit', ...options });

@@ -5,6 +5,8 @@ import { phaseOf } from '../batch/batch-state';
 import { syncManifest } from '../batch/batch-preparation';
 import { checkManifestFile, formatIssue } from '../batch/manifest';
 import type { SendEngineEvent } from '../batch/send-engine';
+import { createKeytarCredentialStore } from '../credentials/credential-store';
+import { createProfileStore } from '../credentials/profile-store';
 import { openDesk, type Connection, type Desk } from '../desk-core';
 import { createJsonLogger, type Logger } from '../log';
 import { Secret } from '../secret';
@@ -48,6 +50,24 @@ function connectionFromEnvironment(baseUrl: string): Connection | string {
   return { baseUrl: baseUrl.replace(/\/+$/, ''), clientId, clientSecret: new Secret(clientSecret) };
 }
 
+/** A saved profile of the data folder, with its secret from the OS keychain. */
+async function connectionFromProfile(name: string, dataDir: string): Promise<Connection | string> {
+  const profiles = createProfileStore({ dataDir, credentials: createKeytarCredentialStore() });
+  const connection = await profiles.connectionFor(name);
+  return connection.ok ? connection.value : connection.message;
+}
+
+/** `--profile NAME` (settings in the data folder, secret in the keychain), else the environment. */
+async function chooseConnection(
+  args: CliArgs,
+  dataDir: string,
+  baseUrl: string,
+): Promise<Connection | string> {
+  if (!args.profile) return connectionFromEnvironment(baseUrl);
+  if (args.baseUrl) return 'Use either --profile or --base-url, not both: the profile names its base URL.';
+  return connectionFromProfile(args.profile, dataDir);
+}
+
 function stderrLogger(): Logger {
   // Warnings for people who debug; secrets cannot reach it (they are `Secret` values).
   return process.env.DESK_LOG === 'json'
@@ -75,13 +95,7 @@ async function findOrCreateBatch(desk: Desk, manifestPath: string): Promise<Batc
 
 /** `send MANIFEST`: checks, prepares and sends; the same command after a crash finishes the batch. */
 export async function sendCommand(args: CliArgs, out: CliOutput): Promise<number> {
-  if (args.profile) {
-    out.error(
-      'Saved profiles (--profile) are not available yet: use --base-url with SIGNING_CLIENT_ID and SIGNING_CLIENT_SECRET.',
-    );
-    return EXIT.badInput;
-  }
-  const connection = connectionFromEnvironment(args.baseUrl ?? '');
+  const connection = await chooseConnection(args, resolve(args.dataDir ?? ''), args.baseUrl ?? '');
   if (typeof connection === 'string') {
     out.error(connection);
     return EXIT.badInput;
@@ -255,11 +269,11 @@ export async function watchCommand(args: CliArgs, out: CliOutput): Promise<numbe
   const bound = peek.list().find((batch) => batch.connection)?.connection;
   await peek.close();
   const baseUrl = args.baseUrl ?? bound?.baseUrl;
-  if (!baseUrl) {
+  if (!baseUrl && !args.profile) {
     out.error('Nothing to watch: no batch in this data folder has been sent yet.');
     return EXIT.badInput;
   }
-  const connection = connectionFromEnvironment(baseUrl);
+  const connection = await chooseConnection(args, dataDir, baseUrl ?? '');
   if (typeof connection === 'string') {
     out.error(connection);
     return EXIT.badInput;
@@ -272,7 +286,7 @@ export async function watchCommand(args: CliArgs, out: CliOutput): Promise<numbe
   const { desk } = opening;
   const open = () => desk.store.list().flatMap((batch) => batch.documents.filter(needsTracking));
   try {
-    out.say(`Watching ${open().length} open request(s) at ${baseUrl}. Ctrl+C stops.`);
+    out.say(`Watching ${open().length} open request(s) at ${connection.baseUrl}. Ctrl+C stops.`);
     await new Promise<void>((done) => {
       const finishIfDone = () => {
         if (open().length === 0) done();

@@ -1,0 +1,411 @@
+/**
+ * Connection profiles (PRODUCT.md §1): a name, a base URL and a client id, kept as settings in
+ * `<dataDir>/profiles.json`, with the client secret in the OS keychain only. The settings file
+ * never holds a secret; results never carry one in a printable form.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { Connection } from '../desk-core';
+import { Secret } from '../secret';
+import { writeFileAtomic } from '../store/durable-fs';
+import type { CredentialStore, KeychainUnavailable } from './credential-store';
+
+/** What the app shows of a profile: everything but the secret, and whether one is saved. */
+export interface ProfileView {
+  readonly name: string;
+  readonly baseUrl: string;
+  readonly clientId: string;
+  readonly hasSecret: boolean;
+}
+
+/** A profile to create or replace. A secret given as a string is wrapped at once. */
+export interface ProfileInput {
+  readonly name: string;
+  readonly baseUrl: string;
+  readonly clientId: string;
+  /** Sets or replaces the secret; absent keeps the saved one. */
+  readonly secret?: Secret | string;
+}
+
+export type ProfileField = 'name' | 'baseUrl' | 'clientId' | 'secret';
+
+/** Bad input, named by field, with a message that says what is accepted. */
+export interface InvalidProfile {
+  readonly ok: false;
+  readonly code: 'invalid_profile';
+  readonly message: string;
+  readonly issues: readonly { readonly field: ProfileField; readonly message: string }[];
+}
+
+export interface ProfileNotFound {
+  readonly ok: false;
+  readonly code: 'profile_not_found';
+  readonly message: string;
+}
+
+export interface SecretMissing {
+  readonly ok: false;
+  readonly code: 'secret_missing';
+  readonly message: string;
+}
+
+/** profiles.json exists but cannot be read as settings; it is left untouched. */
+export interface SettingsUnreadable {
+  readonly ok: false;
+  readonly code: 'settings_unreadable';
+  readonly message: string;
+  readonly detail: string;
+}
+
+/** profiles.json could not be written (disk full, read-only folder…); nothing changed. */
+export interface SettingsNotSaved {
+  readonly ok: false;
+  readonly code: 'settings_not_saved';
+  readonly message: string;
+  readonly detail: string;
+}
+
+export type ProfileFailure =
+  | InvalidProfile
+  | ProfileNotFound
+  | SecretMissing
+  | SettingsUnreadable
+  | SettingsNotSaved
+  | KeychainUnavailable;
+
+export type ProfileResult<T> = { readonly ok: true; readonly value: T } | ProfileFailure;
+
+/** Profiles of one data folder. No method throws; every failure is a `ProfileFailure`. */
+export interface ProfileStore {
+  /** Every profile, in the order they were created, with whether each has a saved secret. */
+  list(): Promise<ProfileResult<ProfileView[]>>;
+  /**
+   * Creates the profile, or replaces the one with the same name (compared without regard to
+   * case; the saved spelling is kept). A given secret goes to the keychain first and the
+   * settings are written only if that worked, so a failure leaves everything as it was.
+   */
+  save(input: ProfileInput): Promise<ProfileResult<ProfileView>>;
+  /** Removes the profile and its keychain entry (the keychain first, so a failure changes nothing). */
+  delete(name: string): Promise<ProfileResult<void>>;
+  /** The connection of a profile, with its secret read from the keychain. */
+  connectionFor(name: string): Promise<ProfileResult<Connection>>;
+  /** The name of the profile the app uses, if one is chosen and still exists. */
+  activeName(): Promise<ProfileResult<string | undefined>>;
+  /** Makes `name` the profile the app uses; the value is its saved spelling. */
+  setActive(name: string): Promise<ProfileResult<string>>;
+}
+
+export const PROFILES_FILE = 'profiles.json';
+export const PROFILE_NAME_MAX = 64;
+const CLIENT_ID_MAX = 512;
+const SECRET_MAX = 4096;
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+const nameSchema = z
+  .string()
+  .trim()
+  .min(1, 'The name is required.')
+  .max(PROFILE_NAME_MAX, `The name must be at most ${PROFILE_NAME_MAX} characters.`)
+  .refine((name) => !/\p{Cc}/u.test(name), 'The name cannot contain control characters such as line breaks.');
+
+/** An http(s) URL, https unless it points at this computer; stored without a trailing slash. */
+const baseUrlSchema = z
+  .string()
+  .trim()
+  .min(1, 'The base URL is required, e.g. https://sign.example.com.')
+  .transform((text, context) => {
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      context.addIssue({
+        code: 'custom',
+        message: 'The base URL must be a full address, e.g. https://sign.example.com.',
+      });
+      return z.NEVER;
+    }
+    const problem =
+      url.protocol !== 'https:' && url.protocol !== 'http:'
+        ? 'The base URL must start with https://, e.g. https://sign.example.com.'
+        : url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)
+          ? 'The base URL must use https:// so the client secret is encrypted on the way; http:// is accepted only for this computer (localhost, 127.0.0.1 or [::1]).'
+          : url.username || url.password
+            ? 'The base URL cannot contain a user name or password; the client id and secret are entered separately.'
+            : url.search || url.hash
+              ? 'The base URL cannot contain a query (?…) or fragment (#…).'
+              : undefined;
+    if (problem) {
+      context.addIssue({ code: 'custom', message: problem });
+      return z.NEVER;
+    }
+    return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+  });
+
+const clientIdSchema = z
+  .string()
+  .trim()
+  .min(1, 'The client id is required.')
+  .max(CLIENT_ID_MAX, `The client id must be at most ${CLIENT_ID_MAX} characters.`);
+
+const storedProfileSchema = z.object({ name: nameSchema, baseUrl: baseUrlSchema, clientId: clientIdSchema });
+type StoredProfile = z.infer<typeof storedProfileSchema>;
+
+const foldName = (name: string) => name.trim().toLocaleLowerCase('en-US');
+
+const settingsSchema = z
+  .object({
+    version: z.literal(1),
+    activeProfile: z.string().optional(),
+    profiles: z.array(storedProfileSchema),
+  })
+  .refine(
+    (settings) =>
+      new Set(settings.profiles.map((profile) => foldName(profile.name))).size === settings.profiles.length,
+    'two profiles have the same name',
+  );
+type Settings = z.infer<typeof settingsSchema>;
+
+const EMPTY_SETTINGS: Settings = { version: 1, profiles: [] };
+
+export interface ProfileStoreOptions {
+  /** The app's data folder; the profiles live in its `profiles.json`. */
+  readonly dataDir: string;
+  readonly credentials: CredentialStore;
+}
+
+function notFound(name: string): ProfileNotFound {
+  return {
+    ok: false,
+    code: 'profile_not_found',
+    message: `There is no connection profile named "${name.trim()}". Check the name, or create the profile first.`,
+  };
+}
+
+function parseInput(
+  input: ProfileInput,
+): ProfileResult<{ profile: StoredProfile; secret: Secret | undefined }> {
+  const issues: { field: ProfileField; message: string }[] = [];
+  const fields = { name: nameSchema, baseUrl: baseUrlSchema, clientId: clientIdSchema } as const;
+  const profile: Partial<StoredProfile> = {};
+  for (const field of ['name', 'baseUrl', 'clientId'] as const) {
+    const parsed = fields[field].safeParse(input[field]);
+    if (parsed.success) profile[field] = parsed.data;
+    else issues.push({ field, message: parsed.error.issues[0]?.message ?? `The ${field} is not valid.` });
+  }
+  // The secret is checked by hand: it must not pass through a parser that could echo it.
+  const secret =
+    input.secret === undefined
+      ? undefined
+      : input.secret instanceof Secret
+        ? input.secret
+        : new Secret(input.secret);
+  const revealed = secret?.reveal();
+  if (revealed !== undefined && revealed.trim() === '') {
+    issues.push({ field: 'secret', message: 'The client secret cannot be empty.' });
+  } else if (revealed !== undefined && revealed.length > SECRET_MAX) {
+    issues.push({ field: 'secret', message: `The client secret must be at most ${SECRET_MAX} characters.` });
+  }
+  const complete = (value: Partial<StoredProfile>): value is StoredProfile =>
+    value.name !== undefined && value.baseUrl !== undefined && value.clientId !== undefined;
+  if (issues.length > 0 || !complete(profile)) {
+    return {
+      ok: false,
+      code: 'invalid_profile',
+      message: issues.map((issue) => issue.message).join(' '),
+      issues,
+    };
+  }
+  return { ok: true, value: { profile, secret } };
+}
+
+/**
+ * Opens the profiles of `dataDir`. Nothing is read until a method is called, and every call
+ * reads the file again, so a change made by another process (the app, the command line) is seen.
+ */
+export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
+  const path = join(options.dataDir, PROFILES_FILE);
+  const { credentials } = options;
+  // Read-modify-write sequences of this process run one at a time, so none loses another's change.
+  let queue: Promise<unknown> = Promise.resolve();
+  const exclusive = <T>(task: () => Promise<T>): Promise<T> => {
+    const run = queue.then(task, task);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+
+  async function load(): Promise<ProfileResult<Settings>> {
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, value: EMPTY_SETTINGS };
+      return unreadable(`it cannot be opened (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})`);
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      return unreadable('it is not valid JSON');
+    }
+    const parsed = settingsSchema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
+      return unreadable(`${issue?.message ?? 'unexpected content'}${where}`);
+    }
+    return { ok: true, value: parsed.data };
+  }
+
+  function unreadable(detail: string): SettingsUnreadable {
+    return {
+      ok: false,
+      code: 'settings_unreadable',
+      message: `The connection settings file ${path} cannot be read: ${detail}. It was left as it is; restore it from a backup or remove it and create the profiles again.`,
+      detail,
+    };
+  }
+
+  async function write(settings: Settings): Promise<ProfileResult<void>> {
+    try {
+      await writeFileAtomic(path, `${JSON.stringify(settings, null, 2)}\n`);
+      return { ok: true, value: undefined };
+    } catch (error) {
+      const detail = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      return {
+        ok: false,
+        code: 'settings_not_saved',
+        message: `The connection settings could not be saved to ${path} (${detail}). Check that the data folder is writable and has free space, then try again.`,
+        detail,
+      };
+    }
+  }
+
+  const find = (settings: Settings, name: string) =>
+    settings.profiles.find((profile) => foldName(profile.name) === foldName(name));
+
+  async function view(profile: StoredProfile): Promise<ProfileResult<ProfileView>> {
+    const saved = await credentials.hasSecret(profile.name);
+    if (!saved.ok) return saved;
+    return { ok: true, value: { ...profile, hasSecret: saved.value } };
+  }
+
+  async function save(input: ProfileInput): Promise<ProfileResult<ProfileView>> {
+    const parsed = parseInput(input);
+    if (!parsed.ok) return parsed;
+    const loaded = await load();
+    if (!loaded.ok) return loaded;
+    const settings = loaded.value;
+    const existing = find(settings, parsed.value.profile.name);
+    // The keychain account is the saved spelling, so replacing "Sandbox" with "sandbox" keeps one entry.
+    const profile: StoredProfile = {
+      ...parsed.value.profile,
+      name: existing?.name ?? parsed.value.profile.name,
+    };
+    const { secret } = parsed.value;
+
+    const previous = await credentials.readSecret(profile.name);
+    if (!previous.ok) return previous;
+    if (secret) {
+      const stored = await credentials.saveSecret(profile.name, secret);
+      if (!stored.ok) return stored;
+    } else if (!existing && previous.value) {
+      // A secret left under this name by an earlier profile (e.g. its settings were lost) must
+      // not be sent to a new profile's address.
+      const cleared = await credentials.deleteSecret(profile.name);
+      if (!cleared.ok) return cleared;
+    }
+
+    const profiles = existing
+      ? settings.profiles.map((candidate) => (candidate === existing ? profile : candidate))
+      : [...settings.profiles, profile];
+    const written = await write({ ...settings, profiles });
+    if (!written.ok) {
+      // Put the keychain back as it was, so the failed save changed nothing.
+      if (secret) {
+        await (previous.value
+          ? credentials.saveSecret(profile.name, previous.value)
+          : credentials.deleteSecret(profile.name));
+      }
+      return written;
+    }
+    const hasSecret = secret !== undefined || (existing !== undefined && previous.value !== undefined);
+    return { ok: true, value: { ...profile, hasSecret } };
+  }
+
+  async function remove(name: string): Promise<ProfileResult<void>> {
+    const loaded = await load();
+    if (!loaded.ok) return loaded;
+    const settings = loaded.value;
+    const existing = find(settings, name);
+    if (!existing) return notFound(name);
+    const deleted = await credentials.deleteSecret(existing.name);
+    if (!deleted.ok) return deleted;
+    const wasActive =
+      settings.activeProfile !== undefined && foldName(settings.activeProfile) === foldName(existing.name);
+    return write({
+      ...settings,
+      activeProfile: wasActive ? undefined : settings.activeProfile,
+      profiles: settings.profiles.filter((profile) => profile !== existing),
+    });
+  }
+
+  return {
+    async list() {
+      const loaded = await load();
+      if (!loaded.ok) return loaded;
+      const views: ProfileView[] = [];
+      for (const profile of loaded.value.profiles) {
+        const shown = await view(profile);
+        if (!shown.ok) return shown;
+        views.push(shown.value);
+      }
+      return { ok: true, value: views };
+    },
+
+    save: (input) => exclusive(() => save(input)),
+
+    delete: (name) => exclusive(() => remove(name)),
+
+    async connectionFor(name) {
+      const loaded = await load();
+      if (!loaded.ok) return loaded;
+      const profile = find(loaded.value, name);
+      if (!profile) return notFound(name);
+      const secret = await credentials.readSecret(profile.name);
+      if (!secret.ok) return secret;
+      if (!secret.value) {
+        return {
+          ok: false,
+          code: 'secret_missing',
+          message: `The connection profile "${profile.name}" has no saved client secret. Enter its client secret in Connections and save it, then try again.`,
+        };
+      }
+      return {
+        ok: true,
+        value: { baseUrl: profile.baseUrl, clientId: profile.clientId, clientSecret: secret.value },
+      };
+    },
+
+    async activeName() {
+      const loaded = await load();
+      if (!loaded.ok) return loaded;
+      const { activeProfile } = loaded.value;
+      // A name left by hand for a profile that is gone means "none chosen".
+      return {
+        ok: true,
+        value: activeProfile === undefined ? undefined : find(loaded.value, activeProfile)?.name,
+      };
+    },
+
+    setActive: (name) =>
+      exclusive(async () => {
+        const loaded = await load();
+        if (!loaded.ok) return loaded;
+        const profile = find(loaded.value, name);
+        if (!profile) return notFound(name);
+        const written = await write({ ...loaded.value, activeProfile: profile.name });
+        return written.ok ? { ok: true, value: profile.name } : written;
+      }),
+  };
+}
