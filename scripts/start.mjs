@@ -18,7 +18,11 @@ if (build.status !== 0) process.exit(build.status ?? 1);
 const electron = electronBinary();
 const [command, args, host] = electron
   ? [electron, ['.'], 'Electron']
-  : ['node', ['dist/browser-host/index.js', ...process.argv.slice(2)], 'the browser host (no Electron runtime here)'];
+  : [
+      'node',
+      ['dist/browser-host/index.js', ...process.argv.slice(2)],
+      'the browser host (no Electron runtime here)',
+    ];
 console.log(`start: running the app in ${host}`);
 const child = spawn(command, args, { stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));

@@ -1,4 +1,4 @@
-// The whole test suite, as CI runs it: types, lint, formatting, then every vitest suite.
+// The whole test suite, as CI runs it: types, lint, formatting, the build, then every vitest suite.
 // Ends with a plain "N passed, N failed, N skipped" line.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -25,6 +25,8 @@ function step(name, command, args) {
 step('typecheck', 'tsc', ['-p', 'tsconfig.json', '--noEmit']);
 step('lint', 'eslint', ['.', '--max-warnings', '0']);
 step('format', 'prettier', ['--check', '.', '--log-level', 'warn']);
+// The end-to-end journeys run the built app (renderer and browser host bundles).
+step('build', 'node', ['scripts/build.mjs']);
 
 const reportDir = mkdtempSync(join(tmpdir(), 'desk-test-'));
 const reportFile = join(reportDir, 'vitest.json');
