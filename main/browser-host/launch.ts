@@ -5,11 +5,11 @@
  */
 import { join } from 'node:path';
 import packageJson from '../../package.json' with { type: 'json' };
-import { DEMO_CLIENT, startSimulator, type Simulator } from '../../test/simulator/simulator';
 import { DeskError } from '../app/desk-error';
 import { createDeskService, type DeskService } from '../app/desk-service';
 import type { CeremonyOpener, DemoProvider, Notifier, ProfileRegistry } from '../app/ports';
 import { connectionTester } from '../app/connection-tester';
+import { simulatorDemo } from '../app/simulator-demo';
 import { profileRegistryOver } from '../app/profile-registry';
 import { createKeytarCredentialStore, type CredentialStore } from '../credentials/credential-store';
 import { createProfileStore } from '../credentials/profile-store';
@@ -19,6 +19,8 @@ import { openAppWindow, type AppWindow } from './app-window';
 import { createChromiumCeremonyOpener, type ClosableCeremonyOpener } from './chromium-ceremony-opener';
 import { createPromptedDialogs } from './host-dialogs';
 import { startBrowserHost, type BrowserHost } from './host-server';
+
+export { simulatorDemo };
 
 export interface BrowserHostLaunchOptions {
   /** The data folder (created if needed, locked for this process). */
@@ -59,29 +61,6 @@ export function profileRegistry(
   credentials: CredentialStore = createKeytarCredentialStore(),
 ): ProfileRegistry {
   return profileRegistryOver(createProfileStore({ dataDir, credentials }));
-}
-
-/** The built-in simulator as the demo connection, started in this process on first use. */
-export function simulatorDemo(): DemoProvider & { close(): Promise<void> } {
-  let running: Promise<Simulator> | undefined;
-  return {
-    async start() {
-      running ??= startSimulator({ port: 0 });
-      const simulator = await running.catch((error: unknown) => {
-        running = undefined;
-        throw error;
-      });
-      return {
-        baseUrl: simulator.baseUrl,
-        clientId: DEMO_CLIENT.clientId,
-        clientSecret: DEMO_CLIENT.clientSecret,
-      };
-    },
-    async close() {
-      const simulator = await running?.catch(() => undefined);
-      await simulator?.close();
-    },
-  };
 }
 
 /** A notification becomes a log line: the browser host is for development, and these hold no secret. */

@@ -3,11 +3,12 @@ import { z } from 'zod';
 
 export const USAGE = `Usage:
   npm run cli -- validate MANIFEST
-  npm run cli -- send MANIFEST --base-url URL --data-dir DIR [--concurrency N] [--json]
+  npm run cli -- send MANIFEST (--base-url URL | --profile NAME) --data-dir DIR [--concurrency N] [--json]
   npm run cli -- status --data-dir DIR [--json]
-  npm run cli -- watch --data-dir DIR [--base-url URL] [--json]
+  npm run cli -- watch --data-dir DIR [--base-url URL | --profile NAME] [--json]
 
-Credentials come from SIGNING_CLIENT_ID and SIGNING_CLIENT_SECRET.`;
+Credentials come from SIGNING_CLIENT_ID and SIGNING_CLIENT_SECRET, or from a connection
+saved in the app (--profile NAME: settings in DIR/profiles.json, secret in the OS keychain).`;
 
 const commandSchema = z.enum(['validate', 'send', 'status', 'watch']);
 

@@ -13,6 +13,7 @@ import type { Logger } from '../log';
 import { registerAppScheme, serveAppScheme } from './app-protocol';
 import { createCeremonyWindows } from './ceremony-window';
 import { connectionTester } from '../app/connection-tester';
+import { simulatorDemo } from '../app/simulator-demo';
 import { createSystemDialogs } from './dialogs';
 import { registerDeskIpc, type DeskIpc } from './ipc-bridge';
 import { openLogFile } from './log-file';
@@ -73,6 +74,8 @@ async function startDesk(
       outlets.ipc?.emit(event, payload);
       if (TRAY_EVENTS.has(event)) outlets.tray?.scheduleRefresh();
     },
+    // From the source folder (npm start), the built-in simulator is offered as a demo connection.
+    ...(app.isPackaged ? {} : { demo: simulatorDemo() }),
     logger,
     testConnection: connectionTester(logger),
   });

@@ -3,7 +3,14 @@
  * builds it in the Electron preload (over ipcRenderer) and in the browser host's bridge (over a
  * WebSocket), so both hosts expose the very same API. Nothing here gives a generic invoke.
  */
-import type { ChannelArgs, ChannelResult, EventChannel, EventPayload, InvokeChannel, IpcResult } from './contract';
+import type {
+  ChannelArgs,
+  ChannelResult,
+  EventChannel,
+  EventPayload,
+  InvokeChannel,
+  IpcResult,
+} from './contract';
 
 export const BRIDGE_METHODS = {
   app: { info: 'app.info' },
@@ -54,7 +61,9 @@ type Events = typeof BRIDGE_EVENTS;
 export type DeskBridge = {
   readonly [Group in keyof Methods]: {
     readonly [Name in keyof Methods[Group]]: Methods[Group][Name] extends InvokeChannel
-      ? (...args: ChannelArgs<Methods[Group][Name]>) => Promise<IpcResult<ChannelResult<Methods[Group][Name]>>>
+      ? (
+          ...args: ChannelArgs<Methods[Group][Name]>
+        ) => Promise<IpcResult<ChannelResult<Methods[Group][Name]>>>
       : never;
   };
 } & {
@@ -73,7 +82,10 @@ export function createBridge(invoke: Invoke, subscribe: Subscribe): DeskBridge {
       group,
       Object.freeze(
         Object.fromEntries(
-          Object.entries(methods).map(([method, channel]) => [method, (...args: unknown[]) => invoke(channel, args)]),
+          Object.entries(methods).map(([method, channel]) => [
+            method,
+            (...args: unknown[]) => invoke(channel, args),
+          ]),
         ),
       ),
     ]),

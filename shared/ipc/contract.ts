@@ -6,8 +6,7 @@
  */
 import { z } from 'zod';
 import { batchDefaultsSchema } from '../domain/batch';
-import type {
-  errorViewSchema} from './views';
+import type { errorViewSchema } from './views';
 import {
   addDocumentsResultSchema,
   appInfoSchema,
@@ -101,7 +100,9 @@ export type EventChannel = keyof typeof eventChannels;
 export type EventPayload<E extends EventChannel> = z.infer<(typeof eventChannels)[E]>;
 
 /** What crosses the bridge for every call: a value, or an error a user can read. */
-export type IpcResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: z.infer<typeof errorViewSchema> };
+export type IpcResult<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly error: z.infer<typeof errorViewSchema> };
 
 /** The handlers main implements: one async function per channel, taking parsed arguments. */
 export type DeskHandlers = {
@@ -113,7 +114,10 @@ export function describeArgumentIssues(error: z.ZodError): string {
   return error.issues
     .map((issue) => {
       const [index, ...rest] = issue.path;
-      const where = typeof index === 'number' ? `argument ${index + 1}${rest.length ? ` (${rest.join('.')})` : ''}` : 'arguments';
+      const where =
+        typeof index === 'number'
+          ? `argument ${index + 1}${rest.length ? ` (${rest.join('.')})` : ''}`
+          : 'arguments';
       return `${where}: ${issue.message}`;
     })
     .join('; ');
