@@ -109,10 +109,10 @@ export async function sendCommand(args: CliArgs, out: CliOutput): Promise<number
   if (check.issues.length > 0) {
     for (const issue of check.issues) {
       out.event({ type: 'issue', ...issue });
-      out.error(formatIssue(issue));
+      if (!out.json) out.error(formatIssue(issue));
     }
+    if (!out.json) out.error(`Nothing was sent: the manifest has ${check.issues.length} problem(s).`);
     out.event({ type: 'summary', sent: false, issues: check.issues.length });
-    out.error(`Nothing was sent: the manifest has ${check.issues.length} problem(s).`);
     return EXIT.badInput;
   }
 

@@ -242,7 +242,8 @@ export class ServiceClient {
     }
     if (answer.error.code !== 'prepare_conflict') return answer;
     const current = await this.getSigningRequest(requestId, options);
-    if (!current.ok) return answer;
+    // A read that failed for a passing reason says nothing yet: report that, so the caller retries.
+    if (!current.ok) return current.error.retryable ? current : answer;
     const prepared = Boolean(current.value.prepared_at) || PREPARED_OR_LATER.has(current.value.status);
     if (!prepared) return answer;
     return success({
