@@ -69,6 +69,7 @@ export async function openDataDir(path: string): Promise<Opening<DataDir>> {
   }
   const store = await BatchStore.open(path);
   const blobs = new BlobStore(path);
+  await blobs.removeUnfinishedCopies();
   return {
     ok: true,
     value: {

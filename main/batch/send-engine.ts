@@ -219,8 +219,13 @@ export class SendEngine {
         if (!document) {
           if (run.inFlight.size === 0) return;
           // Others are still working; one of them may fail and be retried, or a retry may arrive.
-          const current = wakeSignal;
-          await Promise.race([current, sleep(1_000, signal).catch(() => undefined)]);
+          // The timer is cancelled after the race, so it never keeps the process alive.
+          const nap = new AbortController();
+          const onAbort = () => nap.abort();
+          signal.addEventListener('abort', onAbort, { once: true });
+          await Promise.race([wakeSignal, sleep(1_000, nap.signal).catch(() => undefined)]);
+          nap.abort();
+          signal.removeEventListener('abort', onAbort);
           continue;
         }
         run.inFlight.add(document.draft.id);
@@ -308,7 +313,9 @@ export class SendEngine {
       { maxAttempts: 0, baseDelayMs: first, maxDelayMs: longest, maxRetryAfterMs: 0 },
       this.#random,
     );
-    const delay = Math.max(failure.retryAfterMs ?? 0, first / 2 + backoff);
+    // Unreachable: probe again within 15 s at most, so a short outage ends soon after it does.
+    const cappedBackoff = isOfflineFailure(failure) ? Math.min(backoff, 15_000) : backoff;
+    const delay = Math.max(failure.retryAfterMs ?? 0, first / 2 + cappedBackoff);
     const resumesAt = this.#now() + delay;
     if (resumesAt > run.resumeAt) run.resumeAt = resumesAt;
     const reason = isOfflineFailure(failure)

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { BatchState, DocumentState } from '../batch/batch-state';
@@ -189,6 +190,7 @@ export async function sendCommand(args: CliArgs, out: CliOutput): Promise<number
       if (summary.state === 'paused') out.say('Paused. Run the same command again to finish the batch.');
       if (summary.state === 'stopped') out.error(summary.reason ?? 'Sending stopped.');
     }
+    if (summary.state === 'stopped') return EXIT.badInput;
     return summary.state === 'finished' && failed.length === 0 ? EXIT.ok : EXIT.someFailed;
   } finally {
     await desk.close();
@@ -231,7 +233,13 @@ function documentRow(batch: BatchState, document: DocumentState) {
 
 /** `status`: what the data folder knows, without touching the network or writing anything. */
 export async function statusCommand(args: CliArgs, out: CliOutput): Promise<number> {
-  const store = await BatchStore.open(resolve(args.dataDir ?? ''), { readOnly: true });
+  const dataDir = resolve(args.dataDir ?? '');
+  if (!existsSync(dataDir)) {
+    out.error(`The data folder ${dataDir} does not exist. Check --data-dir.`);
+    out.event({ type: 'summary', documents: 0 });
+    return EXIT.badInput;
+  }
+  const store = await BatchStore.open(dataDir, { readOnly: true });
   reportStoreDamage(store, out);
   const rows = store
     .list()

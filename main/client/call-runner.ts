@@ -163,6 +163,8 @@ export class CallRunner {
         const fail = (): Result<T> =>
           failure({ operation: spec.operation, code, retryable: true, outcomeUnknown, attempts: attempt });
         if (outcome.mayHaveReachedService && !spec.repeatable) return fail();
+        // Refused twice: the service is unreachable; the caller (the queue) waits and says so.
+        if (!outcome.mayHaveReachedService && attempt >= 2) return fail();
         const next = await retryOrFail(outcome.errorCode, undefined, fail);
         if (next === 'retry') continue;
         return next;

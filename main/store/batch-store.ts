@@ -58,10 +58,17 @@ export class BatchStore {
   }
 
   async #loadAll(): Promise<void> {
-    await mkdir(this.#root, { recursive: true, mode: 0o700 });
+    // A read-only store never creates anything: a folder that does not exist holds no batch.
+    if (!this.#readOnly) await mkdir(this.#root, { recursive: true, mode: 0o700 });
     const damaged: DamagedBatch[] = [];
     const recovered: (JournalDamage & { batchId: string })[] = [];
-    for (const entry of await readdir(this.#root, { withFileTypes: true })) {
+    const entries = await readdir(this.#root, { withFileTypes: true }).catch(
+      (error: NodeJS.ErrnoException) => {
+        if (this.#readOnly && error.code === 'ENOENT') return [];
+        throw error;
+      },
+    );
+    for (const entry of entries) {
       if (!entry.isDirectory()) continue;
       const folder = join(this.#root, entry.name);
       const loaded = await loadJournal<BatchState, BatchEvent>(folder);

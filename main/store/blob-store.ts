@@ -15,6 +15,11 @@ export class BlobStore {
     this.#root = join(dataDir, 'blobs');
   }
 
+  /** Removes copies left half-written by a process that stopped mid-way; call it under the data folder's lock. */
+  async removeUnfinishedCopies(): Promise<void> {
+    await rm(join(this.#root, 'incoming'), { recursive: true, force: true });
+  }
+
   /** Where the copy of the PDF with this digest lives. */
   pathOf(sha256: string): string {
     return join(this.#root, sha256.slice(0, 2), `${sha256}.pdf`);
