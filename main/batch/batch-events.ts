@@ -1,4 +1,5 @@
 import type { BatchDefaults, DocumentDraft, ItemError, TrackedStatus } from '../../shared/domain/batch';
+import type { CreateSigningRequestBody } from '../../shared/service/wire';
 
 /**
  * Everything that happens to a batch, as stored in its journal. State is the fold of these
@@ -32,15 +33,27 @@ export type BatchEvent =
       readonly expiresAt: number;
     }
   | { readonly type: 'upload_discarded'; readonly documentId: string; readonly reason: string }
-  /** Stored before the first creation attempt; its key is reused by every retry. */
+  /**
+   * Stored before the first creation attempt. Every retry sends this key with this very body,
+   * so a later edit of the batch can never reuse the key with another body.
+   */
   | {
       readonly type: 'create_attempted';
       readonly documentId: string;
       readonly idempotencyKey: string;
       readonly uploadId: string;
+      readonly body: CreateSigningRequestBody;
     }
-  /** The service said no request was created (e.g. its upload expired): the key may be replaced. */
-  | { readonly type: 'create_abandoned'; readonly documentId: string; readonly reason: string }
+  /**
+   * The service refused the creation outright, so no request exists under the key: it is
+   * released. The upload is kept when it can still be used, else it is uploaded again.
+   */
+  | {
+      readonly type: 'create_abandoned';
+      readonly documentId: string;
+      readonly reason: string;
+      readonly keepUpload?: boolean;
+    }
   | {
       readonly type: 'request_created';
       readonly documentId: string;
@@ -53,8 +66,12 @@ export type BatchEvent =
       readonly documentId: string;
       readonly index: number;
       readonly participantId: string | undefined;
+      /**
+       * True when the service answered `participant_conflict` to a repeat of a call whose first
+       * answer was lost: it already had the participant, so it is not added twice.
+       */
+      readonly alreadyThere?: boolean;
     }
-  | { readonly type: 'prepare_attempted'; readonly documentId: string }
   | {
       readonly type: 'request_prepared';
       readonly documentId: string;

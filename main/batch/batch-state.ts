@@ -5,6 +5,7 @@ import type {
   SendPhase,
   TrackedStatus,
 } from '../../shared/domain/batch';
+import type { CreateSigningRequestBody } from '../../shared/service/wire';
 import type { JournalEntry } from '../store/journal';
 import type { BatchEvent } from './batch-events';
 
@@ -20,15 +21,30 @@ export interface UploadRecord {
 export interface SendRecord {
   readonly queued: boolean;
   readonly upload: UploadRecord | undefined;
-  readonly create: { readonly idempotencyKey: string; readonly uploadId: string } | undefined;
+  readonly create:
+    | {
+        readonly idempotencyKey: string;
+        readonly uploadId: string;
+        readonly body: CreateSigningRequestBody;
+      }
+    | undefined;
   readonly requestId: string | undefined;
-  /** Per extra participant index: attempted (outcome unknown) or added. */
-  readonly participants: Readonly<Record<number, 'attempted' | 'added'>>;
-  readonly prepareAttempted: boolean;
+  /**
+   * Per extra participant index: attempted (outcome unknown), added, or already there (the
+   * service reported it present after an attempt whose answer was lost).
+   */
+  readonly participants: Readonly<Record<number, ParticipantProgress>>;
   readonly prepared:
     | { readonly revision: number | undefined; readonly sha256: string | undefined; readonly at: string }
     | undefined;
   readonly error: ItemError | undefined;
+}
+
+export type ParticipantProgress = 'attempted' | 'added' | 'already_there';
+
+/** True once the service holds the participant. */
+export function participantDone(progress: ParticipantProgress | undefined): boolean {
+  return progress === 'added' || progress === 'already_there';
 }
 
 export interface DocumentState {
@@ -56,7 +72,6 @@ const EMPTY_SEND: SendRecord = {
   create: undefined,
   requestId: undefined,
   participants: {},
-  prepareAttempted: false,
   prepared: undefined,
   error: undefined,
 };
@@ -68,7 +83,9 @@ export function phaseOf(document: DocumentState): SendPhase {
   if (send.error) return 'failed';
   if (!send.queued) return 'draft';
   if (send.requestId) {
-    const pending = document.draft.extraParticipants.some((_, index) => send.participants[index] !== 'added');
+    const pending = document.draft.extraParticipants.some(
+      (_, index) => !participantDone(send.participants[index]),
+    );
     return pending ? 'adding_participants' : 'preparing';
   }
   if (send.create) return 'creating';
@@ -178,13 +195,13 @@ export function applyBatchEvent(state: BatchState, entry: JournalEntry<BatchEven
     case 'create_attempted':
       return updateSend(state, event.documentId, at, (send) => ({
         ...send,
-        create: { idempotencyKey: event.idempotencyKey, uploadId: event.uploadId },
+        create: { idempotencyKey: event.idempotencyKey, uploadId: event.uploadId, body: event.body },
       }));
     case 'create_abandoned':
       return updateSend(state, event.documentId, at, (send) => ({
         ...send,
         create: undefined,
-        upload: undefined,
+        upload: event.keepUpload === true ? send.upload : undefined,
       }));
     case 'request_created':
       return updateSend(state, event.documentId, at, (send) => ({ ...send, requestId: event.requestId }));
@@ -196,10 +213,11 @@ export function applyBatchEvent(state: BatchState, entry: JournalEntry<BatchEven
     case 'participant_added':
       return updateSend(state, event.documentId, at, (send) => ({
         ...send,
-        participants: { ...send.participants, [event.index]: 'added' },
+        participants: {
+          ...send.participants,
+          [event.index]: event.alreadyThere === true ? 'already_there' : 'added',
+        },
       }));
-    case 'prepare_attempted':
-      return updateSend(state, event.documentId, at, (send) => ({ ...send, prepareAttempted: true }));
     case 'request_prepared':
       return updateSend(state, event.documentId, at, (send) => ({
         ...send,
@@ -217,5 +235,16 @@ export function applyBatchEvent(state: BatchState, entry: JournalEntry<BatchEven
       }));
     case 'request_gone':
       return updateDocument(state, event.documentId, at, (document) => ({ ...document, gone: true }));
+    default:
+      // A journal written by a newer version, or damaged in a way its checksum missed.
+      throw new UnknownBatchEventError((event as { readonly type?: unknown }).type);
+  }
+}
+
+/** An event this version does not know: the batch is reported as damaged, never half-read. */
+export class UnknownBatchEventError extends Error {
+  constructor(type: unknown) {
+    super(`an event of unknown type ${JSON.stringify(type)}`);
+    this.name = 'UnknownBatchEventError';
   }
 }

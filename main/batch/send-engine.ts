@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ItemError, SendPhase } from '../../shared/domain/batch';
-import { userMessage } from '../../shared/service/error-catalog';
+import { isCatalogCode, userMessage } from '../../shared/service/error-catalog';
 import { backoffDelayMs, sleep } from '../client/backoff';
 import type { ServiceClient } from '../client/service-client';
 import type { ServiceFailure } from '../client/service-failure';
@@ -8,7 +8,8 @@ import { silentLogger, type Logger } from '../log';
 import type { BlobStore } from '../store/blob-store';
 import type { BatchStore } from '../store/batch-store';
 import type { BatchEvent } from './batch-events';
-import { phaseOf, type BatchState, type DocumentState } from './batch-state';
+import { participantDone, phaseOf, type BatchState, type DocumentState } from './batch-state';
+import { CallSlots } from './call-slots';
 import { buildCreateBody } from './create-body';
 import { sendProblems } from './send-readiness';
 
@@ -59,7 +60,7 @@ export interface SendEngineOptions {
   readonly store: BatchStore;
   readonly blobs: BlobStore;
   readonly client: ServiceClient;
-  /** Documents in flight at once (default 4). */
+  /** Service calls in flight at once (default 4); up to twice as many documents are in progress. */
   readonly concurrency?: number;
   readonly logger?: Logger;
   readonly now?: () => number;
@@ -80,11 +81,14 @@ type StepOutcome =
 interface Run {
   readonly batchId: string;
   readonly controller: AbortController;
+  readonly slots: CallSlots;
   readonly inFlight: Set<string>;
   /** No new step starts before this time (the service is unreachable or asked to wait). */
   resumeAt: number;
   waitStreak: number;
   fatal: ServiceFailure | undefined;
+  /** Participant markers written by this run ahead of their call: not evidence of an earlier attempt. */
+  readonly freshMarkers: Set<string>;
   wake: () => void;
   done: Promise<SendSummary>;
 }
@@ -107,6 +111,21 @@ function isOfflineFailure(failure: ServiceFailure): boolean {
 
 /** Errors after which the engine can do nothing for any document until the user acts. */
 const FATAL_CODES = new Set(['credentials_rejected', 'insufficient_scope']);
+
+/** Answers that refuse a request as sent: it was not applied, and sending it again cannot help. */
+const REFUSING_STATUSES = new Set([400, 404, 413, 415, 422]);
+
+/** Codes by which a service says a creation's upload can no longer be used (the simulator's; the spec shows none). */
+const UPLOAD_GONE_CODES = new Set(['upload_expired', 'upload_not_found']);
+
+function refusedOutright(failure: ServiceFailure): boolean {
+  return (
+    !failure.retryable &&
+    !failure.outcomeUnknown &&
+    failure.httpStatus !== undefined &&
+    REFUSING_STATUSES.has(failure.httpStatus)
+  );
+}
 
 /**
  * Sends batches: one state machine per document (upload → create → add participants →
@@ -192,13 +211,16 @@ export class SendEngine {
 
   #start(batchId: string): Promise<SendSummary> {
     let wake: () => void = () => undefined;
+    const concurrency = Math.max(1, this.#options.concurrency ?? 4);
     const run: Run = {
       batchId,
       controller: new AbortController(),
+      slots: new CallSlots(concurrency),
       inFlight: new Set(),
       resumeAt: 0,
       waitStreak: 0,
       fatal: undefined,
+      freshMarkers: new Set(),
       wake: () => wake(),
       done: Promise.resolve(undefined as unknown as SendSummary),
     };
@@ -206,7 +228,6 @@ export class SendEngine {
     const nextWake = () => {
       wakeSignal = new Promise<void>((resolve) => (wake = resolve));
     };
-    const concurrency = Math.max(1, this.#options.concurrency ?? 4);
     const worker = async (): Promise<void> => {
       const { signal } = run.controller;
       while (!signal.aborted && !run.fatal) {
@@ -243,7 +264,8 @@ export class SendEngine {
     run.done = (async (): Promise<SendSummary> => {
       this.#emit({ type: 'engine-state', batchId, state: 'running' });
       this.#emitBatchProgress(batchId);
-      await Promise.all(Array.from({ length: concurrency }, () => worker()));
+      // Twice as many documents as call slots: while one records an answer, another calls.
+      await Promise.all(Array.from({ length: concurrency * 2 }, () => worker()));
       this.#runs.delete(batchId);
       const batch = this.#batch(batchId);
       const prepared = batch.documents.filter((d) => phaseOf(d) === 'prepared').length;
@@ -391,54 +413,34 @@ export class SendEngine {
     if (send.prepared) return { kind: 'done' };
 
     if (!send.requestId) {
-      if (send.create) {
-        const body = buildCreateBody(batch.defaults, draft, send.create.uploadId);
-        const created = await client.createSigningRequest(body, send.create.idempotencyKey, { signal });
-        if (created.ok) {
-          await this.#record(run, [
-            {
-              type: 'request_created',
-              documentId,
-              requestId: created.value.id,
-              replayed: created.value.idempotent_replay === true,
-            },
-          ]);
-          return { kind: 'continue' };
-        }
-        if (created.error.code === 'upload_expired' || created.error.code === 'upload_not_found') {
-          // The service created nothing; a fresh upload gets a fresh key.
-          await this.#record(run, [{ type: 'create_abandoned', documentId, reason: created.error.code }]);
-          return { kind: 'continue' };
-        }
-        return this.#onFailure(run, document, created.error);
-      }
+      if (send.create) return this.#create(run, document, send.create);
       const margin = this.#options.uploadExpiryMarginMs ?? 10 * 60_000;
       if (send.upload && send.upload.expiresAt - margin > this.#now()) {
-        await this.#record(run, [
-          {
-            type: 'create_attempted',
-            documentId,
-            idempotencyKey: randomUUID(),
-            uploadId: send.upload.uploadId,
-          },
-        ]);
+        await this.#record(run, [this.#createAttempt(batch, document, send.upload.uploadId)]);
         return { kind: 'continue' };
       }
       return this.#upload(run, document);
     }
 
     const pendingIndex = draft.extraParticipants.findIndex(
-      (_, index) => send.participants[index] !== 'added',
+      (_, index) => !participantDone(send.participants[index]),
     );
     const participant = draft.extraParticipants[pendingIndex];
     if (participant) {
-      const attemptedBefore = send.participants[pendingIndex] === 'attempted';
-      if (!attemptedBefore)
+      const marker = `${documentId}/${pendingIndex}`;
+      const marked = send.participants[pendingIndex] === 'attempted';
+      if (!marked) {
+        run.freshMarkers.add(marker);
         await this.#record(run, [{ type: 'participant_attempted', documentId, index: pendingIndex }]);
-      const added = await client.addParticipant(send.requestId, participant, {
-        signal,
-        mayAlreadyExist: attemptedBefore,
-      });
+      }
+      // Only a marker left by an earlier attempt (maybe of a crashed process) means it may exist.
+      const mayAlreadyExist = marked && !run.freshMarkers.has(marker);
+      const requestId = send.requestId;
+      const added = await run.slots.run(signal, () =>
+        client.addParticipant(requestId, participant, { signal, mayAlreadyExist }),
+      );
+      // From now on an attempt of this participant may follow one the service applied.
+      if (added.ok || added.error.outcomeUnknown) run.freshMarkers.delete(marker);
       if (!added.ok) return this.#onFailure(run, document, added.error);
       await this.#record(run, [
         {
@@ -447,13 +449,16 @@ export class SendEngine {
           index: pendingIndex,
           participantId:
             added.value.kind === 'added' ? added.value.response.participant.participant_id : undefined,
+          ...(added.value.kind === 'alreadyAdded' ? { alreadyThere: true } : {}),
         },
+        ...this.#participantMarker(run, documentId, draft.extraParticipants.length, pendingIndex + 1),
       ]);
       return { kind: 'continue' };
     }
 
-    if (!send.prepareAttempted) await this.#record(run, [{ type: 'prepare_attempted', documentId }]);
-    const prepared = await client.prepareSigningRequest(send.requestId, { signal });
+    // Prepare needs no marker: a repeat answers prepare_conflict, which the client resolves by a read.
+    const requestId = send.requestId;
+    const prepared = await run.slots.run(signal, () => client.prepareSigningRequest(requestId, { signal }));
     if (!prepared.ok) return this.#onFailure(run, document, prepared.error);
     await this.#record(run, [
       {
@@ -465,6 +470,72 @@ export class SendEngine {
       },
     ]);
     return { kind: 'done' };
+  }
+
+  /** The creation key and frozen body of a document, to be stored before the first attempt. */
+  #createAttempt(batch: BatchState, document: DocumentState, uploadId: string): BatchEvent {
+    return {
+      type: 'create_attempted',
+      documentId: document.draft.id,
+      idempotencyKey: randomUUID(),
+      uploadId,
+      body: buildCreateBody(batch.defaults, document.draft, uploadId),
+    };
+  }
+
+  /**
+   * The "attempted" marker of the participant at `index`, written with the record that
+   * precedes its call so each call costs one durable write. The run remembers it wrote it, so
+   * its own first attempt is not taken for the repeat of a lost one.
+   */
+  #participantMarker(run: Run, documentId: string, count: number, index: number): BatchEvent[] {
+    if (index >= count) return [];
+    run.freshMarkers.add(`${documentId}/${index}`);
+    return [{ type: 'participant_attempted', documentId, index }];
+  }
+
+  /**
+   * Sends the creation with its stored key and body. An outright refusal means no request
+   * exists under the key, so the key is released: with the upload gone (expired here, or the
+   * service says so) it is uploaded again; otherwise the document fails and can be edited.
+   */
+  async #create(
+    run: Run,
+    document: DocumentState,
+    create: NonNullable<DocumentState['send']['create']>,
+  ): Promise<StepOutcome> {
+    const documentId = document.draft.id;
+    const { signal } = run.controller;
+    const created = await run.slots.run(signal, () =>
+      this.#options.client.createSigningRequest(create.body, create.idempotencyKey, { signal }),
+    );
+    if (created.ok) {
+      await this.#record(run, [
+        {
+          type: 'request_created',
+          documentId,
+          requestId: created.value.id,
+          replayed: created.value.idempotent_replay === true,
+        },
+        ...this.#participantMarker(run, documentId, document.draft.extraParticipants.length, 0),
+      ]);
+      return { kind: 'continue' };
+    }
+    const failure = created.error;
+    if (!refusedOutright(failure)) return this.#onFailure(run, document, failure);
+    const margin = this.#options.uploadExpiryMarginMs ?? 10 * 60_000;
+    const uploadExpired = (document.send.upload?.expiresAt ?? 0) - margin <= this.#now();
+    if (uploadExpired || UPLOAD_GONE_CODES.has(failure.code)) {
+      await this.#record(run, [{ type: 'create_abandoned', documentId, reason: failure.code }]);
+      return { kind: 'continue' };
+    }
+    await this.#record(run, [
+      { type: 'create_abandoned', documentId, reason: failure.code, keepUpload: true },
+    ]);
+    const message = isCatalogCode(failure.code)
+      ? failure.message
+      : `The service refused to create the signing request (error "${failure.code}"${failure.serviceMessage ? `: ${failure.serviceMessage}` : ''}). Check this document's recipients and options, correct them, then retry it.`;
+    return this.#fail(run, document, { ...failure, message });
   }
 
   async #upload(run: Run, document: DocumentState): Promise<StepOutcome> {
@@ -483,21 +554,24 @@ export class SendEngine {
     }
     let reported = 0;
     const startedAt = this.#now();
-    const uploaded = await this.#options.client.uploadDocument(
-      {
-        path: blobs.pathOf(draft.pdf.sha256),
-        sizeBytes: draft.pdf.sizeBytes,
-        filename: draft.pdf.originalName,
-      },
-      {
-        signal: run.controller.signal,
-        onProgress: (sent, total) => {
-          if (sent === 0 || sent === total || sent - reported >= PROGRESS_STEP_BYTES) {
-            reported = sent;
-            this.#emitItem(run.batchId, documentId, sent, total);
-          }
+    const { signal } = run.controller;
+    const uploaded = await run.slots.run(signal, () =>
+      this.#options.client.uploadDocument(
+        {
+          path: blobs.pathOf(draft.pdf.sha256),
+          sizeBytes: draft.pdf.sizeBytes,
+          filename: draft.pdf.originalName,
         },
-      },
+        {
+          signal,
+          onProgress: (sent, total) => {
+            if (sent === 0 || sent === total || sent - reported >= PROGRESS_STEP_BYTES) {
+              reported = sent;
+              this.#emitItem(run.batchId, documentId, sent, total);
+            }
+          },
+        },
+      ),
     );
     if (!uploaded.ok) return this.#onFailure(run, document, uploaded.error);
     if (uploaded.value.sha256.toLowerCase() !== draft.pdf.sha256) {
@@ -507,6 +581,7 @@ export class SendEngine {
         retryable: true,
       });
     }
+    // The creation's key is stored with the upload, before the first creation attempt.
     await this.#record(run, [
       {
         type: 'upload_completed',
@@ -517,6 +592,7 @@ export class SendEngine {
         sizeBytes: uploaded.value.size_bytes,
         expiresAt: startedAt + uploaded.value.expires_in_hours * 3_600_000,
       },
+      this.#createAttempt(this.#batch(run.batchId), document, uploaded.value.upload_id),
     ]);
     return { kind: 'continue' };
   }

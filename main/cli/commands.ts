@@ -130,6 +130,14 @@ export async function sendCommand(args: CliArgs, out: CliOutput): Promise<number
   const { desk } = opening;
   try {
     reportStoreDamage(desk.store, out);
+    if (desk.store.loadReport.damaged.length > 0) {
+      // The unreadable batch may be this manifest's: a new batch would send its documents twice.
+      out.error(
+        'Nothing was sent: a batch in this data folder cannot be read, and it may be this manifest’s. Restore it from a backup or move it out of the data folder, then run the same command again.',
+      );
+      out.event({ type: 'summary', sent: false, damagedBatches: desk.store.loadReport.damaged.length });
+      return EXIT.badInput;
+    }
     const batch = await findOrCreateBatch(desk, manifestPath);
     if (
       batch.connection &&

@@ -80,6 +80,12 @@ export interface WidgetSessionHandle {
   readonly expiresAt: number;
 }
 
+/**
+ * Read size of uploads: large reads keep the thread pool (shared with the journal's fsyncs) free
+ * while several uploads run, and bound the memory of one upload to a few chunks.
+ */
+const UPLOAD_CHUNK_BYTES = 1024 * 1024;
+
 /** Upload deadline: a minute plus the time the file takes at a slow 128 KiB/s. */
 function uploadTimeoutMs(sizeBytes: number): number {
   return 60_000 + Math.ceil(sizeBytes / (128 * 1024)) * 1000;
@@ -139,7 +145,7 @@ export class ServiceClient {
           callback(null, chunk);
         },
       });
-      const file = createReadStream(source.path);
+      const file = createReadStream(source.path, { highWaterMark: UPLOAD_CHUNK_BYTES });
       file.on('error', (error) => counter.destroy(error));
       return file.pipe(counter);
     };

@@ -3,17 +3,44 @@ import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BatchDefaults } from '../../shared/domain/batch';
 import type { BatchEvent } from '../batch/batch-events';
-import { applyBatchEvent, emptyBatch, type BatchState } from '../batch/batch-state';
-import { JournalWriter, loadJournal, type JournalDamage } from './journal';
+import { applyBatchEvent, emptyBatch, UnknownBatchEventError, type BatchState } from '../batch/batch-state';
+import { JournalWriter, loadJournal, type JournalDamage, type JournalEntry } from './journal';
 
-/** Journal entries after which a batch is folded into a fresh snapshot. */
+/** Journal entries after which a batch is folded into a fresh snapshot (by default). */
 const COMPACT_AFTER_ENTRIES = 2_000;
+
+export interface BatchStoreOptions {
+  /** A read-only store (for `status` while another process sends) never writes or repairs a file. */
+  readonly readOnly?: boolean;
+  /** Journal entries after which a batch is folded into a fresh snapshot (default 2,000). */
+  readonly compactAfterEntries?: number;
+}
 
 interface OpenBatch {
   state: BatchState;
   readonly writer: JournalWriter<BatchState, BatchEvent> | undefined;
-  /** Records of one batch run one after another, so state, journal and snapshot always agree. */
+  /** Records of one batch are applied one after another, in the order they were appended. */
   queue: Promise<unknown>;
+}
+
+/** Replays journal entries onto a state; an event this version cannot read is reported as damage. */
+function foldEntries(
+  folder: string,
+  initial: BatchState,
+  entries: readonly JournalEntry<BatchEvent>[],
+):
+  { readonly ok: true; readonly state: BatchState } | { readonly ok: false; readonly damage: JournalDamage } {
+  let state = initial;
+  for (const entry of entries) {
+    try {
+      state = applyBatchEvent(state, entry);
+    } catch (error) {
+      if (!(error instanceof UnknownBatchEventError)) throw error;
+      const damage = { file: join(folder, 'journal.log'), line: undefined, tornTail: false };
+      return { ok: false, damage: { ...damage, problem: `entry ${entry.seq} holds ${error.message}` } };
+    }
+  }
+  return { ok: true, state };
 }
 
 /** A batch that could not be loaded, kept aside and reported: never silently dropped. */
@@ -41,18 +68,20 @@ export class BatchStore {
   #report: StoreLoadReport = { damaged: [], recovered: [] };
 
   readonly #readOnly: boolean;
+  readonly #compactAfterEntries: number;
 
-  private constructor(dataDir: string, readOnly: boolean) {
+  private constructor(dataDir: string, options: BatchStoreOptions) {
     this.#root = join(dataDir, 'batches');
-    this.#readOnly = readOnly;
+    this.#readOnly = options.readOnly === true;
+    this.#compactAfterEntries = options.compactAfterEntries ?? COMPACT_AFTER_ENTRIES;
   }
 
   /**
    * Opens the store of `dataDir`, loading every batch and reporting any damage found. A
    * read-only store (for `status` while another process sends) never writes or repairs a file.
    */
-  static async open(dataDir: string, options: { readOnly?: boolean } = {}): Promise<BatchStore> {
-    const store = new BatchStore(dataDir, options.readOnly === true);
+  static async open(dataDir: string, options: BatchStoreOptions = {}): Promise<BatchStore> {
+    const store = new BatchStore(dataDir, options);
     await store.#loadAll();
     return store;
   }
@@ -77,10 +106,12 @@ export class BatchStore {
         continue;
       }
       const { journal } = loaded;
-      const state = journal.entries.reduce(
-        applyBatchEvent,
-        journal.snapshot?.state ?? emptyBatch(entry.name),
-      );
+      const folded = foldEntries(folder, journal.snapshot?.state ?? emptyBatch(entry.name), journal.entries);
+      if (!folded.ok) {
+        damaged.push({ batchId: entry.name, damage: folded.damage });
+        continue;
+      }
+      const state = folded.state;
       if (state.createdAt === '') continue; // A batch whose creation never became durable.
       recovered.push(...journal.recovered.map((damage) => ({ ...damage, batchId: entry.name })));
       const writer = this.#readOnly ? undefined : await JournalWriter.open(folder, journal);
@@ -121,10 +152,18 @@ export class BatchStore {
     const batch = this.#batches.get(batchId);
     const writer = batch?.writer;
     if (!batch || !writer) return Promise.reject(new Error(`batch ${batchId} is unknown or read-only`));
+    if (events.length === 0) return batch.queue.then(() => batch.state);
+    // Appended now, in call order, so concurrent records share one fsync (group commit); the
+    // state is applied in the same order once each is durable.
+    const appended = writer.append(events);
+    appended.catch(() => undefined); // Handled below, in order; this only marks it as awaited.
     const recorded = batch.queue.then(async () => {
-      const entries = await writer.append(events);
+      const entries = await appended;
       batch.state = entries.reduce(applyBatchEvent, batch.state);
-      if (writer.entriesSinceSnapshot >= COMPACT_AFTER_ENTRIES) await writer.compact(batch.state);
+      // The snapshot may only cover entries applied to this state: the last one of this record.
+      const appliedSeq = entries.at(-1)?.seq;
+      if (appliedSeq !== undefined && writer.entriesSinceSnapshot >= this.#compactAfterEntries)
+        await writer.compact(batch.state, appliedSeq);
       for (const listener of this.#listeners) listener(batch.state, events);
       return batch.state;
     });

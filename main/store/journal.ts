@@ -95,7 +95,8 @@ export async function loadJournal<S, E>(folder: string): Promise<JournalLoad<S, 
     if (error.code === 'ENOENT') return '';
     throw error;
   });
-  const lines = text.split('\n');
+  // An empty journal (just compacted) has no lines, not one empty line.
+  const lines = text === '' ? [] : text.split('\n');
   const endsWithNewline = text.endsWith('\n');
   if (endsWithNewline) lines.pop();
   const entries: JournalEntry<E>[] = [];
@@ -151,6 +152,8 @@ export class JournalWriter<S, E> {
   #entriesSinceSnapshot: number;
   /** Set when a write failed: later entries would leave a gap, so the writer refuses them. */
   #failure: unknown;
+  /** While a snapshot is written, appends wait (they must not land in a journal being emptied). */
+  #compacting: Promise<void> | undefined;
 
   private constructor(folder: string, seq: number, entriesSinceSnapshot: number) {
     this.#folder = folder;
@@ -195,6 +198,7 @@ export class JournalWriter<S, E> {
   }
 
   async #flush(): Promise<void> {
+    await this.#compacting;
     while (this.#pending.length > 0) {
       const batch = this.#pending;
       this.#pending = [];
@@ -213,21 +217,34 @@ export class JournalWriter<S, E> {
     this.#flushing = undefined;
   }
 
+  /** The sequence number of the last appended entry. */
+  get lastSeq(): number {
+    return this.#seq;
+  }
+
   /**
-   * Folds everything so far into a new snapshot of `state` (which must reflect every appended
-   * event) and empties the journal. Safe at any instant: entries the snapshot covers are skipped
-   * on load if the journal was not emptied yet.
+   * Folds the journal into a new snapshot of `state`, which must reflect every entry up to
+   * `seq`, and empties the journal. Does nothing (answers false) while appends are in flight or
+   * when `seq` is not the last entry, so no entry is ever lost. Safe at any instant: entries the
+   * snapshot covers are skipped on load if the journal was not emptied yet.
    */
-  async compact(state: S): Promise<void> {
-    await this.#flushing;
-    const seq = this.#seq;
-    await writeFileAtomic(
-      join(this.#folder, SNAPSHOT_FILE),
-      encodeLine({ seq, at: new Date().toISOString(), event: state }),
-    );
-    await this.#handle?.truncate(0);
-    await this.#handle?.sync();
-    this.#entriesSinceSnapshot = 0;
+  async compact(state: S, seq: number): Promise<boolean> {
+    if (this.#flushing || this.#pending.length > 0 || seq !== this.#seq || this.#compacting) return false;
+    let finished: () => void = () => undefined;
+    this.#compacting = new Promise((resolve) => (finished = resolve));
+    try {
+      await writeFileAtomic(
+        join(this.#folder, SNAPSHOT_FILE),
+        encodeLine({ seq, at: new Date().toISOString(), event: state }),
+      );
+      await this.#handle?.truncate(0);
+      await this.#handle?.sync();
+      this.#entriesSinceSnapshot = 0;
+    } finally {
+      this.#compacting = undefined;
+      finished();
+    }
+    return true;
   }
 
   /** Waits for pending appends and closes the file. */

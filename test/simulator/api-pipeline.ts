@@ -19,6 +19,9 @@ function acceptsJson(accept: string): boolean {
 }
 
 function faultAnswer(decision: FaultDecision): ApiResponse {
+  if (decision.reject) {
+    return errorResponse(decision.reject.status, decision.reject.code, 'rejected by a queued fault');
+  }
   const retryAfter = { 'retry-after': String(decision.retryAfterSeconds) };
   return decision.kind === '429'
     ? errorResponse(429, 'rate_limited', 'too many requests; retry after the Retry-After delay', retryAfter)
@@ -127,7 +130,7 @@ export async function serveApiCall(
     return;
   }
   let answer: ApiResponse | null;
-  if (decision.kind === '503' || decision.kind === '429') {
+  if (decision.kind === '503' || decision.kind === '429' || decision.kind === 'reject') {
     answer = faultAnswer(decision);
   } else {
     try {

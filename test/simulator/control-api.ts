@@ -40,9 +40,11 @@ const faultConfigSchema = z.strictObject({
   pathPattern: z.string().optional(),
 });
 const queuedFaultSchema = z.strictObject({
-  kind: z.enum(['503', '429', 'dropBefore', 'dropAfter']),
+  kind: z.enum(['503', '429', 'dropBefore', 'dropAfter', 'reject']),
   pathPattern: z.string().optional(),
   retryAfterSeconds: nonNegative.optional(),
+  status: z.int().min(400).max(599).optional(),
+  code: z.string().min(1).optional(),
 });
 const enqueueSchema = z.strictObject({ faults: z.array(queuedFaultSchema).min(1) });
 const advanceSchema = z.strictObject({ ms: nonNegative });

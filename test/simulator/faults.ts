@@ -3,6 +3,8 @@ import type { FaultConfig, FaultKind, QueuedFault } from './types';
 /** What the pipeline does to one request before (and after) processing it. */
 export interface FaultDecision {
   kind: FaultKind | null;
+  /** For a `reject` fault: the answer to give instead of processing the request. */
+  reject?: { status: number; code: string };
   retryAfterSeconds: number;
   /** Delay before the answer is written (or the socket dropped after processing). */
   latencyMs: number;
@@ -88,6 +90,11 @@ export class FaultController {
   enqueue(...faults: QueuedFault[]): void {
     for (const fault of faults) {
       if (fault.pathPattern !== undefined) new RegExp(fault.pathPattern);
+      if (
+        fault.status !== undefined &&
+        (!Number.isInteger(fault.status) || fault.status < 400 || fault.status > 599)
+      )
+        throw new RangeError(`a rejected request's status must be 400–599, got ${fault.status}`);
       this.#queue.push({ ...fault });
     }
   }
@@ -111,6 +118,9 @@ export class FaultController {
         kind: queued.kind,
         retryAfterSeconds: queued.retryAfterSeconds ?? this.#config.retryAfterSeconds,
         latencyMs,
+        ...(queued.kind === 'reject'
+          ? { reject: { status: queued.status ?? 422, code: queued.code ?? 'rejected' } }
+          : {}),
       };
     }
     return {

@@ -62,13 +62,20 @@ export interface FaultConfig {
   pathPattern?: string;
 }
 
-export type FaultKind = '503' | '429' | 'dropBefore' | 'dropAfter';
+export type FaultKind = '503' | '429' | 'dropBefore' | 'dropAfter' | 'reject';
 
-/** A fault for the next request whose path matches `pathPattern` (any request when absent). */
+/**
+ * A fault for the next request whose path matches `pathPattern` (any request when absent).
+ * `reject` answers `status` with the error `code` without processing the request: how a test
+ * meets an answer the spec does not show (e.g. a creation refused for a reason of the service's).
+ */
 export interface QueuedFault {
   kind: FaultKind;
   pathPattern?: string;
   retryAfterSeconds?: number;
+  /** For `reject`: the HTTP status (4xx or 5xx, default 422) and error code (default `rejected`). */
+  status?: number;
+  code?: string;
 }
 
 /** Names of the operations the simulator recognises, as recorded in the call log. */

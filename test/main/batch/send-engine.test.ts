@@ -1,10 +1,10 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { phaseOf } from '../../../main/batch/batch-state';
+import { isLocked, phaseOf } from '../../../main/batch/batch-state';
 import type { SendEngineEvent } from '../../../main/batch/send-engine';
 import type { Desk } from '../../../main/desk-core';
 import { startSimulator, type Simulator } from '../../simulator/simulator';
-import { makeBatch, openTestDesk } from '../../support/batch-harness';
+import { makeBatch, observer, openTestDesk } from '../../support/batch-harness';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 
 let sim: Simulator;
@@ -105,7 +105,8 @@ describe('send engine', () => {
   });
 
   it('pauses while the service is unreachable, says why, and resumes by itself', async () => {
-    const batch = await makeBatch(desk, files, 8);
+    const batch = await makeBatch(desk, files, 16);
+    sim.faults.set({ latencyMs: 10 });
     const states: SendEngineEvent[] = [];
     let prepared = 0;
     desk.engine.subscribe((event) => {
@@ -115,12 +116,12 @@ describe('send engine', () => {
       }
     });
     const summary = await desk.engine.send(batch.id);
-    expect(summary).toMatchObject({ state: 'finished', prepared: 8 });
+    expect(summary).toMatchObject({ state: 'finished', prepared: 16 });
     const waiting = states.find((event) => event.type === 'engine-state' && event.state === 'waiting');
     expect(waiting).toMatchObject({
       reason: 'The signing service cannot be reached. Sending resumes by itself.',
     });
-    expectExactlyOncePrepared(batch.id, 8);
+    expectExactlyOncePrepared(batch.id, 16);
   });
 
   it('pauses on request and finishes on resume, with no duplicate', async () => {
@@ -191,6 +192,102 @@ describe('send engine', () => {
     expect(summary.state).toBe('stopped');
     expect(summary.reason).toContain('rejected the connection credentials');
     expect(desk.store.get(batch.id)?.documents.map(phaseOf)).toEqual(['uploading', 'uploading', 'uploading']);
+  });
+
+  it('releases the key of a creation refused outright: the document fails with the reason, can be edited, and a retry sends it once', async () => {
+    const batch = await makeBatch(desk, files, 2);
+    sim.faults.enqueue({
+      kind: 'reject',
+      pathPattern: '^/api/v1/signing-requests$',
+      status: 422,
+      code: 'invalid_signing_request',
+    });
+    const summary = await desk.engine.send(batch.id);
+    expect(summary).toMatchObject({ state: 'finished', prepared: 1, failed: 1 });
+    const failed = desk.store.get(batch.id)?.documents.find((document) => phaseOf(document) === 'failed');
+    if (!failed) throw new Error('no failed document');
+    expect(failed.send.error).toMatchObject({
+      code: 'invalid_signing_request',
+      retryable: false,
+      message: expect.stringMatching(/^The service refused to create the signing request/),
+    });
+    // Nothing exists under the refused key: the document is editable again, its upload is kept.
+    expect(isLocked(failed)).toBe(false);
+    expect(failed.send.create).toBeUndefined();
+    expect(failed.send.upload).toBeDefined();
+
+    await desk.engine.retry(batch.id, failed.draft.id);
+    const retried = await desk.engine.send(batch.id);
+    expect(retried).toMatchObject({ prepared: 2, failed: 0 });
+    expectExactlyOncePrepared(batch.id, 2);
+    expect(sim.state.uploads()).toHaveLength(2);
+    expect(sim.state.violations()).toEqual([]);
+  });
+
+  it('sends the body stored with the key even when the batch defaults change before the creation', async () => {
+    const batch = await makeBatch(desk, files, 1);
+    const unsubscribe = desk.engine.subscribe((event) => {
+      if (event.type === 'item-progress' && event.phase === 'creating') desk.engine.pause(batch.id);
+    });
+    expect((await desk.engine.send(batch.id)).state).toBe('paused');
+    unsubscribe();
+    const [document] = desk.store.get(batch.id)?.documents ?? [];
+    expect(document?.send.create?.body.locale).toBe('fr-FR');
+    await desk.store.record(batch.id, [
+      { type: 'defaults_changed', defaults: { ...batch.defaults, locale: 'de-DE' } },
+    ]);
+    const resumed = await desk.engine.send(batch.id);
+    expect(resumed).toMatchObject({ state: 'finished', prepared: 1 });
+    expectExactlyOncePrepared(batch.id, 1);
+    // Same key, same body: no "key reused with another body" at the service.
+    expect(sim.state.violations()).toEqual([]);
+    expect(sim.state.requests()[0]?.locale).toBe('fr-FR');
+  });
+
+  it('records a participant the service already had after a lost answer as such, and adds it once', async () => {
+    const batch = await makeBatch(desk, files, 1);
+    sim.faults.enqueue({ kind: 'dropAfter', pathPattern: '/participants$' });
+    const summary = await desk.engine.send(batch.id);
+    expect(summary).toMatchObject({ state: 'finished', prepared: 1 });
+    expectExactlyOncePrepared(batch.id, 1);
+    expect(desk.store.get(batch.id)?.documents[0]?.send.participants).toEqual({ 0: 'already_there' });
+  });
+
+  it('adds several extra participants in order, each exactly once, across a pause', async () => {
+    const batch = await makeBatch(desk, files, 3);
+    for (const document of batch.documents) {
+      const index = Number(document.draft.externalReference.slice(4));
+      await desk.store.record(batch.id, [
+        {
+          type: 'document_edited',
+          document: {
+            ...document.draft,
+            extraParticipants: [
+              ...document.draft.extraParticipants,
+              { ...observer(index), email: `second${index}@example.com`, name: `Second ${index}` },
+              { ...observer(index), email: `third${index}@example.com`, name: `Third ${index}` },
+            ],
+          },
+        },
+      ]);
+    }
+    sim.faults.set({ latencyMs: 10 });
+    let added = 0;
+    const unsubscribe = desk.engine.subscribe((event) => {
+      if (event.type === 'item-progress' && event.phase === 'adding_participants' && (added += 1) === 4)
+        desk.engine.pause(batch.id);
+    });
+    await desk.engine.send(batch.id);
+    unsubscribe();
+    const resumed = await desk.engine.send(batch.id);
+    expect(resumed).toMatchObject({ state: 'finished', prepared: 3 });
+    expectExactlyOncePrepared(batch.id, 3);
+    for (const document of desk.store.get(batch.id)?.documents ?? []) {
+      expect(
+        Object.values(document.send.participants).every((p) => p === 'added' || p === 'already_there'),
+      ).toBe(true);
+      expect(Object.keys(document.send.participants)).toHaveLength(3);
+    }
   });
 
   it('does not send a document that has no signer, and says what is missing', async () => {

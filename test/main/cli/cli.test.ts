@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -281,6 +281,33 @@ describe('send', () => {
     }
     expect(rows.at(-1)).toMatchObject({ documents: 3, prepared: 0, failed: 3 });
   });
+
+  it('refuses to send when a batch of the data folder is damaged (exit 2), so nothing can go twice', async () => {
+    const dataDir = work.file('data');
+    // Preparation never succeeds, so the run is still busy when it is killed.
+    sim.faults.set({ rate503: 1, pathPattern: '/prepare$' });
+    const partial = startCli(cliPath, sendArgs(dataDir), { credentials: DEMO_CLIENT });
+    while (sim.state.requests().length < SAMPLE_REFERENCES.length) await sleep(20);
+    await partial.kill();
+    sim.faults.reset();
+    const [batchFolder] = readdirSync(join(dataDir, 'batches'));
+    const journal = join(dataDir, 'batches', String(batchFolder), 'journal.log');
+    // One byte changed in the middle of the journal: damage no checksum forgives.
+    const lines = readFileSync(journal, 'utf8').split('\n');
+    lines[1] = String(lines[1]).replace('"seq":2', '"seq":9');
+    writeFileSync(journal, lines.join('\n'));
+
+    const result = await cli(sendArgs(dataDir, SAMPLE_MANIFEST, false));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      `Batch ${batchFolder} cannot be read (the line fails its checksum, ${journal} line 2)`,
+    );
+    expect(result.stderr).toContain('Nothing was sent: a batch in this data folder cannot be read');
+    expect(sim.state.countByExternalReference()).toEqual(
+      Object.fromEntries(SAMPLE_REFERENCES.map((reference) => [reference, 1])),
+    );
+    expect(readdirSync(join(dataDir, 'batches'))).toEqual([batchFolder]);
+  }, 60_000);
 
   it('refuses a data folder that another running process is using (exit 2), naming that process', async () => {
     const dataDir = work.file('data');
