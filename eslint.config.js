@@ -1,40 +1,27 @@
 // @ts-check
+import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const NODE_BUILTINS = [
-  'assert',
-  'buffer',
-  'child_process',
-  'crypto',
-  'dgram',
-  'dns',
-  'events',
-  'fs',
-  'fs/promises',
-  'http',
-  'http2',
-  'https',
-  'net',
-  'os',
-  'path',
-  'process',
-  'readline',
-  'stream',
-  'tls',
-  'url',
-  'util',
-  'vm',
-  'worker_threads',
-  'zlib',
-];
+/** Every Node built-in module, from Node itself (`fs`, `timers`, `perf_hooks`…), without `node:`. */
+const NODE_BUILTINS = builtinModules.filter((name) => !name.startsWith('_'));
 
 /** Imports that only the Electron shell may make. */
 const electronOnly = {
   name: 'electron',
   message: 'Only main/shell/ may import electron (ENGINEERING.md layers).',
 };
+const electronSubpaths = {
+  group: ['electron/*'],
+  message: 'Only main/shell/ may import electron (ENGINEERING.md layers).',
+};
+/** Node's globals, which browser code (renderer/, shared/) must not use either. */
+const nodeGlobals = ['process', 'Buffer', 'global', 'require', '__dirname', '__filename', 'setImmediate'].map(
+  (name) => ({ name, message: 'renderer/ and shared/ run anywhere: no Node globals.' }),
+);
+/** Files that run in Node: the main process, preload, tests, benchmarks, scripts. */
+const NODE_FILES = ['main/**', 'preload/**', 'test/**', 'bench/**', 'scripts/**', 'build/**', '*.js', '*.ts'];
 /** Modules that run in Node or Electron and must stay out of browser code. */
 const nodeAndMainOnly = [
   electronOnly,
@@ -50,8 +37,8 @@ export default tseslint.config(
   { ignores: ['dist/**', 'release/**', 'node_modules/**', 'coverage/**', 'test-results/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  { files: NODE_FILES, languageOptions: { globals: { ...globals.node } } },
   {
-    languageOptions: { globals: { ...globals.node } },
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -62,17 +49,19 @@ export default tseslint.config(
   {
     files: ['main/**/*.ts'],
     ignores: ['main/shell/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: [electronOnly] }] },
+    rules: { 'no-restricted-imports': ['error', { paths: [electronOnly], patterns: [electronSubpaths] }] },
   },
   {
     files: ['shared/**/*.ts', 'renderer/**/*.ts', 'renderer/**/*.tsx'],
     languageOptions: { globals: { ...globals.browser } },
     rules: {
+      'no-restricted-globals': ['error', ...nodeGlobals],
       'no-restricted-imports': [
         'error',
         {
           paths: nodeAndMainOnly,
           patterns: [
+            electronSubpaths,
             { group: ['node:*'], message: 'No Node built-ins here.' },
             {
               group: ['**/main/**', '**/preload/**'],

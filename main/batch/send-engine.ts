@@ -590,7 +590,7 @@ export class SendEngine {
         filename: uploaded.value.filename,
         sha256: uploaded.value.sha256.toLowerCase(),
         sizeBytes: uploaded.value.size_bytes,
-        expiresAt: startedAt + uploaded.value.expires_in_hours * 3_600_000,
+        expiresAt: startedAt + (uploaded.value.expires_in_hours ?? 0) * 3_600_000,
       },
       this.#createAttempt(this.#batch(run.batchId), document, uploaded.value.upload_id),
     ]);

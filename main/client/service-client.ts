@@ -91,10 +91,14 @@ function uploadTimeoutMs(sizeBytes: number): number {
   return 60_000 + Math.ceil(sizeBytes / (128 * 1024)) * 1000;
 }
 
-/** `X-Filename` must be a valid header value: printable ASCII goes as is, else the normalized name. */
+/**
+ * `X-Filename` must be a valid header value. Printable ASCII goes as is; anything else, and a
+ * name with `%` (which a service may read as percent-encoding), goes as the normalized name,
+ * which normalizes to itself: the service stores exactly the name the app showed.
+ */
 function filenameHeader(filename: string): string {
   const baseName = filename.split(/[/\\]/).pop() ?? '';
-  return /^[\x20-\x7e]+$/.test(baseName) ? baseName : normalizeFilename(baseName);
+  return /^[\x20-\x24\x26-\x7e]+$/.test(baseName) ? baseName : normalizeFilename(baseName);
 }
 
 const PREPARED_OR_LATER = new Set(['prepared', 'in_progress', 'completed']);

@@ -17,6 +17,8 @@ export interface TokenGrant {
 }
 
 const TOKEN_TIMEOUT_MS = 20_000;
+/** OAuth error codes that mean the client id or secret is not accepted. */
+const CREDENTIAL_ERRORS = new Set(['invalid_client', 'unauthorized_client', 'invalid_grant']);
 /** Renew this early before expiry, but never more than 10% of the lifetime. */
 const MAX_RENEWAL_MARGIN_MS = 60_000;
 
@@ -80,7 +82,11 @@ export class TokenManager implements TokenSource {
       timeoutMs: TOKEN_TIMEOUT_MS,
     });
     if (!answer.ok) {
-      const rejected = answer.error.httpStatus === 400 || answer.error.httpStatus === 401;
+      // RFC 6749 §5.2: a bad client answers 401, or 400 with one of these codes; any other 400
+      // (invalid_request, unsupported_grant_type…) is shown with its own code and message.
+      const rejected =
+        answer.error.httpStatus === 401 ||
+        (answer.error.httpStatus === 400 && CREDENTIAL_ERRORS.has(answer.error.code));
       return rejected
         ? {
             ok: false,

@@ -7,7 +7,12 @@ export const MIN_SIGNING_ORDER = 1;
 export const UPLOAD_ID_PREFIX = 'upl_';
 /** Every valid PDF starts with this header, followed by a version such as `1.7` (spec §7 `invalid_pdf`). */
 export const PDF_HEADER_PATTERN = /^%PDF-\d\.\d/;
-/** Locale tags take the form language-REGION (spec §4.3), e.g. `fr-FR`. */
-export const LOCALE_PATTERN = /^[a-z]{2,3}-[A-Z]{2}$/;
+/**
+ * Locale tags take the form language-REGION (spec §4.3), e.g. `fr-FR`; a BCP 47 region is two
+ * letters or a three-digit UN M.49 area, e.g. `es-419`.
+ */
+export const LOCALE_PATTERN = /^[a-z]{2,3}-(?:[A-Z]{2}|\d{3})$/;
+/** An e-mail address is at most 254 characters (RFC 5321 path limit). */
+export const MAX_EMAIL_LENGTH = 254;
 /** The filename the service stores when none is given (spec §4.2). */
 export const DEFAULT_FILENAME = 'document.pdf';

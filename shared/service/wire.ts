@@ -6,15 +6,32 @@
 import { z } from 'zod';
 import {
   LOCALE_PATTERN,
+  MAX_EMAIL_LENGTH,
   MAX_NAME_LENGTH,
   MAX_ROLE_LENGTH,
   MIN_SIGNING_ORDER,
   UPLOAD_ID_PREFIX,
 } from './limits';
 
-const sha256Hex = z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be a SHA-256 digest in hex');
-/** ISO 8601 UTC timestamps; absent or null until the event happens. */
-const timestamp = z.iso.datetime({ offset: true }).nullable().optional();
+/**
+ * A digest as the service reports it. Kept as given (the spec says "SHA-256 digest", not its
+ * encoding); the engine compares an upload's digest with the local hex one and fails loudly
+ * when they differ.
+ */
+const digest = z.string().min(1);
+/**
+ * A timestamp the service reports (ISO 8601 UTC in the spec). Kept as the service wrote it, so
+ * an unexpected format (no seconds, `+0000`, epoch seconds) never makes the whole answer
+ * unreadable: the display parses it when it can and shows it as is otherwise. Null or absent
+ * until the event happens.
+ */
+const timestamp = z
+  .union([z.string(), z.number().transform(String)])
+  .nullable()
+  .optional()
+  .catch(undefined);
+/** A positive number of seconds or hours, also when written as a numeric string; else unknown. */
+const lifetime = z.coerce.number().positive().optional().catch(undefined);
 
 export const uploadIdSchema = z
   .string()
@@ -37,7 +54,10 @@ export const participantSchema = z.object({
     .trim()
     .min(1, 'is required')
     .max(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`),
-  email: z.email('must be a valid e-mail address'),
+  email: z
+    .string()
+    .max(MAX_EMAIL_LENGTH, `must be at most ${MAX_EMAIL_LENGTH} characters`)
+    .pipe(z.email('must be a valid e-mail address')),
   signing_order: z
     .number()
     .int('must be a whole number')
@@ -69,7 +89,8 @@ export type CreateSigningRequestBody = z.infer<typeof createSigningRequestBodySc
 export const tokenResponseSchema = z.looseObject({
   access_token: z.string().min(1),
   token_type: z.string().optional(),
-  expires_in: z.number().positive().optional(),
+  /** Other response fields are "not shown": an unreadable lifetime means "renew on 401". */
+  expires_in: lifetime,
   scope: z.string().optional(),
 });
 export type TokenResponse = z.infer<typeof tokenResponseSchema>;
@@ -78,9 +99,10 @@ export type TokenResponse = z.infer<typeof tokenResponseSchema>;
 export const uploadSchema = z.looseObject({
   upload_id: uploadIdSchema,
   filename: z.string(),
-  sha256: sha256Hex,
+  sha256: digest,
   size_bytes: z.number().int().nonnegative(),
-  expires_in_hours: z.number().positive(),
+  /** Unreadable or absent: the upload is used at once, and uploaded again rather than kept. */
+  expires_in_hours: lifetime,
 });
 export type Upload = z.infer<typeof uploadSchema>;
 
@@ -113,7 +135,7 @@ export type AddParticipantResponse = z.infer<typeof addParticipantResponseSchema
 export const prepareResponseSchema = z.looseObject({
   id: z.string().min(1),
   status: z.string(),
-  document: z.looseObject({ revision: z.number().int(), sha256: sha256Hex }),
+  document: z.looseObject({ revision: z.coerce.number().int(), sha256: digest }),
 });
 export type PrepareResponse = z.infer<typeof prepareResponseSchema>;
 
@@ -127,11 +149,17 @@ export const signingRequestSchema = z.looseObject({
   document: z
     .looseObject({
       status: z.string().optional(),
-      revision: z.number().int().optional(),
-      sha256: sha256Hex.optional(),
+      revision: z.coerce.number().int().optional().catch(undefined),
+      sha256: digest.optional().catch(undefined),
     })
+    .nullable()
     .optional(),
-  evidence: z.looseObject({ ready: z.boolean() }).optional(),
+  /** Evidence counts as ready only when the service says `ready: true`. */
+  evidence: z
+    .looseObject({ ready: z.boolean().catch(false) })
+    .nullable()
+    .optional()
+    .catch(undefined),
   prepared_at: timestamp,
   opened_at: timestamp,
   finalized_at: timestamp,

@@ -7,7 +7,8 @@ import { z } from 'zod';
  */
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const LOCALE_PATTERN = /^[a-z]{2,3}-[A-Z]{2}$/;
+/** language-REGION, the region as two letters or a UN M.49 number (BCP 47), e.g. fr-FR, es-419. */
+const LOCALE_PATTERN = /^[a-z]{2,3}-(?:[A-Z]{2}|\d{3})$/;
 
 /** A type error that says "is required" when the field is missing. */
 function typed(expected: string) {

@@ -91,6 +91,18 @@ describe('each endpoint (spec §4)', () => {
     expect(progress.at(-1)).toBe(upload.size_bytes);
   });
 
+  it.each([
+    ['Q3%20report.pdf', 'Q3_20report.pdf'],
+    ['Devis n°12 – Müller & Söhne.pdf', normalizeFilename('Devis n°12 – Müller & Söhne.pdf')],
+    ['plain name.PDF', normalizeFilename('plain name.PDF')],
+  ])('the service stores exactly the name the app predicts for %s', async (name, predicted) => {
+    const { client: c } = client();
+    const upload = expectOk(await c.uploadDocument({ ...uploadSourceOf(pdfPath), filename: name }));
+    expect(upload.filename).toBe(predicted);
+    expect(upload.filename).toBe(normalizeFilename(name));
+    expect(sim.state.violations()).toEqual([]);
+  });
+
   it('creates a signing request once per Idempotency-Key, and a retry replays it', async () => {
     const { client: c } = client();
     const upload = expectOk(await c.uploadDocument(uploadSourceOf(pdfPath)));
@@ -277,7 +289,7 @@ describe('documented errors come back typed, with the catalog message', () => {
   it('upload_expired when the upload outlived expires_in_hours', async () => {
     const { client: c } = client();
     const upload = expectOk(await c.uploadDocument(uploadSourceOf(pdfPath)));
-    sim.clock.advance(upload.expires_in_hours * 3600_000 + 1000);
+    sim.clock.advance((upload.expires_in_hours ?? 0) * 3600_000 + 1000);
     const error = expectFailure(
       await c.createSigningRequest(bodyFor(upload.upload_id, 'HR-20'), randomUUID()),
     );
@@ -446,14 +458,18 @@ describe('transient failures', () => {
 
 describe('a fault storm: 20% 503 and dropped connections', () => {
   it('finishes every operation correctly, exactly one request per reference, no secret in the log', async () => {
-    const { client: c, log } = client();
+    // Ten attempts per call: eight faults in a row (p = 0.32^8 per call) would otherwise fail a run now and then.
+    const { client: c, log } = client({
+      retry: { baseDelayMs: 5, maxDelayMs: 50, maxAttempts: 10, maxRetryAfterMs: 5_000 },
+    });
     sim.faults.set({
       rate503: 0.2,
       dropBeforeRate: 0.05,
       dropAfterRate: 0.05,
       rate429: 0.02,
-      retryAfterSeconds: 0,
+      retryAfterSeconds: 1,
     });
+    const started = Date.now();
     const references = Array.from({ length: 30 }, (_, index) => `STORM-${index + 1}`);
     const results = await Promise.all(
       references.map(async (reference) => {
@@ -465,8 +481,34 @@ describe('a fault storm: 20% 503 and dropped connections', () => {
     );
     expect(results.every(({ read }) => read.status === 'prepared')).toBe(true);
     expect(sim.state.countByExternalReference()).toEqual(Object.fromEntries(references.map((r) => [r, 1])));
-    const faulted = sim.state.calls().filter((call) => call.fault !== undefined);
+    const localSha = createHash('sha256').update(readFileSync(pdfPath)).digest('hex');
+    const uploadSha = new Map(sim.state.uploads().map((upload) => [upload.uploadId, upload.sha256]));
+    for (const request of sim.state.requests()) {
+      // The recipient from the creation and the observer added afterwards, each exactly once.
+      expect(request.participants.map((participant) => participant.email).sort()).toEqual(
+        [observer.email, ...bodyFor('upl_x', 'x').recipients.map((recipient) => recipient.email)].sort(),
+      );
+      expect(uploadSha.get(request.uploadId)).toBe(localSha);
+    }
+    for (const { session } of results) expect(session.expiresInSeconds).toBe(900);
+    expect(sim.state.violations()).toEqual([]);
+    const faulted = sim.state.calls().filter((call) => call.fault !== null);
     expect(faulted.length).toBeGreaterThan(20);
+    expect(new Set(faulted.map((call) => call.fault))).toEqual(
+      new Set(['503', '429', 'dropBefore', 'dropAfter']),
+    );
+    // Retry-After (1 s) was honoured: no retry of a 503 or 429 came sooner.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+    const calls = sim.state.calls();
+    // Paths of one request only (an upload's or a creation's path is shared by every reference).
+    const perRequest = /\/signing-requests\/[^/]+\/(participants|prepare|widget-session)$/;
+    for (const [index, call] of calls.entries()) {
+      if ((call.fault !== '503' && call.fault !== '429') || !perRequest.test(call.path)) continue;
+      const retry = calls
+        .slice(index + 1)
+        .find((later) => later.path === call.path && later.method === call.method);
+      if (retry) expect(Date.parse(retry.at) - Date.parse(call.at)).toBeGreaterThanOrEqual(990);
+    }
 
     const written = log.lines.join('\n');
     expect(written).toContain('service.retry');

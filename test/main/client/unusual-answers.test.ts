@@ -87,6 +87,27 @@ describe('answers the spec does not show', () => {
     expect(tokenCalls).toHaveLength(2);
   });
 
+  it.each([
+    [400, 'invalid_client', 'credentials_rejected'],
+    [400, 'invalid_grant', 'credentials_rejected'],
+    [401, 'invalid_client', 'credentials_rejected'],
+    [400, 'unsupported_grant_type', 'unsupported_grant_type'],
+    [400, 'invalid_request', 'invalid_request'],
+  ])('a token call answered %i %s is reported as %s', async (status, oauthCode, expected) => {
+    const server = await startScriptedServer(() => ({
+      status,
+      body: JSON.stringify({ error: oauthCode, error_description: `the service says ${oauthCode}` }),
+    }));
+    close = server.close;
+    const error = expectFailure(await makeTestClient(server.baseUrl, credentials).client.testConnection());
+    expect(error).toMatchObject({ code: expected, httpStatus: status, retryable: false });
+    if (expected !== 'credentials_rejected')
+      expect(error.message).toBe(
+        `The signing service answered with error "${oauthCode}": the service says ${oauthCode}`,
+      );
+    expect(JSON.stringify(error)).not.toContain(credentials.clientSecret);
+  });
+
   it('sends the token call form-encoded and never a bearer token with it', async () => {
     const { server, client } = await serve(() => ({
       status: 200,

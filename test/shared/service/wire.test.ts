@@ -3,7 +3,9 @@ import { isFinal } from '../../../shared/service/status';
 import {
   createSigningRequestBodySchema,
   participantSchema,
+  prepareResponseSchema,
   signingRequestSchema,
+  tokenResponseSchema,
   uploadSchema,
   widgetSessionSchema,
 } from '../../../shared/service/wire';
@@ -39,6 +41,7 @@ describe('participant rules (spec §2.4)', () => {
     [{ name: '   ' }, 'name: is required'],
     [{ email: 'anne@' }, 'email: must be a valid e-mail address'],
     [{ email: 'anne example.com' }, 'email: must be a valid e-mail address'],
+    [{ email: `${'a'.repeat(64)}@${'b'.repeat(186)}.com` }, 'email: must be at most 254 characters'],
     [{ signing_order: 0 }, 'signing_order: must be at least 1'],
     [{ signing_order: 1.5 }, 'signing_order: must be a whole number'],
     [{ is_internal: 'yes' }, 'is_internal'],
@@ -69,12 +72,17 @@ describe('create signing request body (spec §4.3)', () => {
     expect(createSigningRequestBodySchema.safeParse(body).success).toBe(true);
   });
 
+  it('accepts a region given as a UN M.49 number (BCP 47), e.g. es-419', () => {
+    expect(createSigningRequestBodySchema.safeParse({ ...body, locale: 'es-419' }).success).toBe(true);
+  });
+
   it.each([
     [{ document: { upload_id: 'abc' } }, 'document.upload_id: must begin with upl_'],
     [{ document: { upload_id: 'upl_' } }, 'document.upload_id: must not be empty after the prefix'],
     [{ locale: 'fr' }, 'locale: must look like language-REGION'],
     [{ locale: 'fr_FR' }, 'locale: must look like language-REGION'],
     [{ locale: 'FR-fr' }, 'locale: must look like language-REGION'],
+    [{ locale: 'es-41' }, 'locale: must look like language-REGION'],
     [{ recipients: [] }, 'recipients: needs at least one recipient'],
     [{ external_reference: ' ' }, 'external_reference: is required'],
   ])('rejects %j with "%s"', (change, expected) => {
@@ -135,6 +143,46 @@ describe('answers from the service stay open (PRODUCT.md)', () => {
     expect(isFinal(signingRequestSchema.parse({ ...done, finalized_at: null }))).toBe(false);
     expect(isFinal(signingRequestSchema.parse({ ...done, document: { status: 'prepared' } }))).toBe(false);
     expect(isFinal(signingRequestSchema.parse({ ...done, status: 'in_progress' }))).toBe(false);
+  });
+
+  it('reads fields the spec does not pin down without failing the whole answer', () => {
+    // Timestamps in other formats are kept as written, for display.
+    const read = signingRequestSchema.parse({
+      id: 'sr_1',
+      status: 'in_progress',
+      document: { status: 'prepared', revision: '2', sha256: 'q1w2e3==' },
+      evidence: null,
+      prepared_at: '2026-11-02T10:00+0000',
+      opened_at: 1_793_000_000,
+      finalized_at: null,
+    });
+    expect(read).toMatchObject({
+      document: { revision: 2, sha256: 'q1w2e3==' },
+      evidence: null,
+      prepared_at: '2026-11-02T10:00+0000',
+      opened_at: '1793000000',
+    });
+    // An unreadable evidence object or revision counts as "not known yet".
+    expect(signingRequestSchema.parse({ id: 'sr_1', status: 'completed', evidence: 'soon' }).evidence).toBe(
+      undefined,
+    );
+    expect(
+      signingRequestSchema.parse({ id: 'sr_1', status: 'prepared', document: { revision: 'first' } })
+        .document,
+    ).toEqual({ revision: undefined });
+    expect(
+      prepareResponseSchema.parse({ id: 'sr_1', status: 'prepared', document: { revision: 1, sha256: 'x' } }),
+    ).toMatchObject({ document: { revision: 1, sha256: 'x' } });
+  });
+
+  it('reads a token lifetime written as a string, and treats an unreadable one as unknown', () => {
+    expect(tokenResponseSchema.parse({ access_token: 't', expires_in: '3600' }).expires_in).toBe(3600);
+    expect(tokenResponseSchema.parse({ access_token: 't', expires_in: 'soon' }).expires_in).toBeUndefined();
+    expect(tokenResponseSchema.parse({ access_token: 't' }).expires_in).toBeUndefined();
+    expect(
+      uploadSchema.parse({ upload_id: 'upl_1', filename: 'a.pdf', sha256: SHA, size_bytes: 1 })
+        .expires_in_hours,
+    ).toBeUndefined();
   });
 
   it('refuses a widget URL that is not http(s)', () => {

@@ -1,0 +1,49 @@
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const eslint = new ESLint({ cwd: process.cwd() });
+
+/** The messages of the layering rules for `code` placed at `filePath` (nothing is written to disk). */
+async function layeringProblems(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? [])
+    .filter(
+      (message) => message.ruleId === 'no-restricted-imports' || message.ruleId === 'no-restricted-globals',
+    )
+    .map((message) => message.message);
+}
+
+describe('the layering lint rules (ENGINEERING.md)', () => {
+  it.each([
+    ['main/batch/example.ts', "import { app } from 'electron';\nexport const name = app.name;\n"],
+    ['main/batch/example.ts', "import { app } from 'electron/main';\nexport const name = app.name;\n"],
+    ['shared/example.ts', "import { setTimeout } from 'timers';\nexport const wait = setTimeout;\n"],
+    [
+      'shared/example.ts',
+      "import { performance } from 'perf_hooks';\nexport const now = performance.now();\n",
+    ],
+    ['shared/example.ts', "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n"],
+    ['shared/example.ts', 'export const bytes = Buffer.from("x");\n'],
+    ['renderer/src/example.ts', 'export const home = process.env.HOME;\n'],
+    ['renderer/src/example.tsx', "import { request } from 'undici';\nexport const call = request;\n"],
+    [
+      'renderer/src/example.ts',
+      "import { BatchStore } from '../../main/store/batch-store';\nexport const s = BatchStore;\n",
+    ],
+    ['preload/example.ts', "import keytar from 'keytar';\nexport const k = keytar;\n"],
+  ])('refuses in %s: %s', async (filePath, code) => {
+    expect(await layeringProblems(filePath, code)).toHaveLength(1);
+  });
+
+  it.each([
+    ['main/shell/example.ts', "import { app } from 'electron';\nexport const name = app.name;\n"],
+    ['main/batch/example.ts', "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n"],
+    ['shared/example.ts', "import { z } from 'zod';\nexport const schema = z.string();\n"],
+    [
+      'preload/example.ts',
+      "import { contextBridge } from 'electron';\nexport const bridge = contextBridge;\n",
+    ],
+  ])('allows in %s: %s', async (filePath, code) => {
+    expect(await layeringProblems(filePath, code)).toEqual([]);
+  });
+});
