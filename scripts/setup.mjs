@@ -23,6 +23,8 @@ const SYSTEM_PACKAGES = [
   { name: 'gnome-keyring', probe: '/usr/bin/gnome-keyring-daemon' },
   // The browser of the end-to-end tests (Playwright drives it with executablePath).
   { name: 'chromium', probe: '/usr/bin/chromium' },
+  // A display for the real-Electron journey on machines without one (CI, servers).
+  { name: 'xvfb', probe: '/usr/bin/Xvfb' },
 ];
 
 function run(command, args, options = {}) {

@@ -16,8 +16,14 @@ const build = spawnSync('node', ['scripts/build.mjs'], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 const electron = electronBinary();
+// Chromium refuses to run as root with its sandbox on; a desktop session is not root, a container may be.
+const asRoot = process.getuid?.() === 0;
+if (electron && asRoot)
+  console.log(
+    'start: running as root, so Electron starts with --no-sandbox (run as a normal user to keep it).',
+  );
 const [command, args, host] = electron
-  ? [electron, ['.'], 'Electron']
+  ? [electron, ['.', ...(asRoot ? ['--no-sandbox'] : []), ...process.argv.slice(2)], 'Electron']
   : [
       'node',
       ['dist/browser-host/index.js', ...process.argv.slice(2)],

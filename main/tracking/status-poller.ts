@@ -4,7 +4,7 @@ import type { SigningRequest } from '../../shared/service/wire';
 import { backoffDelayMs, sleep } from '../client/backoff';
 import type { ServiceClient } from '../client/service-client';
 import { silentLogger, type Logger } from '../log';
-import type { DocumentState } from '../batch/batch-state';
+import type { BatchState, DocumentState } from '../batch/batch-state';
 import type { BatchStore } from '../store/batch-store';
 import { DEFAULT_POLL_SCHEDULE, nextInterval, type PollSchedule } from './poll-schedule';
 import { ReadBudget } from './read-budget';
@@ -38,7 +38,10 @@ export interface StatusPollerOptions {
   readonly store: BatchStore;
   readonly client: ServiceClient;
   readonly schedule?: PollSchedule;
-  /** Reads per minute over every request (default 60), and the largest burst (default 5). */
+  /**
+   * Reads per minute over every request (default 60), and the largest burst (default 1: reads
+   * are paced evenly and never come in bursts).
+   */
   readonly readsPerMinute?: number;
   readonly burst?: number;
   readonly now?: () => number;
@@ -47,6 +50,8 @@ export interface StatusPollerOptions {
 }
 
 interface Tracked {
+  /** `batchId/documentId`: the key of its schedule. */
+  readonly key: string;
   readonly batchId: string;
   readonly documentId: string;
   readonly requestId: string;
@@ -91,6 +96,24 @@ export function needsTracking(document: DocumentState): boolean {
   );
 }
 
+/** The requests of one batch that the poller reads. */
+function trackedOf(batch: BatchState): Tracked[] {
+  const tracked: Tracked[] = [];
+  for (const document of batch.documents) {
+    if (!needsTracking(document) || !document.send.requestId || !document.send.prepared) continue;
+    tracked.push({
+      key: `${batch.id}/${document.draft.id}`,
+      batchId: batch.id,
+      documentId: document.draft.id,
+      requestId: document.send.requestId,
+      externalReference: document.draft.externalReference,
+      since: Date.parse(document.send.prepared.at),
+      last: document.tracking,
+    });
+  }
+  return tracked;
+}
+
 /**
  * Reads every prepared request that is not final until it is (PRODUCT.md §5). Polite: a
  * schedule by age and attention, a global read budget, jitter, backoff on 429/503 honouring
@@ -105,6 +128,8 @@ export class StatusPoller {
   readonly #logger: Logger;
   readonly #budget: ReadBudget;
   readonly #dueAt = new Map<string, number>();
+  /** Each batch's tracked requests, rebuilt only when the batch's (immutable) state changes. */
+  readonly #trackedByBatch = new Map<string, { readonly state: BatchState; readonly tracked: Tracked[] }>();
   readonly #attentionUntil = new Map<string, number>();
   readonly #listeners = new Set<(event: PollerEvent) => void>();
   #controller: AbortController | undefined;
@@ -119,7 +144,7 @@ export class StatusPoller {
     this.#now = options.now ?? Date.now;
     this.#random = options.random ?? Math.random;
     this.#logger = options.logger ?? silentLogger;
-    this.#budget = new ReadBudget(options.readsPerMinute ?? 60, options.burst ?? 5, this.#now);
+    this.#budget = new ReadBudget(options.readsPerMinute ?? 60, options.burst ?? 1, this.#now);
   }
 
   /** Reads performed since start (for benchmarks and the status line). */
@@ -170,8 +195,7 @@ export class StatusPoller {
   refreshNow(batchId?: string): void {
     const now = this.#now();
     for (const tracked of this.#trackedRequests()) {
-      if (!batchId || tracked.batchId === batchId)
-        this.#dueAt.set(`${tracked.batchId}/${tracked.documentId}`, now);
+      if (!batchId || tracked.batchId === batchId) this.#dueAt.set(tracked.key, now);
     }
     this.#wake?.();
   }
@@ -180,22 +204,24 @@ export class StatusPoller {
     for (const listener of this.#listeners) listener(event);
   }
 
+  /** Every request to track, from the cache; only batches whose state changed are looked at again. */
   #trackedRequests(): Tracked[] {
-    const tracked: Tracked[] = [];
-    for (const batch of this.#options.store.list()) {
-      for (const document of batch.documents) {
-        if (!needsTracking(document) || !document.send.requestId || !document.send.prepared) continue;
-        tracked.push({
-          batchId: batch.id,
-          documentId: document.draft.id,
-          requestId: document.send.requestId,
-          externalReference: document.draft.externalReference,
-          since: Date.parse(document.send.prepared.at),
-          last: document.tracking,
-        });
+    const batches = this.#options.store.list();
+    const all: Tracked[] = [];
+    for (const batch of batches) {
+      let cached = this.#trackedByBatch.get(batch.id);
+      if (cached?.state !== batch) {
+        cached = { state: batch, tracked: trackedOf(batch) };
+        this.#trackedByBatch.set(batch.id, cached);
       }
+      for (const tracked of cached.tracked) all.push(tracked);
     }
-    return tracked;
+    if (this.#trackedByBatch.size > batches.length) {
+      const present = new Set(batches.map((batch) => batch.id));
+      for (const batchId of this.#trackedByBatch.keys())
+        if (!present.has(batchId)) this.#trackedByBatch.delete(batchId);
+    }
+    return all;
   }
 
   #hasAttention(key: string): boolean {
@@ -204,7 +230,7 @@ export class StatusPoller {
 
   /** When a request is next due; a request never read is spread over the first interval, not all at once. */
   #dueOf(tracked: Tracked): number {
-    const key = `${tracked.batchId}/${tracked.documentId}`;
+    const { key } = tracked;
     let due = this.#dueAt.get(key);
     if (due === undefined) {
       const lastRead = tracked.last ? Date.parse(tracked.last.readAt) : tracked.since;
@@ -233,9 +259,8 @@ export class StatusPoller {
         let nextDue = Number.POSITIVE_INFINITY;
         for (const candidate of tracked) {
           const due = this.#dueOf(candidate);
-          const key = `${candidate.batchId}/${candidate.documentId}`;
           // Requests someone is watching go first among those due.
-          const priority = this.#hasAttention(key) ? due - 3_600_000 : due;
+          const priority = this.#hasAttention(candidate.key) ? due - 3_600_000 : due;
           if (due <= now && priority < nextDue) {
             next = candidate;
             nextDue = priority;
@@ -249,7 +274,8 @@ export class StatusPoller {
           }
           waitMs = budgetWait;
         } else {
-          const earliest = Math.min(...tracked.map((candidate) => this.#dueOf(candidate)));
+          let earliest = Number.POSITIVE_INFINITY;
+          for (const candidate of tracked) earliest = Math.min(earliest, this.#dueOf(candidate));
           waitMs = Number.isFinite(earliest) ? Math.max(0, earliest - now) : 60_000;
         }
       }
@@ -267,12 +293,12 @@ export class StatusPoller {
   }
 
   async #read(tracked: Tracked, signal: AbortSignal): Promise<void> {
-    const key = `${tracked.batchId}/${tracked.documentId}`;
+    const { key } = tracked;
     this.#reads += 1;
     let result;
     try {
-      // Two attempts at most: the poller's own schedule and backoff handle longer trouble.
-      result = await this.#options.client.getSigningRequest(tracked.requestId, { signal, maxAttempts: 2 });
+      // One attempt per read taken from the budget: the poller's own schedule and backoff retry.
+      result = await this.#options.client.getSigningRequest(tracked.requestId, { signal, maxAttempts: 1 });
     } catch {
       return; // Stopped while reading.
     }
@@ -284,7 +310,8 @@ export class StatusPoller {
       );
     if (!result.ok) {
       const failure = result.error;
-      if (failure.code === 'signing_request_not_found') {
+      // Not found, whatever the code: the service does not have it (any more) for this client.
+      if (failure.httpStatus === 404 || failure.code === 'signing_request_not_found') {
         await this.#options.store.record(tracked.batchId, [
           { type: 'request_gone', documentId: tracked.documentId },
         ]);

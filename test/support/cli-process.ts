@@ -9,10 +9,14 @@ const CLI_ENTRY = fileURLToPath(new URL('../../main/cli/index.ts', import.meta.u
  * Bundles `main/cli/index.ts` into `<outDir>/cli.mjs` (one self-contained ES module for Node 24)
  * and returns its path. A start then costs a plain `node` start instead of a TypeScript loader.
  */
-export async function bundleCli(outDir: string): Promise<string> {
-  const outfile = `${outDir}/cli.mjs`;
+export function bundleCli(outDir: string): Promise<string> {
+  return bundleEntry(CLI_ENTRY, `${outDir}/cli.mjs`);
+}
+
+/** Bundles a TypeScript entry for plain Node into `outfile` (an ES module) and returns its path. */
+export async function bundleEntry(entry: string, outfile: string): Promise<string> {
   await build({
-    entryPoints: [CLI_ENTRY],
+    entryPoints: [entry],
     bundle: true,
     platform: 'node',
     format: 'esm',

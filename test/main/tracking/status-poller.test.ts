@@ -6,7 +6,9 @@ import { nextInterval, DEFAULT_POLL_SCHEDULE } from '../../../main/tracking/poll
 import { ReadBudget } from '../../../main/tracking/read-budget';
 import { startSimulator, type Simulator } from '../../simulator/simulator';
 import { makeBatch, openTestDesk } from '../../support/batch-harness';
+import { makeTestClient } from '../../support/client-harness';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
+import { startScriptedServer, tokenWithoutLifetime } from '../../support/scripted-server';
 
 /** A schedule compressed for tests: the same shape, in tens of milliseconds. */
 const FAST: PollSchedule = {
@@ -134,6 +136,128 @@ describe('status poller', () => {
     const reads = readsOf();
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(readsOf()).toBe(reads);
+  });
+
+  it('marks a request gone on any 404, also one without the service code', async () => {
+    const batch = await makeBatch(desk, files, 1);
+    await desk.engine.send(batch.id);
+    sim.faults.enqueue({
+      kind: 'reject',
+      status: 404,
+      code: 'not_found',
+      pathPattern: '^/api/v1/signing-requests/',
+    });
+    poller = new StatusPoller({
+      store: desk.store,
+      client: desk.client,
+      schedule: FAST,
+      readsPerMinute: 6_000,
+    });
+    const events: PollerEvent[] = [];
+    poller.subscribe((event) => events.push(event));
+    poller.start();
+    await until(events, (event) => event.type === 'gone');
+    expect(desk.store.get(batch.id)?.documents[0]?.gone).toBe(true);
+    expect(readsOf()).toBe(1);
+  });
+
+  it('keeps a status value the spec never showed, shows it as it is, and keeps reading', async () => {
+    const batch = await makeBatch(desk, files, 1);
+    await desk.engine.send(batch.id);
+    const server = await startScriptedServer((request) =>
+      request.url === '/oauth/token'
+        ? tokenWithoutLifetime
+        : {
+            status: 200,
+            body: JSON.stringify({
+              id: 'sr_x',
+              status: 'awaiting_countersignature',
+              document: { status: 'prepared' },
+              evidence: { ready: false },
+              prepared_at: '2026-11-02T10:00:00Z',
+              opened_at: '2026-11-02T10:05:00Z',
+              finalized_at: null,
+            }),
+          },
+    );
+    const { client } = makeTestClient(server.baseUrl, { clientId: 'desk', clientSecret: 'scripted-secret' });
+    try {
+      poller = new StatusPoller({ store: desk.store, client, schedule: FAST, readsPerMinute: 6_000 });
+      const events: PollerEvent[] = [];
+      poller.subscribe((event) => events.push(event));
+      poller.start();
+      await until(events, (event) => event.type === 'status-changed');
+      expect(desk.store.get(batch.id)?.documents[0]?.tracking).toMatchObject({
+        status: 'awaiting_countersignature',
+        openedAt: '2026-11-02T10:05:00Z',
+        final: false,
+      });
+      const reads = () => server.requests.filter((request) => request.url !== '/oauth/token').length;
+      const seen = reads();
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(reads()).toBeGreaterThan(seen);
+      expect(events.some((event) => event.type === 'completed' || event.type === 'gone')).toBe(false);
+    } finally {
+      poller?.stop();
+      await client.close();
+      await server.close();
+    }
+  });
+
+  it('waits after a 503, for everyone, then reads again', async () => {
+    const batch = await makeBatch(desk, files, 2);
+    await desk.engine.send(batch.id);
+    sim.faults.enqueue({ kind: '503', retryAfterSeconds: 1, pathPattern: '^/api/v1/signing-requests/' });
+    poller = new StatusPoller({
+      store: desk.store,
+      client: desk.client,
+      schedule: FAST,
+      readsPerMinute: 6_000,
+    });
+    const events: PollerEvent[] = [];
+    poller.subscribe((event) => events.push(event));
+    const started = Date.now();
+    poller.start();
+    await until(events, (event) => event.type === 'poller-state' && event.state === 'waiting');
+    const waiting = events.find((event) => event.type === 'poller-state' && event.state === 'waiting');
+    expect(waiting).toMatchObject({ reason: expect.stringContaining('temporarily unavailable') });
+    // One attempt per read: the 503 was not retried at once, and nothing is read during the wait.
+    expect(readsOf()).toBe(1);
+    const waitingAt = events.indexOf(waiting!);
+    await until(
+      events,
+      (event) =>
+        event.type === 'poller-state' && event.state === 'tracking' && events.indexOf(event) > waitingAt,
+    );
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+    const reads = sim.state.calls().filter((call) => call.operation === 'readSigningRequest');
+    expect(Date.parse(reads[1]!.at) - Date.parse(reads[0]!.at)).toBeGreaterThanOrEqual(1_000);
+  });
+
+  it('paces reads evenly by default: never two within one budget interval', async () => {
+    const batch = await makeBatch(desk, files, 12);
+    await desk.engine.send(batch.id);
+    poller = new StatusPoller({
+      store: desk.store,
+      client: desk.client,
+      schedule: FAST,
+      readsPerMinute: 600,
+    });
+    const before = sim.state.calls().length;
+    poller.start();
+    poller.refreshNow();
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    poller.stop();
+    const times = sim.state
+      .calls()
+      .slice(before)
+      .filter((call) => call.operation === 'readSigningRequest')
+      .map((call) => Date.parse(call.at));
+    // 600 per minute: one every 100 ms, with no burst at the start.
+    expect(times.length).toBeGreaterThanOrEqual(10);
+    expect(times.length).toBeLessThanOrEqual(16);
+    for (let index = 1; index < times.length; index += 1)
+      expect(times[index]! - times[index - 1]!).toBeGreaterThanOrEqual(90);
   });
 
   it('never exceeds its read budget, however many requests are due', async () => {
