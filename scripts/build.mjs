@@ -3,6 +3,8 @@
 import { build as esbuild } from 'esbuild';
 import { build as viteBuild } from 'vite';
 
+// `--production` (installers): development-only code, such as the built-in simulator, is left out.
+const production = process.argv.includes('--production');
 const common = { bundle: true, sourcemap: true, logLevel: 'warning', target: 'node24' };
 // ESM bundles for Node: bundled CommonJS dependencies (undici, ws) `require` Node built-ins.
 const nodeRequireBanner = {
@@ -19,6 +21,7 @@ await Promise.all([
     outExtension: { '.js': '.js' },
     external: ['electron', 'keytar'],
     banner: nodeRequireBanner,
+    define: { DESK_DEVELOPMENT_BUILD: production ? 'false' : 'true' },
   }),
   // Sandboxed preloads must be CommonJS.
   esbuild({
@@ -52,4 +55,6 @@ await Promise.all([
   }),
   viteBuild({ configFile: 'vite.config.ts', logLevel: 'warn' }),
 ]);
-console.log('built dist/main, dist/preload, dist/browser-host, dist/renderer');
+console.log(
+  `built dist/main, dist/preload, dist/browser-host, dist/renderer${production ? ' (production: no simulator)' : ''}`,
+);

@@ -8,6 +8,7 @@ import { isLocked } from '../batch/batch-state';
 import { checkManifestFile, formatIssue } from '../batch/manifest';
 import type { SendEngineEvent } from '../batch/send-engine';
 import { connect, type Connected, type Connection, type ConnectionTuning, type DataDir } from '../desk-core';
+import { sameProfileName } from '../credentials/profile-store';
 import { Secret } from '../secret';
 import { silentLogger, type Logger } from '../log';
 import { batchReportCsv } from '../report/report-csv';
@@ -181,6 +182,14 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
     }
   }
 
+  /** Closes the open connection (engine and poller stop); the next use opens the active profile's afresh. */
+  async function disconnect(): Promise<void> {
+    const closing = connected;
+    connected = undefined;
+    connectedProfile = undefined;
+    await closing?.close();
+  }
+
   /** The connection of the active profile, opened on first use and replaced when the profile changes. */
   async function activeConnection(): Promise<Connected> {
     const name = await activeName();
@@ -267,16 +276,14 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
         );
       }
       const saved = await deps.profiles.save(input);
+      // Its address, client id or secret may have changed: the next use connects afresh.
+      if (connectedProfile !== undefined && sameProfileName(connectedProfile, saved.name)) await disconnect();
       if (!(await activeName())) await deps.profiles.setActive(saved.name);
       await announceProfiles();
       return (await profileViews()).find((profile) => profile.name === saved.name) as ProfileView;
     },
     'profiles.delete': async (name) => {
-      if (connectedProfile === name) {
-        await connected?.close();
-        connected = undefined;
-        connectedProfile = undefined;
-      }
+      if (connectedProfile !== undefined && sameProfileName(connectedProfile, name)) await disconnect();
       if (name === DEMO_PROFILE_NAME && demo) {
         demo = undefined;
         demoActive = false;
@@ -310,12 +317,8 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
       }
       demo = await deps.demo.start();
       demoActive = true;
-      if (connectedProfile === DEMO_PROFILE_NAME) {
-        // The demo simulator may have moved (a new run): reconnect on next use.
-        await connected?.close();
-        connected = undefined;
-        connectedProfile = undefined;
-      }
+      // The demo simulator may have moved (a new run): reconnect on next use.
+      if (connectedProfile === DEMO_PROFILE_NAME) await disconnect();
       await announceProfiles();
       return (await profileViews()).find((profile) => profile.name === DEMO_PROFILE_NAME) as ProfileView;
     },
@@ -356,7 +359,6 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
         .map((entry) => join(folder, entry.name));
     },
     'dialogs.pickManifest': async () => (await deps.dialogs.pickManifest()) ?? null,
-    'dialogs.pickReportPath': async (defaultName) => (await deps.dialogs.pickReportPath(defaultName)) ?? null,
 
     'documents.addPaths': async (batchId, paths) => {
       batchOrThrow(batchId);
@@ -434,20 +436,29 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
       if (!document || !requestId || !document.send.prepared) {
         throw new DeskError('not_prepared', 'This document has not been prepared yet: send it first.');
       }
+      const key = `${batchId}/${documentId}`;
+      // Already open: bring it forward rather than create a second session.
+      if (deps.ceremonies.focus?.(key)) return { alreadyOpen: true as const };
       const session = await current.client.createWidgetSession(requestId);
       if (!session.ok) throw new DeskError(session.error.code, session.error.message);
+      // Read quickly while someone waits; only once the window is really open.
       current.poller.watch(batchId, documentId);
-      await deps.ceremonies.open({
-        key: `${batchId}/${documentId}`,
-        title: `Signing ceremony — ${document.draft.externalReference}`,
-        session: session.value,
-        renew: () => current.client.createWidgetSession(requestId),
-        onClosed: () => {
-          current.poller.unwatch(batchId, documentId);
-          deps.emit('ceremony.closed', { batchId, documentId });
-        },
-      });
-      return { expiresInSeconds: session.value.expiresInSeconds };
+      try {
+        await deps.ceremonies.open({
+          key,
+          title: `Signing ceremony — ${document.draft.externalReference}`,
+          session: session.value,
+          renew: () => current.client.createWidgetSession(requestId),
+          onClosed: () => {
+            current.poller.unwatch(batchId, documentId);
+            deps.emit('ceremony.closed', { batchId, documentId });
+          },
+        });
+      } catch (error) {
+        current.poller.unwatch(batchId, documentId, 0);
+        throw error;
+      }
+      return { alreadyOpen: false as const, expiresInSeconds: session.value.expiresInSeconds };
     },
 
     'tracking.refreshNow': async (batchId) => {
@@ -460,9 +471,19 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
     },
 
     'report.csv': async (batchId) => batchReportCsv(batchOrThrow(batchId)),
-    'report.save': async (batchId, path) => {
-      await writeFile(path, batchReportCsv(batchOrThrow(batchId)), { encoding: 'utf8', mode: 0o600 });
-      return null;
+    'report.export': async (batchId) => {
+      const batch = batchOrThrow(batchId);
+      const path = await deps.dialogs.pickReportPath(`${batch.name}.csv`);
+      if (!path) return null;
+      await writeFile(path, batchReportCsv(batch), { encoding: 'utf8', mode: 0o600 }).catch(
+        (error: unknown) => {
+          throw new DeskError(
+            'report_not_saved',
+            `The report could not be saved at ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}). Choose another folder.`,
+          );
+        },
+      );
+      return path;
     },
   };
 

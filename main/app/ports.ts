@@ -46,6 +46,8 @@ export interface CeremonyRequest {
 /** Opens ceremonies in a locked-down window of their own. */
 export interface CeremonyOpener {
   open(request: CeremonyRequest): Promise<void>;
+  /** Brings the open ceremony window of `key` to the front; false when none is open (or the host cannot tell). */
+  focus?(key: string): boolean;
 }
 
 export interface Notifier {

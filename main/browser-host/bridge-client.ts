@@ -223,11 +223,15 @@ function installDeskBridge(): void {
         [],
         promptPath(`Manifest (CSV) to import: its path on this computer, ${where}.`),
       ),
-    pickReportPath: (defaultName: string) =>
+  });
+  const report: DeskBridge['report'] = Object.freeze({
+    csv: (batchId: string) =>
+      call('report.csv', [batchId]) as Promise<IpcResult<ChannelResult<'report.csv'>>>,
+    export: (batchId: string) =>
       dialogCall(
-        'dialogs.pickReportPath',
-        [defaultName],
-        promptPath(`Save the report as: a path on this computer, ${where}.`, `~/${defaultName}`),
+        'report.export',
+        [batchId],
+        promptPath(`Save the report as: a path on this computer, ${where}.`, '~/signing-report.csv'),
       ),
   });
 
@@ -235,6 +239,7 @@ function installDeskBridge(): void {
   const desk = Object.freeze({
     ...api,
     dialogs,
+    report,
     host: 'browser' as const,
     pathForFile: (_file: File): string | undefined => undefined,
   });

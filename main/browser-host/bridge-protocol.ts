@@ -32,7 +32,7 @@ export const DIALOG_CHANNELS = [
   'dialogs.pickPdfs',
   'dialogs.pickFolder',
   'dialogs.pickManifest',
-  'dialogs.pickReportPath',
+  'report.export',
 ] as const;
 
 /**

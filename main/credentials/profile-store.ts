@@ -153,6 +153,11 @@ type StoredProfile = z.infer<typeof storedProfileSchema>;
 
 const foldName = (name: string) => name.trim().toLocaleLowerCase('en-US');
 
+/** True when two names denote the same profile (names are compared without regard to case). */
+export function sameProfileName(a: string, b: string): boolean {
+  return foldName(a) === foldName(b);
+}
+
 const settingsSchema = z
   .object({
     version: z.literal(1),
@@ -208,15 +213,18 @@ function parseInput(
   }
   const complete = (value: Partial<StoredProfile>): value is StoredProfile =>
     value.name !== undefined && value.baseUrl !== undefined && value.clientId !== undefined;
-  if (issues.length > 0 || !complete(profile)) {
-    return {
-      ok: false,
-      code: 'invalid_profile',
-      message: issues.map((issue) => issue.message).join(' '),
-      issues,
-    };
-  }
+  if (issues.length > 0 || !complete(profile)) return invalid(issues);
   return { ok: true, value: { profile, secret } };
+}
+
+/** The failure for bad input, naming each field with what is accepted. */
+function invalid(issues: InvalidProfile['issues']): InvalidProfile {
+  return {
+    ok: false,
+    code: 'invalid_profile',
+    message: issues.map((issue) => issue.message).join(' '),
+    issues,
+  };
 }
 
 /**
@@ -306,6 +314,21 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
 
     const previous = await credentials.readSecret(profile.name);
     if (!previous.ok) return previous;
+    const movedSecret =
+      existing !== undefined &&
+      previous.value !== undefined &&
+      !secret &&
+      (existing.baseUrl !== profile.baseUrl || existing.clientId !== profile.clientId);
+    if (movedSecret) {
+      // A saved secret only ever goes where it was saved for: a new address or client id needs it typed again.
+      return invalid([
+        {
+          field: 'secret',
+          message:
+            'Enter the client secret again: the service address or client id changed, and the saved secret is only sent to the service it was saved for.',
+        },
+      ]);
+    }
     if (secret) {
       const stored = await credentials.saveSecret(profile.name, secret);
       if (!stored.ok) return stored;

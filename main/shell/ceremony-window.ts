@@ -138,6 +138,12 @@ export function createCeremonyWindows(options: CeremonyWindowsOptions): Ceremony
   }
 
   return {
+    focus(key) {
+      const existing = windows.get(key);
+      if (!existing || existing.isDestroyed()) return false;
+      revealWindow(existing);
+      return true;
+    },
     async open(request) {
       const existing = windows.get(request.key);
       if (existing && !existing.isDestroyed()) {

@@ -1,15 +1,77 @@
 /**
- * "Start at login" through the OS's login items (macOS and Windows; Electron offers none on
- * Linux). A login launch starts in the tray, with the window hidden.
+ * "Start at login": the OS login items on macOS and Windows; on Linux, where Electron offers
+ * none, a freedesktop autostart entry (`~/.config/autostart/<app id>.desktop`) that desktop
+ * sessions (GNOME, KDE, Xfce…) run at login. A login launch starts in the tray, window hidden.
  */
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import type { App } from 'electron';
 import type { LoginItem } from './tray';
 
-/** Passed to the app by the login item so it starts hidden (Windows; macOS tells us itself). */
+/** Passed to the app by the login item so it starts hidden (Windows, Linux; macOS tells us itself). */
 export const START_HIDDEN_FLAG = '--hidden';
 
-/** The OS login item, or undefined where Electron cannot set one. */
-export function systemLoginItem(app: App, platform: NodeJS.Platform): LoginItem | undefined {
+/** The app id of electron-builder.yml: it names the autostart entry. */
+export const AUTOSTART_ID = 'com.example.signingbatchdesk';
+
+export interface LinuxAutostartOptions {
+  /** `$XDG_CONFIG_HOME`, or `~/.config`. */
+  readonly configDir: string;
+  /** What to run: the AppImage (`$APPIMAGE`) or the installed executable. */
+  readonly executable: string;
+  readonly productName: string;
+}
+
+/** Quotes an Exec argument as the Desktop Entry Specification asks. */
+function execArgument(value: string): string {
+  return `"${value.replace(/(["`$\\])/g, '\\$1')}"`;
+}
+
+/** The autostart entry's text: runs the app hidden at login. */
+export function autostartEntry(options: LinuxAutostartOptions): string {
+  return [
+    '[Desktop Entry]',
+    'Type=Application',
+    `Name=${options.productName.replace(/[\r\n]/g, ' ')}`,
+    `Exec=${execArgument(options.executable)} ${START_HIDDEN_FLAG}`,
+    'Terminal=false',
+    'X-GNOME-Autostart-enabled=true',
+    '',
+  ].join('\n');
+}
+
+/** A login item over `<configDir>/autostart/<app id>.desktop`: present means enabled. */
+export function linuxAutostartItem(options: LinuxAutostartOptions): LoginItem {
+  const folder = join(options.configDir, 'autostart');
+  const file = join(folder, `${AUTOSTART_ID}.desktop`);
+  return {
+    isEnabled: () => existsSync(file),
+    setEnabled(enabled) {
+      if (!enabled) {
+        rmSync(file, { force: true });
+        return;
+      }
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(file, autostartEntry(options), { mode: 0o644 });
+    },
+  };
+}
+
+/** The login item of this platform. */
+export function systemLoginItem(
+  app: App,
+  platform: NodeJS.Platform,
+  env: NodeJS.ProcessEnv = process.env,
+): LoginItem | undefined {
+  if (platform === 'linux') {
+    return linuxAutostartItem({
+      configDir: env.XDG_CONFIG_HOME || join(homedir(), '.config'),
+      // An AppImage runs from a temporary mount: the entry must start the AppImage itself.
+      executable: env.APPIMAGE || process.execPath,
+      productName: app.getName(),
+    });
+  }
   if (platform !== 'darwin' && platform !== 'win32') return undefined;
   return {
     isEnabled: () => app.getLoginItemSettings().openAtLogin,

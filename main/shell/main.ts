@@ -13,7 +13,7 @@ import type { Logger } from '../log';
 import { registerAppScheme, serveAppScheme } from './app-protocol';
 import { createCeremonyWindows } from './ceremony-window';
 import { connectionTester } from '../app/connection-tester';
-import { simulatorDemo } from '../app/simulator-demo';
+import type { DemoProvider } from '../app/ports';
 import { createSystemDialogs } from './dialogs';
 import { registerDeskIpc, type DeskIpc } from './ipc-bridge';
 import { openLogFile } from './log-file';
@@ -38,6 +38,20 @@ const TRAY_EVENTS: ReadonlySet<EventChannel> = new Set<EventChannel>([
   'tracking.status',
   'tracking.completed',
 ]);
+
+/**
+ * The built-in simulator as the demo connection, loaded on first use. Production builds define
+ * DESK_DEVELOPMENT_BUILD as false, so the bundler leaves the simulator out of installers.
+ */
+function lazySimulatorDemo(): DemoProvider {
+  let provider: Promise<DemoProvider> | undefined;
+  return {
+    async start() {
+      provider ??= import('../app/simulator-demo').then((module) => module.simulatorDemo());
+      return (await provider).start();
+    },
+  };
+}
 
 /** Wires the app once Electron is ready; returns what must run before the process exits. */
 async function startDesk(
@@ -75,7 +89,7 @@ async function startDesk(
       if (TRAY_EVENTS.has(event)) outlets.tray?.scheduleRefresh();
     },
     // From the source folder (npm start), the built-in simulator is offered as a demo connection.
-    ...(app.isPackaged ? {} : { demo: simulatorDemo() }),
+    ...(DESK_DEVELOPMENT_BUILD && !app.isPackaged ? { demo: lazySimulatorDemo() } : {}),
     logger,
     testConnection: connectionTester(logger),
   });

@@ -183,10 +183,13 @@ export class StatusPoller {
     this.#wake?.();
   }
 
-  /** The window closed: stay quick for a short grace period, then slow down. */
-  unwatch(batchId: string, documentId: string): void {
+  /**
+   * The window closed: stay quick for a short grace period, then slow down. A grace of 0 (the
+   * window never opened) returns the request to its age's pace at once.
+   */
+  unwatch(batchId: string, documentId: string, graceMs = this.#schedule.attentionGraceMs): void {
     const key = `${batchId}/${documentId}`;
-    this.#attentionUntil.set(key, this.#now() + this.#schedule.attentionGraceMs);
+    this.#attentionUntil.set(key, this.#now() + graceMs);
     this.#dueAt.set(key, this.#now());
     this.#wake?.();
   }

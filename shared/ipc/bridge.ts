@@ -34,14 +34,13 @@ export const BRIDGE_METHODS = {
     pickPdfs: 'dialogs.pickPdfs',
     pickFolder: 'dialogs.pickFolder',
     pickManifest: 'dialogs.pickManifest',
-    pickReportPath: 'dialogs.pickReportPath',
   },
   documents: { addPaths: 'documents.addPaths', update: 'documents.update', remove: 'documents.remove' },
   manifest: { preview: 'manifest.preview', import: 'manifest.import' },
   sending: { start: 'sending.start', pause: 'sending.pause', retry: 'sending.retry' },
   ceremony: { open: 'ceremony.open' },
   tracking: { refreshNow: 'tracking.refreshNow', setPaused: 'tracking.setPaused' },
-  report: { csv: 'report.csv', save: 'report.save' },
+  report: { csv: 'report.csv', export: 'report.export' },
 } as const satisfies Record<string, Record<string, InvokeChannel>>;
 
 export const BRIDGE_EVENTS = {

@@ -57,7 +57,6 @@ export const invokeChannels = {
   'dialogs.pickPdfs': channel(z.tuple([]), z.array(filePath)),
   'dialogs.pickFolder': channel(z.tuple([]), z.array(filePath)),
   'dialogs.pickManifest': channel(z.tuple([]), filePath.nullable()),
-  'dialogs.pickReportPath': channel(z.tuple([name]), filePath.nullable()),
   'documents.addPaths': channel(z.tuple([id, z.array(filePath).min(1).max(2000)]), addDocumentsResultSchema),
   'documents.update': channel(z.tuple([id, id, documentEditSchema]), batchDetailSchema),
   'documents.remove': channel(z.tuple([id, id]), batchDetailSchema),
@@ -70,7 +69,8 @@ export const invokeChannels = {
   'tracking.refreshNow': channel(z.tuple([id.optional()]), z.null()),
   'tracking.setPaused': channel(z.tuple([z.boolean()]), z.null()),
   'report.csv': channel(z.tuple([id]), z.string()),
-  'report.save': channel(z.tuple([id, filePath]), z.null()),
+  /** Asks where to save (a dialog in main: the page never chooses a path to write) and writes the CSV; null when cancelled. */
+  'report.export': channel(z.tuple([id]), filePath.nullable()),
 } as const;
 
 export type InvokeChannel = keyof typeof invokeChannels;

@@ -161,4 +161,8 @@ export const appInfoSchema = z.object({
 });
 export type AppInfo = z.infer<typeof appInfoSchema>;
 
-export const ceremonyOpenedSchema = z.object({ expiresInSeconds: z.number() });
+/** A ceremony window just opened with a link valid this long, or the open one was brought to the front. */
+export const ceremonyOpenedSchema = z.union([
+  z.object({ alreadyOpen: z.literal(false), expiresInSeconds: z.number() }),
+  z.object({ alreadyOpen: z.literal(true) }),
+]);

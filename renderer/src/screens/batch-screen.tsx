@@ -108,7 +108,7 @@ export function BatchScreen({ batchId }: { batchId: string }) {
         <button type="button" onClick={() => void actions.refreshNow(batchId)}>
           Refresh statuses now
         </button>
-        <button type="button" onClick={() => void actions.exportReport(batchId, detail.name)}>
+        <button type="button" onClick={() => void actions.exportReport(batchId)}>
           Export CSV…
         </button>
       </div>

@@ -42,7 +42,7 @@ export interface DeskActions {
   retry(batchId: string, documentId: string): Promise<void>;
   openCeremony(batchId: string, documentId: string): Promise<void>;
   refreshNow(batchId?: string): Promise<void>;
-  exportReport(batchId: string, name: string): Promise<void>;
+  exportReport(batchId: string): Promise<void>;
   loadProfiles(): Promise<void>;
   saveProfile(input: ProfileInput): Promise<boolean>;
   removeProfile(name: string): Promise<void>;
@@ -216,7 +216,11 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
     },
     async openCeremony(batchId, documentId) {
       const opened = await attempt(set, () => unwrap(desk().ceremony.open(batchId, documentId)));
-      if (opened) {
+      if (opened?.alreadyOpen) {
+        set((state) =>
+          withNotice(state, 'info', 'The ceremony window is already open; it was brought to the front.'),
+        );
+      } else if (opened) {
         const minutes = Math.max(1, Math.round(opened.expiresInSeconds / 60));
         set((state) =>
           withNotice(
@@ -230,12 +234,9 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
     async refreshNow(batchId) {
       await attempt(set, () => unwrap(desk().tracking.refreshNow(batchId)));
     },
-    async exportReport(batchId, name) {
-      const api = desk();
-      const path = await attempt(set, () => unwrap(api.dialogs.pickReportPath(`${name}.csv`)));
-      if (!path) return;
-      const saved = await attempt(set, () => unwrap(api.report.save(batchId, path)));
-      if (saved === null) set((state) => withNotice(state, 'success', `Report saved to ${path}.`));
+    async exportReport(batchId) {
+      const path = await attempt(set, () => unwrap(desk().report.export(batchId)));
+      if (path) set((state) => withNotice(state, 'success', `Report saved to ${path}.`));
     },
     async loadProfiles() {
       const profiles = await attempt(set, () => unwrap(desk().profiles.list()));

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -168,12 +169,28 @@ describe('the app page in Chromium', () => {
     expect(folder?.ok && [...folder.value].sort()).toEqual([one, two].sort());
     answerNext(null);
     expect(await page.evaluate(() => window.desk?.dialogs.pickManifest())).toEqual({ ok: true, value: null });
-    answerNext('/tmp/report.csv');
-    expect(await page.evaluate(() => window.desk?.dialogs.pickReportPath('report.csv'))).toEqual({
+    const created = await page.evaluate(() => window.desk?.batches.create('Report batch'));
+    const batchId = created?.ok ? created.value.id : '';
+    const reportPath = files.file('report.csv');
+    answerNext(reportPath);
+    expect(await page.evaluate((id) => window.desk?.report.export(id), batchId)).toEqual({
       ok: true,
-      value: '/tmp/report.csv',
+      value: reportPath,
     });
-    expect(questions).toEqual(['prompt: ', 'prompt: ', 'prompt: ', 'prompt: ', 'prompt: ~/report.csv']);
+    expect(readFileSync(reportPath, 'utf8')).toMatch(/^\uFEFF"batch","external_reference",/);
+    answerNext(null);
+    expect(await page.evaluate((id) => window.desk?.report.export(id), batchId)).toEqual({
+      ok: true,
+      value: null,
+    });
+    expect(questions).toEqual([
+      'prompt: ',
+      'prompt: ',
+      'prompt: ',
+      'prompt: ',
+      'prompt: ~/signing-report.csv',
+      'prompt: ~/signing-report.csv',
+    ]);
   });
 });
 

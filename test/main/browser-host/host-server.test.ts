@@ -1,6 +1,6 @@
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BRIDGE_PROTOCOL, SECRET_PROTOCOL_PREFIX } from '../../../main/browser-host/bridge-protocol';
 import { contentSecurityPolicy, injectBridgeScript } from '../../../main/browser-host/host-server';
@@ -323,12 +323,16 @@ describe('dialogs in the browser host', () => {
       value: '/data/manifest.csv',
     });
     expect((await page.call('dialogs.pickManifest', [])).result).toEqual({ ok: true, value: null });
-    expect(
-      (await page.call('dialogs.pickReportPath', ['report.csv'], { paths: ['/tmp/../tmp/r.csv'] })).result,
-    ).toEqual({
+    const created = await page.call('batches.create', ['Report']);
+    const batchId = created.result.ok ? (created.result.value as { id: string }).id : '';
+    const reportPath = files.file('r.csv');
+    const answered = join(files.path, '..', basename(files.path), 'r.csv');
+    expect((await page.call('report.export', [batchId], { paths: [answered] })).result).toEqual({
       ok: true,
-      value: '/tmp/r.csv',
+      value: reportPath,
     });
+    expect(existsSync(reportPath)).toBe(true);
+    expect((await page.call('report.export', [batchId])).result).toEqual({ ok: true, value: null });
   });
 
   it('says so when the answered folder does not exist', async () => {

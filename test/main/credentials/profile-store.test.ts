@@ -144,12 +144,26 @@ describe('saving, listing and deleting profiles', () => {
     expect(valueOf(await store.list())).toEqual([replaced]);
     expect(valueOf(await store.connectionFor('replaced')).clientSecret.reveal()).toBe(newer);
 
-    // No secret given: the saved one is kept.
+    // No secret given, same service: the saved one is kept (e.g. only the name's case changed).
     const kept = valueOf(
-      await store.save({ name: 'replaced', baseUrl: 'https://third.example.com', clientId: 'desk-3' }),
+      await store.save({ name: 'replaced', baseUrl: 'https://other.example.com/api', clientId: 'desk-2' }),
     );
     expect(kept.hasSecret).toBe(true);
     expect(valueOf(await store.connectionFor('Replaced')).clientSecret.reveal()).toBe(newer);
+
+    // No secret given, another address or client id: refused, so the secret never goes elsewhere.
+    for (const moved of [
+      { baseUrl: 'https://third.example.com', clientId: 'desk-2' },
+      { baseUrl: 'https://other.example.com/api', clientId: 'desk-3' },
+    ]) {
+      const refused = await store.save({ name: 'Replaced', ...moved });
+      expect(refused).toMatchObject({
+        ok: false,
+        code: 'invalid_profile',
+        issues: [{ field: 'secret', message: expect.stringContaining('Enter the client secret again') }],
+      });
+    }
+    expect(valueOf(await store.list())).toEqual([replaced]);
     valueOf(await store.delete('Replaced'));
   });
 

@@ -43,7 +43,6 @@ const VALID_ARGS: { [C in InvokeChannel]: ChannelArgs<C> } = {
   'dialogs.pickPdfs': [],
   'dialogs.pickFolder': [],
   'dialogs.pickManifest': [],
-  'dialogs.pickReportPath': ['Monday contracts.csv'],
   'documents.addPaths': ['batch-1', ['/home/ana/contracts/a.pdf']],
   'documents.update': ['batch-1', 'doc-1', { externalReference: 'REF-001' }],
   'documents.remove': ['batch-1', 'doc-1'],
@@ -56,7 +55,7 @@ const VALID_ARGS: { [C in InvokeChannel]: ChannelArgs<C> } = {
   'tracking.refreshNow': ['batch-1'],
   'tracking.setPaused': [true],
   'report.csv': ['batch-1'],
-  'report.save': ['batch-1', '/home/ana/report.csv'],
+  'report.export': ['batch-1'],
 };
 
 const CHANNELS = Object.keys(invokeChannels) as InvokeChannel[];

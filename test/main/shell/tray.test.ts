@@ -1,6 +1,14 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { App } from 'electron';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { launchedAtLogin, START_HIDDEN_FLAG, systemLoginItem } from '../../../main/shell/login-item';
+import {
+  AUTOSTART_ID,
+  launchedAtLogin,
+  START_HIDDEN_FLAG,
+  systemLoginItem,
+} from '../../../main/shell/login-item';
 import { createDeskTray, describeCounts, type DeskTray, type LoginItem } from '../../../main/shell/tray';
 import { app, asElectron, FakeTray, resetFakeElectron, type FakeMenu } from './fake-electron';
 
@@ -176,8 +184,29 @@ describe('the login item', () => {
     }
   });
 
-  it('is absent on Linux, where Electron cannot set one', () => {
-    expect(systemLoginItem(asElectron<App>(app), 'linux')).toBeUndefined();
+  it('writes a freedesktop autostart entry on Linux that starts the app hidden, and removes it', () => {
+    const configDir = mkdtempSync(join(tmpdir(), 'desk-autostart-'));
+    try {
+      const env = { XDG_CONFIG_HOME: configDir, APPIMAGE: '/home/ana/Apps/Signing "Desk" $1.AppImage' };
+      const loginItem = systemLoginItem(asElectron<App>(app), 'linux', env);
+      // Named after the app id the installers use.
+      expect(
+        readFileSync(join(import.meta.dirname, '..', '..', '..', 'electron-builder.yml'), 'utf8'),
+      ).toContain(`appId: ${AUTOSTART_ID}\n`);
+      const entry = join(configDir, 'autostart', `${AUTOSTART_ID}.desktop`);
+      expect(loginItem?.isEnabled()).toBe(false);
+      loginItem?.setEnabled(true);
+      expect(loginItem?.isEnabled()).toBe(true);
+      const text = readFileSync(entry, 'utf8');
+      expect(text).toContain('[Desktop Entry]\nType=Application\n');
+      expect(text).toContain('Exec="/home/ana/Apps/Signing \\"Desk\\" \\$1.AppImage" --hidden\n');
+      expect(launchedAtLogin(asElectron<App>(app), ['desk', START_HIDDEN_FLAG], 'linux')).toBe(true);
+      loginItem?.setEnabled(false);
+      expect(existsSync(entry)).toBe(false);
+      expect(loginItem?.isEnabled()).toBe(false);
+    } finally {
+      rmSync(configDir, { recursive: true, force: true });
+    }
   });
 
   it('recognizes a launch at login', () => {

@@ -1,0 +1,165 @@
+import { readFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { connectionTester } from '../../../main/app/connection-tester';
+import { createDeskService, type DeskService } from '../../../main/app/desk-service';
+import type { CeremonyOpener, CeremonyRequest, Dialogs } from '../../../main/app/ports';
+import { profileRegistry } from '../../../main/browser-host/launch';
+import { createMemoryCredentialStore } from '../../../main/credentials/credential-store';
+import { openDataDir, type DataDir } from '../../../main/desk-core';
+import { silentLogger } from '../../../main/log';
+import type { DeskHandlers } from '../../../shared/ipc/contract';
+import { DEMO_CLIENT, startSimulator, type Simulator } from '../../simulator/simulator';
+import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
+
+/** A ceremony opener that keeps its windows in a map and can be told to fail. */
+class RecordingCeremonies implements CeremonyOpener {
+  readonly open = async (request: CeremonyRequest): Promise<void> => {
+    if (this.failNext) {
+      this.failNext = false;
+      throw new Error('the window could not be created');
+    }
+    this.windows.set(request.key, request);
+  };
+  readonly focus = (key: string): boolean => this.windows.has(key);
+  readonly windows = new Map<string, CeremonyRequest>();
+  failNext = false;
+}
+
+let files: TempFolder;
+let dataDir: DataDir;
+let sims: Simulator[];
+let service: DeskService;
+let handlers: DeskHandlers;
+let ceremonies: RecordingCeremonies;
+let nextReportPath: string | undefined;
+
+beforeEach(async () => {
+  files = makeTempFolder('desk-service-');
+  sims = [await startSimulator({ seed: 1 }), await startSimulator({ seed: 2 })];
+  const opened = await openDataDir(files.file('data'));
+  if (!opened.ok) throw new Error(opened.message);
+  dataDir = opened.value;
+  ceremonies = new RecordingCeremonies();
+  nextReportPath = undefined;
+  const dialogs: Dialogs = {
+    pickPdfs: async () => [],
+    pickFolder: async () => undefined,
+    pickManifest: async () => undefined,
+    pickReportPath: async () => nextReportPath,
+  };
+  const tuning = { retry: { baseDelayMs: 5, maxDelayMs: 50, maxAttempts: 3, maxRetryAfterMs: 1_000 } };
+  service = createDeskService({
+    host: 'browser',
+    version: 'test',
+    dataDir,
+    profiles: profileRegistry(dataDir.path, createMemoryCredentialStore()),
+    dialogs,
+    ceremonies,
+    notifier: { notify: () => undefined },
+    emit: () => undefined,
+    logger: silentLogger,
+    tuning,
+    testConnection: connectionTester(silentLogger, tuning),
+  });
+  handlers = service.handlers;
+});
+
+afterEach(async () => {
+  await service.close();
+  await dataDir.close();
+  for (const sim of sims) await sim.close();
+  files.remove();
+});
+
+/** A batch of one real PDF with one signer, sent and prepared with the active connection. */
+async function sendOneDocument(name: string): Promise<{ batchId: string; documentId: string }> {
+  const batch = await handlers['batches.create'](name);
+  const pdf = await writePdf(files, `${name}.pdf`, name);
+  await handlers['documents.addPaths'](batch.id, [pdf]);
+  const [document] = (await handlers['batches.get'](batch.id)).documents;
+  if (!document) throw new Error('no document');
+  await handlers['documents.update'](batch.id, document.id, {
+    externalReference: name,
+    recipients: [
+      { participant_type: 'signer', role: 'Employee', name: 'Anne Dupré', email: 'anne@example.com' },
+    ],
+  });
+  await handlers['sending.start'](batch.id);
+  for (let waited = 0; waited < 10_000; waited += 50) {
+    const detail = await handlers['batches.get'](batch.id);
+    if (detail.documents[0]?.phase === 'prepared') return { batchId: batch.id, documentId: document.id };
+    if (detail.documents[0]?.phase === 'failed') throw new Error(detail.documents[0].error?.message);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`${name} was not prepared in time`);
+}
+
+describe('the desk service', () => {
+  it('uses a saved profile’s new address at once, with the secret typed again', async () => {
+    const [first, second] = sims as [Simulator, Simulator];
+    await handlers['profiles.save']({
+      name: 'Office',
+      baseUrl: first.baseUrl,
+      clientId: DEMO_CLIENT.clientId,
+      secret: DEMO_CLIENT.clientSecret,
+    });
+    await sendOneDocument('FIRST-1');
+    expect(first.state.countByExternalReference()).toEqual({ 'FIRST-1': 1 });
+
+    // Without the secret, moving the profile is refused; with it, the next batch goes there.
+    await expect(
+      handlers['profiles.save']({ name: 'office', baseUrl: second.baseUrl, clientId: DEMO_CLIENT.clientId }),
+    ).rejects.toThrow('Enter the client secret again');
+    await handlers['profiles.save']({
+      name: 'office',
+      baseUrl: second.baseUrl,
+      clientId: DEMO_CLIENT.clientId,
+      secret: DEMO_CLIENT.clientSecret,
+    });
+    await sendOneDocument('SECOND-1');
+    expect(second.state.countByExternalReference()).toEqual({ 'SECOND-1': 1 });
+    expect(first.state.countByExternalReference()).toEqual({ 'FIRST-1': 1 });
+  });
+
+  it('brings an open ceremony forward instead of opening a second session, and reports a window that failed', async () => {
+    const [sim] = sims as [Simulator];
+    await handlers['profiles.save']({
+      name: 'Office',
+      baseUrl: sim.baseUrl,
+      clientId: DEMO_CLIENT.clientId,
+      secret: DEMO_CLIENT.clientSecret,
+    });
+    const { batchId, documentId } = await sendOneDocument('CEREMONY-1');
+    const sessions = () =>
+      sim.state.calls().filter((call) => call.operation === 'createWidgetSession').length;
+
+    expect(await handlers['ceremony.open'](batchId, documentId)).toEqual({
+      alreadyOpen: false,
+      expiresInSeconds: 900,
+    });
+    expect(await handlers['ceremony.open'](batchId, documentId)).toEqual({ alreadyOpen: true });
+    expect(sessions()).toBe(1);
+
+    ceremonies.windows.clear();
+    ceremonies.failNext = true;
+    await expect(handlers['ceremony.open'](batchId, documentId)).rejects.toThrow(
+      'the window could not be created',
+    );
+    expect(ceremonies.windows.size).toBe(0);
+  });
+
+  it('exports the report where the save dialog says, and nowhere when it is cancelled', async () => {
+    const batch = await handlers['batches.create']('Report batch');
+    nextReportPath = files.file('status.csv');
+    expect(await handlers['report.export'](batch.id)).toBe(nextReportPath);
+    expect(readFileSync(nextReportPath, 'utf8')).toMatch(/^\uFEFF"batch","external_reference",/);
+
+    nextReportPath = undefined;
+    expect(await handlers['report.export'](batch.id)).toBeNull();
+
+    nextReportPath = files.file('no such folder/status.csv');
+    await expect(handlers['report.export'](batch.id)).rejects.toThrow(
+      /could not be saved at .*no such folder\/status\.csv \(ENOENT\)\. Choose another folder\./,
+    );
+  });
+});
