@@ -60,6 +60,18 @@ export interface DeskService {
 }
 
 const PDF_EXTENSION = /\.pdf$/i;
+const MANIFEST_EXTENSION = /\.(csv|txt)$/i;
+
+/** A manifest is a CSV export: any other file is refused before it is read (its lines would be quoted back). */
+function manifestPathOrThrow(path: string): string {
+  if (!MANIFEST_EXTENSION.test(path)) {
+    throw new DeskError(
+      'not_a_manifest',
+      'A manifest is a CSV file (.csv, or .txt): choose the CSV exported from your spreadsheet.',
+    );
+  }
+  return path;
+}
 
 /**
  * Implements every IPC channel over the core: batches and documents in the data folder,
@@ -265,6 +277,10 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
       version: deps.version,
       dataDir: deps.dataDir.path,
       trackingPaused,
+      damagedBatches: store.loadReport.damaged.map(({ batchId, damage }) => ({
+        batchId,
+        problem: `${damage.problem} (${damage.file}${damage.line ? `, line ${damage.line}` : ''})`,
+      })),
     }),
 
     'profiles.list': profileViews,
@@ -382,7 +398,7 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
     },
 
     'manifest.preview': async (path) => {
-      const check = await checkManifestFile(path);
+      const check = await checkManifestFile(manifestPathOrThrow(path));
       return {
         path,
         documents: check.documents.map((document) => ({
@@ -402,7 +418,7 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
     },
     'manifest.import': async (batchId, path) => {
       batchOrThrow(batchId);
-      const check = await checkManifestFile(path);
+      const check = await checkManifestFile(manifestPathOrThrow(path));
       if (check.issues.length > 0) {
         throw new DeskError(
           'manifest_invalid',
@@ -512,14 +528,17 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
       }
     },
     trayCounts() {
-      const today = new Date().toISOString().slice(0, 10);
+      const today = new Date().toDateString();
+      // "Today" is the user's local day, not UTC's.
+      const isToday = (iso: string | undefined) =>
+        iso !== undefined && new Date(iso).toDateString() === today;
       let sending = 0;
       let waiting = 0;
       let completedToday = 0;
       for (const batch of store.list()) {
         for (const document of batch.documents) {
           if (document.tracking?.final) {
-            if (document.tracking.finalizedAt?.startsWith(today)) completedToday += 1;
+            if (isToday(document.tracking.finalizedAt)) completedToday += 1;
           } else if (document.send.prepared && !document.gone) waiting += 1;
           else if (document.send.queued && !document.send.error) sending += 1;
         }
@@ -531,6 +550,7 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
       trackingPaused = paused;
       if (paused) connected?.poller.stop();
       else connected?.poller.start();
+      deps.emit('tracking.paused', { paused });
     },
     async close() {
       for (const unsubscribe of unsubscribers) unsubscribe();

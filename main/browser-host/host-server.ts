@@ -111,6 +111,9 @@ export function contentSecurityPolicy(port: number): string {
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",
     `connect-src 'self' ws://127.0.0.1:${port}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
     "frame-ancestors 'none'",
   ].join('; ');
 }

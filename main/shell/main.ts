@@ -37,6 +37,7 @@ const TRAY_EVENTS: ReadonlySet<EventChannel> = new Set<EventChannel>([
   'send.state',
   'tracking.status',
   'tracking.completed',
+  'tracking.paused',
 ]);
 
 /**

@@ -52,6 +52,7 @@ export const BRIDGE_EVENTS = {
   trackingCompleted: 'tracking.completed',
   ceremonyClosed: 'ceremony.closed',
   profilesChanged: 'profiles.changed',
+  trackingPaused: 'tracking.paused',
 } as const satisfies Record<string, EventChannel>;
 
 type Methods = typeof BRIDGE_METHODS;

@@ -94,6 +94,8 @@ export const eventChannels = {
   'tracking.completed': z.object({ batchId: id, documentId: id, externalReference: z.string() }),
   'ceremony.closed': z.object({ batchId: id, documentId: id }),
   'profiles.changed': z.object({ profiles: z.array(profileViewSchema) }),
+  /** Tracking was paused or resumed (from the tray or the window). */
+  'tracking.paused': z.object({ paused: z.boolean() }),
 } as const;
 
 export type EventChannel = keyof typeof eventChannels;

@@ -158,6 +158,8 @@ export const appInfoSchema = z.object({
   version: z.string(),
   dataDir: z.string(),
   trackingPaused: z.boolean(),
+  /** Batches of the data folder that could not be read: left untouched, shown so nobody sends them again. */
+  damagedBatches: z.array(z.object({ batchId: z.string(), problem: z.string() })),
 });
 export type AppInfo = z.infer<typeof appInfoSchema>;
 

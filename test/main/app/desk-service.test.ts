@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectionTester } from '../../../main/app/connection-tester';
 import { createDeskService, type DeskService } from '../../../main/app/desk-service';
@@ -32,6 +33,7 @@ let service: DeskService;
 let handlers: DeskHandlers;
 let ceremonies: RecordingCeremonies;
 let nextReportPath: string | undefined;
+let events: { event: string; payload: unknown }[];
 
 beforeEach(async () => {
   files = makeTempFolder('desk-service-');
@@ -40,6 +42,7 @@ beforeEach(async () => {
   if (!opened.ok) throw new Error(opened.message);
   dataDir = opened.value;
   ceremonies = new RecordingCeremonies();
+  events = [];
   nextReportPath = undefined;
   const dialogs: Dialogs = {
     pickPdfs: async () => [],
@@ -56,7 +59,7 @@ beforeEach(async () => {
     dialogs,
     ceremonies,
     notifier: { notify: () => undefined },
-    emit: () => undefined,
+    emit: (event, payload) => events.push({ event, payload }),
     logger: silentLogger,
     tuning,
     testConnection: connectionTester(silentLogger, tuning),
@@ -146,6 +149,58 @@ describe('the desk service', () => {
       'the window could not be created',
     );
     expect(ceremonies.windows.size).toBe(0);
+  });
+
+  it('announces a pause of tracking, so the window and the tray follow', async () => {
+    service.setTrackingPaused(true);
+    expect((await handlers['app.info']()).trackingPaused).toBe(true);
+    service.setTrackingPaused(false);
+    expect(events.filter((event) => event.event === 'tracking.paused').map((event) => event.payload)).toEqual(
+      [{ paused: true }, { paused: false }],
+    );
+  });
+
+  it('refuses to read a manifest that is not a CSV file, before reading it', async () => {
+    const secretFile = files.file('id_rsa');
+    writeFileSync(secretFile, 'document,external_reference\nPRIVATE KEY,x\n');
+    await expect(handlers['manifest.preview'](secretFile)).rejects.toThrow(
+      'A manifest is a CSV file (.csv, or .txt): choose the CSV exported from your spreadsheet.',
+    );
+    const batch = await handlers['batches.create']('Manifest batch');
+    await expect(handlers['manifest.import'](batch.id, secretFile)).rejects.toThrow(
+      'A manifest is a CSV file',
+    );
+  });
+
+  it('lists the batches of the data folder it could not read, and leaves them alone', async () => {
+    const batch = await handlers['batches.create']('Will be damaged');
+    await service.close();
+    await dataDir.close();
+    const journal = join(files.file('data'), 'batches', batch.id, 'journal.log');
+    writeFileSync(journal, readFileSync(journal, 'utf8').replace('Will be damaged', 'Will be damagee'));
+    const reopened = await openDataDir(files.file('data'));
+    if (!reopened.ok) throw new Error(reopened.message);
+    dataDir = reopened.value;
+    service = createDeskService({
+      host: 'browser',
+      version: 'test',
+      dataDir,
+      profiles: profileRegistry(dataDir.path, createMemoryCredentialStore()),
+      dialogs: {
+        pickPdfs: async () => [],
+        pickFolder: async () => undefined,
+        pickManifest: async () => undefined,
+        pickReportPath: async () => undefined,
+      },
+      ceremonies,
+      notifier: { notify: () => undefined },
+      emit: () => undefined,
+      testConnection: connectionTester(silentLogger),
+    });
+    expect((await service.handlers['app.info']()).damagedBatches).toEqual([
+      { batchId: batch.id, problem: `the line fails its checksum (${journal}, line 1)` },
+    ]);
+    expect(await service.handlers['batches.list']()).toEqual([]);
   });
 
   it('exports the report where the save dialog says, and nowhere when it is cancelled', async () => {

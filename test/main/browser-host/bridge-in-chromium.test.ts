@@ -86,7 +86,13 @@ describe('the app page in Chromium', () => {
     const info = await page.evaluate(() => window.desk?.app.info());
     expect(info).toEqual({
       ok: true,
-      value: { host: 'browser', version: expect.any(String), dataDir: host.dataDir, trackingPaused: false },
+      value: {
+        host: 'browser',
+        version: expect.any(String),
+        dataDir: host.dataDir,
+        trackingPaused: false,
+        damagedBatches: [],
+      },
     });
     const bad = await page.evaluate(() => window.desk?.batches.create(''));
     expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_arguments' } });

@@ -74,7 +74,13 @@ describe('the bridge accepts only this launch’s page', () => {
     const reply = await page.call('app.info', []);
     expect(reply.result).toEqual({
       ok: true,
-      value: { host: 'browser', version: expect.any(String), dataDir: host.dataDir, trackingPaused: false },
+      value: {
+        host: 'browser',
+        version: expect.any(String),
+        dataDir: host.dataDir,
+        trackingPaused: false,
+        damagedBatches: [],
+      },
     });
   });
 
@@ -350,7 +356,7 @@ describe('static serving', () => {
     const index = await get(host.port, '/');
     expect(index.status).toBe(200);
     expect(index.headers['content-security-policy']).toBe(
-      `default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self' ws://127.0.0.1:${host.port}; frame-ancestors 'none'`,
+      `default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self' ws://127.0.0.1:${host.port}; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
     );
     expect(index.headers['x-content-type-options']).toBe('nosniff');
     expect(index.headers['cache-control']).toBe('no-store');

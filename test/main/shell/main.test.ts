@@ -135,6 +135,7 @@ describe('the Electron entry point', () => {
         version: '0.1.0-test',
         dataDir: join(folder.file('user-data'), 'data'),
         trackingPaused: false,
+        damagedBatches: [],
       },
     });
     expect(await fake.ipcMain.invoke(DESK_INVOKE_CHANNEL, from, 'batches.create', [42])).toMatchObject({
