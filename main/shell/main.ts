@@ -20,7 +20,7 @@ import { openLogFile } from './log-file';
 import { launchedAtLogin, systemLoginItem } from './login-item';
 import { createMainWindow, revealWindow } from './main-window';
 import { createSystemNotifier, prepareNotifications } from './notifications';
-import { APP_ENTRY_URL, shellPaths, type ShellPaths } from './paths';
+import { APP_ENTRY_URL, shellPaths, userDataDirArgument, type ShellPaths } from './paths';
 import { openProfileRegistry } from '../app/profile-registry';
 import {
   APP_PAGE_PERMISSIONS,
@@ -179,6 +179,8 @@ function runDesk(): void {
 
 // Must run before the app is ready.
 registerAppScheme();
+const userDataDir = userDataDirArgument(process.argv);
+if (userDataDir) app.setPath('userData', userDataDir);
 
 if (app.requestSingleInstanceLock()) {
   runDesk();

@@ -32,6 +32,20 @@ export interface ShellPathInputs {
   readonly resourcesPath: string | undefined;
 }
 
+const USER_DATA_SWITCH = '--user-data-dir=';
+
+/**
+ * The folder given as `--user-data-dir=PATH` (tests, a second profile on one account), or
+ * undefined. The shell applies it before anything reads the user-data folder, the
+ * single-instance lock included (that lock is per folder).
+ */
+export function userDataDirArgument(argv: readonly string[]): string | undefined {
+  const given = argv
+    .find((argument) => argument.startsWith(USER_DATA_SWITCH))
+    ?.slice(USER_DATA_SWITCH.length);
+  return given ? given : undefined;
+}
+
 /** Resolves every path the shell needs, for development and packaged runs alike. */
 export function shellPaths(inputs: ShellPathInputs): ShellPaths {
   const iconDir =

@@ -1,47 +1,115 @@
 /**
- * The `App` test wrapper for end-to-end journeys (modelled on Signal's playwright harness):
- * starts the service simulator, launches the app in the browser host over a fresh data folder
- * with the real built renderer, opens it in Debian's Chromium, and opens ceremonies in pages of
- * their own. It fails a test when the app's page logs an error or an Electron security warning.
+ * The `App` test wrapper for end-to-end journeys (modelled on Signal's playwright harness): it
+ * starts the service simulator and launches the app on one of its two hosts, then gives the
+ * journey the same handles either way.
+ *
+ * - `browser`: the browser host in-process over a fresh data folder, the real built renderer in
+ *   Debian's Chromium, ceremonies in pages of their own browser contexts.
+ * - `electron`: the real app with Playwright's `_electron.launch` (a fresh user-data folder,
+ *   `--no-sandbox` as root, Xvfb when there is no display), native dialogs answered through
+ *   the main process, ceremonies in the app's own ceremony windows.
+ *
+ * It records what could leak a secret (log lines, bridge frames) for `expectNoSecretLeft`, and
+ * fails a test when the app's page logged an error or an Electron security warning.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import {
+  _electron as electron,
+  type Browser,
+  type BrowserContext,
+  type ElectronApplication,
+  type Page,
+} from 'playwright-core';
+import { expect } from 'vitest';
 import type { CeremonyOpener } from '../../main/app/ports';
 import { launchBrowserHost, type LaunchedBrowserHost } from '../../main/browser-host/launch';
+import { createJsonLogger } from '../../main/log';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../simulator/simulator';
 import { launchChromium } from '../support/browser';
+import { startVirtualDisplay, type VirtualDisplay } from '../support/display';
 import { makeTempFolder, type TempFolder } from '../support/pdf-files';
 
-const DIST = join(import.meta.dirname, '..', '..', 'dist');
+const ROOT = join(import.meta.dirname, '..', '..');
+const DIST = join(ROOT, 'dist');
+
+export type HostKind = 'browser' | 'electron';
 
 export interface App {
+  readonly host: HostKind;
+  /** The app's main window. */
   readonly page: Page;
   readonly sim: Simulator;
-  readonly host: LaunchedBrowserHost;
   readonly files: TempFolder;
-  /** Ceremony pages opened by the app, newest last. */
+  /** The data folder: batches, PDF copies, profiles. */
+  readonly dataDir: string;
+  /** Ceremony windows opened by the app, oldest first. */
   readonly ceremonies: Page[];
-  /** Errors the app's page logged; the wrapper fails the test when any is left at close. */
+  /** Errors the app's page logged; the journey fails when any is left at close. */
   readonly consoleErrors: string[];
-  /** Answers the next path prompt (the browser host's stand-in for file dialogs). */
-  answerNextDialog(answer: string): void;
+  /** Everything the app logged (read from its log file for Electron), for secret scans. */
+  logLines(): string[];
+  /**
+   * Every message main sent to the page that the harness can see (IPC results and events over
+   * the browser host's bridge). Messages from the page are not here: a secret the user types
+   * goes to main once, to be stored; it must never come back.
+   */
+  readonly bridgeFramesToPage: string[];
+  /** Answers the next file dialog (open or save) with these paths; null cancels it. */
+  answerNextDialog(paths: string | readonly string[] | null): Promise<void>;
   close(): Promise<void>;
 }
 
-/** Starts everything a journey needs; `close()` stops it all, even after a failure. */
-export async function launchApp(options: { simulator?: SimulatorOptions } = {}): Promise<App> {
+export interface LaunchOptions {
+  readonly host: HostKind;
+  readonly simulator?: SimulatorOptions;
+}
+
+/** The Electron runtime, when `npm run setup` could download it. */
+export function electronBinary(): string | undefined {
+  const pathFile = join(ROOT, 'node_modules', 'electron', 'path.txt');
+  if (!existsSync(pathFile)) return undefined;
+  const binary = join(ROOT, 'node_modules', 'electron', 'dist', readFileSync(pathFile, 'utf8').trim());
+  return existsSync(binary) ? binary : undefined;
+}
+
+function requireBuild(): void {
   if (
     !existsSync(join(DIST, 'renderer', 'index.html')) ||
-    !existsSync(join(DIST, 'browser-host', 'desk-bridge.js'))
+    !existsSync(join(DIST, 'browser-host', 'desk-bridge.js')) ||
+    !existsSync(join(DIST, 'main', 'index.js'))
   ) {
     throw new Error('The app is not built: run `npm run build` (npm test does it first).');
   }
+}
+
+function watchConsole(page: Page, consoleErrors: string[]): void {
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.text().includes('Electron Security Warning'))
+      consoleErrors.push(message.text());
+  });
+  page.on('pageerror', (error) => consoleErrors.push(String(error)));
+}
+
+/** Starts everything a journey needs on the chosen host; `close()` stops it all, even after a failure. */
+export async function launchApp(options: LaunchOptions): Promise<App> {
+  requireBuild();
   const files = makeTempFolder('desk-e2e-');
   const sim = await startSimulator({ evidenceDelayMs: 300, ...options.simulator });
+  try {
+    return options.host === 'electron' ? await launchElectron(files, sim) : await launchBrowser(files, sim);
+  } catch (error) {
+    await sim.close();
+    files.remove();
+    throw error;
+  }
+}
+
+async function launchBrowser(files: TempFolder, sim: Simulator): Promise<App> {
   const browser: Browser = await launchChromium();
   const ceremonyContexts: BrowserContext[] = [];
   const ceremonies: Page[] = [];
+  const lines: string[] = [];
   const opener: CeremonyOpener = {
     async open(request) {
       // A context of its own: like the app's ceremony window, it shares nothing with the app page.
@@ -58,23 +126,34 @@ export async function launchApp(options: { simulator?: SimulatorOptions } = {}):
       ceremonies.push(page);
     },
   };
-  const host = await launchBrowserHost({
-    dataDir: files.file('data'),
-    port: 0,
-    ceremonyOpener: opener,
-    demo: false,
-    rendererDir: join(DIST, 'renderer'),
-    bridgeScriptPath: join(DIST, 'browser-host', 'desk-bridge.js'),
-    tuning: { engineWaitMs: { first: 200, longest: 1_000 }, retry: { baseDelayMs: 50, maxDelayMs: 500 } },
-  });
+  const dataDir = files.file('data');
+  let host: LaunchedBrowserHost;
+  try {
+    host = await launchBrowserHost({
+      dataDir,
+      port: 0,
+      ceremonyOpener: opener,
+      demo: false,
+      logger: createJsonLogger((line) => lines.push(line)),
+      rendererDir: join(DIST, 'renderer'),
+      bridgeScriptPath: join(DIST, 'browser-host', 'desk-bridge.js'),
+      tuning: {
+        engineWaitMs: { first: 200, longest: 1_000 },
+        retry: { baseDelayMs: 50, maxDelayMs: 500 },
+      },
+    });
+  } catch (error) {
+    await browser.close();
+    throw error;
+  }
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   const page = await context.newPage();
   const consoleErrors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error' || message.text().includes('Electron Security Warning'))
-      consoleErrors.push(message.text());
+  watchConsole(page, consoleErrors);
+  const bridgeFramesToPage: string[] = [];
+  page.on('websocket', (socket) => {
+    socket.on('framereceived', (frame) => bridgeFramesToPage.push(String(frame.payload)));
   });
-  page.on('pageerror', (error) => consoleErrors.push(String(error)));
   let nextAnswer: string | undefined;
   page.on('dialog', (dialog) => {
     if (dialog.type() === 'prompt' && nextAnswer !== undefined) {
@@ -88,14 +167,18 @@ export async function launchApp(options: { simulator?: SimulatorOptions } = {}):
   });
   await page.goto(host.url);
   return {
+    host: 'browser',
     page,
     sim,
-    host,
     files,
+    dataDir,
     ceremonies,
     consoleErrors,
-    answerNextDialog: (answer) => {
-      nextAnswer = answer;
+    logLines: () => [...lines],
+    bridgeFramesToPage,
+    async answerNextDialog(paths) {
+      // The browser host's stand-in for a file dialog is a prompt: several paths are separated by ";".
+      nextAnswer = paths === null ? undefined : typeof paths === 'string' ? paths : paths.join(';');
     },
     async close() {
       await browser.close().catch(() => undefined);
@@ -104,4 +187,117 @@ export async function launchApp(options: { simulator?: SimulatorOptions } = {}):
       files.remove();
     },
   };
+}
+
+async function launchElectron(files: TempFolder, sim: Simulator): Promise<App> {
+  const binary = electronBinary();
+  if (!binary)
+    throw new Error('The Electron runtime is not installed (npm run setup downloads it when it can).');
+  const userData = files.file('user-data');
+  let display: VirtualDisplay | undefined;
+  if (!process.env.DISPLAY) display = await startVirtualDisplay();
+  let app: ElectronApplication;
+  try {
+    app = await electron.launch({
+      executablePath: binary,
+      // The project folder is the app (package.json "main"), as `npm start` runs it.
+      args: [
+        ROOT,
+        `--user-data-dir=${userData}`,
+        // Chromium's sandbox refuses to run as root (CI containers).
+        ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
+      ],
+      env: {
+        ...process.env,
+        ...(display ? { DISPLAY: display.display } : {}),
+        ELECTRON_ENABLE_SECURITY_WARNINGS: 'true',
+      },
+    });
+  } catch (error) {
+    display?.close();
+    throw error;
+  }
+  const page = await app.firstWindow();
+  const consoleErrors: string[] = [];
+  watchConsole(page, consoleErrors);
+  const ceremonies: Page[] = [];
+  app.on('window', (window) => {
+    if (window !== page) {
+      watchConsole(window, []);
+      ceremonies.push(window);
+    }
+  });
+  const logFile = join(userData, 'logs', 'main.log');
+  return {
+    host: 'electron',
+    page,
+    sim,
+    files,
+    dataDir: join(userData, 'data'),
+    ceremonies,
+    consoleErrors,
+    logLines: () => (existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').filter(Boolean) : []),
+    bridgeFramesToPage: [],
+    async answerNextDialog(paths) {
+      const answer = paths === null ? null : typeof paths === 'string' ? [paths] : [...paths];
+      // The next native open or save dialog answers these paths, then the real one is back.
+      await app.evaluate(({ dialog }, chosen) => {
+        const patched = dialog as unknown as Record<string, unknown>;
+        const originals = { open: dialog.showOpenDialog, save: dialog.showSaveDialog };
+        const restore = () => {
+          patched.showOpenDialog = originals.open;
+          patched.showSaveDialog = originals.save;
+        };
+        patched.showOpenDialog = async () => {
+          restore();
+          return chosen === null ? { canceled: true, filePaths: [] } : { canceled: false, filePaths: chosen };
+        };
+        patched.showSaveDialog = async () => {
+          restore();
+          return chosen === null ? { canceled: true } : { canceled: false, filePath: chosen[0] };
+        };
+      }, answer);
+    },
+    async close() {
+      // The app lives in the tray: closing its window does not quit it.
+      await app.evaluate(({ app: electronApp }) => electronApp.quit()).catch(() => undefined);
+      await app.close().catch(() => undefined);
+      display?.close();
+      await sim.close();
+      files.remove();
+    },
+  };
+}
+
+/** Every file under `folder`, recursively. */
+function filesUnder(folder: string): string[] {
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) return filesUnder(path);
+    return entry.isFile() ? [path] : [];
+  });
+}
+
+/**
+ * After a journey: none of `secrets` (client secret, access tokens, widget URLs) appears in a
+ * log line, a message from main to the page, the page itself, or any file of the data folder.
+ */
+export async function expectNoSecretLeft(app: App, secrets: readonly string[]): Promise<void> {
+  const wanted = secrets.filter((secret) => secret.length >= 6);
+  expect(wanted.length, 'secrets to look for').toBeGreaterThan(0);
+  const logs = app.logLines().join('\n');
+  const frames = app.bridgeFramesToPage.join('\n');
+  const pageText = await app.page.content();
+  const files = filesUnder(app.dataDir).filter((path) => statSync(path).size < 64 * 1024 * 1024);
+  for (const secret of wanted) {
+    expect(logs.includes(secret), 'a secret in the log').toBe(false);
+    expect(frames.includes(secret), 'a secret in a message to the page').toBe(false);
+    expect(pageText.includes(secret), 'a secret in the page').toBe(false);
+    for (const path of files) {
+      expect(readFileSync(path).includes(secret), `a secret in ${path}`).toBe(false);
+    }
+  }
+  expect(files.length, 'data folder files scanned').toBeGreaterThan(0);
+  expect(logs.length, 'log lines scanned').toBeGreaterThan(0);
 }

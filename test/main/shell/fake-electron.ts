@@ -267,6 +267,10 @@ class FakeApp extends EventEmitter {
     return Promise.resolve();
   }
 
+  readonly setPath = vi.fn((name: string, path: string) => {
+    this.paths[name] = path;
+  });
+
   getPath(name: string): string {
     const path = this.paths[name];
     if (!path) throw new Error(`fake app: no path configured for "${name}"`);
@@ -297,6 +301,7 @@ class FakeApp extends EventEmitter {
     this.isPackaged = false;
     this.loginItem = { openAtLogin: false, wasOpenedAtLogin: false };
     this.requestSingleInstanceLock.mockClear();
+    this.setPath.mockClear();
     this.quit.mockClear();
     this.exit.mockClear();
     this.setAppUserModelId.mockClear();

@@ -72,6 +72,24 @@ describe('the Electron entry point', () => {
     expect(fake.app.listenerCount('second-instance')).toBe(0);
   });
 
+  it('uses the user-data folder given as --user-data-dir, set before the single-instance lock', async () => {
+    const chosen = folder.file('chosen-user-data');
+    const argv = process.argv;
+    process.argv = [...argv, `--user-data-dir=${chosen}`];
+    try {
+      const fake = await launch({ lock: true });
+      running = fake;
+      expect(fake.app.setPath).toHaveBeenCalledWith('userData', chosen);
+      expect(fake.app.setPath.mock.invocationCallOrder[0]).toBeLessThan(
+        fake.app.requestSingleInstanceLock.mock.invocationCallOrder[0] ?? 0,
+      );
+      await vi.waitFor(() => expect(existsSync(join(chosen, 'data'))).toBe(true));
+      await vi.waitFor(() => expect(fake.FakeTray.trays).toHaveLength(1));
+    } finally {
+      process.argv = argv;
+    }
+  });
+
   it('registers the app:// scheme as privileged before anything else', async () => {
     const fake = await launch({ lock: false });
     expect(fake.protocol.privileged).toEqual([
