@@ -5,11 +5,13 @@ import { BatchesScreen } from './screens/batches-screen';
 import { ConnectionsScreen } from './screens/connections-screen';
 import { useDesk } from './state/store';
 
-/** The desk: navigation, messages and the current screen. */
+/** The desk: navigation, the active connection, tracking, messages and the current screen. */
 export function App() {
   const screen = useDesk((state) => state.screen);
   const navigate = useDesk((state) => state.navigate);
   const connectBridge = useDesk((state) => state.connect);
+  const info = useDesk((state) => state.info);
+  const setTrackingPaused = useDesk((state) => state.setTrackingPaused);
   const activeProfile = useDesk((state) => state.profiles.find((profile) => profile.active));
   useEffect(() => connectBridge(), [connectBridge]);
 
@@ -33,10 +35,40 @@ export function App() {
             Connections
           </button>
         </nav>
-        <p className="connection-pill" aria-label="Active connection">
-          {activeProfile ? `Connected as ${activeProfile.name}` : 'No connection yet'}
-        </p>
+        <div className="topbar-status">
+          <span className="connection-pill">
+            {activeProfile ? `Connection: ${activeProfile.name}` : 'No connection yet'}
+          </span>
+          {info && (
+            <button type="button" onClick={() => void setTrackingPaused(!info.trackingPaused)}>
+              {info.trackingPaused ? 'Resume tracking' : 'Pause tracking'}
+            </button>
+          )}
+        </div>
       </header>
+      {info?.trackingPaused && (
+        <p className="banner app-banner" role="status">
+          Tracking is paused: statuses are not read until you resume it (here or from the tray).
+        </p>
+      )}
+      {info && info.damagedBatches.length > 0 && (
+        <div className="banner banner-error app-banner" role="alert">
+          <p>
+            {info.damagedBatches.length === 1 ? 'A batch' : `${info.damagedBatches.length} batches`} of this
+            data folder cannot be read and {info.damagedBatches.length === 1 ? 'is' : 'are'} left untouched.
+            Do not send
+            {info.damagedBatches.length === 1 ? ' its' : ' their'} documents again from another batch: restore
+            the folder from a backup, or ask support.
+          </p>
+          <ul>
+            {info.damagedBatches.map((damaged) => (
+              <li key={damaged.batchId}>
+                <span className="mono">{damaged.batchId}</span>: {damaged.problem}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       <Notices />
       <main>
         {screen.name === 'batches' && <BatchesScreen />}

@@ -20,6 +20,11 @@ export function formatDateTime(iso: string | undefined): string {
     : new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
 }
 
+/** A time of day, e.g. "14:05:30", for "next try at". */
+export function formatTime(epochMs: number): string {
+  return new Intl.DateTimeFormat(locale, { timeStyle: 'medium' }).format(new Date(epochMs));
+}
+
 export function formatCount(value: number): string {
   return new Intl.NumberFormat(locale).format(value);
 }

@@ -68,14 +68,15 @@ export const fullFlow: Journey = {
     await page.getByRole('button', { name: 'Create batch' }).click();
     await app.answerNextDialog(SAMPLE_MANIFEST);
     await page.getByRole('button', { name: 'Import manifest…' }).click();
-    await page.getByText('3 document(s), 6 recipient(s). Nothing has been sent.').waitFor();
-    await page.getByRole('button', { name: 'Import 3 document(s)' }).click();
-    await page.getByRole('rowheader', { name: 'NDA-2026-017' }).waitFor();
-    expect(await page.getByText('Accord_de_confidentialite_-_Berenice_Chateau.pdf').count()).toBe(1);
+    await page.getByText('3 documents, 6 recipients. Nothing has been sent.').waitFor();
+    await page.getByRole('button', { name: 'Import 3 documents' }).click();
+    const table = page.getByRole('region', { name: 'Documents of Monday contracts' });
+    await table.getByRole('rowheader', { name: 'NDA-2026-017' }).waitFor();
+    expect(await table.getByText('Accord_de_confidentialite_-_Berenice_Chateau.pdf').count()).toBe(1);
 
     // Send: every document reaches "waiting for signatures", exactly once at the service.
     await page.getByRole('button', { name: 'Send batch' }).click();
-    await page.getByText('3 of 3 document(s) sent').waitFor({ timeout: 20_000 });
+    await page.getByText('3 of 3 documents sent').waitFor({ timeout: 20_000 });
     expect(sim.state.countByExternalReference()).toEqual({
       'RH-2026-0142': 1,
       'NDA-2026-017': 1,
@@ -93,11 +94,11 @@ export const fullFlow: Journey = {
     await widget.close();
 
     // Tracking: the poller (quick after a ceremony) sees completion and the evidence.
-    const ndaRow = page.getByRole('row', { name: /NDA-2026-017/ });
+    const ndaRow = table.getByRole('row', { name: /NDA-2026-017/ });
     await ndaRow.getByText('Completed — evidence ready').waitFor({ timeout: 30_000 });
     await page.getByText('NDA-2026-017 is fully signed; its evidence is ready.').waitFor();
     expect(await ndaRow.getByRole('button', { name: /Open ceremony/ }).count()).toBe(0);
-    const otherRow = page.getByRole('row', { name: /RH-2026-0142/ });
+    const otherRow = table.getByRole('row', { name: /RH-2026-0142/ });
     expect(await otherRow.getByText('Waiting for signatures').count()).toBe(1);
 
     // Nothing secret was logged, crossed the bridge, reached the page or was written to disk.

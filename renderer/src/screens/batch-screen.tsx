@@ -1,81 +1,107 @@
-import { useMemo, useState } from 'react';
-import type { DocumentView } from '../../../shared/ipc/views';
-import type { ManifestPreview } from '../../../shared/ipc/views';
-import { describeState, formatBytes, formatDateTime } from '../format';
+import { useMemo, useState, type DragEvent } from 'react';
+import type { DocumentView, ManifestPreview } from '../../../shared/ipc/views';
+import { RenameForm } from '../components/rename-form';
+import { formatCount, formatTime } from '../format';
+import {
+  batchProgress,
+  countByBucket,
+  filterDocuments,
+  STATUS_FILTERS,
+  type StatusFilter,
+} from '../state/document-status';
 import { useDesk } from '../state/store';
-import type { Progress } from '../state/transitions';
+import { BatchSettings } from './batch-settings';
+import { DocumentEditor } from './document-editor';
+import { DocumentTable } from './document-table';
 import { ManifestImport } from './manifest-import';
 
-type Filter = 'all' | 'draft' | 'sending' | 'waiting' | 'completed' | 'failed';
-
-const FILTERS: readonly { value: Filter; label: string }[] = [
-  { value: 'all', label: 'All' },
-  { value: 'draft', label: 'Not sent' },
-  { value: 'sending', label: 'Sending' },
-  { value: 'waiting', label: 'Waiting for signatures' },
-  { value: 'completed', label: 'Completed' },
-  { value: 'failed', label: 'Failed' },
-];
-
-function bucketOf(document: DocumentView): Filter {
-  if (document.tracking?.final) return 'completed';
-  if (document.phase === 'prepared') return 'waiting';
-  if (document.phase === 'failed') return 'failed';
-  if (document.phase === 'draft') return 'draft';
-  return 'sending';
+function documentsLabel(count: number): string {
+  return `${formatCount(count)} ${count === 1 ? 'document' : 'documents'}`;
 }
 
-const STEP_SHARE: Record<string, number> = {
-  queued: 0,
-  uploading: 0,
-  creating: 0.6,
-  adding_participants: 0.75,
-  preparing: 0.9,
-  prepared: 1,
-};
-
-/** How far one document is, 0…1: upload bytes count for the first 60 %, then the steps. */
-function progressValue(document: DocumentView, live: Progress | undefined): number | undefined {
-  const phase = live?.phase ?? document.phase;
-  if (phase === 'draft' || phase === 'failed') return undefined;
-  if (phase === 'uploading' && live?.sentBytes !== undefined && live.totalBytes)
-    return (0.6 * live.sentBytes) / live.totalBytes;
-  return STEP_SHARE[phase] ?? 0;
-}
-
-/** One batch: add documents, import a manifest, send, follow progress and statuses, open ceremonies. */
+/** One batch: prepare it (offline if need be), send it, follow it, open its ceremonies. */
 export function BatchScreen({ batchId }: { batchId: string }) {
   const detail = useDesk((state) => state.details[batchId]);
   const progress = useDesk((state) => state.progress);
+  const loadError = useDesk((state) => state.loadErrors[batchId]);
   const actions = useDesk.getState();
   const [preview, setPreview] = useState<ManifestPreview | undefined>();
-  const [filter, setFilter] = useState<Filter>('all');
+  const [filter, setFilter] = useState<StatusFilter>('all');
   const [search, setSearch] = useState('');
+  const [editing, setEditing] = useState<DocumentView | undefined>();
+  const [renaming, setRenaming] = useState(false);
+  const [dragging, setDragging] = useState(false);
 
-  const documents = useMemo(() => {
-    const needle = search.trim().toLowerCase();
-    return (detail?.documents ?? []).filter(
-      (document) =>
-        (filter === 'all' || bucketOf(document) === filter) &&
-        (!needle ||
-          document.externalReference.toLowerCase().includes(needle) ||
-          document.recipients.some((recipient) =>
-            `${recipient.name} ${recipient.email}`.toLowerCase().includes(needle),
-          )),
+  const documents = useMemo(() => detail?.documents ?? [], [detail]);
+  const shown = useMemo(() => filterDocuments(documents, filter, search), [documents, filter, search]);
+  const buckets = useMemo(() => countByBucket(documents), [documents]);
+  const overall = useMemo(() => batchProgress(documents, progress, batchId), [documents, progress, batchId]);
+
+  if (!detail) {
+    return loadError ? (
+      <section className="screen">
+        <p role="alert">{loadError}</p>
+        <button type="button" onClick={() => actions.navigate({ name: 'batches' })}>
+          Back to batches
+        </button>
+      </section>
+    ) : (
+      <p role="status">Loading the batch…</p>
     );
-  }, [detail, filter, search]);
+  }
 
-  if (!detail) return <p role="status">Loading the batch…</p>;
   const engine = detail.engine;
-  const sending = engine.state === 'running' || engine.state === 'waiting';
-  const total = detail.documentCount;
-  const done =
-    detail.counts.prepared + detail.counts.inProgress + detail.counts.completed + detail.counts.gone;
+  const running = engine.state === 'running' || engine.state === 'waiting';
+  const ready = documents.filter((document) => document.phase === 'draft' && document.problems.length === 0);
+  const withProblems = documents.filter(
+    (document) => document.phase === 'draft' && document.problems.length > 0,
+  );
+  const unfinished = documents.filter((document) =>
+    ['queued', 'uploading', 'creating', 'adding_participants', 'preparing'].includes(document.phase),
+  );
+  const failed = documents.filter((document) => document.phase === 'failed');
+  const canResume = !running && unfinished.length > 0;
+
+  function drop(event: DragEvent) {
+    event.preventDefault();
+    setDragging(false);
+    const files = [...event.dataTransfer.files];
+    if (files.length > 0) void actions.addDroppedFiles(batchId, files);
+  }
 
   return (
-    <section aria-labelledby="batch-title" className="screen">
+    <section
+      aria-labelledby="batch-title"
+      className={`screen drop-target${dragging ? ' dragging' : ''}`}
+      onDragOver={(event) => {
+        if (![...event.dataTransfer.types].includes('Files')) return;
+        event.preventDefault();
+        event.dataTransfer.dropEffect = 'copy';
+        setDragging(true);
+      }}
+      onDragLeave={(event) => {
+        if (event.currentTarget === event.target) setDragging(false);
+      }}
+      onDrop={drop}
+    >
       <div className="row spread">
-        <h2 id="batch-title">{detail.name}</h2>
+        <div className="row">
+          <h2 id="batch-title">{detail.name}</h2>
+          {renaming ? (
+            <RenameForm
+              current={detail.name}
+              onSave={(name) => {
+                void actions.renameBatch(batchId, name);
+                setRenaming(false);
+              }}
+              onCancel={() => setRenaming(false)}
+            />
+          ) : (
+            <button type="button" className="link" onClick={() => setRenaming(true)}>
+              Rename<span className="visually-hidden"> batch {detail.name}</span>
+            </button>
+          )}
+        </div>
         <button type="button" className="link" onClick={() => actions.navigate({ name: 'batches' })}>
           Back to batches
         </button>
@@ -91,18 +117,36 @@ export function BatchScreen({ batchId }: { batchId: string }) {
         <button type="button" onClick={() => void actions.pickManifest().then(setPreview)}>
           Import manifest…
         </button>
-        {sending ? (
+        {running ? (
           <button type="button" onClick={() => void actions.pause(batchId)}>
             Pause sending
+          </button>
+        ) : canResume ? (
+          <button type="button" className="primary" onClick={() => void actions.send(batchId)}>
+            Resume sending
           </button>
         ) : (
           <button
             type="button"
             className="primary"
-            disabled={total === 0}
+            disabled={ready.length === 0}
             onClick={() => void actions.send(batchId)}
           >
             Send batch
+          </button>
+        )}
+        {failed.length > 0 && (
+          <button
+            type="button"
+            onClick={() =>
+              void actions.retryFailed(
+                batchId,
+                failed.map((document) => document.id),
+              )
+            }
+          >
+            Retry{' '}
+            {failed.length === 1 ? 'the failed document' : `${formatCount(failed.length)} failed documents`}
           </button>
         )}
         <button type="button" onClick={() => void actions.refreshNow(batchId)}>
@@ -112,153 +156,98 @@ export function BatchScreen({ batchId }: { batchId: string }) {
           Export CSV…
         </button>
       </div>
+      <p className="hint drop-hint">You can also drop PDF files anywhere on this batch.</p>
 
       {engine.state === 'waiting' && (
         <p className="banner" role="status">
           {engine.reason ?? 'Waiting for the signing service.'}
+          {engine.resumesAt ? ` Next try at ${formatTime(engine.resumesAt)}.` : ''} Nothing is lost.
+        </p>
+      )}
+      {engine.state === 'paused' && unfinished.length > 0 && (
+        <p className="banner" role="status">
+          Sending is paused; {documentsLabel(unfinished.length)} will continue where they stopped when you
+          resume.
+        </p>
+      )}
+      {engine.state === 'stopped' && engine.reason && (
+        <p className="banner banner-error" role="alert">
+          Sending stopped: {engine.reason}
+        </p>
+      )}
+      {!running && withProblems.length > 0 && (
+        <p className="hint">
+          {documentsLabel(withProblems.length)} {withProblems.length === 1 ? 'needs' : 'need'} attention
+          before sending (see Recipients); the others can be sent.
         </p>
       )}
 
-      <div className="batch-progress">
-        <label htmlFor="batch-progress">
-          {done} of {total} document(s) sent
-        </label>
-        <progress id="batch-progress" max={Math.max(1, total)} value={done} />
-      </div>
-
-      {preview && (
-        <ManifestImport batchId={batchId} preview={preview} onClose={() => setPreview(undefined)} />
+      {overall.total > 0 && (
+        <div className="batch-progress">
+          <label htmlFor="batch-progress">
+            {formatCount(overall.sent)} of {documentsLabel(overall.total)} sent
+          </label>
+          <progress id="batch-progress" max={1} value={overall.fraction} />
+        </div>
       )}
 
-      <div className="row">
-        <label className="inline">
-          Show
-          <select value={filter} onChange={(event) => setFilter(event.target.value as Filter)}>
-            {FILTERS.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="inline">
-          Search reference or recipient
-          <input type="search" value={search} onChange={(event) => setSearch(event.target.value)} />
-        </label>
-      </div>
+      {/* Keyed on the saved defaults: the form starts afresh only when they change. */}
+      <BatchSettings key={JSON.stringify(detail.defaults)} batchId={batchId} defaults={detail.defaults} />
 
-      {total === 0 ? (
+      {preview && (
+        <ManifestImport
+          batchId={batchId}
+          preview={preview}
+          onPreview={setPreview}
+          onClose={() => setPreview(undefined)}
+        />
+      )}
+
+      {documents.length === 0 ? (
         <div className="empty">
-          <p>This batch is empty. Add PDFs or import a manifest to prepare it — you can do this offline.</p>
+          <p>
+            This batch is empty. Add PDFs (or drop them here) and set their recipients, or import a manifest —
+            you can do all of this offline.
+          </p>
         </div>
       ) : (
-        <table className="table documents">
-          <caption className="visually-hidden">Documents of {detail.name}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Reference</th>
-              <th scope="col">File</th>
-              <th scope="col">Recipients</th>
-              <th scope="col">State</th>
-              <th scope="col">Timeline</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {documents.map((document) => {
-              const live = progress[`${batchId}/${document.id}`];
-              const value = progressValue(document, live);
-              const state = describeState(
-                live?.phase ?? document.phase,
-                document.tracking?.status,
-                document.tracking?.final ?? false,
-                document.gone,
-              );
-              return (
-                <tr key={document.id} data-reference={document.externalReference}>
-                  <th scope="row">{document.externalReference}</th>
-                  <td>
-                    <span className="filename">{document.storedFilename}</span>
-                    <span className="muted">
-                      {formatBytes(document.sizeBytes)} · SHA-256{' '}
-                      <button
-                        type="button"
-                        className="link mono"
-                        title="Copy the full SHA-256"
-                        aria-label={`Copy SHA-256 of ${document.externalReference}`}
-                        onClick={() => void navigator.clipboard?.writeText(document.sha256)}
-                      >
-                        {document.sha256.slice(0, 12)}…
-                      </button>
-                    </span>
-                  </td>
-                  <td>
-                    {[...document.recipients, ...document.extraParticipants].map((recipient) => (
-                      <span key={recipient.email} className="recipient">
-                        {recipient.name} <span className="muted">({recipient.participant_type})</span>
-                      </span>
-                    ))}
-                    {document.problems.map((problem) => (
-                      <span key={problem} className="problem">
-                        {problem}
-                      </span>
-                    ))}
-                  </td>
-                  <td>
-                    <span className={`state state-${bucketOf(document)}`}>{state}</span>
-                    {value !== undefined && value < 1 && (
-                      <progress
-                        max={1}
-                        value={value}
-                        aria-label={`Progress of ${document.externalReference}`}
-                      />
-                    )}
-                    {document.error && <span className="problem">{document.error.message}</span>}
-                    {document.tracking && (
-                      <span className="muted">
-                        Evidence {document.tracking.evidenceReady ? 'ready' : 'not ready yet'}
-                      </span>
-                    )}
-                  </td>
-                  <td>
-                    <dl className="timeline">
-                      <dt>Prepared</dt>
-                      <dd>{formatDateTime(document.tracking?.preparedAt)}</dd>
-                      <dt>Opened</dt>
-                      <dd>{formatDateTime(document.tracking?.openedAt)}</dd>
-                      <dt>Finalized</dt>
-                      <dd>{formatDateTime(document.tracking?.finalizedAt)}</dd>
-                    </dl>
-                  </td>
-                  <td>
-                    <div className="actions">
-                      {document.canOpenCeremony && (
-                        <button type="button" onClick={() => void actions.openCeremony(batchId, document.id)}>
-                          Open ceremony
-                          <span className="visually-hidden"> for {document.externalReference}</span>
-                        </button>
-                      )}
-                      {document.phase === 'failed' && (
-                        <button type="button" onClick={() => void actions.retry(batchId, document.id)}>
-                          Retry<span className="visually-hidden"> {document.externalReference}</span>
-                        </button>
-                      )}
-                      {!document.locked && (
-                        <button
-                          type="button"
-                          className="danger"
-                          onClick={() => void actions.removeDocument(batchId, document.id)}
-                        >
-                          Remove<span className="visually-hidden"> {document.externalReference}</span>
-                        </button>
-                      )}
-                    </div>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <>
+          <div className="row">
+            <label className="inline">
+              Show
+              <select value={filter} onChange={(event) => setFilter(event.target.value as StatusFilter)}>
+                {STATUS_FILTERS.map((option) => (
+                  <option key={option.value} value={option.value}>
+                    {option.label} ({formatCount(buckets[option.value])})
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="inline">
+              Search reference, file or recipient
+              <input type="search" value={search} onChange={(event) => setSearch(event.target.value)} />
+            </label>
+            <span className="muted-inline" role="status">
+              {shown.length === documents.length
+                ? documentsLabel(documents.length)
+                : `${formatCount(shown.length)} of ${documentsLabel(documents.length)}`}
+            </span>
+          </div>
+          {shown.length === 0 ? (
+            <p className="empty">No document matches. Clear the search or show all.</p>
+          ) : (
+            <DocumentTable batchId={batchId} batchName={detail.name} documents={shown} onEdit={setEditing} />
+          )}
+        </>
+      )}
+
+      {editing && (
+        <DocumentEditor
+          batchId={batchId}
+          document={editing}
+          defaults={detail.defaults}
+          onClose={() => setEditing(undefined)}
+        />
       )}
     </section>
   );

@@ -1,15 +1,17 @@
 import { useMemo, useState, type FormEvent } from 'react';
+import { RenameForm } from '../components/rename-form';
 import { formatCount, formatDateTime } from '../format';
 import { useDesk } from '../state/store';
 import { sortedBatches } from '../state/transitions';
 
-/** Every batch with its counts; create, open, delete. */
+/** Every batch with its counts by state and last activity; create, open, rename, delete. */
 export function BatchesScreen() {
   const batchMap = useDesk((state) => state.batches);
   // Sorting inside the selector would return a new array each time and re-render forever.
   const batches = useMemo(() => sortedBatches(batchMap), [batchMap]);
-  const { createBatch, navigate, deleteBatch } = useDesk.getState();
+  const { createBatch, navigate, deleteBatch, renameBatch } = useDesk.getState();
   const [name, setName] = useState('');
+  const [renaming, setRenaming] = useState<string | undefined>();
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -27,6 +29,7 @@ export function BatchesScreen() {
             value={name}
             onChange={(event) => setName(event.target.value)}
             placeholder="Monday employment contracts"
+            maxLength={200}
             required
           />
         </label>
@@ -61,15 +64,29 @@ export function BatchesScreen() {
               const sent = batch.documentCount - batch.counts.draft;
               return (
                 <tr key={batch.id}>
-                  <td>
-                    <button
-                      type="button"
-                      className="link"
-                      onClick={() => navigate({ name: 'batch', batchId: batch.id })}
-                    >
-                      {batch.name}
-                    </button>
-                  </td>
+                  <th scope="row">
+                    {renaming === batch.id ? (
+                      <RenameForm
+                        current={batch.name}
+                        onSave={(newName) => {
+                          void renameBatch(batch.id, newName);
+                          setRenaming(undefined);
+                        }}
+                        onCancel={() => setRenaming(undefined)}
+                      />
+                    ) : (
+                      <button
+                        type="button"
+                        className="link"
+                        onClick={() => navigate({ name: 'batch', batchId: batch.id })}
+                      >
+                        {batch.name}
+                      </button>
+                    )}
+                    {batch.counts.gone > 0 && (
+                      <span className="muted">{formatCount(batch.counts.gone)} no longer at the service</span>
+                    )}
+                  </th>
                   <td>{formatCount(batch.documentCount)}</td>
                   <td>{formatCount(batch.counts.draft)}</td>
                   <td>{formatCount(batch.counts.sending)}</td>
@@ -78,20 +95,24 @@ export function BatchesScreen() {
                   <td>{formatCount(batch.counts.failed)}</td>
                   <td>{formatDateTime(batch.updatedAt)}</td>
                   <td>
-                    <button
-                      type="button"
-                      className="danger"
-                      aria-label={`Delete batch ${batch.name}`}
-                      onClick={() => {
-                        const warning =
-                          sent > 0
-                            ? `"${batch.name}" has ${sent} document(s) already sent. Deleting it stops tracking them here (the requests stay at the service). Delete it?`
-                            : `Delete "${batch.name}"?`;
-                        if (sent === 0 || window.confirm(warning)) void deleteBatch(batch.id);
-                      }}
-                    >
-                      Delete
-                    </button>
+                    <div className="actions">
+                      <button type="button" onClick={() => setRenaming(batch.id)}>
+                        Rename<span className="visually-hidden"> batch {batch.name}</span>
+                      </button>
+                      <button
+                        type="button"
+                        className="danger"
+                        onClick={() => {
+                          const warning =
+                            sent > 0
+                              ? `"${batch.name}" has ${formatCount(sent)} document(s) already sent. Deleting it stops tracking them here (the requests stay at the service). Delete it?`
+                              : `Delete "${batch.name}"?`;
+                          if (window.confirm(warning)) void deleteBatch(batch.id);
+                        }}
+                      >
+                        Delete<span className="visually-hidden"> batch {batch.name}</span>
+                      </button>
+                    </div>
                   </td>
                 </tr>
               );

@@ -16,9 +16,15 @@ export function ConnectionsScreen() {
   const { saveProfile, removeProfile, activateProfile, testProfile, useDemo } = useDesk.getState();
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [editing, setEditing] = useState<string | undefined>();
-  const [testResults, setTestResults] = useState<Record<string, string>>({});
+  const [testResults, setTestResults] = useState<Record<string, { ok?: boolean; message: string }>>({});
   const [busy, setBusy] = useState(false);
   const editingProfile = profiles.find((profile) => profile.name === editing);
+  // A saved secret only goes to the service it was saved for: a new address or client id needs it again.
+  const movesService =
+    editingProfile !== undefined &&
+    (draft.baseUrl.trim().replace(/\/+$/, '') !== editingProfile.baseUrl ||
+      draft.clientId.trim() !== editingProfile.clientId);
+  const secretRequired = !editingProfile?.hasSecret || movesService;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -37,9 +43,9 @@ export function ConnectionsScreen() {
   }
 
   async function test(name: string) {
-    setTestResults((results) => ({ ...results, [name]: 'Testing…' }));
-    const message = await testProfile(name);
-    setTestResults((results) => ({ ...results, [name]: message }));
+    setTestResults((results) => ({ ...results, [name]: { message: 'Testing…' } }));
+    const result = await testProfile(name);
+    setTestResults((results) => ({ ...results, [name]: result }));
   }
 
   return (
@@ -119,8 +125,11 @@ export function ConnectionsScreen() {
                       Delete
                     </button>
                     {testResults[profile.name] && (
-                      <p className="test-result" role="status">
-                        {testResults[profile.name]}
+                      <p
+                        className={`test-result${testResults[profile.name]?.ok === true ? ' test-ok' : testResults[profile.name]?.ok === false ? ' test-failed' : ''}`}
+                        role="status"
+                      >
+                        {testResults[profile.name]?.message}
                       </p>
                     )}
                   </div>
@@ -141,9 +150,16 @@ export function ConnectionsScreen() {
           <input
             required
             value={draft.name}
+            readOnly={editing !== undefined}
+            aria-describedby={editing !== undefined ? 'profile-name-hint' : undefined}
             onChange={(event) => setDraft({ ...draft, name: event.target.value })}
             placeholder="Production"
           />
+          {editing !== undefined && (
+            <span id="profile-name-hint" className="muted">
+              A connection keeps its name; add a new one to use another name.
+            </span>
+          )}
         </label>
         <label>
           Service address (base URL)
@@ -169,10 +185,19 @@ export function ConnectionsScreen() {
             type="password"
             autoComplete="off"
             value={draft.secret}
-            required={!editingProfile?.hasSecret}
+            required={secretRequired}
+            aria-describedby={movesService ? 'profile-secret-hint' : undefined}
             onChange={(event) => setDraft({ ...draft, secret: event.target.value })}
-            placeholder={editingProfile?.hasSecret ? 'Saved — type a new one to replace it' : ''}
+            placeholder={
+              editingProfile?.hasSecret && !movesService ? 'Saved — type a new one to replace it' : ''
+            }
           />
+          {movesService && (
+            <span id="profile-secret-hint" className="muted">
+              The address or client id changed: type the client secret again. A saved secret is only sent to
+              the service it was saved for.
+            </span>
+          )}
         </label>
         <div className="row">
           <button type="submit" className="primary" disabled={busy}>

@@ -3,17 +3,20 @@ import type { ProfileInput } from '../../../shared/ipc/contract';
 import type { BatchDefaults } from '../../../shared/domain/batch';
 import type { DocumentEdit, ManifestPreview } from '../../../shared/ipc/views';
 import { BridgeError, desk, unwrap } from '../bridge';
+import { formatCount } from '../format';
 import {
   initialState,
   withBatchDetail,
   withBatchList,
   withBatchSummary,
+  withLoadError,
   withNotice,
   withoutBatch,
   withoutNotice,
   withProfiles,
   withProgress,
   withScreen,
+  withTrackingPaused,
   withTrackingStatus,
   type DeskState,
   type Notice,
@@ -25,6 +28,8 @@ export interface DeskActions {
   navigate(screen: Screen): void;
   notify(kind: Notice['kind'], text: string): void;
   dismiss(id: number): void;
+  /** Copies text to the clipboard and says so (or why it could not). */
+  copyText(text: string, confirmation: string): Promise<void>;
   refreshBatches(): Promise<void>;
   loadBatch(batchId: string): Promise<void>;
   createBatch(name: string): Promise<void>;
@@ -32,6 +37,8 @@ export interface DeskActions {
   setDefaults(batchId: string, defaults: BatchDefaults): Promise<void>;
   deleteBatch(batchId: string): Promise<void>;
   addPdfs(batchId: string, source: 'files' | 'folder' | string[]): Promise<void>;
+  /** Files dropped on the batch: PDFs are added, anything else is named and left out. */
+  addDroppedFiles(batchId: string, files: readonly File[]): Promise<void>;
   updateDocument(batchId: string, documentId: string, edit: DocumentEdit): Promise<boolean>;
   removeDocument(batchId: string, documentId: string): Promise<void>;
   pickManifest(): Promise<ManifestPreview | undefined>;
@@ -40,6 +47,8 @@ export interface DeskActions {
   send(batchId: string): Promise<void>;
   pause(batchId: string): Promise<void>;
   retry(batchId: string, documentId: string): Promise<void>;
+  retryFailed(batchId: string, documentIds: readonly string[]): Promise<void>;
+  setTrackingPaused(paused: boolean): Promise<void>;
   openCeremony(batchId: string, documentId: string): Promise<void>;
   refreshNow(batchId?: string): Promise<void>;
   exportReport(batchId: string): Promise<void>;
@@ -47,7 +56,7 @@ export interface DeskActions {
   saveProfile(input: ProfileInput): Promise<boolean>;
   removeProfile(name: string): Promise<void>;
   activateProfile(name: string): Promise<void>;
-  testProfile(name: string): Promise<string>;
+  testProfile(name: string): Promise<{ readonly ok: boolean; readonly message: string }>;
   useDemo(): Promise<void>;
 }
 
@@ -81,9 +90,31 @@ function throttled(load: (batchId: string) => void): (batchId: string) => void {
   };
 }
 
+/** "1 document" / "3 documents", with the number in the user's locale. */
+function documentsCount(count: number): string {
+  return `${formatCount(count)} ${count === 1 ? 'document' : 'documents'}`;
+}
+
 /** The renderer's store: state mirrored from main, and the actions screens call. */
 export const useDesk = create<DeskState & DeskActions>((setState, get) => {
   const set = (fn: (state: DeskState) => DeskState) => setState((state) => fn(state));
+
+  /** Adds files by path; says what was added and, one by one, why any file was not. */
+  async function addPaths(batchId: string, paths: readonly string[]): Promise<void> {
+    const result = await attempt(set, () => unwrap(desk().documents.addPaths(batchId, [...paths])));
+    if (!result) return;
+    if (result.added > 0)
+      set((state) => withNotice(state, 'success', `${documentsCount(result.added)} added.`));
+    reportRejected(result.rejected);
+    await get().loadBatch(batchId);
+  }
+
+  function reportRejected(rejected: readonly { path: string; message: string }[]): void {
+    for (const file of rejected) {
+      const name = file.path.split(/[/\\]/).pop() ?? file.path;
+      set((state) => withNotice(state, 'error', `${name} was not added: ${file.message}`));
+    }
+  }
   const reloadDetail = throttled((batchId) => {
     if (get().screen.name === 'batch' && get().details[batchId]) void get().loadBatch(batchId);
   });
@@ -113,6 +144,7 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
           reloadDetail(batchId);
         }),
         api.events.profilesChanged(({ profiles }) => set((state) => withProfiles(state, profiles))),
+        api.events.trackingPaused(({ paused }) => set((state) => withTrackingPaused(state, paused))),
       ];
       void attempt(set, async () => {
         const info = await unwrap(api.app.info());
@@ -128,14 +160,32 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
     },
     notify: (kind, text) => set((state) => withNotice(state, kind, text)),
     dismiss: (id) => set((state) => withoutNotice(state, id)),
+    async copyText(text, confirmation) {
+      try {
+        await navigator.clipboard.writeText(text);
+        set((state) => withNotice(state, 'success', confirmation));
+      } catch {
+        set((state) =>
+          withNotice(state, 'error', 'The clipboard is not available here; select the text to copy it.'),
+        );
+      }
+    },
 
     async refreshBatches() {
       const batches = await attempt(set, () => unwrap(desk().batches.list()));
       if (batches) set((state) => withBatchList(state, batches));
     },
     async loadBatch(batchId) {
-      const detail = await attempt(set, () => unwrap(desk().batches.get(batchId)));
-      if (detail) set((state) => withBatchDetail(state, detail));
+      try {
+        const detail = await unwrap(desk().batches.get(batchId));
+        set((state) => withBatchDetail(state, detail));
+      } catch (error) {
+        const text =
+          error instanceof BridgeError
+            ? error.message
+            : 'This batch could not be loaded. Nothing was lost; try again.';
+        set((state) => withLoadError(state, batchId, text));
+      }
     },
     async createBatch(name) {
       const batch = await attempt(set, () => unwrap(desk().batches.create(name)));
@@ -164,15 +214,25 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
           : unwrap(source === 'files' ? api.dialogs.pickPdfs() : api.dialogs.pickFolder()),
       );
       if (!paths || paths.length === 0) return;
-      const result = await attempt(set, () => unwrap(api.documents.addPaths(batchId, paths)));
-      if (!result) return;
-      if (result.added > 0)
-        set((state) => withNotice(state, 'success', `${result.added} document(s) added.`));
-      for (const rejected of result.rejected) {
-        const name = rejected.path.split(/[/\\]/).pop() ?? rejected.path;
-        set((state) => withNotice(state, 'error', `${name} was not added: ${rejected.message}`));
+      await addPaths(batchId, paths);
+    },
+    async addDroppedFiles(batchId, files) {
+      const api = desk();
+      const paths: string[] = [];
+      const skipped: string[] = [];
+      for (const file of files) {
+        const path = /\.pdf$/i.test(file.name) ? api.pathForFile(file) : undefined;
+        if (path) paths.push(path);
+        else skipped.push(file.name);
       }
-      await get().loadBatch(batchId);
+      if (skipped.length > 0) {
+        const why =
+          api.host === 'browser' && paths.length === 0 && files.some((file) => /\.pdf$/i.test(file.name))
+            ? 'this development host cannot read dropped files; use Add PDFs… instead'
+            : 'only PDF files can be added';
+        set((state) => withNotice(state, 'error', `Not added (${why}): ${skipped.join(', ')}.`));
+      }
+      if (paths.length > 0) await addPaths(batchId, paths);
     },
     async updateDocument(batchId, documentId, edit) {
       const detail = await attempt(set, () => unwrap(desk().documents.update(batchId, documentId, edit)));
@@ -193,6 +253,7 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
       if (!result) return false;
       const parts = [`${result.added} added`, `${result.updated} updated`, `${result.unchanged} unchanged`];
       set((state) => withNotice(state, 'success', `Manifest imported: ${parts.join(', ')}.`));
+      reportRejected(result.rejected);
       for (const reference of result.lockedChanges) {
         set((state) =>
           withNotice(
@@ -213,6 +274,12 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
     },
     async retry(batchId, documentId) {
       await attempt(set, () => unwrap(desk().sending.retry(batchId, documentId)));
+    },
+    async retryFailed(batchId, documentIds) {
+      for (const documentId of documentIds) await get().retry(batchId, documentId);
+    },
+    async setTrackingPaused(paused) {
+      await attempt(set, () => unwrap(desk().tracking.setPaused(paused)));
     },
     async openCeremony(batchId, documentId) {
       const opened = await attempt(set, () => unwrap(desk().ceremony.open(batchId, documentId)));
@@ -258,10 +325,13 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
     },
     async testProfile(name) {
       const result = await attempt(set, () => unwrap(desk().profiles.test(name)));
-      if (!result) return 'The test could not run.';
+      if (!result) return { ok: false, message: 'The test could not run.' };
       return result.ok
-        ? `Connected: a token was issued${result.expiresInSeconds ? ` for ${Math.round(result.expiresInSeconds / 60)} min` : ''}. Permissions: ${result.scopes.join(', ') || 'not stated'}.`
-        : result.message;
+        ? {
+            ok: true,
+            message: `Connected: a token was issued${result.expiresInSeconds ? ` for ${Math.round(result.expiresInSeconds / 60)} min` : ''}. Permissions: ${result.scopes.join(', ') || 'not stated'}.`,
+          }
+        : { ok: false, message: `Not connected: ${result.message}` };
     },
     async useDemo() {
       const profile = await attempt(set, () => unwrap(desk().profiles.useDemo()));

@@ -31,6 +31,8 @@ export interface DeskState {
   readonly progress: Readonly<Record<string, Progress>>;
   readonly screen: Screen;
   readonly notices: readonly Notice[];
+  /** Why a batch could not be loaded, shown in place of its screen. */
+  readonly loadErrors: Readonly<Record<string, string>>;
 }
 
 export const initialState: DeskState = {
@@ -41,6 +43,7 @@ export const initialState: DeskState = {
   progress: {},
   screen: { name: 'batches' },
   notices: [],
+  loadErrors: {},
 };
 
 /** The batches, newest activity first. */
@@ -71,12 +74,19 @@ export function withBatchDetail(state: DeskState, detail: BatchDetail): DeskStat
       return document !== undefined && !['prepared', 'failed', 'draft'].includes(document.phase);
     }),
   );
+  const { [detail.id]: _error, ...loadErrors } = state.loadErrors;
   return {
     ...state,
     batches: { ...state.batches, [detail.id]: summary },
     details: { ...state.details, [detail.id]: detail },
     progress,
+    loadErrors,
   };
+}
+
+/** A batch could not be loaded: its screen says why instead of waiting forever. */
+export function withLoadError(state: DeskState, batchId: string, message: string): DeskState {
+  return { ...state, loadErrors: { ...state.loadErrors, [batchId]: message } };
 }
 
 export function withoutBatch(state: DeskState, batchId: string): DeskState {
@@ -116,6 +126,11 @@ export function withTrackingStatus(state: DeskState, payload: EventPayload<'trac
       : document,
   );
   return { ...state, details: { ...state.details, [payload.batchId]: { ...detail, documents } } };
+}
+
+/** Tracking was paused or resumed, from the tray or the window. */
+export function withTrackingPaused(state: DeskState, paused: boolean): DeskState {
+  return state.info ? { ...state, info: { ...state.info, trackingPaused: paused } } : state;
 }
 
 export function withProfiles(state: DeskState, profiles: readonly ProfileView[]): DeskState {

@@ -1,0 +1,40 @@
+import { useState, type FormEvent } from 'react';
+
+/** An inline form to rename a batch: the name is kept only on "Save name". */
+export function RenameForm({
+  current,
+  onSave,
+  onCancel,
+}: {
+  current: string;
+  onSave: (name: string) => void;
+  onCancel: () => void;
+}) {
+  const [name, setName] = useState(current);
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const trimmed = name.trim();
+    if (trimmed && trimmed !== current) onSave(trimmed);
+    else onCancel();
+  }
+  return (
+    <form className="row rename" onSubmit={submit}>
+      <label className="inline">
+        Batch name
+        <input
+          value={name}
+          maxLength={200}
+          required
+          autoFocus
+          onChange={(event) => setName(event.target.value)}
+        />
+      </label>
+      <button type="submit" className="primary">
+        Save name
+      </button>
+      <button type="button" onClick={onCancel}>
+        Cancel
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,78 @@
+import { useState, type FormEvent } from 'react';
+import type { BatchDefaults } from '../../../shared/domain/batch';
+import { OptionsFields } from '../components/options-fields';
+import { ParticipantList, toRows, type ParticipantRow } from '../components/participant-list';
+import {
+  duplicateEmails,
+  fromOptions,
+  fromParticipant,
+  localeError,
+  toOptions,
+  toParticipant,
+  type OptionsDraft,
+} from '../state/participant-rules';
+import { useDesk } from '../state/store';
+
+/**
+ * The batch's defaults: options and recipients every document gets unless it says otherwise.
+ * A document already sent keeps what it was sent with.
+ */
+export function BatchSettings({ batchId, defaults }: { batchId: string; defaults: BatchDefaults }) {
+  const setDefaults = useDesk((state) => state.setDefaults);
+  const [recipients, setRecipients] = useState<ParticipantRow[]>(() =>
+    toRows(defaults.defaultRecipients.map(fromParticipant)),
+  );
+  const [options, setOptions] = useState<OptionsDraft>(() => {
+    const { defaultRecipients: _recipients, ...batchOptions } = defaults;
+    return fromOptions(batchOptions);
+  });
+  const [attempted, setAttempted] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const drafts = recipients.map((row) => row.draft);
+  const invalid =
+    drafts.some((draft) => toParticipant(draft) === undefined) ||
+    duplicateEmails(drafts).length > 0 ||
+    localeError(options.locale) !== undefined;
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    setAttempted(true);
+    if (invalid) return;
+    setSaving(true);
+    await setDefaults(batchId, {
+      ...toOptions(options),
+      defaultRecipients: drafts.map(toParticipant).filter((participant) => participant !== undefined),
+    });
+    setSaving(false);
+    setAttempted(false);
+  }
+
+  return (
+    <details className="card settings">
+      <summary>Batch settings: options and default recipients</summary>
+      <form onSubmit={(event) => void save(event)} noValidate>
+        <p className="muted">
+          Every document gets these unless its own say otherwise. Documents already sent keep what they were
+          sent with.
+        </p>
+        <OptionsFields draft={options} onChange={setOptions} />
+        <ParticipantList
+          legend="Default recipients (added to every document)"
+          noun="default recipient"
+          rows={recipients}
+          onChange={setRecipients}
+          showAllErrors={attempted}
+          emptyText="None: each document lists its own recipients."
+        />
+        {attempted && invalid && (
+          <p className="field-error" role="alert">
+            Some fields need attention (marked above). Nothing was saved yet.
+          </p>
+        )}
+        <button type="submit" className="primary" disabled={saving}>
+          Save batch settings
+        </button>
+      </form>
+    </details>
+  );
+}

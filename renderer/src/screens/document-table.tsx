@@ -1,0 +1,218 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useRef } from 'react';
+import type { DocumentView } from '../../../shared/ipc/views';
+import { describeState, formatBytes, formatDateTime } from '../format';
+import { bucketOf, documentProgress } from '../state/document-status';
+import { useDesk } from '../state/store';
+import type { Progress } from '../state/transitions';
+
+const COLUMNS = 6;
+/** A first guess of a row's height; each row is measured once shown. */
+const ESTIMATED_ROW_PX = 92;
+
+export interface DocumentTableProps {
+  readonly batchId: string;
+  readonly batchName: string;
+  readonly documents: readonly DocumentView[];
+  readonly onEdit: (document: DocumentView) => void;
+}
+
+/**
+ * Every document of a batch with its state, progress, timeline and actions. Only the rows in
+ * view are rendered (spacer rows stand for the others), so a batch of thousands scrolls
+ * smoothly; `aria-rowcount`/`aria-rowindex` tell assistive technology the table's real size.
+ */
+export function DocumentTable({ batchId, batchName, documents, onEdit }: DocumentTableProps) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const progress = useDesk((state) => state.progress);
+  const virtualizer = useVirtualizer({
+    count: documents.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ESTIMATED_ROW_PX,
+    overscan: 8,
+    getItemKey: (index) => documents[index]?.id ?? index,
+  });
+  const items = virtualizer.getVirtualItems();
+  const paddingTop = items[0]?.start ?? 0;
+  const paddingBottom = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
+
+  return (
+    <div
+      ref={scroller}
+      className="table-scroll"
+      // Focusable, so the list scrolls with the keyboard.
+      tabIndex={0}
+      role="region"
+      aria-label={`Documents of ${batchName}`}
+    >
+      <table className="table documents" aria-rowcount={documents.length + 1}>
+        <thead>
+          <tr aria-rowindex={1}>
+            <th scope="col">Reference</th>
+            <th scope="col">File</th>
+            <th scope="col">Recipients</th>
+            <th scope="col">State</th>
+            <th scope="col">Timeline</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {paddingTop > 0 && (
+            <tr aria-hidden="true" className="spacer">
+              <td colSpan={COLUMNS} style={{ height: paddingTop }} />
+            </tr>
+          )}
+          {items.map((item) => {
+            const document = documents[item.index];
+            if (!document) return null;
+            return (
+              <DocumentRow
+                key={item.key}
+                measure={virtualizer.measureElement}
+                index={item.index}
+                batchId={batchId}
+                document={document}
+                live={progress[`${batchId}/${document.id}`]}
+                onEdit={onEdit}
+              />
+            );
+          })}
+          {paddingBottom > 0 && (
+            <tr aria-hidden="true" className="spacer">
+              <td colSpan={COLUMNS} style={{ height: paddingBottom }} />
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+const DocumentRow = memo(function DocumentRow({
+  measure,
+  index,
+  batchId,
+  document,
+  live,
+  onEdit,
+}: {
+  measure: (element: Element | null) => void;
+  index: number;
+  batchId: string;
+  document: DocumentView;
+  live: Progress | undefined;
+  onEdit: (document: DocumentView) => void;
+}) {
+  const actions = useDesk.getState();
+  const value = documentProgress(document, live);
+  const bucket = bucketOf(document);
+  const state = describeState(
+    live?.phase ?? document.phase,
+    document.tracking?.status,
+    document.tracking?.final ?? false,
+    document.gone,
+  );
+  const people = [...document.recipients, ...document.extraParticipants];
+  const reference = document.externalReference;
+  const uploading = live?.phase === 'uploading' && live.sentBytes !== undefined && live.totalBytes;
+  return (
+    <tr ref={measure} data-index={index} aria-rowindex={index + 2} data-reference={reference}>
+      <th scope="row">
+        {reference}
+        {document.requestId && <span className="muted mono">{document.requestId}</span>}
+      </th>
+      <td>
+        <span className="filename">{document.storedFilename}</span>
+        <span className="muted">
+          {formatBytes(document.sizeBytes)} · SHA-256{' '}
+          <button
+            type="button"
+            className="link mono"
+            title="Copy the full SHA-256"
+            aria-label={`Copy the SHA-256 of ${reference}`}
+            onClick={() => void actions.copyText(document.sha256, `The SHA-256 of ${reference} is copied.`)}
+          >
+            {document.sha256.slice(0, 12)}…
+          </button>
+        </span>
+      </td>
+      <td>
+        {people.length === 0 && document.problems.length === 0 && (
+          <span className="muted">The batch's default recipients</span>
+        )}
+        {people.slice(0, 3).map((person, position) => (
+          <span key={`${position}-${person.email}`} className="recipient">
+            {person.name}{' '}
+            <span className="muted-inline">
+              ({person.participant_type === 'signer' ? 'signer' : 'observer'})
+            </span>
+          </span>
+        ))}
+        {people.length > 3 && <span className="muted">and {people.length - 3} more</span>}
+        {document.problems.map((problem, position) => (
+          <span key={`${position}-${problem}`} className="problem">
+            {problem}
+          </span>
+        ))}
+      </td>
+      <td>
+        <span className={`state state-${bucket}`}>{state}</span>
+        {value !== undefined && value < 1 && (
+          <progress max={1} value={value} aria-label={`Progress of ${reference}`} />
+        )}
+        {uploading && (
+          <span className="muted">
+            {formatBytes(live.sentBytes ?? 0)} of {formatBytes(live.totalBytes ?? 0)}
+          </span>
+        )}
+        {document.error && <span className="problem">{document.error.message}</span>}
+        {document.tracking && (
+          <span className="muted">
+            Evidence {document.tracking.evidenceReady ? 'ready' : 'not ready yet'}
+          </span>
+        )}
+      </td>
+      <td>
+        <dl className="timeline">
+          <dt>Prepared</dt>
+          <dd>{formatDateTime(document.tracking?.preparedAt)}</dd>
+          <dt>Opened</dt>
+          <dd>{formatDateTime(document.tracking?.openedAt)}</dd>
+          <dt>Finalized</dt>
+          <dd>{formatDateTime(document.tracking?.finalizedAt)}</dd>
+        </dl>
+      </td>
+      <td>
+        <div className="actions">
+          {document.canOpenCeremony && (
+            <button type="button" onClick={() => void actions.openCeremony(batchId, document.id)}>
+              Open ceremony<span className="visually-hidden"> for {reference}</span>
+            </button>
+          )}
+          {document.phase === 'failed' && (
+            <button type="button" onClick={() => void actions.retry(batchId, document.id)}>
+              Retry<span className="visually-hidden"> {reference}</span>
+            </button>
+          )}
+          {!document.locked && (
+            <>
+              <button type="button" onClick={() => onEdit(document)}>
+                Edit<span className="visually-hidden"> {reference}</span>
+              </button>
+              <button
+                type="button"
+                className="danger"
+                onClick={() => {
+                  if (window.confirm(`Remove ${reference} from the batch? Its PDF stays where it was.`))
+                    void actions.removeDocument(batchId, document.id);
+                }}
+              >
+                Remove<span className="visually-hidden"> {reference}</span>
+              </button>
+            </>
+          )}
+        </div>
+      </td>
+    </tr>
+  );
+});
