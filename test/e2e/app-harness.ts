@@ -12,8 +12,8 @@
  * It records what could leak a secret (log lines, bridge frames) for `expectNoSecretLeft`, and
  * fails a test when the app's page logged an error or an Electron security warning.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import {
   _electron as electron,
   type Browser,
@@ -57,6 +57,12 @@ export interface App {
   readonly bridgeFramesToPage: string[];
   /** Answers the next file dialog (open or save) with these paths; null cancels it. */
   answerNextDialog(paths: string | readonly string[] | null): Promise<void>;
+  /**
+   * A screenshot of the main window, for the README: written to docs/screenshots/<name>.png
+   * when UPDATE_SCREENSHOTS=1 (browser host only, so the pictures stay the same), else to the
+   * run's temporary folder, so a test run never changes the repository.
+   */
+  screenshot(name: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -176,6 +182,7 @@ async function launchBrowser(files: TempFolder, sim: Simulator): Promise<App> {
     consoleErrors,
     logLines: () => [...lines],
     bridgeFramesToPage,
+    screenshot: (name) => screenshotOf(page, files, name, true),
     async answerNextDialog(paths) {
       // The browser host's stand-in for a file dialog is a prompt: several paths are separated by ";".
       nextAnswer = paths === null ? undefined : typeof paths === 'string' ? paths : paths.join(';');
@@ -238,6 +245,7 @@ async function launchElectron(files: TempFolder, sim: Simulator): Promise<App> {
     consoleErrors,
     logLines: () => (existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').filter(Boolean) : []),
     bridgeFramesToPage: [],
+    screenshot: (name) => screenshotOf(page, files, name, false),
     async answerNextDialog(paths) {
       const answer = paths === null ? null : typeof paths === 'string' ? [paths] : [...paths];
       // The next native open or save dialog answers these paths, then the real one is back.
@@ -267,6 +275,24 @@ async function launchElectron(files: TempFolder, sim: Simulator): Promise<App> {
       files.remove();
     },
   };
+}
+
+const SCREENSHOTS = join(ROOT, 'docs', 'screenshots');
+
+async function screenshotOf(
+  page: Page,
+  files: TempFolder,
+  name: string,
+  forReadme: boolean,
+): Promise<string> {
+  const path =
+    forReadme && process.env.UPDATE_SCREENSHOTS === '1'
+      ? join(SCREENSHOTS, `${name}.png`)
+      : files.file(`${name}.png`);
+  mkdirSync(dirname(path), { recursive: true });
+  // Still pictures: no blinking caret, no animation caught halfway.
+  await page.screenshot({ path, animations: 'disabled', caret: 'hide' });
+  return path;
 }
 
 /** Every file under `folder`, recursively. */

@@ -2,14 +2,21 @@
  * The end-to-end journeys, written once against the `App` wrapper and run on both hosts: the
  * browser host in Chromium (always) and real Electron (when its runtime is installed).
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import { parse } from 'csv-parse/sync';
+import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { REPORT_COLUMNS } from '../../main/report/report-csv';
+import { normalizeFilename } from '../../shared/service/filename';
 import { ALL_SCOPES } from '../simulator/types';
+import { writePdf } from '../support/pdf-files';
 import { expectNoSecretLeft, type App } from './app-harness';
 
-export const SAMPLE_MANIFEST = join(import.meta.dirname, '..', '..', 'samples', 'manifest.csv');
+const SAMPLES = join(import.meta.dirname, '..', '..', 'samples');
+export const SAMPLE_MANIFEST = join(SAMPLES, 'manifest.csv');
+const SAMPLE_REFERENCES = ['RH-2026-0142', 'NDA-2026-017', 'RH-2026-0143'];
 
 export interface Journey {
   readonly name: string;
@@ -52,6 +59,38 @@ export async function saveConnection(
   await row.getByRole('button', { name: 'Test connection' }).click();
   await row.getByRole('status').filter({ hasText: 'Connected' }).waitFor();
   expect(await page.getByLabel('Client secret').inputValue()).toBe('');
+}
+
+/** Creates a batch from the batch list and waits for its screen. */
+export async function createBatch(page: Page, name: string): Promise<void> {
+  await page.getByRole('button', { name: 'Batches', exact: true }).click();
+  await page.getByLabel('New batch name').fill(name);
+  await page.getByRole('button', { name: 'Create batch' }).click();
+  await page.getByRole('heading', { name, level: 2 }).waitFor();
+}
+
+/** The documents table of the batch on screen. */
+export function documentsTable(page: Page, batchName: string): Locator {
+  return page.getByRole('region', { name: `Documents of ${batchName}` });
+}
+
+/** Imports the sample manifest (3 documents) into the batch on screen, through its preview. */
+export async function importSampleManifest(app: App, batchName: string): Promise<Locator> {
+  const { page } = app;
+  await app.answerNextDialog(SAMPLE_MANIFEST);
+  await page.getByRole('button', { name: 'Import manifest…' }).click();
+  await page.getByText('3 documents, 6 recipients. Nothing has been sent.').waitFor();
+  await page.getByRole('button', { name: 'Import 3 documents' }).click();
+  const table = documentsTable(page, batchName);
+  for (const reference of SAMPLE_REFERENCES)
+    await table.getByRole('rowheader', { name: reference }).waitFor();
+  return table;
+}
+
+/** Fills the field `label` of the participant `who` (e.g. "recipient 1") in `scope`. */
+async function fillParticipant(scope: Locator, who: string, values: Record<string, string>): Promise<void> {
+  for (const [label, value] of Object.entries(values))
+    await scope.getByLabel(`${label} of ${who}`).fill(value);
 }
 
 export const fullFlow: Journey = {
@@ -106,5 +145,317 @@ export const fullFlow: Journey = {
   },
 };
 
+/** (a) A batch prepared by hand: PDFs from the file dialog, settings, recipients, validated as typed. */
+export const prepareByHand: Journey = {
+  name: 'prepares a batch by hand: adds PDFs, sets batch settings and recipients (each mistake named as it is typed), sends it',
+  timeoutMs: 120_000,
+  async run(app) {
+    const { page, sim, files } = app;
+    const client = registerJourneyClient(app);
+    await saveConnection(page, { name: 'Office', baseUrl: sim.baseUrl, ...client });
+    const first = await writePdf(files, 'Contrat été – Zoé.pdf', 'Contrat de travail de Zoé');
+    const second = await writePdf(files, 'Devis n°12 (Müller & Söhne).pdf', 'Devis');
+    await createBatch(page, 'Hand-made batch');
+    await expect(page.getByText('This batch is empty.').count()).resolves.toBe(1);
+
+    // Two PDFs through the file dialog: each shows the name the service will store, its size and digest.
+    await app.answerNextDialog([first, second]);
+    await page.getByRole('button', { name: 'Add PDFs…' }).click();
+    await page.getByText('2 documents added.').waitFor();
+    const table = documentsTable(page, 'Hand-made batch');
+    for (const path of [first, second]) {
+      const stored = normalizeFilename(path.split('/').pop() ?? '');
+      await table.getByText(stored, { exact: true }).waitFor();
+      const digest = createHash('sha256').update(readFileSync(path)).digest('hex');
+      await table.getByText(`${digest.slice(0, 12)}…`).waitFor();
+    }
+    expect(await table.getByText('Add at least one recipient.').count()).toBe(2);
+    await expect(page.getByRole('button', { name: 'Send batch' }).isDisabled()).resolves.toBe(true);
+
+    // Batch settings: a locale in the wrong form is named at once; a default observer for every document.
+    await page.getByText('Batch settings: options and default recipients').click();
+    const settings = page.locator('details.settings');
+    await settings.getByLabel('Locale').fill('fr');
+    await settings.getByText('Locale must look like language-REGION, e.g. fr-FR or en-GB.').waitFor();
+    await settings.getByLabel('Locale').fill('fr-FR');
+    await settings.getByLabel('Enforce the signing order').selectOption('yes');
+    await settings.getByLabel('Transaction type').fill('employment_contract');
+    await settings.getByRole('button', { name: 'Add default recipient' }).click();
+    await settings.getByLabel('Type of default recipient 1').selectOption('observer');
+    await fillParticipant(settings, 'default recipient 1', {
+      Name: 'Service paie',
+      Role: 'Paie',
+      'E-mail': 'paie@example',
+    });
+    await settings.getByText('E-mail must be a valid e-mail address.').waitFor();
+    await fillParticipant(settings, 'default recipient 1', { 'E-mail': 'paie@example.com' });
+    expect(await settings.getByText('E-mail must be a valid e-mail address.').count()).toBe(0);
+    await settings.getByRole('button', { name: 'Save batch settings' }).click();
+    // With an observer only, each document still needs a signer.
+    await table
+      .getByText('Add at least one signer: a request with observers only cannot be signed.')
+      .first()
+      .waitFor();
+
+    // First document: its reference and a signer, with every mistake named as it is typed.
+    // A document added from a file is first named after it.
+    await table.getByRole('button', { name: 'Edit Contrat été – Zoé' }).click();
+    const editor = page.getByRole('dialog');
+    await editor.getByLabel('External reference').fill('HAND-1');
+    await editor.getByRole('button', { name: 'Add recipient' }).click();
+    await fillParticipant(editor, 'recipient 1', {
+      Name: 'Zoé Lefèvre',
+      'E-mail': 'zoe.lefevre@',
+      Role: 'r'.repeat(101),
+      'Signing order': '0',
+    });
+    await editor.getByText('E-mail must be a valid e-mail address.').waitFor();
+    await editor.getByText('Role must be at most 100 characters.').waitFor();
+    await editor.getByText('Signing order must be at least 1.').waitFor();
+    await app.screenshot('document-editor');
+    await editor.getByRole('button', { name: 'Save document' }).click();
+    await editor.getByText('Some fields need attention (marked above). Nothing was saved yet.').waitFor();
+    await fillParticipant(editor, 'recipient 1', {
+      'E-mail': 'zoe.lefevre@example.com',
+      Role: 'Salariée',
+      'Signing order': '1',
+    });
+    await editor.getByRole('button', { name: 'Save document' }).click();
+    await editor.waitFor({ state: 'hidden' });
+    await table.getByRole('rowheader', { name: 'HAND-1' }).waitFor();
+
+    // Second document: a signer, and an observer added after the request is created.
+    await table.getByRole('button', { name: 'Edit Devis n°12 (Müller & Söhne)' }).click();
+    await editor.getByLabel('External reference').fill('HAND-2');
+    await editor.getByRole('button', { name: 'Add recipient' }).click();
+    await fillParticipant(editor, 'recipient 1', {
+      Name: 'Jürgen Müller',
+      'E-mail': 'juergen@example.com',
+      Role: 'Gérant',
+    });
+    await editor.getByRole('button', { name: 'Add participant' }).click();
+    await editor.getByLabel('Type of participant 1').selectOption('observer');
+    await fillParticipant(editor, 'participant 1', {
+      Name: 'Comptabilité',
+      'E-mail': 'compta@example.com',
+      Role: 'Suivi',
+    });
+    await editor.getByRole('button', { name: 'Save document' }).click();
+    await editor.waitFor({ state: 'hidden' });
+    await table.getByRole('rowheader', { name: 'HAND-2' }).waitFor();
+    await app.screenshot('batch-prepared');
+
+    // Send: both prepared, each with what was set here.
+    await page.getByRole('button', { name: 'Send batch' }).click();
+    await page.getByText('2 of 2 documents sent').waitFor({ timeout: 30_000 });
+    expect(sim.state.countByExternalReference()).toEqual({ 'HAND-1': 1, 'HAND-2': 1 });
+    const byReference = Object.fromEntries(
+      sim.state.requests().map((request) => [request.externalReference, request]),
+    );
+    for (const request of Object.values(byReference)) {
+      expect(request).toMatchObject({
+        locale: 'fr-FR',
+        enforceOrder: true,
+        transactionType: 'employment_contract',
+        status: 'prepared',
+      });
+    }
+    expect(
+      byReference['HAND-1']?.participants.map((p) => [p.email, p.participantType, p.addedLater]),
+    ).toEqual([
+      ['zoe.lefevre@example.com', 'signer', false],
+      ['paie@example.com', 'observer', false],
+    ]);
+    expect(byReference['HAND-2']?.participants.map((p) => [p.email, p.addedLater])).toEqual([
+      ['juergen@example.com', false],
+      ['paie@example.com', false],
+      ['compta@example.com', true],
+    ]);
+    expect(byReference['HAND-1']?.filename).toBe(normalizeFilename('Contrat été – Zoé.pdf'));
+  },
+};
+
+/** (b) A manifest with mistakes: every one named by line, nothing kept, fixed, checked again, imported. */
+export const manifestWithErrors: Journey = {
+  name: 'imports a manifest with errors: every problem listed by line, nothing kept; fixed in the file, checked again and imported, all offline',
+  timeoutMs: 90_000,
+  async run(app) {
+    const { page, sim, files } = app;
+    // Preparation needs no network: the service is down for the whole journey.
+    await sim.goOffline();
+    cpSync(join(SAMPLES, 'pdfs'), files.file('pdfs'), { recursive: true });
+    const manifest = files.file('contracts.csv');
+    const broken = readFileSync(join(SAMPLES, 'manifest-with-errors.csv'), 'utf8');
+    writeFileSync(manifest, broken);
+    await createBatch(page, 'From Excel');
+    await app.answerNextDialog(manifest);
+    await page.getByRole('button', { name: 'Import manifest…' }).click();
+    const problems = page.getByRole('list', { name: 'Problems in the manifest' });
+    await problems.waitFor();
+    const listed = await problems.getByRole('listitem').allTextContents();
+    expect(listed).toEqual([
+      'line 3, column "email": must be a valid e-mail address (got "anne.dupre@example")',
+      'line 4, column "role": must be at most 100 characters (this one has 115)',
+      'line 5, column "name": is required',
+      'line 6, column "signing_order": must be at least 1 (got "0")',
+      'line 7, column "locale": must be the same on every row of this document: line 6 has "fr-FR", this line has "de-DE"',
+      'line 8, column "document": cannot read "pdfs/Contrat de travail - Marc Perrin.pdf": the file does not exist',
+    ]);
+    await page.getByText('6 problems found; nothing was imported.').waitFor();
+    expect(await page.getByRole('button', { name: /^Import \d/ }).count()).toBe(0);
+    expect(await page.getByText('This batch is empty.').count()).toBe(1);
+    await app.screenshot('manifest-problems');
+
+    // Fix the file as a user would in Excel, add the missing PDF, and check again.
+    const fixed = broken
+      .replace('anne.dupre@example,', 'anne.dupre@example.com,')
+      .replace(
+        '"Directrice des ressources humaines, de la formation, de la paie et des relations sociales du groupe Atelier Lefèvre"',
+        'Directrice des ressources humaines',
+      )
+      .replace('observer,Service juridique,,', 'observer,Service juridique,Claire Martin,')
+      .replace('juergen.mueller@example.com,0,', 'juergen.mueller@example.com,1,')
+      .replace('2,true,,de-DE', '2,true,,fr-FR');
+    writeFileSync(manifest, fixed);
+    await writePdf(files, 'pdfs/Contrat de travail - Marc Perrin.pdf', 'Contrat de travail de Marc Perrin');
+    await page.getByRole('button', { name: 'Check again' }).click();
+    await page.getByText('4 documents, 7 recipients. Nothing has been sent.').waitFor();
+    await page.getByRole('button', { name: 'Import 4 documents' }).click();
+    const table = documentsTable(page, 'From Excel');
+    for (const reference of ['RH-2026-0142', 'NDA-2026-017', 'RH-2026-0143', 'RH-2026-0144'])
+      await table.getByRole('rowheader', { name: reference }).waitFor();
+    await page.getByText('Manifest imported: 4 added, 0 updated, 0 unchanged.').waitFor();
+    expect(sim.state.calls()).toEqual([]);
+  },
+};
+
+/** (c) Sending through faults: progress per document, retries, a refusal retried by hand. */
+export const sendWithFaults: Journey = {
+  name: 'sends through injected faults: progress shows, transient failures are retried, a refused document is retried by hand, nothing is sent twice',
+  timeoutMs: 120_000,
+  async run(app) {
+    const { page, sim } = app;
+    const client = registerJourneyClient(app);
+    await saveConnection(page, { name: 'Office', baseUrl: sim.baseUrl, ...client });
+    await createBatch(page, 'Stormy Monday');
+    const table = await importSampleManifest(app, 'Stormy Monday');
+    // Slow answers so progress can be seen; 30 % of calls answered 503; one creation refused outright.
+    sim.faults.set({ latencyMs: 250, rate503: 0.3, retryAfterSeconds: 0 });
+    sim.faults.enqueue({
+      kind: 'reject',
+      pathPattern: '^/api/v1/signing-requests$',
+      status: 422,
+      code: 'invalid_signing_request',
+    });
+    await page.getByRole('button', { name: 'Send batch' }).click();
+    await page
+      .getByRole('progressbar', { name: /^Progress of / })
+      .first()
+      .waitFor();
+    await app.screenshot('batch-sending');
+    const failedRow = table
+      .getByRole('row')
+      .filter({ hasText: 'The service refused to create the signing request' });
+    await failedRow.waitFor({ timeout: 60_000 });
+    await page.getByText('2 of 3 documents sent').waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Retry the failed document' }).click();
+    await page.getByText('3 of 3 documents sent').waitFor({ timeout: 60_000 });
+    expect(sim.state.countByExternalReference()).toEqual(
+      Object.fromEntries(SAMPLE_REFERENCES.map((reference) => [reference, 1])),
+    );
+    expect(sim.state.calls().filter((call) => call.fault === '503').length).toBeGreaterThan(0);
+    expect(sim.state.violations()).toEqual([]);
+  },
+};
+
+/** (d) The network goes away in the middle of sending, and comes back. */
+export const offlineAndBack: Journey = {
+  name: 'goes offline while sending: a calm banner says sending resumes by itself, and it does when the service is back',
+  timeoutMs: 120_000,
+  async run(app) {
+    const { page, sim } = app;
+    const client = registerJourneyClient(app);
+    await saveConnection(page, { name: 'Office', baseUrl: sim.baseUrl, ...client });
+    await createBatch(page, 'Train batch');
+    await importSampleManifest(app, 'Train batch');
+    sim.faults.set({ latencyMs: 300 });
+    await page.getByRole('button', { name: 'Send batch' }).click();
+    // The network goes away once the service has created a first request, in the middle of the batch.
+    await eventually(() => sim.state.requests().length > 0, 30_000);
+    await sim.goOffline();
+    const banner = page
+      .getByRole('status')
+      .filter({ hasText: 'The signing service cannot be reached. Sending resumes by itself.' });
+    await banner.waitFor({ timeout: 30_000 });
+    expect(await banner.textContent()).toContain('Nothing is lost.');
+    await app.screenshot('offline-banner');
+    await sim.goOnline();
+    await page.getByText('3 of 3 documents sent').waitFor({ timeout: 60_000 });
+    await banner.waitFor({ state: 'detached' });
+    expect(sim.state.countByExternalReference()).toEqual(
+      Object.fromEntries(SAMPLE_REFERENCES.map((reference) => [reference, 1])),
+    );
+  },
+};
+
+/** (f) The report: exported as CSV, read back as a spreadsheet would, safe from formula injection. */
+export const exportReport: Journey = {
+  name: 'exports the status report as CSV and reads it back: one row per document, statuses and dates, no formula can run',
+  timeoutMs: 90_000,
+  async run(app) {
+    const { page, sim, files } = app;
+    const client = registerJourneyClient(app);
+    await saveConnection(page, { name: 'Office', baseUrl: sim.baseUrl, ...client });
+    await createBatch(page, 'Report batch');
+    const table = await importSampleManifest(app, 'Report batch');
+    // A reference a spreadsheet would run as a formula.
+    await table.getByRole('button', { name: 'Edit NDA-2026-017' }).click();
+    const editor = page.getByRole('dialog');
+    await editor.getByLabel('External reference').fill('=HYPERLINK("http://evil.example","NDA")');
+    await editor.getByRole('button', { name: 'Save document' }).click();
+    await editor.waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Send batch' }).click();
+    await page.getByText('3 of 3 documents sent').waitFor({ timeout: 30_000 });
+    const [completed] = sim.state
+      .requests()
+      .filter((request) => request.externalReference === 'RH-2026-0143');
+    sim.complete(completed!.id);
+    await page.getByRole('button', { name: 'Refresh statuses now' }).click();
+    await table
+      .getByRole('row', { name: /RH-2026-0143/ })
+      .getByText(/^Completed/)
+      .waitFor({ timeout: 30_000 });
+    await app.screenshot('batch-tracking');
+
+    const path = files.file('status report.csv');
+    await app.answerNextDialog(path);
+    await page.getByRole('button', { name: 'Export CSV…' }).click();
+    await page.getByText(`Report saved to ${path}.`).waitFor();
+    const text = readFileSync(path, 'utf8');
+    expect(text.startsWith('\uFEFF')).toBe(true);
+    const rows = parse(text, { bom: true, columns: true }) as Record<string, string>[];
+    expect(Object.keys(rows[0] ?? {})).toEqual([...REPORT_COLUMNS]);
+    expect(rows.map((row) => row.external_reference).sort()).toEqual(
+      ['\'=HYPERLINK("http://evil.example","NDA")', 'RH-2026-0142', 'RH-2026-0143'].sort(),
+    );
+    const done = rows.find((row) => row.external_reference === 'RH-2026-0143');
+    expect(done).toMatchObject({
+      batch: 'Report batch',
+      send_state: 'prepared',
+      status: 'completed',
+      document_status: 'finalized',
+    });
+    expect(done?.finalized_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(rows.every((row) => /^[^=+\-@]/.test(row.external_reference ?? ''))).toBe(true);
+  },
+};
+
 /** Every journey, in the order they run. */
-export const JOURNEYS: readonly Journey[] = [fullFlow];
+export const JOURNEYS: readonly Journey[] = [
+  prepareByHand,
+  manifestWithErrors,
+  sendWithFaults,
+  offlineAndBack,
+  fullFlow,
+  exportReport,
+];

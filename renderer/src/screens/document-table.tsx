@@ -129,10 +129,10 @@ const DocumentRow = memo(function DocumentRow({
             type="button"
             className="link mono"
             title="Copy the full SHA-256"
-            aria-label={`Copy the SHA-256 of ${reference}`}
             onClick={() => void actions.copyText(document.sha256, `The SHA-256 of ${reference} is copied.`)}
           >
             {document.sha256.slice(0, 12)}…
+            <span className="visually-hidden"> copy the full SHA-256 of {reference}</span>
           </button>
         </span>
       </td>

@@ -77,6 +77,8 @@ export function participantErrors(draft: ParticipantDraft): Partial<Record<Parti
       field === 'signingOrder' && issue.code === 'invalid_type' ? 'must be a whole number' : issue.message;
     errors[field] = `${LABEL_OF[field]} ${message}.`;
   }
+  // Nothing typed yet is "required", as for the other fields, not "invalid".
+  if (errors.email && draft.email.trim() === '') errors.email = 'E-mail is required.';
   return errors;
 }
 

@@ -1,16 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import type { BatchDetail, BatchSummary, DocumentView } from '../../../shared/ipc/views';
+import type { AppInfo, BatchDetail, BatchSummary, DocumentView } from '../../../shared/ipc/views';
 import {
   initialState,
   sortedBatches,
   withBatchDetail,
   withBatchList,
   withBatchSummary,
+  withLoadError,
   withNotice,
   withoutBatch,
   withoutNotice,
   withProgress,
   withScreen,
+  withTrackingPaused,
   withTrackingStatus,
 } from '../../../renderer/src/state/transitions';
 
@@ -127,5 +129,44 @@ describe('renderer transitions', () => {
     expect(state.notices.map((notice) => notice.text)).toEqual(['n3', 'n4', 'n5', 'n6']);
     state = withoutNotice(state, state.notices[0]!.id);
     expect(state.notices.map((notice) => notice.text)).toEqual(['n4', 'n5', 'n6']);
+  });
+  it('records why a batch could not be loaded, next to other batches’ errors', () => {
+    const state = withLoadError(
+      withLoadError(initialState, 'a', 'The batch file is damaged.'),
+      'b',
+      'Missing.',
+    );
+    expect(state.loadErrors).toEqual({ a: 'The batch file is damaged.', b: 'Missing.' });
+    expect(initialState.loadErrors).toEqual({});
+    expect(withLoadError(state, 'a', 'Still unreadable.').loadErrors).toEqual({
+      a: 'Still unreadable.',
+      b: 'Missing.',
+    });
+  });
+
+  it('clears a batch’s load error once it loads, keeping other batches’ errors', () => {
+    let state = withLoadError(initialState, 'a', 'The batch file is damaged.');
+    state = withLoadError(state, 'b', 'Missing.');
+    state = withBatchDetail(state, detail('a', [document('1')]));
+    expect(state.loadErrors).toEqual({ b: 'Missing.' });
+    expect(state.details.a?.documents).toHaveLength(1);
+  });
+
+  it('ignores tracking being paused before the app’s info is known', () => {
+    expect(withTrackingPaused(initialState, true)).toBe(initialState);
+  });
+
+  it('shows tracking paused and resumed once the app’s info is known', () => {
+    const info: AppInfo = {
+      host: 'electron',
+      version: '0.1.0',
+      dataDir: '/data',
+      trackingPaused: false,
+      damagedBatches: [],
+    };
+    const paused = withTrackingPaused({ ...initialState, info }, true);
+    expect(paused.info).toEqual({ ...info, trackingPaused: true });
+    expect(info.trackingPaused).toBe(false);
+    expect(withTrackingPaused(paused, false).info?.trackingPaused).toBe(false);
   });
 });
