@@ -114,7 +114,7 @@ describe('accessibility of every screen (axe)', () => {
       await page.getByRole('button', { name: 'Batches', exact: true }).click();
       await page.getByRole('button', { name: 'Accessible batch', exact: true }).waitFor();
       await scan('batches, one sent');
-      await app.screenshot(`batches-${colorScheme}`);
+      if (colorScheme === 'light') await app.screenshot('batches');
 
       expect(found).toEqual([]);
     }, 120_000);

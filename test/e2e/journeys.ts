@@ -100,6 +100,7 @@ export const fullFlow: Journey = {
     const { page, sim } = app;
     const client = registerJourneyClient(app);
     await saveConnection(page, { name: 'Office', baseUrl: sim.baseUrl, ...client });
+    await app.screenshot('connections');
 
     // Batches: create one and import the sample manifest through its preview.
     await page.getByRole('button', { name: 'Batches', exact: true }).click();
@@ -139,6 +140,7 @@ export const fullFlow: Journey = {
     expect(await ndaRow.getByRole('button', { name: /Open ceremony/ }).count()).toBe(0);
     const otherRow = table.getByRole('row', { name: /RH-2026-0142/ });
     expect(await otherRow.getByText('Waiting for signatures').count()).toBe(1);
+    await app.screenshot('batch-tracking');
 
     // Nothing secret was logged, crossed the bridge, reached the page or was written to disk.
     await expectNoSecretLeft(app, [client.clientSecret, 'sim_at_', widgetUrl]);
@@ -243,7 +245,6 @@ export const prepareByHand: Journey = {
     await editor.getByRole('button', { name: 'Save document' }).click();
     await editor.waitFor({ state: 'hidden' });
     await table.getByRole('rowheader', { name: 'HAND-2' }).waitFor();
-    await app.screenshot('batch-prepared');
 
     // Send: both prepared, each with what was set here.
     await page.getByRole('button', { name: 'Send batch' }).click();
@@ -425,7 +426,6 @@ export const exportReport: Journey = {
       .getByRole('row', { name: /RH-2026-0143/ })
       .getByText(/^Completed/)
       .waitFor({ timeout: 30_000 });
-    await app.screenshot('batch-tracking');
 
     const path = files.file('status report.csv');
     await app.answerNextDialog(path);
