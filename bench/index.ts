@@ -1,11 +1,12 @@
 /**
- * `npm run bench`: the three benchmarks of the signing batch desk, one after the other, then a
+ * `npm run bench`: the benchmarks of the signing batch desk, one after the other, then a
  * summary of every figure against its target. Prints figures; writes nothing to the
  * repository (every file lives in a temporary folder that is removed afterwards). Exits 0
  * whatever the verdicts: these are measurements, not tests.
  */
 import { runMemoryBench } from './memory';
 import { runPollerBench } from './poller';
+import { runRendererBench } from './renderer';
 import { runThroughputBench } from './throughput';
 import {
   formatMs,
@@ -16,7 +17,12 @@ import {
   type BenchReport,
 } from './support/report';
 
-const BENCHES: readonly (() => Promise<BenchReport>)[] = [runThroughputBench, runMemoryBench, runPollerBench];
+const BENCHES: readonly (() => Promise<BenchReport>)[] = [
+  runThroughputBench,
+  runMemoryBench,
+  runPollerBench,
+  runRendererBench,
+];
 
 async function main(): Promise<void> {
   const started = performance.now();
