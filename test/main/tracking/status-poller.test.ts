@@ -213,6 +213,8 @@ describe('status poller', () => {
       client: desk.client,
       schedule: FAST,
       readsPerMinute: 6_000,
+      // No jitter: the wait after a 503 is its floor, 5 s.
+      random: () => 0,
     });
     const events: PollerEvent[] = [];
     poller.subscribe((event) => events.push(event));
@@ -228,10 +230,12 @@ describe('status poller', () => {
       events,
       (event) =>
         event.type === 'poller-state' && event.state === 'tracking' && events.indexOf(event) > waitingAt,
+      15_000,
     );
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+    // The poller's own floor after a 503 (5 s) is longer than the Retry-After (1 s).
+    expect(Date.now() - started).toBeGreaterThanOrEqual(5_000);
     const reads = sim.state.calls().filter((call) => call.operation === 'readSigningRequest');
-    expect(Date.parse(reads[1]!.at) - Date.parse(reads[0]!.at)).toBeGreaterThanOrEqual(1_000);
+    expect(Date.parse(reads[1]!.at) - Date.parse(reads[0]!.at)).toBeGreaterThanOrEqual(5_000);
   });
 
   it('paces reads evenly by default: never two within one budget interval', async () => {
