@@ -3,12 +3,11 @@ import type { BatchDefaults } from '../../../shared/domain/batch';
 import { OptionsFields } from '../components/options-fields';
 import { ParticipantList, toRows, type ParticipantRow } from '../components/participant-list';
 import {
-  duplicateEmails,
+  canSave,
   fromOptions,
   fromParticipant,
-  localeError,
   toOptions,
-  toParticipant,
+  toParticipants,
   type OptionsDraft,
 } from '../state/participant-rules';
 import { useDesk } from '../state/store';
@@ -29,10 +28,7 @@ export function BatchSettings({ batchId, defaults }: { batchId: string; defaults
   const [attempted, setAttempted] = useState(false);
   const [saving, setSaving] = useState(false);
   const drafts = recipients.map((row) => row.draft);
-  const invalid =
-    drafts.some((draft) => toParticipant(draft) === undefined) ||
-    duplicateEmails(drafts).length > 0 ||
-    localeError(options.locale) !== undefined;
+  const invalid = !canSave(drafts, options);
 
   async function save(event: FormEvent) {
     event.preventDefault();
@@ -41,7 +37,7 @@ export function BatchSettings({ batchId, defaults }: { batchId: string; defaults
     setSaving(true);
     await setDefaults(batchId, {
       ...toOptions(options),
-      defaultRecipients: drafts.map(toParticipant).filter((participant) => participant !== undefined),
+      defaultRecipients: toParticipants(drafts),
     });
     setSaving(false);
     setAttempted(false);

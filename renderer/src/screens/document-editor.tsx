@@ -5,12 +5,11 @@ import { OptionsFields } from '../components/options-fields';
 import { ParticipantList, toRows, type ParticipantRow } from '../components/participant-list';
 import { formatBytes } from '../format';
 import {
-  duplicateEmails,
+  canSave,
   fromOptions,
   fromParticipant,
-  localeError,
   toOptions,
-  toParticipant,
+  toParticipants,
   type OptionsDraft,
 } from '../state/participant-rules';
 import { useDesk } from '../state/store';
@@ -53,11 +52,7 @@ export function DocumentEditor({
 
   const everyone = [...recipients, ...extras].map((row) => row.draft);
   const referenceProblem = reference.trim() === '' ? 'The reference is required.' : undefined;
-  const invalid =
-    referenceProblem !== undefined ||
-    everyone.some((draft) => toParticipant(draft) === undefined) ||
-    duplicateEmails(everyone).length > 0 ||
-    localeError(options.locale) !== undefined;
+  const invalid = referenceProblem !== undefined || !canSave(everyone, options);
 
   async function save(event: FormEvent) {
     event.preventDefault();
@@ -66,8 +61,8 @@ export function DocumentEditor({
     setSaving(true);
     const saved = await updateDocument(batchId, document.id, {
       externalReference: reference.trim(),
-      recipients: recipients.map((row) => toParticipant(row.draft)).filter((p) => p !== undefined),
-      extraParticipants: extras.map((row) => toParticipant(row.draft)).filter((p) => p !== undefined),
+      recipients: toParticipants(recipients.map((row) => row.draft)),
+      extraParticipants: toParticipants(extras.map((row) => row.draft)),
       options: toOptions(options),
     });
     setSaving(false);

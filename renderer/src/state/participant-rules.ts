@@ -103,6 +103,23 @@ export function duplicateEmails(drafts: readonly ParticipantDraft[]): string[] {
   );
 }
 
+/**
+ * True when an editor's participants and options can be saved: every participant valid, each
+ * e-mail address once, the locale well formed.
+ */
+export function canSave(drafts: readonly ParticipantDraft[], options: OptionsDraft): boolean {
+  return (
+    drafts.every((draft) => toParticipant(draft) !== undefined) &&
+    duplicateEmails(drafts).length === 0 &&
+    localeError(options.locale) === undefined
+  );
+}
+
+/** The participants of the drafts that are valid, in order (all of them once `canSave` holds). */
+export function toParticipants(drafts: readonly ParticipantDraft[]): Participant[] {
+  return drafts.map(toParticipant).filter((participant) => participant !== undefined);
+}
+
 /** Signing options as the editor holds them: text and tri-state choices ("" = not set). */
 export interface OptionsDraft {
   readonly transactionType: string;

@@ -1,6 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Desk } from '../../../main/desk-core';
-import { StatusPoller, type PollerEvent } from '../../../main/tracking/status-poller';
+import {
+  StatusPoller,
+  type PollerEvent,
+  type StatusPollerOptions,
+} from '../../../main/tracking/status-poller';
 import type { PollSchedule } from '../../../main/tracking/poll-schedule';
 import { nextInterval, DEFAULT_POLL_SCHEDULE } from '../../../main/tracking/poll-schedule';
 import { ReadBudget } from '../../../main/tracking/read-budget';
@@ -36,6 +40,21 @@ afterEach(async () => {
   files.remove();
 });
 
+/** Starts a poller on the test desk (fast schedule, generous budget, unless overridden); returns its events. */
+function startPoller(overrides: Partial<StatusPollerOptions> = {}): PollerEvent[] {
+  poller = new StatusPoller({
+    store: desk.store,
+    client: desk.client,
+    schedule: FAST,
+    readsPerMinute: 6_000,
+    ...overrides,
+  });
+  const events: PollerEvent[] = [];
+  poller.subscribe((event) => events.push(event));
+  poller.start();
+  return events;
+}
+
 function readsOf(): number {
   return sim.state.calls().filter((call) => call.operation === 'readSigningRequest').length;
 }
@@ -63,16 +82,7 @@ describe('status poller', () => {
   it('reads every open request until it is final, notifies completion once evidence is ready, then stops reading it', async () => {
     const batch = await makeBatch(desk, files, 3);
     await desk.engine.send(batch.id);
-    poller = new StatusPoller({
-      store: desk.store,
-      client: desk.client,
-      schedule: FAST,
-      readsPerMinute: 6_000,
-      burst: 10,
-    });
-    const events: PollerEvent[] = [];
-    poller.subscribe((event) => events.push(event));
-    poller.start();
+    const events = startPoller({ burst: 10 });
     const [first] = desk.store.get(batch.id)?.documents ?? [];
     sim.complete(first!.send.requestId!);
     await until(events, (event) => event.type === 'completed');
@@ -122,15 +132,7 @@ describe('status poller', () => {
         replayed: false,
       },
     ]);
-    poller = new StatusPoller({
-      store: desk.store,
-      client: desk.client,
-      schedule: FAST,
-      readsPerMinute: 6_000,
-    });
-    const events: PollerEvent[] = [];
-    poller.subscribe((event) => events.push(event));
-    poller.start();
+    const events = startPoller();
     await until(events, (event) => event.type === 'gone');
     expect(desk.store.get(batch.id)?.documents[0]?.gone).toBe(true);
     const reads = readsOf();
@@ -147,15 +149,7 @@ describe('status poller', () => {
       code: 'not_found',
       pathPattern: '^/api/v1/signing-requests/',
     });
-    poller = new StatusPoller({
-      store: desk.store,
-      client: desk.client,
-      schedule: FAST,
-      readsPerMinute: 6_000,
-    });
-    const events: PollerEvent[] = [];
-    poller.subscribe((event) => events.push(event));
-    poller.start();
+    const events = startPoller();
     await until(events, (event) => event.type === 'gone');
     expect(desk.store.get(batch.id)?.documents[0]?.gone).toBe(true);
     expect(readsOf()).toBe(1);
@@ -182,10 +176,7 @@ describe('status poller', () => {
     );
     const { client } = makeTestClient(server.baseUrl, { clientId: 'desk', clientSecret: 'scripted-secret' });
     try {
-      poller = new StatusPoller({ store: desk.store, client, schedule: FAST, readsPerMinute: 6_000 });
-      const events: PollerEvent[] = [];
-      poller.subscribe((event) => events.push(event));
-      poller.start();
+      const events = startPoller({ client });
       await until(events, (event) => event.type === 'status-changed');
       expect(desk.store.get(batch.id)?.documents[0]?.tracking).toMatchObject({
         status: 'awaiting_countersignature',
@@ -208,18 +199,9 @@ describe('status poller', () => {
     const batch = await makeBatch(desk, files, 2);
     await desk.engine.send(batch.id);
     sim.faults.enqueue({ kind: '503', retryAfterSeconds: 1, pathPattern: '^/api/v1/signing-requests/' });
-    poller = new StatusPoller({
-      store: desk.store,
-      client: desk.client,
-      schedule: FAST,
-      readsPerMinute: 6_000,
-      // No jitter: the wait after a 503 is its floor, 5 s.
-      random: () => 0,
-    });
-    const events: PollerEvent[] = [];
-    poller.subscribe((event) => events.push(event));
     const started = Date.now();
-    poller.start();
+    // No jitter: the wait after a 503 is its floor, 5 s.
+    const events = startPoller({ random: () => 0 });
     await until(events, (event) => event.type === 'poller-state' && event.state === 'waiting');
     const waiting = events.find((event) => event.type === 'poller-state' && event.state === 'waiting');
     expect(waiting).toMatchObject({ reason: expect.stringContaining('temporarily unavailable') });
@@ -289,15 +271,7 @@ describe('status poller', () => {
     const batch = await makeBatch(desk, files, 2);
     await desk.engine.send(batch.id);
     sim.faults.set({ rate429: 1, retryAfterSeconds: 2, pathPattern: 'signing-requests/' });
-    poller = new StatusPoller({
-      store: desk.store,
-      client: desk.client,
-      schedule: FAST,
-      readsPerMinute: 6_000,
-    });
-    const events: PollerEvent[] = [];
-    poller.subscribe((event) => events.push(event));
-    poller.start();
+    const events = startPoller();
     await until(events, (event) => event.type === 'poller-state' && event.state === 'waiting');
     const at429 = sim.state.calls().length;
     await new Promise((resolve) => setTimeout(resolve, 1_500));

@@ -3,6 +3,7 @@ import type { SigningOptions } from '../../../shared/domain/batch';
 import type { Participant } from '../../../shared/service/wire';
 import {
   EMPTY_PARTICIPANT,
+  canSave,
   duplicateEmails,
   fromOptions,
   fromParticipant,
@@ -10,6 +11,7 @@ import {
   participantErrors,
   toOptions,
   toParticipant,
+  toParticipants,
   type OptionsDraft,
   type ParticipantDraft,
 } from '../../../renderer/src/state/participant-rules';
@@ -272,6 +274,36 @@ describe('signing options', () => {
       transactionType: 'lease',
       locale: 'fr-FR',
     });
+  });
+});
+
+describe('canSave and toParticipants', () => {
+  const options = fromOptions({ locale: 'fr-FR' });
+
+  it('allows saving valid participants with a good locale, and gives their wire form in order', () => {
+    const drafts = [draft(), draft({ email: 'bob@example.fr', name: 'Bob', signingOrder: '2' })];
+    expect(canSave(drafts, options)).toBe(true);
+    expect(canSave([], options)).toBe(true);
+    expect(
+      toParticipants(drafts).map((participant) => [participant.email, participant.signing_order]),
+    ).toEqual([
+      ['anne@example.fr', undefined],
+      ['bob@example.fr', 2],
+    ]);
+  });
+
+  it.each<[string, ParticipantDraft[], OptionsDraft]>([
+    ['an invalid participant', [draft(), draft({ email: 'bob@' })], options],
+    ['the same e-mail twice', [draft(), draft({ email: 'ANNE@example.fr' })], options],
+    ['a malformed locale', [draft()], { ...options, locale: 'fr' }],
+  ])('refuses to save with %s', (_name, drafts, withOptions) => {
+    expect(canSave(drafts, withOptions)).toBe(false);
+  });
+
+  it('leaves invalid drafts out of the wire form', () => {
+    expect(
+      toParticipants([draft({ email: 'bob@' }), draft()]).map((participant) => participant.email),
+    ).toEqual(['anne@example.fr']);
   });
 });
 
