@@ -457,7 +457,7 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
       if (deps.ceremonies.focus?.(key)) return { alreadyOpen: true as const };
       const session = await current.client.createWidgetSession(requestId);
       if (!session.ok) throw new DeskError(session.error.code, session.error.message);
-      // Read quickly while someone waits; only once the window is really open.
+      // Read quickly while someone waits (undone below if the window cannot open).
       current.poller.watch(batchId, documentId);
       try {
         await deps.ceremonies.open({

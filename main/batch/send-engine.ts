@@ -8,7 +8,13 @@ import { silentLogger, type Logger } from '../log';
 import type { BlobStore } from '../store/blob-store';
 import type { BatchStore } from '../store/batch-store';
 import type { BatchEvent } from './batch-events';
-import { participantDone, phaseOf, type BatchState, type DocumentState } from './batch-state';
+import {
+  participantDone,
+  phaseOf,
+  type BatchState,
+  type DocumentState,
+  type UploadRecord,
+} from './batch-state';
 import { CallSlots } from './call-slots';
 import { buildCreateBody } from './create-body';
 import { sendProblems } from './send-readiness';
@@ -414,8 +420,7 @@ export class SendEngine {
 
     if (!send.requestId) {
       if (send.create) return this.#create(run, document, send.create);
-      const margin = this.#options.uploadExpiryMarginMs ?? 10 * 60_000;
-      if (send.upload && send.upload.expiresAt - margin > this.#now()) {
+      if (send.upload && this.#uploadUsable(send.upload)) {
         await this.#record(run, [this.#createAttempt(batch, document, send.upload.uploadId)]);
         return { kind: 'continue' };
       }
@@ -472,6 +477,12 @@ export class SendEngine {
     return { kind: 'done' };
   }
 
+  /** True while an upload can still be used for a creation: not within the margin of its expiry. */
+  #uploadUsable(upload: UploadRecord | undefined): boolean {
+    const margin = this.#options.uploadExpiryMarginMs ?? 10 * 60_000;
+    return upload !== undefined && upload.expiresAt - margin > this.#now();
+  }
+
   /** The creation key and frozen body of a document, to be stored before the first attempt. */
   #createAttempt(batch: BatchState, document: DocumentState, uploadId: string): BatchEvent {
     return {
@@ -523,9 +534,7 @@ export class SendEngine {
     }
     const failure = created.error;
     if (!refusedOutright(failure)) return this.#onFailure(run, document, failure);
-    const margin = this.#options.uploadExpiryMarginMs ?? 10 * 60_000;
-    const uploadExpired = (document.send.upload?.expiresAt ?? 0) - margin <= this.#now();
-    if (uploadExpired || UPLOAD_GONE_CODES.has(failure.code)) {
+    if (!this.#uploadUsable(document.send.upload) || UPLOAD_GONE_CODES.has(failure.code)) {
       await this.#record(run, [{ type: 'create_abandoned', documentId, reason: failure.code }]);
       return { kind: 'continue' };
     }
