@@ -69,6 +69,8 @@ export interface App {
 export interface LaunchOptions {
   readonly host: HostKind;
   readonly simulator?: SimulatorOptions;
+  /** Browser host only: offer the built-in simulator as the demo connection, as `npm start` does. */
+  readonly demo?: boolean;
 }
 
 /** The Electron runtime, when `npm run setup` could download it. */
@@ -103,7 +105,9 @@ export async function launchApp(options: LaunchOptions): Promise<App> {
   const files = makeTempFolder('desk-e2e-');
   const sim = await startSimulator({ evidenceDelayMs: 300, ...options.simulator });
   try {
-    return options.host === 'electron' ? await launchElectron(files, sim) : await launchBrowser(files, sim);
+    return options.host === 'electron'
+      ? await launchElectron(files, sim)
+      : await launchBrowser(files, sim, options.demo === true);
   } catch (error) {
     await sim.close();
     files.remove();
@@ -111,7 +115,7 @@ export async function launchApp(options: LaunchOptions): Promise<App> {
   }
 }
 
-async function launchBrowser(files: TempFolder, sim: Simulator): Promise<App> {
+async function launchBrowser(files: TempFolder, sim: Simulator, demo: boolean): Promise<App> {
   const browser: Browser = await launchChromium();
   const ceremonyContexts: BrowserContext[] = [];
   const ceremonies: Page[] = [];
@@ -139,7 +143,8 @@ async function launchBrowser(files: TempFolder, sim: Simulator): Promise<App> {
       dataDir,
       port: 0,
       ceremonyOpener: opener,
-      demo: false,
+      // Undefined: the host starts its own built-in simulator when the demo is chosen.
+      ...(demo ? {} : { demo: false as const }),
       logger: createJsonLogger((line) => lines.push(line)),
       rendererDir: join(DIST, 'renderer'),
       bridgeScriptPath: join(DIST, 'browser-host', 'desk-bridge.js'),
