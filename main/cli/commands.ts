@@ -314,8 +314,10 @@ export async function watchCommand(args: CliArgs, out: CliOutput): Promise<numbe
             out.say(`  ✓ ${event.externalReference}: completed, evidence ready`);
           if (event.type === 'gone')
             out.say(`  ✗ ${event.externalReference}: no longer exists at the service`);
-          if (event.type === 'status-changed' && !event.status.final)
-            out.say(`  · ${event.documentId}: ${event.status.status}`);
+          if (event.type === 'status-changed' && !event.status.final) {
+            const waiting = event.status.status === 'completed' ? ', evidence not ready yet' : '';
+            out.say(`  · ${event.externalReference}: ${event.status.status}${waiting}`);
+          }
           if (event.type === 'poller-state' && event.state === 'waiting') out.say(`  … ${event.reason}`);
         }
         finishIfDone();

@@ -14,6 +14,7 @@ export type PollerEvent =
       readonly type: 'status-changed';
       readonly batchId: string;
       readonly documentId: string;
+      readonly externalReference: string;
       readonly status: TrackedStatus;
     }
   | {
@@ -364,6 +365,7 @@ export class StatusPoller {
         type: 'status-changed',
         batchId: tracked.batchId,
         documentId: tracked.documentId,
+        externalReference: tracked.externalReference,
         status,
       });
     }

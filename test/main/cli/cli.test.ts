@@ -355,6 +355,21 @@ describe('status', () => {
 });
 
 describe('watch', () => {
+  it('shows each status change by reference while it watches', async () => {
+    const dataDir = work.file('data');
+    expect((await cli(sendArgs(dataDir))).code).toBe(0);
+    // Signed, but the evidence is not ready yet (the service's clock has not moved on).
+    const nda = sim.state.requests().find((request) => request.externalReference === 'NDA-2026-017');
+    sim.complete(nda!.id);
+    const watching = startCli(cliPath, ['watch', '--data-dir', dataDir], { credentials: DEMO_CLIENT });
+    while (!watching.stdout().includes('NDA-2026-017: completed, evidence not ready yet')) {
+      if (!watching.running())
+        throw new Error(`watch ended early:\n${watching.stdout()}${watching.stderr()}`);
+      await sleep(50);
+    }
+    await watching.kill();
+  });
+
   it('exits 0 once every request is completed, with a line per completed reference', async () => {
     const dataDir = work.file('data');
     const sent = await cli(sendArgs(dataDir));
@@ -373,6 +388,11 @@ describe('watch', () => {
 
     const status = await cli(['status', '--data-dir', dataDir, '--json'], null);
     expect(jsonEvents(status).at(-1)).toMatchObject({ documents: 3, completed: 3 });
+    // Progress lines name the contract by its reference, never by an internal id.
+    const documentIds = jsonEvents(status)
+      .filter((row) => row.type === 'document')
+      .map((row) => String(row.documentId));
+    for (const id of documentIds) expect(watched.stdout).not.toContain(id);
 
     // Nothing is left to watch: it ends at once, with JSON lines when asked.
     const again = await cli(['watch', '--data-dir', dataDir, '--json']);
