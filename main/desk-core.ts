@@ -5,7 +5,7 @@ import type { Secret } from './secret';
 import { SendEngine } from './batch/send-engine';
 import { BlobStore } from './store/blob-store';
 import { BatchStore } from './store/batch-store';
-import { lockDataDir } from './store/data-dir-lock';
+import { describeLockHolder, lockDataDir } from './store/data-dir-lock';
 import { StatusPoller } from './tracking/status-poller';
 
 export interface Connection {
@@ -64,7 +64,7 @@ export async function openDataDir(path: string): Promise<Opening<DataDir>> {
   if (!lock.ok) {
     return {
       ok: false,
-      message: `The data folder ${path} is in use by another process (pid ${lock.holderPid}). Close it or wait for it to finish.`,
+      message: `The data folder ${path} is in use by another process${lock.holder ? ` (${describeLockHolder(lock.holder)})` : ''}. Close it or wait for it to finish.`,
     };
   }
   const store = await BatchStore.open(path);

@@ -19,7 +19,8 @@ await Promise.all([
     platform: 'node',
     format: 'esm',
     outExtension: { '.js': '.js' },
-    external: ['electron', 'keytar'],
+    // Native modules load their binary relative to their own file: they stay in node_modules.
+    external: ['electron', 'keytar', 'fs-native-extensions'],
     banner: nodeRequireBanner,
     define: { DESK_DEVELOPMENT_BUILD: production ? 'false' : 'true' },
   }),
@@ -41,7 +42,7 @@ await Promise.all([
     platform: 'node',
     format: 'esm',
     outExtension: { '.js': '.js' },
-    external: ['keytar'],
+    external: ['keytar', 'fs-native-extensions'],
     banner: nodeRequireBanner,
   }),
   // …and the page-side bridge it injects into the renderer, defining window.desk.

@@ -23,7 +23,14 @@ export async function bundleEntry(entry: string, outfile: string): Promise<strin
     target: 'node24',
     outfile,
     // Native or desktop-only modules stay outside; the command line loads them only when asked.
-    external: ['keytar', 'electron'],
+    // fs-native-extensions (the data folder's lock) loads its binary beside its own file, and the
+    // bundle is written to a temporary folder: given by path, esbuild imports it from this
+    // repository's node_modules through a relative path.
+    external: [
+      'keytar',
+      'electron',
+      `${fileURLToPath(new URL('../../node_modules/fs-native-extensions/', import.meta.url))}*`,
+    ],
     // Bundled CommonJS dependencies call `require` for Node built-ins.
     banner: {
       js: "import { createRequire as __cliCreateRequire } from 'node:module'; const require = __cliCreateRequire(import.meta.url);",

@@ -314,17 +314,17 @@ describe('send', () => {
     // Slow answers keep the first run busy while the second one starts.
     sim.faults.set({ latencyMs: 1_000 });
     const first = startCli(cliPath, sendArgs(dataDir), { credentials: DEMO_CLIENT });
-    const lockFile = join(dataDir, 'lock');
+    const ownerFile = join(dataDir, 'lock-owner.json');
     while (!first.stdout().includes('"type":"engine-state"')) {
       if (!first.running()) throw new Error(`the first run ended early:\n${first.stdout()}${first.stderr()}`);
       await sleep(20);
     }
-    expect(readFileSync(lockFile, 'utf8')).toBe(String(first.pid));
+    expect(JSON.parse(readFileSync(ownerFile, 'utf8'))).toMatchObject({ pid: first.pid });
 
     const second = await cli(sendArgs(dataDir, SAMPLE_MANIFEST, false));
     expect(second.code).toBe(2);
     expect(second.stderr).toContain('in use by another process');
-    expect(second.stderr).toContain(`pid ${first.pid}`);
+    expect(second.stderr).toContain(`pid ${first.pid} on this computer, running since `);
     expect(first.running()).toBe(true);
     expect(second.stdout).not.toContain('Sending');
 
