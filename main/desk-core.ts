@@ -5,6 +5,7 @@ import type { Secret } from './secret';
 import { SendEngine } from './batch/send-engine';
 import { BlobStore } from './store/blob-store';
 import { BatchStore } from './store/batch-store';
+import { nodeFileSystem, type FileSystem } from './store/file-system';
 import { describeLockHolder, lockDataDir } from './store/data-dir-lock';
 import { StatusPoller } from './tracking/status-poller';
 
@@ -55,20 +56,32 @@ export type Opening<T> =
 export type DeskOpening =
   { readonly ok: true; readonly desk: Desk } | { readonly ok: false; readonly message: string };
 
+/** How a data folder is opened; the defaults suit production. */
+export interface DataDirOptions {
+  /**
+   * The file system holding the folder: the real disk unless a test passes its power-cut
+   * double. A double lives in this process's memory, where no other process can reach it and
+   * no kernel lock can be taken, so the folder's lock is only taken on the real disk.
+   */
+  readonly fs?: FileSystem;
+}
+
 /**
  * Opens a data folder: takes its lock (one process at a time) and loads every batch. Nothing
  * here touches the network, so batches can be prepared offline.
  */
-export async function openDataDir(path: string): Promise<Opening<DataDir>> {
-  const lock = await lockDataDir(path);
+export async function openDataDir(path: string, options: DataDirOptions = {}): Promise<Opening<DataDir>> {
+  const fs = options.fs ?? nodeFileSystem;
+  const lock =
+    fs === nodeFileSystem ? await lockDataDir(path) : { ok: true as const, release: () => Promise.resolve() };
   if (!lock.ok) {
     return {
       ok: false,
       message: `The data folder ${path} is in use by another process${lock.holder ? ` (${describeLockHolder(lock.holder)})` : ''}. Close it or wait for it to finish.`,
     };
   }
-  const store = await BatchStore.open(path);
-  const blobs = new BlobStore(path);
+  const store = await BatchStore.open(path, { fs });
+  const blobs = new BlobStore(path, { fs });
   await blobs.removeUnfinishedCopies();
   return {
     ok: true,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { MAX_PDF_BYTES, PDF_HEADER_PATTERN } from '../../shared/service/limits';
 
 /** Why a file cannot be sent, in the service's own terms (spec §7 upload errors). */
@@ -35,16 +36,18 @@ function readProblem(error: unknown): PdfProblem {
  * Applies the service's upload rules to a file on disk, locally and with the same outcome the
  * service would give (spec §7): not empty, at most 50 MiB, starts with a PDF header. Streams the
  * file once, computing its SHA-256, and hands every chunk to `sink` (to copy it) when given.
+ * `read` opens the file: the real disk unless a test reads it from memory.
  */
 export async function checkPdfFile(
   path: string,
   sink?: (chunk: Buffer) => Promise<void>,
+  read: (path: string, options: { readonly highWaterMark: number }) => Readable = createReadStream,
 ): Promise<PdfCheckResult> {
   const hash = createHash('sha256');
   let size = 0;
   let header = Buffer.alloc(0);
   try {
-    for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 })) {
+    for await (const chunk of read(path, { highWaterMark: 1024 * 1024 })) {
       const bytes = chunk as Buffer;
       size += bytes.length;
       if (size > MAX_PDF_BYTES) {

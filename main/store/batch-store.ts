@@ -1,19 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BatchDefaults } from '../../shared/domain/batch';
 import type { BatchEvent } from '../batch/batch-events';
 import { applyBatchEvent, emptyBatch, UnknownBatchEventError, type BatchState } from '../batch/batch-state';
+import { makeDirectoryDurable } from './durable-fs';
+import { errorCode, nodeFileSystem, type FileSystem } from './file-system';
 import { JournalWriter, loadJournal, type JournalDamage, type JournalEntry } from './journal';
 
 /** Journal entries after which a batch is folded into a fresh snapshot (by default). */
 const COMPACT_AFTER_ENTRIES = 2_000;
+/** A batch folder being deleted is first renamed with this suffix, so a crash never leaves half a batch. */
+const DELETED_SUFFIX = '.deleted';
 
 export interface BatchStoreOptions {
   /** A read-only store (for `status` while another process sends) never writes or repairs a file. */
   readonly readOnly?: boolean;
   /** Journal entries after which a batch is folded into a fresh snapshot (default 2,000). */
   readonly compactAfterEntries?: number;
+  /** Where the data folder lives: the real disk unless a test says otherwise. */
+  readonly fs?: FileSystem;
 }
 
 interface OpenBatch {
@@ -69,9 +74,11 @@ export class BatchStore {
 
   readonly #readOnly: boolean;
   readonly #compactAfterEntries: number;
+  readonly #fs: FileSystem;
 
   private constructor(dataDir: string, options: BatchStoreOptions) {
     this.#root = join(dataDir, 'batches');
+    this.#fs = options.fs ?? nodeFileSystem;
     this.#readOnly = options.readOnly === true;
     this.#compactAfterEntries = options.compactAfterEntries ?? COMPACT_AFTER_ENTRIES;
   }
@@ -88,19 +95,23 @@ export class BatchStore {
 
   async #loadAll(): Promise<void> {
     // A read-only store never creates anything: a folder that does not exist holds no batch.
-    if (!this.#readOnly) await mkdir(this.#root, { recursive: true, mode: 0o700 });
+    // The whole path: a process that died before syncing may have left any level unsynced.
+    if (!this.#readOnly) await makeDirectoryDurable(this.#root, this.#fs, { mode: 0o700, wholePath: true });
     const damaged: DamagedBatch[] = [];
     const recovered: (JournalDamage & { batchId: string })[] = [];
-    const entries = await readdir(this.#root, { withFileTypes: true }).catch(
-      (error: NodeJS.ErrnoException) => {
-        if (this.#readOnly && error.code === 'ENOENT') return [];
-        throw error;
-      },
-    );
+    const entries = await this.#fs.readdir(this.#root).catch((error: unknown) => {
+      if (this.#readOnly && errorCode(error) === 'ENOENT') return [];
+      throw error;
+    });
     for (const entry of entries) {
       if (!entry.isDirectory()) continue;
       const folder = join(this.#root, entry.name);
-      const loaded = await loadJournal<BatchState, BatchEvent>(folder);
+      if (entry.name.endsWith(DELETED_SUFFIX)) {
+        // A deletion the app did not finish: the batch is gone already, only its files remain.
+        if (!this.#readOnly) await this.#fs.rm(folder, { recursive: true, force: true });
+        continue;
+      }
+      const loaded = await loadJournal<BatchState, BatchEvent>(folder, this.#fs);
       if (!loaded.ok) {
         damaged.push({ batchId: entry.name, damage: loaded.damage });
         continue;
@@ -114,7 +125,7 @@ export class BatchStore {
       const state = folded.state;
       if (state.createdAt === '') continue; // A batch whose creation never became durable.
       recovered.push(...journal.recovered.map((damage) => ({ ...damage, batchId: entry.name })));
-      const writer = this.#readOnly ? undefined : await JournalWriter.open(folder, journal);
+      const writer = this.#readOnly ? undefined : await JournalWriter.open(folder, journal, { fs: this.#fs });
       this.#batches.set(entry.name, { state, writer, queue: Promise.resolve() });
     }
     this.#report = { damaged, recovered };
@@ -140,7 +151,9 @@ export class BatchStore {
   async create(name: string, defaults: BatchDefaults, source?: string): Promise<BatchState> {
     if (this.#readOnly) throw new Error('the store is read-only');
     const batchId = randomUUID();
-    const writer = await JournalWriter.open<BatchState, BatchEvent>(join(this.#root, batchId), undefined);
+    const writer = await JournalWriter.open<BatchState, BatchEvent>(join(this.#root, batchId), undefined, {
+      fs: this.#fs,
+    });
     this.#batches.set(batchId, { state: emptyBatch(batchId), writer, queue: Promise.resolve() });
     return this.record(batchId, [
       { type: 'batch_created', batchId, name, defaults, ...(source ? { source } : {}) },
@@ -162,8 +175,10 @@ export class BatchStore {
       batch.state = entries.reduce(applyBatchEvent, batch.state);
       // The snapshot may only cover entries applied to this state: the last one of this record.
       const appliedSeq = entries.at(-1)?.seq;
+      // A failed compaction loses nothing (the journal keeps every entry) and is tried again
+      // after the next record; the events themselves are stored, so the record succeeds.
       if (appliedSeq !== undefined && writer.entriesSinceSnapshot >= this.#compactAfterEntries)
-        await writer.compact(batch.state, appliedSeq);
+        await writer.compact(batch.state, appliedSeq).catch(() => false);
       for (const listener of this.#listeners) listener(batch.state, events);
       return batch.state;
     });
@@ -171,13 +186,24 @@ export class BatchStore {
     return recorded;
   }
 
-  /** Deletes a batch and its journal. PDF copies stay in the blob store (shared by content). */
+  /**
+   * Deletes a batch and its journal, durably and in one step: once this resolves the batch
+   * never comes back, and a crash midway leaves it whole or gone. PDF copies stay in the blob
+   * store (shared by content).
+   */
   async delete(batchId: string): Promise<void> {
     const batch = this.#batches.get(batchId);
     if (!batch) return;
     this.#batches.delete(batchId);
     await batch.queue;
-    await batch.writer?.destroy();
+    if (!batch.writer) return;
+    await batch.writer.close();
+    const folder = join(this.#root, batchId);
+    const deleted = `${folder}${DELETED_SUFFIX}`;
+    // Removing files one by one could leave a snapshot without its journal: an older batch.
+    await this.#fs.rename(folder, deleted);
+    await this.#fs.syncDirectory(this.#root);
+    await this.#fs.rm(deleted, { recursive: true, force: true });
   }
 
   /** Calls `listener` after every recorded change; returns the unsubscribe function. */

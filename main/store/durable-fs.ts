@@ -1,33 +1,77 @@
-import { mkdir, open, rename, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
+import { nodeFileSystem, type FileSystem } from './file-system';
 
 /** Flushes a directory entry so a rename or a new file inside it survives power loss. */
-export async function syncDirectory(path: string): Promise<void> {
-  const handle = await open(path, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
+export async function syncDirectory(path: string, fs: FileSystem = nodeFileSystem): Promise<void> {
+  await fs.syncDirectory(path);
+}
+
+/**
+ * Syncs the parent of `path` and, when `firstCreated` says mkdir created levels, the parent of
+ * each of them: a new folder is an entry of its parent, lost at a power cut until it is synced.
+ */
+async function syncNewLevels(path: string, firstCreated: string | undefined, fs: FileSystem): Promise<void> {
+  const parents = new Set<string>([dirname(path)]);
+  if (firstCreated !== undefined) {
+    parents.add(dirname(firstCreated));
+    const below = relative(firstCreated, path);
+    let level = firstCreated;
+    for (const name of below === '' ? [] : below.split(sep)) {
+      parents.add(level);
+      level = join(level, name);
+    }
   }
+  for (const parent of parents) await fs.syncDirectory(parent);
+}
+
+/**
+ * Creates `path` and any missing parent so that they survive power loss. The parent of `path`
+ * is synced even when nothing was created here, since a process that died before syncing it
+ * may have left the folder in the page cache only. With `wholePath`, every folder from the
+ * root down is synced, for the same reason one level up: for a store's top folder, once.
+ */
+export async function makeDirectoryDurable(
+  path: string,
+  fs: FileSystem = nodeFileSystem,
+  options: { readonly mode?: number; readonly wholePath?: boolean } = {},
+): Promise<void> {
+  const firstCreated = await fs.mkdir(path, options.mode === undefined ? {} : { mode: options.mode });
+  if (!options.wholePath) {
+    await syncNewLevels(path, firstCreated, fs);
+    return;
+  }
+  const ancestors: string[] = [];
+  for (let level = dirname(path); ; level = dirname(level)) {
+    ancestors.unshift(level);
+    if (dirname(level) === level) break;
+  }
+  for (const ancestor of ancestors) await fs.syncDirectory(ancestor);
 }
 
 /**
  * Replaces `path` with `contents` atomically and durably: write a temporary file, fsync it,
  * rename it over the target, fsync the folder. A crash leaves either the old or the new file.
  */
-export async function writeFileAtomic(path: string, contents: string | Uint8Array): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+export async function writeFileAtomic(
+  path: string,
+  contents: string | Uint8Array,
+  fs: FileSystem = nodeFileSystem,
+): Promise<void> {
+  const folder = dirname(path);
+  const firstCreated = await fs.mkdir(folder);
+  // A folder made here must outlive a power cut with the file; an existing one costs nothing.
+  if (firstCreated !== undefined) await syncNewLevels(folder, firstCreated, fs);
   const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
-  const handle = await open(temporary, 'w', 0o600);
+  const handle = await fs.open(temporary, 'w', 0o600);
   try {
     await handle.writeFile(contents);
     await handle.sync();
   } catch (error) {
-    await handle.close();
-    await rm(temporary, { force: true });
+    await handle.close().catch(() => undefined);
+    await fs.rm(temporary, { force: true }).catch(() => undefined);
     throw error;
   }
   await handle.close();
-  await rename(temporary, path);
-  await syncDirectory(dirname(path));
+  await fs.rename(temporary, path);
+  await fs.syncDirectory(folder);
 }

@@ -1,13 +1,14 @@
-import { mkdir, open, readFile, rm, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { syncDirectory, writeFileAtomic } from './durable-fs';
+import { makeDirectoryDurable, writeFileAtomic } from './durable-fs';
+import { errorCode, nodeFileSystem, type FileSystem, type OpenFile } from './file-system';
 
 /**
  * One folder, two files: `snapshot.json` (a whole state, replaced atomically) and
  * `journal.log` (events appended since, one per line, each with a CRC-32). Appends are
  * fsynced before the promise resolves, so a caller may act on an event once it is stored.
- * Appends that arrive while a flush is running are written together (group commit).
+ * Appends that arrive while a flush is running are written together (group commit). Every
+ * file operation goes through a `FileSystem`, so power cuts can be tested.
  */
 
 export interface JournalEntry<E> {
@@ -62,18 +63,27 @@ function decodeLine<E>(line: string): JournalEntry<E> | undefined {
   }
 }
 
-/**
- * Reads a journal folder. A damaged snapshot or a damaged line before the last one is
- * corruption: the load fails with its location. A damaged last line without its newline is
- * the trace of a crash mid-write; it is set aside and reported in `recovered`.
- */
-export async function loadJournal<S, E>(folder: string): Promise<JournalLoad<S, E>> {
-  let snapshot: LoadedJournal<S, E>['snapshot'];
-  const snapshotPath = join(folder, SNAPSHOT_FILE);
-  const snapshotText = await readFile(snapshotPath, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
+/** The file's text, or undefined when it does not exist. */
+async function readIfPresent(fs: FileSystem, path: string): Promise<string | undefined> {
+  return fs.readFile(path, 'utf8').catch((error: unknown) => {
+    if (errorCode(error) === 'ENOENT') return undefined;
     throw error;
   });
+}
+
+/**
+ * Reads a journal folder. A damaged snapshot or a damaged line before the last one is
+ * corruption: the load fails with its location. A last line without its newline is the trace
+ * of a crash mid-write (it was never acknowledged: a line and its newline are written, then
+ * synced, together); it is set aside and reported in `recovered`, even when its checksum holds.
+ */
+export async function loadJournal<S, E>(
+  folder: string,
+  fs: FileSystem = nodeFileSystem,
+): Promise<JournalLoad<S, E>> {
+  let snapshot: LoadedJournal<S, E>['snapshot'];
+  const snapshotPath = join(folder, SNAPSHOT_FILE);
+  const snapshotText = await readIfPresent(fs, snapshotPath);
   if (snapshotText !== undefined) {
     const decoded = decodeLine<S>(snapshotText.endsWith('\n') ? snapshotText.slice(0, -1) : snapshotText);
     if (!decoded) {
@@ -91,10 +101,7 @@ export async function loadJournal<S, E>(folder: string): Promise<JournalLoad<S, 
   }
 
   const journalPath = join(folder, JOURNAL_FILE);
-  const text = await readFile(journalPath, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return '';
-    throw error;
-  });
+  const text = (await readIfPresent(fs, journalPath)) ?? '';
   // An empty journal (just compacted) has no lines, not one empty line.
   const lines = text === '' ? [] : text.split('\n');
   const endsWithNewline = text.endsWith('\n');
@@ -104,18 +111,27 @@ export async function loadJournal<S, E>(folder: string): Promise<JournalLoad<S, 
   let previousSeq = snapshot?.seq ?? 0;
   for (const [index, line] of lines.entries()) {
     const isLast = index === lines.length - 1;
+    if (isLast && !endsWithNewline) {
+      // Only its newline may be missing, yet a line appended after it would be damaged.
+      recovered.push({
+        file: journalPath,
+        line: index + 1,
+        problem: 'a half-written last line (the app stopped while writing it)',
+        tornTail: true,
+      });
+      break;
+    }
     const entry = decodeLine<E>(line);
     if (!entry) {
-      const damage = { file: journalPath, line: index + 1, problem: 'the line fails its checksum' };
-      if (isLast && !endsWithNewline) {
-        recovered.push({
-          ...damage,
-          problem: 'a half-written last line (the app stopped while writing it)',
-          tornTail: true,
-        });
-        break;
-      }
-      return { ok: false, damage: { ...damage, tornTail: false } };
+      return {
+        ok: false,
+        damage: {
+          file: journalPath,
+          line: index + 1,
+          problem: 'the line fails its checksum',
+          tornTail: false,
+        },
+      };
     }
     // Entries already folded into the snapshot (a crash between snapshot and truncation).
     if (entry.seq <= (snapshot?.seq ?? 0)) continue;
@@ -138,61 +154,99 @@ export async function loadJournal<S, E>(folder: string): Promise<JournalLoad<S, 
 
 interface PendingAppend {
   readonly lines: string;
+  /** The sequence number of the last entry of this append. */
+  readonly lastSeq: number;
   readonly resolve: () => void;
   readonly reject: (error: unknown) => void;
 }
 
-/** Appends events to a journal folder durably. One writer per folder. */
+export interface JournalWriterOptions {
+  /** Where the journal lives: the real disk unless a test says otherwise. */
+  readonly fs?: FileSystem;
+}
+
+/**
+ * Appends events to a journal folder durably. One writer per folder. A failed write or fsync
+ * rejects its append and every append queued behind it, never half-applied; the next append
+ * first cuts the file back to its acknowledged entries, so a full disk costs the appends made
+ * while it was full, not the batch.
+ */
 export class JournalWriter<S, E> {
   readonly #folder: string;
-  #handle: FileHandle | undefined;
+  readonly #fs: FileSystem;
+  #handle: OpenFile | undefined;
+  /** The last sequence number handed out (some may still be on their way to the disk). */
   #seq: number;
+  /** The last sequence number stored durably and acknowledged. */
+  #durableSeq: number;
+  /** The sequence number the snapshot covers: entries after it are in journal.log. */
+  #snapshotSeq: number;
+  /** Bytes of journal.log holding acknowledged entries; anything after them is debris of a failure. */
+  #acknowledgedLength = 0;
+  /** Set when a write or fsync failed: the file may hold debris after `#acknowledgedLength`. */
+  #needsRepair = false;
   #pending: PendingAppend[] = [];
   #flushing: Promise<void> | undefined;
-  #entriesSinceSnapshot: number;
-  /** Set when a write failed: later entries would leave a gap, so the writer refuses them. */
-  #failure: unknown;
   /** While a snapshot is written, appends wait (they must not land in a journal being emptied). */
   #compacting: Promise<void> | undefined;
 
-  private constructor(folder: string, seq: number, entriesSinceSnapshot: number) {
+  private constructor(folder: string, fs: FileSystem, seq: number, snapshotSeq: number) {
     this.#folder = folder;
+    this.#fs = fs;
     this.#seq = seq;
-    this.#entriesSinceSnapshot = entriesSinceSnapshot;
+    this.#durableSeq = seq;
+    this.#snapshotSeq = snapshotSeq;
   }
 
   /** Opens a writer that continues after `lastSeq`, dropping a torn tail first. */
   static async open<S, E>(
     folder: string,
     loaded: LoadedJournal<S, E> | undefined,
+    options: JournalWriterOptions = {},
   ): Promise<JournalWriter<S, E>> {
-    await mkdir(folder, { recursive: true });
+    const fs = options.fs ?? nodeFileSystem;
+    await makeDirectoryDurable(folder, fs);
     const lastSeq = loaded?.entries.at(-1)?.seq ?? loaded?.snapshot?.seq ?? 0;
-    const writer = new JournalWriter<S, E>(folder, lastSeq, loaded?.entries.length ?? 0);
+    const writer = new JournalWriter<S, E>(folder, fs, lastSeq, loaded?.snapshot?.seq ?? 0);
+    const journalPath = join(folder, JOURNAL_FILE);
     if (loaded && loaded.recovered.length > 0) {
       // Rewrite the readable entries so the next append does not follow a torn line.
-      await writeFileAtomic(join(folder, JOURNAL_FILE), loaded.entries.map(encodeLine).join(''));
+      await writeFileAtomic(journalPath, loaded.entries.map(encodeLine).join(''), fs);
     }
-    writer.#handle = await open(join(folder, JOURNAL_FILE), 'a', 0o600);
-    await syncDirectory(folder);
+    const handle = await fs.open(journalPath, 'a', 0o600);
+    try {
+      // What was loaded may sit in the page cache only (its writer died before syncing): it is
+      // made durable before anyone acts on it.
+      await handle.sync();
+      writer.#acknowledgedLength = (await handle.stat()).size;
+      await fs.syncDirectory(folder);
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      throw error;
+    }
+    writer.#handle = handle;
     return writer;
   }
 
   /** Entries written since the last snapshot; callers compact when it grows. */
   get entriesSinceSnapshot(): number {
-    return this.#entriesSinceSnapshot;
+    return this.#seq - this.#snapshotSeq;
   }
 
-  /** Stores the events durably, in order; resolves with their entries once fsynced. */
+  /**
+   * Stores the events durably, in order; resolves with their entries once fsynced. Rejects
+   * when the write or its fsync failed (disk full…): then none of them is stored, nor any
+   * append queued behind them, and the next append repairs the file before it writes.
+   */
   append(events: readonly E[], now: Date = new Date()): Promise<JournalEntry<E>[]> {
-    if (this.#failure !== undefined) return Promise.reject(this.#failure);
     const entries = events.map((event) => {
       this.#seq += 1;
       return { seq: this.#seq, at: now.toISOString(), event };
     });
-    this.#entriesSinceSnapshot += entries.length;
     const lines = entries.map(encodeLine).join('');
-    const stored = new Promise<void>((resolve, reject) => this.#pending.push({ lines, resolve, reject }));
+    const stored = new Promise<void>((resolve, reject) =>
+      this.#pending.push({ lines, lastSeq: this.#seq, resolve, reject }),
+    );
     this.#flushing ??= this.#flush();
     return stored.then(() => entries);
   }
@@ -202,19 +256,37 @@ export class JournalWriter<S, E> {
     while (this.#pending.length > 0) {
       const batch = this.#pending;
       this.#pending = [];
+      const lines = batch.map((item) => item.lines).join('');
       try {
         const handle = this.#handle;
         if (!handle) throw new Error('journal is closed');
-        await handle.write(batch.map((item) => item.lines).join(''));
+        if (this.#needsRepair) await this.#repair(handle);
+        await handle.write(lines);
         await handle.datasync();
-        for (const item of batch) item.resolve();
       } catch (error) {
-        this.#failure = error;
-        for (const item of [...batch, ...this.#pending]) item.reject(error);
+        // Queued appends hold the following sequence numbers: they cannot follow a gap either.
+        const abandoned = [...batch, ...this.#pending];
         this.#pending = [];
+        this.#needsRepair = true;
+        this.#seq = this.#durableSeq;
+        for (const item of abandoned) item.reject(error);
+        continue;
       }
+      this.#acknowledgedLength += Buffer.byteLength(lines, 'utf8');
+      this.#durableSeq = batch.at(-1)?.lastSeq ?? this.#durableSeq;
+      for (const item of batch) item.resolve();
     }
     this.#flushing = undefined;
+  }
+
+  /**
+   * Cuts the file back to its acknowledged entries and makes that durable, so what a failed
+   * write left (a half line, or whole lines never acknowledged) cannot precede the next entry.
+   */
+  async #repair(handle: OpenFile): Promise<void> {
+    await handle.truncate(this.#acknowledgedLength);
+    await handle.sync();
+    this.#needsRepair = false;
   }
 
   /** The sequence number of the last appended entry. */
@@ -226,7 +298,8 @@ export class JournalWriter<S, E> {
    * Folds the journal into a new snapshot of `state`, which must reflect every entry up to
    * `seq`, and empties the journal. Does nothing (answers false) while appends are in flight or
    * when `seq` is not the last entry, so no entry is ever lost. Safe at any instant: entries the
-   * snapshot covers are skipped on load if the journal was not emptied yet.
+   * snapshot covers are skipped on load if the journal was not emptied yet. Rejects when the
+   * snapshot or the emptying fails; the journal then still holds every entry it acknowledged.
    */
   async compact(state: S, seq: number): Promise<boolean> {
     if (this.#flushing || this.#pending.length > 0 || seq !== this.#seq || this.#compacting) return false;
@@ -236,10 +309,15 @@ export class JournalWriter<S, E> {
       await writeFileAtomic(
         join(this.#folder, SNAPSHOT_FILE),
         encodeLine({ seq, at: new Date().toISOString(), event: state }),
+        this.#fs,
       );
-      await this.#handle?.truncate(0);
-      await this.#handle?.sync();
-      this.#entriesSinceSnapshot = 0;
+      // The snapshot is durable and covers every entry: none of the journal's bytes must be
+      // kept, and emptying it is the same repair as after a failed append (retried by the next
+      // append if it fails here).
+      this.#snapshotSeq = seq;
+      this.#acknowledgedLength = 0;
+      this.#needsRepair = true;
+      if (this.#handle) await this.#repair(this.#handle);
     } finally {
       this.#compacting = undefined;
       finished();
@@ -247,16 +325,25 @@ export class JournalWriter<S, E> {
     return true;
   }
 
-  /** Waits for pending appends and closes the file. */
+  /** Waits for pending appends and closes the file, first cutting off what a failed append left. */
   async close(): Promise<void> {
     await this.#flushing;
-    await this.#handle?.close();
+    await this.#compacting;
+    const handle = this.#handle;
     this.#handle = undefined;
+    if (!handle) return;
+    try {
+      // Best effort: if it fails, a torn tail is set aside by the next load.
+      if (this.#needsRepair) await this.#repair(handle).catch(() => undefined);
+    } finally {
+      await handle.close();
+    }
   }
 
   /** Removes the folder and everything in it (a deleted batch). */
   async destroy(): Promise<void> {
     await this.close();
-    await rm(this.#folder, { recursive: true, force: true });
+    await this.#fs.rm(this.#folder, { recursive: true, force: true });
+    await this.#fs.syncDirectory(dirname(this.#folder));
   }
 }

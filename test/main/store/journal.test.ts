@@ -59,6 +59,23 @@ describe('journal', () => {
     expect(again.journal.recovered).toEqual([]);
   });
 
+  it('sets aside a last line that lacks only its newline: it was never acknowledged, and a line after it would be damaged', async () => {
+    const folder = files.file('j');
+    await writeEvents(folder, 2);
+    const unterminated = encodeLine({ seq: 3, at: '2026-11-22T00:00:00Z', event: { add: 3 } }).slice(0, -1);
+    appendFileSync(join(folder, 'journal.log'), unterminated);
+    const loaded = await loadJournal<number, CounterEvent>(folder);
+    if (!loaded.ok) throw new Error(loaded.damage.problem);
+    expect(loaded.journal.entries.map((entry) => entry.seq)).toEqual([1, 2]);
+    expect(loaded.journal.recovered).toEqual([expect.objectContaining({ line: 3, tornTail: true })]);
+    const writer = await JournalWriter.open(folder, loaded.journal);
+    await writer.append([{ add: 30 }]);
+    await writer.close();
+    const again = await loadJournal<number, CounterEvent>(folder);
+    if (!again.ok) throw new Error(again.damage.problem);
+    expect(again.journal.entries.map((entry) => entry.event.add)).toEqual([1, 2, 30]);
+  });
+
   it('refuses a journal damaged in the middle, naming the file and line', async () => {
     const folder = files.file('j');
     await writeEvents(folder, 5);

@@ -1,0 +1,137 @@
+import type { DocumentDraft } from '../../../shared/domain/batch';
+import type { BatchStore } from '../../../main/store/batch-store';
+import type { BlobStore } from '../../../main/store/blob-store';
+import type { LoggedChange, StoreExpectations } from './power-cut-model';
+
+/** What one round of work runs against, all of it seeded. */
+export interface Workload {
+  readonly store: BatchStore;
+  readonly blobs: BlobStore;
+  readonly expectations: StoreExpectations;
+  /** Seeded draws deciding what the round does. */
+  readonly plan: () => number;
+  /** Paths of PDFs that can be taken in (in the originals' file system). */
+  readonly originals: readonly string[];
+  /** Makes names unique across the whole run, so a batch is recognised by its name. */
+  readonly label: string;
+}
+
+function pick<T>(plan: () => number, items: readonly T[]): T {
+  return items[Math.floor(plan() * items.length)]!;
+}
+
+/** Runs `work` `count` times at once and waits for all; rethrows the first failure. */
+async function together(count: number, work: () => Promise<void>): Promise<void> {
+  const results = await Promise.allSettled(Array.from({ length: count }, work));
+  const failed = results.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
+class Round {
+  readonly #work: Workload;
+  #counter = 0;
+
+  constructor(work: Workload) {
+    this.#work = work;
+  }
+
+  #name(kind: string): string {
+    this.#counter += 1;
+    return `${this.#work.label}-${kind}${this.#counter}`;
+  }
+
+  /** Records changes, telling the oracle before the call and once it resolved. */
+  async #record(
+    handle: object,
+    id: string,
+    changes: readonly Omit<LoggedChange, 'acknowledged'>[],
+    events: Parameters<BatchStore['record']>[1],
+  ): Promise<void> {
+    const logged = this.#work.expectations.appending(handle, changes);
+    await this.#work.store.record(id, events);
+    this.#work.expectations.acknowledged(logged);
+  }
+
+  async #rename(handle: object, id: string): Promise<void> {
+    const { plan } = this.#work;
+    const names = Array.from({ length: plan() < 0.2 ? 2 : 1 }, () => this.#name('name'));
+    await this.#record(
+      handle,
+      id,
+      names.map((name) => ({ kind: 'renamed', name })),
+      names.map((name) => ({ type: 'batch_renamed', name })),
+    );
+  }
+
+  async #addDocument(handle: object, id: string): Promise<void> {
+    const { blobs, plan } = this.#work;
+    const intake = await blobs.intake(pick(plan, this.#work.originals));
+    if (!intake.ok) throw new Error(`intake refused a test PDF: ${intake.problem.message}`);
+    const documentId = this.#name('doc');
+    const draft: DocumentDraft = {
+      id: documentId,
+      externalReference: documentId,
+      pdf: { originalName: 'contract.pdf', storedFilename: 'contract.pdf', ...intake.pdf },
+      recipients: [],
+      extraParticipants: [],
+      options: {},
+    };
+    await this.#record(
+      handle,
+      id,
+      [{ kind: 'document', documentId }],
+      [{ type: 'document_added', document: draft }],
+    );
+  }
+
+  /** A few steps of records, each step several at once so they share fsyncs (group commit). */
+  async records(handle: object, id: string): Promise<void> {
+    const { plan } = this.#work;
+    const steps = 1 + Math.floor(plan() * 4);
+    for (let step = 0; step < steps; step += 1) {
+      await together(1 + Math.floor(plan() * 3), () =>
+        plan() < 0.35 ? this.#addDocument(handle, id) : this.#rename(handle, id),
+      );
+    }
+  }
+
+  async createAndRecord(): Promise<void> {
+    const { expectations, store } = this.#work;
+    const name = this.#name('batch');
+    const handle = expectations.creating(name);
+    const batch = await store.create(name, { defaultRecipients: [] });
+    expectations.created(handle, batch.id);
+    await this.records(handle, batch.id);
+  }
+
+  async recordAndDelete(handle: object, id: string): Promise<void> {
+    if (this.#work.plan() < 0.5) await this.records(handle, id);
+    this.#work.expectations.deleting(handle);
+    await this.#work.store.delete(id);
+    this.#work.expectations.deleted(handle);
+  }
+}
+
+/**
+ * One round of concurrent work on a store: records (renames, and documents whose PDF is taken
+ * in first) on every batch, often a new batch, sometimes a deletion; compactions follow from the
+ * store's small threshold. Answers the failures of the work itself (after a crash, all of it).
+ */
+export async function runWorkload(work: Workload): Promise<unknown[]> {
+  const round = new Round(work);
+  const { plan } = work;
+  const live = work.expectations.live();
+  const doomed = live.length > 0 && plan() < 0.4 ? pick(plan, live) : undefined;
+  const actors = live.map(({ id, expectation }) =>
+    expectation === doomed?.expectation
+      ? round.recordAndDelete(expectation, id)
+      : round.records(expectation, id),
+  );
+  if (live.length < 4 && plan() < 0.7) actors.push(round.createAndRecord());
+  const results = await Promise.allSettled(actors);
+  const failures = results.flatMap((result) =>
+    result.status === 'rejected' ? [result.reason as unknown] : [],
+  );
+  await work.store.close().catch((error: unknown) => failures.push(error));
+  return failures;
+}
