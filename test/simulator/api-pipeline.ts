@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CallTracker } from './call-tracker';
 import type { FaultController, FaultDecision } from './faults';
-import { consumeBody, errorResponse, headerValue, writeJson, type ApiResponse } from './http-io';
+import { consumeBody, errorResponse, headerValue, writeApiAnswer, type ApiResponse } from './http-io';
 import type { ServiceContext } from './routes/api-route';
 import { matchApiRoute, type RouteMatch } from './routes/api-routes';
 
@@ -18,14 +18,26 @@ function acceptsJson(accept: string): boolean {
   return value.includes('application/json') || value.includes('*/*') || value.includes('application/*');
 }
 
+/** A reverse proxy's 404 page: no JSON, no error code, nothing of the service. */
+const GATEWAY_404_PAGE =
+  '<!DOCTYPE html>\n<html><head><title>404 Not Found</title></head>\n' +
+  '<body><center><h1>404 Not Found</h1></center><hr><center>gateway</center></body></html>\n';
+
 function faultAnswer(decision: FaultDecision): ApiResponse {
   if (decision.reject) {
     return errorResponse(decision.reject.status, decision.reject.code, 'rejected by a queued fault');
   }
-  const retryAfter = { 'retry-after': String(decision.retryAfterSeconds) };
+  if (decision.kind === 'gateway404') return { status: 404, body: null, html: GATEWAY_404_PAGE };
+  const retryAfterSeconds = decision.retryAfterSeconds;
   return decision.kind === '429'
-    ? errorResponse(429, 'rate_limited', 'too many requests; retry after the Retry-After delay', retryAfter)
-    : errorResponse(503, 'upstream_unavailable', 'the service is temporarily unavailable', retryAfter);
+    ? {
+        ...errorResponse(429, 'rate_limited', 'too many requests; retry after the Retry-After delay'),
+        retryAfterSeconds,
+      }
+    : {
+        ...errorResponse(503, 'upstream_unavailable', 'the service is temporarily unavailable'),
+        retryAfterSeconds,
+      };
 }
 
 function bearerToken(request: IncomingMessage): string | undefined {
@@ -49,6 +61,7 @@ async function answerCall(
   path: string,
   match: RouteMatch,
   tracker: CallTracker,
+  caller: Caller,
 ): Promise<ApiResponse | null> {
   const method = request.method ?? 'GET';
   if (match.kind === 'notFound') return errorResponse(404, 'not_found', `no such endpoint: ${path}`);
@@ -59,7 +72,7 @@ async function answerCall(
   }
   const accept = headerValue(request, 'accept');
   if (accept === undefined || accept.trim() === '') {
-    service.state.recordViolation(`${method} ${path} without Accept: application/json`);
+    service.state.recordViolation('accept', `${method} ${path} without Accept: application/json`);
   } else if (!acceptsJson(accept)) {
     return errorResponse(406, 'not_acceptable', 'this endpoint answers application/json only');
   }
@@ -87,6 +100,9 @@ async function answerCall(
     identifyClient: (clientId) => {
       tracker.clientId = clientId;
     },
+    noteFormClient: (clientId) => {
+      caller.formClientId = clientId;
+    },
   });
 }
 
@@ -98,17 +114,58 @@ const MAX_DRAINED_BYTES = 64 * 1024 * 1024;
  * error, wrong content type), so every client sees the answer on a reusable connection rather
  * than a reset while it is still sending. Null when the client went away meanwhile.
  */
-async function afterDrainingBody(request: IncomingMessage, answer: ApiResponse): Promise<ApiResponse | null> {
-  const drained = await consumeBody(request, MAX_DRAINED_BYTES, () => undefined);
+async function afterDrainingBody(
+  request: IncomingMessage,
+  answer: ApiResponse,
+  onChunk: (chunk: Buffer) => void,
+): Promise<ApiResponse | null> {
+  const drained = await consumeBody(request, MAX_DRAINED_BYTES, onChunk);
   if (drained.kind === 'aborted') return null;
   return drained.kind === 'tooLarge' && !drained.drained ? { ...answer, closeConnection: true } : answer;
 }
 
+/** Who sent a call, as politeness rules see it. */
+interface Caller {
+  /** The client of the bearer token (expired or not), for API calls. */
+  tokenClientId: string | undefined;
+  /** The `client_id` the token form gave, for token calls. */
+  formClientId: string | undefined;
+  address: string;
+}
+
+function callerLabel(caller: Caller): string {
+  return caller.tokenClientId ?? caller.formClientId ?? caller.address;
+}
+
+/** The `client_id` of a drained token form: the first 64 KiB are kept to find it. */
+function formClientCollector(caller: Caller): { onChunk(chunk: Buffer): void; finish(): void } {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  return {
+    onChunk: (chunk) => {
+      if (kept >= 64 * 1024) return;
+      chunks.push(chunk);
+      kept += chunk.length;
+    },
+    finish: () => {
+      if (chunks.length === 0 || caller.formClientId !== undefined) return;
+      const clientId = new URLSearchParams(Buffer.concat(chunks).toString('utf8')).get('client_id');
+      if (clientId) caller.formClientId = clientId;
+    },
+  };
+}
+
+function describeUnknownEndpoint(method: string, path: string, match: RouteMatch): string {
+  const defined = match.kind === 'wrongMethod' ? ` (the spec defines ${match.allowed.join(', ')} there)` : '';
+  return `${method} ${path} is not an endpoint of the spec${defined}`;
+}
+
 /**
  * Serves one call to anything but the widget and the control API (unknown paths answer 404
- * here): decides its fault, processes it (unless the
- * fault strikes first), waits the configured latency, then writes the answer or, for a
- * `dropAfter` fault, destroys the socket so the answer is lost although the work was done.
+ * here): decides its fault, processes it (unless the fault strikes first), waits the
+ * configured latency, then writes the answer as the variant says or, for a `dropAfter`
+ * fault, destroys the socket so the answer is lost although the work was done. Every call
+ * is checked against the politeness rules, and a 429 or 503 with Retry-After opens a window.
  */
 export async function serveApiCall(
   service: ServiceContext,
@@ -117,33 +174,61 @@ export async function serveApiCall(
   response: ServerResponse,
   path: string,
 ): Promise<void> {
+  const { state, politeness } = service;
   const method = request.method ?? 'GET';
   const match = matchApiRoute(method, path);
   const operation = match.kind === 'found' ? match.route.operation : 'unknown';
-  const tracker = new CallTracker(service.state, { method, path, operation }, response);
+  const tracker = new CallTracker(state, { method, path, operation }, response);
+  if (match.kind !== 'found' && !path.startsWith('/__simulator/')) {
+    state.recordViolation('unknown-endpoint', describeUnknownEndpoint(method, path, match));
+  }
+  const token = operation === 'token' ? undefined : bearerToken(request);
+  const caller: Caller = {
+    tokenClientId: token === undefined ? undefined : service.tokens.clientOf(token),
+    formClientId: undefined,
+    address: request.socket.remoteAddress ?? 'an unknown address',
+  };
+  const connection = service.connections.callOn(request.socket).id;
+  const checkPoliteness = () =>
+    politeness.checkCall({
+      method,
+      path,
+      operation,
+      client: callerLabel(caller),
+      arrivedAt: tracker.receivedAt,
+      sequence: tracker.sequence,
+      connection,
+      ...(match.kind === 'found' && match.params.id !== undefined ? { requestId: match.params.id } : {}),
+    });
   const decision = isFaultEligible(path) ? faults.decide(path) : NO_FAULT;
   tracker.fault = decision.kind;
 
   if (decision.kind === 'dropBefore') {
     request.socket.destroy();
+    checkPoliteness();
     tracker.settle(null);
     return;
   }
   let answer: ApiResponse | null;
-  if (decision.kind === '503' || decision.kind === '429' || decision.kind === 'reject') {
+  if (decision.kind !== null && decision.kind !== 'dropAfter') {
     answer = faultAnswer(decision);
   } else {
     try {
-      answer = await answerCall(service, request, path, match, tracker);
+      answer = await answerCall(service, request, path, match, tracker, caller);
     } catch (error) {
       // A bug in the simulator: answer 500 so the test sees it instead of hanging.
       console.error('simulator: unexpected error while serving', method, path, error);
       answer = errorResponse(500, 'simulator_error', 'the simulator failed; see its console');
     }
   }
-  if (answer !== null && !answer.closeConnection && !request.complete) {
-    answer = await afterDrainingBody(request, answer);
+  // A token form that arrived whole is still read, unconsumed, for its client_id (politeness).
+  const unread = !request.complete || (operation === 'token' && !request.readableEnded);
+  if (answer !== null && !answer.closeConnection && unread) {
+    const form = formClientCollector(caller);
+    answer = await afterDrainingBody(request, answer, operation === 'token' ? form.onChunk : () => undefined);
+    form.finish();
   }
+  checkPoliteness();
   if (answer === null) {
     tracker.settle(null);
     return;
@@ -154,6 +239,19 @@ export async function serveApiCall(
     tracker.settle(null);
     return;
   }
-  writeJson(response, answer);
+  const writtenAt = state.clock.now();
+  const written = writeApiAnswer(response, answer, { variant: state.settings.variant, now: writtenAt, path });
   tracker.settle(response.headersSent ? answer.status : null);
+  if (written.retryAfter && response.headersSent && (answer.status === 429 || answer.status === 503)) {
+    politeness.noteRetryAfter(
+      { method, path, operation, client: callerLabel(caller), connection },
+      {
+        status: answer.status,
+        retryAfter: written.retryAfter.value,
+        writtenAt,
+        sequence: state.nextSequence(),
+        until: written.retryAfter.until,
+      },
+    );
+  }
 }

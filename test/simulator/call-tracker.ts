@@ -16,6 +16,8 @@ export class CallTracker {
   readonly #path: string;
   readonly #operation: OperationName;
   readonly #receivedAt: number;
+  /** The state's sequence number taken on arrival (orders this call against answers). */
+  readonly sequence: number;
 
   constructor(
     state: ServiceState,
@@ -27,7 +29,13 @@ export class CallTracker {
     this.#path = call.path;
     this.#operation = call.operation;
     this.#receivedAt = state.clock.now();
+    this.sequence = state.nextSequence();
     response.once('close', () => this.settle(null));
+  }
+
+  /** When the call arrived, by the simulator clock. */
+  get receivedAt(): number {
+    return this.#receivedAt;
   }
 
   /** Logs the call with the status answered, or null when no answer reached the client. */

@@ -74,6 +74,36 @@ describe('npm run simulator (cli.ts)', () => {
     expect(exitCode).toBe(0);
   });
 
+  it('--variant plays the named variant and says so in the banner', async () => {
+    const cli = await startCli(['--port', '0', '--variant', 'terse-token'], /Ctrl\+C/);
+    expect(cli.output()).toContain('Variant         terse-token: upload 201');
+    const baseUrl = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(cli.output())?.[1] ?? '';
+    const token = await fetchJson(`${baseUrl}/oauth/token`, {
+      method: 'POST',
+      headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials&client_id=demo-desk&client_secret=demo-desk-secret',
+    });
+    expect(token.status).toBe(200);
+    expect(token.body).not.toHaveProperty('expires_in');
+    const state = await fetchJson(`${baseUrl}/__simulator/state`);
+    expect(state.body.variant.name).toBe('terse-token');
+    cli.process.kill('SIGTERM');
+    await once(cli.process, 'exit');
+  });
+
+  it('exits with 2 on an unknown variant, listing the names', async () => {
+    const started = spawn(process.execPath, [TSX_CLI, CLI, '--variant', 'nope'], { stdio: 'pipe' });
+    child = started;
+    let stderr = '';
+    started.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    const [exitCode] = (await once(started, 'exit')) as [number | null];
+    expect(exitCode).toBe(2);
+    expect(stderr).toContain('unknown service variant "nope"');
+    expect(stderr).toContain('reference, strict-24h');
+  });
+
   it('exits with 2 on an invalid option', async () => {
     const started = spawn(process.execPath, [TSX_CLI, CLI, '--fail-rate', '3'], { stdio: 'pipe' });
     child = started;

@@ -6,17 +6,21 @@
  *   --latency-ms N    latency added to every API answer
  *   --fail-rate F     probability of 503 upstream_unavailable per API call
  *   --seed N          seed of the random faults
+ *   --variant NAME    the service variant to play (variants.ts; default reference); an unknown
+ *                     name exits 2 listing the names
  *   --json            print one JSON line {"baseUrl","clientId","clientSecret"} instead of the banner
  */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { DEMO_CLIENT, startSimulator } from './simulator';
+import { REFERENCE_VARIANT, describeVariant, variantNamed, type ServiceVariant } from './variants';
 
 const flagsSchema = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(4010),
   latencyMs: z.coerce.number().min(0).default(0),
   failRate: z.coerce.number().min(0).max(1).default(0),
   seed: z.coerce.number().int().optional(),
+  variant: z.string().optional(),
   json: z.boolean().default(false),
 });
 
@@ -27,6 +31,7 @@ function readFlags(): z.infer<typeof flagsSchema> {
       'latency-ms': { type: 'string' },
       'fail-rate': { type: 'string' },
       seed: { type: 'string' },
+      variant: { type: 'string' },
       json: { type: 'boolean' },
     },
   });
@@ -35,6 +40,7 @@ function readFlags(): z.infer<typeof flagsSchema> {
     latencyMs: values['latency-ms'],
     failRate: values['fail-rate'],
     seed: values.seed,
+    variant: values.variant,
     json: values.json,
   });
   if (!parsed.success) {
@@ -44,7 +50,7 @@ function readFlags(): z.infer<typeof flagsSchema> {
   return parsed.data;
 }
 
-function banner(baseUrl: string): string {
+function banner(baseUrl: string, variant: ServiceVariant): string {
   return [
     '',
     `Signing service simulator listening on ${baseUrl}`,
@@ -53,6 +59,7 @@ function banner(baseUrl: string): string {
     `  Client id       ${DEMO_CLIENT.clientId}`,
     `  Client secret   ${DEMO_CLIENT.clientSecret}   (a demo credential of this local simulator)`,
     `  Control API     ${baseUrl}/__simulator/state  (see test/simulator/README.md)`,
+    `  Variant         ${describeVariant(variant)}`,
     '',
     'Press Ctrl+C to stop.',
     '',
@@ -61,8 +68,10 @@ function banner(baseUrl: string): string {
 
 async function main(): Promise<void> {
   const flags = readFlags();
+  const variant = flags.variant === undefined ? REFERENCE_VARIANT : variantNamed(flags.variant);
   const simulator = await startSimulator({
     port: flags.port,
+    variant,
     ...(flags.seed === undefined ? {} : { seed: flags.seed }),
   });
   simulator.faults.set({ latencyMs: flags.latencyMs, rate503: flags.failRate });
@@ -75,7 +84,7 @@ async function main(): Promise<void> {
       }),
     );
   } else {
-    console.log(banner(simulator.baseUrl));
+    console.log(banner(simulator.baseUrl, simulator.variant));
   }
 
   let stopping = false;

@@ -34,13 +34,14 @@ const faultConfigSchema = z.strictObject({
   retryAfterSeconds: nonNegative.optional(),
   dropBeforeRate: rate.optional(),
   dropAfterRate: rate.optional(),
+  gateway404Rate: rate.optional(),
   latencyMs: nonNegative.optional(),
   latencySpikeRate: rate.optional(),
   latencySpikeMs: nonNegative.optional(),
   pathPattern: z.string().optional(),
 });
 const queuedFaultSchema = z.strictObject({
-  kind: z.enum(['503', '429', 'dropBefore', 'dropAfter', 'reject']),
+  kind: z.enum(['503', '429', 'dropBefore', 'dropAfter', 'reject', 'gateway404']),
   pathPattern: z.string().optional(),
   retryAfterSeconds: nonNegative.optional(),
   status: z.int().min(400).max(599).optional(),

@@ -16,6 +16,7 @@ export const NO_FAULTS: Readonly<FaultConfig> = {
   retryAfterSeconds: 1,
   dropBeforeRate: 0,
   dropAfterRate: 0,
+  gateway404Rate: 0,
   latencyMs: 0,
   latencySpikeRate: 0,
   latencySpikeMs: 0,
@@ -26,6 +27,7 @@ const RATE_FIELDS = [
   'rate429',
   'dropBeforeRate',
   'dropAfterRate',
+  'gateway404Rate',
   'latencySpikeRate',
 ] as const satisfies readonly (keyof FaultConfig)[];
 const DURATION_FIELDS = [
@@ -138,8 +140,8 @@ export class FaultController {
 
   /** One draw against cumulative ranges, so each rate is the exact probability of its fault. */
   #randomKind(): FaultKind | null {
-    const { dropBeforeRate, rate503, rate429, dropAfterRate } = this.#config;
-    if (dropBeforeRate + rate503 + rate429 + dropAfterRate === 0) return null;
+    const { dropBeforeRate, rate503, rate429, dropAfterRate, gateway404Rate } = this.#config;
+    if (dropBeforeRate + rate503 + rate429 + dropAfterRate + gateway404Rate === 0) return null;
     const draw = this.#random();
     let threshold = dropBeforeRate;
     if (draw < threshold) return 'dropBefore';
@@ -149,6 +151,8 @@ export class FaultController {
     if (draw < threshold) return '429';
     threshold += dropAfterRate;
     if (draw < threshold) return 'dropAfter';
+    threshold += gateway404Rate;
+    if (draw < threshold) return 'gateway404';
     return null;
   }
 }

@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { withExtraFields } from './extra-fields';
+import type { ServiceVariant } from './variants';
 
 /**
  * Reading request bodies and describing answers. Handlers return an `ApiResponse` value and
@@ -12,6 +14,12 @@ export interface ApiResponse {
   headers?: Record<string, string>;
   /** Close the connection after the answer (the client is still sending a body we refuse to read). */
   closeConnection?: boolean;
+  /** No body at all: Content-Length 0 (nothing at all with 204). `body` is then ignored. */
+  empty?: boolean;
+  /** An HTML page instead of JSON (a gateway's answer, not the service's). `body` is then ignored. */
+  html?: string;
+  /** Retry-After, in seconds: the writer formats it as the variant says (seconds or HTTP-date). */
+  retryAfterSeconds?: number;
 }
 
 /** `{"error":{"code","message"}}`, the service's error shape (spec §7). */
@@ -125,4 +133,65 @@ export function writeJson(response: ServerResponse, answer: ApiResponse): void {
     ...answer.headers,
   });
   response.end(payload);
+}
+
+/** What `writeApiAnswer` put on the wire, when it matters to the caller. */
+export interface WrittenAnswer {
+  /** The Retry-After header value and the instant it names (simulator clock), when one was sent. */
+  retryAfter?: { value: string; until: number };
+}
+
+/**
+ * Writes an answer of the simulated service as the variant says: Retry-After as seconds or as
+ * an HTTP-date (with `Date` from the simulator clock, so the two can be compared), no body at
+ * all for `empty` answers and 204, unknown fields added to JSON bodies for `extraFields`.
+ * No-op when the connection is already gone.
+ */
+export function writeApiAnswer(
+  response: ServerResponse,
+  answer: ApiResponse,
+  options: { variant: ServiceVariant; now: number; path: string },
+): WrittenAnswer {
+  if (response.destroyed || response.headersSent) return {};
+  const { variant, now } = options;
+  const extraHeaders: Record<string, string> = {};
+  const written: WrittenAnswer = {};
+  if (variant.retryAfter === 'http-date') extraHeaders.date = new Date(now).toUTCString();
+  if (answer.retryAfterSeconds !== undefined) {
+    const seconds = answer.retryAfterSeconds;
+    // An HTTP-date has whole seconds: round up, so waiting until it never cuts the delay short.
+    const until =
+      variant.retryAfter === 'http-date'
+        ? Math.ceil((now + seconds * 1000) / 1000) * 1000
+        : now + seconds * 1000;
+    const value = variant.retryAfter === 'http-date' ? new Date(until).toUTCString() : String(seconds);
+    extraHeaders['retry-after'] = value;
+    written.retryAfter = { value, until };
+  }
+  const closing = answer.closeConnection ? { connection: 'close' } : {};
+  if (answer.status === 204 || (answer.empty && answer.html === undefined)) {
+    response.writeHead(answer.status, {
+      ...(answer.status === 204 ? {} : { 'content-length': 0 }),
+      'cache-control': 'no-store',
+      ...closing,
+      ...extraHeaders,
+      ...answer.headers,
+    });
+    response.end();
+    return written;
+  }
+  const html = answer.html !== undefined;
+  const payload = html
+    ? (answer.html ?? '')
+    : JSON.stringify(variant.extraFields ? withExtraFields(answer.body, options.path) : answer.body);
+  response.writeHead(answer.status, {
+    'content-type': html ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(payload),
+    'cache-control': 'no-store',
+    ...closing,
+    ...extraHeaders,
+    ...answer.headers,
+  });
+  response.end(payload);
+  return written;
 }

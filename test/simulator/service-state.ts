@@ -9,6 +9,8 @@ import type {
   SimulatorClient,
   UploadRecord,
 } from './types';
+import { keyRetentionMs, type ServiceVariant } from './variants';
+import { violationLine, type ViolationKind, type ViolationRecord } from './violations';
 
 /** Settings the service's behaviour depends on, resolved from SimulatorOptions. */
 export interface ServiceSettings {
@@ -16,6 +18,8 @@ export interface ServiceSettings {
   uploadTtlHours: number;
   widgetTtlSeconds: number;
   evidenceDelayMs: number;
+  /** The answers chosen where the spec says "not shown". */
+  variant: ServiceVariant;
 }
 
 /** An upload's metadata; the PDF bytes themselves are never kept. */
@@ -72,6 +76,8 @@ export interface IdempotencyEntry {
   canonicalBody: string;
   requestId: string;
   createdResponse: Record<string, unknown>;
+  /** When the key created its request, by the simulator clock: retention counts from here. */
+  createdAt: number;
 }
 
 export interface WidgetSession {
@@ -95,7 +101,8 @@ export class ServiceState {
   readonly idempotency = new Map<string, Map<string, IdempotencyEntry>>();
   readonly widgetSessions = new Map<string, WidgetSession>();
   readonly calls: CallRecord[] = [];
-  readonly violations: string[] = [];
+  readonly #violations: ViolationRecord[] = [];
+  #sequence = 0;
   readonly clock: SimulatorClock;
   readonly settings: ServiceSettings;
 
@@ -117,13 +124,44 @@ export class ServiceState {
     return timingSafeEqual(sha256Of(client.clientSecret), sha256Of(clientSecret)) ? client : undefined;
   }
 
-  /** Records a protocol violation by a client. */
-  recordViolation(description: string): void {
-    this.violations.push(description);
+  /** Records a protocol violation by a client, as the line `kind: description`. */
+  recordViolation(kind: ViolationKind, description: string): void {
+    this.#violations.push({
+      kind,
+      text: violationLine(kind, description),
+      at: isoTimestamp(this.clock.now()),
+    });
   }
 
+  /** Every violation line, in the order recorded. */
+  violationLines(): string[] {
+    return this.#violations.map((violation) => violation.text);
+  }
+
+  /** Every violation with its kind and time (copies). */
+  violationRecords(): ViolationRecord[] {
+    return this.#violations.map((violation) => ({ ...violation }));
+  }
+
+  /** A number that grows with every event, to order arrivals and answers within one millisecond. */
+  nextSequence(): number {
+    this.#sequence += 1;
+    return this.#sequence;
+  }
+
+  /**
+   * The entry a key stored, unless the variant's retention has passed since it created its
+   * request (by the clock): a forgotten key is treated as never seen.
+   */
   idempotencyEntry(clientId: string, key: string): IdempotencyEntry | undefined {
-    return this.idempotency.get(clientId)?.get(key);
+    const keys = this.idempotency.get(clientId);
+    const entry = keys?.get(key);
+    if (!entry) return undefined;
+    if (this.clock.now() - entry.createdAt >= keyRetentionMs(this.settings.variant)) {
+      keys?.delete(key);
+      return undefined;
+    }
+    return entry;
   }
 
   rememberIdempotencyKey(clientId: string, key: string, entry: IdempotencyEntry): void {

@@ -3,9 +3,12 @@ import { serveApiCall } from './api-pipeline';
 import { completeCeremony } from './ceremony';
 import { SimulatorClock } from './clock';
 import { serveControl, type ControlTarget } from './control-api';
+import { ConnectionRegistry } from './connections';
+import { checkCredentials, splitRequestTarget } from './credential-checks';
 import { FaultController } from './faults';
 import { errorResponse, writeJson } from './http-io';
 import { LoopbackListener } from './loopback-listener';
+import { PolitenessWatch } from './politeness';
 import type { ServiceContext } from './routes/api-route';
 import { createSeededRandom } from './seeded-random';
 import { ServiceState, type ServiceSettings } from './service-state';
@@ -19,6 +22,8 @@ import type {
   SimulatorOptions,
   UploadRecord,
 } from './types';
+import { REFERENCE_VARIANT, checkVariant, type ServiceVariant } from './variants';
+import { violationKinds, type ViolationKind, type ViolationRecord } from './violations';
 import { serveWidget } from './widget-routes';
 
 export type {
@@ -35,6 +40,22 @@ export type {
   UploadRecord,
 } from './types';
 export { normalizeFilename } from './normalize-filename';
+export {
+  REFERENCE_VARIANT,
+  SERVICE_VARIANTS,
+  describeVariant,
+  variantFromSeed,
+  variantNamed,
+  variantsForSuite,
+  type ServiceVariant,
+} from './variants';
+export {
+  violationKindOf,
+  violationKinds,
+  violationsOfKind,
+  type ViolationKind,
+  type ViolationRecord,
+} from './violations';
 
 /** The demo application: a local-only credential with every scope. */
 export const DEMO_CLIENT: SimulatorClient = {
@@ -47,6 +68,8 @@ export const DEMO_CLIENT: SimulatorClient = {
 export interface Simulator {
   /** `http://127.0.0.1:<port>`, no trailing slash. */
   baseUrl: string;
+  /** The service played where the spec says "not shown" (REFERENCE_VARIANT unless chosen). */
+  variant: ServiceVariant;
   /** Stops listening and destroys open connections, keep-alive ones included. */
   close(): Promise<void>;
   /** Stops listening (clients get "connection refused") and destroys open connections; the port is kept. */
@@ -69,7 +92,10 @@ export interface Simulator {
     countByExternalReference(): Record<string, number>;
     uploads(): UploadRecord[];
     calls(): CallRecord[];
+    /** Every protocol breach, one line each, starting with its kind tag (`violationKinds`). */
     violations(): string[];
+    /** The same breaches with their kind and time, for filtering. */
+    violationRecords(): ViolationRecord[];
   };
   /** Signs for every signer as if the ceremony ran (opened → in_progress → completed). */
   complete(requestId: string): void;
@@ -78,26 +104,46 @@ export interface Simulator {
 }
 
 function resolveSettings(options: SimulatorOptions): ServiceSettings {
-  const settings: ServiceSettings = {
-    tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
+  const variant = options.variant ?? REFERENCE_VARIANT;
+  checkVariant(variant);
+  const durations = {
+    // An explicit option wins over the variant's choice: tests pin lifetimes they depend on.
+    tokenTtlSeconds: options.tokenTtlSeconds ?? variant.token.ttlSeconds,
     uploadTtlHours: options.uploadTtlHours ?? 24,
     widgetTtlSeconds: options.widgetTtlSeconds ?? 900,
     evidenceDelayMs: options.evidenceDelayMs ?? 1500,
   };
-  for (const [name, value] of Object.entries(settings)) {
+  for (const [name, value] of Object.entries(durations)) {
     if (!Number.isFinite(value) || value < 0)
       throw new RangeError(`${name} must be a non-negative number, got ${value}`);
   }
-  return settings;
+  return { ...durations, variant };
 }
 
-/** The path of a request target, without query string (never parsed as a URL: `//x` is a path here). */
-function pathOf(request: IncomingMessage): { path: string; query: string } {
-  const target = request.url ?? '/';
-  const queryStart = target.indexOf('?');
+/**
+ * The path of a request target, without query string (never parsed as a URL: `//x` is a path
+ * here). An absolute-form target (`http://host/path`) is served by its path.
+ */
+function pathOf(request: IncomingMessage): { path: string; query: string; userinfo: boolean } {
+  const { originForm, userinfo } = splitRequestTarget(request.url ?? '/');
+  const queryStart = originForm.indexOf('?');
   return queryStart < 0
-    ? { path: target, query: '' }
-    : { path: target.slice(0, queryStart), query: target.slice(queryStart + 1) };
+    ? { path: originForm, query: '', userinfo }
+    : { path: originForm.slice(0, queryStart), query: originForm.slice(queryStart + 1), userinfo };
+}
+
+/** The path as the call log shows it: widget tokens are secrets. */
+function loggedPathOf(path: string): string {
+  return path.replace(/^\/widget\/[^/]+/, '/widget/:token');
+}
+
+function countByKind(records: readonly ViolationRecord[]): Partial<Record<ViolationKind, number>> {
+  const counts: Partial<Record<ViolationKind, number>> = {};
+  for (const kind of violationKinds) {
+    const count = records.filter((record) => record.kind === kind).length;
+    if (count > 0) counts[kind] = count;
+  }
+  return counts;
 }
 
 /**
@@ -113,7 +159,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const faults = new FaultController(createSeededRandom(options.seed));
   const controlEnabled = options.control ?? true;
   const baseUrl = () => `http://127.0.0.1:${listener.port}`;
-  const service: ServiceContext = { state, tokens, baseUrl };
+  const politeness = new PolitenessWatch((kind, description) => state.recordViolation(kind, description));
+  const connections = new ConnectionRegistry(() => state.nextSequence());
+  const service: ServiceContext = { state, tokens, politeness, connections, baseUrl };
   let offlineTimer: NodeJS.Timeout | undefined;
   let closed = false;
 
@@ -133,7 +181,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       callCounts: state.callCounts(),
       totalCalls: state.calls.length,
       ...(includeCalls ? { calls: state.callRecords() } : {}),
-      violations: [...state.violations],
+      violations: state.violationLines(),
+      violationCounts: countByKind(state.violationRecords()),
+      variant: settings.variant,
       faults: faults.config(),
       queuedFaults: faults.pending(),
     }),
@@ -164,10 +214,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   };
 
   async function dispatch(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const { path, query } = pathOf(request);
+    const { path, query, userinfo } = pathOf(request);
     if (controlEnabled && path.startsWith('/__simulator/')) {
       await serveControl(control, request, response, new URL(`http://127.0.0.1${path}?${query}`));
-    } else if (path.startsWith('/widget/')) {
+      return;
+    }
+    checkCredentials(state, request, { loggedPath: loggedPathOf(path), query, userinfo });
+    if (path.startsWith('/widget/')) {
       await serveWidget(state, request, response, path);
     } else if (path === '/favicon.ico' && request.method === 'GET') {
       // Browsers ask for it when showing the widget; answering keeps the call log about the API.
@@ -183,11 +236,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       writeJson(response, errorResponse(500, 'simulator_error', 'the simulator failed; see its console'));
     });
   });
+  server.on('connection', (socket) => connections.accept(socket));
   const listener = new LoopbackListener(server, options.port ?? 0);
   await listener.start();
 
   return {
     baseUrl: baseUrl(),
+    variant: settings.variant,
     close: async () => {
       closed = true;
       clearTimeout(offlineTimer);
@@ -213,7 +268,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       countByExternalReference: () => state.countByExternalReference(),
       uploads: () => state.uploadRecords(),
       calls: () => state.callRecords(),
-      violations: () => [...state.violations],
+      violations: () => state.violationLines(),
+      violationRecords: () => state.violationRecords(),
     },
     complete: (requestId) => {
       if (!complete(requestId)) throw new Error(`no signing request ${requestId}`);

@@ -150,7 +150,8 @@ export async function createDraftRequest(
     token,
     signingRequestBody(upload.body.upload_id, overrides),
   );
-  if (created.status !== 201)
+  // Any 2xx: the success code is the variant's choice (spec §4.3 "not shown").
+  if (created.status < 200 || created.status > 299)
     throw new Error(`create answered ${created.status}: ${JSON.stringify(created.body)}`);
   return created.body.id as string;
 }
@@ -163,7 +164,7 @@ export async function createPreparedRequest(
 ): Promise<string> {
   const id = await createDraftRequest(simulator, token, overrides);
   const prepared = await callApi(simulator, token, 'POST', `/api/v1/signing-requests/${id}/prepare`);
-  if (prepared.status !== 200) throw new Error(`prepare answered ${prepared.status}`);
+  if (prepared.status < 200 || prepared.status > 299) throw new Error(`prepare answered ${prepared.status}`);
   return id;
 }
 

@@ -118,7 +118,7 @@ describe('POST /oauth/token', () => {
     const token = await getToken(simulator);
     const answer = await requestToken(DEMO_FORM, { authorization: `Bearer ${token}` });
     expect(answer.status).toBe(200);
-    expect(simulator.state.violations()).toContain('bearer token sent to /oauth/token');
+    expect(simulator.state.violations()).toContain('token-endpoint: bearer token sent to /oauth/token');
   });
 
   it('logs the call with the authenticated client and never the secret', async () => {

@@ -51,6 +51,11 @@ export class TokenStore {
     return { clientId: issued.clientId, scopes: issued.scopes };
   }
 
+  /** The client a token was issued to, expired or not; undefined when unknown or revoked. */
+  clientOf(token: string): string | undefined {
+    return this.#tokens.get(token)?.clientId;
+  }
+
   /** Invalidates every token issued so far; new tokens can still be obtained. */
   revokeAll(): void {
     this.#tokens.clear();

@@ -3,6 +3,7 @@
  * tests read back. Kept apart from the implementation so that tests and tools can import the
  * shapes without pulling in the server.
  */
+import type { ServiceVariant } from './variants';
 
 /** OAuth scopes of the signing service (spec §5). */
 export type Scope =
@@ -28,7 +29,13 @@ export interface SimulatorOptions {
   port?: number;
   /** Seeds the random generator behind random faults, so a failing run can be replayed. */
   seed?: number;
-  /** Lifetime of access tokens, by the simulator clock. Default 3600. */
+  /**
+   * The service played where the spec says "not shown" (success codes, key retention, check
+   * order, upload error codes, token and Retry-After forms, extra fields). Default
+   * REFERENCE_VARIANT, the simulator's behaviour before variants existed.
+   */
+  variant?: ServiceVariant;
+  /** Lifetime of access tokens, by the simulator clock. Default: the variant's (3600 for the reference). */
   tokenTtlSeconds?: number;
   /** Lifetime of uploads, returned as `expires_in_hours`. Default 24. */
   uploadTtlHours?: number;
@@ -54,6 +61,8 @@ export interface FaultConfig {
   dropBeforeRate: number;
   /** The request is processed (state changed) but the socket is destroyed before the answer. */
   dropAfterRate: number;
+  /** A reverse proxy in front of the service answers 404 with an HTML page; nothing is processed. */
+  gateway404Rate: number;
   /** Added to every API response. */
   latencyMs: number;
   latencySpikeRate: number;
@@ -62,10 +71,11 @@ export interface FaultConfig {
   pathPattern?: string;
 }
 
-export type FaultKind = '503' | '429' | 'dropBefore' | 'dropAfter' | 'reject';
+export type FaultKind = '503' | '429' | 'dropBefore' | 'dropAfter' | 'reject' | 'gateway404';
 
 /**
  * A fault for the next request whose path matches `pathPattern` (any request when absent).
+ * `gateway404` answers 404 with an HTML page, as a reverse proxy does, without processing.
  * `reject` answers `status` with the error `code` without processing the request: how a test
  * meets an answer the spec does not show (e.g. a creation refused for a reason of the service's).
  */

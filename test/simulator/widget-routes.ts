@@ -44,7 +44,10 @@ function writeHtml(response: ServerResponse, answer: HtmlAnswer): void {
 
 function expiredLink(state: ServiceState, method: string, token: string): HtmlAnswer {
   if (state.widgetSessions.has(token)) {
-    state.recordViolation(`${method} /widget/:token after the widget session expired (expires_in_seconds)`);
+    state.recordViolation(
+      'widget-link',
+      `${method} /widget/:token after the widget session expired (expires_in_seconds)`,
+    );
   }
   return { status: 410, html: renderExpiredLinkPage() };
 }

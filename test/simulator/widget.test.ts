@@ -186,7 +186,7 @@ describe('the widget page', () => {
     expect(signing.status).toBe(410);
     expect((await readRequest(simulator, token, id)).body.status).toBe('prepared');
     expect(simulator.state.violations()).toContain(
-      'GET /widget/:token after the widget session expired (expires_in_seconds)',
+      'widget-link: GET /widget/:token after the widget session expired (expires_in_seconds)',
     );
   });
 

@@ -1,5 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { errorResponse, type ApiResponse } from '../http-io';
+import type { ConnectionRegistry } from '../connections';
+import type { PolitenessWatch } from '../politeness';
 import type { ServiceState } from '../service-state';
 import type { TokenGrant, TokenStore } from '../token-store';
 import type { OperationName, Scope } from '../types';
@@ -8,6 +10,10 @@ import type { OperationName, Scope } from '../types';
 export interface ServiceContext {
   state: ServiceState;
   tokens: TokenStore;
+  /** Retry-After windows and read spacing of every client. */
+  politeness: PolitenessWatch;
+  /** The accepted connections, numbered (politeness tells in-flight calls apart with them). */
+  connections: ConnectionRegistry;
   /** `http://127.0.0.1:<port>`, used to build widget URLs. */
   baseUrl(): string;
 }
@@ -24,6 +30,8 @@ export interface ApiCall {
   service: ServiceContext;
   /** Lets the token endpoint name the client it authenticated, for the call log. */
   identifyClient(clientId: string): void;
+  /** Lets the token endpoint name the `client_id` its form gave (authenticated or not), for politeness. */
+  noteFormClient(clientId: string): void;
 }
 
 export interface ApiRoute {

@@ -1,28 +1,14 @@
 import { createHash } from 'node:crypto';
 import { hasSigner } from '../ceremony';
-import { collectBody, errorResponse, type ApiResponse } from '../http-io';
+import { errorResponse, type ApiResponse } from '../http-io';
 import { randomId, randomSecret } from '../random-ids';
 import { describeIssues, participantSchema } from '../request-schemas';
 import type { StoredParticipant } from '../service-state';
 import { grantOf, signingRequestNotFound, type ApiCall, type ApiRoute } from './api-route';
 import { jsonContentTypeProblem, readJsonObject } from './json-body';
+import { refuseAnyBody } from './no-body';
 
 const SIGNING_REQUEST_PATH = String.raw`^\/api\/v1\/signing-requests\/(?<id>[^/]+)`;
-const MAX_IGNORED_BODY_BYTES = 64 * 1024;
-
-/**
- * The spec says "No body" for prepare and widget-session: any body byte is refused with the
- * operation's invalid-request code. Null when the client went away.
- */
-async function refuseAnyBody(call: ApiCall, invalidCode: string): Promise<ApiResponse | null | undefined> {
-  const body = await collectBody(call.request, MAX_IGNORED_BODY_BYTES);
-  if (body.kind === 'aborted') return null;
-  if (body.kind === 'complete' && body.bytes.length === 0) return undefined;
-  return {
-    ...errorResponse(422, invalidCode, 'this operation takes no request body'),
-    closeConnection: body.kind === 'tooLarge' && !body.drained,
-  };
-}
 
 function requestFor(call: ApiCall) {
   return call.service.state.requestOf(grantOf(call).clientId, call.params.id ?? '');
@@ -60,8 +46,10 @@ async function addParticipant(call: ApiCall): Promise<ApiResponse | null> {
     signedAt: null,
   };
   request.participants.push(participant);
+  const { variant } = call.service.state.settings;
   return {
-    status: 201,
+    status: variant.success.participant,
+    empty: variant.emptyBodies,
     body: {
       id: request.id,
       participant: {
@@ -97,8 +85,10 @@ async function prepare(call: ApiCall): Promise<ApiResponse | null> {
   request.revision = 1;
   request.documentSha256 = createHash('sha256').update(`${request.uploadSha256}:${request.id}`).digest('hex');
   request.preparedAt = call.service.state.clock.now();
+  const { variant } = call.service.state.settings;
   return {
-    status: 200,
+    status: variant.success.prepare,
+    empty: variant.emptyBodies,
     body: {
       id: request.id,
       status: request.status,
@@ -130,7 +120,7 @@ async function createWidgetSession(call: ApiCall): Promise<ApiResponse | null> {
     expiresAt: state.clock.now() + ttlSeconds * 1000,
   });
   return {
-    status: 200,
+    status: state.settings.variant.success.widget,
     body: {
       id: request.id,
       widget_url: `${call.service.baseUrl()}/widget/${token}`,

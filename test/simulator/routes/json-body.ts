@@ -32,7 +32,28 @@ export async function readJsonObject(
   if (!parsed.ok || !isJsonObject(parsed.value)) {
     return { ok: false, answer: errorResponse(422, invalidCode, 'body: must be a JSON object') };
   }
+  if (hasKey(parsed.value, 'client_secret')) {
+    call.service.state.recordViolation(
+      'credentials',
+      `${call.method} ${call.path} with client_secret in the JSON body (credentials belong in the token form only)`,
+    );
+  }
   return { ok: true, value: parsed.value };
+}
+
+/** True when `name` is a key of the value or of any object nested in it (iterative: depth is the client's). */
+function hasKey(value: unknown, name: string): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const current = pending.pop();
+    if (Array.isArray(current)) {
+      for (const item of current) pending.push(item);
+    } else if (isJsonObject(current)) {
+      if (Object.hasOwn(current, name)) return true;
+      for (const item of Object.values(current)) pending.push(item);
+    }
+  }
+  return false;
 }
 
 /** The 415 answer when a JSON endpoint receives another media type. */

@@ -8,9 +8,10 @@ import {
   duplicateEmailProblem,
   type CreateSigningRequestInput,
 } from '../request-schemas';
-import type { StoredSigningRequest } from '../service-state';
+import type { IdempotencyEntry, StoredSigningRequest } from '../service-state';
 import { grantOf, signingRequestNotFound, type ApiCall, type ApiRoute } from './api-route';
 import { jsonContentTypeProblem, readJsonObject } from './json-body';
+import { noteAnyBody } from './no-body';
 
 const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 
@@ -66,10 +67,62 @@ function storeRequest(call: ApiCall, input: CreateSigningRequestInput, key: stri
   return request;
 }
 
+/** The variant's answer when the upload is unknown, another client's, or expired; undefined when usable. */
+function uploadProblem(call: ApiCall, uploadId: string): ApiResponse | undefined {
+  const { state } = call.service;
+  const { uploadUnknown, uploadExpired } = state.settings.variant;
+  const upload = state.uploads.get(uploadId);
+  if (!upload || upload.clientId !== grantOf(call).clientId) {
+    return errorResponse(
+      uploadUnknown.status,
+      uploadUnknown.code,
+      'document.upload_id: no such upload for this client',
+    );
+  }
+  if (state.isUploadExpired(upload)) {
+    return errorResponse(
+      uploadExpired.status,
+      uploadExpired.code,
+      'document.upload_id: the upload has expired; upload the PDF again',
+    );
+  }
+  return undefined;
+}
+
+/** The body is validated: the 422 answer, or the parsed input. */
+function validateCreation(
+  value: Record<string, unknown>,
+): { ok: true; input: CreateSigningRequestInput } | { ok: false; answer: ApiResponse } {
+  const parsed = createSigningRequestSchema.safeParse(value);
+  if (!parsed.success) {
+    return { ok: false, answer: errorResponse(422, 'invalid_signing_request', describeIssues(parsed.error)) };
+  }
+  const duplicate = duplicateEmailProblem(parsed.data.recipients);
+  if (duplicate) return { ok: false, answer: errorResponse(422, 'invalid_signing_request', duplicate) };
+  return { ok: true, input: parsed.data };
+}
+
+/** The answer a remembered key gives: a replay, or 409 when the body differs. */
+function keyAnswer(call: ApiCall, earlier: IdempotencyEntry, canonicalBody: string): ApiResponse {
+  if (earlier.canonicalBody !== canonicalBody) {
+    return errorResponse(
+      409,
+      'idempotency_key_reused',
+      'this Idempotency-Key was used with a different body',
+    );
+  }
+  const { success } = call.service.state.settings.variant;
+  const status = success.replay === 'same' ? success.create : 200;
+  return { status, body: { ...earlier.createdResponse, idempotent_replay: true } };
+}
+
 /**
- * Idempotency comes first, right after authentication and JSON parsing: a replay answers the
- * original creation even when the body would no longer validate (its upload expired).
- * Keys are remembered only when a request is created.
+ * The variant's check order. 'key-first' (the reference): right after authentication and
+ * JSON parsing, a known key answers its replay even when the body would no longer validate
+ * (its upload expired). 'upload-first': the body and its upload are checked first (an expired
+ * upload is refused even when the key would replay), then the key. Keys are remembered only
+ * when a request is created, and forgotten after the variant's retention. A key reused with
+ * another body is recorded whichever answer the order gives.
  */
 async function createSigningRequest(call: ApiCall): Promise<ApiResponse | null> {
   const { state } = call.service;
@@ -78,6 +131,10 @@ async function createSigningRequest(call: ApiCall): Promise<ApiResponse | null> 
   if (contentTypeProblem) return contentTypeProblem;
   const key = headerValue(call.request, 'idempotency-key');
   if (key === undefined || key === '') {
+    state.recordViolation(
+      'idempotency-key',
+      `${call.method} ${call.path} by ${clientId} without an Idempotency-Key header`,
+    );
     return errorResponse(400, 'idempotency_key_required', 'the Idempotency-Key header is required');
   }
   if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
@@ -92,47 +149,46 @@ async function createSigningRequest(call: ApiCall): Promise<ApiResponse | null> 
 
   const canonicalBody = canonicalJson(body.value);
   const earlier = state.idempotencyEntry(clientId, key);
-  if (earlier) {
-    if (earlier.canonicalBody !== canonicalBody) {
-      state.recordViolation(`${call.method} ${call.path}: Idempotency-Key reused with a different body`);
-      return errorResponse(
-        409,
-        'idempotency_key_reused',
-        'this Idempotency-Key was used with a different body',
-      );
-    }
-    return { status: 200, body: { ...earlier.createdResponse, idempotent_replay: true } };
-  }
-
-  const parsed = createSigningRequestSchema.safeParse(body.value);
-  if (!parsed.success) return errorResponse(422, 'invalid_signing_request', describeIssues(parsed.error));
-  const duplicate = duplicateEmailProblem(parsed.data.recipients);
-  if (duplicate) return errorResponse(422, 'invalid_signing_request', duplicate);
-  const upload = state.uploads.get(parsed.data.document.upload_id);
-  if (!upload || upload.clientId !== clientId) {
-    return errorResponse(422, 'upload_not_found', 'document.upload_id: no such upload for this client');
-  }
-  if (state.isUploadExpired(upload)) {
-    return errorResponse(
-      422,
-      'upload_expired',
-      'document.upload_id: the upload has expired; upload the PDF again',
+  if (earlier && earlier.canonicalBody !== canonicalBody) {
+    state.recordViolation(
+      'idempotency-key',
+      `${call.method} ${call.path} by ${clientId}: Idempotency-Key reused with a different body (key ${JSON.stringify(key)})`,
     );
   }
+  const keyFirst = state.settings.variant.checkOrder === 'key-first';
+  if (earlier && keyFirst) return keyAnswer(call, earlier, canonicalBody);
 
-  const request = storeRequest(call, parsed.data, key);
+  const validated = validateCreation(body.value);
+  if (!validated.ok) return validated.answer;
+  const uploadRefusal = uploadProblem(call, validated.input.document.upload_id);
+  if (uploadRefusal) return uploadRefusal;
+  if (earlier) return keyAnswer(call, earlier, canonicalBody);
+
+  const request = storeRequest(call, validated.input, key);
   const createdResponse = creationResponse(request);
-  state.rememberIdempotencyKey(clientId, key, { canonicalBody, requestId: request.id, createdResponse });
-  return { status: 201, body: { ...createdResponse, idempotent_replay: false } };
+  state.rememberIdempotencyKey(clientId, key, {
+    canonicalBody,
+    requestId: request.id,
+    createdResponse,
+    createdAt: state.clock.now(),
+  });
+  return {
+    status: state.settings.variant.success.create,
+    body: { ...createdResponse, idempotent_replay: false },
+  };
 }
 
-async function readSigningRequest(call: ApiCall): Promise<ApiResponse> {
+async function readSigningRequest(call: ApiCall): Promise<ApiResponse | null> {
+  const body = await noteAnyBody(call);
+  if (body.kind === 'aborted') return null;
+  const closeConnection = body.kind === 'present' && body.undrained;
   const { state } = call.service;
   const request = state.requestOf(grantOf(call).clientId, call.params.id ?? '');
-  if (!request) return signingRequestNotFound();
+  if (!request) return { ...signingRequestNotFound(), closeConnection };
   const optionalIso = (ms: number | null) => (ms === null ? null : isoTimestamp(ms));
   return {
-    status: 200,
+    status: state.settings.variant.success.read,
+    closeConnection,
     body: {
       id: request.id,
       external_reference: request.externalReference,

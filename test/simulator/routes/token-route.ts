@@ -12,7 +12,7 @@ function isScope(value: string): value is Scope {
 async function issueToken(call: ApiCall) {
   const { state, tokens } = call.service;
   if (/^bearer\s/i.test(headerValue(call.request, 'authorization') ?? '')) {
-    state.recordViolation('bearer token sent to /oauth/token');
+    state.recordViolation('token-endpoint', 'bearer token sent to /oauth/token');
   }
   if (mediaType(headerValue(call.request, 'content-type')) !== 'application/x-www-form-urlencoded') {
     return oauthErrorResponse(
@@ -30,6 +30,8 @@ async function issueToken(call: ApiCall) {
     };
   }
   const form = new URLSearchParams(body.bytes.toString('utf8'));
+  const formClientId = form.get('client_id');
+  if (formClientId) call.noteFormClient(formClientId);
   const repeated = SINGLE_VALUED_FIELDS.find((field) => form.getAll(field).length > 1);
   if (repeated) return oauthErrorResponse(400, 'invalid_request', `${repeated} must appear once`);
   if (form.get('grant_type') !== 'client_credentials') {
@@ -56,7 +58,7 @@ async function issueToken(call: ApiCall) {
     body: {
       access_token: tokens.issue(client.clientId, scopes),
       token_type: 'Bearer',
-      expires_in: tokens.ttlSeconds,
+      ...(state.settings.variant.token.reportsExpiresIn ? { expires_in: tokens.ttlSeconds } : {}),
       scope: scopes.join(' '),
     },
     headers: { pragma: 'no-cache' },

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { consumeBody, errorResponse, headerValue, type ApiResponse } from '../http-io';
 import { decodeFilenameHeader, normalizeFilename } from '../normalize-filename';
 import { randomId } from '../random-ids';
+import type { ServiceVariant } from '../variants';
 import { grantOf, type ApiCall, type ApiRoute } from './api-route';
 
 /** 50 MiB (spec §8). */
@@ -21,6 +22,7 @@ function filenameFromHeader(call: ApiCall): string {
   // Node reads header bytes as latin-1: raw UTF-8 arrives garbled, so a client must percent-encode.
   if (raw !== undefined && /[^\x20-\x7e]/.test(raw)) {
     call.service.state.recordViolation(
+      'filename',
       `${call.method} ${call.path} with a non-ASCII X-Filename header (percent-encode it as UTF-8)`,
     );
   }
@@ -67,16 +69,34 @@ async function createUpload(call: ApiCall): Promise<ApiResponse | null> {
     expiresAt: now + state.settings.uploadTtlHours * 3_600_000,
   };
   state.uploads.set(upload.uploadId, upload);
+  const { variant } = state.settings;
   return {
-    status: 201,
+    status: variant.success.upload,
     body: {
       upload_id: upload.uploadId,
       filename: upload.filename,
       sha256: upload.sha256,
       size_bytes: upload.sizeBytes,
-      expires_in_hours: state.settings.uploadTtlHours,
+      ...reportedLifetime(variant.uploadLifetime, state.settings.uploadTtlHours),
     },
   };
+}
+
+/** `expires_in_hours` as the variant reports it: a number, a numeric string, absent, or unreadable. */
+function reportedLifetime(
+  form: ServiceVariant['uploadLifetime'],
+  hours: number,
+): { expires_in_hours?: number | string } {
+  switch (form) {
+    case 'number':
+      return { expires_in_hours: hours };
+    case 'string':
+      return { expires_in_hours: String(hours) };
+    case 'absent':
+      return {};
+    case 'unreadable':
+      return { expires_in_hours: 'about a day' };
+  }
 }
 
 /** `POST /api/v1/uploads` (spec §4.2). */
