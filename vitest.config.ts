@@ -9,5 +9,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Many suites mostly wait (5 s read spacing, Retry-After, kills and restarts): more files at
+    // once than the 2 cores of the build machine keep the whole run short.
+    maxWorkers: 4,
   },
 });

@@ -21,10 +21,14 @@ export interface ConnectionTuning {
   readonly logger?: Logger;
   readonly retry?: Partial<RetryPolicy>;
   readonly engineWaitMs?: { readonly first: number; readonly longest: number };
+  /** First wait before a fresh upload after the service said an upload was gone (default 2 s). */
+  readonly reuploadBackoffMs?: number;
+  /** The clock of the client, engine and poller (tests move it with the simulator's). */
+  readonly now?: () => number;
   readonly readsPerMinute?: number;
 }
 
-export interface DeskOptions extends ConnectionTuning {
+export interface DeskOptions extends ConnectionTuning, DataDirOptions {
   readonly dataDir: string;
   readonly connection: Connection;
 }
@@ -107,6 +111,7 @@ export function connect(dataDir: DataDir, connection: Connection, tuning: Connec
     clientSecret: connection.clientSecret,
     logger,
     ...(tuning.retry ? { retry: tuning.retry } : {}),
+    ...(tuning.now ? { now: tuning.now } : {}),
   });
   const engine = new SendEngine({
     store,
@@ -115,12 +120,15 @@ export function connect(dataDir: DataDir, connection: Connection, tuning: Connec
     logger,
     ...(tuning.concurrency ? { concurrency: tuning.concurrency } : {}),
     ...(tuning.engineWaitMs ? { waitMs: tuning.engineWaitMs } : {}),
+    ...(tuning.reuploadBackoffMs === undefined ? {} : { reuploadBackoffMs: tuning.reuploadBackoffMs }),
+    ...(tuning.now ? { now: tuning.now } : {}),
   });
   const poller = new StatusPoller({
     store,
     client,
     logger,
     ...(tuning.readsPerMinute ? { readsPerMinute: tuning.readsPerMinute } : {}),
+    ...(tuning.now ? { now: tuning.now } : {}),
   });
   const unsubscribe = store.subscribe(() => poller.notifyChanged());
   return {
@@ -142,7 +150,7 @@ export function connect(dataDir: DataDir, connection: Connection, tuning: Connec
  * shape): the data folder, then the client, engine and poller. Nothing is sent until asked.
  */
 export async function openDesk(options: DeskOptions): Promise<DeskOpening> {
-  const opened = await openDataDir(options.dataDir);
+  const opened = await openDataDir(options.dataDir, options);
   if (!opened.ok) return opened;
   const dataDir = opened.value;
   const connected = connect(dataDir, options.connection, options);

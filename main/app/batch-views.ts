@@ -6,6 +6,7 @@ import type {
   EngineStateView,
 } from '../../shared/ipc/views';
 import { isLocked, phaseOf, type BatchState, type DocumentState } from '../batch/batch-state';
+import { checkExplanation } from '../batch/check-resolution';
 import { sendProblems } from '../batch/send-readiness';
 
 /** How many documents of a batch are in each state a user cares about. */
@@ -15,6 +16,7 @@ export function countsOf(batch: BatchState): Counts {
     sending: 0,
     prepared: 0,
     failed: 0,
+    needsCheck: 0,
     inProgress: 0,
     completed: 0,
     gone: 0,
@@ -27,6 +29,7 @@ export function countsOf(batch: BatchState): Counts {
       counts.inProgress += 1;
     else if (phase === 'prepared') counts.prepared += 1;
     else if (phase === 'failed') counts.failed += 1;
+    else if (phase === 'needs_check') counts.needsCheck += 1;
     else if (phase === 'draft') counts.draft += 1;
     else counts.sending += 1;
   }
@@ -66,6 +69,16 @@ export function documentViewOf(batch: BatchState, document: DocumentState): Docu
     locked: isLocked(document),
     ...(send.requestId ? { requestId: send.requestId } : {}),
     ...(send.error ? { error: { code: send.error.code, message: send.error.message } } : {}),
+    ...(send.check
+      ? {
+          check: {
+            reason: send.check.reason,
+            explanation: checkExplanation(document),
+            ...(send.check.firstAttemptAt ? { firstAttemptAt: send.check.firstAttemptAt } : {}),
+            ...(send.check.newRequestId ? { newRequestId: send.check.newRequestId } : {}),
+          },
+        }
+      : {}),
     ...(document.tracking ? { tracking: document.tracking } : {}),
     gone: document.gone,
     canOpenCeremony: phase === 'prepared' && !document.gone && document.tracking?.status !== 'completed',

@@ -445,6 +445,21 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
       return engineState(batchId);
     },
 
+    'sending.linkRequest': async (batchId, documentId, requestId) => {
+      const current = await connectionForBatch(batchId);
+      const linked = await current.engine.linkRequest(batchId, documentId, requestId);
+      if (!linked.ok) throw new DeskError('link_refused', linked.message);
+      if (!current.engine.isRunning(batchId)) runSend(batchId, current);
+      return engineState(batchId);
+    },
+    'sending.sendAsNew': async (batchId, documentId) => {
+      const current = await connectionForBatch(batchId);
+      const resolved = await current.engine.sendAsNew(batchId, documentId);
+      if (!resolved.ok) throw new DeskError('not_needing_check', resolved.message);
+      if (!current.engine.isRunning(batchId)) runSend(batchId, current);
+      return engineState(batchId);
+    },
+
     'ceremony.open': async (batchId, documentId) => {
       const current = await connectionForBatch(batchId);
       const document = batchOrThrow(batchId).documents.find((candidate) => candidate.draft.id === documentId);
@@ -519,7 +534,8 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
       // Finish what an earlier run left half sent: the engine resumes from the journal.
       for (const batch of store.list()) {
         const unfinished = batch.documents.some(
-          (document) => document.send.queued && !document.send.prepared && !document.send.error,
+          (document) =>
+            document.send.queued && !document.send.prepared && !document.send.error && !document.send.check,
         );
         const sameConnection =
           batch.connection?.baseUrl === current.connection.baseUrl &&
@@ -540,7 +556,7 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
           if (document.tracking?.final) {
             if (isToday(document.tracking.finalizedAt)) completedToday += 1;
           } else if (document.send.prepared && !document.gone) waiting += 1;
-          else if (document.send.queued && !document.send.error) sending += 1;
+          else if (document.send.queued && !document.send.error && !document.send.check) sending += 1;
         }
       }
       return { sending, waiting, completedToday };

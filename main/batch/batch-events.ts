@@ -2,6 +2,22 @@ import type { BatchDefaults, DocumentDraft, ItemError, TrackedStatus } from '../
 import type { CreateSigningRequestBody } from '../../shared/service/wire';
 
 /**
+ * Why a document needs the user's check before anything more is sent for it: the app cannot
+ * know whether the service already holds a signing request for it.
+ * - `key_refused`: a creation attempt's outcome was unknown, and the service later refused the key.
+ * - `new_request_after_unknown`: after an unknown outcome the service answered with a request
+ *   that is not a replay, so it may have forgotten the key (and hold an earlier request too).
+ * - `created_without_id`: the service accepted a creation but its answer did not say the id.
+ */
+export type CheckReason = 'key_refused' | 'new_request_after_unknown' | 'created_without_id';
+
+/**
+ * What made an attempt's outcome unknown: no answer came, the process stopped, the service
+ * failed mid-way, or it said the key is still being processed (409).
+ */
+export type UnknownCause = 'no_answer' | 'interrupted' | 'server_error' | 'key_in_use';
+
+/**
  * Everything that happens to a batch, as stored in its journal. State is the fold of these
  * events (batch-state.ts); an event is durable before anything that depends on it is sent.
  */
@@ -29,13 +45,14 @@ export type BatchEvent =
       readonly filename: string;
       readonly sha256: string;
       readonly sizeBytes: number;
-      /** Local clock, ms: uploaded time + `expires_in_hours`. */
-      readonly expiresAt: number;
+      /** Local clock, ms: upload time + `expires_in_hours`; absent when the service did not say a readable lifetime. */
+      readonly expiresAt?: number;
     }
   | { readonly type: 'upload_discarded'; readonly documentId: string; readonly reason: string }
   /**
-   * Stored before the first creation attempt. Every retry sends this key with this very body,
-   * so a later edit of the batch can never reuse the key with another body.
+   * A new creation key with its frozen body, stored before any attempt under it. Every attempt
+   * sends this key with this very body, so a later edit of the batch can never reuse the key
+   * with another body.
    */
   | {
       readonly type: 'create_attempted';
@@ -43,10 +60,22 @@ export type BatchEvent =
       readonly idempotencyKey: string;
       readonly uploadId: string;
       readonly body: CreateSigningRequestBody;
+      /**
+       * True for keys stored by this version, whose attempts each store their own marker. A key
+       * from an earlier version (absent) counts as an attempt that may have left.
+       */
+      readonly attemptsMarked?: true;
     }
+  /** Stored right before a creation attempt under the key leaves (in its call slot): it may reach the service. */
+  | { readonly type: 'create_attempt_started'; readonly documentId: string }
+  /** The attempt in flight certainly did not apply (an answer came, or nothing left this machine). */
+  | { readonly type: 'create_attempt_settled'; readonly documentId: string }
+  /** An attempt under the key may have been applied: the key is never released by itself again. */
+  | { readonly type: 'create_outcome_unknown'; readonly documentId: string; readonly cause: UnknownCause }
   /**
-   * The service refused the creation outright, so no request exists under the key: it is
-   * released. The upload is kept when it can still be used, else it is uploaded again.
+   * The service refused the creation and every attempt under the key provably did not apply,
+   * so no request exists under it: the key is released. The upload is kept when it can still
+   * be used, else it is uploaded again.
    */
   | {
       readonly type: 'create_abandoned';
@@ -60,15 +89,43 @@ export type BatchEvent =
       readonly requestId: string;
       readonly replayed: boolean;
     }
+  /** The app cannot know whether a request already exists for the document: it asks the user. */
+  | {
+      readonly type: 'check_needed';
+      readonly documentId: string;
+      readonly reason: CheckReason;
+      /** The service's code and message when it refused. */
+      readonly code?: string;
+      readonly serviceMessage?: string;
+      /** The request the service just created (`new_request_after_unknown`). */
+      readonly newRequestId?: string;
+    }
+  /** The user linked the request the service holds (its reference was checked first). */
+  | { readonly type: 'check_resolved_linked'; readonly documentId: string; readonly requestId: string }
+  /**
+   * The user chose to send the document as a new request: with the request the service just
+   * created when there is one, else under a new key.
+   */
+  | { readonly type: 'check_resolved_new'; readonly documentId: string }
+  /** Stored right before an extra participant's call leaves, alone. */
   | { readonly type: 'participant_attempted'; readonly documentId: string; readonly index: number }
+  /** The participant's attempt certainly did not apply. */
+  | { readonly type: 'participant_attempt_settled'; readonly documentId: string; readonly index: number }
+  /** The participant's attempt may have been applied. */
+  | {
+      readonly type: 'participant_outcome_unknown';
+      readonly documentId: string;
+      readonly index: number;
+      readonly cause: UnknownCause;
+    }
   | {
       readonly type: 'participant_added';
       readonly documentId: string;
       readonly index: number;
       readonly participantId: string | undefined;
       /**
-       * True when the service answered `participant_conflict` to a repeat of a call whose first
-       * answer was lost: it already had the participant, so it is not added twice.
+       * True when the service answered `participant_conflict` to a repeat of an attempt whose
+       * outcome was unknown: it already had the participant, so it is not added twice.
        */
       readonly alreadyThere?: boolean;
     }

@@ -7,44 +7,75 @@ import type {
 } from '../../shared/domain/batch';
 import type { CreateSigningRequestBody } from '../../shared/service/wire';
 import type { JournalEntry } from '../store/journal';
-import type { BatchEvent } from './batch-events';
+import type { BatchEvent, CheckReason } from './batch-events';
 
 export interface UploadRecord {
   readonly uploadId: string;
   readonly filename: string;
   readonly sha256: string;
   readonly sizeBytes: number;
-  readonly expiresAt: number;
+  /** Local clock, ms; undefined when the service gave no readable lifetime (the upload is then used as is). */
+  readonly expiresAt: number | undefined;
+}
+
+/**
+ * The Idempotency-Key of a document's creation and what is known of its attempts. `inFlight`
+ * says an attempt may be on its way (set before it leaves, cleared by a definite answer);
+ * `unknown` says some attempt may have been applied without the app hearing of it: from then on
+ * the key is never released by itself.
+ */
+export interface CreationKey {
+  readonly idempotencyKey: string;
+  readonly uploadId: string;
+  readonly body: CreateSigningRequestBody;
+  /** When the key was stored, just before its first attempt could leave (ISO 8601). */
+  readonly firstAttemptAt: string;
+  readonly inFlight: boolean;
+  readonly unknown: boolean;
+}
+
+/** What is known of one extra participant's call (spec §4.5, which has no idempotency key). */
+export interface ParticipantProgress {
+  /** An attempt may be on its way (its marker was stored right before it left). */
+  readonly inFlight: boolean;
+  /** An attempt may have been applied without the app hearing of it. */
+  readonly unknown: boolean;
+  /** Set once the service holds the participant: added now, or found already there after an unknown outcome. */
+  readonly done: 'added' | 'already_there' | undefined;
+}
+
+/** A document the app will not send further by itself until the user says how (PRODUCT.md §3). */
+export interface NeedsCheck {
+  readonly reason: CheckReason;
+  readonly code: string | undefined;
+  readonly serviceMessage: string | undefined;
+  /** The request the service just created, for `new_request_after_unknown`. */
+  readonly newRequestId: string | undefined;
+  /** When the first creation attempt under the key could leave. */
+  readonly firstAttemptAt: string | undefined;
+  readonly at: string;
 }
 
 /** What sending has achieved for one document so far; only events change it. */
 export interface SendRecord {
   readonly queued: boolean;
   readonly upload: UploadRecord | undefined;
-  readonly create:
-    | {
-        readonly idempotencyKey: string;
-        readonly uploadId: string;
-        readonly body: CreateSigningRequestBody;
-      }
-    | undefined;
+  readonly create: CreationKey | undefined;
   readonly requestId: string | undefined;
-  /**
-   * Per extra participant index: attempted (outcome unknown), added, or already there (the
-   * service reported it present after an attempt whose answer was lost).
-   */
+  /** True when the user linked an existing request instead of the app creating it. */
+  readonly linked: boolean;
+  /** Per extra participant index. */
   readonly participants: Readonly<Record<number, ParticipantProgress>>;
   readonly prepared:
     | { readonly revision: number | undefined; readonly sha256: string | undefined; readonly at: string }
     | undefined;
   readonly error: ItemError | undefined;
+  readonly check: NeedsCheck | undefined;
 }
-
-export type ParticipantProgress = 'attempted' | 'added' | 'already_there';
 
 /** True once the service holds the participant. */
 export function participantDone(progress: ParticipantProgress | undefined): boolean {
-  return progress === 'added' || progress === 'already_there';
+  return progress?.done !== undefined;
 }
 
 export interface DocumentState {
@@ -71,15 +102,20 @@ const EMPTY_SEND: SendRecord = {
   upload: undefined,
   create: undefined,
   requestId: undefined,
+  linked: false,
   participants: {},
   prepared: undefined,
   error: undefined,
+  check: undefined,
 };
+
+const NO_PARTICIPANT_PROGRESS: ParticipantProgress = { inFlight: false, unknown: false, done: undefined };
 
 /** The send phase of a document, derived from what its journal records. */
 export function phaseOf(document: DocumentState): SendPhase {
   const { send } = document;
   if (send.prepared) return 'prepared';
+  if (send.check) return 'needs_check';
   if (send.error) return 'failed';
   if (!send.queued) return 'draft';
   if (send.requestId) {
@@ -94,7 +130,8 @@ export function phaseOf(document: DocumentState): SendPhase {
 
 /** True once sending has reached the service, after which a document's content is locked. */
 export function isLocked(document: DocumentState): boolean {
-  return document.send.create !== undefined || document.send.requestId !== undefined;
+  const { send } = document;
+  return send.create !== undefined || send.requestId !== undefined || send.check !== undefined;
 }
 
 function updateDocument(
@@ -118,6 +155,33 @@ function updateSend(
   change: (send: SendRecord) => SendRecord,
 ) {
   return updateDocument(state, documentId, at, (document) => ({ ...document, send: change(document.send) }));
+}
+
+function updateCreate(
+  state: BatchState,
+  documentId: string,
+  at: string,
+  change: (create: CreationKey) => CreationKey,
+): BatchState {
+  return updateSend(state, documentId, at, (send) =>
+    send.create ? { ...send, create: change(send.create) } : send,
+  );
+}
+
+function updateParticipant(
+  state: BatchState,
+  documentId: string,
+  index: number,
+  at: string,
+  change: (progress: ParticipantProgress) => ParticipantProgress,
+): BatchState {
+  return updateSend(state, documentId, at, (send) => ({
+    ...send,
+    participants: {
+      ...send.participants,
+      [index]: change(send.participants[index] ?? NO_PARTICIPANT_PROGRESS),
+    },
+  }));
 }
 
 /** The state of a batch before its first event. */
@@ -195,7 +259,24 @@ export function applyBatchEvent(state: BatchState, entry: JournalEntry<BatchEven
     case 'create_attempted':
       return updateSend(state, event.documentId, at, (send) => ({
         ...send,
-        create: { idempotencyKey: event.idempotencyKey, uploadId: event.uploadId, body: event.body },
+        create: {
+          idempotencyKey: event.idempotencyKey,
+          uploadId: event.uploadId,
+          body: event.body,
+          firstAttemptAt: at,
+          inFlight: event.attemptsMarked !== true,
+          unknown: false,
+        },
+      }));
+    case 'create_attempt_started':
+      return updateCreate(state, event.documentId, at, (create) => ({ ...create, inFlight: true }));
+    case 'create_attempt_settled':
+      return updateCreate(state, event.documentId, at, (create) => ({ ...create, inFlight: false }));
+    case 'create_outcome_unknown':
+      return updateCreate(state, event.documentId, at, (create) => ({
+        ...create,
+        inFlight: false,
+        unknown: true,
       }));
     case 'create_abandoned':
       return updateSend(state, event.documentId, at, (send) => ({
@@ -204,19 +285,71 @@ export function applyBatchEvent(state: BatchState, entry: JournalEntry<BatchEven
         upload: event.keepUpload === true ? send.upload : undefined,
       }));
     case 'request_created':
-      return updateSend(state, event.documentId, at, (send) => ({ ...send, requestId: event.requestId }));
-    case 'participant_attempted':
       return updateSend(state, event.documentId, at, (send) => ({
         ...send,
-        participants: { ...send.participants, [event.index]: send.participants[event.index] ?? 'attempted' },
+        requestId: event.requestId,
+        create: send.create && { ...send.create, inFlight: false },
+      }));
+    case 'check_needed':
+      return updateSend(state, event.documentId, at, (send) => ({
+        ...send,
+        create: send.create && { ...send.create, inFlight: false },
+        check: {
+          reason: event.reason,
+          code: event.code,
+          serviceMessage: event.serviceMessage,
+          newRequestId: event.newRequestId,
+          firstAttemptAt: send.create?.firstAttemptAt,
+          at,
+        },
+      }));
+    case 'check_resolved_linked':
+      return updateDocument(state, event.documentId, at, (document) => ({
+        ...document,
+        send: {
+          ...document.send,
+          queued: true,
+          check: undefined,
+          error: undefined,
+          requestId: event.requestId,
+          linked: true,
+          // Nobody knows which extra participants a linked request already has: a conflict means "there".
+          participants: Object.fromEntries(
+            document.draft.extraParticipants.map((_, index) => [
+              index,
+              { ...(document.send.participants[index] ?? NO_PARTICIPANT_PROGRESS), unknown: true },
+            ]),
+          ),
+        },
+      }));
+    case 'check_resolved_new':
+      return updateSend(state, event.documentId, at, (send) => {
+        const created = send.check?.newRequestId;
+        return created
+          ? { ...send, queued: true, check: undefined, error: undefined, requestId: created }
+          : { ...send, queued: true, check: undefined, error: undefined, create: undefined };
+      });
+    case 'participant_attempted':
+      return updateParticipant(state, event.documentId, event.index, at, (progress) => ({
+        ...progress,
+        inFlight: true,
+      }));
+    case 'participant_attempt_settled':
+      return updateParticipant(state, event.documentId, event.index, at, (progress) => ({
+        ...progress,
+        inFlight: false,
+      }));
+    case 'participant_outcome_unknown':
+      return updateParticipant(state, event.documentId, event.index, at, (progress) => ({
+        ...progress,
+        inFlight: false,
+        unknown: true,
       }));
     case 'participant_added':
-      return updateSend(state, event.documentId, at, (send) => ({
-        ...send,
-        participants: {
-          ...send.participants,
-          [event.index]: event.alreadyThere === true ? 'already_there' : 'added',
-        },
+      return updateParticipant(state, event.documentId, event.index, at, (progress) => ({
+        ...progress,
+        inFlight: false,
+        done: event.alreadyThere === true ? 'already_there' : 'added',
       }));
     case 'request_prepared':
       return updateSend(state, event.documentId, at, (send) => ({
@@ -247,4 +380,52 @@ export class UnknownBatchEventError extends Error {
     super(`an event of unknown type ${JSON.stringify(type)}`);
     this.name = 'UnknownBatchEventError';
   }
+}
+
+type StoredParticipantProgress = ParticipantProgress | 'attempted' | 'added' | 'already_there';
+
+/**
+ * Brings a batch state written by an earlier version (a snapshot) to today's shape. Earlier
+ * versions kept participant progress as a word and no attempt facts with the creation key: an
+ * outstanding key or marker is read as "an attempt may be on its way", as it was then.
+ */
+export function upgradeBatchState(state: BatchState): BatchState {
+  return {
+    ...state,
+    documents: state.documents.map((document) => {
+      const send = document.send as SendRecord & {
+        readonly create?: Partial<CreationKey> & Omit<CreationKey, 'firstAttemptAt' | 'inFlight' | 'unknown'>;
+        readonly participants: Readonly<Record<number, StoredParticipantProgress>>;
+      };
+      const participants = Object.fromEntries(
+        Object.entries(send.participants).map(([index, progress]) => [
+          index,
+          typeof progress === 'string'
+            ? {
+                inFlight: progress === 'attempted',
+                unknown: false,
+                done: progress === 'attempted' ? undefined : progress,
+              }
+            : progress,
+        ]),
+      );
+      const create = send.create && {
+        ...send.create,
+        firstAttemptAt: send.create.firstAttemptAt ?? document.updatedAt,
+        inFlight: send.create.inFlight ?? true,
+        unknown: send.create.unknown ?? false,
+      };
+      return {
+        ...document,
+        send: {
+          ...send,
+          create,
+          participants,
+          linked: send.linked ?? false,
+          check: send.check,
+          upload: send.upload && { ...send.upload, expiresAt: send.upload.expiresAt ?? undefined },
+        },
+      };
+    }),
+  };
 }

@@ -1,23 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import type { ItemError, SendPhase } from '../../shared/domain/batch';
-import { isCatalogCode, userMessage } from '../../shared/service/error-catalog';
 import { backoffDelayMs, sleep } from '../client/backoff';
 import type { ServiceClient } from '../client/service-client';
-import type { ServiceFailure } from '../client/service-failure';
+import type { Result, ServiceFailure } from '../client/service-failure';
 import { silentLogger, type Logger } from '../log';
 import type { BlobStore } from '../store/blob-store';
 import type { BatchStore } from '../store/batch-store';
 import type { BatchEvent } from './batch-events';
-import {
-  participantDone,
-  phaseOf,
-  type BatchState,
-  type DocumentState,
-  type UploadRecord,
-} from './batch-state';
+import { phaseOf, type BatchState, type DocumentState, type NeedsCheck } from './batch-state';
 import { CallSlots } from './call-slots';
-import { buildCreateBody } from './create-body';
+import { linkProblem, type LinkOutcome } from './check-resolution';
 import { sendProblems } from './send-readiness';
+import {
+  decideCreation,
+  decideParticipant,
+  decidePrepare,
+  decideUpload,
+  interruptedAttempts,
+  nextStep,
+  NO_RUN_FACTS,
+  type Answer,
+  type Decision,
+  type RunFacts,
+  type Step,
+  type StepContext,
+} from './step-machine';
 
 export type EngineState = 'running' | 'waiting' | 'paused' | 'finished' | 'stopped';
 
@@ -52,6 +59,13 @@ export type SendEngineEvent =
       readonly documentId: string;
       readonly externalReference: string;
       readonly error: ItemError;
+    }
+  | {
+      readonly type: 'item-needs-check';
+      readonly batchId: string;
+      readonly documentId: string;
+      readonly externalReference: string;
+      readonly check: NeedsCheck;
     };
 
 export interface SendSummary {
@@ -59,6 +73,7 @@ export interface SendSummary {
   readonly state: 'finished' | 'paused' | 'stopped';
   readonly prepared: number;
   readonly failed: number;
+  readonly needsCheck: number;
   readonly reason?: string;
 }
 
@@ -75,26 +90,21 @@ export interface SendEngineOptions {
   readonly waitMs?: { readonly first: number; readonly longest: number };
   /** An upload this close to its expiry is uploaded again rather than used (default 10 min). */
   readonly uploadExpiryMarginMs?: number;
+  /** First wait before uploading again after the service said an upload was gone (default 2 s, doubling). */
+  readonly reuploadBackoffMs?: number;
 }
-
-type StepOutcome =
-  | { readonly kind: 'continue' }
-  | { readonly kind: 'done' }
-  | { readonly kind: 'failed' }
-  | { readonly kind: 'wait'; readonly failure: ServiceFailure }
-  | { readonly kind: 'fatal'; readonly failure: ServiceFailure };
 
 interface Run {
   readonly batchId: string;
   readonly controller: AbortController;
   readonly slots: CallSlots;
   readonly inFlight: Set<string>;
+  /** This run's own facts per document (fresh uploads, backoffs). */
+  readonly facts: Map<string, RunFacts>;
   /** No new step starts before this time (the service is unreachable or asked to wait). */
   resumeAt: number;
   waitStreak: number;
-  fatal: ServiceFailure | undefined;
-  /** Participant markers written by this run ahead of their call: not evidence of an earlier attempt. */
-  readonly freshMarkers: Set<string>;
+  fatal: RunStop | undefined;
   wake: () => void;
   done: Promise<SendSummary>;
 }
@@ -108,6 +118,7 @@ const PHASES: readonly SendPhase[] = [
   'adding_participants',
   'preparing',
   'prepared',
+  'needs_check',
   'failed',
 ];
 
@@ -115,30 +126,29 @@ function isOfflineFailure(failure: ServiceFailure): boolean {
   return failure.code === 'network_unreachable' || failure.code === 'timeout';
 }
 
-/** Errors after which the engine can do nothing for any document until the user acts. */
-const FATAL_CODES = new Set(['credentials_rejected', 'insufficient_scope']);
+/** Why a run stopped before its end: nothing more can be sent until the user acts. */
+interface RunStop {
+  readonly code: string;
+  readonly message: string;
+}
 
-/** Answers that refuse a request as sent: it was not applied, and sending it again cannot help. */
-const REFUSING_STATUSES = new Set([400, 404, 413, 415, 422]);
-
-/** Codes by which a service says a creation's upload can no longer be used (the simulator's; the spec shows none). */
-const UPLOAD_GONE_CODES = new Set(['upload_expired', 'upload_not_found']);
-
-function refusedOutright(failure: ServiceFailure): boolean {
-  return (
-    !failure.retryable &&
-    !failure.outcomeUnknown &&
-    failure.httpStatus !== undefined &&
-    REFUSING_STATUSES.has(failure.httpStatus)
-  );
+/** A write to the data folder failed: nothing more may be sent until it works again. */
+function storageFailure(error: unknown): RunStop {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const full = code === 'ENOSPC' || code === 'EDQUOT';
+  return {
+    code: full ? 'storage_full' : 'storage_failed',
+    message: full
+      ? "The disk holding the app's data folder is full, so progress could not be saved. Free some space, then resume sending; nothing is sent twice."
+      : 'The app could not save its progress in its data folder. Check that the disk is writable, then resume sending; nothing is sent twice.',
+  };
 }
 
 /**
- * Sends batches: one state machine per document (upload → create → add participants →
- * prepare), each step recorded durably before the next call depends on it, so a crash at any
- * instant followed by a restart finishes with exactly one signing request per document.
- * Bounded concurrency; pause, resume, retry one item; a lost network pauses the queue and it
- * resumes by itself.
+ * Sends batches: the queue around the step machine (step-machine.ts). Workers take documents
+ * in turn, perform each step's call within the call slots, store the step machine's events
+ * durably before anything depends on them, and wait when the service is away. Pause, resume,
+ * retry one item, and resolve a document that needs the user's check.
  */
 export class SendEngine {
   readonly #options: SendEngineOptions;
@@ -168,8 +178,9 @@ export class SendEngine {
 
   /**
    * Queues every document of the batch that is ready (or those given) and sends until each is
-   * prepared or failed; also finishes anything an earlier run left half done. Resolves when the
-   * batch is finished, paused or stopped. Documents with problems are reported, not sent.
+   * prepared, failed or waiting for the user's check; also finishes anything an earlier run
+   * left half done. Resolves when the batch is finished, paused or stopped. Documents with
+   * problems are reported, not sent.
    */
   async send(batchId: string, documentIds?: readonly string[]): Promise<SendSummary> {
     const existing = this.#runs.get(batchId);
@@ -180,8 +191,16 @@ export class SendEngine {
       .filter((document) => !document.send.queued && (!wanted || wanted.has(document.draft.id)))
       .filter((document) => sendProblems(batch.defaults, document.draft).length === 0)
       .map((document) => document.draft.id);
-    if (toQueue.length > 0)
-      await this.#options.store.record(batchId, [{ type: 'send_requested', documentIds: toQueue }]);
+    if (toQueue.length > 0) {
+      try {
+        await this.#options.store.record(batchId, [{ type: 'send_requested', documentIds: toQueue }]);
+      } catch (error) {
+        // Nothing was sent: say why, as a run that stopped at once would.
+        const stop = storageFailure(error);
+        this.#emit({ type: 'engine-state', batchId, state: 'stopped', reason: stop.message });
+        return { batchId, state: 'stopped', ...this.#tally(batchId), reason: stop.message };
+      }
+    }
     return this.#start(batchId);
   }
 
@@ -192,16 +211,50 @@ export class SendEngine {
 
   /** Puts a failed document back in the queue, and sends it if the batch is running. */
   async retry(batchId: string, documentId: string): Promise<void> {
-    const document = this.#batch(batchId).documents.find((d) => d.draft.id === documentId);
-    if (!document?.send.error) return;
+    const document = this.#document(batchId, documentId);
+    if (!document?.send.error || document.send.check) return;
     await this.#options.store.record(batchId, [{ type: 'item_retried', documentId }]);
     this.#runs.get(batchId)?.wake();
+  }
+
+  /**
+   * "Link the existing request": reads `requestId` at the service, checks that it carries this
+   * document's reference, records it, and continues with participants and prepare when the
+   * batch is sent (at once if it is running). Only for a document that needs the user's check.
+   */
+  async linkRequest(batchId: string, documentId: string, requestId: string): Promise<LinkOutcome> {
+    const document = this.#document(batchId, documentId);
+    const id = requestId.trim();
+    const early = linkProblem(document, id, undefined);
+    if (early) return { ok: false, message: early };
+    const read = await this.#options.client.getSigningRequest(id);
+    const problem = linkProblem(document, id, read);
+    if (problem) return { ok: false, message: problem };
+    await this.#options.store.record(batchId, [{ type: 'check_resolved_linked', documentId, requestId: id }]);
+    this.#runs.get(batchId)?.wake();
+    return { ok: true };
+  }
+
+  /**
+   * "Send as a new request", on purpose after a warning: continues with the request the service
+   * just created when there is one, else releases the key so the next send creates a new one.
+   */
+  async sendAsNew(batchId: string, documentId: string): Promise<LinkOutcome> {
+    const document = this.#document(batchId, documentId);
+    if (!document?.send.check) return { ok: false, message: 'This document does not need a check.' };
+    await this.#options.store.record(batchId, [{ type: 'check_resolved_new', documentId }]);
+    this.#runs.get(batchId)?.wake();
+    return { ok: true };
   }
 
   #batch(batchId: string): BatchState {
     const batch = this.#options.store.get(batchId);
     if (!batch) throw new Error(`unknown batch ${batchId}`);
     return batch;
+  }
+
+  #document(batchId: string, documentId: string): DocumentState | undefined {
+    return this.#batch(batchId).documents.find((document) => document.draft.id === documentId);
   }
 
   #emit(event: SendEngineEvent): void {
@@ -215,6 +268,16 @@ export class SendEngine {
     this.#emit({ type: 'batch-progress', batchId, counts, total: batch.documents.length });
   }
 
+  #context(batchId: string): StepContext {
+    return {
+      now: this.#now(),
+      defaults: this.#batch(batchId).defaults,
+      newKey: randomUUID,
+      uploadExpiryMarginMs: this.#options.uploadExpiryMarginMs ?? 10 * 60_000,
+      reuploadBackoffMs: this.#options.reuploadBackoffMs ?? 2_000,
+    };
+  }
+
   #start(batchId: string): Promise<SendSummary> {
     let wake: () => void = () => undefined;
     const concurrency = Math.max(1, this.#options.concurrency ?? 4);
@@ -223,16 +286,28 @@ export class SendEngine {
       controller: new AbortController(),
       slots: new CallSlots(concurrency),
       inFlight: new Set(),
+      facts: new Map(),
       resumeAt: 0,
       waitStreak: 0,
       fatal: undefined,
-      freshMarkers: new Set(),
       wake: () => wake(),
       done: Promise.resolve(undefined as unknown as SendSummary),
     };
     let wakeSignal = new Promise<void>((resolve) => (wake = resolve));
-    const nextWake = () => {
+    const wakeAll = () => {
+      const wakeNow = wake;
       wakeSignal = new Promise<void>((resolve) => (wake = resolve));
+      wakeNow();
+    };
+    /** Sleeps until `ms` passed or something changed (a document finished, a retry arrived). */
+    const nap = async (ms: number): Promise<void> => {
+      const { signal } = run.controller;
+      const timer = new AbortController();
+      const onAbort = () => timer.abort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      await Promise.race([wakeSignal, sleep(ms, timer.signal).catch(() => undefined)]);
+      timer.abort();
+      signal.removeEventListener('abort', onAbort);
     };
     const worker = async (): Promise<void> => {
       const { signal } = run.controller;
@@ -242,94 +317,236 @@ export class SendEngine {
           await sleep(waitFor, signal).catch(() => undefined);
           continue;
         }
-        const document = this.#nextRunnable(run);
-        if (!document) {
+        const pick = this.#nextRunnable(run);
+        if (pick.kind === 'none') {
           if (run.inFlight.size === 0) return;
           // Others are still working; one of them may fail and be retried, or a retry may arrive.
-          // The timer is cancelled after the race, so it never keeps the process alive.
-          const nap = new AbortController();
-          const onAbort = () => nap.abort();
-          signal.addEventListener('abort', onAbort, { once: true });
-          await Promise.race([wakeSignal, sleep(1_000, nap.signal).catch(() => undefined)]);
-          nap.abort();
-          signal.removeEventListener('abort', onAbort);
+          await nap(1_000);
           continue;
         }
-        run.inFlight.add(document.draft.id);
+        if (pick.kind === 'later') {
+          await nap(Math.max(1, Math.min(1_000, pick.at - this.#now())));
+          continue;
+        }
+        run.inFlight.add(pick.documentId);
         try {
-          await this.#process(run, document.draft.id);
+          await this.#process(run, pick.documentId);
+        } catch (error) {
+          if (!signal.aborted) {
+            // A failed write (disk full, folder gone): stop every worker cleanly; a new send can resume.
+            this.#logger.log('error', 'send.storage_failed', { code: (error as NodeJS.ErrnoException).code });
+            run.fatal ??= storageFailure(error);
+            run.controller.abort(new Error('stopped'));
+          }
         } finally {
-          run.inFlight.delete(document.draft.id);
-          const wakeNow = wake;
-          nextWake();
-          wakeNow();
+          run.inFlight.delete(pick.documentId);
+          wakeAll();
         }
       }
     };
     this.#runs.set(batchId, run);
     run.done = (async (): Promise<SendSummary> => {
-      this.#emit({ type: 'engine-state', batchId, state: 'running' });
-      this.#emitBatchProgress(batchId);
-      // Twice as many documents as call slots: while one records an answer, another calls.
-      await Promise.all(Array.from({ length: concurrency * 2 }, () => worker()));
-      this.#runs.delete(batchId);
-      const batch = this.#batch(batchId);
-      const prepared = batch.documents.filter((d) => phaseOf(d) === 'prepared').length;
-      const failed = batch.documents.filter((d) => phaseOf(d) === 'failed').length;
-      if (run.fatal) {
-        const reason = run.fatal.message;
-        this.#emit({ type: 'engine-state', batchId, state: 'stopped', reason });
-        return { batchId, state: 'stopped', prepared, failed, reason };
+      try {
+        this.#emit({ type: 'engine-state', batchId, state: 'running' });
+        const interrupted = interruptedAttempts(this.#batch(batchId));
+        if (interrupted.length > 0) await this.#options.store.record(batchId, interrupted);
+        this.#emitBatchProgress(batchId);
+        // Twice as many documents as call slots: while one records an answer, another calls.
+        await Promise.all(Array.from({ length: concurrency * 2 }, () => worker()));
+      } catch (error) {
+        run.fatal ??= storageFailure(error);
+      } finally {
+        this.#runs.delete(batchId);
       }
-      const state = run.controller.signal.aborted ? 'paused' : 'finished';
-      this.#emit({ type: 'engine-state', batchId, state });
-      return { batchId, state, prepared, failed };
+      return this.#summary(run);
     })();
     return run.done;
   }
 
-  #nextRunnable(run: Run): DocumentState | undefined {
-    return this.#batch(run.batchId).documents.find((document) => {
-      const phase = phaseOf(document);
-      return (
-        phase !== 'draft' &&
-        phase !== 'prepared' &&
-        phase !== 'failed' &&
-        !run.inFlight.has(document.draft.id)
-      );
-    });
+  #tally(batchId: string): Pick<SendSummary, 'prepared' | 'failed' | 'needsCheck'> {
+    const batch = this.#batch(batchId);
+    const count = (phase: SendPhase) => batch.documents.filter((d) => phaseOf(d) === phase).length;
+    return { prepared: count('prepared'), failed: count('failed'), needsCheck: count('needs_check') };
   }
 
+  #summary(run: Run): SendSummary {
+    const { batchId } = run;
+    const tally = this.#tally(batchId);
+    if (run.fatal) {
+      const reason = run.fatal.message;
+      this.#emit({ type: 'engine-state', batchId, state: 'stopped', reason });
+      return { batchId, state: 'stopped', ...tally, reason };
+    }
+    const state = run.controller.signal.aborted ? 'paused' : 'finished';
+    this.#emit({ type: 'engine-state', batchId, state });
+    return { batchId, state, ...tally };
+  }
+
+  /** The next document with a step to take now, or when the earliest one can go. */
+  #nextRunnable(
+    run: Run,
+  ): { kind: 'now'; documentId: string } | { kind: 'later'; at: number } | { kind: 'none' } {
+    const context = this.#context(run.batchId);
+    let earliest = Number.POSITIVE_INFINITY;
+    for (const document of this.#batch(run.batchId).documents) {
+      const documentId = document.draft.id;
+      if (run.inFlight.has(documentId)) continue;
+      const step = nextStep(document, run.facts.get(documentId) ?? NO_RUN_FACTS, context);
+      if (step.kind === 'finished') continue;
+      if (step.kind === 'wait') {
+        earliest = Math.min(earliest, step.until);
+        continue;
+      }
+      return { kind: 'now', documentId };
+    }
+    return Number.isFinite(earliest) ? { kind: 'later', at: earliest } : { kind: 'none' };
+  }
+
+  /** Takes one document's steps until it is done for this run, must wait, or the run stops. */
   async #process(run: Run, documentId: string): Promise<void> {
-    for (;;) {
-      let outcome: StepOutcome;
-      try {
-        outcome = await this.#step(run, documentId);
-      } catch (error) {
-        if (run.controller.signal.aborted) return;
-        throw error;
+    const { signal } = run.controller;
+    while (!signal.aborted && !run.fatal) {
+      const document = this.#document(run.batchId, documentId);
+      if (!document) return;
+      const context = this.#context(run.batchId);
+      const facts = run.facts.get(documentId) ?? NO_RUN_FACTS;
+      const step = nextStep(document, facts, context);
+      if (step.kind === 'finished' || step.kind === 'wait') return;
+      if (step.kind === 'record') {
+        await this.#options.store.record(run.batchId, step.events);
+        this.#emitItem(run.batchId, documentId);
+        continue;
+      }
+      const decision = await this.#perform(run, document, step, facts, context);
+      if (decision.facts) run.facts.set(documentId, decision.facts);
+      if (decision.events.length > 0) {
+        try {
+          await this.#options.store.record(run.batchId, decision.events);
+        } catch (error) {
+          if (signal.aborted) return; // Interrupted anyway: the next run settles what is unknown.
+          throw error;
+        }
+        this.#announce(run.batchId, documentId, decision.events);
       }
       this.#emitItem(run.batchId, documentId);
       this.#emitBatchProgress(run.batchId);
-      switch (outcome.kind) {
+      switch (decision.next) {
         case 'continue':
           if (run.waitStreak > 0) {
             run.waitStreak = 0;
             this.#emit({ type: 'engine-state', batchId: run.batchId, state: 'running' });
           }
-          if (run.controller.signal.aborted || run.fatal) return;
           continue;
-        case 'done':
-        case 'failed':
+        case 'stop':
           return;
         case 'wait':
-          this.#wait(run, outcome.failure);
+          if (decision.failure) this.#wait(run, decision.failure);
           return;
         case 'fatal':
-          run.fatal = outcome.failure;
+          run.fatal = decision.failure;
           run.controller.abort(new Error('stopped'));
           return;
       }
+    }
+  }
+
+  /** Performs the call of one step and asks the step machine what its answer means. */
+  async #perform(
+    run: Run,
+    document: DocumentState,
+    step: Exclude<Step, { kind: 'finished' | 'wait' | 'record' }>,
+    facts: RunFacts,
+    context: StepContext,
+  ): Promise<Decision> {
+    const { client, blobs } = this.#options;
+    const { signal } = run.controller;
+    const { draft } = document;
+    switch (step.kind) {
+      case 'upload': {
+        if (!(await blobs.has(draft.pdf.sha256))) {
+          return decideUpload(document, step, localCopyMissing(), context);
+        }
+        let reported = 0;
+        const answer = await this.#call(run, () =>
+          client.uploadDocument(
+            {
+              open: () => blobs.openRead(draft.pdf.sha256),
+              sizeBytes: draft.pdf.sizeBytes,
+              filename: draft.pdf.originalName,
+            },
+            {
+              signal,
+              onProgress: (sent, total) => {
+                if (sent === 0 || sent === total || sent - reported >= PROGRESS_STEP_BYTES) {
+                  reported = sent;
+                  this.#emitItem(run.batchId, draft.id, sent, total);
+                }
+              },
+            },
+          ),
+        );
+        return decideUpload(document, step, answer, this.#context(run.batchId));
+      }
+      case 'create': {
+        const answer = await this.#call(run, async (onAttempt) => {
+          await this.#options.store.record(run.batchId, step.marker);
+          return client.createSigningRequest(step.body, step.key, { signal, onAttempt });
+        });
+        const create = this.#document(run.batchId, draft.id)?.send.create;
+        if (!create) throw new Error('a creation step without a key');
+        return decideCreation(document, create, answer, facts, this.#context(run.batchId));
+      }
+      case 'add-participant': {
+        const answer = await this.#call(run, async (onAttempt) => {
+          await this.#options.store.record(run.batchId, step.marker);
+          return client.addParticipant(step.requestId, step.participant, { signal, onAttempt });
+        });
+        return decideParticipant(
+          this.#document(run.batchId, draft.id) ?? document,
+          step.index,
+          answer,
+          this.#context(run.batchId),
+        );
+      }
+      case 'prepare': {
+        const answer = await this.#call(run, () => client.prepareSigningRequest(step.requestId, { signal }));
+        return decidePrepare(document, answer, this.#context(run.batchId));
+      }
+    }
+  }
+
+  /**
+   * Runs one call in a call slot and turns its result into an answer. A stop of the run while
+   * the call waits or is in flight becomes `interrupted`, saying whether anything had left.
+   */
+  async #call<T>(run: Run, call: (onAttempt: () => void) => Promise<Result<T>>): Promise<Answer<T>> {
+    const { signal } = run.controller;
+    let left = false;
+    try {
+      const result = await run.slots.run(signal, () => call(() => (left = true)));
+      return result.ok ? { kind: 'applied', value: result.value } : { kind: 'failed', failure: result.error };
+    } catch (error) {
+      if (signal.aborted) return { kind: 'interrupted', left };
+      throw error;
+    }
+  }
+
+  /** Tells listeners of failures and checks the step machine just recorded. */
+  #announce(batchId: string, documentId: string, events: readonly BatchEvent[]): void {
+    const document = this.#document(batchId, documentId);
+    if (!document) return;
+    const externalReference = document.draft.externalReference;
+    for (const event of events) {
+      if (event.type === 'item_failed')
+        this.#emit({ type: 'item-failed', batchId, documentId, externalReference, error: event.error });
+      if (event.type === 'check_needed' && document.send.check)
+        this.#emit({
+          type: 'item-needs-check',
+          batchId,
+          documentId,
+          externalReference,
+          check: document.send.check,
+        });
     }
   }
 
@@ -348,7 +565,7 @@ export class SendEngine {
     if (resumesAt > run.resumeAt) run.resumeAt = resumesAt;
     const reason = isOfflineFailure(failure)
       ? 'The signing service cannot be reached. Sending resumes by itself.'
-      : `${failure.message}`;
+      : failure.message;
     this.#logger.log('warn', 'send.waiting', {
       batchId: run.batchId,
       code: failure.code,
@@ -364,7 +581,7 @@ export class SendEngine {
   }
 
   #emitItem(batchId: string, documentId: string, sentBytes?: number, totalBytes?: number): void {
-    const document = this.#batch(batchId).documents.find((d) => d.draft.id === documentId);
+    const document = this.#document(batchId, documentId);
     if (!document) return;
     this.#emit({
       type: 'item-progress',
@@ -375,234 +592,18 @@ export class SendEngine {
       ...(sentBytes === undefined ? {} : { sentBytes, totalBytes }),
     });
   }
+}
 
-  async #record(run: Run, events: BatchEvent[]): Promise<void> {
-    await this.#options.store.record(run.batchId, events);
-  }
-
-  async #fail(
-    run: Run,
-    document: DocumentState,
-    failure: Pick<ServiceFailure, 'code' | 'message' | 'retryable'>,
-  ): Promise<StepOutcome> {
-    const error: ItemError = {
-      code: failure.code,
-      message: failure.message,
-      retryable: failure.retryable,
-      at: new Date(this.#now()).toISOString(),
-    };
-    await this.#record(run, [{ type: 'item_failed', documentId: document.draft.id, error }]);
-    this.#emit({
-      type: 'item-failed',
-      batchId: run.batchId,
-      documentId: document.draft.id,
-      externalReference: document.draft.externalReference,
-      error,
-    });
-    return { kind: 'failed' };
-  }
-
-  async #onFailure(run: Run, document: DocumentState, failure: ServiceFailure): Promise<StepOutcome> {
-    if (FATAL_CODES.has(failure.code)) return { kind: 'fatal', failure };
-    if (failure.retryable) return { kind: 'wait', failure };
-    return this.#fail(run, document, failure);
-  }
-
-  /** Performs the next step of one document and records its result durably. */
-  async #step(run: Run, documentId: string): Promise<StepOutcome> {
-    const batch = this.#batch(run.batchId);
-    const document = batch.documents.find((d) => d.draft.id === documentId);
-    if (!document) return { kind: 'done' };
-    const { draft, send } = document;
-    const { client } = this.#options;
-    const signal = run.controller.signal;
-    if (send.prepared) return { kind: 'done' };
-
-    if (!send.requestId) {
-      if (send.create) return this.#create(run, document, send.create);
-      if (send.upload && this.#uploadUsable(send.upload)) {
-        await this.#record(run, [this.#createAttempt(batch, document, send.upload.uploadId)]);
-        return { kind: 'continue' };
-      }
-      return this.#upload(run, document);
-    }
-
-    const pendingIndex = draft.extraParticipants.findIndex(
-      (_, index) => !participantDone(send.participants[index]),
-    );
-    const participant = draft.extraParticipants[pendingIndex];
-    if (participant) {
-      const marker = `${documentId}/${pendingIndex}`;
-      const marked = send.participants[pendingIndex] === 'attempted';
-      if (!marked) {
-        run.freshMarkers.add(marker);
-        await this.#record(run, [{ type: 'participant_attempted', documentId, index: pendingIndex }]);
-      }
-      // Only a marker left by an earlier attempt (maybe of a crashed process) means it may exist.
-      const mayAlreadyExist = marked && !run.freshMarkers.has(marker);
-      const requestId = send.requestId;
-      const added = await run.slots.run(signal, () =>
-        client.addParticipant(requestId, participant, { signal, mayAlreadyExist }),
-      );
-      // From now on an attempt of this participant may follow one the service applied.
-      if (added.ok || added.error.outcomeUnknown) run.freshMarkers.delete(marker);
-      if (!added.ok) return this.#onFailure(run, document, added.error);
-      await this.#record(run, [
-        {
-          type: 'participant_added',
-          documentId,
-          index: pendingIndex,
-          participantId:
-            added.value.kind === 'added' ? added.value.response.participant.participant_id : undefined,
-          ...(added.value.kind === 'alreadyAdded' ? { alreadyThere: true } : {}),
-        },
-        ...this.#participantMarker(run, documentId, draft.extraParticipants.length, pendingIndex + 1),
-      ]);
-      return { kind: 'continue' };
-    }
-
-    // Prepare needs no marker: a repeat answers prepare_conflict, which the client resolves by a read.
-    const requestId = send.requestId;
-    const prepared = await run.slots.run(signal, () => client.prepareSigningRequest(requestId, { signal }));
-    if (!prepared.ok) return this.#onFailure(run, document, prepared.error);
-    await this.#record(run, [
-      {
-        type: 'request_prepared',
-        documentId,
-        revision: prepared.value.revision,
-        sha256: prepared.value.sha256,
-        alreadyPrepared: prepared.value.alreadyPrepared,
-      },
-    ]);
-    return { kind: 'done' };
-  }
-
-  /** True while an upload can still be used for a creation: not within the margin of its expiry. */
-  #uploadUsable(upload: UploadRecord | undefined): boolean {
-    const margin = this.#options.uploadExpiryMarginMs ?? 10 * 60_000;
-    return upload !== undefined && upload.expiresAt - margin > this.#now();
-  }
-
-  /** The creation key and frozen body of a document, to be stored before the first attempt. */
-  #createAttempt(batch: BatchState, document: DocumentState, uploadId: string): BatchEvent {
-    return {
-      type: 'create_attempted',
-      documentId: document.draft.id,
-      idempotencyKey: randomUUID(),
-      uploadId,
-      body: buildCreateBody(batch.defaults, document.draft, uploadId),
-    };
-  }
-
-  /**
-   * The "attempted" marker of the participant at `index`, written with the record that
-   * precedes its call so each call costs one durable write. The run remembers it wrote it, so
-   * its own first attempt is not taken for the repeat of a lost one.
-   */
-  #participantMarker(run: Run, documentId: string, count: number, index: number): BatchEvent[] {
-    if (index >= count) return [];
-    run.freshMarkers.add(`${documentId}/${index}`);
-    return [{ type: 'participant_attempted', documentId, index }];
-  }
-
-  /**
-   * Sends the creation with its stored key and body. An outright refusal means no request
-   * exists under the key, so the key is released: with the upload gone (expired here, or the
-   * service says so) it is uploaded again; otherwise the document fails and can be edited.
-   */
-  async #create(
-    run: Run,
-    document: DocumentState,
-    create: NonNullable<DocumentState['send']['create']>,
-  ): Promise<StepOutcome> {
-    const documentId = document.draft.id;
-    const { signal } = run.controller;
-    const created = await run.slots.run(signal, () =>
-      this.#options.client.createSigningRequest(create.body, create.idempotencyKey, { signal }),
-    );
-    if (created.ok) {
-      await this.#record(run, [
-        {
-          type: 'request_created',
-          documentId,
-          requestId: created.value.id,
-          replayed: created.value.idempotent_replay === true,
-        },
-        ...this.#participantMarker(run, documentId, document.draft.extraParticipants.length, 0),
-      ]);
-      return { kind: 'continue' };
-    }
-    const failure = created.error;
-    if (!refusedOutright(failure)) return this.#onFailure(run, document, failure);
-    if (!this.#uploadUsable(document.send.upload) || UPLOAD_GONE_CODES.has(failure.code)) {
-      await this.#record(run, [{ type: 'create_abandoned', documentId, reason: failure.code }]);
-      return { kind: 'continue' };
-    }
-    await this.#record(run, [
-      { type: 'create_abandoned', documentId, reason: failure.code, keepUpload: true },
-    ]);
-    const message = isCatalogCode(failure.code)
-      ? failure.message
-      : `The service refused to create the signing request (error "${failure.code}"${failure.serviceMessage ? `: ${failure.serviceMessage}` : ''}). Check this document's recipients and options, correct them, then retry it.`;
-    return this.#fail(run, document, { ...failure, message });
-  }
-
-  async #upload(run: Run, document: DocumentState): Promise<StepOutcome> {
-    const { draft } = document;
-    const documentId = draft.id;
-    if (document.send.upload) {
-      await this.#record(run, [{ type: 'upload_discarded', documentId, reason: 'expired' }]);
-    }
-    const blobs = this.#options.blobs;
-    if (!(await blobs.has(draft.pdf.sha256))) {
-      return this.#fail(run, document, {
-        code: 'local_copy_missing',
-        message: userMessage('local_copy_missing'),
-        retryable: false,
-      });
-    }
-    let reported = 0;
-    const startedAt = this.#now();
-    const { signal } = run.controller;
-    const uploaded = await run.slots.run(signal, () =>
-      this.#options.client.uploadDocument(
-        {
-          path: blobs.pathOf(draft.pdf.sha256),
-          sizeBytes: draft.pdf.sizeBytes,
-          filename: draft.pdf.originalName,
-        },
-        {
-          signal,
-          onProgress: (sent, total) => {
-            if (sent === 0 || sent === total || sent - reported >= PROGRESS_STEP_BYTES) {
-              reported = sent;
-              this.#emitItem(run.batchId, documentId, sent, total);
-            }
-          },
-        },
-      ),
-    );
-    if (!uploaded.ok) return this.#onFailure(run, document, uploaded.error);
-    if (uploaded.value.sha256.toLowerCase() !== draft.pdf.sha256) {
-      return this.#fail(run, document, {
-        code: 'sha256_mismatch',
-        message: userMessage('sha256_mismatch'),
-        retryable: true,
-      });
-    }
-    // The creation's key is stored with the upload, before the first creation attempt.
-    await this.#record(run, [
-      {
-        type: 'upload_completed',
-        documentId,
-        uploadId: uploaded.value.upload_id,
-        filename: uploaded.value.filename,
-        sha256: uploaded.value.sha256.toLowerCase(),
-        sizeBytes: uploaded.value.size_bytes,
-        expiresAt: startedAt + (uploaded.value.expires_in_hours ?? 0) * 3_600_000,
-      },
-      this.#createAttempt(this.#batch(run.batchId), document, uploaded.value.upload_id),
-    ]);
-    return { kind: 'continue' };
-  }
+function localCopyMissing(): Answer<never> {
+  return {
+    kind: 'failed',
+    failure: {
+      operation: 'uploadDocument',
+      code: 'local_copy_missing',
+      message: '',
+      retryable: false,
+      outcomeUnknown: false,
+      attempts: 0,
+    },
+  };
 }

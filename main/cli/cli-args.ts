@@ -4,13 +4,17 @@ import { z } from 'zod';
 export const USAGE = `Usage:
   npm run cli -- validate MANIFEST
   npm run cli -- send MANIFEST (--base-url URL | --profile NAME) --data-dir DIR [--concurrency N] [--json]
+  npm run cli -- resolve MANIFEST --reference REF (--link REQUEST_ID | --send-new)
+                 (--base-url URL | --profile NAME) --data-dir DIR [--json]
   npm run cli -- status --data-dir DIR [--json]
   npm run cli -- watch --data-dir DIR [--base-url URL | --profile NAME] [--json]
 
 Credentials come from SIGNING_CLIENT_ID and SIGNING_CLIENT_SECRET, or from a connection
-saved in the app (--profile NAME: settings in DIR/profiles.json, secret in the OS keychain).`;
+saved in the app (--profile NAME: settings in DIR/profiles.json, secret in the OS keychain).
+resolve answers a document that needs your check: --link the request the service already
+holds for it (its reference is checked), or --send-new to send it as a new request on purpose.`;
 
-const commandSchema = z.enum(['validate', 'send', 'status', 'watch']);
+const commandSchema = z.enum(['validate', 'send', 'resolve', 'status', 'watch']);
 
 const optionsSchema = z.object({
   'base-url': z
@@ -30,6 +34,9 @@ const optionsSchema = z.object({
     .optional(),
   json: z.boolean().optional(),
   profile: z.string().min(1).optional(),
+  reference: z.string().trim().min(1, '--reference must not be empty').optional(),
+  link: z.string().trim().min(1, '--link needs the request id').optional(),
+  'send-new': z.boolean().optional(),
   help: z.boolean().optional(),
 });
 
@@ -41,6 +48,10 @@ export interface CliArgs {
   readonly concurrency: number | undefined;
   readonly json: boolean;
   readonly profile: string | undefined;
+  /** `resolve`: the document's external reference, and the chosen answer. */
+  readonly reference: string | undefined;
+  readonly link: string | undefined;
+  readonly sendNew: boolean;
 }
 
 export type ParsedArgs =
@@ -61,6 +72,9 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         concurrency: { type: 'string' },
         json: { type: 'boolean' },
         profile: { type: 'string' },
+        reference: { type: 'string' },
+        link: { type: 'string' },
+        'send-new': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -74,7 +88,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
   const options = optionsSchema.safeParse(parsed.values);
   if (!options.success)
     return { ok: false, json, message: options.error.issues.map((issue) => issue.message).join('\n') };
-  const needsManifest = command.data === 'validate' || command.data === 'send';
+  const needsManifest = command.data === 'validate' || command.data === 'send' || command.data === 'resolve';
   if (needsManifest && rest.length !== 1)
     return { ok: false, json, message: `${command.data} needs one MANIFEST path.\n\n${USAGE}` };
   if (!needsManifest && rest.length > 0)
@@ -82,8 +96,19 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
   const values = options.data;
   if (command.data !== 'validate' && !values['data-dir'])
     return { ok: false, json, message: `${command.data} needs --data-dir DIR.` };
-  if (command.data === 'send' && !values['base-url'] && !values.profile) {
-    return { ok: false, json, message: 'send needs --base-url URL (or --profile NAME).' };
+  if ((command.data === 'send' || command.data === 'resolve') && !values['base-url'] && !values.profile) {
+    return { ok: false, json, message: `${command.data} needs --base-url URL (or --profile NAME).` };
+  }
+  if (command.data === 'resolve') {
+    if (!values.reference)
+      return { ok: false, json, message: 'resolve needs --reference REF (the document to resolve).' };
+    if (Boolean(values.link) === (values['send-new'] === true))
+      return {
+        ok: false,
+        json,
+        message:
+          'resolve needs exactly one answer: --link REQUEST_ID (the request the service holds) or --send-new.',
+      };
   }
   return {
     ok: true,
@@ -95,6 +120,9 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
       concurrency: values.concurrency,
       json: values.json === true,
       profile: values.profile,
+      reference: values.reference,
+      link: values.link,
+      sendNew: values['send-new'] === true,
     },
   };
 }

@@ -1,20 +1,15 @@
 import { existsSync } from 'node:fs';
-import { realpath } from 'node:fs/promises';
-import { basename, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { BatchState, DocumentState } from '../batch/batch-state';
 import { phaseOf } from '../batch/batch-state';
-import { syncManifest } from '../batch/batch-preparation';
 import { checkManifestFile, formatIssue } from '../batch/manifest';
-import type { SendEngineEvent } from '../batch/send-engine';
-import { createKeytarCredentialStore } from '../credentials/credential-store';
-import { createProfileStore } from '../credentials/profile-store';
-import { openDesk, type Connection, type Desk } from '../desk-core';
-import { createJsonLogger, type Logger } from '../log';
-import { Secret } from '../secret';
+import { openDesk } from '../desk-core';
 import { BatchStore } from '../store/batch-store';
 import { needsTracking, type PollerEvent } from '../tracking/status-poller';
 import type { CliArgs } from './cli-args';
+import { chooseConnection, stderrLogger } from './cli-connection';
 import { EXIT, type CliOutput } from './cli-output';
+import { reportStoreDamage } from './store-report';
 
 /** `validate MANIFEST`: offline checks only; every problem listed at once. */
 export async function validateCommand(args: CliArgs, out: CliOutput): Promise<number> {
@@ -40,182 +35,6 @@ export async function validateCommand(args: CliArgs, out: CliOutput): Promise<nu
     );
   }
   return valid ? EXIT.ok : EXIT.badInput;
-}
-
-function connectionFromEnvironment(baseUrl: string): Connection | string {
-  const clientId = process.env.SIGNING_CLIENT_ID?.trim();
-  const clientSecret = process.env.SIGNING_CLIENT_SECRET;
-  if (!clientId || !clientSecret) {
-    return 'Set SIGNING_CLIENT_ID and SIGNING_CLIENT_SECRET in the environment (the secret is never accepted on the command line).';
-  }
-  return { baseUrl: baseUrl.replace(/\/+$/, ''), clientId, clientSecret: new Secret(clientSecret) };
-}
-
-/** A saved profile of the data folder, with its secret from the OS keychain. */
-async function connectionFromProfile(name: string, dataDir: string): Promise<Connection | string> {
-  const profiles = createProfileStore({ dataDir, credentials: createKeytarCredentialStore() });
-  const connection = await profiles.connectionFor(name);
-  return connection.ok ? connection.value : connection.message;
-}
-
-/** `--profile NAME` (settings in the data folder, secret in the keychain), else the environment. */
-async function chooseConnection(
-  args: CliArgs,
-  dataDir: string,
-  baseUrl: string,
-): Promise<Connection | string> {
-  if (!args.profile) return connectionFromEnvironment(baseUrl);
-  if (args.baseUrl) return 'Use either --profile or --base-url, not both: the profile names its base URL.';
-  return connectionFromProfile(args.profile, dataDir);
-}
-
-function stderrLogger(): Logger {
-  // Warnings for people who debug; secrets cannot reach it (they are `Secret` values).
-  return process.env.DESK_LOG === 'json'
-    ? createJsonLogger((line) => process.stderr.write(line))
-    : { log() {} };
-}
-
-function describeEngineEvent(event: SendEngineEvent): string | undefined {
-  switch (event.type) {
-    case 'item-progress':
-      return event.phase === 'prepared' ? `  ✓ ${event.externalReference}: prepared` : undefined;
-    case 'item-failed':
-      return `  ✗ ${event.externalReference}: ${event.error.message}`;
-    case 'engine-state':
-      return event.state === 'waiting' ? `  … ${event.reason ?? 'waiting for the service'}` : undefined;
-    case 'batch-progress':
-      return undefined;
-  }
-}
-
-async function findOrCreateBatch(desk: Desk, manifestPath: string): Promise<BatchState> {
-  const existing = desk.store.list().find((batch) => batch.source === manifestPath);
-  return existing ?? desk.store.create(basename(manifestPath), { defaultRecipients: [] }, manifestPath);
-}
-
-/** `send MANIFEST`: checks, prepares and sends; the same command after a crash finishes the batch. */
-export async function sendCommand(args: CliArgs, out: CliOutput): Promise<number> {
-  const connection = await chooseConnection(args, resolve(args.dataDir ?? ''), args.baseUrl ?? '');
-  if (typeof connection === 'string') {
-    out.error(connection);
-    return EXIT.badInput;
-  }
-  const manifestPath = await realpath(resolve(args.manifest ?? '')).catch(() => undefined);
-  if (!manifestPath) {
-    out.error(`The manifest ${args.manifest} does not exist.`);
-    return EXIT.badInput;
-  }
-  const check = await checkManifestFile(manifestPath);
-  if (check.issues.length > 0) {
-    for (const issue of check.issues) {
-      out.event({ type: 'issue', ...issue });
-      if (!out.json) out.error(formatIssue(issue));
-    }
-    if (!out.json) out.error(`Nothing was sent: the manifest has ${check.issues.length} problem(s).`);
-    out.event({ type: 'summary', sent: false, issues: check.issues.length });
-    return EXIT.badInput;
-  }
-
-  const opening = await openDesk({
-    dataDir: resolve(args.dataDir ?? ''),
-    connection,
-    logger: stderrLogger(),
-    ...(args.concurrency ? { concurrency: args.concurrency } : {}),
-  });
-  if (!opening.ok) {
-    out.error(opening.message);
-    return EXIT.badInput;
-  }
-  const { desk } = opening;
-  try {
-    reportStoreDamage(desk.store, out);
-    if (desk.store.loadReport.damaged.length > 0) {
-      // The unreadable batch may be this manifest's: a new batch would send its documents twice.
-      out.error(
-        'Nothing was sent: a batch in this data folder cannot be read, and it may be this manifest’s. Restore it from a backup or move it out of the data folder, then run the same command again.',
-      );
-      out.event({ type: 'summary', sent: false, damagedBatches: desk.store.loadReport.damaged.length });
-      return EXIT.badInput;
-    }
-    const batch = await findOrCreateBatch(desk, manifestPath);
-    if (
-      batch.connection &&
-      (batch.connection.baseUrl !== connection.baseUrl || batch.connection.clientId !== connection.clientId)
-    ) {
-      out.error(
-        `This batch was sent to ${batch.connection.baseUrl} as ${batch.connection.clientId}. Resume it with the same --base-url and client id, so no document goes to two services.`,
-      );
-      return EXIT.badInput;
-    }
-    if (!batch.connection) {
-      await desk.store.record(batch.id, [
-        { type: 'connection_bound', baseUrl: connection.baseUrl, clientId: connection.clientId },
-      ]);
-    }
-    const sync = await syncManifest(desk.store, desk.blobs, batch.id, check.documents);
-    for (const rejected of sync.rejected) out.error(`${rejected.path}: ${rejected.message}`);
-    if (sync.rejected.length > 0) return EXIT.badInput;
-    for (const reference of sync.lockedChanges) {
-      out.say(`Note: ${reference} was already sent; its changed rows in the manifest are not applied.`);
-    }
-    const failedBefore = desk.store.get(batch.id)?.documents.filter((document) => document.send.error) ?? [];
-    for (const document of failedBefore) await desk.engine.retry(batch.id, document.draft.id);
-
-    out.say(
-      `Sending ${check.documents.length} documents of ${basename(manifestPath)} to ${connection.baseUrl}…`,
-    );
-    const unsubscribe = desk.engine.subscribe((event) => {
-      out.event(event);
-      const text = describeEngineEvent(event);
-      if (text && !out.json) out.say(text);
-    });
-    const interrupt = () => desk.engine.pause(batch.id);
-    process.once('SIGINT', interrupt);
-    process.once('SIGTERM', interrupt);
-    const summary = await desk.engine.send(batch.id);
-    unsubscribe();
-    process.off('SIGINT', interrupt);
-    process.off('SIGTERM', interrupt);
-
-    const final = desk.store.get(batch.id);
-    const failed = final?.documents.filter((document) => phaseOf(document) === 'failed') ?? [];
-    out.event({
-      type: 'summary',
-      batchId: batch.id,
-      state: summary.state,
-      prepared: summary.prepared,
-      failed: failed.length,
-      total: final?.documents.length ?? 0,
-      reason: summary.reason,
-    });
-    if (!out.json) {
-      out.say(
-        `${summary.prepared} of ${final?.documents.length ?? 0} documents prepared, ${failed.length} failed.`,
-      );
-      for (const document of failed)
-        out.say(`  ✗ ${document.draft.externalReference}: ${document.send.error?.message}`);
-      if (summary.state === 'paused') out.say('Paused. Run the same command again to finish the batch.');
-      if (summary.state === 'stopped') out.error(summary.reason ?? 'Sending stopped.');
-    }
-    if (summary.state === 'stopped') return EXIT.badInput;
-    return summary.state === 'finished' && failed.length === 0 ? EXIT.ok : EXIT.someFailed;
-  } finally {
-    await desk.close();
-  }
-}
-
-function reportStoreDamage(store: BatchStore, out: CliOutput): void {
-  for (const damaged of store.loadReport.damaged) {
-    out.error(
-      `Batch ${damaged.batchId} cannot be read (${damaged.damage.problem}, ${damaged.damage.file}${damaged.damage.line ? ` line ${damaged.damage.line}` : ''}). It is left untouched; report this to support.`,
-    );
-  }
-  for (const recovered of store.loadReport.recovered) {
-    out.say(
-      `Note: batch ${recovered.batchId} had ${recovered.problem}; it was set aside. Nothing acknowledged was lost.`,
-    );
-  }
 }
 
 function documentRow(batch: BatchState, document: DocumentState) {
@@ -267,12 +86,13 @@ export async function statusCommand(args: CliArgs, out: CliOutput): Promise<numb
     prepared: rows.filter((row) => row.phase === 'prepared').length,
     completed: rows.filter((row) => row.final).length,
     failed: rows.filter((row) => row.phase === 'failed').length,
+    needsCheck: rows.filter((row) => row.phase === 'needs_check').length,
     gone: rows.filter((row) => row.status === 'gone').length,
   };
   out.event(summary);
   if (!out.json)
     out.say(
-      `${summary.documents} documents: ${summary.prepared} prepared, ${summary.completed} completed, ${summary.failed} failed, ${summary.gone} gone.`,
+      `${summary.documents} documents: ${summary.prepared} prepared, ${summary.completed} completed, ${summary.failed} failed, ${summary.needsCheck > 0 ? `${summary.needsCheck} need your check, ` : ''}${summary.gone} gone.`,
     );
   await store.close();
   return EXIT.ok;

@@ -1,6 +1,8 @@
 import { parseCliArgs } from './cli-args';
 import { EXIT, processOutput } from './cli-output';
-import { sendCommand, statusCommand, validateCommand, watchCommand } from './commands';
+import { statusCommand, validateCommand, watchCommand } from './commands';
+import { resolveCommand } from './resolve-command';
+import { sendCommand } from './send-command';
 
 /** The command line of PRODUCT.md: the same core as the desktop app, without a window. */
 async function main(argv: readonly string[]): Promise<number> {
@@ -15,6 +17,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return validateCommand(parsed.args, out);
     case 'send':
       return sendCommand(parsed.args, out);
+    case 'resolve':
+      return resolveCommand(parsed.args, out);
     case 'status':
       return statusCommand(parsed.args, out);
     case 'watch':

@@ -1,9 +1,10 @@
 import type { z } from 'zod';
-import { oauthErrorBodySchema, serviceErrorBodySchema } from '../../shared/service/wire';
 import type { Logger } from '../log';
 import type { Secret } from '../secret';
-import { backoffDelayMs, parseRetryAfterMs, sleep, type RetryPolicy } from './backoff';
-import type { HttpRequest, HttpTransport } from './http-transport';
+import { classifyAnswer, type FailedAnswer } from './answer-classification';
+import { backoffCeilingMs, backoffDelayMs, parseRetryAfterMs, sleep, type RetryPolicy } from './backoff';
+import { admitAttempt, type Politeness } from './attempt-admission';
+import type { HttpOutcome, HttpRequest, HttpTransport } from './http-transport';
 import { failure, success, type OperationName, type Result } from './service-failure';
 
 /** An access token held in memory only. */
@@ -16,16 +17,25 @@ export interface AccessToken {
 /** Where authenticated calls get their token, and report one the service refused. */
 export interface TokenSource {
   current(): Promise<Result<AccessToken>>;
+  /**
+   * False once `token` should no longer be sent: it was replaced, or it is due for renewal.
+   * Checked after an attempt's waits, which can outlast a short-lived token.
+   */
+  isUsable(token: AccessToken): boolean;
   invalidate(token: AccessToken): void;
 }
 
+/** How many times in a row an attempt fetches a token again because its waits outlasted it. */
+const MAX_STALE_TOKEN_ROUNDS = 2;
+
 /** Everything the runner needs to perform one service operation. */
-export interface CallSpec<T> {
+interface CallSpecFields<T> {
   readonly operation: OperationName;
   readonly method: 'GET' | 'POST';
   readonly path: string;
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: HttpRequest['body'];
+  /** How a 2xx body is read; lenient schemas keep unknown fields. */
   readonly schema: z.ZodType<T>;
   /** Present for every call but the token call (spec §4). */
   readonly auth?: TokenSource;
@@ -37,57 +47,59 @@ export interface CallSpec<T> {
    */
   readonly repeatable: boolean;
   readonly timeoutMs: number;
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
   /** Overrides the policy's attempts for this call. */
   readonly maxAttempts?: number | undefined;
-  /** Told before each attempt, so progress can restart with a fresh body. */
-  readonly onAttempt?: (attempt: number) => void;
+  /**
+   * Attempts with the same key start at least `READ_SPACING_MS` apart, whoever makes them
+   * (reads of one signing request: its id).
+   */
+  readonly spacingKey?: string | undefined;
+  /**
+   * Told right before each HTTP attempt leaves (after the token and every wait), with the
+   * number of attempts sent so far, this one included. Never told when nothing leaves.
+   */
+  readonly onAttempt?: ((attempt: number) => void) | undefined;
 }
 
-export interface CallRunnerDeps {
+/** A call whose success needs a readable body: a 2xx without one is `invalid_response`. */
+export interface CallSpec<T> extends CallSpecFields<T> {
+  readonly bodyOptional?: false;
+}
+
+/**
+ * A call for which any 2xx is success, with or without a body (PRODUCT.md): an empty or
+ * unreadable body gives `body: undefined`.
+ */
+export interface OptionalBodyCallSpec<T> extends CallSpecFields<T> {
+  readonly bodyOptional: true;
+}
+
+/** A successful call. */
+export interface CallAnswer<T> {
+  readonly body: T;
+  /**
+   * True when an earlier attempt of this same call may have reached the service (timeout,
+   * connection lost after sending, 5xx other than 503) before the attempt that succeeded.
+   */
+  readonly earlierAttemptUnknown: boolean;
+}
+
+export interface CallRunnerDeps extends Politeness {
   readonly baseUrl: string;
   readonly transport: HttpTransport;
   readonly policy: RetryPolicy;
   readonly logger: Logger;
   readonly random: () => number;
+  /** Wall clock, to read a Retry-After given as an HTTP date. */
   readonly now: () => number;
-}
-
-/** Statuses that mean "not now": the same call may succeed later (PRODUCT.md). */
-const TRANSIENT_STATUSES = new Set([429, 502, 503, 504]);
-
-interface ErrorDetails {
-  readonly code: string | undefined;
-  readonly message: string | undefined;
-}
-
-function parseErrorDetails(text: string, shape: 'oauth' | 'api'): ErrorDetails {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return { code: undefined, message: undefined };
-  }
-  if (shape === 'oauth') {
-    const oauth = oauthErrorBodySchema.safeParse(json);
-    if (oauth.success) return { code: oauth.data.error, message: oauth.data.error_description };
-  }
-  const api = serviceErrorBodySchema.safeParse(json);
-  return api.success
-    ? { code: api.data.error.code, message: api.data.error.message }
-    : { code: undefined, message: undefined };
-}
-
-function defaultCodeForStatus(status: number): string {
-  if (status === 429) return 'rate_limited';
-  if (status === 503) return 'upstream_unavailable';
-  return 'service_error';
 }
 
 /**
  * Runs one service operation to completion: bounded attempts, exponential backoff with full
- * jitter, Retry-After honoured, one token renewal on 401, every answer parsed with its schema.
- * Repeats only what is safe to repeat. Returns a value; only the caller's abort throws.
+ * jitter, Retry-After honoured for every caller of the operation (the gate), reads of one
+ * request spaced, one token renewal on 401, every answer parsed with its schema. Repeats only
+ * what is safe to repeat. Returns a value; only the caller's abort throws (its reason).
  */
 export class CallRunner {
   readonly #deps: CallRunnerDeps;
@@ -96,30 +108,23 @@ export class CallRunner {
     this.#deps = deps;
   }
 
-  async run<T>(spec: CallSpec<T>): Promise<Result<T>> {
+  /** Runs a call; see `CallSpec` and `OptionalBodyCallSpec` for what counts as success. */
+  run<T>(spec: OptionalBodyCallSpec<T>): Promise<Result<CallAnswer<T | undefined>>>;
+  run<T>(spec: CallSpec<T>): Promise<Result<CallAnswer<T>>>;
+  async run<T>(spec: CallSpec<T> | OptionalBodyCallSpec<T>): Promise<Result<CallAnswer<T | undefined>>> {
     const { logger, random } = this.#deps;
     const policy = spec.maxAttempts
       ? { ...this.#deps.policy, maxAttempts: spec.maxAttempts }
       : this.#deps.policy;
+    /** Attempts counted against the policy (a resend after a token renewal is not counted). */
     let attempt = 0;
+    /** HTTP attempts that left, every one counted. */
+    let sent = 0;
     let renewedAfterUnauthorized = false;
     let outcomeUnknown = false;
-
-    const retryOrFail = async (
-      reason: string,
-      waitMs: number | undefined,
-      fail: () => Result<T>,
-    ): Promise<'retry' | Result<T>> => {
-      if (attempt >= policy.maxAttempts) return fail();
-      if (waitMs !== undefined && waitMs > policy.maxRetryAfterMs) return fail();
-      const delayMs = waitMs ?? backoffDelayMs(attempt, policy, random);
-      logger.log('warn', 'service.retry', { operation: spec.operation, attempt, reason, delayMs });
-      await sleep(delayMs, spec.signal);
-      return 'retry';
-    };
+    let staleTokenRounds = 0;
 
     for (;;) {
-      attempt += 1;
       let token: AccessToken | undefined;
       if (spec.auth) {
         const tokenResult = await spec.auth.current();
@@ -133,49 +138,99 @@ export class CallRunner {
         }
         token = tokenResult.value;
       }
-      spec.onAttempt?.(attempt);
-      const outcome = await this.#deps.transport.send({
-        method: spec.method,
-        url: `${this.#deps.baseUrl}${spec.path}`,
-        headers: {
-          accept: 'application/json',
-          ...(token ? { authorization: `Bearer ${token.value.reveal()}` } : {}),
-          ...spec.headers,
-        },
-        body: spec.body,
-        timeoutMs: spec.timeoutMs,
-        signal: spec.signal,
-      });
+      const auth = spec.auth;
+      const current = token;
+      const ready =
+        auth && current && staleTokenRounds < MAX_STALE_TOKEN_ROUNDS
+          ? () => auth.isUsable(current)
+          : undefined;
+      const admission = await admitAttempt(this.#deps, { ...spec, ready }, policy.maxRetryAfterMs);
+      if (admission.kind === 'stale') {
+        // The waits outlasted the token: fetch a fresh one, then wait for a turn again.
+        staleTokenRounds += 1;
+        continue;
+      }
+      staleTokenRounds = 0;
+      if (admission.kind === 'held') {
+        logger.log('warn', 'service.held_back', {
+          operation: spec.operation,
+          code: admission.code,
+          remainingMs: admission.remainingMs,
+        });
+        return failure({
+          operation: spec.operation,
+          code: admission.code,
+          retryable: true,
+          outcomeUnknown,
+          attempts: attempt,
+          retryAfterMs: admission.remainingMs,
+        });
+      }
+      attempt += 1;
+      sent += 1;
+      let outcome: HttpOutcome;
+      try {
+        spec.onAttempt?.(sent);
+        outcome = await this.#deps.transport.send({
+          method: spec.method,
+          url: `${this.#deps.baseUrl}${spec.path}`,
+          headers: {
+            accept: 'application/json',
+            ...(token ? { authorization: `Bearer ${token.value.reveal()}` } : {}),
+            ...spec.headers,
+          },
+          body: spec.body,
+          timeoutMs: spec.timeoutMs,
+          signal: spec.signal,
+        });
+      } catch (error) {
+        admission.pass.finish(false);
+        throw error;
+      }
+      if (outcome.kind !== 'answered') admission.pass.finish(false);
 
       if (outcome.kind === 'local') {
         return failure({
           operation: spec.operation,
           code: 'local_file_changed',
           retryable: false,
-          // A partial body may have reached the service; it cannot have been accepted.
-          outcomeUnknown: false,
+          // A partial body may have reached the service; it cannot have been accepted. An
+          // earlier attempt of this call may have been, though.
+          outcomeUnknown,
           attempts: attempt,
         });
       }
       if (outcome.kind === 'network') {
-        outcomeUnknown ||= outcome.mayHaveReachedService;
+        const unknownNow = outcome.mayHaveReachedService || outcome.timedOut;
+        outcomeUnknown ||= unknownNow;
         const code = outcome.timedOut ? 'timeout' : 'network_unreachable';
-        const fail = (): Result<T> =>
+        const fail = (): Result<CallAnswer<T>> =>
           failure({ operation: spec.operation, code, retryable: true, outcomeUnknown, attempts: attempt });
-        if (outcome.mayHaveReachedService && !spec.repeatable) return fail();
+        if (unknownNow && !spec.repeatable) return fail();
         // Refused twice: the service is unreachable; the caller (the queue) waits and says so.
-        if (!outcome.mayHaveReachedService && attempt >= 2) return fail();
-        const next = await retryOrFail(outcome.errorCode, undefined, fail);
-        if (next === 'retry') continue;
-        return next;
+        if (!unknownNow && attempt >= 2) return fail();
+        if (attempt >= policy.maxAttempts) return fail();
+        await this.#pause(spec, attempt, outcome.errorCode, backoffDelayMs(attempt, policy, random));
+        continue;
       }
 
-      const { status } = outcome;
-      if (status >= 200 && status < 300) return this.#parseAnswer(spec, outcome.text, attempt);
-
-      const details = parseErrorDetails(outcome.text, spec.errorShape);
-      if (status === 401 && token && spec.auth) {
-        if (!renewedAfterUnauthorized) {
+      const answer = classifyAnswer(outcome.status, outcome.text, spec.errorShape);
+      const retryAfterMs = parseRetryAfterMs(
+        outcome.headers['retry-after'],
+        this.#deps.now(),
+        outcome.headers.date,
+      );
+      const pauseMs =
+        answer.kind === 'failure'
+          ? this.#pauseOperation(spec.operation, answer, outcome.status, retryAfterMs, attempt)
+          : undefined;
+      // Callers waiting for this attempt's answer see the pause it asked for, if any.
+      admission.pass.finish(true);
+      if (answer.kind === 'success') {
+        return this.#parseAnswer(spec, outcome.text, attempt, outcomeUnknown);
+      }
+      if (answer.kind === 'unauthorized') {
+        if (token && spec.auth && !renewedAfterUnauthorized) {
           // An expired or revoked token: renew once and try again without counting an attempt.
           renewedAfterUnauthorized = true;
           spec.auth.invalidate(token);
@@ -184,46 +239,73 @@ export class CallRunner {
         }
         return failure({
           operation: spec.operation,
-          httpStatus: status,
-          code: 'credentials_rejected',
-          serviceMessage: details.message,
+          httpStatus: outcome.status,
+          code: spec.auth ? 'credentials_rejected' : (answer.details.code ?? 'service_error'),
+          serviceMessage: answer.details.message,
           retryable: false,
           outcomeUnknown,
           attempts: attempt,
         });
       }
 
-      if (TRANSIENT_STATUSES.has(status)) {
-        const retryAfterMs = parseRetryAfterMs(outcome.headers['retry-after'], this.#deps.now());
-        const fail = (): Result<T> =>
-          failure({
-            operation: spec.operation,
-            httpStatus: status,
-            code: details.code ?? defaultCodeForStatus(status),
-            serviceMessage: details.message,
-            retryable: true,
-            outcomeUnknown,
-            attempts: attempt,
-            retryAfterMs,
-          });
-        const next = await retryOrFail(`http_${status}`, retryAfterMs, fail);
-        if (next === 'retry') continue;
-        return next;
-      }
-
-      return failure({
-        operation: spec.operation,
-        httpStatus: status,
-        code: details.code ?? defaultCodeForStatus(status),
-        serviceMessage: details.message,
-        retryable: false,
-        outcomeUnknown,
-        attempts: attempt,
-      });
+      outcomeUnknown ||= answer.outcomeUnknown;
+      const fail = (): Result<CallAnswer<T>> =>
+        failure({
+          operation: spec.operation,
+          httpStatus: outcome.status,
+          code: answer.code,
+          serviceMessage: answer.serviceMessage,
+          retryable: answer.retryable,
+          outcomeUnknown,
+          attempts: attempt,
+          ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+        });
+      if (!answer.retryable) return fail();
+      if (answer.outcomeUnknown && !spec.repeatable) return fail();
+      if (attempt >= policy.maxAttempts) return fail();
+      if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) return fail();
+      // A paused operation waits at the gate before its next attempt, like every other caller's.
+      const delayMs = pauseMs !== undefined ? 0 : (retryAfterMs ?? backoffDelayMs(attempt, policy, random));
+      await this.#pause(spec, attempt, `http_${outcome.status}`, delayMs);
     }
   }
 
-  #parseAnswer<T>(spec: CallSpec<T>, text: string, attempt: number): Result<T> {
+  /**
+   * Holds the operation back for every caller after a 429 (for its Retry-After, or without one
+   * for the longest backoff of this attempt) or a 503 with a Retry-After. Returns the hold, or
+   * undefined when the answer asks for none.
+   */
+  #pauseOperation(
+    operation: OperationName,
+    answer: FailedAnswer,
+    status: number,
+    retryAfterMs: number | undefined,
+    attempt: number,
+  ): number | undefined {
+    if (!answer.pausesOperation) return undefined;
+    const holdMs =
+      retryAfterMs ?? (status === 429 ? backoffCeilingMs(attempt, this.#deps.policy) : undefined);
+    if (holdMs === undefined) return undefined;
+    this.#deps.gate.hold(operation, holdMs, answer.code);
+    return holdMs;
+  }
+
+  async #pause(
+    spec: CallSpecFields<unknown>,
+    attempt: number,
+    reason: string,
+    delayMs: number,
+  ): Promise<void> {
+    this.#deps.logger.log('warn', 'service.retry', { operation: spec.operation, attempt, reason, delayMs });
+    if (delayMs > 0) await sleep(delayMs, spec.signal);
+  }
+
+  #parseAnswer<T>(
+    spec: CallSpec<T> | OptionalBodyCallSpec<T>,
+    text: string,
+    attempt: number,
+    earlierAttemptUnknown: boolean,
+  ): Result<CallAnswer<T | undefined>> {
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -231,7 +313,13 @@ export class CallRunner {
       json = undefined;
     }
     const parsed = spec.schema.safeParse(json);
-    if (parsed.success) return success(parsed.data);
+    if (parsed.success) return success({ body: parsed.data, earlierAttemptUnknown });
+    if (spec.bodyOptional) {
+      if (text.trim() !== '') {
+        this.#deps.logger.log('warn', 'service.unread_success_body', { operation: spec.operation });
+      }
+      return success({ body: undefined, earlierAttemptUnknown });
+    }
     this.#deps.logger.log('error', 'service.invalid_response', {
       operation: spec.operation,
       issues: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),

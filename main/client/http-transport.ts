@@ -21,7 +21,7 @@ export type HttpOutcome =
       readonly text: string;
     }
   | {
-      /** The request could not be built from local data (its file vanished or changed size). */
+      /** The request could not be built from local data (its file vanished, changed size or could not be opened). */
       readonly kind: 'local';
       readonly errorCode: string;
     }
@@ -107,7 +107,13 @@ export class HttpTransport {
   async send(httpRequest: HttpRequest): Promise<HttpOutcome> {
     const deadline = AbortSignal.timeout(httpRequest.timeoutMs);
     const signal = httpRequest.signal ? AbortSignal.any([httpRequest.signal, deadline]) : deadline;
-    const body = typeof httpRequest.body === 'function' ? httpRequest.body() : httpRequest.body;
+    let body: string | Readable | undefined;
+    try {
+      body = typeof httpRequest.body === 'function' ? httpRequest.body() : httpRequest.body;
+    } catch (error) {
+      // The caller's source could not even be opened: nothing left this machine.
+      return { kind: 'local', errorCode: errorCodeOf(error) };
+    }
     try {
       const response = await request(httpRequest.url, {
         method: httpRequest.method,

@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import { Transform } from 'node:stream';
 import { normalizeFilename } from '../../shared/service/filename';
 import {
@@ -8,9 +7,7 @@ import {
   signingRequestSchema,
   uploadSchema,
   widgetSessionSchema,
-  type AddParticipantResponse,
   type CreateSigningRequestBody,
-  type CreateSigningRequestResponse,
   type Participant,
   type SigningRequest,
   type Upload,
@@ -20,8 +17,13 @@ import { Secret } from '../secret';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './backoff';
 import { CallRunner } from './call-runner';
 import { HttpTransport } from './http-transport';
+import { OperationGate } from './operation-gate';
+import { ReadSpacing } from './read-spacing';
 import { success, type Result } from './service-failure';
 import { TokenManager, type TokenGrant } from './token-manager';
+import type { UploadSource } from './upload-source';
+
+export type { UploadSource } from './upload-source';
 
 export interface ServiceClientOptions {
   /** The service's base address, e.g. https://sign.example.com (spec: `{base_url}`). */
@@ -38,17 +40,17 @@ export interface ServiceClientOptions {
 }
 
 export interface CallOptions {
+  /** Aborting rejects the call with the signal's reason, also while it waits to be sent. */
   readonly signal?: AbortSignal;
   /** Fewer attempts for callers with their own schedule (the poller); default from the retry policy. */
   readonly maxAttempts?: number;
-}
-
-export interface UploadSource {
-  /** A file this process owns and that does not change while it is sent. */
-  readonly path: string;
-  readonly sizeBytes: number;
-  /** The name shown to the service as `X-Filename` (the original file's name). */
-  readonly filename: string;
+  /**
+   * Called right before each HTTP attempt of this operation leaves (after the token and every
+   * wait: Retry-After, read spacing), with the number of attempts sent so far, this one
+   * included. Never called when the call ends, or is aborted, before anything left: so a caller
+   * can tell "aborted before anything left" from "aborted in flight".
+   */
+  readonly onAttempt?: (attempt: number) => void;
 }
 
 export interface UploadOptions extends CallOptions {
@@ -56,18 +58,29 @@ export interface UploadOptions extends CallOptions {
   readonly onProgress?: (sentBytes: number, totalBytes: number) => void;
 }
 
-export interface ParticipantOptions extends CallOptions {
-  /** True when an earlier attempt (perhaps in a process that crashed) may already have added it. */
-  readonly mayAlreadyExist?: boolean;
+/** What a creation's 2xx answer told, as far as it could be read (spec §4.3). */
+export interface CreationAnswer {
+  /** The request's id; undefined when the answer had no readable id (empty or unreadable body). */
+  readonly id: string | undefined;
+  /** `idempotent_replay` when the answer gave it as a boolean; undefined otherwise. */
+  readonly replayed: boolean | undefined;
+  /**
+   * True when an earlier attempt of this same call may have reached the service (timeout,
+   * connection lost after sending, 5xx other than 503) before this answer arrived.
+   */
+  readonly earlierAttemptUnknown: boolean;
 }
 
-export type AddParticipantOutcome =
-  { readonly kind: 'added'; readonly response: AddParticipantResponse } | { readonly kind: 'alreadyAdded' };
+/** What adding a participant told (spec §4.5). */
+export interface ParticipantAnswer {
+  /** Undefined when the 2xx answer had no readable `participant.participant_id`. */
+  readonly participantId: string | undefined;
+}
 
 export interface PrepareOutcome {
   /** True when the request had already been prepared (by an attempt whose answer was lost). */
   readonly alreadyPrepared: boolean;
-  /** Known when this call prepared it, or when a read reported them. */
+  /** From the prepare answer, else from a read of the request; undefined when neither gave them. */
   readonly revision: number | undefined;
   readonly sha256: string | undefined;
 }
@@ -79,12 +92,6 @@ export interface WidgetSessionHandle {
   readonly expiresInSeconds: number;
   readonly expiresAt: number;
 }
-
-/**
- * Read size of uploads: large reads keep the thread pool (shared with the journal's fsyncs) free
- * while several uploads run, and bound the memory of one upload to a few chunks.
- */
-const UPLOAD_CHUNK_BYTES = 1024 * 1024;
 
 /** Upload deadline: a minute plus the time the file takes at a slow 128 KiB/s. */
 function uploadTimeoutMs(sizeBytes: number): number {
@@ -103,10 +110,16 @@ function filenameHeader(filename: string): string {
 
 const PREPARED_OR_LATER = new Set(['prepared', 'in_progress', 'completed']);
 
+function requestPath(requestId: string, action = ''): string {
+  return `/api/v1/signing-requests/${encodeURIComponent(requestId)}${action}`;
+}
+
 /**
  * The typed client of the signing service (spec §4). Every call sends `Accept:
  * application/json`, carries a bearer token from the token manager, retries only what is safe
  * to retry, and returns a `Result` whose failure holds a catalog message and never a secret.
+ * Politeness is shared by every caller of one client: a Retry-After pauses its operation for
+ * all of them, and no signing request is read twice within `READ_SPACING_MS`.
  */
 export class ServiceClient {
   readonly #transport = new HttpTransport();
@@ -125,6 +138,9 @@ export class ServiceClient {
       logger: options.logger ?? silentLogger,
       random: options.random ?? Math.random,
       now: this.#now,
+      gate: new OperationGate(),
+      // The injected clock when there is one (tests move it); else a monotonic one.
+      spacing: options.now ? new ReadSpacing(undefined, options.now) : new ReadSpacing(),
     });
     this.#tokens = new TokenManager(
       this.#runner,
@@ -138,8 +154,12 @@ export class ServiceClient {
     return this.#tokens.obtain();
   }
 
-  /** Streams a PDF from disk to `POST /api/v1/uploads` (spec §4.2); never holds it in memory. */
-  uploadDocument(source: UploadSource, options: UploadOptions = {}): Promise<Result<Upload>> {
+  /**
+   * Streams a PDF to `POST /api/v1/uploads` (spec §4.2), a fresh stream from `source.open()`
+   * per attempt; never holds it in memory. Needs the upload object back: a 2xx without a
+   * readable one is `invalid_response`.
+   */
+  async uploadDocument(source: UploadSource, options: UploadOptions = {}): Promise<Result<Upload>> {
     const openBody = () => {
       let sent = 0;
       const counter = new Transform({
@@ -149,11 +169,11 @@ export class ServiceClient {
           callback(null, chunk);
         },
       });
-      const file = createReadStream(source.path, { highWaterMark: UPLOAD_CHUNK_BYTES });
-      file.on('error', (error) => counter.destroy(error));
-      return file.pipe(counter);
+      const stream = source.open();
+      stream.on('error', (error) => counter.destroy(error));
+      return stream.pipe(counter);
     };
-    return this.#runner.run({
+    const answer = await this.#runner.run({
       operation: 'uploadDocument',
       method: 'POST',
       path: '/api/v1/uploads',
@@ -170,90 +190,121 @@ export class ServiceClient {
       repeatable: true,
       timeoutMs: uploadTimeoutMs(source.sizeBytes),
       signal: options.signal,
-      onAttempt: () => options.onProgress?.(0, source.sizeBytes),
+      maxAttempts: options.maxAttempts,
+      onAttempt: (attempt) => {
+        options.onProgress?.(0, source.sizeBytes);
+        options.onAttempt?.(attempt);
+      },
     });
+    return answer.ok ? success(answer.value.body) : answer;
   }
 
   /**
    * Creates a signing request (spec §4.3). The caller supplies the Idempotency-Key it stored
-   * before the first attempt, so every retry, even from another process, resolves to one request.
+   * before the first attempt, so every retry, even from another process, resolves to one
+   * request. Any 2xx is success, with or without a body: the answer says what could be read.
    */
-  createSigningRequest(
+  async createSigningRequest(
     body: CreateSigningRequestBody,
     idempotencyKey: string,
     options: CallOptions = {},
-  ): Promise<Result<CreateSigningRequestResponse>> {
-    return this.#runner.run({
+  ): Promise<Result<CreationAnswer>> {
+    const answer = await this.#runner.run({
       operation: 'createSigningRequest',
       method: 'POST',
       path: '/api/v1/signing-requests',
       headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
       body: JSON.stringify(body),
       schema: createSigningRequestResponseSchema,
+      bodyOptional: true,
       auth: this.#tokens,
       errorShape: 'api',
       repeatable: true,
       timeoutMs: this.#callTimeoutMs,
       signal: options.signal,
+      maxAttempts: options.maxAttempts,
+      onAttempt: options.onAttempt,
+    });
+    if (!answer.ok) return answer;
+    return success({
+      id: answer.value.body?.id,
+      replayed: answer.value.body?.idempotent_replay,
+      earlierAttemptUnknown: answer.value.earlierAttemptUnknown,
     });
   }
 
   /**
-   * Adds a participant (spec §4.5). The service has no idempotency key for this call, so when
-   * an earlier attempt may have been applied, a `participant_conflict` answer means it was:
-   * the outcome is reported as `alreadyAdded` instead of an error.
+   * Adds a participant (spec §4.5). Any 2xx is success, with or without a body. The service
+   * has no idempotency key for this call, and this method decides nothing about a
+   * `participant_conflict`: its failure's `outcomeUnknown` says whether an attempt of this call
+   * may have added the participant, and the caller judges with what it knows.
    */
   async addParticipant(
     requestId: string,
     participant: Participant,
-    options: ParticipantOptions = {},
-  ): Promise<Result<AddParticipantOutcome>> {
+    options: CallOptions = {},
+  ): Promise<Result<ParticipantAnswer>> {
     const answer = await this.#runner.run({
       operation: 'addParticipant',
       method: 'POST',
-      path: `/api/v1/signing-requests/${encodeURIComponent(requestId)}/participants`,
+      path: requestPath(requestId, '/participants'),
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(participant),
       schema: addParticipantResponseSchema,
+      bodyOptional: true,
       auth: this.#tokens,
       errorShape: 'api',
       repeatable: true,
       timeoutMs: this.#callTimeoutMs,
       signal: options.signal,
+      maxAttempts: options.maxAttempts,
+      onAttempt: options.onAttempt,
     });
-    if (answer.ok) return success({ kind: 'added', response: answer.value });
-    const mayExist = options.mayAlreadyExist === true || answer.error.outcomeUnknown;
-    if (mayExist && answer.error.code === 'participant_conflict') return success({ kind: 'alreadyAdded' });
-    return answer;
+    if (!answer.ok) return answer;
+    return success({ participantId: answer.value.body?.participant?.participant_id });
   }
 
   /**
-   * Prepares a signing request (spec §4.6). A `prepare_conflict` on a request that the service
-   * already shows as prepared (an earlier attempt whose answer was lost) counts as success.
+   * Prepares a signing request (spec §4.6). Any 2xx is success; when its answer lacks
+   * `document.revision` or `document.sha256`, they are taken from a read of the request (read
+   * spacing respected), and stay undefined if the read lacks them or fails: the request is
+   * prepared either way. A `prepare_conflict` on a request that the service shows as prepared
+   * or later (an earlier attempt whose answer was lost) counts as success, `alreadyPrepared`.
    */
   async prepareSigningRequest(requestId: string, options: CallOptions = {}): Promise<Result<PrepareOutcome>> {
     const answer = await this.#runner.run({
       operation: 'prepareSigningRequest',
       method: 'POST',
-      path: `/api/v1/signing-requests/${encodeURIComponent(requestId)}/prepare`,
+      path: requestPath(requestId, '/prepare'),
       schema: prepareResponseSchema,
+      bodyOptional: true,
       auth: this.#tokens,
       errorShape: 'api',
       repeatable: true,
       timeoutMs: this.#callTimeoutMs,
       signal: options.signal,
+      maxAttempts: options.maxAttempts,
+      onAttempt: options.onAttempt,
     });
+    const readOptions = options.signal ? { signal: options.signal } : {};
     if (answer.ok) {
+      const document = answer.value.body?.document;
+      if (document?.revision !== undefined && document.sha256 !== undefined) {
+        return success({ alreadyPrepared: false, revision: document.revision, sha256: document.sha256 });
+      }
+      const current = await this.getSigningRequest(requestId, readOptions);
+      const read = current.ok ? current.value.document : undefined;
       return success({
         alreadyPrepared: false,
-        revision: answer.value.document.revision,
-        sha256: answer.value.document.sha256,
+        revision: document?.revision ?? read?.revision,
+        sha256: document?.sha256 ?? read?.sha256,
       });
     }
     if (answer.error.code !== 'prepare_conflict') return answer;
-    const current = await this.getSigningRequest(requestId, options);
-    // A read that failed for a passing reason says nothing yet: report that, so the caller retries.
-    if (!current.ok) return current.error.retryable ? current : answer;
+    const current = await this.getSigningRequest(requestId, readOptions);
+    // A read that failed says nothing about the preparation: its own failure is reported (the
+    // caller waits for a passing one, stops for credentials, fails the document if it is gone).
+    if (!current.ok) return current;
     const prepared = Boolean(current.value.prepared_at) || PREPARED_OR_LATER.has(current.value.status);
     if (!prepared) return answer;
     return success({
@@ -265,7 +316,8 @@ export class ServiceClient {
 
   /**
    * Creates a widget session (spec §4.7). The URL comes back wrapped as a `Secret` with its
-   * expiry computed from the returned `expires_in_seconds`, never an assumed lifetime.
+   * expiry computed from the returned `expires_in_seconds`, never an assumed lifetime. Needs the
+   * session back: a 2xx without a readable one is `invalid_response`.
    */
   async createWidgetSession(
     requestId: string,
@@ -275,7 +327,7 @@ export class ServiceClient {
     const answer = await this.#runner.run({
       operation: 'createWidgetSession',
       method: 'POST',
-      path: `/api/v1/signing-requests/${encodeURIComponent(requestId)}/widget-session`,
+      path: requestPath(requestId, '/widget-session'),
       schema: widgetSessionSchema,
       auth: this.#tokens,
       errorShape: 'api',
@@ -283,22 +335,30 @@ export class ServiceClient {
       repeatable: true,
       timeoutMs: this.#callTimeoutMs,
       signal: options.signal,
+      maxAttempts: options.maxAttempts,
+      onAttempt: options.onAttempt,
     });
     if (!answer.ok) return answer;
+    const session = answer.value.body;
     return success({
-      requestId: answer.value.id,
-      widgetUrl: new Secret(answer.value.widget_url),
-      expiresInSeconds: answer.value.expires_in_seconds,
-      expiresAt: requestedAt + answer.value.expires_in_seconds * 1000,
+      requestId: session.id,
+      widgetUrl: new Secret(session.widget_url),
+      expiresInSeconds: session.expires_in_seconds,
+      expiresAt: requestedAt + session.expires_in_seconds * 1000,
     });
   }
 
-  /** Reads a signing request (spec §4.4); unknown fields and status values are kept. */
-  getSigningRequest(requestId: string, options: CallOptions = {}): Promise<Result<SigningRequest>> {
-    return this.#runner.run({
+  /**
+   * Reads a signing request (spec §4.4); unknown fields and status values are kept. No two
+   * attempts for the same id start less than `READ_SPACING_MS` apart, whoever calls, retries
+   * included: an attempt waits its turn (abortable). Needs the request back: a 2xx without a
+   * readable one is `invalid_response`.
+   */
+  async getSigningRequest(requestId: string, options: CallOptions = {}): Promise<Result<SigningRequest>> {
+    const answer = await this.#runner.run({
       operation: 'readSigningRequest',
       method: 'GET',
-      path: `/api/v1/signing-requests/${encodeURIComponent(requestId)}`,
+      path: requestPath(requestId),
       schema: signingRequestSchema,
       auth: this.#tokens,
       errorShape: 'api',
@@ -306,7 +366,10 @@ export class ServiceClient {
       timeoutMs: this.#callTimeoutMs,
       signal: options.signal,
       maxAttempts: options.maxAttempts,
+      spacingKey: requestId,
+      onAttempt: options.onAttempt,
     });
+    return answer.ok ? success(answer.value.body) : answer;
   }
 
   /** Closes pooled connections; the client cannot be used afterwards. */

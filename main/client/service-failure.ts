@@ -23,9 +23,17 @@ export interface ServiceFailure {
   readonly serviceMessage?: string;
   /** The catalog message a user sees. */
   readonly message: string;
-  /** True when the same call may succeed later without any change (network, 429, 503). */
+  /**
+   * True when the same call may succeed later without any change: network failures, timeouts,
+   * 429, 503, a gateway's 404, and 5xx answers other than 501 and 505.
+   */
   readonly retryable: boolean;
-  /** True when the request may have been applied although no answer arrived. */
+  /**
+   * True when any attempt of this call may have been applied by the service: the request may
+   * have left before the network failed, it timed out, or it got a 5xx other than 503. A 429,
+   * a 503 and every 4xx say the attempt that got them was not applied; this stays true when
+   * such an answer follows an earlier, unknown attempt of the same call.
+   */
   readonly outcomeUnknown: boolean;
   readonly attempts: number;
   /** How long the service asked the client to wait (Retry-After), when it said so. */
@@ -43,4 +51,13 @@ export function success<T>(value: T): Result<T> {
 /** Builds a failed result whose user message comes from the error catalog. */
 export function failure<T>(fields: Omit<ServiceFailure, 'message'>): Result<T> {
   return { ok: false, error: { ...fields, message: userMessage(fields.code, fields.serviceMessage) } };
+}
+
+/**
+ * True when the service itself said the signing request does not exist for this client: a 404
+ * whose body is the service's error with code `signing_request_not_found`. A 404 without that
+ * body (a gateway's, code `gateway_not_found`) never counts: the request may well exist.
+ */
+export function isNotFoundAtService(failure: ServiceFailure): boolean {
+  return failure.httpStatus === 404 && failure.code === 'signing_request_not_found';
 }

@@ -50,6 +50,11 @@ export class TokenManager implements TokenSource {
     return grant.ok ? success(grant.value.token) : grant;
   }
 
+  /** False once `token` was replaced, or is due for renewal by the lifetime the service gave. */
+  isUsable(token: AccessToken): boolean {
+    return this.#current === token && (token.expiresAt === undefined || this.#now() < this.#renewAt);
+  }
+
   /** Forgets `token` if it is still the current one (the service refused it). */
   invalidate(token: AccessToken): void {
     if (this.#current === token) this.#current = undefined;
@@ -98,9 +103,10 @@ export class TokenManager implements TokenSource {
           }
         : answer;
     }
-    const lifetimeMs = answer.value.expires_in === undefined ? undefined : answer.value.expires_in * 1000;
+    const grant = answer.value.body;
+    const lifetimeMs = grant.expires_in === undefined ? undefined : grant.expires_in * 1000;
     const token: AccessToken = {
-      value: new Secret(answer.value.access_token),
+      value: new Secret(grant.access_token),
       // Counted from when the request was sent, so a slow answer errs on the early side.
       expiresAt: lifetimeMs === undefined ? undefined : requestedAt + lifetimeMs,
     };
@@ -111,8 +117,8 @@ export class TokenManager implements TokenSource {
         : token.expiresAt - Math.min(MAX_RENEWAL_MARGIN_MS, (lifetimeMs ?? 0) * 0.1);
     return success({
       token,
-      scopes: answer.value.scope?.split(/\s+/).filter(Boolean),
-      expiresInSeconds: answer.value.expires_in,
+      scopes: grant.scope?.split(/\s+/).filter(Boolean),
+      expiresInSeconds: grant.expires_in,
     });
   }
 }

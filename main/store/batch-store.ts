@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { BatchDefaults } from '../../shared/domain/batch';
 import type { BatchEvent } from '../batch/batch-events';
-import { applyBatchEvent, emptyBatch, UnknownBatchEventError, type BatchState } from '../batch/batch-state';
+import {
+  applyBatchEvent,
+  emptyBatch,
+  UnknownBatchEventError,
+  upgradeBatchState,
+  type BatchState,
+} from '../batch/batch-state';
 import { makeDirectoryDurable } from './durable-fs';
 import { errorCode, nodeFileSystem, type FileSystem } from './file-system';
 import { JournalWriter, loadJournal, type JournalDamage, type JournalEntry } from './journal';
@@ -117,7 +123,9 @@ export class BatchStore {
         continue;
       }
       const { journal } = loaded;
-      const folded = foldEntries(folder, journal.snapshot?.state ?? emptyBatch(entry.name), journal.entries);
+      // A snapshot written by an earlier version is brought to today's shape before events apply.
+      const initial = journal.snapshot ? upgradeBatchState(journal.snapshot.state) : emptyBatch(entry.name);
+      const folded = foldEntries(folder, initial, journal.entries);
       if (!folded.ok) {
         damaged.push({ batchId: entry.name, damage: folded.damage });
         continue;

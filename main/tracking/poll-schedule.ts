@@ -12,7 +12,11 @@ export interface PollSchedule {
   readonly oldestMs: number;
   /** Each interval is stretched or shrunk by up to this fraction, at random. */
   readonly jitter: number;
+  /** No interval is shorter: the client never reads one request twice within its read spacing anyway. */
+  readonly minimumMs: number;
 }
+
+import { READ_SPACING_MS } from '../client/read-spacing';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -27,6 +31,7 @@ export const DEFAULT_POLL_SCHEDULE: PollSchedule = {
   ],
   oldestMs: 15 * MINUTE,
   jitter: 0.2,
+  minimumMs: READ_SPACING_MS,
 };
 
 /** The interval before the next read of a request of age `ageMs`, jitter included. */
@@ -40,5 +45,5 @@ export function nextInterval(
     ? schedule.attentionMs
     : (schedule.byAge.find(([limit]) => ageMs < limit)?.[1] ?? schedule.oldestMs);
   const factor = 1 + schedule.jitter * (2 * random() - 1);
-  return Math.round(base * factor);
+  return Math.max(schedule.minimumMs, Math.round(base * factor));
 }

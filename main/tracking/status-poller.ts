@@ -3,6 +3,7 @@ import { isFinal } from '../../shared/service/status';
 import type { SigningRequest } from '../../shared/service/wire';
 import { backoffDelayMs, sleep } from '../client/backoff';
 import type { ServiceClient } from '../client/service-client';
+import { isNotFoundAtService } from '../client/service-failure';
 import { silentLogger, type Logger } from '../log';
 import type { BatchState, DocumentState } from '../batch/batch-state';
 import type { BatchStore } from '../store/batch-store';
@@ -314,8 +315,8 @@ export class StatusPoller {
       );
     if (!result.ok) {
       const failure = result.error;
-      // Not found, whatever the code: the service does not have it (any more) for this client.
-      if (failure.httpStatus === 404 || failure.code === 'signing_request_not_found') {
+      // Gone only when the service itself says so: a gateway's 404 (no service error body) is passing.
+      if (isNotFoundAtService(failure)) {
         await this.#options.store.record(tracked.batchId, [
           { type: 'request_gone', documentId: tracked.documentId },
         ]);

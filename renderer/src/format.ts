@@ -49,6 +49,7 @@ export function describeState(
     adding_participants: 'Adding participants',
     preparing: 'Preparing',
     prepared: 'Waiting for signatures',
+    needs_check: 'Needs your check',
     failed: 'Failed',
   };
   return phases[phase] ?? phase;

@@ -49,7 +49,15 @@ export type DocumentDraft = z.infer<typeof documentDraftSchema>;
 
 /** Where one document is in sending. Derived from the journal; never set by hand. */
 export type SendPhase =
-  'draft' | 'queued' | 'uploading' | 'creating' | 'adding_participants' | 'preparing' | 'prepared' | 'failed';
+  | 'draft'
+  | 'queued'
+  | 'uploading'
+  | 'creating'
+  | 'adding_participants'
+  | 'preparing'
+  | 'prepared'
+  | 'needs_check'
+  | 'failed';
 
 export interface ItemError {
   readonly code: string;

@@ -65,6 +65,10 @@ export const invokeChannels = {
   'sending.start': channel(z.tuple([id]), engineStateSchema),
   'sending.pause': channel(z.tuple([id]), engineStateSchema),
   'sending.retry': channel(z.tuple([id, id]), engineStateSchema),
+  /** A document that needs the user's check: link the request the service already holds (its reference is checked). */
+  'sending.linkRequest': channel(z.tuple([id, id, id]), engineStateSchema),
+  /** A document that needs the user's check: send it as a new request, on purpose. */
+  'sending.sendAsNew': channel(z.tuple([id, id]), engineStateSchema),
   'ceremony.open': channel(z.tuple([id, id]), ceremonyOpenedSchema),
   'tracking.refreshNow': channel(z.tuple([id.optional()]), z.null()),
   'tracking.setPaused': channel(z.tuple([z.boolean()]), z.null()),

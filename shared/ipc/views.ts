@@ -14,6 +14,7 @@ export const sendPhaseSchema = z.enum([
   'adding_participants',
   'preparing',
   'prepared',
+  'needs_check',
   'failed',
 ]);
 
@@ -65,6 +66,19 @@ export const documentViewSchema = z.object({
   locked: z.boolean(),
   requestId: z.string().optional(),
   error: errorViewSchema.optional(),
+  /**
+   * The app cannot know whether the service already holds a request for this document: it will
+   * not send it again by itself. `explanation` says so in plain words, with when the first
+   * attempt left; the user links the existing request or sends a new one on purpose.
+   */
+  check: z
+    .object({
+      reason: z.enum(['key_refused', 'new_request_after_unknown', 'created_without_id']),
+      explanation: z.string(),
+      firstAttemptAt: z.string().optional(),
+      newRequestId: z.string().optional(),
+    })
+    .optional(),
   tracking: trackedStatusSchema.optional(),
   gone: z.boolean(),
   canOpenCeremony: z.boolean(),
@@ -77,6 +91,7 @@ export const countsSchema = z.object({
   sending: z.number(),
   prepared: z.number(),
   failed: z.number(),
+  needsCheck: z.number(),
   inProgress: z.number(),
   completed: z.number(),
   gone: z.number(),

@@ -125,6 +125,15 @@ export const ERROR_CATALOG = {
     title: "The app's copy of the document is missing from its data folder",
     action: 'Remove the document from the batch and add the PDF again.',
   },
+  gateway_not_found: {
+    title: "The service's address answered 'not found' without saying why",
+    action:
+      'A gateway in front of the service may be failing, or the address may be wrong. Sending resumes by itself.',
+  },
+  gateway_error: {
+    title: 'A gateway in front of the signing service got no answer from it',
+    action: 'The service may be restarting or down. The app retries by itself; if it lasts, try again later.',
+  },
   invalid_response: {
     title: 'The signing service sent an answer the app does not understand',
     action: 'Check that the connection points to a signing service (base URL), then retry.',

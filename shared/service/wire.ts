@@ -30,6 +30,14 @@ const timestamp = z
   .nullable()
   .optional()
   .catch(undefined);
+/**
+ * A document revision (spec §2.3: integer), also when written as a numeric string; anything
+ * else (null, "first", 1.5) is unknown rather than a number made up by coercion.
+ */
+const revision = z
+  .union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)])
+  .optional()
+  .catch(undefined);
 /** A positive number of seconds or hours, also when written as a numeric string; else unknown. */
 const lifetime = z.coerce.number().positive().optional().catch(undefined);
 
@@ -106,36 +114,51 @@ export const uploadSchema = z.looseObject({
 });
 export type Upload = z.infer<typeof uploadSchema>;
 
+/**
+ * Answer of a creation (spec §4.3). Read leniently: any 2xx is success, so a field that is
+ * absent or unreadable is unknown, never an error (the client reports "created, id unknown").
+ */
 export const createSigningRequestResponseSchema = z.looseObject({
-  id: z.string().min(1),
-  external_reference: z.string().optional(),
-  transaction_type: z.string().nullable().optional(),
-  submission_status: z.string().optional(),
-  idempotent_replay: z.boolean().optional(),
+  id: z.string().min(1).optional().catch(undefined),
+  external_reference: z.string().optional().catch(undefined),
+  transaction_type: z.string().nullable().optional().catch(undefined),
+  submission_status: z.string().optional().catch(undefined),
+  idempotent_replay: z.boolean().optional().catch(undefined),
 });
 export type CreateSigningRequestResponse = z.infer<typeof createSigningRequestResponseSchema>;
 
 /** A participant as the service returns it (spec §4.5); output fields are read leniently. */
 export const createdParticipantSchema = z.looseObject({
-  participant_id: z.string().min(1),
-  participant_type: z.string().optional(),
-  is_internal: z.boolean().optional(),
-  role: z.string().optional(),
-  name: z.string().optional(),
-  email: z.string().optional(),
-  signing_order: z.number().int().nullable().optional(),
+  participant_id: z.string().min(1).optional().catch(undefined),
+  participant_type: z.string().optional().catch(undefined),
+  is_internal: z.boolean().optional().catch(undefined),
+  role: z.string().optional().catch(undefined),
+  name: z.string().optional().catch(undefined),
+  email: z.string().optional().catch(undefined),
+  signing_order: z.number().int().nullable().optional().catch(undefined),
 });
 
+/** Answer of adding a participant (spec §4.5), read leniently like a creation's. */
 export const addParticipantResponseSchema = z.looseObject({
-  id: z.string().min(1),
-  participant: createdParticipantSchema,
+  id: z.string().min(1).optional().catch(undefined),
+  participant: createdParticipantSchema.optional().catch(undefined),
 });
 export type AddParticipantResponse = z.infer<typeof addParticipantResponseSchema>;
 
+/**
+ * Answer of a preparation (spec §4.6), read leniently: without `document.revision` or
+ * `document.sha256` the client reads the request to learn them.
+ */
 export const prepareResponseSchema = z.looseObject({
-  id: z.string().min(1),
-  status: z.string(),
-  document: z.looseObject({ revision: z.coerce.number().int(), sha256: digest }),
+  id: z.string().min(1).optional().catch(undefined),
+  status: z.string().optional().catch(undefined),
+  document: z
+    .looseObject({
+      revision,
+      sha256: digest.optional().catch(undefined),
+    })
+    .optional()
+    .catch(undefined),
 });
 export type PrepareResponse = z.infer<typeof prepareResponseSchema>;
 
@@ -149,7 +172,7 @@ export const signingRequestSchema = z.looseObject({
   document: z
     .looseObject({
       status: z.string().optional(),
-      revision: z.coerce.number().int().optional().catch(undefined),
+      revision,
       sha256: digest.optional().catch(undefined),
     })
     .nullable()

@@ -450,6 +450,66 @@ export const exportReport: Journey = {
   },
 };
 
+/**
+ * (f) A creation whose answer was lost and whose key the service then refused: the document
+ * says it needs the user's check, with the facts; a wrong request id is refused inside the
+ * dialog; the right one is linked and the document goes on to "waiting for signatures".
+ */
+export const needsYourCheck: Journey = {
+  name: 'a document that needs your check: the facts in plain words, a wrong id refused in the dialog, the existing request linked, nothing sent twice',
+  timeoutMs: 120_000,
+  async run(app) {
+    const { page, sim, files } = app;
+    const client = registerJourneyClient(app);
+    await saveConnection(page, { name: 'Office', baseUrl: sim.baseUrl, ...client });
+    cpSync(join(SAMPLES, 'pdfs'), files.file('pdfs'), { recursive: true });
+    const manifest = files.file('one contract.csv');
+    writeFileSync(
+      manifest,
+      [
+        'document;external_reference;participant_type;role;name;email',
+        'pdfs/Avenant au contrat - Jürgen Müller.pdf;CHK-1;signer;Gérant;Jürgen Müller;juergen.mueller@example.com',
+      ].join('\n'),
+    );
+    await createBatch(page, 'Checked batch');
+    await app.answerNextDialog(manifest);
+    await page.getByRole('button', { name: 'Import manifest…' }).click();
+    await page.getByRole('button', { name: 'Import 1 document' }).click();
+    const table = documentsTable(page, 'Checked batch');
+    await table.getByRole('rowheader', { name: 'CHK-1' }).waitFor();
+
+    // The service creates the request but the answer is lost; the retry's key is then refused.
+    sim.faults.enqueue(
+      { kind: 'dropAfter', pathPattern: '^/api/v1/signing-requests$' },
+      { kind: 'reject', pathPattern: '^/api/v1/signing-requests$', status: 422, code: 'upload_expired' },
+    );
+    await page.getByRole('button', { name: 'Send batch' }).click();
+    const row = table.getByRole('row', { name: /CHK-1/ });
+    await row.getByText('Needs your check').waitFor({ timeout: 60_000 });
+    await row.getByText(/A signing request for CHK-1 may already exist at the service/).waitFor();
+    await page.getByText(/1 document needs your check/).waitFor();
+    expect(sim.state.countByExternalReference()).toEqual({ 'CHK-1': 1 });
+
+    await row.getByRole('button', { name: 'Check and resolve… CHK-1' }).click();
+    const dialog = page.getByRole('dialog', { name: 'CHK-1 needs your check' });
+    await dialog.getByLabel("Id of CHK-1's request at the service").fill('sr_not_this_one');
+    await dialog.getByRole('button', { name: 'Link this request' }).click();
+    await dialog
+      .getByRole('alert')
+      .getByText(/has no signing request sr_not_this_one/)
+      .waitFor();
+    await app.screenshot('needs-check');
+    const [request] = sim.state.requests();
+    await dialog.getByLabel("Id of CHK-1's request at the service").fill(request!.id);
+    await dialog.getByRole('button', { name: 'Link this request' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await row.getByText('Waiting for signatures').waitFor({ timeout: 30_000 });
+    expect(sim.state.countByExternalReference()).toEqual({ 'CHK-1': 1 });
+    expect(sim.state.requests()[0]).toMatchObject({ id: request!.id, status: 'prepared' });
+    expect(sim.state.violations()).toEqual([]);
+  },
+};
+
 /** Every journey, in the order they run. */
 export const JOURNEYS: readonly Journey[] = [
   prepareByHand,
@@ -458,4 +518,5 @@ export const JOURNEYS: readonly Journey[] = [
   offlineAndBack,
   fullFlow,
   exportReport,
+  needsYourCheck,
 ];

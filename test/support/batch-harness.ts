@@ -7,13 +7,20 @@ import type { Simulator } from '../simulator/simulator';
 import { DEMO_CLIENT } from '../simulator/simulator';
 import { writePdf, type TempFolder } from './pdf-files';
 
-/** Opens a desk on `dataDir` against the simulator, with quick retries and waits for tests. */
+/**
+ * Opens a desk on `dataDir` against the simulator, with quick retries and waits for tests. Its
+ * clock is this computer's, moved 6 s ahead once the desk is open: as if the app had started a
+ * while ago, so its first reads are not held back for another process that might have just
+ * read (the read-spacing tests cover that hold). A `now` override is used as given.
+ */
 export async function openTestDesk(
   sim: Simulator,
   dataDir: string,
   overrides: Partial<DeskOptions> = {},
 ): Promise<Desk> {
+  let startedAgoMs = 0;
   const opening = await openDesk({
+    now: () => Date.now() + startedAgoMs,
     dataDir,
     connection: {
       baseUrl: sim.baseUrl,
@@ -25,6 +32,7 @@ export async function openTestDesk(
     ...overrides,
   });
   if (!opening.ok) throw new Error(opening.message);
+  startedAgoMs = 6_000;
   return opening.desk;
 }
 

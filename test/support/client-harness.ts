@@ -2,11 +2,8 @@ import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { createJsonLogger } from '../../main/log';
 import { Secret } from '../../main/secret';
-import {
-  ServiceClient,
-  type ServiceClientOptions,
-  type UploadSource,
-} from '../../main/client/service-client';
+import { ServiceClient, type ServiceClientOptions } from '../../main/client/service-client';
+import { fileUploadSource, type UploadSource } from '../../main/client/upload-source';
 import type { Result } from '../../main/client/service-failure';
 
 /** Collected log lines of a client, to assert on and to scan for secrets. */
@@ -34,7 +31,7 @@ export function makeTestClient(
 
 /** Describes a file on disk as an upload source. */
 export function uploadSourceOf(path: string, filename = basename(path)): UploadSource {
-  return { path, sizeBytes: statSync(path).size, filename };
+  return fileUploadSource(path, statSync(path).size, filename);
 }
 
 /** The value of a successful result; fails the test with the failure's message otherwise. */

@@ -11,6 +11,7 @@ import {
 } from '../state/document-status';
 import { useDesk } from '../state/store';
 import { BatchSettings } from './batch-settings';
+import { CheckDialog } from './check-dialog';
 import { DocumentEditor } from './document-editor';
 import { DocumentTable } from './document-table';
 import { ManifestImport } from './manifest-import';
@@ -29,6 +30,7 @@ export function BatchScreen({ batchId }: { batchId: string }) {
   const [filter, setFilter] = useState<StatusFilter>('all');
   const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<DocumentView | undefined>();
+  const [checking, setChecking] = useState<DocumentView | undefined>();
   const [renaming, setRenaming] = useState(false);
   const [dragging, setDragging] = useState(false);
 
@@ -60,6 +62,7 @@ export function BatchScreen({ batchId }: { batchId: string }) {
     ['queued', 'uploading', 'creating', 'adding_participants', 'preparing'].includes(document.phase),
   );
   const failed = documents.filter((document) => document.phase === 'failed');
+  const needsCheck = documents.filter((document) => document.phase === 'needs_check');
   const canResume = !running && unfinished.length > 0;
 
   function drop(event: DragEvent) {
@@ -175,6 +178,14 @@ export function BatchScreen({ batchId }: { batchId: string }) {
           Sending stopped: {engine.reason}
         </p>
       )}
+      {needsCheck.length > 0 && (
+        <p className="banner banner-error" role="alert">
+          {documentsLabel(needsCheck.length)} {needsCheck.length === 1 ? 'needs' : 'need'} your check: a
+          signing request may already exist at the service, so the app will not send{' '}
+          {needsCheck.length === 1 ? 'it' : 'them'} again by itself. Use “Check and resolve…” on{' '}
+          {needsCheck.length === 1 ? 'it' : 'each'}.
+        </p>
+      )}
       {!running && withProblems.length > 0 && (
         <p className="hint">
           {documentsLabel(withProblems.length)} {withProblems.length === 1 ? 'needs' : 'need'} attention
@@ -236,11 +247,20 @@ export function BatchScreen({ batchId }: { batchId: string }) {
           {shown.length === 0 ? (
             <p className="empty">No document matches. Clear the search or show all.</p>
           ) : (
-            <DocumentTable batchId={batchId} batchName={detail.name} documents={shown} onEdit={setEditing} />
+            <DocumentTable
+              batchId={batchId}
+              batchName={detail.name}
+              documents={shown}
+              onEdit={setEditing}
+              onCheck={setChecking}
+            />
           )}
         </>
       )}
 
+      {checking && (
+        <CheckDialog batchId={batchId} document={checking} onClose={() => setChecking(undefined)} />
+      )}
       {editing && (
         <DocumentEditor
           batchId={batchId}

@@ -16,6 +16,8 @@ export interface DocumentTableProps {
   readonly batchName: string;
   readonly documents: readonly DocumentView[];
   readonly onEdit: (document: DocumentView) => void;
+  /** Opens the check of a document that needs one (link the existing request, or send anew). */
+  readonly onCheck: (document: DocumentView) => void;
 }
 
 /**
@@ -23,7 +25,7 @@ export interface DocumentTableProps {
  * view are rendered (spacer rows stand for the others), so a batch of thousands scrolls
  * smoothly; `aria-rowcount`/`aria-rowindex` tell assistive technology the table's real size.
  */
-export function DocumentTable({ batchId, batchName, documents, onEdit }: DocumentTableProps) {
+export function DocumentTable({ batchId, batchName, documents, onEdit, onCheck }: DocumentTableProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const progress = useDesk((state) => state.progress);
   const virtualizer = useVirtualizer({
@@ -75,6 +77,7 @@ export function DocumentTable({ batchId, batchName, documents, onEdit }: Documen
                 document={document}
                 live={progress[`${batchId}/${document.id}`]}
                 onEdit={onEdit}
+                onCheck={onCheck}
               />
             );
           })}
@@ -96,6 +99,7 @@ const DocumentRow = memo(function DocumentRow({
   document,
   live,
   onEdit,
+  onCheck,
 }: {
   measure: (element: Element | null) => void;
   index: number;
@@ -103,6 +107,7 @@ const DocumentRow = memo(function DocumentRow({
   document: DocumentView;
   live: Progress | undefined;
   onEdit: (document: DocumentView) => void;
+  onCheck: (document: DocumentView) => void;
 }) {
   const actions = useDesk.getState();
   const value = documentProgress(document, live);
@@ -167,6 +172,7 @@ const DocumentRow = memo(function DocumentRow({
           </span>
         )}
         {document.error && <span className="problem">{document.error.message}</span>}
+        {document.check && <span className="problem">{document.check.explanation}</span>}
         {document.tracking && (
           <span className="muted">
             Evidence {document.tracking.evidenceReady ? 'ready' : 'not ready yet'}
@@ -188,6 +194,11 @@ const DocumentRow = memo(function DocumentRow({
           {document.canOpenCeremony && (
             <button type="button" onClick={() => void actions.openCeremony(batchId, document.id)}>
               Open ceremony<span className="visually-hidden"> for {reference}</span>
+            </button>
+          )}
+          {document.check && (
+            <button type="button" onClick={() => onCheck(document)}>
+              Check and resolve…<span className="visually-hidden"> {reference}</span>
             </button>
           )}
           {document.phase === 'failed' && (

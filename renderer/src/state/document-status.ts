@@ -5,7 +5,8 @@
 import type { DocumentView } from '../../../shared/ipc/views';
 import type { Progress } from './transitions';
 
-export type StatusFilter = 'all' | 'draft' | 'sending' | 'waiting' | 'completed' | 'failed' | 'gone';
+export type StatusFilter =
+  'all' | 'draft' | 'sending' | 'waiting' | 'completed' | 'needs_check' | 'failed' | 'gone';
 
 export const STATUS_FILTERS: readonly { readonly value: StatusFilter; readonly label: string }[] = [
   { value: 'all', label: 'All' },
@@ -13,6 +14,7 @@ export const STATUS_FILTERS: readonly { readonly value: StatusFilter; readonly l
   { value: 'sending', label: 'Sending' },
   { value: 'waiting', label: 'Waiting for signatures' },
   { value: 'completed', label: 'Completed' },
+  { value: 'needs_check', label: 'Needs your check' },
   { value: 'failed', label: 'Failed' },
   { value: 'gone', label: 'No longer at the service' },
 ];
@@ -22,6 +24,7 @@ export function bucketOf(document: DocumentView): Exclude<StatusFilter, 'all'> {
   if (document.gone) return 'gone';
   if (document.tracking?.final) return 'completed';
   if (document.phase === 'prepared') return 'waiting';
+  if (document.phase === 'needs_check') return 'needs_check';
   if (document.phase === 'failed') return 'failed';
   if (document.phase === 'draft') return 'draft';
   return 'sending';
@@ -43,7 +46,7 @@ const STEP_SHARE: Readonly<Record<string, number>> = {
  */
 export function documentProgress(document: DocumentView, live: Progress | undefined): number | undefined {
   const phase = live?.phase ?? document.phase;
-  if (phase === 'draft' || phase === 'failed') return undefined;
+  if (phase === 'draft' || phase === 'failed' || phase === 'needs_check') return undefined;
   if (phase === 'uploading' && live?.sentBytes !== undefined && live.totalBytes)
     return (0.6 * Math.min(live.sentBytes, live.totalBytes)) / live.totalBytes;
   return STEP_SHARE[phase] ?? 0;
@@ -122,6 +125,7 @@ export function countByBucket(documents: readonly DocumentView[]): Readonly<Reco
     sending: 0,
     waiting: 0,
     completed: 0,
+    needs_check: 0,
     failed: 0,
     gone: 0,
   };

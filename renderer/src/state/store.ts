@@ -48,6 +48,14 @@ export interface DeskActions {
   pause(batchId: string): Promise<void>;
   retry(batchId: string, documentId: string): Promise<void>;
   retryFailed(batchId: string, documentIds: readonly string[]): Promise<void>;
+  /** Links the request the service holds to a document that needs a check; the refusal's words when it cannot. */
+  linkRequest(
+    batchId: string,
+    documentId: string,
+    requestId: string,
+  ): Promise<{ readonly ok: boolean; readonly message?: string }>;
+  /** Sends a document that needs a check as a new request, on purpose. */
+  sendAsNew(batchId: string, documentId: string): Promise<void>;
   setTrackingPaused(paused: boolean): Promise<void>;
   openCeremony(batchId: string, documentId: string): Promise<void>;
   refreshNow(batchId?: string): Promise<void>;
@@ -277,6 +285,27 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
     },
     async retryFailed(batchId, documentIds) {
       for (const documentId of documentIds) await get().retry(batchId, documentId);
+    },
+    async linkRequest(batchId, documentId, requestId) {
+      try {
+        await unwrap(desk().sending.linkRequest(batchId, documentId, requestId));
+      } catch (error) {
+        // Shown inside the dialog the user is in, not behind it.
+        return {
+          ok: false,
+          message:
+            error instanceof BridgeError
+              ? error.message
+              : 'Something went wrong. Nothing was lost; try again.',
+        };
+      }
+      set((state) => withNotice(state, 'success', `${requestId} is linked; sending continues with it.`));
+      await get().loadBatch(batchId);
+      return { ok: true };
+    },
+    async sendAsNew(batchId, documentId) {
+      await attempt(set, () => unwrap(desk().sending.sendAsNew(batchId, documentId)));
+      await get().loadBatch(batchId);
     },
     async setTrackingPaused(paused) {
       await attempt(set, () => unwrap(desk().tracking.setPaused(paused)));

@@ -74,7 +74,10 @@ async function bundleEntry(folder: TempFolder): Promise<string> {
     outfile,
     // fs-native-extensions loads its binary beside its own file: imported by path from this
     // repository's node_modules, since the bundle is written to a temporary folder.
-    external: ['keytar', `${fileURLToPath(new URL('../../../node_modules/fs-native-extensions/', import.meta.url))}*`],
+    external: [
+      'keytar',
+      `${fileURLToPath(new URL('../../../node_modules/fs-native-extensions/', import.meta.url))}*`,
+    ],
     banner: {
       js: "import { createRequire as __hostCreateRequire } from 'node:module'; const require = __hostCreateRequire(import.meta.url);",
     },

@@ -6,6 +6,21 @@ import { BatchStore } from '../../../main/store/batch-store';
 import type { Simulator } from '../../simulator/simulator';
 import { makePdfBytes, type TempFolder } from '../../support/pdf-files';
 
+/**
+ * A seed for one service variant: `base` mixed with the variant's name (FNV-1a), so that a
+ * variant run alone (`SIM_VARIANTS=<name>`) replays exactly as it ran in the whole suite.
+ */
+export function variantSeed(base: number, variant: { readonly name: string }): number {
+  let hash = 0x811c9dc5;
+  for (const char of variant.name) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193) >>> 0;
+  return ((base ^ hash) >>> 0) % 1_000_000;
+}
+
+/** The references the service holds more than one request for, with their counts: duplicates. */
+export function duplicateReferences(sim: Simulator): [string, number][] {
+  return Object.entries(sim.state.countByExternalReference()).filter(([, count]) => count > 1);
+}
+
 /** A small deterministic generator (mulberry32), so a run can be replayed from its seed. */
 export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
@@ -196,6 +211,10 @@ export interface LocalDocument {
   readonly uploadId: string | undefined;
   /** True once the create call's Idempotency-Key is stored (the call may have been sent). */
   readonly createAttempted: boolean;
+  /** True while a creation attempt under the stored key may be on its way (marked before it left, not settled since). */
+  readonly createInFlight: boolean;
+  /** True once some creation attempt's outcome is unknown: the key is never released by itself. */
+  readonly createUnknown: boolean;
   readonly error: string | undefined;
 }
 
@@ -212,6 +231,8 @@ export async function readLocalDocuments(dataDir: string): Promise<LocalDocument
         requestId: document.send.requestId,
         uploadId: document.send.upload?.uploadId,
         createAttempted: document.send.create !== undefined,
+        createInFlight: document.send.create?.inFlight === true,
+        createUnknown: document.send.create?.unknown === true,
         error: document.send.error?.message,
       })),
     );

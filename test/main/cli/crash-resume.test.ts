@@ -1,5 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_CLIENT, startSimulator, type Simulator } from '../../simulator/simulator';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  DEMO_CLIENT,
+  describeVariant,
+  startSimulator,
+  variantsForSuite,
+  type Simulator,
+} from '../../simulator/simulator';
+import { answerChecksWithCli, describeCheckAnswers } from '../../support/cli-checks';
 import {
   bundleCli,
   killAllCli,
@@ -10,9 +17,11 @@ import {
 } from '../../support/cli-process';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 import {
+  duplicateReferences,
   expectExactlyOnePreparedRequestEach,
   readLocalDocuments,
   seededRandom,
+  variantSeed,
   writeContractManifest,
   type ContractManifest,
 } from './cli-fixtures';
@@ -20,44 +29,53 @@ import {
 /**
  * PRODUCT.md §3: "A crash or kill at any instant, then a restart, finishes the batch with exactly
  * one signing request per document." The command line runs as a real process and is killed
- * with SIGKILL over and over, at instants chosen three ways, then a last run finishes the batch.
+ * with SIGKILL over and over, at instants chosen three ways, then a last run finishes the batch,
+ * against every service the spec allows (`variantsForSuite()`). A kill can leave a creation whose
+ * outcome nobody knows; the app then asks the user ("needs your check") instead of sending the
+ * document again, and the test answers as the user would, with `resolve`.
  *
- * The kill schedule comes from SEED (printed in the test name); replay a failure with
- * CRASH_SEED=<seed> npx vitest run test/main/cli/crash-resume.test.ts
+ * The kill schedule of each variant comes from CRASH_SEED and the variant's name (both printed in
+ * the test name); replay a failure with
+ * CRASH_SEED=<seed> SIM_VARIANTS=<variant> npx vitest run test/main/cli/crash-resume.test.ts
  */
 const SEED = Number(process.env.CRASH_SEED ?? 20_260_301);
-const DOCUMENTS = 30;
-const KILLS_WANTED = 20;
-const EACH_KIND_AT_LEAST = 3;
+const DOCUMENTS = 16;
+const KILLS_EACH_KIND = 3;
+const HOUR = 3_600_000;
 
 type KillKind = 'random-delay' | 'during-upload' | 'after-create';
 const KINDS: readonly KillKind[] = ['random-delay', 'during-upload', 'after-create'];
+const KILLS_WANTED = KILLS_EACH_KIND * KINDS.length;
 
 let files: TempFolder;
 let cliPath: string;
 let manifest: ContractManifest;
-let sim: Simulator;
+let sim: Simulator | undefined;
+/** One line per variant, printed together at the end. */
+const report: string[] = [];
 
 beforeAll(async () => {
   files = makeTempFolder('desk-cli-crash-');
   cliPath = await bundleCli(files.path);
-  // 200–400 KB each, so that an upload takes measurable time.
+  // 200–400 KB each, so that an upload takes measurable time. Every variant sends the same
+  // manifest into its own data folder.
   manifest = await writeContractManifest(files, {
     count: DOCUMENTS,
     pages: { min: 20, max: 40 },
     seed: SEED,
   });
-  sim = await startSimulator({ seed: SEED });
-  // The simulator waits its latency after doing the work and before answering: every answer,
-  // the one to a create included, is on its way for a while after the service acted, and a
-  // kill in that window leaves a request the client has not heard of.
-  sim.faults.set({ latencyMs: 100, latencySpikeRate: 0.25, latencySpikeMs: 150 });
 }, 60_000);
+
+afterEach(async () => {
+  await killAllCli();
+  await sim?.close();
+  sim = undefined;
+});
 
 afterAll(async () => {
   await killAllCli();
-  await sim?.close();
   files?.remove();
+  if (report.length > 0) console.log(`crash-resume (CRASH_SEED=${SEED}):\n  ${report.join('\n  ')}`);
 });
 
 function shuffled<T>(items: readonly T[], random: () => number): T[] {
@@ -70,9 +88,9 @@ function shuffled<T>(items: readonly T[], random: () => number): T[] {
 }
 
 /** Ids of requests the service holds for this client that the data folder does not know yet. */
-async function requestsUnknownLocally(dataDir: string): Promise<string[]> {
+async function requestsUnknownLocally(service: Simulator, dataDir: string): Promise<string[]> {
   const known = new Set((await readLocalDocuments(dataDir)).map((document) => document.requestId));
-  return sim.state
+  return service.state
     .requests()
     .map((request) => request.id)
     .filter((id) => !known.has(id));
@@ -97,8 +115,8 @@ function describePlan(plan: KillPlan): string {
 }
 
 /** One `send` run, killed with SIGKILL at the instant the plan picks (unless it ends first). */
-async function sendAndKill(args: readonly string[], plan: KillPlan): Promise<RunOutcome> {
-  const baseline = sim.state.requests().length;
+async function sendAndKill(service: Simulator, args: readonly string[], plan: KillPlan): Promise<RunOutcome> {
+  const baseline = service.state.requests().length;
   const cli = startCli(cliPath, args, { credentials: DEMO_CLIENT });
   let killRequested = false;
   const killNow = () => {
@@ -130,7 +148,7 @@ async function sendAndKill(args: readonly string[], plan: KillPlan): Promise<Run
     case 'after-create':
       // The service has just created a request; its answer is still on its way to the client.
       poll = setInterval(() => {
-        if (sim.state.requests().length > baseline) killNow();
+        if (service.state.requests().length > baseline) killNow();
       }, 1);
       break;
   }
@@ -140,93 +158,134 @@ async function sendAndKill(args: readonly string[], plan: KillPlan): Promise<Run
   return { killed: result.signal === 'SIGKILL', result };
 }
 
-describe('send, killed at any instant and run again', () => {
-  it(`finishes the batch with exactly one prepared request per document (kill schedule seed ${SEED})`, async () => {
-    const dataDir = files.file('data');
-    const args = [
-      'send',
-      manifest.path,
-      '--base-url',
-      sim.baseUrl,
-      '--data-dir',
-      dataDir,
-      '--json',
-      '--concurrency',
-      '4',
-    ];
-    const random = seededRandom(SEED);
-    const kills: Record<KillKind, number> = { 'random-delay': 0, 'during-upload': 0, 'after-create': 0 };
-    const unknownAfterKill: number[] = [];
-    const log: string[] = [];
-    let runs = 0;
+describe.each(variantsForSuite().map((variant) => [describeVariant(variant), variant] as const))(
+  'send, killed at any instant and run again — %s',
+  (_line, variant) => {
+    const seed = variantSeed(SEED, variant);
+    it(`finishes the batch with exactly one prepared request per document (CRASH_SEED=${SEED}, kill schedule seed ${seed})`, async () => {
+      const startedAt = Date.now();
+      const service = await startSimulator({ seed, variant });
+      sim = service;
+      // The simulator waits its latency after doing the work and before answering: every answer,
+      // the one to a create included, is on its way for a while after the service acted, and a
+      // kill in that window leaves a request the client has not heard of.
+      service.faults.set({ latencyMs: 100, latencySpikeRate: 0.25, latencySpikeMs: 150 });
+      const dataDir = files.file(`data-${variant.name}`);
+      const connection = ['--base-url', service.baseUrl, '--data-dir', dataDir];
+      const args = ['send', manifest.path, ...connection, '--json', '--concurrency', '4'];
+      const random = seededRandom(seed);
+      const kills: Record<KillKind, number> = { 'random-delay': 0, 'during-upload': 0, 'after-create': 0 };
+      const unknownAfterKill: number[] = [];
+      const log: string[] = [];
+      const where = `${variant.name}, seed ${seed}`;
+      let runs = 0;
 
-    // The kinds come mixed, in a seeded random order, each as often as the others.
-    const schedule = shuffled(
-      Array.from({ length: KILLS_WANTED }, (_, index) => KINDS[index % KINDS.length] as KillKind),
-      random,
-    );
-    while (unknownAfterKill.length < KILLS_WANTED) {
-      const kind = schedule[unknownAfterKill.length] as KillKind;
-      // A random delay is short, so that a run never does much of the batch: kills must keep
-      // landing in the middle of the work, however fast or slow the machine is.
-      const fromProcessStart = random() < 0.3;
-      const plan: KillPlan = {
-        kind,
-        from: fromProcessStart ? 'process-start' : 'sending-start',
-        delayMs: Math.floor(random() * (fromProcessStart ? 600 : 400)),
-      };
-      runs += 1;
-      const { killed, result } = await sendAndKill(args, plan);
-      if (!killed) {
-        // The batch finished before enough kills: the schedule no longer tests anything.
-        throw new Error(
-          `run ${runs} (${describePlan(plan)}) ended by itself with exit ${result.code} after ${unknownAfterKill.length} kills (seed ${SEED}):\n  ${log.join('\n  ')}\n${result.stdout.slice(-1_500)}\n${result.stderr}`,
+      // The kinds come mixed, in a seeded random order, each as often as the others.
+      const schedule = shuffled(
+        Array.from({ length: KILLS_WANTED }, (_, index) => KINDS[index % KINDS.length] as KillKind),
+        random,
+      );
+      while (unknownAfterKill.length < KILLS_WANTED) {
+        const kind = schedule[unknownAfterKill.length] as KillKind;
+        // A random delay is short, so that a run never does much of the batch: kills must keep
+        // landing in the middle of the work, however fast or slow the machine is.
+        const fromProcessStart = random() < 0.3;
+        const plan: KillPlan = {
+          kind,
+          from: fromProcessStart ? 'process-start' : 'sending-start',
+          delayMs: Math.floor(random() * (fromProcessStart ? 600 : 400)),
+        };
+        runs += 1;
+        const { killed, result } = await sendAndKill(service, args, plan);
+        if (!killed) {
+          // The batch finished before enough kills: the schedule no longer tests anything.
+          throw new Error(
+            `run ${runs} (${describePlan(plan)}) ended by itself with exit ${result.code} after ${unknownAfterKill.length} kills (${where}):\n  ${log.join('\n  ')}\n${result.stdout.slice(-1_500)}\n${result.stderr}`,
+          );
+        }
+        kills[kind] += 1;
+        const unknown = await requestsUnknownLocally(service, dataDir);
+        unknownAfterKill.push(unknown.length);
+        if (kind === 'after-create') {
+          // Killed while the answer to a create was still on its way: the client cannot know it.
+          expect(unknown.length, `after kill ${unknownAfterKill.length} (${where})`).toBeGreaterThan(0);
+        }
+        // Never more than one request per document, at any point.
+        expect(
+          duplicateReferences(service),
+          `after kill ${unknownAfterKill.length} (${kind}, ${where})`,
+        ).toEqual([]);
+        const local = await readLocalDocuments(dataDir);
+        const prepared = local.filter((document) => document.phase === 'prepared').length;
+        const needsCheck = local.filter((document) => document.phase === 'needs_check').length;
+        log.push(
+          `${describePlan(plan)}: ${prepared} prepared, ${needsCheck} need a check, ${unknown.length} unknown`,
         );
       }
-      kills[kind] += 1;
-      const unknown = await requestsUnknownLocally(dataDir);
-      unknownAfterKill.push(unknown.length);
-      if (kind === 'after-create') {
-        // Killed while the answer to a create was still on its way: the client cannot know it.
-        expect(unknown.length, `after kill ${unknownAfterKill.length} (seed ${SEED})`).toBeGreaterThan(0);
-      }
-      // Never more than one request per document, at any point.
-      const duplicates = Object.entries(sim.state.countByExternalReference()).filter(([, n]) => n > 1);
-      expect(duplicates, `after kill ${unknownAfterKill.length} (${kind}, seed ${SEED})`).toEqual([]);
-      const prepared = (await readLocalDocuments(dataDir)).filter((d) => d.phase === 'prepared').length;
-      log.push(`${describePlan(plan)}: ${prepared} prepared, ${unknown.length} unknown`);
-    }
 
-    const final = await runCli(cliPath, args, { credentials: DEMO_CLIENT });
-    console.log(
-      `crash-resume seed ${SEED}: ${runs} killed runs ${JSON.stringify(kills)}; requests unknown locally after each kill: ${unknownAfterKill.join(',')}\n  ${log.join('\n  ')}`,
-    );
-    expect(final.stderr).toBe('');
-    expect(final.code, final.stdout.slice(-2_000)).toBe(0);
-    const summary = parseJsonLines(final.stdout).at(-1);
-    expect(summary).toMatchObject({ type: 'summary', state: 'finished', prepared: DOCUMENTS, failed: 0 });
+      // The last run comes a day and an hour later (the service's clock): every upload has expired,
+      // and a service that keeps idempotency keys 1 h or 24 h has forgotten them, so a creation a
+      // kill left unknown is refused instead of replayed. It goes to the end; the documents whose
+      // creation is unknown and which the service refused or created anew wait for the user:
+      // exit 1, one line each. (A shorter gap, keys forgotten but uploads alive, would let such a
+      // service create a second request that no client can prevent: not a promise of the app.)
+      service.clock.advance(25 * HOUR);
+      const final = await runCli(cliPath, args, { credentials: DEMO_CLIENT });
+      expect(final.stderr).toBe('');
+      const finalEvents = parseJsonLines(final.stdout);
+      expect(finalEvents.filter((event) => event.type === 'item-failed')).toEqual([]);
+      const finalSummary = finalEvents.at(-1);
+      expect(finalSummary, final.stdout.slice(-2_000)).toMatchObject({
+        type: 'summary',
+        state: 'finished',
+        failed: 0,
+      });
+      const needsCheck = Number(finalSummary?.needsCheck);
+      expect(Number(finalSummary?.prepared) + needsCheck).toBe(DOCUMENTS);
+      expect(finalEvents.filter((event) => event.type === 'needs-check')).toHaveLength(needsCheck);
+      expect(final.code, final.stdout.slice(-2_000)).toBe(needsCheck === 0 ? 0 : 1);
+      expect(duplicateReferences(service), `after the last send (${where})`).toEqual([]);
 
-    // Each way of killing happened, and kills landed in the dangerous window at least once:
-    // the service had created a request the client had not recorded yet.
-    for (const kind of KINDS) expect(kills[kind], kind).toBeGreaterThanOrEqual(EACH_KIND_AT_LEAST);
-    expect(Math.max(...unknownAfterKill)).toBeGreaterThan(0);
-    // Uploads were cut off in flight: the service received them, the client never got the answer.
-    // (Not one per kill: bytes still in the killed process's socket may never reach the service.)
-    const unanswered = sim.state
-      .calls()
-      .filter((call) => call.operation === 'upload' && call.status === null);
-    expect(unanswered.length).toBeGreaterThan(0);
+      // The user answers each of them: links the request the service holds, or sends anew.
+      const checks = await answerChecksWithCli(cliPath, service, manifest.path, connection, final.stdout);
+      expect(checks.answers).toHaveLength(needsCheck);
+      expect((checks.lastRun ?? final).code).toBe(0);
+      expect(checks.summary).toMatchObject({
+        type: 'summary',
+        state: 'finished',
+        prepared: DOCUMENTS,
+        failed: 0,
+        needsCheck: 0,
+      });
 
-    await expectExactlyOnePreparedRequestEach(sim, manifest, dataDir);
-    expect(sim.state.violations()).toEqual([]);
+      const line = `${variant.name} (seed ${seed}): ${runs} killed runs ${JSON.stringify(kills)}, requests unknown locally after each kill ${unknownAfterKill.join(',')}; ${describeCheckAnswers(checks)}; duplicates ${duplicateReferences(service).length}; ${((Date.now() - startedAt) / 1000).toFixed(1)} s`;
+      report.push(line);
+      console.log(`${line}\n  ${log.join('\n  ')}`);
 
-    const status = await runCli(cliPath, ['status', '--data-dir', dataDir, '--json'], { credentials: null });
-    expect(status.code).toBe(0);
-    expect(parseJsonLines(status.stdout).at(-1)).toMatchObject({
-      type: 'summary',
-      documents: DOCUMENTS,
-      prepared: DOCUMENTS,
-      failed: 0,
-    });
-  }, 240_000);
-});
+      // Each way of killing happened, and kills landed in the dangerous window at least once:
+      // the service had created a request the client had not recorded yet.
+      for (const kind of KINDS) expect(kills[kind], kind).toBe(KILLS_EACH_KIND);
+      expect(Math.max(...unknownAfterKill)).toBeGreaterThan(0);
+      // Uploads were cut off in flight: the service received them, the client never got the answer.
+      // (Not one per kill: bytes still in the killed process's socket may never reach the service.)
+      const unanswered = service.state
+        .calls()
+        .filter((call) => call.operation === 'upload' && call.status === null);
+      expect(unanswered.length).toBeGreaterThan(0);
+
+      await expectExactlyOnePreparedRequestEach(service, manifest, dataDir);
+      expect(service.state.violations()).toEqual([]);
+
+      const status = await runCli(cliPath, ['status', '--data-dir', dataDir, '--json'], {
+        credentials: null,
+      });
+      expect(status.code).toBe(0);
+      expect(parseJsonLines(status.stdout).at(-1)).toMatchObject({
+        type: 'summary',
+        documents: DOCUMENTS,
+        prepared: DOCUMENTS,
+        failed: 0,
+      });
+    }, 120_000);
+  },
+);

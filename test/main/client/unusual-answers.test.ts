@@ -51,29 +51,65 @@ describe('answers the spec does not show', () => {
     expect(error.message).toContain('does not understand');
   });
 
-  it('reports an error without a JSON body by its HTTP status', async () => {
-    const { client } = await serve(() => ({ status: 500, body: 'Internal Server Error' }));
-    const error = expectFailure(await client.getSigningRequest('sr_1'));
-    expect(error).toMatchObject({ httpStatus: 500, code: 'service_error', retryable: false });
+  it('reports a 500 without a JSON body by its HTTP status: retried, then retryable with the outcome unknown', async () => {
+    const { server, client } = await serve(() => ({ status: 500, body: 'Internal Server Error' }));
+    const error = expectFailure(await client.prepareSigningRequest('sr_1'));
+    expect(error).toMatchObject({
+      httpStatus: 500,
+      code: 'service_error',
+      retryable: true,
+      outcomeUnknown: true,
+    });
+    expect(server.requests.filter((request) => request.url?.endsWith('/prepare'))).toHaveLength(8);
   });
 
   it('honours a Retry-After given as an HTTP date', async () => {
-    let reads = 0;
+    let prepares = 0;
     const { client } = await serve(() => {
-      reads += 1;
-      return reads === 1
+      prepares += 1;
+      return prepares === 1
         ? {
             status: 503,
             body: '{"error":{"code":"upstream_unavailable","message":"busy"}}',
             headers: { 'retry-after': new Date(Date.now() + 1500).toUTCString() },
           }
-        : { status: 200, body: JSON.stringify({ id: 'sr_1', status: 'prepared' }) };
+        : {
+            status: 200,
+            body: JSON.stringify({ id: 'sr_1', status: 'prepared', document: { revision: 1, sha256: 'ab' } }),
+          };
     });
     const started = Date.now();
-    expectOk(await client.getSigningRequest('sr_1'));
+    expectOk(await client.prepareSigningRequest('sr_1'));
     // HTTP dates have one-second precision, so the wait is between 0.5 and 1.5 s.
     expect(Date.now() - started).toBeGreaterThanOrEqual(450);
-    expect(reads).toBe(2);
+    expect(prepares).toBe(2);
+  });
+
+  it("measures an HTTP-date Retry-After from the answer's Date header: a service clock a day ahead does not hold calls for a day", async () => {
+    const serviceClock = Date.now() + 25 * 3_600_000;
+    let prepares = 0;
+    const { client } = await serve(() => {
+      prepares += 1;
+      return prepares === 1
+        ? {
+            status: 503,
+            body: '{"error":{"code":"upstream_unavailable","message":"busy"}}',
+            headers: {
+              date: new Date(serviceClock).toUTCString(),
+              'retry-after': new Date(serviceClock + 2_000).toUTCString(),
+            },
+          }
+        : {
+            status: 200,
+            body: JSON.stringify({ id: 'sr_1', status: 'prepared', document: { revision: 1, sha256: 'ab' } }),
+          };
+    });
+    const started = Date.now();
+    expectOk(await client.prepareSigningRequest('sr_1'));
+    // Two seconds by the service's own clock, whatever this computer's clock says.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(prepares).toBe(2);
   });
 
   it('without expires_in keeps the token until a 401, then renews once; a second 401 is "credentials rejected"', async () => {
@@ -81,7 +117,7 @@ describe('answers the spec does not show', () => {
       status: 401,
       body: '{"error":{"code":"invalid_token","message":"expired"}}',
     }));
-    const error = expectFailure(await client.getSigningRequest('sr_1'));
+    const error = expectFailure(await client.createWidgetSession('sr_1'));
     expect(error).toMatchObject({ code: 'credentials_rejected', httpStatus: 401 });
     const tokenCalls = server.requests.filter((request) => request.url === '/oauth/token');
     expect(tokenCalls).toHaveLength(2);

@@ -54,6 +54,7 @@ describe('STATUS_FILTERS', () => {
       ['sending', 'Sending'],
       ['waiting', 'Waiting for signatures'],
       ['completed', 'Completed'],
+      ['needs_check', 'Needs your check'],
       ['failed', 'Failed'],
       ['gone', 'No longer at the service'],
     ]);
@@ -64,6 +65,7 @@ describe('bucketOf', () => {
   it.each<[string, Partial<DocumentView>, string]>([
     ['a document never sent', { phase: 'draft' }, 'Not sent'],
     ['a document queued to be sent', { phase: 'queued' }, 'Sending'],
+    ["a document that needs the user's check", { phase: 'needs_check' }, 'Needs your check'],
     ['a document uploading', { phase: 'uploading' }, 'Sending'],
     ['a document being created at the service', { phase: 'creating' }, 'Sending'],
     ['a document getting its participants', { phase: 'adding_participants' }, 'Sending'],
@@ -270,13 +272,15 @@ describe('countByBucket', () => {
       document('6', { phase: 'prepared', tracking: tracking('completed', true) }),
       document('7', { phase: 'failed' }),
       document('8', { phase: 'prepared', gone: true, tracking: tracking('completed', true) }),
+      document('9', { phase: 'needs_check' }),
     ];
     expect(countByBucket(documents)).toEqual({
-      all: 8,
+      all: 9,
       draft: 2,
       sending: 2,
       waiting: 1,
       completed: 1,
+      needs_check: 1,
       failed: 1,
       gone: 1,
     });
@@ -289,6 +293,7 @@ describe('countByBucket', () => {
       sending: 0,
       waiting: 0,
       completed: 0,
+      needs_check: 0,
       failed: 0,
       gone: 0,
     });

@@ -23,7 +23,16 @@ function summary(id: string, updatedAt: string, overrides: Partial<BatchSummary>
     createdAt: '2026-11-20T08:00:00.000Z',
     updatedAt,
     documentCount: 1,
-    counts: { draft: 1, sending: 0, prepared: 0, failed: 0, inProgress: 0, completed: 0, gone: 0 },
+    counts: {
+      draft: 1,
+      sending: 0,
+      prepared: 0,
+      failed: 0,
+      needsCheck: 0,
+      inProgress: 0,
+      completed: 0,
+      gone: 0,
+    },
     engine: { state: 'idle' },
     ...overrides,
   };

@@ -1,0 +1,411 @@
+/**
+ * The send step machine: for one document, what to do next (`nextStep`) and what an answer
+ * means (`decide`). Pure functions over the document's durable facts, this run's facts and the
+ * clock, so every rule of "exactly once" can be read here and tested as a table. The queue
+ * (send-engine.ts) performs the steps, records the events, and never decides anything itself.
+ */
+import type { BatchDefaults, ItemError } from '../../shared/domain/batch';
+import type { CreateSigningRequestBody, Participant, Upload } from '../../shared/service/wire';
+import type { CreationAnswer, PrepareOutcome } from '../client/service-client';
+import type { ServiceFailure } from '../client/service-failure';
+import type { BatchEvent, UnknownCause } from './batch-events';
+import {
+  participantDone,
+  type BatchState,
+  type CreationKey,
+  type DocumentState,
+  type UploadRecord,
+} from './batch-state';
+import { buildCreateBody } from './create-body';
+import { failureMessage, repeatedUploadRefusalMessage, type FailureWords } from './send-messages';
+
+/** What the queue remembers of a document during one run only. */
+export interface RunFacts {
+  /** Fresh uploads made in this run because the service said the upload was gone. */
+  readonly reuploads: number;
+  /** No upload of this document starts before this time (backoff after such a refusal). */
+  readonly uploadNotBefore: number;
+}
+
+export const NO_RUN_FACTS: RunFacts = { reuploads: 0, uploadNotBefore: 0 };
+
+/** Fresh uploads per document and run after the service said its upload was gone (PRODUCT.md §3). */
+export const MAX_REUPLOADS_PER_RUN = 2;
+
+export interface StepContext {
+  readonly now: number;
+  readonly defaults: BatchDefaults;
+  /** A new Idempotency-Key, for a creation that has none. */
+  readonly newKey: () => string;
+  /** An upload this close to its known expiry is not used for a new key (default 10 min). */
+  readonly uploadExpiryMarginMs: number;
+  /** First backoff before a fresh upload after an upload-gone refusal; doubles each time. */
+  readonly reuploadBackoffMs: number;
+}
+
+/** The next thing to do for a document. */
+export type Step =
+  /** Nothing more in this run: prepared, failed, waiting for the user's check, or not queued. */
+  | { readonly kind: 'finished'; readonly why: 'prepared' | 'failed' | 'needs_check' | 'not_queued' }
+  /** Nothing before `until` (a backoff of this document only). */
+  | { readonly kind: 'wait'; readonly until: number }
+  /** Durable facts to store before the next step (a new key, a discarded upload). */
+  | { readonly kind: 'record'; readonly events: readonly BatchEvent[] }
+  | { readonly kind: 'upload'; readonly startedAt: number }
+  /**
+   * A call whose `marker` is stored first, inside its call slot right before it leaves, so
+   * that a stop while it waits for a slot leaves no false "may have reached the service".
+   */
+  | {
+      readonly kind: 'create';
+      readonly key: string;
+      readonly body: CreateSigningRequestBody;
+      readonly marker: readonly BatchEvent[];
+    }
+  | {
+      readonly kind: 'add-participant';
+      readonly requestId: string;
+      readonly index: number;
+      readonly participant: Participant;
+      readonly marker: readonly BatchEvent[];
+    }
+  | { readonly kind: 'prepare'; readonly requestId: string };
+
+/** How a call ended, as the queue saw it. */
+export type Answer<T> =
+  | { readonly kind: 'applied'; readonly value: T }
+  | { readonly kind: 'failed'; readonly failure: ServiceFailure }
+  /** The run was stopped (pause, power cut, a failed write); `left` says whether anything had been sent. */
+  | { readonly kind: 'interrupted'; readonly left: boolean };
+
+/** What to record, and what the queue does next. */
+export interface Decision {
+  readonly events: readonly BatchEvent[];
+  /**
+   * `continue`: take the next step now; `stop`: this document is done in this run (prepared,
+   * failed or waiting for the user); `wait`: the service is away or busy, the whole run waits;
+   * `fatal`: nothing can be sent until the user acts (credentials).
+   */
+  readonly next: 'continue' | 'stop' | 'wait' | 'fatal';
+  readonly failure?: ServiceFailure;
+  readonly facts?: RunFacts;
+}
+
+/** Errors after which nothing can be sent for any document until the user acts. */
+const FATAL_CODES = new Set(['credentials_rejected', 'insufficient_scope']);
+
+/** The kinds of answer a step machine tells apart (the table tests use these). */
+export type AnswerKind = 'applied' | 'refused' | 'transient' | 'unknown' | 'gone' | 'fatal' | 'interrupted';
+
+/** Classifies a failure: does it prove the call did not apply, and can the same call work later? */
+export function failureKind(failure: ServiceFailure): Exclude<AnswerKind, 'applied' | 'interrupted'> {
+  if (FATAL_CODES.has(failure.code)) return 'fatal';
+  if (failure.outcomeUnknown) return 'unknown';
+  if (failure.httpStatus === 404 && failure.code === 'signing_request_not_found') return 'gone';
+  if (failure.retryable) return 'transient';
+  return 'refused';
+}
+
+/** True when an upload can still back a new creation key: its lifetime is unknown, or it ends after the margin. */
+export function uploadUsable(upload: UploadRecord | undefined, now: number, marginMs: number): boolean {
+  if (!upload) return false;
+  return upload.expiresAt === undefined || upload.expiresAt - marginMs > now;
+}
+
+/** True when the service's refusal names the upload: it no longer accepts it (PRODUCT.md §3). */
+export function refusalNamesUpload(failure: ServiceFailure): boolean {
+  return /upload/i.test(failure.code) || /upload/i.test(failure.serviceMessage ?? '');
+}
+
+function finished(why: Extract<Step, { kind: 'finished' }>['why']): Step {
+  return { kind: 'finished', why };
+}
+
+/** The next step of one document, from its durable facts, this run's facts and the clock. */
+export function nextStep(document: DocumentState, facts: RunFacts, context: StepContext): Step {
+  const { draft, send } = document;
+  const documentId = draft.id;
+  if (send.prepared) return finished('prepared');
+  if (send.check) return finished('needs_check');
+  if (send.error) return finished('failed');
+  if (!send.queued) return finished('not_queued');
+
+  if (!send.requestId) {
+    const create = send.create;
+    if (create) {
+      // A key once stored is always used again, however old its upload: releasing it is
+      // decided only from the service's answer (see decideCreation).
+      const marker: BatchEvent[] = create.inFlight ? [] : [{ type: 'create_attempt_started', documentId }];
+      return { kind: 'create', key: create.idempotencyKey, body: create.body, marker };
+    }
+    if (send.upload && uploadUsable(send.upload, context.now, context.uploadExpiryMarginMs)) {
+      return { kind: 'record', events: [mintKey(document, send.upload.uploadId, context)] };
+    }
+    if (send.upload) {
+      return { kind: 'record', events: [{ type: 'upload_discarded', documentId, reason: 'expired' }] };
+    }
+    if (facts.uploadNotBefore > context.now) return { kind: 'wait', until: facts.uploadNotBefore };
+    return { kind: 'upload', startedAt: context.now };
+  }
+
+  const index = draft.extraParticipants.findIndex((_, i) => !participantDone(send.participants[i]));
+  const participant = draft.extraParticipants[index];
+  if (participant) {
+    // The marker goes alone, right before this participant's call: never with another record.
+    const marker: BatchEvent[] = send.participants[index]?.inFlight
+      ? []
+      : [{ type: 'participant_attempted', documentId, index }];
+    return { kind: 'add-participant', requestId: send.requestId, index, participant, marker };
+  }
+  return { kind: 'prepare', requestId: send.requestId };
+}
+
+/** A new key and the frozen body it goes with, stored before any attempt under it (the attempt's own marker follows in its slot). */
+function mintKey(document: DocumentState, uploadId: string, context: StepContext): BatchEvent {
+  return {
+    type: 'create_attempted',
+    documentId: document.draft.id,
+    idempotencyKey: context.newKey(),
+    uploadId,
+    body: buildCreateBody(context.defaults, document.draft, uploadId),
+    attemptsMarked: true,
+  };
+}
+
+function itemFailed(documentId: string, words: FailureWords, now: number): BatchEvent {
+  const error: ItemError = { ...words, at: new Date(now).toISOString() };
+  return { type: 'item_failed', documentId, error };
+}
+
+function unknownCause(failure: ServiceFailure): UnknownCause {
+  if (failure.httpStatus === 409) return 'key_in_use';
+  return failure.httpStatus !== undefined && failure.httpStatus >= 500 ? 'server_error' : 'no_answer';
+}
+
+/** The decision after an upload. */
+export function decideUpload(
+  document: DocumentState,
+  step: Extract<Step, { kind: 'upload' }>,
+  answer: Answer<Upload>,
+  context: StepContext,
+): Decision {
+  const documentId = document.draft.id;
+  if (answer.kind === 'interrupted') return { events: [], next: 'stop' };
+  if (answer.kind === 'failed') {
+    const { failure } = answer;
+    const kind = failureKind(failure);
+    if (kind === 'fatal') return { events: [], next: 'fatal', failure };
+    // A repeated upload only leaves an unused temporary upload behind: waiting and trying again is safe.
+    if (kind === 'unknown' || kind === 'transient') return { events: [], next: 'wait', failure };
+    return { events: [itemFailed(documentId, failureMessage(failure), context.now)], next: 'stop' };
+  }
+  const upload = answer.value;
+  if (upload.sha256.toLowerCase() !== document.draft.pdf.sha256) {
+    return {
+      events: [
+        itemFailed(documentId, failureMessage({ code: 'sha256_mismatch', retryable: true }), context.now),
+      ],
+      next: 'stop',
+    };
+  }
+  const hours = upload.expires_in_hours;
+  const completed: BatchEvent = {
+    type: 'upload_completed',
+    documentId,
+    uploadId: upload.upload_id,
+    filename: upload.filename,
+    sha256: upload.sha256.toLowerCase(),
+    sizeBytes: upload.size_bytes,
+    ...(hours === undefined ? {} : { expiresAt: step.startedAt + hours * 3_600_000 }),
+  };
+  // The creation's key is stored with the upload, in one durable write, before the first attempt.
+  return { events: [completed, mintKey(document, upload.upload_id, context)], next: 'continue' };
+}
+
+/**
+ * The decision after a creation attempt under the document's stored key (PRODUCT.md §3,
+ * "needs your check"). Once any attempt's outcome is unknown, the key is never released by
+ * itself: a refusal, or an answer that is not a replay, asks the user instead.
+ */
+export function decideCreation(
+  document: DocumentState,
+  create: CreationKey,
+  answer: Answer<CreationAnswer>,
+  facts: RunFacts,
+  context: StepContext,
+): Decision {
+  const documentId = document.draft.id;
+  if (answer.kind === 'interrupted') {
+    const event: BatchEvent = answer.left
+      ? { type: 'create_outcome_unknown', documentId, cause: 'interrupted' }
+      : { type: 'create_attempt_settled', documentId };
+    return { events: [event], next: 'stop' };
+  }
+  if (answer.kind === 'applied') {
+    const { id, replayed, earlierAttemptUnknown } = answer.value;
+    if (id === undefined)
+      return { events: [{ type: 'check_needed', documentId, reason: 'created_without_id' }], next: 'stop' };
+    if (replayed !== true && (create.unknown || earlierAttemptUnknown)) {
+      return {
+        events: [{ type: 'check_needed', documentId, reason: 'new_request_after_unknown', newRequestId: id }],
+        next: 'stop',
+      };
+    }
+    return {
+      events: [{ type: 'request_created', documentId, requestId: id, replayed: replayed === true }],
+      next: 'continue',
+    };
+  }
+
+  const { failure } = answer;
+  const kind = failureKind(failure);
+  const settled: BatchEvent = failure.outcomeUnknown
+    ? { type: 'create_outcome_unknown', documentId, cause: unknownCause(failure) }
+    : { type: 'create_attempt_settled', documentId };
+  if (kind === 'fatal') return { events: [settled], next: 'fatal', failure };
+  // A 409 says the service knows the key: its request is still being processed (the IETF
+  // Idempotency-Key draft), so the key's outcome is unknown and a later replay will tell.
+  // Reused with another body, the key holds a request this body cannot replay: ask the user.
+  const keyKnown = failure.httpStatus === 409;
+  if (keyKnown && failure.code !== 'idempotency_key_reused') {
+    return {
+      events: [{ type: 'create_outcome_unknown', documentId, cause: 'key_in_use' }],
+      next: 'wait',
+      failure,
+    };
+  }
+  if (kind === 'transient' || (kind === 'unknown' && failure.retryable)) {
+    return { events: [settled], next: 'wait', failure };
+  }
+  // An answer refusing the key. It proves nothing about earlier attempts whose outcome was unknown.
+  if (create.unknown || failure.outcomeUnknown || keyKnown) {
+    return {
+      events: [
+        {
+          type: 'check_needed',
+          documentId,
+          reason: 'key_refused',
+          code: failure.code,
+          ...(failure.serviceMessage ? { serviceMessage: failure.serviceMessage } : {}),
+        },
+      ],
+      next: 'stop',
+    };
+  }
+  const upload = document.send.upload;
+  const uploadGone =
+    refusalNamesUpload(failure) || (upload?.expiresAt !== undefined && upload.expiresAt <= context.now);
+  if (!uploadGone) {
+    return {
+      events: [
+        { type: 'create_abandoned', documentId, reason: failure.code, keepUpload: true },
+        itemFailed(documentId, failureMessage(failure), context.now),
+      ],
+      next: 'stop',
+    };
+  }
+  const abandoned: BatchEvent = { type: 'create_abandoned', documentId, reason: failure.code };
+  if (facts.reuploads >= MAX_REUPLOADS_PER_RUN) {
+    return {
+      events: [abandoned, itemFailed(documentId, repeatedUploadRefusalMessage(failure), context.now)],
+      next: 'stop',
+    };
+  }
+  const reuploads = facts.reuploads + 1;
+  return {
+    events: [abandoned],
+    next: 'continue',
+    facts: { reuploads, uploadNotBefore: context.now + context.reuploadBackoffMs * 2 ** (reuploads - 1) },
+  };
+}
+
+/**
+ * The decision after an extra participant's attempt. `participant_conflict` means "already
+ * there" only when an earlier attempt of this same participant had an unknown outcome: the
+ * spec also uses it for ceremony-state and signing-order conflicts.
+ */
+export function decideParticipant(
+  document: DocumentState,
+  index: number,
+  answer: Answer<{ readonly participantId: string | undefined }>,
+  context: StepContext,
+): Decision {
+  const documentId = document.draft.id;
+  const progress = document.send.participants[index];
+  if (answer.kind === 'interrupted') {
+    const event: BatchEvent = answer.left
+      ? { type: 'participant_outcome_unknown', documentId, index, cause: 'interrupted' }
+      : { type: 'participant_attempt_settled', documentId, index };
+    return { events: [event], next: 'stop' };
+  }
+  if (answer.kind === 'applied') {
+    return {
+      events: [{ type: 'participant_added', documentId, index, participantId: answer.value.participantId }],
+      next: 'continue',
+    };
+  }
+  const { failure } = answer;
+  const kind = failureKind(failure);
+  const settled: BatchEvent = failure.outcomeUnknown
+    ? { type: 'participant_outcome_unknown', documentId, index, cause: unknownCause(failure) }
+    : { type: 'participant_attempt_settled', documentId, index };
+  if (failure.code === 'participant_conflict' && (progress?.unknown === true || failure.outcomeUnknown)) {
+    return {
+      events: [
+        { type: 'participant_added', documentId, index, participantId: undefined, alreadyThere: true },
+      ],
+      next: 'continue',
+    };
+  }
+  if (kind === 'fatal') return { events: [settled], next: 'fatal', failure };
+  if (kind === 'transient' || (kind === 'unknown' && failure.retryable))
+    return { events: [settled], next: 'wait', failure };
+  return { events: [settled, itemFailed(documentId, failureMessage(failure), context.now)], next: 'stop' };
+}
+
+/** The decision after a prepare call (repeating it is harmless: a conflict is resolved by a read). */
+export function decidePrepare(
+  document: DocumentState,
+  answer: Answer<PrepareOutcome>,
+  context: StepContext,
+): Decision {
+  const documentId = document.draft.id;
+  if (answer.kind === 'interrupted') return { events: [], next: 'stop' };
+  if (answer.kind === 'applied') {
+    const { revision, sha256, alreadyPrepared } = answer.value;
+    return {
+      events: [{ type: 'request_prepared', documentId, revision, sha256, alreadyPrepared }],
+      next: 'stop',
+    };
+  }
+  const { failure } = answer;
+  const kind = failureKind(failure);
+  if (kind === 'fatal') return { events: [], next: 'fatal', failure };
+  if (kind === 'transient' || (kind === 'unknown' && failure.retryable))
+    return { events: [], next: 'wait', failure };
+  return { events: [itemFailed(documentId, failureMessage(failure), context.now)], next: 'stop' };
+}
+
+/**
+ * At the start of a run, no call of the batch is in flight in this process, and the data
+ * folder's lock rules out any other: an attempt still marked in flight was cut short by a
+ * crash or a pause, and its outcome is unknown from now on.
+ */
+export function interruptedAttempts(batch: BatchState): BatchEvent[] {
+  const events: BatchEvent[] = [];
+  for (const document of batch.documents) {
+    const documentId = document.draft.id;
+    if (document.send.create?.inFlight && !document.send.requestId)
+      events.push({ type: 'create_outcome_unknown', documentId, cause: 'interrupted' });
+    for (const [key, progress] of Object.entries(document.send.participants)) {
+      if (progress.inFlight && !progress.done)
+        events.push({
+          type: 'participant_outcome_unknown',
+          documentId,
+          index: Number(key),
+          cause: 'interrupted',
+        });
+    }
+  }
+  return events;
+}

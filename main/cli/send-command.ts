@@ -1,0 +1,121 @@
+/** `send MANIFEST`: checks, prepares and sends; the same command after a crash finishes the batch. */
+import { realpath } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import type { BatchState } from '../batch/batch-state';
+import { syncManifest } from '../batch/batch-preparation';
+import { checkManifestFile, formatIssue } from '../batch/manifest';
+import { openDesk, type Connection, type Desk } from '../desk-core';
+import type { CliArgs } from './cli-args';
+import { runBatch, type ResumeHint } from './batch-run';
+import { chooseConnection, stderrLogger } from './cli-connection';
+import { EXIT, type CliOutput } from './cli-output';
+import { reportStoreDamage } from './store-report';
+
+/** A desk opened for a manifest's batch: the manifest's real path, the connection and the hint for later commands. */
+export interface ManifestDesk {
+  readonly desk: Desk;
+  readonly manifestPath: string;
+  readonly connection: Connection;
+  readonly hint: ResumeHint;
+}
+
+/**
+ * Opens the data folder and connection named by the arguments for the manifest's batch, or
+ * prints why not and returns the exit code. Refuses when a batch of the folder cannot be read
+ * (it may be this manifest's: a new batch would send its documents twice).
+ */
+export async function openManifestDesk(args: CliArgs, out: CliOutput): Promise<ManifestDesk | number> {
+  const dataDir = resolve(args.dataDir ?? '');
+  const connection = await chooseConnection(args, dataDir, args.baseUrl ?? '');
+  if (typeof connection === 'string') {
+    out.error(connection);
+    return EXIT.badInput;
+  }
+  const manifestPath = await realpath(resolve(args.manifest ?? '')).catch(() => undefined);
+  if (!manifestPath) {
+    out.error(`The manifest ${args.manifest} does not exist.`);
+    return EXIT.badInput;
+  }
+  const opening = await openDesk({
+    dataDir,
+    connection,
+    logger: stderrLogger(),
+    ...(args.concurrency ? { concurrency: args.concurrency } : {}),
+  });
+  if (!opening.ok) {
+    out.error(opening.message);
+    return EXIT.badInput;
+  }
+  const { desk } = opening;
+  reportStoreDamage(desk.store, out);
+  if (desk.store.loadReport.damaged.length > 0) {
+    out.error(
+      'Nothing was sent: a batch in this data folder cannot be read, and it may be this manifest’s. Restore it from a backup or move it out of the data folder, then run the same command again.',
+    );
+    out.event({ type: 'summary', sent: false, damagedBatches: desk.store.loadReport.damaged.length });
+    await desk.close();
+    return EXIT.badInput;
+  }
+  const connectionOption = args.profile ? `--profile ${args.profile}` : `--base-url ${connection.baseUrl}`;
+  return { desk, manifestPath, connection, hint: { manifestPath, dataDir, connectionOption } };
+}
+
+/**
+ * Binds the batch to the connection on its first send; refuses another connection afterwards,
+ * so no document goes to two services. Returns false (after printing why) when it refused.
+ */
+export async function bindConnection(
+  desk: Desk,
+  batch: BatchState,
+  connection: Connection,
+  out: CliOutput,
+): Promise<boolean> {
+  if (batch.connection) {
+    if (batch.connection.baseUrl === connection.baseUrl && batch.connection.clientId === connection.clientId)
+      return true;
+    out.error(
+      `This batch was sent to ${batch.connection.baseUrl} as ${batch.connection.clientId}. Resume it with the same --base-url and client id, so no document goes to two services.`,
+    );
+    return false;
+  }
+  await desk.store.record(batch.id, [
+    { type: 'connection_bound', baseUrl: connection.baseUrl, clientId: connection.clientId },
+  ]);
+  return true;
+}
+
+export async function sendCommand(args: CliArgs, out: CliOutput): Promise<number> {
+  const opened = await openManifestDesk(args, out);
+  if (typeof opened === 'number') return opened;
+  const { desk, manifestPath, connection, hint } = opened;
+  try {
+    const check = await checkManifestFile(manifestPath);
+    if (check.issues.length > 0) {
+      for (const issue of check.issues) {
+        out.event({ type: 'issue', ...issue });
+        if (!out.json) out.error(formatIssue(issue));
+      }
+      if (!out.json) out.error(`Nothing was sent: the manifest has ${check.issues.length} problem(s).`);
+      out.event({ type: 'summary', sent: false, issues: check.issues.length });
+      return EXIT.badInput;
+    }
+    const existing = desk.store.list().find((batch) => batch.source === manifestPath);
+    const batch =
+      existing ?? (await desk.store.create(basename(manifestPath), { defaultRecipients: [] }, manifestPath));
+    if (!(await bindConnection(desk, batch, connection, out))) return EXIT.badInput;
+    const sync = await syncManifest(desk.store, desk.blobs, batch.id, check.documents);
+    for (const rejected of sync.rejected) out.error(`${rejected.path}: ${rejected.message}`);
+    if (sync.rejected.length > 0) return EXIT.badInput;
+    for (const reference of sync.lockedChanges) {
+      out.say(`Note: ${reference} was already sent; its changed rows in the manifest are not applied.`);
+    }
+    const failedBefore = desk.store.get(batch.id)?.documents.filter((document) => document.send.error) ?? [];
+    for (const document of failedBefore) await desk.engine.retry(batch.id, document.draft.id);
+    out.say(
+      `Sending ${check.documents.length} documents of ${basename(manifestPath)} to ${connection.baseUrl}…`,
+    );
+    return await runBatch(desk, batch, out, hint);
+  } finally {
+    await desk.close();
+  }
+}

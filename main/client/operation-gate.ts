@@ -1,0 +1,129 @@
+import type { OperationName } from './service-failure';
+
+/** Why an operation is held back, and for how much longer. */
+export interface OperationHold {
+  /** Milliseconds until the operation may be attempted again. */
+  readonly remainingMs: number;
+  /** The code of the answer that asked for the wait (`rate_limited`, `upstream_unavailable`…). */
+  readonly code: string;
+}
+
+/** What an attempt of an operation must do before it leaves. */
+export type GateCheck =
+  | { readonly kind: 'go' }
+  | ({ readonly kind: 'held' } & OperationHold)
+  /** The first attempt after a pause is on its way alone: wait for its answer, at most `maxWaitMs`. */
+  | { readonly kind: 'probing'; readonly answered: Promise<void>; readonly maxWaitMs: number };
+
+/** An attempt that passed the gate; `finish` must be called once it has its outcome. */
+export interface GatePass {
+  /**
+   * Called once the attempt is over: `answered` when the service answered it (after any hold
+   * that answer imposed is in place), false when it learned nothing (network failure, abort).
+   */
+  finish(answered: boolean): void;
+}
+
+/**
+ * The longest hold one answer can impose. A Retry-After of days is a broken or hostile header,
+ * not a plan; it is also beyond what a timer can wait (2^31 ms) in one go.
+ */
+export const MAX_OPERATION_HOLD_MS = 24 * 3600_000;
+
+/**
+ * How long the first attempt after a pause goes alone before the others follow it anyway: a
+ * refusal comes quickly, so an attempt still on its way after this long was taken in.
+ */
+export const PROBE_ALONE_MS = 1_000;
+
+interface OperationState {
+  /** Monotonic time until which no attempt may start (0: none). */
+  until: number;
+  code: string;
+  /** A pause ended and no attempt since has been answered: the next one goes alone. */
+  probeNeeded: boolean;
+  probe: { startedAt: number; answered: Promise<void>; release: () => void } | undefined;
+}
+
+/**
+ * Retry-After for everyone (PRODUCT.md "Where the spec is silent"): once the service asked
+ * for a pause of one operation (a 429, or a 503 with Retry-After), no attempt of that operation
+ * may start before the instant it gave, whichever caller makes it. When the pause ends, one
+ * attempt goes first, alone, and the others wait for its answer (at most `PROBE_ALONE_MS`):
+ * if the service asks for another pause, they keep waiting instead of arriving all at once.
+ *
+ * One gate per service client, shared by every caller of that client. Holds only ever grow: a
+ * shorter answer that arrives later never shortens a longer pause already asked for. Time runs
+ * on a monotonic clock, so a wall-clock jump neither lifts nor lengthens a hold.
+ */
+export class OperationGate {
+  readonly #states = new Map<OperationName, OperationState>();
+  readonly #now: () => number;
+
+  constructor(now: () => number = () => performance.now()) {
+    this.#now = now;
+  }
+
+  /** Holds `operation` back for `forMs` from now (at most a day), unless it is already held longer. */
+  hold(operation: OperationName, forMs: number, code: string): void {
+    if (!(forMs > 0)) return;
+    const until = this.#now() + Math.min(forMs, MAX_OPERATION_HOLD_MS);
+    const state = this.#stateOf(operation);
+    if (state.until < until) {
+      state.until = until;
+      state.code = code;
+    }
+    state.probeNeeded = true;
+  }
+
+  /** How long `operation` is still held back, or undefined when it may be attempted now. */
+  remaining(operation: OperationName): OperationHold | undefined {
+    const state = this.#states.get(operation);
+    if (!state) return undefined;
+    const remainingMs = state.until - this.#now();
+    return remainingMs > 0 ? { remainingMs: Math.ceil(remainingMs), code: state.code } : undefined;
+  }
+
+  /** Whether an attempt of `operation` may start now; changes nothing. */
+  check(operation: OperationName): GateCheck {
+    const held = this.remaining(operation);
+    if (held) return { kind: 'held', ...held };
+    const probe = this.#states.get(operation)?.probe;
+    if (probe) {
+      const maxWaitMs = Math.ceil(probe.startedAt + PROBE_ALONE_MS - this.#now());
+      if (maxWaitMs > 0) return { kind: 'probing', answered: probe.answered, maxWaitMs };
+    }
+    return { kind: 'go' };
+  }
+
+  /**
+   * Lets an attempt of `operation` through: call it right after `check` said `go`, with no
+   * await in between. The first attempt after a pause becomes the one that goes alone.
+   */
+  pass(operation: OperationName): GatePass {
+    const state = this.#states.get(operation);
+    if (!state?.probeNeeded) return { finish: () => undefined };
+    state.probeNeeded = false;
+    let release = (): void => undefined;
+    const answered = new Promise<void>((resolve) => (release = resolve));
+    const probe = { startedAt: this.#now(), answered, release };
+    state.probe = probe;
+    return {
+      finish: (wasAnswered) => {
+        if (state.probe === probe) state.probe = undefined;
+        // Nothing learned: the next attempt goes alone in its place.
+        if (!wasAnswered) state.probeNeeded = true;
+        release();
+      },
+    };
+  }
+
+  #stateOf(operation: OperationName): OperationState {
+    let state = this.#states.get(operation);
+    if (!state) {
+      state = { until: 0, code: '', probeNeeded: false, probe: undefined };
+      this.#states.set(operation, state);
+    }
+    return state;
+  }
+}

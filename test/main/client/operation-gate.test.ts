@@ -1,0 +1,330 @@
+import { READ_SPACING_MS } from '../../../main/client/read-spacing';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { MAX_OPERATION_HOLD_MS, OperationGate, PROBE_ALONE_MS } from '../../../main/client/operation-gate';
+import { DEMO_CLIENT, startSimulator, type CallRecord, type Simulator } from '../../simulator/simulator';
+import {
+  expectFailure,
+  expectOk,
+  makeTestClient,
+  uploadSourceOf,
+  type CapturedLog,
+} from '../../support/client-harness';
+import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
+import { startScriptedServer, tokenWithoutLifetime } from '../../support/scripted-server';
+
+const UPLOADS = '^/api/v1/uploads$';
+
+let sim: Simulator;
+let files: TempFolder;
+let pdfPath: string;
+
+beforeAll(async () => {
+  files = makeTempFolder();
+  pdfPath = await writePdf(files, 'gate.pdf', 'Retry-After for everyone');
+});
+afterAll(() => files.remove());
+beforeEach(async () => {
+  sim = await startSimulator({ seed: 11 });
+});
+afterEach(async () => {
+  await sim.close();
+});
+
+function uploadCalls(): CallRecord[] {
+  return sim.state.calls().filter((call) => call.path === '/api/v1/uploads');
+}
+
+/** True once the client has read a pause and holds the operation (it logs its own retry). */
+function knowsOfPause(log: CapturedLog): () => boolean {
+  return () => log.lines.some((line) => line.includes('"event":"service.retry"'));
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met within 10 s');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+describe('a Retry-After holds back every caller of the operation', () => {
+  it('8 callers uploading: after one 429 (Retry-After 1 s) no upload arrives inside that second', async () => {
+    const { client } = makeTestClient(sim.baseUrl, DEMO_CLIENT);
+    expectOk(await client.testConnection());
+    sim.faults.enqueue({ kind: '429', retryAfterSeconds: 1, pathPattern: UPLOADS });
+    // Each caller uploads again as soon as its last upload ends, as the engine's slots do.
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        for (let round = 0; round < 4; round += 1)
+          expectOk(await client.uploadDocument(uploadSourceOf(pdfPath)));
+      }),
+    );
+    const uploads = uploadCalls();
+    const limited = uploads.filter((call) => call.status === 429);
+    expect(limited).toHaveLength(1);
+    const limitedAt = Date.parse(limited[0]?.at ?? '');
+    const inside = uploads.filter(
+      (call) => Date.parse(call.at) > limitedAt && Date.parse(call.at) < limitedAt + 1000,
+    );
+    // Only uploads already on their way when the 429 came (at most the 7 other callers' one each)
+    // may arrive in that second, and they arrive at once, not later in it.
+    expect(inside.length).toBeLessThanOrEqual(7);
+    expect(inside.filter((call) => Date.parse(call.at) >= limitedAt + 250)).toEqual([]);
+    expect(uploads.filter((call) => call.status === 201)).toHaveLength(32);
+  });
+
+  it('when the pause ends, one upload goes first alone; a second 429 to it holds the others again', async () => {
+    const { client, log } = makeTestClient(sim.baseUrl, DEMO_CLIENT);
+    expectOk(await client.testConnection());
+    sim.faults.enqueue(
+      { kind: '429', retryAfterSeconds: 1, pathPattern: UPLOADS },
+      { kind: '429', retryAfterSeconds: 1, pathPattern: UPLOADS },
+    );
+    const first = client.uploadDocument(uploadSourceOf(pdfPath));
+    await until(knowsOfPause(log));
+    // Seven callers arrive during the pause and wait for it to end.
+    const others = Array.from({ length: 7 }, () => client.uploadDocument(uploadSourceOf(pdfPath)));
+    for (const result of await Promise.all([first, ...others])) expectOk(result);
+    const uploads = uploadCalls();
+    const [firstLimited, secondLimited] = uploads.filter((call) => call.status === 429);
+    const firstAt = Date.parse(firstLimited?.at ?? '');
+    const secondAt = Date.parse(secondLimited?.at ?? '');
+    expect(secondAt - firstAt).toBeGreaterThanOrEqual(1000);
+    // Between the two 429s, and until the second pause ends, nothing else arrived.
+    const between = uploads.filter(
+      (call) => call !== firstLimited && call !== secondLimited && Date.parse(call.at) < secondAt + 1000,
+    );
+    expect(between).toEqual([]);
+    expect(uploads.filter((call) => call.status === 201)).toHaveLength(8);
+  });
+
+  it('reads and creations are not held back by an upload’s 429', async () => {
+    const { client, log } = makeTestClient(sim.baseUrl, DEMO_CLIENT);
+    expectOk(await client.testConnection());
+    // Past the hold on a new client's first reads, so only the upload's 429 could hold this read.
+    await new Promise((resolve) => setTimeout(resolve, READ_SPACING_MS));
+    sim.faults.enqueue({ kind: '429', retryAfterSeconds: 2, pathPattern: UPLOADS });
+    const held = client.uploadDocument(uploadSourceOf(pdfPath));
+    await until(knowsOfPause(log));
+    const limitedAt = Date.parse(uploadCalls()[0]?.at ?? '');
+
+    const started = Date.now();
+    const read = expectFailure(await client.getSigningRequest('sr_unknown'));
+    expect(read.code).toBe('signing_request_not_found');
+    expect(Date.now() - started).toBeLessThan(1000);
+
+    const second = client.uploadDocument(uploadSourceOf(pdfPath));
+    expectOk(await held);
+    expectOk(await second);
+    for (const call of uploadCalls().slice(1))
+      expect(Date.parse(call.at)).toBeGreaterThanOrEqual(limitedAt + 1990);
+  });
+
+  it('a hold longer than maxRetryAfterMs is not waited for: callers get it back at once, nothing is sent', async () => {
+    const { client } = makeTestClient(sim.baseUrl, DEMO_CLIENT); // maxRetryAfterMs: 5 s
+    expectOk(await client.testConnection());
+    sim.faults.enqueue({ kind: '429', retryAfterSeconds: 30, pathPattern: UPLOADS });
+    const first = expectFailure(await client.uploadDocument(uploadSourceOf(pdfPath)));
+    expect(first).toMatchObject({
+      httpStatus: 429,
+      code: 'rate_limited',
+      retryable: true,
+      retryAfterMs: 30_000,
+    });
+
+    const attempts: number[] = [];
+    const started = Date.now();
+    const second = expectFailure(
+      await client.uploadDocument(uploadSourceOf(pdfPath), {
+        onAttempt: (attempt) => attempts.push(attempt),
+      }),
+    );
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(second).toMatchObject({
+      code: 'rate_limited',
+      retryable: true,
+      outcomeUnknown: false,
+      attempts: 0,
+    });
+    expect(second.httpStatus).toBeUndefined();
+    expect(second.retryAfterMs).toBeGreaterThan(28_000);
+    expect(second.retryAfterMs).toBeLessThanOrEqual(30_000);
+    expect(second.message).toContain('slow down');
+    expect(attempts).toEqual([]);
+    expect(uploadCalls()).toHaveLength(1);
+  });
+
+  it('a caller waiting at the gate can abort: it rejects at once and nothing leaves', async () => {
+    const { client, log } = makeTestClient(sim.baseUrl, DEMO_CLIENT);
+    expectOk(await client.testConnection());
+    sim.faults.enqueue({ kind: '429', retryAfterSeconds: 3, pathPattern: UPLOADS });
+    const first = new AbortController();
+    const held = client.uploadDocument(uploadSourceOf(pdfPath), { signal: first.signal });
+    await until(knowsOfPause(log));
+
+    const second = new AbortController();
+    const attempts: number[] = [];
+    setTimeout(() => second.abort(new Error('paused by user')), 100);
+    const started = Date.now();
+    await expect(
+      client.uploadDocument(uploadSourceOf(pdfPath), {
+        signal: second.signal,
+        onAttempt: (attempt) => attempts.push(attempt),
+      }),
+    ).rejects.toThrow('paused by user');
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(attempts).toEqual([]);
+    first.abort(new Error('test over'));
+    await expect(held).rejects.toThrow('test over');
+    expect(uploadCalls()).toHaveLength(1);
+  });
+});
+
+describe('onAttempt', () => {
+  it('is told right before each attempt leaves, after the wait the gate imposed', async () => {
+    const { client } = makeTestClient(sim.baseUrl, DEMO_CLIENT);
+    expectOk(await client.testConnection());
+    sim.faults.enqueue({ kind: '429', retryAfterSeconds: 1, pathPattern: '^/api/v1/signing-requests$' });
+    const toldAt: number[] = [];
+    const created = expectOk(
+      await client.createSigningRequest(
+        {
+          external_reference: 'GATE-1',
+          document: { upload_id: expectOk(await client.uploadDocument(uploadSourceOf(pdfPath))).upload_id },
+          recipients: [{ participant_type: 'signer', role: 'Signer', name: 'Ada', email: 'ada@example.com' }],
+        },
+        'gate-key-1',
+        { onAttempt: (attempt) => toldAt.push(attempt === toldAt.length + 1 ? Date.now() : Number.NaN) },
+      ),
+    );
+    expect(created.id).toMatch(/^sr_/);
+    const arrivals = sim.state
+      .calls()
+      .filter((call) => call.path === '/api/v1/signing-requests')
+      .map((call) => Date.parse(call.at));
+    expect(toldAt).toHaveLength(2);
+    expect(arrivals).toHaveLength(2);
+    for (const [index, at] of toldAt.entries()) {
+      const arrival = arrivals[index] ?? Number.NaN;
+      expect(arrival - at).toBeGreaterThanOrEqual(-5);
+      expect(arrival - at).toBeLessThan(250);
+    }
+    expect((toldAt[1] ?? 0) - (arrivals[0] ?? 0)).toBeGreaterThanOrEqual(990);
+  });
+});
+
+describe('a 503 with Retry-After, as seconds or as an HTTP date', () => {
+  it.each([
+    ['seconds', () => '2'],
+    ['an HTTP date', () => new Date(Date.now() + 2000).toUTCString()],
+  ])(
+    'holds back other callers of the operation (Retry-After as %s), not other operations',
+    async (_, retryAfter) => {
+      const arrivals: { url: string; at: number }[] = [];
+      let prepares = 0;
+      const server = await startScriptedServer((request) => {
+        if (request.url === '/oauth/token') return tokenWithoutLifetime;
+        arrivals.push({ url: request.url ?? '', at: Date.now() });
+        if (request.url?.endsWith('/prepare')) {
+          prepares += 1;
+          if (prepares === 1)
+            return {
+              status: 503,
+              body: '{"error":{"code":"upstream_unavailable","message":"busy"}}',
+              headers: { 'retry-after': retryAfter() },
+            };
+          return { status: 200, body: '{"status":"prepared","document":{"revision":1,"sha256":"ab"}}' };
+        }
+        return {
+          status: 200,
+          body: '{"id":"sr_x","widget_url":"https://w.example/x","expires_in_seconds":60}',
+        };
+      });
+      try {
+        const { client, log } = makeTestClient(server.baseUrl, { clientId: 'desk', clientSecret: 's' });
+        const first = client.prepareSigningRequest('sr_a');
+        await until(knowsOfPause(log));
+        const heldFrom = arrivals[0]?.at ?? 0;
+        const other = client.prepareSigningRequest('sr_b');
+        expectOk(await client.createWidgetSession('sr_c'));
+        expect(Date.now() - heldFrom).toBeLessThan(900);
+        expectOk(await first);
+        expectOk(await other);
+        const laterPrepares = arrivals.filter((arrival) => arrival.url.endsWith('/prepare')).slice(1);
+        expect(laterPrepares).toHaveLength(2);
+        // An HTTP date has whole seconds: the instant it names is at least 1 s away.
+        for (const arrival of laterPrepares) expect(arrival.at - heldFrom).toBeGreaterThanOrEqual(990);
+      } finally {
+        await server.close();
+      }
+    },
+  );
+
+  it('a 503 without Retry-After holds back only the call that got it', async () => {
+    let prepares = 0;
+    const server = await startScriptedServer((request) => {
+      if (request.url === '/oauth/token') return tokenWithoutLifetime;
+      prepares += 1;
+      return prepares === 1
+        ? { status: 503, body: '{"error":{"code":"upstream_unavailable","message":"busy"}}' }
+        : { status: 200, body: '{"status":"prepared","document":{"revision":1,"sha256":"ab"}}' };
+    });
+    try {
+      const { client } = makeTestClient(
+        server.baseUrl,
+        { clientId: 'desk', clientSecret: 's' },
+        {
+          retry: { baseDelayMs: 2000, maxDelayMs: 2000, maxAttempts: 3, maxRetryAfterMs: 5000 },
+          random: () => 0.99,
+        },
+      );
+      const limited = client.prepareSigningRequest('sr_a');
+      await until(() => prepares >= 1);
+      const started = Date.now();
+      expectOk(await client.prepareSigningRequest('sr_b'));
+      expect(Date.now() - started).toBeLessThan(1000);
+      expectOk(await limited);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1500);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('OperationGate', () => {
+  it('never shortens a hold, caps one at a day, and forgets it once passed', () => {
+    let now = 1000;
+    const gate = new OperationGate(() => now);
+    gate.hold('uploadDocument', 5000, 'rate_limited');
+    gate.hold('uploadDocument', 1000, 'upstream_unavailable');
+    expect(gate.remaining('uploadDocument')).toEqual({ remainingMs: 5000, code: 'rate_limited' });
+    expect(gate.check('uploadDocument')).toEqual({ kind: 'held', remainingMs: 5000, code: 'rate_limited' });
+    expect(gate.remaining('readSigningRequest')).toBeUndefined();
+    now += 5000;
+    expect(gate.remaining('uploadDocument')).toBeUndefined();
+    gate.hold('createSigningRequest', Number.POSITIVE_INFINITY, 'rate_limited');
+    expect(gate.remaining('createSigningRequest')?.remainingMs).toBe(MAX_OPERATION_HOLD_MS);
+    gate.hold('addParticipant', 0, 'upstream_unavailable');
+    expect(gate.check('addParticipant')).toEqual({ kind: 'go' });
+  });
+
+  it('after a pause lets one attempt through alone until it is answered, or PROBE_ALONE_MS has passed', () => {
+    let now = 0;
+    const gate = new OperationGate(() => now);
+    gate.hold('uploadDocument', 1000, 'rate_limited');
+    now = 1000;
+    expect(gate.check('uploadDocument')).toEqual({ kind: 'go' });
+    const probe = gate.pass('uploadDocument');
+    expect(gate.check('uploadDocument')).toMatchObject({ kind: 'probing', maxWaitMs: PROBE_ALONE_MS });
+    // Learned nothing (the connection dropped): the next attempt goes alone in its place.
+    probe.finish(false);
+    expect(gate.check('uploadDocument')).toEqual({ kind: 'go' });
+    const second = gate.pass('uploadDocument');
+    now += PROBE_ALONE_MS;
+    expect(gate.check('uploadDocument')).toEqual({ kind: 'go' });
+    second.finish(true);
+    gate.pass('uploadDocument').finish(true);
+    expect(gate.check('uploadDocument')).toEqual({ kind: 'go' });
+    expect(gate.check('readSigningRequest')).toEqual({ kind: 'go' });
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * Plays the user who answers "needs your check" (PRODUCT.md §3) in the suites that stage
+ * faults, crashes and power cuts: looks the document's reference up at the service, links the
+ * request it finds, or sends the document as a new request when the service has none. A
+ * reference the service holds twice is a duplicate the app let through, and fails the test.
+ */
+import { expect } from 'vitest';
+import { phaseOf } from '../../main/batch/batch-state';
+import type { SendEngine } from '../../main/batch/send-engine';
+import type { BatchStore } from '../../main/store/batch-store';
+import type { Simulator } from '../simulator/simulator';
+
+export interface CheckAnswers {
+  readonly linked: number;
+  readonly sentAsNew: number;
+}
+
+/** Answers every document of the batch that needs a check; returns how each was answered. */
+export async function answerChecks(
+  store: BatchStore,
+  engine: SendEngine,
+  sim: Simulator,
+  batchId: string,
+): Promise<CheckAnswers> {
+  let linked = 0;
+  let sentAsNew = 0;
+  for (const document of store.get(batchId)?.documents ?? []) {
+    if (phaseOf(document) !== 'needs_check') continue;
+    const reference = document.draft.externalReference;
+    const held = sim.state.requests().filter((request) => request.externalReference === reference);
+    expect(held.length, `requests the service holds for ${reference}`).toBeLessThanOrEqual(1);
+    const [request] = held;
+    if (request) {
+      expect(await engine.linkRequest(batchId, document.draft.id, request.id)).toEqual({ ok: true });
+      linked += 1;
+    } else {
+      expect(await engine.sendAsNew(batchId, document.draft.id)).toEqual({ ok: true });
+      sentAsNew += 1;
+    }
+  }
+  return { linked, sentAsNew };
+}
