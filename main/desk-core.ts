@@ -1,5 +1,6 @@
 import type { RetryPolicy } from './client/backoff';
 import { ServiceClient } from './client/service-client';
+import type { OperationName } from './client/service-failure';
 import { silentLogger, type Logger } from './log';
 import type { Secret } from './secret';
 import { SendEngine } from './batch/send-engine';
@@ -7,6 +8,7 @@ import { BlobStore } from './store/blob-store';
 import { BatchStore } from './store/batch-store';
 import { nodeFileSystem, type FileSystem } from './store/file-system';
 import { describeLockHolder, lockDataDir } from './store/data-dir-lock';
+import { loadServiceHolds, saveServiceHold } from './store/service-holds';
 import { StatusPoller } from './tracking/status-poller';
 
 export interface Connection {
@@ -105,6 +107,11 @@ export async function openDataDir(path: string, options: DataDirOptions = {}): P
 export function connect(dataDir: DataDir, connection: Connection, tuning: ConnectionTuning = {}): Connected {
   const logger = tuning.logger ?? silentLogger;
   const { store, blobs } = dataDir;
+  // Retry-After holds outlive this process in the data folder, when it is on this computer's
+  // disk: openDesk passes a test's in-memory double (`fs`) along, and no next process reads that.
+  const holdsOnDisk = ((tuning as DataDirOptions).fs ?? nodeFileSystem) === nodeFileSystem;
+  const holdsOptions = { now: tuning.now ?? Date.now, logger };
+  let holdsSaved: Promise<void> = Promise.resolve();
   const client = new ServiceClient({
     baseUrl: connection.baseUrl,
     clientId: connection.clientId,
@@ -112,6 +119,15 @@ export function connect(dataDir: DataDir, connection: Connection, tuning: Connec
     logger,
     ...(tuning.retry ? { retry: tuning.retry } : {}),
     ...(tuning.now ? { now: tuning.now } : {}),
+    ...(holdsOnDisk
+      ? {
+          initialHolds: loadServiceHolds(dataDir.path, connection, holdsOptions),
+          onHold: (operation: OperationName, untilEpochMs: number) => {
+            // Saves of one file run in order, so the last one settles after every earlier one.
+            holdsSaved = saveServiceHold(dataDir.path, connection, operation, untilEpochMs, holdsOptions);
+          },
+        }
+      : {}),
   });
   const engine = new SendEngine({
     store,
@@ -141,6 +157,7 @@ export function connect(dataDir: DataDir, connection: Connection, tuning: Connec
       poller.stop();
       for (const batch of store.list()) engine.pause(batch.id);
       await client.close();
+      await holdsSaved;
     },
   };
 }

@@ -15,14 +15,10 @@ export interface AttemptToAdmit {
   /** Attempts with the same key start at least the read spacing apart. */
   readonly spacingKey?: string | undefined;
   readonly signal?: AbortSignal | undefined;
-  /** Checked last, with the others: false sends the attempt back (its token went stale while it waited). */
-  readonly ready?: (() => boolean) | undefined;
 }
 
 export type Admission =
-  | { readonly kind: 'pass'; readonly pass: GatePass }
-  | { readonly kind: 'stale' }
-  | ({ readonly kind: 'held' } & OperationHold);
+  { readonly kind: 'pass'; readonly pass: GatePass } | ({ readonly kind: 'held' } & OperationHold);
 
 /** Waits for `answered`, at most `ms`; the signal's abort rejects with its reason. */
 async function waitForAnswer(
@@ -47,8 +43,7 @@ async function waitForAnswer(
  * after a pause still on its way alone, and the read spacing of its key respected. The last
  * checks and the records they make (the spacing's start, the gate's pass) happen with no await
  * in between, so two callers cannot both slip through. Returns the hold instead of waiting when
- * it is longer than `maxHoldMs`, and `stale` (recording nothing) when the attempt is no longer
- * ready to leave. The attempt's abort rejects with its reason.
+ * it is longer than `maxHoldMs`. The attempt's abort rejects with its reason.
  */
 export async function admitAttempt(
   politeness: Politeness,
@@ -75,7 +70,6 @@ export async function admitAttempt(
       }
     }
     attempt.signal?.throwIfAborted();
-    if (attempt.ready && !attempt.ready()) return { kind: 'stale' };
     if (attempt.spacingKey !== undefined) spacing.markStarted(attempt.spacingKey);
     return { kind: 'pass', pass: gate.pass(attempt.operation) };
   }

@@ -5,6 +5,7 @@ import { classifyAnswer, type FailedAnswer } from './answer-classification';
 import { backoffCeilingMs, backoffDelayMs, parseRetryAfterMs, sleep, type RetryPolicy } from './backoff';
 import { admitAttempt, type Politeness } from './attempt-admission';
 import type { HttpOutcome, HttpRequest, HttpTransport } from './http-transport';
+import { MAX_OPERATION_HOLD_MS } from './operation-gate';
 import { failure, success, type OperationName, type Result } from './service-failure';
 
 /** An access token held in memory only. */
@@ -17,16 +18,17 @@ export interface AccessToken {
 /** Where authenticated calls get their token, and report one the service refused. */
 export interface TokenSource {
   current(): Promise<Result<AccessToken>>;
-  /**
-   * False once `token` should no longer be sent: it was replaced, or it is due for renewal.
-   * Checked after an attempt's waits, which can outlast a short-lived token.
-   */
-  isUsable(token: AccessToken): boolean;
   invalidate(token: AccessToken): void;
 }
 
-/** How many times in a row an attempt fetches a token again because its waits outlasted it. */
-const MAX_STALE_TOKEN_ROUNDS = 2;
+/**
+ * What one attempt that left did, as far as its outcome shows: `not_applied` when the answer
+ * proves it was not applied (429, 503, a 4xx, a 401, a gateway's 404, a connection refused
+ * before sending, a body that could not be read from disk); `maybe_applied` when it may have
+ * been or was (a timeout, a connection lost after sending, 500/502/504 and every other 5xx,
+ * any 2xx, an abort while it was on its way).
+ */
+export type AttemptOutcome = 'not_applied' | 'maybe_applied';
 
 /** Everything the runner needs to perform one service operation. */
 interface CallSpecFields<T> {
@@ -60,6 +62,12 @@ interface CallSpecFields<T> {
    * number of attempts sent so far, this one included. Never told when nothing leaves.
    */
   readonly onAttempt?: ((attempt: number) => void) | undefined;
+  /**
+   * Told once per attempt that left (after its `onAttempt`), as soon as its outcome is known:
+   * before any wait for the next attempt and before the call returns. An attempt aborted while on
+   * its way is told `maybe_applied` before the abort is rethrown.
+   */
+  readonly onAttemptSettled?: ((outcome: AttemptOutcome) => void) | undefined;
 }
 
 /** A call whose success needs a readable body: a 2xx without one is `invalid_response`. */
@@ -93,6 +101,8 @@ export interface CallRunnerDeps extends Politeness {
   readonly random: () => number;
   /** Wall clock, to read a Retry-After given as an HTTP date. */
   readonly now: () => number;
+  /** Told each time an answer lengthens an operation's hold, with the hold's length from now. */
+  readonly onHold?: ((operation: OperationName, heldMs: number) => void) | undefined;
 }
 
 /**
@@ -122,35 +132,11 @@ export class CallRunner {
     let sent = 0;
     let renewedAfterUnauthorized = false;
     let outcomeUnknown = false;
-    let staleTokenRounds = 0;
 
     for (;;) {
-      let token: AccessToken | undefined;
-      if (spec.auth) {
-        const tokenResult = await spec.auth.current();
-        if (!tokenResult.ok) {
-          return failure({
-            ...tokenResult.error,
-            operation: spec.operation,
-            attempts: attempt,
-            outcomeUnknown,
-          });
-        }
-        token = tokenResult.value;
-      }
-      const auth = spec.auth;
-      const current = token;
-      const ready =
-        auth && current && staleTokenRounds < MAX_STALE_TOKEN_ROUNDS
-          ? () => auth.isUsable(current)
-          : undefined;
-      const admission = await admitAttempt(this.#deps, { ...spec, ready }, policy.maxRetryAfterMs);
-      if (admission.kind === 'stale') {
-        // The waits outlasted the token: fetch a fresh one, then wait for a turn again.
-        staleTokenRounds += 1;
-        continue;
-      }
-      staleTokenRounds = 0;
+      // Its turn first (Retry-After holds, read spacing), then its token: a token taken before a
+      // long wait could expire during it, and a service that does not say when answers 401.
+      const admission = await admitAttempt(this.#deps, spec, policy.maxRetryAfterMs);
       if (admission.kind === 'held') {
         logger.log('warn', 'service.held_back', {
           operation: spec.operation,
@@ -166,11 +152,33 @@ export class CallRunner {
           retryAfterMs: admission.remainingMs,
         });
       }
+      let token: AccessToken | undefined;
+      if (spec.auth) {
+        const tokenResult = await spec.auth.current().catch((error: unknown) => {
+          admission.pass.finish(false);
+          throw error;
+        });
+        if (!tokenResult.ok) {
+          admission.pass.finish(false);
+          return failure({
+            ...tokenResult.error,
+            operation: spec.operation,
+            attempts: attempt,
+            outcomeUnknown,
+            stage: 'token',
+          });
+        }
+        token = tokenResult.value;
+        // Fetching the token took time: the read spacing counts from when the attempt leaves.
+        if (spec.spacingKey !== undefined) this.#deps.spacing.markStarted(spec.spacingKey);
+      }
       attempt += 1;
       sent += 1;
       let outcome: HttpOutcome;
+      let dispatched = false;
       try {
         spec.onAttempt?.(sent);
+        dispatched = true;
         outcome = await this.#deps.transport.send({
           method: spec.method,
           url: `${this.#deps.baseUrl}${spec.path}`,
@@ -185,11 +193,14 @@ export class CallRunner {
         });
       } catch (error) {
         admission.pass.finish(false);
+        // Aborted on its way: what left may have been applied.
+        if (dispatched) spec.onAttemptSettled?.('maybe_applied');
         throw error;
       }
       if (outcome.kind !== 'answered') admission.pass.finish(false);
 
       if (outcome.kind === 'local') {
+        spec.onAttemptSettled?.('not_applied');
         return failure({
           operation: spec.operation,
           code: 'local_file_changed',
@@ -203,6 +214,7 @@ export class CallRunner {
       if (outcome.kind === 'network') {
         const unknownNow = outcome.mayHaveReachedService || outcome.timedOut;
         outcomeUnknown ||= unknownNow;
+        spec.onAttemptSettled?.(unknownNow ? 'maybe_applied' : 'not_applied');
         const code = outcome.timedOut ? 'timeout' : 'network_unreachable';
         const fail = (): Result<CallAnswer<T>> =>
           failure({ operation: spec.operation, code, retryable: true, outcomeUnknown, attempts: attempt });
@@ -215,11 +227,20 @@ export class CallRunner {
       }
 
       const answer = classifyAnswer(outcome.status, outcome.text, spec.errorShape);
-      const retryAfterMs = parseRetryAfterMs(
+      // A 2xx was applied; a 401 and every failure but an unknown one say this attempt was not.
+      spec.onAttemptSettled?.(
+        answer.kind === 'success' || (answer.kind === 'failure' && answer.outcomeUnknown)
+          ? 'maybe_applied'
+          : 'not_applied',
+      );
+      const parsedRetryAfterMs = parseRetryAfterMs(
         outcome.headers['retry-after'],
         this.#deps.now(),
         outcome.headers.date,
       );
+      // No hold lasts longer than a day, and what the caller is told to wait is a delay a timer can take.
+      const retryAfterMs =
+        parsedRetryAfterMs === undefined ? undefined : Math.min(parsedRetryAfterMs, MAX_OPERATION_HOLD_MS);
       const pauseMs =
         answer.kind === 'failure'
           ? this.#pauseOperation(spec.operation, answer, outcome.status, retryAfterMs, attempt)
@@ -286,7 +307,8 @@ export class CallRunner {
     const holdMs =
       retryAfterMs ?? (status === 429 ? backoffCeilingMs(attempt, this.#deps.policy) : undefined);
     if (holdMs === undefined) return undefined;
-    this.#deps.gate.hold(operation, holdMs, answer.code);
+    const lengthenedMs = this.#deps.gate.hold(operation, holdMs, answer.code);
+    if (lengthenedMs !== undefined) this.#deps.onHold?.(operation, lengthenedMs);
     return holdMs;
   }
 

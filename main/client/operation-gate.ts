@@ -64,16 +64,21 @@ export class OperationGate {
     this.#now = now;
   }
 
-  /** Holds `operation` back for `forMs` from now (at most a day), unless it is already held longer. */
-  hold(operation: OperationName, forMs: number, code: string): void {
-    if (!(forMs > 0)) return;
-    const until = this.#now() + Math.min(forMs, MAX_OPERATION_HOLD_MS);
+  /**
+   * Holds `operation` back for `forMs` from now (at most a day), unless it is already held
+   * longer. Returns how long the hold now lasts from now when this call lengthened it, and
+   * undefined when it changed nothing (a longer hold was already in place, or `forMs` ≤ 0).
+   */
+  hold(operation: OperationName, forMs: number, code: string): number | undefined {
+    if (!(forMs > 0)) return undefined;
+    const heldMs = Math.min(forMs, MAX_OPERATION_HOLD_MS);
+    const until = this.#now() + heldMs;
     const state = this.#stateOf(operation);
-    if (state.until < until) {
-      state.until = until;
-      state.code = code;
-    }
     state.probeNeeded = true;
+    if (state.until >= until) return undefined;
+    state.until = until;
+    state.code = code;
+    return heldMs;
   }
 
   /** How long `operation` is still held back, or undefined when it may be attempted now. */

@@ -15,15 +15,19 @@ import {
 import { silentLogger, type Logger } from '../log';
 import { Secret } from '../secret';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './backoff';
-import { CallRunner } from './call-runner';
+import { CallRunner, type AttemptOutcome } from './call-runner';
 import { HttpTransport } from './http-transport';
 import { OperationGate } from './operation-gate';
 import { ReadSpacing } from './read-spacing';
-import { success, type Result } from './service-failure';
+import { isOperationName, success, type OperationName, type Result } from './service-failure';
 import { TokenManager, type TokenGrant } from './token-manager';
 import type { UploadSource } from './upload-source';
 
 export type { UploadSource } from './upload-source';
+export type { AttemptOutcome } from './call-runner';
+
+/** Retry-After holds by operation: until when each is held, in wall-clock epoch ms. */
+export type OperationHolds = Readonly<Partial<Record<OperationName, number>>>;
 
 export interface ServiceClientOptions {
   /** The service's base address, e.g. https://sign.example.com (spec: `{base_url}`). */
@@ -37,6 +41,17 @@ export interface ServiceClientOptions {
   readonly now?: () => number;
   /** Deadline of each non-upload call, in ms (default 30 s). */
   readonly callTimeoutMs?: number;
+  /**
+   * Holds asked for before this client existed (by an earlier process, read back from the data
+   * folder): until when each operation is held, in epoch ms by `now`. Taken in at construction;
+   * a hold already over is ignored, and none lasts more than a day from now.
+   */
+  readonly initialHolds?: OperationHolds;
+  /**
+   * Told each time an answer lengthens the hold of an operation (a 429, or a 503 with
+   * Retry-After), with until when it is held, in epoch ms by `now`: to keep it past a restart.
+   */
+  readonly onHold?: (operation: OperationName, untilEpochMs: number) => void;
 }
 
 export interface CallOptions {
@@ -51,6 +66,16 @@ export interface CallOptions {
    * can tell "aborted before anything left" from "aborted in flight".
    */
   readonly onAttempt?: (attempt: number) => void;
+  /**
+   * Called once per attempt that left (after its `onAttempt`), as soon as its outcome is
+   * classified, before any wait for the next attempt and before the call returns:
+   * `not_applied` when the answer proves the attempt was not applied (429, 503, any other 4xx,
+   * a 401 before the token is renewed, a connection refused before sending); `maybe_applied`
+   * for a timeout, a connection lost after sending, 500/502/504 and every other 5xx, an abort
+   * while on its way, and any 2xx (applied). Between `onAttempt` and this call, an attempt is on
+   * the wire with no answer yet.
+   */
+  readonly onAttemptSettled?: (outcome: AttemptOutcome) => void;
 }
 
 export interface UploadOptions extends CallOptions {
@@ -119,7 +144,8 @@ function requestPath(requestId: string, action = ''): string {
  * application/json`, carries a bearer token from the token manager, retries only what is safe
  * to retry, and returns a `Result` whose failure holds a catalog message and never a secret.
  * Politeness is shared by every caller of one client: a Retry-After pauses its operation for
- * all of them, and no signing request is read twice within `READ_SPACING_MS`.
+ * all of them (and, through `initialHolds`/`onHold`, for the next process too), and no signing
+ * request is read twice within `READ_SPACING_MS`.
  */
 export class ServiceClient {
   readonly #transport = new HttpTransport();
@@ -131,6 +157,14 @@ export class ServiceClient {
   constructor(options: ServiceClientOptions) {
     this.#now = options.now ?? Date.now;
     this.#callTimeoutMs = options.callTimeoutMs ?? 30_000;
+    const gate = new OperationGate();
+    const startedAt = this.#now();
+    for (const [operation, untilEpochMs] of Object.entries(options.initialHolds ?? {})) {
+      // Which answer asked for the hold is not kept; either way the app waits as it was asked.
+      if (isOperationName(operation) && untilEpochMs !== undefined)
+        gate.hold(operation, untilEpochMs - startedAt, 'rate_limited');
+    }
+    const { onHold } = options;
     this.#runner = new CallRunner({
       baseUrl: options.baseUrl.replace(/\/+$/, ''),
       transport: this.#transport,
@@ -138,7 +172,8 @@ export class ServiceClient {
       logger: options.logger ?? silentLogger,
       random: options.random ?? Math.random,
       now: this.#now,
-      gate: new OperationGate(),
+      gate,
+      onHold: onHold ? (operation, heldMs) => onHold(operation, this.#now() + heldMs) : undefined,
       // The injected clock when there is one (tests move it); else a monotonic one.
       spacing: options.now ? new ReadSpacing(undefined, options.now) : new ReadSpacing(),
     });
@@ -195,6 +230,7 @@ export class ServiceClient {
         options.onProgress?.(0, source.sizeBytes);
         options.onAttempt?.(attempt);
       },
+      onAttemptSettled: options.onAttemptSettled,
     });
     return answer.ok ? success(answer.value.body) : answer;
   }
@@ -224,6 +260,7 @@ export class ServiceClient {
       signal: options.signal,
       maxAttempts: options.maxAttempts,
       onAttempt: options.onAttempt,
+      onAttemptSettled: options.onAttemptSettled,
     });
     if (!answer.ok) return answer;
     return success({
@@ -235,9 +272,12 @@ export class ServiceClient {
 
   /**
    * Adds a participant (spec §4.5). Any 2xx is success, with or without a body. The service
-   * has no idempotency key for this call, and this method decides nothing about a
-   * `participant_conflict`: its failure's `outcomeUnknown` says whether an attempt of this call
-   * may have added the participant, and the caller judges with what it knows.
+   * has no idempotency key for this call, so it is never sent again inside one call once an
+   * attempt may have reached the service (a timeout, a connection lost after sending, a 5xx
+   * other than 503): that failure comes back at once with `outcomeUnknown`, and the caller, who
+   * records it, decides what comes next. Answers that prove nothing was added (429, 503, a
+   * gateway's 404, a connection refused before sending) are still retried. This method decides
+   * nothing about a `participant_conflict`: the caller judges it with what it knows.
    */
   async addParticipant(
     requestId: string,
@@ -254,11 +294,14 @@ export class ServiceClient {
       bodyOptional: true,
       auth: this.#tokens,
       errorShape: 'api',
-      repeatable: true,
+      // No idempotency key: once an attempt may have reached the service, the caller records the
+      // unknown outcome before anything is sent again (a refused connection is still retried).
+      repeatable: false,
       timeoutMs: this.#callTimeoutMs,
       signal: options.signal,
       maxAttempts: options.maxAttempts,
       onAttempt: options.onAttempt,
+      onAttemptSettled: options.onAttemptSettled,
     });
     if (!answer.ok) return answer;
     return success({ participantId: answer.value.body?.participant?.participant_id });
@@ -285,6 +328,7 @@ export class ServiceClient {
       signal: options.signal,
       maxAttempts: options.maxAttempts,
       onAttempt: options.onAttempt,
+      onAttemptSettled: options.onAttemptSettled,
     });
     const readOptions = options.signal ? { signal: options.signal } : {};
     if (answer.ok) {
@@ -337,6 +381,7 @@ export class ServiceClient {
       signal: options.signal,
       maxAttempts: options.maxAttempts,
       onAttempt: options.onAttempt,
+      onAttemptSettled: options.onAttemptSettled,
     });
     if (!answer.ok) return answer;
     const session = answer.value.body;
@@ -368,6 +413,7 @@ export class ServiceClient {
       maxAttempts: options.maxAttempts,
       spacingKey: requestId,
       onAttempt: options.onAttempt,
+      onAttemptSettled: options.onAttemptSettled,
     });
     return answer.ok ? success(answer.value.body) : answer;
   }

@@ -1,14 +1,22 @@
 import { userMessage } from '../../shared/service/error-catalog';
 
 /** The service operations, named as the spec names them (§4). */
-export type OperationName =
-  | 'obtainToken'
-  | 'uploadDocument'
-  | 'createSigningRequest'
-  | 'readSigningRequest'
-  | 'addParticipant'
-  | 'prepareSigningRequest'
-  | 'createWidgetSession';
+export const OPERATION_NAMES = [
+  'obtainToken',
+  'uploadDocument',
+  'createSigningRequest',
+  'readSigningRequest',
+  'addParticipant',
+  'prepareSigningRequest',
+  'createWidgetSession',
+] as const;
+
+export type OperationName = (typeof OPERATION_NAMES)[number];
+
+/** True when `name` is one of the service operations. */
+export function isOperationName(name: string): name is OperationName {
+  return (OPERATION_NAMES as readonly string[]).includes(name);
+}
 
 /**
  * A failed service call, as a value. `code` is the service's error code (spec §7) or one of the
@@ -36,6 +44,12 @@ export interface ServiceFailure {
    */
   readonly outcomeUnknown: boolean;
   readonly attempts: number;
+  /**
+   * `token` when the call failed while obtaining its access token (spec §4.1), before any attempt
+   * of `operation` itself: the failure says nothing about the operation's own request (its
+   * document, its recipients), and `httpStatus`/`code` are the token endpoint's. Absent otherwise.
+   */
+  readonly stage?: 'token';
   /** How long the service asked the client to wait (Retry-After), when it said so. */
   readonly retryAfterMs?: number;
 }

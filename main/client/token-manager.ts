@@ -50,11 +50,6 @@ export class TokenManager implements TokenSource {
     return grant.ok ? success(grant.value.token) : grant;
   }
 
-  /** False once `token` was replaced, or is due for renewal by the lifetime the service gave. */
-  isUsable(token: AccessToken): boolean {
-    return this.#current === token && (token.expiresAt === undefined || this.#now() < this.#renewAt);
-  }
-
   /** Forgets `token` if it is still the current one (the service refused it). */
   invalidate(token: AccessToken): void {
     if (this.#current === token) this.#current = undefined;
@@ -92,16 +87,13 @@ export class TokenManager implements TokenSource {
       const rejected =
         answer.error.httpStatus === 401 ||
         (answer.error.httpStatus === 400 && CREDENTIAL_ERRORS.has(answer.error.code));
+      const error = { ...answer.error, stage: 'token' as const };
       return rejected
         ? {
             ok: false,
-            error: {
-              ...answer.error,
-              code: 'credentials_rejected',
-              message: userMessage('credentials_rejected'),
-            },
+            error: { ...error, code: 'credentials_rejected', message: userMessage('credentials_rejected') },
           }
-        : answer;
+        : { ok: false, error };
     }
     const grant = answer.value.body;
     const lifetimeMs = grant.expires_in === undefined ? undefined : grant.expires_in * 1000;

@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { DEMO_CLIENT, startSimulator, type Simulator } from '../../simulator/simulator';
+import { variantNamed } from '../../simulator/variants';
+import { expectOk, makeTestClient, uploadSourceOf } from '../../support/client-harness';
+import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
+
+let files: TempFolder;
+let sim: Simulator;
+beforeAll(async () => {
+  files = makeTempFolder('token-wait-');
+  // Tokens last 3 s and the service does not say so (no expires_in): shorter than the 5 s
+  // between two reads of one request.
+  sim = await startSimulator({ seed: 5, variant: variantNamed('terse-token'), tokenTtlSeconds: 3 });
+});
+afterAll(async () => {
+  await sim.close();
+  files.remove();
+});
+
+it('a read that waits its turn longer than the token lasts renews the token after the wait, not before', async () => {
+  const { client } = makeTestClient(sim.baseUrl, DEMO_CLIENT);
+  const pdf = await writePdf(files, 'wait.pdf', 'Token after the wait');
+  const upload = expectOk(await client.uploadDocument(uploadSourceOf(pdf)));
+  const created = expectOk(
+    await client.createSigningRequest(
+      {
+        external_reference: 'WAIT-1',
+        document: { upload_id: upload.upload_id },
+        recipients: [{ participant_type: 'signer', role: 'Signer', name: 'Ada', email: 'ada@example.com' }],
+      },
+      randomUUID(),
+    ),
+  );
+  const id = created.id!;
+  // Each read waits 5 s for its turn (the first after the client started, the second after the
+  // first); the token it held is stale by then. One 401 is the most a read may cost: after it,
+  // the fresh token is taken once the next turn has come, not before the wait.
+  for (const read of [1, 2]) {
+    const answer = await client.getSigningRequest(id);
+    expect(answer.ok, `read ${read}: ${answer.ok ? '' : answer.error.message}`).toBe(true);
+  }
+  const reads = sim.state
+    .calls()
+    .filter((call) => call.operation === 'readSigningRequest')
+    .map((call) => call.status);
+  expect(reads.filter((status) => status === 200)).toHaveLength(2);
+  expect(reads.filter((status) => status === 401).length).toBeLessThanOrEqual(2);
+  expect(sim.state.violations()).toEqual([]);
+}, 30_000);
