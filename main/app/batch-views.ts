@@ -6,7 +6,7 @@ import type {
   EngineStateView,
 } from '../../shared/ipc/views';
 import { isLocked, phaseOf, type BatchState, type DocumentState } from '../batch/batch-state';
-import { checkExplanation } from '../batch/check-resolution';
+import { checkExplanation } from '../batch/send-messages';
 import { sendProblems } from '../batch/send-readiness';
 
 /** How many documents of a batch are in each state a user cares about. */

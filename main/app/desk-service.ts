@@ -5,6 +5,7 @@ import type { EngineStateView, ProfileView } from '../../shared/ipc/views';
 import type { DocumentDraft } from '../../shared/domain/batch';
 import { addPdfDocuments, syncManifest } from '../batch/batch-preparation';
 import { isLocked } from '../batch/batch-state';
+import type { ResolutionRefusal } from '../batch/check-resolution';
 import { checkManifestFile, formatIssue } from '../batch/manifest';
 import type { SendEngineEvent } from '../batch/send-engine';
 import { connect, type Connected, type Connection, type ConnectionTuning, type DataDir } from '../desk-core';
@@ -58,6 +59,13 @@ export interface DeskService {
   setTrackingPaused(paused: boolean): void;
   close(): Promise<void>;
 }
+
+/** The error code the page gets for each way an answer to a check is refused. */
+const RESOLUTION_REFUSAL_CODES: Readonly<Record<ResolutionRefusal, string>> = {
+  refused: 'check_answer_refused',
+  needs_confirmation: 'link_needs_confirmation',
+  service_unreachable: 'service_unreachable',
+};
 
 const PDF_EXTENSION = /\.pdf$/i;
 const MANIFEST_EXTENSION = /\.(csv|txt)$/i;
@@ -445,17 +453,17 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
       return engineState(batchId);
     },
 
-    'sending.linkRequest': async (batchId, documentId, requestId) => {
+    'sending.linkRequest': async (batchId, documentId, requestId, options) => {
       const current = await connectionForBatch(batchId);
-      const linked = await current.engine.linkRequest(batchId, documentId, requestId);
-      if (!linked.ok) throw new DeskError('link_refused', linked.message);
+      const linked = await current.engine.linkRequest(batchId, documentId, requestId, options);
+      if (!linked.ok) throw new DeskError(RESOLUTION_REFUSAL_CODES[linked.refusal], linked.message);
       if (!current.engine.isRunning(batchId)) runSend(batchId, current);
       return engineState(batchId);
     },
     'sending.sendAsNew': async (batchId, documentId) => {
       const current = await connectionForBatch(batchId);
       const resolved = await current.engine.sendAsNew(batchId, documentId);
-      if (!resolved.ok) throw new DeskError('not_needing_check', resolved.message);
+      if (!resolved.ok) throw new DeskError(RESOLUTION_REFUSAL_CODES[resolved.refusal], resolved.message);
       if (!current.engine.isRunning(batchId)) runSend(batchId, current);
       return engineState(batchId);
     },

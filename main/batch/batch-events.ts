@@ -1,15 +1,13 @@
-import type { BatchDefaults, DocumentDraft, ItemError, TrackedStatus } from '../../shared/domain/batch';
+import type {
+  BatchDefaults,
+  CheckReason,
+  DocumentDraft,
+  ItemError,
+  TrackedStatus,
+} from '../../shared/domain/batch';
 import type { CreateSigningRequestBody } from '../../shared/service/wire';
 
-/**
- * Why a document needs the user's check before anything more is sent for it: the app cannot
- * know whether the service already holds a signing request for it.
- * - `key_refused`: a creation attempt's outcome was unknown, and the service later refused the key.
- * - `new_request_after_unknown`: after an unknown outcome the service answered with a request
- *   that is not a replay, so it may have forgotten the key (and hold an earlier request too).
- * - `created_without_id`: the service accepted a creation but its answer did not say the id.
- */
-export type CheckReason = 'key_refused' | 'new_request_after_unknown' | 'created_without_id';
+export type { CheckReason } from '../../shared/domain/batch';
 
 /**
  * What made an attempt's outcome unknown: no answer came, the process stopped, the service
@@ -100,13 +98,22 @@ export type BatchEvent =
       /** The request the service just created (`new_request_after_unknown`). */
       readonly newRequestId?: string;
     }
-  /** The user linked the request the service holds (its reference was checked first). */
-  | { readonly type: 'check_resolved_linked'; readonly documentId: string; readonly requestId: string }
   /**
-   * The user chose to send the document as a new request: with the request the service just
-   * created when there is one, else under a new key.
+   * The user linked the request the service holds (its reference checked, or confirmed by the
+   * user when the service does not show it). `participantsMayExist` is false when the request
+   * is already prepared: extra participants cannot be there by an attempt of ours since.
    */
-  | { readonly type: 'check_resolved_new'; readonly documentId: string }
+  | {
+      readonly type: 'check_resolved_linked';
+      readonly documentId: string;
+      readonly requestId: string;
+      readonly participantsMayExist: boolean;
+    }
+  /**
+   * The user chose, after a warning, to send the document as a new request (only after a
+   * refused key): the key is released; the upload is kept unless the refusal named it.
+   */
+  | { readonly type: 'check_resolved_new'; readonly documentId: string; readonly keepUpload: boolean }
   /** Stored right before an extra participant's call leaves, alone. */
   | { readonly type: 'participant_attempted'; readonly documentId: string; readonly index: number }
   /** The participant's attempt certainly did not apply. */

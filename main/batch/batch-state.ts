@@ -62,8 +62,6 @@ export interface SendRecord {
   readonly upload: UploadRecord | undefined;
   readonly create: CreationKey | undefined;
   readonly requestId: string | undefined;
-  /** True when the user linked an existing request instead of the app creating it. */
-  readonly linked: boolean;
   /** Per extra participant index. */
   readonly participants: Readonly<Record<number, ParticipantProgress>>;
   readonly prepared:
@@ -102,7 +100,6 @@ const EMPTY_SEND: SendRecord = {
   upload: undefined,
   create: undefined,
   requestId: undefined,
-  linked: false,
   participants: {},
   prepared: undefined,
   error: undefined,
@@ -304,31 +301,42 @@ export function applyBatchEvent(state: BatchState, entry: JournalEntry<BatchEven
         },
       }));
     case 'check_resolved_linked':
-      return updateDocument(state, event.documentId, at, (document) => ({
-        ...document,
-        send: {
-          ...document.send,
-          queued: true,
-          check: undefined,
-          error: undefined,
-          requestId: event.requestId,
-          linked: true,
-          // Nobody knows which extra participants a linked request already has: a conflict means "there".
-          participants: Object.fromEntries(
-            document.draft.extraParticipants.map((_, index) => [
-              index,
-              { ...(document.send.participants[index] ?? NO_PARTICIPANT_PROGRESS), unknown: true },
-            ]),
-          ),
-        },
-      }));
+      // A resolution only answers a pending check (two answers racing: the first one wins).
+      return updateDocument(state, event.documentId, at, (document) =>
+        document.send.check === undefined
+          ? document
+          : {
+              ...document,
+              send: {
+                ...document.send,
+                queued: true,
+                check: undefined,
+                error: undefined,
+                requestId: event.requestId,
+                // Nobody knows which extra participants a request found this way already has,
+                // unless it is already prepared (then none can have been added since).
+                participants: Object.fromEntries(
+                  document.draft.extraParticipants.map((_, index) => {
+                    const progress = document.send.participants[index] ?? NO_PARTICIPANT_PROGRESS;
+                    return [index, { ...progress, unknown: progress.unknown || event.participantsMayExist }];
+                  }),
+                ),
+              },
+            },
+      );
     case 'check_resolved_new':
-      return updateSend(state, event.documentId, at, (send) => {
-        const created = send.check?.newRequestId;
-        return created
-          ? { ...send, queued: true, check: undefined, error: undefined, requestId: created }
-          : { ...send, queued: true, check: undefined, error: undefined, create: undefined };
-      });
+      return updateSend(state, event.documentId, at, (send) =>
+        send.check === undefined
+          ? send
+          : {
+              ...send,
+              queued: true,
+              check: undefined,
+              error: undefined,
+              create: undefined,
+              upload: event.keepUpload ? send.upload : undefined,
+            },
+      );
     case 'participant_attempted':
       return updateParticipant(state, event.documentId, event.index, at, (progress) => ({
         ...progress,
@@ -421,7 +429,6 @@ export function upgradeBatchState(state: BatchState): BatchState {
           ...send,
           create,
           participants,
-          linked: send.linked ?? false,
           check: send.check,
           upload: send.upload && { ...send.upload, expiresAt: send.upload.expiresAt ?? undefined },
         },

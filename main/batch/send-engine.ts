@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ItemError, SendPhase } from '../../shared/domain/batch';
 import { backoffDelayMs, sleep } from '../client/backoff';
-import type { ServiceClient } from '../client/service-client';
+import type { CallOptions, ServiceClient } from '../client/service-client';
 import type { Result, ServiceFailure } from '../client/service-failure';
 import { silentLogger, type Logger } from '../log';
 import type { BlobStore } from '../store/blob-store';
@@ -9,7 +9,13 @@ import type { BatchStore } from '../store/batch-store';
 import type { BatchEvent } from './batch-events';
 import { phaseOf, type BatchState, type DocumentState, type NeedsCheck } from './batch-state';
 import { CallSlots } from './call-slots';
-import { linkProblem, type LinkOutcome } from './check-resolution';
+import {
+  isPreparedOrLater,
+  linkProblemAfterRead,
+  linkProblemBeforeRead,
+  sendAsNewDecision,
+  type ResolutionOutcome,
+} from './check-resolution';
 import { sendProblems } from './send-readiness';
 import {
   decideCreation,
@@ -94,6 +100,9 @@ export interface SendEngineOptions {
   readonly reuploadBackoffMs?: number;
 }
 
+/** What a call tells the engine of its attempts, to know whether one may have been applied. */
+type AttemptTracking = Required<Pick<CallOptions, 'onAttempt' | 'onAttemptSettled'>>;
+
 interface Run {
   readonly batchId: string;
   readonly controller: AbortController;
@@ -121,6 +130,9 @@ const PHASES: readonly SendPhase[] = [
   'needs_check',
   'failed',
 ];
+
+/** The longest the queue waits before trying the service again, whatever it asked (a day). */
+const MAX_WAIT_MS = 24 * 3_600_000;
 
 function isOfflineFailure(failure: ServiceFailure): boolean {
   return failure.code === 'network_unreachable' || failure.code === 'timeout';
@@ -154,6 +166,8 @@ export class SendEngine {
   readonly #options: SendEngineOptions;
   readonly #logger: Logger;
   readonly #now: () => number;
+  /** Waits are measured on a clock that never jumps (a wall clock set back would stall sending). */
+  readonly #monotonic: () => number = () => performance.now();
   readonly #random: () => number;
   readonly #runs = new Map<string, Run>();
   readonly #listeners = new Set<(event: SendEngineEvent) => void>();
@@ -219,30 +233,51 @@ export class SendEngine {
 
   /**
    * "Link the existing request": reads `requestId` at the service, checks that it carries this
-   * document's reference, records it, and continues with participants and prepare when the
-   * batch is sent (at once if it is running). Only for a document that needs the user's check.
+   * document's reference (or that the user `confirmed` it when the service does not show it),
+   * records it, and continues with participants and prepare when the batch is sent (at once if
+   * it is running). Only for a document that needs the user's check; linking the id a document
+   * already holds again is a success, so a repeated command carries on.
    */
-  async linkRequest(batchId: string, documentId: string, requestId: string): Promise<LinkOutcome> {
-    const document = this.#document(batchId, documentId);
+  async linkRequest(
+    batchId: string,
+    documentId: string,
+    requestId: string,
+    options: { readonly confirmed?: boolean } = {},
+  ): Promise<ResolutionOutcome> {
     const id = requestId.trim();
-    const early = linkProblem(document, id, undefined);
-    if (early) return { ok: false, message: early };
+    const before = this.#document(batchId, documentId);
+    if (before && !before.send.check && before.send.requestId === id) return { ok: true };
+    const early = linkProblemBeforeRead(this.#options.store.list(), before, id);
+    if (early || !before) return early ?? { ok: false, refusal: 'refused', message: '' };
     const read = await this.#options.client.getSigningRequest(id);
-    const problem = linkProblem(document, id, read);
-    if (problem) return { ok: false, message: problem };
-    await this.#options.store.record(batchId, [{ type: 'check_resolved_linked', documentId, requestId: id }]);
+    const problem = linkProblemAfterRead(before, id, read, options.confirmed === true);
+    if (problem || !read.ok) return problem ?? { ok: false, refusal: 'refused', message: '' };
+    // The read can take seconds: the document may have been answered meanwhile (first answer wins).
+    const now = this.#document(batchId, documentId);
+    const late = linkProblemBeforeRead(this.#options.store.list(), now, id);
+    if (late) return late;
+    await this.#options.store.record(batchId, [
+      {
+        type: 'check_resolved_linked',
+        documentId,
+        requestId: id,
+        participantsMayExist: !isPreparedOrLater(read.value),
+      },
+    ]);
     this.#runs.get(batchId)?.wake();
     return { ok: true };
   }
 
   /**
-   * "Send as a new request", on purpose after a warning: continues with the request the service
-   * just created when there is one, else releases the key so the next send creates a new one.
+   * "Send as a new request", on purpose after a warning, only after a refused key: releases
+   * the key (and the upload, when the refusal named it) so the next send creates a new request.
    */
-  async sendAsNew(batchId: string, documentId: string): Promise<LinkOutcome> {
-    const document = this.#document(batchId, documentId);
-    if (!document?.send.check) return { ok: false, message: 'This document does not need a check.' };
-    await this.#options.store.record(batchId, [{ type: 'check_resolved_new', documentId }]);
+  async sendAsNew(batchId: string, documentId: string): Promise<ResolutionOutcome> {
+    const decision = sendAsNewDecision(this.#document(batchId, documentId), this.#now());
+    if (!decision.ok) return { ok: false, refusal: 'refused', message: decision.message };
+    await this.#options.store.record(batchId, [
+      { type: 'check_resolved_new', documentId, keepUpload: decision.keepUpload },
+    ]);
     this.#runs.get(batchId)?.wake();
     return { ok: true };
   }
@@ -312,7 +347,7 @@ export class SendEngine {
     const worker = async (): Promise<void> => {
       const { signal } = run.controller;
       while (!signal.aborted && !run.fatal) {
-        const waitFor = run.resumeAt - this.#now();
+        const waitFor = run.resumeAt - this.#monotonic();
         if (waitFor > 0) {
           await sleep(waitFor, signal).catch(() => undefined);
           continue;
@@ -467,7 +502,7 @@ export class SendEngine {
           return decideUpload(document, step, localCopyMissing(), context);
         }
         let reported = 0;
-        const answer = await this.#call(run, () =>
+        const answer = await this.#call(run, (attempts) =>
           client.uploadDocument(
             {
               open: () => blobs.openRead(draft.pdf.sha256),
@@ -476,6 +511,7 @@ export class SendEngine {
             },
             {
               signal,
+              ...attempts,
               onProgress: (sent, total) => {
                 if (sent === 0 || sent === total || sent - reported >= PROGRESS_STEP_BYTES) {
                   reported = sent;
@@ -485,21 +521,26 @@ export class SendEngine {
             },
           ),
         );
-        return decideUpload(document, step, answer, this.#context(run.batchId));
+        return decideUpload(
+          this.#document(run.batchId, draft.id) ?? document,
+          step,
+          answer,
+          this.#context(run.batchId),
+        );
       }
       case 'create': {
-        const answer = await this.#call(run, async (onAttempt) => {
+        const answer = await this.#call(run, async (attempts) => {
           await this.#options.store.record(run.batchId, step.marker);
-          return client.createSigningRequest(step.body, step.key, { signal, onAttempt });
+          return client.createSigningRequest(step.body, step.key, { signal, ...attempts });
         });
         const create = this.#document(run.batchId, draft.id)?.send.create;
         if (!create) throw new Error('a creation step without a key');
         return decideCreation(document, create, answer, facts, this.#context(run.batchId));
       }
       case 'add-participant': {
-        const answer = await this.#call(run, async (onAttempt) => {
+        const answer = await this.#call(run, async (attempts) => {
           await this.#options.store.record(run.batchId, step.marker);
-          return client.addParticipant(step.requestId, step.participant, { signal, onAttempt });
+          return client.addParticipant(step.requestId, step.participant, { signal, ...attempts });
         });
         return decideParticipant(
           this.#document(run.batchId, draft.id) ?? document,
@@ -509,7 +550,9 @@ export class SendEngine {
         );
       }
       case 'prepare': {
-        const answer = await this.#call(run, () => client.prepareSigningRequest(step.requestId, { signal }));
+        const answer = await this.#call(run, (attempts) =>
+          client.prepareSigningRequest(step.requestId, { signal, ...attempts }),
+        );
         return decidePrepare(document, answer, this.#context(run.batchId));
       }
     }
@@ -517,16 +560,27 @@ export class SendEngine {
 
   /**
    * Runs one call in a call slot and turns its result into an answer. A stop of the run while
-   * the call waits or is in flight becomes `interrupted`, saying whether anything had left.
+   * the call waits or is in flight becomes `interrupted`, saying whether an attempt may have
+   * been applied: one is on the wire, or one that left got no answer proving it was not (a
+   * Pause during the backoff after a 503 is not a lost answer).
    */
-  async #call<T>(run: Run, call: (onAttempt: () => void) => Promise<Result<T>>): Promise<Answer<T>> {
+  async #call<T>(run: Run, call: (attempts: AttemptTracking) => Promise<Result<T>>): Promise<Answer<T>> {
     const { signal } = run.controller;
-    let left = false;
+    let onTheWire = false;
+    let mayHaveApplied = false;
+    const attempts: AttemptTracking = {
+      onAttempt: () => (onTheWire = true),
+      onAttemptSettled: (outcome) => {
+        onTheWire = false;
+        if (outcome === 'maybe_applied') mayHaveApplied = true;
+      },
+    };
+    const left = (): boolean => onTheWire || mayHaveApplied;
     try {
-      const result = await run.slots.run(signal, () => call(() => (left = true)));
+      const result = await run.slots.run(signal, () => call(attempts));
       return result.ok ? { kind: 'applied', value: result.value } : { kind: 'failed', failure: result.error };
     } catch (error) {
-      if (signal.aborted) return { kind: 'interrupted', left };
+      if (signal.aborted) return { kind: 'interrupted', left: left() };
       throw error;
     }
   }
@@ -560,8 +614,8 @@ export class SendEngine {
     );
     // Unreachable: probe again within 15 s at most, so a short outage ends soon after it does.
     const cappedBackoff = isOfflineFailure(failure) ? Math.min(backoff, 15_000) : backoff;
-    const delay = Math.max(failure.retryAfterMs ?? 0, first / 2 + cappedBackoff);
-    const resumesAt = this.#now() + delay;
+    const delay = Math.min(MAX_WAIT_MS, Math.max(failure.retryAfterMs ?? 0, first / 2 + cappedBackoff));
+    const resumesAt = this.#monotonic() + delay;
     if (resumesAt > run.resumeAt) run.resumeAt = resumesAt;
     const reason = isOfflineFailure(failure)
       ? 'The signing service cannot be reached. Sending resumes by itself.'
@@ -576,7 +630,8 @@ export class SendEngine {
       batchId: run.batchId,
       state: 'waiting',
       reason,
-      resumesAt: run.resumeAt,
+      // For people: by the wall clock.
+      resumesAt: this.#now() + (run.resumeAt - this.#monotonic()),
     });
   }
 

@@ -4,6 +4,7 @@
  */
 import { isCatalogCode, userMessage } from '../../shared/service/error-catalog';
 import type { ServiceFailure } from '../client/service-failure';
+import type { DocumentState } from './batch-state';
 
 /** What a failed document shows: the code, the message a user reads, and whether Retry can help. */
 export interface FailureWords {
@@ -48,4 +49,32 @@ export function repeatedUploadRefusalMessage(
     retryable: true,
     message: `The service refused this document's upload again after it was uploaded twice more (${serviceDetail(failure)}). Nothing was created. Retry later; if it keeps happening, report it to the service's support.`,
   };
+}
+
+function utcMinute(iso: string | undefined): string {
+  return iso ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : 'an earlier run';
+}
+
+/**
+ * The plain words of a document that needs the user's check: what happened, why the app will
+ * not send it again by itself, where to look and what each answer does.
+ */
+export function checkExplanation(document: DocumentState): string {
+  const check = document.send.check;
+  if (!check) return '';
+  const reference = document.draft.externalReference;
+  const sent = `The app sent ${reference} to the service at about ${utcMinute(check.firstAttemptAt)}, but the answer was lost.`;
+  const look = `Look for ${reference} on the service's own website, or ask its support`;
+  switch (check.reason) {
+    case 'key_refused': {
+      const detail = check.code
+        ? ` (error "${check.code}"${check.serviceMessage ? `: ${check.serviceMessage}` : ''})`
+        : '';
+      return `A signing request for ${reference} may already exist at the service. ${sent} When it tried again, the service refused${detail}, so the app cannot tell whether the first attempt created the request, and it will not send ${reference} again by itself. ${look}: if a request is there, link it; if not, send ${reference} as a new request.`;
+    }
+    case 'new_request_after_unknown':
+      return `${reference} may now have two signing requests at the service. ${sent} When it tried again, the service created ${check.newRequestId ?? 'a new request'} instead of recognising the first attempt. ${look}: keep ${check.newRequestId ?? 'the new one'} if it is the only one, or link the earlier one. The app cannot cancel the other: it stays at the service until the service's support removes it.`;
+    case 'created_without_id':
+      return `The service accepted ${reference}'s signing request but did not say its id, so the app cannot follow it. ${look}, then link its request.`;
+  }
 }

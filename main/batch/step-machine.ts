@@ -7,7 +7,7 @@
 import type { BatchDefaults, ItemError } from '../../shared/domain/batch';
 import type { CreateSigningRequestBody, Participant, Upload } from '../../shared/service/wire';
 import type { CreationAnswer, PrepareOutcome } from '../client/service-client';
-import type { ServiceFailure } from '../client/service-failure';
+import { isNotFoundAtService, type ServiceFailure } from '../client/service-failure';
 import type { BatchEvent, UnknownCause } from './batch-events';
 import {
   participantDone,
@@ -25,9 +25,18 @@ export interface RunFacts {
   readonly reuploads: number;
   /** No upload of this document starts before this time (backoff after such a refusal). */
   readonly uploadNotBefore: number;
+  /** Creation attempts answered 409 in this run (the key still being processed, or so it says). */
+  readonly keyInUse: number;
 }
 
-export const NO_RUN_FACTS: RunFacts = { reuploads: 0, uploadNotBefore: 0 };
+export const NO_RUN_FACTS: RunFacts = { reuploads: 0, uploadNotBefore: 0, keyInUse: 0 };
+
+/**
+ * 409s to a creation before the app stops waiting for the key to settle and asks the user: a
+ * service may answer 409 for a reason of its own that never passes (the spec shows no creation
+ * errors), and waiting forever would leave the document stuck.
+ */
+export const MAX_KEY_IN_USE_PER_RUN = 5;
 
 /** Fresh uploads per document and run after the service said its upload was gone (PRODUCT.md §3). */
 export const MAX_REUPLOADS_PER_RUN = 2;
@@ -51,7 +60,8 @@ export type Step =
   | { readonly kind: 'wait'; readonly until: number }
   /** Durable facts to store before the next step (a new key, a discarded upload). */
   | { readonly kind: 'record'; readonly events: readonly BatchEvent[] }
-  | { readonly kind: 'upload'; readonly startedAt: number }
+  /** Uploads the document's PDF, known by `sha256` when the step was taken. */
+  | { readonly kind: 'upload'; readonly startedAt: number; readonly sha256: string }
   /**
    * A call whose `marker` is stored first, inside its call slot right before it leaves, so
    * that a stop while it waits for a slot leaves no false "may have reached the service".
@@ -100,8 +110,13 @@ export type AnswerKind = 'applied' | 'refused' | 'transient' | 'unknown' | 'gone
 /** Classifies a failure: does it prove the call did not apply, and can the same call work later? */
 export function failureKind(failure: ServiceFailure): Exclude<AnswerKind, 'applied' | 'interrupted'> {
   if (FATAL_CODES.has(failure.code)) return 'fatal';
+  // The token endpoint failed before this attempt of the call was sent: its answer says
+  // nothing about this document (an earlier attempt's unknown outcome is recorded by the
+  // deciders from `outcomeUnknown`), so it never fails the document nor refuses its key.
+  // Retryable waits; anything else stops the run with the token endpoint's reason.
+  if (failure.stage === 'token') return failure.retryable ? 'transient' : 'fatal';
   if (failure.outcomeUnknown) return 'unknown';
-  if (failure.httpStatus === 404 && failure.code === 'signing_request_not_found') return 'gone';
+  if (isNotFoundAtService(failure)) return 'gone';
   if (failure.retryable) return 'transient';
   return 'refused';
 }
@@ -113,7 +128,7 @@ export function uploadUsable(upload: UploadRecord | undefined, now: number, marg
 }
 
 /** True when the service's refusal names the upload: it no longer accepts it (PRODUCT.md §3). */
-export function refusalNamesUpload(failure: ServiceFailure): boolean {
+export function refusalNamesUpload(failure: Pick<ServiceFailure, 'code' | 'serviceMessage'>): boolean {
   return /upload/i.test(failure.code) || /upload/i.test(failure.serviceMessage ?? '');
 }
 
@@ -138,6 +153,11 @@ export function nextStep(document: DocumentState, facts: RunFacts, context: Step
       const marker: BatchEvent[] = create.inFlight ? [] : [{ type: 'create_attempt_started', documentId }];
       return { kind: 'create', key: create.idempotencyKey, body: create.body, marker };
     }
+    // An upload of another PDF than the document's now (it was replaced while not yet sent)
+    // is never used for a new key.
+    if (send.upload && send.upload.sha256 !== draft.pdf.sha256) {
+      return { kind: 'record', events: [{ type: 'upload_discarded', documentId, reason: 'pdf_changed' }] };
+    }
     if (send.upload && uploadUsable(send.upload, context.now, context.uploadExpiryMarginMs)) {
       return { kind: 'record', events: [mintKey(document, send.upload.uploadId, context)] };
     }
@@ -145,7 +165,7 @@ export function nextStep(document: DocumentState, facts: RunFacts, context: Step
       return { kind: 'record', events: [{ type: 'upload_discarded', documentId, reason: 'expired' }] };
     }
     if (facts.uploadNotBefore > context.now) return { kind: 'wait', until: facts.uploadNotBefore };
-    return { kind: 'upload', startedAt: context.now };
+    return { kind: 'upload', startedAt: context.now, sha256: draft.pdf.sha256 };
   }
 
   const index = draft.extraParticipants.findIndex((_, i) => !participantDone(send.participants[i]));
@@ -182,7 +202,7 @@ function unknownCause(failure: ServiceFailure): UnknownCause {
   return failure.httpStatus !== undefined && failure.httpStatus >= 500 ? 'server_error' : 'no_answer';
 }
 
-/** The decision after an upload. */
+/** The decision after an upload; `document` is the document as it is once the answer came. */
 export function decideUpload(
   document: DocumentState,
   step: Extract<Step, { kind: 'upload' }>,
@@ -200,7 +220,10 @@ export function decideUpload(
     return { events: [itemFailed(documentId, failureMessage(failure), context.now)], next: 'stop' };
   }
   const upload = answer.value;
-  if (upload.sha256.toLowerCase() !== document.draft.pdf.sha256) {
+  // The document (as it is now, after the call) got another PDF meanwhile: this upload is of
+  // the old one and is not used; the next step uploads the new one.
+  if (document.draft.pdf.sha256 !== step.sha256) return { events: [], next: 'continue' };
+  if (upload.sha256.toLowerCase() !== step.sha256) {
     return {
       events: [
         itemFailed(documentId, failureMessage({ code: 'sha256_mismatch', retryable: true }), context.now),
@@ -264,21 +287,23 @@ export function decideCreation(
     : { type: 'create_attempt_settled', documentId };
   if (kind === 'fatal') return { events: [settled], next: 'fatal', failure };
   // A 409 says the service knows the key: its request is still being processed (the IETF
-  // Idempotency-Key draft), so the key's outcome is unknown and a later replay will tell.
-  // Reused with another body, the key holds a request this body cannot replay: ask the user.
-  const keyKnown = failure.httpStatus === 409;
-  if (keyKnown && failure.code !== 'idempotency_key_reused') {
+  // Idempotency-Key draft), so the key's outcome is unknown and a later replay will tell; a
+  // few times, then the user is asked (a 409 that never passes would leave it stuck). Reused
+  // with another body, the key holds a request this body cannot replay: the user is asked.
+  const conflict = failure.httpStatus === 409 && failure.stage !== 'token';
+  if (conflict && failure.code !== 'idempotency_key_reused' && facts.keyInUse < MAX_KEY_IN_USE_PER_RUN) {
     return {
       events: [{ type: 'create_outcome_unknown', documentId, cause: 'key_in_use' }],
       next: 'wait',
       failure,
+      facts: { ...facts, keyInUse: facts.keyInUse + 1 },
     };
   }
   if (kind === 'transient' || (kind === 'unknown' && failure.retryable)) {
     return { events: [settled], next: 'wait', failure };
   }
   // An answer refusing the key. It proves nothing about earlier attempts whose outcome was unknown.
-  if (create.unknown || failure.outcomeUnknown || keyKnown) {
+  if (create.unknown || failure.outcomeUnknown || conflict) {
     return {
       events: [
         {
@@ -315,7 +340,11 @@ export function decideCreation(
   return {
     events: [abandoned],
     next: 'continue',
-    facts: { reuploads, uploadNotBefore: context.now + context.reuploadBackoffMs * 2 ** (reuploads - 1) },
+    facts: {
+      ...facts,
+      reuploads,
+      uploadNotBefore: context.now + context.reuploadBackoffMs * 2 ** (reuploads - 1),
+    },
   };
 }
 
@@ -349,7 +378,8 @@ export function decideParticipant(
   const settled: BatchEvent = failure.outcomeUnknown
     ? { type: 'participant_outcome_unknown', documentId, index, cause: unknownCause(failure) }
     : { type: 'participant_attempt_settled', documentId, index };
-  if (failure.code === 'participant_conflict' && (progress?.unknown === true || failure.outcomeUnknown)) {
+  const conflict = failure.code === 'participant_conflict' && failure.stage !== 'token';
+  if (conflict && (progress?.unknown === true || failure.outcomeUnknown)) {
     return {
       events: [
         { type: 'participant_added', documentId, index, participantId: undefined, alreadyThere: true },

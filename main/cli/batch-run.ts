@@ -4,8 +4,8 @@
  * do, and returns the exit code.
  */
 import { basename } from 'node:path';
-import { phaseOf, type BatchState } from '../batch/batch-state';
-import { checkExplanation } from '../batch/check-resolution';
+import { phaseOf, type BatchState, type DocumentState } from '../batch/batch-state';
+import { checkExplanation } from '../batch/send-messages';
 import type { SendEngineEvent } from '../batch/send-engine';
 import type { Desk } from '../desk-core';
 import { EXIT, type CliOutput } from './cli-output';
@@ -33,7 +33,24 @@ export interface ResumeHint {
   readonly connectionOption: string;
 }
 
-function quoted(text: string): string {
+/** "1 document" / "3 documents". */
+export function documentsLabel(count: number): string {
+  return `${count} ${count === 1 ? 'document' : 'documents'}`;
+}
+
+/** The commands that answer a document's check, ready to paste, for its reason. */
+function resolveCommands(document: DocumentState, hint: ResumeHint): string[] {
+  const base = `npm run cli -- resolve ${quoted(hint.manifestPath)} ${hint.connectionOption} --data-dir ${quoted(hint.dataDir)} --reference ${quoted(document.draft.externalReference)}`;
+  const check = document.send.check;
+  const lines = [`link the request you found:   ${base} --link REQUEST_ID`];
+  if (check?.reason === 'key_refused') lines.push(`or, if there is none, send it: ${base} --send-new`);
+  if (check?.reason === 'new_request_after_unknown' && check.newRequestId)
+    lines.push(`or keep the one just created: ${base} --link ${quoted(check.newRequestId)}`);
+  return lines;
+}
+
+/** Quotes `text` for a POSIX shell when it needs it. */
+export function quoted(text: string): string {
   return /^[\w./:@%+=,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
@@ -84,19 +101,18 @@ export async function runBatch(
     reason: summary.reason,
   });
   if (!out.json) {
+    const checks =
+      needsCheck.length > 0
+        ? `, ${needsCheck.length} ${needsCheck.length === 1 ? 'needs' : 'need'} your check`
+        : '';
     out.say(
-      `${summary.prepared} of ${documents.length} documents prepared, ${failed.length} failed${needsCheck.length > 0 ? `, ${needsCheck.length} need your check` : ''}.`,
+      `${summary.prepared} of ${documentsLabel(documents.length)} prepared, ${failed.length} failed${checks}.`,
     );
     for (const document of failed)
       out.say(`  ✗ ${document.draft.externalReference}: ${document.send.error?.message}`);
-    const common = `${quoted(hint.manifestPath)} ${hint.connectionOption} --data-dir ${quoted(hint.dataDir)}`;
     for (const document of needsCheck) {
-      const reference = quoted(document.draft.externalReference);
       out.say(`  ? ${document.draft.externalReference}: ${checkExplanation(document)}`);
-      out.say(
-        `      link it:      npm run cli -- resolve ${common} --reference ${reference} --link <request id>`,
-      );
-      out.say(`      or send anew: npm run cli -- resolve ${common} --reference ${reference} --send-new`);
+      for (const line of resolveCommands(document, hint)) out.say(`      ${line}`);
     }
     if (summary.state === 'paused')
       out.say(`Paused. Run the same command again to finish ${basename(hint.manifestPath)}.`);

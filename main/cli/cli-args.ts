@@ -4,7 +4,7 @@ import { z } from 'zod';
 export const USAGE = `Usage:
   npm run cli -- validate MANIFEST
   npm run cli -- send MANIFEST (--base-url URL | --profile NAME) --data-dir DIR [--concurrency N] [--json]
-  npm run cli -- resolve MANIFEST --reference REF (--link REQUEST_ID | --send-new)
+  npm run cli -- resolve MANIFEST --reference REF (--link REQUEST_ID [--confirm] | --send-new)
                  (--base-url URL | --profile NAME) --data-dir DIR [--json]
   npm run cli -- status --data-dir DIR [--json]
   npm run cli -- watch --data-dir DIR [--base-url URL | --profile NAME] [--json]
@@ -37,6 +37,7 @@ const optionsSchema = z.object({
   reference: z.string().trim().min(1, '--reference must not be empty').optional(),
   link: z.string().trim().min(1, '--link needs the request id').optional(),
   'send-new': z.boolean().optional(),
+  confirm: z.boolean().optional(),
   help: z.boolean().optional(),
 });
 
@@ -52,6 +53,8 @@ export interface CliArgs {
   readonly reference: string | undefined;
   readonly link: string | undefined;
   readonly sendNew: boolean;
+  /** `resolve --link … --confirm`: link although the service does not show the request's reference. */
+  readonly confirm: boolean;
 }
 
 export type ParsedArgs =
@@ -75,6 +78,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         reference: { type: 'string' },
         link: { type: 'string' },
         'send-new': { type: 'boolean' },
+        confirm: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -123,6 +127,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
       reference: values.reference,
       link: values.link,
       sendNew: values['send-new'] === true,
+      confirm: values.confirm === true,
     },
   };
 }

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { BatchState, DocumentState } from '../batch/batch-state';
 import { phaseOf } from '../batch/batch-state';
+import { checkExplanation } from '../batch/send-messages';
 import { checkManifestFile, formatIssue } from '../batch/manifest';
 import { openDesk } from '../desk-core';
 import { BatchStore } from '../store/batch-store';
@@ -55,6 +56,16 @@ function documentRow(batch: BatchState, document: DocumentState) {
     finalizedAt: document.tracking?.finalizedAt,
     final: document.tracking?.final ?? false,
     error: document.send.error?.message,
+    ...(document.send.check
+      ? {
+          check: {
+            reason: document.send.check.reason,
+            firstAttemptAt: document.send.check.firstAttemptAt,
+            newRequestId: document.send.check.newRequestId,
+            explanation: checkExplanation(document),
+          },
+        }
+      : {}),
   };
 }
 
@@ -74,7 +85,11 @@ export async function statusCommand(args: CliArgs, out: CliOutput): Promise<numb
   for (const row of rows) {
     out.event({ type: 'document', ...row });
     if (!out.json) {
-      const state = row.final ? 'completed, evidence ready' : (row.status ?? row.phase);
+      const state = row.final
+        ? 'completed, evidence ready'
+        : row.check
+          ? 'needs your check — run the same send command to see what happened and how to answer'
+          : (row.status ?? row.phase);
       out.say(
         `${row.batch}  ${row.externalReference.padEnd(20)} ${state}${row.error ? ` — ${row.error}` : ''}`,
       );

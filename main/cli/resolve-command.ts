@@ -2,12 +2,20 @@
  * `resolve MANIFEST --reference REF (--link ID | --send-new)`: the command line's answer to a
  * document that needs the user's check, then the batch is sent on from there.
  */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { EXIT, type CliOutput } from './cli-output';
 import type { CliArgs } from './cli-args';
 import { runBatch } from './batch-run';
 import { bindConnection, openManifestDesk } from './send-command';
 
 export async function resolveCommand(args: CliArgs, out: CliOutput): Promise<number> {
+  // Nothing to resolve in a folder that does not exist; never create one for it.
+  const dataDir = resolve(args.dataDir ?? '');
+  if (!existsSync(dataDir)) {
+    out.error(`The data folder ${dataDir} does not exist. Check --data-dir: it is the one send used.`);
+    return EXIT.badInput;
+  }
   const opened = await openManifestDesk(args, out);
   if (typeof opened === 'number') return opened;
   const { desk, manifestPath, connection, hint } = opened;
@@ -26,12 +34,15 @@ export async function resolveCommand(args: CliArgs, out: CliOutput): Promise<num
       return EXIT.badInput;
     }
     const outcome = args.link
-      ? await desk.engine.linkRequest(batch.id, document.draft.id, args.link)
+      ? await desk.engine.linkRequest(batch.id, document.draft.id, args.link, { confirmed: args.confirm })
       : await desk.engine.sendAsNew(batch.id, document.draft.id);
     out.event({ type: 'resolved', externalReference: args.reference, ...outcome });
     if (!outcome.ok) {
       out.error(outcome.message);
-      return EXIT.badInput;
+      if (outcome.refusal === 'needs_confirmation')
+        out.error('If you are sure, run the same command again with --confirm.');
+      // The service being away is no mistake of the command: try again later.
+      return outcome.refusal === 'service_unreachable' ? EXIT.someFailed : EXIT.badInput;
     }
     out.say(
       args.link

@@ -6,7 +6,7 @@ import { syncManifest } from '../batch/batch-preparation';
 import { checkManifestFile, formatIssue } from '../batch/manifest';
 import { openDesk, type Connection, type Desk } from '../desk-core';
 import type { CliArgs } from './cli-args';
-import { runBatch, type ResumeHint } from './batch-run';
+import { documentsLabel, quoted, runBatch, type ResumeHint } from './batch-run';
 import { chooseConnection, stderrLogger } from './cli-connection';
 import { EXIT, type CliOutput } from './cli-output';
 import { reportStoreDamage } from './store-report';
@@ -56,7 +56,9 @@ export async function openManifestDesk(args: CliArgs, out: CliOutput): Promise<M
     await desk.close();
     return EXIT.badInput;
   }
-  const connectionOption = args.profile ? `--profile ${args.profile}` : `--base-url ${connection.baseUrl}`;
+  const connectionOption = args.profile
+    ? `--profile ${quoted(args.profile)}`
+    : `--base-url ${quoted(connection.baseUrl)}`;
   return { desk, manifestPath, connection, hint: { manifestPath, dataDir, connectionOption } };
 }
 
@@ -112,7 +114,7 @@ export async function sendCommand(args: CliArgs, out: CliOutput): Promise<number
     const failedBefore = desk.store.get(batch.id)?.documents.filter((document) => document.send.error) ?? [];
     for (const document of failedBefore) await desk.engine.retry(batch.id, document.draft.id);
     out.say(
-      `Sending ${check.documents.length} documents of ${basename(manifestPath)} to ${connection.baseUrl}…`,
+      `Sending ${documentsLabel(check.documents.length)} of ${basename(manifestPath)} to ${connection.baseUrl}…`,
     );
     return await runBatch(desk, batch, out, hint);
   } finally {

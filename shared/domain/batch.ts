@@ -59,6 +59,17 @@ export type SendPhase =
   | 'needs_check'
   | 'failed';
 
+/**
+ * Why a document needs the user's check before anything more is sent for it: the app cannot
+ * know whether the service already holds a signing request for it.
+ * - `key_refused`: a creation attempt's outcome was unknown, and the service later refused it.
+ * - `new_request_after_unknown`: after an unknown outcome the service answered with a request
+ *   that is not a replay, so it may hold an earlier one too.
+ * - `created_without_id`: the service accepted a creation but its answer did not say the id.
+ */
+export const checkReasonSchema = z.enum(['key_refused', 'new_request_after_unknown', 'created_without_id']);
+export type CheckReason = z.infer<typeof checkReasonSchema>;
+
 export interface ItemError {
   readonly code: string;
   readonly message: string;

@@ -66,7 +66,10 @@ export const invokeChannels = {
   'sending.pause': channel(z.tuple([id]), engineStateSchema),
   'sending.retry': channel(z.tuple([id, id]), engineStateSchema),
   /** A document that needs the user's check: link the request the service already holds (its reference is checked). */
-  'sending.linkRequest': channel(z.tuple([id, id, id]), engineStateSchema),
+  'sending.linkRequest': channel(
+    z.tuple([id, id, id, z.object({ confirmed: z.boolean() }).strict().optional()]),
+    engineStateSchema,
+  ),
   /** A document that needs the user's check: send it as a new request, on purpose. */
   'sending.sendAsNew': channel(z.tuple([id, id]), engineStateSchema),
   'ceremony.open': channel(z.tuple([id, id]), ceremonyOpenedSchema),

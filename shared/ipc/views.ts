@@ -3,7 +3,12 @@
  * renderer displays them and never invents state. No view carries a secret.
  */
 import { z } from 'zod';
-import { batchDefaultsSchema, documentDraftSchema, signingOptionsSchema } from '../domain/batch';
+import {
+  batchDefaultsSchema,
+  checkReasonSchema,
+  documentDraftSchema,
+  signingOptionsSchema,
+} from '../domain/batch';
 import { participantSchema } from '../service/wire';
 
 export const sendPhaseSchema = z.enum([
@@ -73,7 +78,7 @@ export const documentViewSchema = z.object({
    */
   check: z
     .object({
-      reason: z.enum(['key_refused', 'new_request_after_unknown', 'created_without_id']),
+      reason: checkReasonSchema,
       explanation: z.string(),
       firstAttemptAt: z.string().optional(),
       newRequestId: z.string().optional(),

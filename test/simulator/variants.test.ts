@@ -35,6 +35,7 @@ function choicesOf(variant: ServiceVariant): Record<keyof typeof VARIANT_CHOICES
     reportsExpiresIn: variant.token.reportsExpiresIn,
     retryAfter: variant.retryAfter,
     extraFields: variant.extraFields,
+    readFields: variant.readFields,
   };
   return Object.fromEntries(
     Object.entries(values).map(([field, value]) => [field, JSON.stringify(value)]),
@@ -64,6 +65,7 @@ describe('the named service variants', () => {
       token: { ttlSeconds: 3600, reportsExpiresIn: true },
       retryAfter: 'seconds',
       extraFields: false,
+      readFields: 'full',
     });
   });
 

@@ -42,6 +42,12 @@ export interface ServiceVariant {
   readonly retryAfter: 'seconds' | 'http-date';
   /** Every JSON answer carries unknown fields, at the top level and inside nested objects. */
   readonly extraFields: boolean;
+  /**
+   * What a read shows: 'full' echoes `external_reference` and `transaction_type` too; 'spec'
+   * answers only the fields §4.4 lists (id, submission_status, status, document.status,
+   * evidence.ready, prepared_at, opened_at, finalized_at).
+   */
+  readonly readFields: 'full' | 'spec';
 }
 
 /**
@@ -68,6 +74,7 @@ export const VARIANT_CHOICES = {
   reportsExpiresIn: [true, false],
   retryAfter: ['seconds', 'http-date'],
   extraFields: [false, true],
+  readFields: ['full', 'spec'],
 } as const satisfies Record<string, readonly unknown[]>;
 
 /** Exactly the simulator's behaviour before variants existed; the default of `startSimulator`. */
@@ -83,6 +90,7 @@ export const REFERENCE_VARIANT: ServiceVariant = deepFreeze({
   token: { ttlSeconds: 3600, reportsExpiresIn: true },
   retryAfter: 'seconds',
   extraFields: false,
+  readFields: 'full',
 });
 
 type VariantChanges = Omit<Partial<ServiceVariant>, 'success' | 'name'> & {
@@ -132,6 +140,7 @@ export const SERVICE_VARIANTS: readonly ServiceVariant[] = Object.freeze([
     emptyBodies: true,
     uploadLifetime: 'absent',
     token: { ttlSeconds: 60, reportsExpiresIn: false },
+    readFields: 'spec',
   }),
   /** Retry-After as an HTTP-date, unknown fields in every JSON answer. */
   variantOf('http-date-extras', {
@@ -162,6 +171,7 @@ export const SERVICE_VARIANTS: readonly ServiceVariant[] = Object.freeze([
     token: { ttlSeconds: 60, reportsExpiresIn: false },
     retryAfter: 'http-date',
     extraFields: true,
+    readFields: 'spec',
   }),
 ]);
 
@@ -204,6 +214,7 @@ export function variantFromSeed(seed: number): ServiceVariant {
     token: { ttlSeconds: pick(choices.tokenTtlSeconds), reportsExpiresIn: pick(choices.reportsExpiresIn) },
     retryAfter: pick(choices.retryAfter),
     extraFields: pick(choices.extraFields),
+    readFields: pick(choices.readFields),
   });
 }
 
@@ -234,6 +245,7 @@ export function describeVariant(variant: ServiceVariant): string {
     `token ${variant.token.ttlSeconds} s${variant.token.reportsExpiresIn ? '' : ' (expires_in not reported)'}`,
     `Retry-After ${variant.retryAfter}`,
     variant.extraFields ? 'extra fields' : 'no extra fields',
+    variant.readFields === 'spec' ? 'reads show §4.4 fields only' : 'reads echo the reference',
   ].join(', ');
 }
 
@@ -282,6 +294,7 @@ export function checkVariant(variant: ServiceVariant): void {
   oneOf('uploadUnknown.status', variant.uploadUnknown.status, VARIANT_CHOICES.uploadUnknownStatus);
   oneOf('uploadLifetime', variant.uploadLifetime, VARIANT_CHOICES.uploadLifetime);
   oneOf('retryAfter', variant.retryAfter, VARIANT_CHOICES.retryAfter);
+  oneOf('readFields', variant.readFields, VARIANT_CHOICES.readFields);
   const retention = keyRetentionMs(variant);
   if (!(retention >= 0)) problems.push('keyRetention.hours must be a non-negative number');
   if (!Number.isFinite(variant.token.ttlSeconds) || variant.token.ttlSeconds < 0)

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { phaseOf } from '../../../main/batch/batch-state';
 import type { Desk } from '../../../main/desk-core';
@@ -99,13 +100,34 @@ describe('a creation whose outcome is unknown is never sent again by itself', ()
     await desk.engine.send(batch.id);
     const documents = desk.store.get(batch.id)!.documents;
     const checking = documents.find((document) => document.send.check)!;
-    const other = sim.state
-      .requests()
-      .find((request) => request.externalReference !== checking.draft.externalReference)!;
-    const outcome = await desk.engine.linkRequest(batch.id, checking.draft.id, other.id);
-    expect(outcome).toEqual({
+    const sent = documents.find((document) => document.send.requestId)!;
+    // The request another document of the data folder follows: refused before any read.
+    expect(await desk.engine.linkRequest(batch.id, checking.draft.id, sent.send.requestId!)).toEqual({
       ok: false,
-      message: `${other.id} belongs to reference ${other.externalReference}, not ${checking.draft.externalReference}. It was not linked.`,
+      refusal: 'refused',
+      message: `${sent.send.requestId} already belongs to ${sent.draft.externalReference} in ${batch.name}: one request cannot serve two documents. It was not linked.`,
+    });
+    // A request of another reference that no document follows (made elsewhere): refused after its read.
+    const { pdf } = checking.draft;
+    const upload = await desk.client.uploadDocument({
+      open: () => desk.blobs.openRead(pdf.sha256),
+      sizeBytes: pdf.sizeBytes,
+      filename: pdf.originalName,
+    });
+    if (!upload.ok) throw new Error(upload.error.message);
+    const elsewhere = await desk.client.createSigningRequest(
+      {
+        ...checking.send.create!.body,
+        external_reference: 'MADE-ELSEWHERE',
+        document: { upload_id: upload.value.upload_id },
+      },
+      randomUUID(),
+    );
+    if (!elsewhere.ok || !elsewhere.value.id) throw new Error('expected a request made elsewhere');
+    expect(await desk.engine.linkRequest(batch.id, checking.draft.id, elsewhere.value.id)).toEqual({
+      ok: false,
+      refusal: 'refused',
+      message: `${elsewhere.value.id} belongs to reference MADE-ELSEWHERE, not ${checking.draft.externalReference}. It was not linked.`,
     });
   });
 });

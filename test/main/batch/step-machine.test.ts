@@ -8,6 +8,7 @@ import {
   decideUpload,
   failureKind,
   interruptedAttempts,
+  MAX_KEY_IN_USE_PER_RUN,
   MAX_REUPLOADS_PER_RUN,
   nextStep,
   NO_RUN_FACTS,
@@ -137,7 +138,7 @@ describe('nextStep', () => {
     [
       'queued, fresh upload held back',
       documentAfter(queued),
-      { reuploads: 1, uploadNotBefore: NOW + 2_000 },
+      { reuploads: 1, uploadNotBefore: NOW + 2_000, keyInUse: 0 },
       'wait',
     ],
     [
@@ -274,6 +275,18 @@ describe('nextStep', () => {
             ? `${step.kind}+marker`
             : step.kind;
     expect(described).toBe(expected);
+  });
+
+  it('never mints a key from an upload of another PDF than the document now has', () => {
+    const replaced = { ...documentAfter(queued, uploaded(NOW + HOUR)) };
+    const changed: DocumentState = {
+      ...replaced,
+      draft: { ...replaced.draft, pdf: { ...replaced.draft.pdf, sha256: 'b'.repeat(64) } },
+    };
+    expect(nextStep(changed, NO_RUN_FACTS, context)).toEqual({
+      kind: 'record',
+      events: [{ type: 'upload_discarded', documentId: DOC, reason: 'pdf_changed' }],
+    });
   });
 
   it('stores a participant marker alone, right before its call, never with another record', () => {
@@ -421,7 +434,7 @@ describe('decideCreation', () => {
       `fresh key, upload gone after ${MAX_REUPLOADS_PER_RUN} fresh uploads`,
       fresh,
       failed(uploadExpired),
-      { reuploads: MAX_REUPLOADS_PER_RUN, uploadNotBefore: 0 },
+      { reuploads: MAX_REUPLOADS_PER_RUN, uploadNotBefore: 0, keyInUse: 0 },
       ['create_abandoned', 'item_failed'],
       'stop',
     ],
@@ -572,9 +585,24 @@ describe('decideCreation', () => {
 
   it('backs off before a fresh upload, doubling, and counts it against the run', () => {
     const first = decideCreation(fresh, fresh.send.create!, failed(uploadExpired), NO_RUN_FACTS, context);
-    expect(first.facts).toEqual({ reuploads: 1, uploadNotBefore: NOW + 2_000 });
+    expect(first.facts).toEqual({ reuploads: 1, uploadNotBefore: NOW + 2_000, keyInUse: 0 });
     const second = decideCreation(fresh, fresh.send.create!, failed(uploadExpired), first.facts!, context);
-    expect(second.facts).toEqual({ reuploads: 2, uploadNotBefore: NOW + 4_000 });
+    expect(second.facts).toEqual({ reuploads: 2, uploadNotBefore: NOW + 4_000, keyInUse: 0 });
+  });
+
+  it(`waits on a 409 ${MAX_KEY_IN_USE_PER_RUN} times in a run, then asks the user instead of waiting forever`, () => {
+    let facts: RunFacts = NO_RUN_FACTS;
+    const conflict = failed({ httpStatus: 409, code: 'duplicate_reference', serviceMessage: 'already used' });
+    for (let round = 1; round <= MAX_KEY_IN_USE_PER_RUN; round += 1) {
+      const decision = decideCreation(fresh, fresh.send.create!, conflict, facts, context);
+      expect(summary(decision.events)).toEqual(['create_outcome_unknown:key_in_use']);
+      expect(decision.next).toBe('wait');
+      facts = decision.facts!;
+    }
+    const last = decideCreation(fresh, fresh.send.create!, conflict, facts, context);
+    expect(summary(last.events)).toEqual(['check_needed:key_refused']);
+    expect(last.events[0]).toMatchObject({ code: 'duplicate_reference', serviceMessage: 'already used' });
+    expect(last.next).toBe('stop');
   });
 
   it("fails with the service's own reason once the fresh uploads are spent", () => {
@@ -582,7 +610,7 @@ describe('decideCreation', () => {
       fresh,
       fresh.send.create!,
       failed(uploadExpired),
-      { reuploads: MAX_REUPLOADS_PER_RUN, uploadNotBefore: 0 },
+      { reuploads: MAX_REUPLOADS_PER_RUN, uploadNotBefore: 0, keyInUse: 0 },
       context,
     );
     const failure = decision.events.find((event) => event.type === 'item_failed');
@@ -708,13 +736,37 @@ describe('decideUpload and decidePrepare', () => {
     value: { upload_id: 'upl_2', filename: 'a.pdf', sha256, size_bytes: 10, expires_in_hours: hours },
   });
   it('stores the upload with its expiry and a new key together', () => {
-    const decision = decideUpload(ready, { kind: 'upload', startedAt: NOW }, upload(24), context);
+    const decision = decideUpload(
+      ready,
+      { kind: 'upload', startedAt: NOW, sha256: SHA },
+      upload(24),
+      context,
+    );
     expect(summary(decision.events)).toEqual(['upload_completed', 'create_attempted']);
     expect(decision.events[0]).toMatchObject({ expiresAt: NOW + 24 * HOUR });
     expect(decision.next).toBe('continue');
   });
+  it('does not use an upload of the PDF the document had before it was replaced during the upload', () => {
+    const replaced: DocumentState = {
+      ...ready,
+      draft: { ...ready.draft, pdf: { ...ready.draft.pdf, sha256: 'c'.repeat(64) } },
+    };
+    const decision = decideUpload(
+      replaced,
+      { kind: 'upload', startedAt: NOW, sha256: SHA },
+      upload(24),
+      context,
+    );
+    expect(decision).toEqual({ events: [], next: 'continue' });
+  });
+
   it('keeps an upload of unknown lifetime without an expiry', () => {
-    const decision = decideUpload(ready, { kind: 'upload', startedAt: NOW }, upload(undefined), context);
+    const decision = decideUpload(
+      ready,
+      { kind: 'upload', startedAt: NOW, sha256: SHA },
+      upload(undefined),
+      context,
+    );
     expect(decision.events[0]).not.toHaveProperty('expiresAt');
   });
   it.each([
@@ -724,7 +776,7 @@ describe('decideUpload and decidePrepare', () => {
     ['refused', failed({ httpStatus: 422, code: 'invalid_pdf' }), ['item_failed'], 'stop'],
     ['credentials rejected', failed({ httpStatus: 401, code: 'credentials_rejected' }), [], 'fatal'],
   ] as const)('upload: %s', (_name, answer, events, next) => {
-    const decision = decideUpload(ready, { kind: 'upload', startedAt: NOW }, answer, context);
+    const decision = decideUpload(ready, { kind: 'upload', startedAt: NOW, sha256: SHA }, answer, context);
     expect(summary(decision.events)).toEqual(events);
     expect(decision.next).toBe(next);
   });

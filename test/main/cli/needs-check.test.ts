@@ -80,7 +80,7 @@ describe('a creation applied, its answer lost, the process killed, the next run 
       `? ${applied!.externalReference}: A signing request for ${applied!.externalReference} may already exist`,
     );
     expect(human.stdout).toContain(`resolve ${manifest.path} --base-url ${sim.baseUrl}`);
-    expect(human.stdout).toContain('--link <request id>');
+    expect(human.stdout).toContain('--link REQUEST_ID');
     expect(human.stdout).toContain('--send-new');
 
     // The user looks the request up at the service and links it.

@@ -191,6 +191,8 @@ describe('lockDataDir', () => {
     expect(first.ok).toBe(true);
     writeFileSync(join(dir, 'lock-owner.json'), '{"host":"\u0007bell","pid":-1}');
     expect(await lockDataDir(dir)).toEqual({ ok: false, holder: undefined });
+    // Also through another spelling of the same path.
+    expect((await lockDataDir(`${join(dir, '..', 'data')}/`)).ok).toBe(false);
     writeFileSync(join(dir, 'lock-owner.json'), 'x'.repeat(100_000));
     const opened = await openDataDir(dir);
     expect(opened).toEqual({

@@ -186,13 +186,16 @@ async function readSigningRequest(call: ApiCall): Promise<ApiResponse | null> {
   const request = state.requestOf(grantOf(call).clientId, call.params.id ?? '');
   if (!request) return { ...signingRequestNotFound(), closeConnection };
   const optionalIso = (ms: number | null) => (ms === null ? null : isoTimestamp(ms));
+  const echo =
+    state.settings.variant.readFields === 'full'
+      ? { external_reference: request.externalReference, transaction_type: request.transactionType }
+      : {};
   return {
     status: state.settings.variant.success.read,
     closeConnection,
     body: {
       id: request.id,
-      external_reference: request.externalReference,
-      transaction_type: request.transactionType,
+      ...echo,
       submission_status: 'accepted',
       status: request.status,
       document: { status: request.documentStatus },

@@ -1,0 +1,443 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { syncManifest } from '../../../main/batch/batch-preparation';
+import { phaseOf, type BatchState } from '../../../main/batch/batch-state';
+import { checkManifestFile } from '../../../main/batch/manifest';
+import type { Desk } from '../../../main/desk-core';
+import type { OpenFile, OpenFlags } from '../../../main/store/file-system';
+import { encodeLine } from '../../../main/store/journal';
+import {
+  startSimulator,
+  variantNamed,
+  type Simulator,
+  type SimulatorOptions,
+} from '../../simulator/simulator';
+import { makeBatch, openTestDesk } from '../../support/batch-harness';
+import { CrashFileSystem } from '../../support/crash-fs';
+import { makePdfBytes, makeTempFolder, type TempFolder } from '../../support/pdf-files';
+
+/**
+ * What outsiders found when they attacked the exactly-once engine (a strict operator, a user
+ * at the keyboard, a reviewer reading the code): each case here failed on the engine before
+ * the fix, or is a place the attack probed and the engine held.
+ */
+
+const CREATE = '^/api/v1/signing-requests$';
+const READ = '^/api/v1/signing-requests/[^/]+$';
+
+let sim: Simulator | undefined;
+let files: TempFolder | undefined;
+let desk: Desk | undefined;
+afterEach(async () => {
+  await desk?.close();
+  desk = undefined;
+  await sim?.close();
+  sim = undefined;
+  files?.remove();
+  files = undefined;
+});
+
+async function start(options: SimulatorOptions, prefix: string, deskOverrides = {}): Promise<Desk> {
+  sim = await startSimulator(options);
+  files = makeTempFolder(prefix);
+  desk = await openTestDesk(sim, files.file('data'), deskOverrides);
+  return desk;
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Four creation answers lost, then a 404 the service words itself: the document needs a check. */
+async function sendIntoCheck(current: Desk, batchId: string, documentIds?: string[]) {
+  sim!.faults.enqueue(
+    ...Array.from({ length: 4 }, () => ({ kind: 'dropAfter' as const, pathPattern: CREATE })),
+    { kind: 'reject', pathPattern: CREATE, status: 404, code: 'not_found' },
+  );
+  await current.engine.send(batchId, documentIds);
+}
+
+const only = (current: Desk, batchId: string, index = 0) => current.store.get(batchId)!.documents[index]!;
+
+describe('needs your check: linking', () => {
+  it('a service whose read shows only what §4.4 lists (no reference): linking asks for confirmation, then continues', async () => {
+    const current = await start({ seed: 7, variant: variantNamed('terse-token') }, 'edge-link-spec-');
+    const batch = await makeBatch(current, files!, 1);
+    await sendIntoCheck(current, batch.id);
+    const document = only(current, batch.id);
+    expect(phaseOf(document)).toBe('needs_check');
+    const [remote] = sim!.state.requests();
+
+    const unconfirmed = await current.engine.linkRequest(batch.id, document.draft.id, remote!.id);
+    expect(unconfirmed).toMatchObject({ ok: false, refusal: 'needs_confirmation' });
+    expect(unconfirmed.ok ? '' : unconfirmed.message).toMatch(/does not show which reference/i);
+    expect(phaseOf(only(current, batch.id))).toBe('needs_check');
+
+    expect(
+      await current.engine.linkRequest(batch.id, document.draft.id, remote!.id, { confirmed: true }),
+    ).toEqual({
+      ok: true,
+    });
+    expect(await current.engine.send(batch.id)).toMatchObject({ prepared: 1, needsCheck: 0 });
+    expect(sim!.state.countByExternalReference()).toEqual({ 'REF-1': 1 });
+    expect(sim!.state.violations()).toEqual([]);
+  });
+
+  it('a request already prepared at the service is linked, but its missing participants are not taken as "already there"', async () => {
+    const current = await start({ seed: 6 }, 'edge-link-prepared-');
+    const batch = await makeBatch(current, files!, 1);
+    await sendIntoCheck(current, batch.id);
+    const [remote] = sim!.state.requests();
+    // Meanwhile a colleague prepared that request at the service, without the observer.
+    expect((await current.client.prepareSigningRequest(remote!.id)).ok).toBe(true);
+    await pause(5_100); // the read spacing of one request
+    expect(await current.engine.linkRequest(batch.id, only(current, batch.id).draft.id, remote!.id)).toEqual({
+      ok: true,
+    });
+    await current.engine.send(batch.id);
+    const document = only(current, batch.id);
+    expect(document.send.participants[0]?.done).not.toBe('already_there');
+    expect(phaseOf(document)).toBe('failed');
+    expect(document.send.error?.message).toMatch(/observer1@example\.com|participant/i);
+    expect(sim!.state.requests()[0]!.participants.map((p) => p.email)).toEqual(['signer1@example.com']);
+  }, 20_000);
+
+  it('a link whose read is slow is refused if "send as new" was chosen meanwhile: the document follows the new request', async () => {
+    const current = await start({ seed: 41 }, 'edge-link-race-');
+    const batch = await makeBatch(current, files!, 1);
+    await sendIntoCheck(current, batch.id);
+    const documentId = only(current, batch.id).draft.id;
+    const [original] = sim!.state.requests();
+    sim!.faults.set({ latencyMs: 2_000, pathPattern: READ });
+    const linking = current.engine.linkRequest(batch.id, documentId, original!.id);
+    expect(await current.engine.sendAsNew(batch.id, documentId)).toEqual({ ok: true });
+    sim!.faults.reset();
+    const link = await linking;
+    expect(link.ok).toBe(false);
+    await current.engine.send(batch.id);
+    const document = only(current, batch.id);
+    expect(phaseOf(document)).toBe('prepared');
+    // The user asked for a new request on purpose: the document follows it, not the original.
+    expect(document.send.requestId).not.toBe(original!.id);
+    expect(sim!.state.requests().map((request) => request.id)).toContain(document.send.requestId);
+  }, 30_000);
+
+  it('refuses to link the request another document of the data folder already follows, even with the same reference', async () => {
+    const current = await start({ seed: 31 }, 'edge-link-sameref-');
+    const batch = await makeBatch(current, files!, 2);
+    const [first, second] = current.store.get(batch.id)!.documents;
+    // Two PDFs named the same in two folders get the same reference.
+    await current.store.record(batch.id, [
+      { type: 'document_edited', document: { ...second!.draft, externalReference: 'REF-1' } },
+    ]);
+    expect(await current.engine.send(batch.id, [first!.draft.id])).toMatchObject({ prepared: 1 });
+    await sendIntoCheck(current, batch.id, [second!.draft.id]);
+    expect(phaseOf(only(current, batch.id, 1))).toBe('needs_check');
+    const firstRequest = only(current, batch.id, 0).send.requestId!;
+    const outcome = await current.engine.linkRequest(batch.id, second!.draft.id, firstRequest);
+    expect(outcome).toMatchObject({ ok: false, refusal: 'refused' });
+    expect(phaseOf(only(current, batch.id, 1))).toBe('needs_check');
+  });
+});
+
+describe('needs your check: a 409 that never passes', () => {
+  it('after a few 409s in one run the document asks the user instead of retrying forever', async () => {
+    const current = await start({ seed: 9 }, 'edge-409-');
+    const batch = await makeBatch(current, files!, 1);
+    // A service that answers every creation of this reference with a 409 of its own.
+    sim!.faults.enqueue(
+      ...Array.from({ length: 200 }, () => ({
+        kind: 'reject' as const,
+        pathPattern: CREATE,
+        status: 409,
+        code: 'duplicate_external_reference',
+      })),
+    );
+    const summary = await current.engine.send(batch.id);
+    expect(summary).toMatchObject({ state: 'finished', needsCheck: 1 });
+    const document = only(current, batch.id);
+    expect(document.send.check).toMatchObject({
+      reason: 'key_refused',
+      code: 'duplicate_external_reference',
+    });
+    const creations = sim!.state.calls().filter((call) => call.operation === 'createSigningRequest');
+    expect(creations.length).toBeLessThanOrEqual(24);
+    expect(current.engine.isRunning(batch.id)).toBe(false);
+  }, 60_000);
+});
+
+describe('waiting', () => {
+  it('a Pause while a creation waits out a 503 is not a lost answer: Resume sends it, no check asked', async () => {
+    const current = await start({ seed: 12 }, 'edge-pause-');
+    const batch = await makeBatch(current, files!, 1);
+    sim!.faults.enqueue({ kind: '503', pathPattern: CREATE, retryAfterSeconds: 3 });
+    const sending = current.engine.send(batch.id);
+    await until(() =>
+      sim!.state.calls().some((call) => call.operation === 'createSigningRequest' && call.status === 503),
+    );
+    await pause(100);
+    current.engine.pause(batch.id);
+    await sending;
+    await pause(3_000); // the Retry-After passes
+    expect(await current.engine.send(batch.id)).toMatchObject({ prepared: 1, needsCheck: 0 });
+    expect(sim!.state.countByExternalReference()).toEqual({ 'REF-1': 1 });
+  }, 20_000);
+
+  it('a Retry-After of 30 days: no timer overflow, one upload call, and the wait shown is capped at a day', async () => {
+    const current = await start({ seed: 2 }, 'edge-huge-ra-');
+    const batch = await makeBatch(current, files!, 1);
+    sim!.faults.enqueue({ kind: '503', pathPattern: '^/api/v1/uploads$', retryAfterSeconds: 30 * 86_400 });
+    let overflowWarnings = 0;
+    const onWarning = (warning: Error) => {
+      if (warning.name === 'TimeoutOverflowWarning') overflowWarnings += 1;
+    };
+    process.on('warning', onWarning);
+    const waitsMs: number[] = [];
+    current.engine.subscribe((event) => {
+      if (event.type === 'engine-state' && event.resumesAt !== undefined)
+        waitsMs.push(event.resumesAt - Date.now());
+    });
+    try {
+      const sending = current.engine.send(batch.id);
+      await until(() => waitsMs.length > 0);
+      await pause(1_000);
+      current.engine.pause(batch.id);
+      await sending;
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(overflowWarnings).toBe(0);
+    expect(sim!.state.calls().filter((call) => call.operation === 'upload')).toHaveLength(1);
+    // A day at most (the test desk's clock runs a few seconds ahead of Date.now()).
+    expect(Math.max(...waitsMs)).toBeLessThanOrEqual(86_400_000 + 60_000);
+    expect(Math.max(...waitsMs)).toBeGreaterThan(86_000_000);
+  }, 20_000);
+
+  it('the wall clock set back an hour during a wait does not stall sending', async () => {
+    sim = await startSimulator({ seed: 61 });
+    files = makeTempFolder('edge-clock-');
+    let offset = 0;
+    const current = await openTestDesk(sim, files.file('data'), { now: () => Date.now() + offset });
+    desk = current;
+    const batch = await makeBatch(current, files, 1);
+    // More 503s than one call retries: the queue waits, and the clock steps back meanwhile.
+    sim.faults.enqueue(
+      ...Array.from({ length: 6 }, () => ({
+        kind: '503' as const,
+        pathPattern: '^/api/v1/uploads$',
+        retryAfterSeconds: 0,
+      })),
+    );
+    current.engine.subscribe((event) => {
+      if (event.type === 'engine-state' && event.state === 'waiting') offset -= 3_600_000; // NTP steps back
+    });
+    const summary = await current.engine.send(batch.id);
+    expect(summary).toMatchObject({ prepared: 1 });
+    expect(offset).toBeLessThan(0); // the clock did go back during the run
+  }, 30_000);
+
+  it('a Retry-After outlives a restart of the app or of `send`: no call arrives inside it', async () => {
+    sim = await startSimulator({ seed: 8 });
+    files = makeTempFolder('edge-ra-restart-');
+    const data = files.file('data');
+    desk = await openTestDesk(sim, data);
+    const batch = await makeBatch(desk, files, 1);
+    sim.faults.enqueue({ kind: '429', pathPattern: '^/api/v1/uploads$', retryAfterSeconds: 120 });
+    const sending = desk.engine.send(batch.id);
+    await until(() => sim!.state.calls().some((call) => call.status === 429));
+    await desk.close();
+    await sending;
+    desk = await openTestDesk(sim, data);
+    const resumed = desk.engine.send(batch.id);
+    await pause(1_000);
+    desk.engine.pause(batch.id);
+    await resumed;
+    expect(sim.state.calls().filter((call) => call.operation === 'upload')).toHaveLength(1);
+    expect(sim.state.violations()).toEqual([]);
+    expect(readFileSync(join(data, 'service-holds.json'), 'utf8')).not.toMatch(/secret/i);
+  }, 20_000);
+});
+
+describe('blame where it belongs', () => {
+  it("a token endpoint's refusal mid-batch stops the run with its own reason; no document is blamed", async () => {
+    const current = await start({ seed: 21 }, 'edge-token-', { concurrency: 1 });
+    const batch = await makeBatch(current, files!, 3);
+    let armed = false;
+    current.store.subscribe((_state, events) => {
+      if (!armed && events.some((event) => event.type === 'upload_completed')) {
+        armed = true;
+        sim!.revokeTokens();
+        sim!.faults.enqueue(
+          ...Array.from({ length: 3 }, () => ({
+            kind: 'reject' as const,
+            pathPattern: '^/oauth/token$',
+            status: 400,
+            code: 'invalid_request',
+          })),
+        );
+      }
+    });
+    const summary = await current.engine.send(batch.id);
+    expect(summary.state).toBe('stopped');
+    expect(current.store.get(batch.id)!.documents.filter((document) => document.send.error)).toEqual([]);
+    // Once the token endpoint is well again, the batch finishes exactly once.
+    sim!.faults.reset();
+    expect(await current.engine.send(batch.id)).toMatchObject({ prepared: 3 });
+    expect(sim!.state.countByExternalReference()).toEqual({ 'REF-1': 1, 'REF-2': 1, 'REF-3': 1 });
+  });
+
+  it.each([
+    ['a creation', CREATE],
+    ['a prepare', '^/api/v1/signing-requests/[^/]+/prepare$'],
+  ])(
+    'the token endpoint failing after %s whose answer was lost: the run stops, the key is kept, nothing is sent twice',
+    async (_what, path) => {
+      const current = await start({ seed: 3 }, 'edge-token-unknown-');
+      const batch = await makeBatch(current, files!, 1);
+      sim!.faults.enqueue(
+        { kind: 'dropAfter', pathPattern: path }, // applied, answer lost
+        { kind: 'reject', pathPattern: path, status: 401, code: 'invalid_token' },
+        { kind: 'reject', pathPattern: '^/oauth/token$', status: 400, code: 'invalid_request' },
+      );
+      expect(await current.engine.send(batch.id)).toMatchObject({ state: 'stopped' });
+      const document = only(current, batch.id);
+      expect(document.send.check).toBeUndefined();
+      expect(document.send.error).toBeUndefined();
+      expect(await current.engine.send(batch.id)).toMatchObject({ prepared: 1, needsCheck: 0 });
+      expect(sim!.state.countByExternalReference()).toEqual({ 'REF-1': 1 });
+    },
+  );
+
+  it('a corrected PDF imported after a refused creation is the one sent, not the old upload', async () => {
+    sim = await startSimulator({ seed: 5 });
+    files = makeTempFolder('edge-stale-');
+    desk = await openTestDesk(sim, files.file('data'));
+    const pdf = files.file('contract.pdf');
+    writeFileSync(pdf, await makePdfBytes('Contract v1 (wrong salary)'));
+    const manifest = files.file('manifest.csv');
+    writeFileSync(
+      manifest,
+      'document;external_reference;participant_type;role;name;email\ncontract.pdf;HR-1;signer;Employee;Ann;ann@example.com\n',
+    );
+    const batch = await desk.store.create('m', { defaultRecipients: [] }, manifest);
+    await syncManifest(desk.store, desk.blobs, batch.id, (await checkManifestFile(manifest)).documents);
+    sim.faults.enqueue({ kind: 'reject', pathPattern: CREATE, status: 422, code: 'invalid_signing_request' });
+    expect(await desk.engine.send(batch.id)).toMatchObject({ failed: 1 });
+
+    writeFileSync(pdf, await makePdfBytes('Contract v2 (corrected salary)'));
+    const v2 = createHash('sha256').update(readFileSync(pdf)).digest('hex');
+    await syncManifest(desk.store, desk.blobs, batch.id, (await checkManifestFile(manifest)).documents);
+    const document = only(desk, batch.id);
+    expect(document.draft.pdf.sha256).toBe(v2);
+    await desk.engine.retry(batch.id, document.draft.id);
+    expect(await desk.engine.send(batch.id)).toMatchObject({ prepared: 1, failed: 0 });
+    const [request] = sim.state.requests();
+    const upload = sim.state.uploads().find((candidate) => candidate.uploadId === request!.uploadId)!;
+    expect(upload.sha256).toBe(v2);
+  });
+});
+
+/** Fails (EIO) the one journal write that carries `needle`. */
+class FailingWrite extends CrashFileSystem {
+  needle = '';
+  override async open(path: string, flags: OpenFlags): Promise<OpenFile> {
+    const file = await super.open(path, flags);
+    return {
+      ...file,
+      write: (data) => {
+        if (this.needle && String(data).includes(this.needle)) {
+          this.needle = '';
+          return Promise.reject(Object.assign(new Error('EIO'), { code: 'EIO' }));
+        }
+        return file.write(data);
+      },
+      writeFile: (data) => file.writeFile(data),
+      datasync: () => file.datasync(),
+      sync: () => file.sync(),
+      truncate: (length) => file.truncate(length),
+      stat: () => file.stat(),
+      close: () => file.close(),
+    };
+  }
+}
+
+describe('markers and older data folders (held under attack)', () => {
+  it.each(['create_attempt_started', 'participant_attempted'])(
+    'the write of "%s" fails: the call never leaves, and the next send finishes exactly once',
+    async (marker) => {
+      sim = await startSimulator({ seed: 3 });
+      files = makeTempFolder('edge-marker-');
+      const fs = new FailingWrite();
+      desk = await openTestDesk(sim, '/data', { fs });
+      const batch = await makeBatch(desk, files, 1);
+      fs.needle = marker;
+      const stopped = await desk.engine.send(batch.id);
+      const operation = marker === 'participant_attempted' ? 'addParticipant' : 'createSigningRequest';
+      expect(stopped.state).toBe('stopped');
+      expect(sim.state.calls().filter((call) => call.operation === operation)).toEqual([]);
+      expect(await desk.engine.send(batch.id)).toMatchObject({ prepared: 1, needsCheck: 0 });
+      expect(sim.state.countByExternalReference()).toEqual({ 'REF-1': 1 });
+      expect(sim.state.requests()[0]!.participants).toHaveLength(2);
+    },
+  );
+
+  it('a snapshot of the previous version (participant "attempted", a key without attempt facts) finishes exactly once', async () => {
+    sim = await startSimulator({ seed: 51 });
+    files = makeTempFolder('edge-upgrade-');
+    const data = files.file('data');
+    desk = await openTestDesk(sim, data);
+    const batch = await makeBatch(desk, files, 1);
+    const stop = desk.store.subscribe((_s, events) => {
+      if (events.some((event) => event.type === 'request_created')) desk!.engine.pause(batch.id);
+    });
+    await desk.engine.send(batch.id);
+    stop();
+    const state = desk.store.get(batch.id)!;
+    await desk.close();
+    writePreviousVersionSnapshot(data, state);
+    desk = await openTestDesk(sim, data);
+    expect(desk.store.loadReport.damaged).toEqual([]);
+    expect(await desk.engine.send(batch.id)).toMatchObject({ prepared: 1, needsCheck: 0, failed: 0 });
+    expect(sim.state.countByExternalReference()).toEqual({ 'REF-1': 1 });
+    expect(
+      sim.state
+        .requests()[0]!
+        .participants.map((p) => p.email)
+        .sort(),
+    ).toEqual(['observer1@example.com', 'signer1@example.com']);
+  });
+});
+
+/** Writes `state` as the previous version stored it: participant progress as words, a bare key. */
+function writePreviousVersionSnapshot(dataDir: string, state: BatchState): void {
+  const old = {
+    ...state,
+    documents: state.documents.map((document) => {
+      const { create, participants: _progress, check: _check, ...send } = document.send;
+      return {
+        ...document,
+        send: {
+          ...send,
+          create: create && {
+            idempotencyKey: create.idempotencyKey,
+            uploadId: create.uploadId,
+            body: create.body,
+          },
+          participants: { 0: 'attempted' },
+        },
+      };
+    }),
+  };
+  const folder = join(dataDir, 'batches', state.id);
+  mkdirSync(folder, { recursive: true });
+  for (const name of readdirSync(folder)) writeFileSync(join(folder, name), '');
+  writeFileSync(
+    join(folder, 'snapshot.json'),
+    encodeLine({ seq: 999, at: new Date().toISOString(), event: old }),
+  );
+  writeFileSync(join(folder, 'journal.log'), '');
+}
