@@ -451,59 +451,147 @@ export const exportReport: Journey = {
 };
 
 /**
- * (f) A creation whose answer was lost and whose key the service then refused: the document
- * says it needs the user's check, with the facts; a wrong request id is refused inside the
- * dialog; the right one is linked and the document goes on to "waiting for signatures".
+ * Sends a one-document batch (reference CHK-1) whose creation is made at the service but whose
+ * answer is lost, and whose retry's key the service then refuses: the document ends as "needs
+ * your check". The connection must be saved already. Returns the document's row.
+ */
+export async function sendIntoNeedsCheck(app: App, batchName: string): Promise<Locator> {
+  const { page, sim, files } = app;
+  cpSync(join(SAMPLES, 'pdfs'), files.file('pdfs'), { recursive: true });
+  const manifest = files.file('one contract.csv');
+  writeFileSync(
+    manifest,
+    [
+      'document;external_reference;participant_type;role;name;email',
+      'pdfs/Avenant au contrat - Jürgen Müller.pdf;CHK-1;signer;Gérant;Jürgen Müller;juergen.mueller@example.com',
+    ].join('\n'),
+  );
+  await createBatch(page, batchName);
+  await app.answerNextDialog(manifest);
+  await page.getByRole('button', { name: 'Import manifest…' }).click();
+  await page.getByRole('button', { name: 'Import 1 document' }).click();
+  const table = documentsTable(page, batchName);
+  await table.getByRole('rowheader', { name: 'CHK-1' }).waitFor();
+
+  // The service creates the request but the answer is lost; the retry's key is then refused.
+  sim.faults.enqueue(
+    { kind: 'dropAfter', pathPattern: '^/api/v1/signing-requests$' },
+    { kind: 'reject', pathPattern: '^/api/v1/signing-requests$', status: 422, code: 'upload_expired' },
+  );
+  await page.getByRole('button', { name: 'Send batch' }).click();
+  const row = table.getByRole('row', { name: /CHK-1/ });
+  await row.getByText('Needs your check').waitFor({ timeout: 60_000 });
+  return row;
+}
+
+/** Where the page's focus is: the focused element's text and the reference of its table row, if any. */
+async function focusedElement(page: Page): Promise<{ text: string; rowReference: string | undefined }> {
+  return page.evaluate(() => {
+    const active = document.activeElement;
+    const row = active?.closest('tr');
+    return { text: active?.textContent?.trim() ?? '', rowReference: row?.dataset.reference };
+  });
+}
+
+/** Waits until `target` has the focus, or fails with where the focus is instead. */
+async function expectFocusOn(target: Locator, timeoutMs = 5_000): Promise<void> {
+  const started = Date.now();
+  while (!(await target.evaluate((element) => element === document.activeElement))) {
+    if (Date.now() - started > timeoutMs)
+      throw new Error(
+        `the focus is not on the expected element: ${JSON.stringify(await focusedElement(target.page()))}`,
+      );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * (f) A creation whose answer was lost and whose key the service then refused: the row says
+ * "Needs your check" and the banner counts it; the dialog gives the facts, offers linking and,
+ * behind a confirmation that takes the focus to "No", sending anew; a wrong request id is refused
+ * inside the dialog; while the right one is checked the dialog says so and cannot be closed; once
+ * linked, a notice says so, the focus is on the document's state, and it goes on to "waiting for
+ * signatures", sent once.
  */
 export const needsYourCheck: Journey = {
   name: 'a document that needs your check: the facts in plain words, a wrong id refused in the dialog, the existing request linked, nothing sent twice',
   timeoutMs: 120_000,
   async run(app) {
-    const { page, sim, files } = app;
+    const { page, sim } = app;
     const client = registerJourneyClient(app);
     await saveConnection(page, { name: 'Office', baseUrl: sim.baseUrl, ...client });
-    cpSync(join(SAMPLES, 'pdfs'), files.file('pdfs'), { recursive: true });
-    const manifest = files.file('one contract.csv');
-    writeFileSync(
-      manifest,
-      [
-        'document;external_reference;participant_type;role;name;email',
-        'pdfs/Avenant au contrat - Jürgen Müller.pdf;CHK-1;signer;Gérant;Jürgen Müller;juergen.mueller@example.com',
-      ].join('\n'),
-    );
-    await createBatch(page, 'Checked batch');
-    await app.answerNextDialog(manifest);
-    await page.getByRole('button', { name: 'Import manifest…' }).click();
-    await page.getByRole('button', { name: 'Import 1 document' }).click();
-    const table = documentsTable(page, 'Checked batch');
-    await table.getByRole('rowheader', { name: 'CHK-1' }).waitFor();
-
-    // The service creates the request but the answer is lost; the retry's key is then refused.
-    sim.faults.enqueue(
-      { kind: 'dropAfter', pathPattern: '^/api/v1/signing-requests$' },
-      { kind: 'reject', pathPattern: '^/api/v1/signing-requests$', status: 422, code: 'upload_expired' },
-    );
-    await page.getByRole('button', { name: 'Send batch' }).click();
-    const row = table.getByRole('row', { name: /CHK-1/ });
-    await row.getByText('Needs your check').waitFor({ timeout: 60_000 });
-    await row.getByText(/A signing request for CHK-1 may already exist at the service/).waitFor();
-    await page.getByText(/1 document needs your check/).waitFor();
+    const row = await sendIntoNeedsCheck(app, 'Checked batch');
+    // The row stays short: its state and the button; the facts are in the dialog.
+    expect(await row.getByText(/may already exist at the service/).count()).toBe(0);
+    const banner = page.getByRole('alert').filter({ hasText: /1 document needs your check/ });
+    await banner.waitFor();
     expect(sim.state.countByExternalReference()).toEqual({ 'CHK-1': 1 });
+    // The banner shows only the documents that need a check; back to all of them.
+    await banner.getByRole('button', { name: 'Show only this document' }).click();
+    const filter = page.getByLabel('Show');
+    expect(await filter.inputValue()).toBe('needs_check');
+    await filter.selectOption('all');
 
-    await row.getByRole('button', { name: 'Check and resolve… CHK-1' }).click();
+    const trigger = row.getByRole('button', { name: 'Check and resolve… CHK-1' });
+    await trigger.click();
     const dialog = page.getByRole('dialog', { name: 'CHK-1 needs your check' });
-    await dialog.getByLabel("Id of CHK-1's request at the service").fill('sr_not_this_one');
+    await dialog.waitFor();
+    const description = await dialog.evaluate(
+      (element) => document.getElementById(element.getAttribute('aria-describedby') ?? '')?.textContent,
+    );
+    expect(description).toMatch(/A signing request for CHK-1 may already exist at the service/);
+    const field = dialog.getByLabel("Id of CHK-1's request at the service");
+    expect(await field.getAttribute('placeholder')).toBeNull();
+
+    // Sending anew asks again; the focus goes to the safe answer, and back after it.
+    const sendNew = dialog.getByRole('button', { name: 'Send as a new request…' });
+    await sendNew.click();
+    const confirmation = dialog.getByRole('group', { name: 'Send CHK-1 as a new request?' });
+    await confirmation
+      .getByText('The app cannot cancel anything at the service.', { exact: false })
+      .waitFor();
+    await confirmation.getByText('its recipients would get two requests to sign', { exact: false }).waitFor();
+    await expectFocusOn(confirmation.getByRole('button', { name: 'No', exact: true }));
+    await page.keyboard.press('Enter');
+    await confirmation.waitFor({ state: 'detached' });
+    await expectFocusOn(sendNew);
+
+    await field.fill('sr_not_this_one');
+    await dialog.getByRole('button', { name: 'Link this request' }).click();
+    const refusal = dialog.getByRole('alert').filter({ hasText: /has no signing request sr_not_this_one/ });
+    await refusal.waitFor();
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    await app.screenshot('needs-check');
+    // Editing the id clears its error.
+    await field.fill('sr_');
+    await refusal.waitFor({ state: 'detached' });
+    expect(await field.getAttribute('aria-invalid')).toBeNull();
+
+    const [request] = sim.state.requests();
+    await field.fill(request!.id);
+    // A slow read of the request: the dialog says what it waits for, and stays open meanwhile.
+    sim.faults.set({ latencyMs: 1_500, pathPattern: '^/api/v1/signing-requests/' });
     await dialog.getByRole('button', { name: 'Link this request' }).click();
     await dialog
-      .getByRole('alert')
-      .getByText(/has no signing request sr_not_this_one/)
+      .getByRole('status')
+      .filter({ hasText: `Checking ${request!.id} at the service…` })
       .waitFor();
-    await app.screenshot('needs-check');
-    const [request] = sim.state.requests();
-    await dialog.getByLabel("Id of CHK-1's request at the service").fill(request!.id);
-    await dialog.getByRole('button', { name: 'Link this request' }).click();
-    await dialog.waitFor({ state: 'hidden' });
+    expect(await dialog.getByRole('button', { name: 'Close' }).getAttribute('aria-disabled')).toBe('true');
+    await page.keyboard.press('Escape');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await dialog.isVisible()).toBe(true);
+    await dialog.waitFor({ state: 'hidden', timeout: 30_000 });
+    sim.faults.set({ latencyMs: 0, pathPattern: undefined });
+
+    await page
+      .getByRole('status')
+      .filter({ hasText: `${request!.id} is linked to CHK-1; sending continues with it.` })
+      .waitFor();
+    // The focus is on the document's state, not lost with the dialog.
+    await expectFocusOn(row.locator('.state'));
     await row.getByText('Waiting for signatures').waitFor({ timeout: 30_000 });
+    await expectFocusOn(row.getByText('Waiting for signatures'));
+    await banner.waitFor({ state: 'detached' });
     expect(sim.state.countByExternalReference()).toEqual({ 'CHK-1': 1 });
     expect(sim.state.requests()[0]).toMatchObject({ id: request!.id, status: 'prepared' });
     expect(sim.state.violations()).toEqual([]);

@@ -1,4 +1,4 @@
-import { useMemo, useState, type DragEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import type { DocumentView, ManifestPreview } from '../../../shared/ipc/views';
 import { RenameForm } from '../components/rename-form';
 import { formatCount, formatTime } from '../format';
@@ -31,6 +31,9 @@ export function BatchScreen({ batchId }: { batchId: string }) {
   const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<DocumentView | undefined>();
   const [checking, setChecking] = useState<DocumentView | undefined>();
+  /** The document whose check was just resolved: the focus goes to it once it is shown. */
+  const [focusDocumentId, setFocusDocumentId] = useState<string | undefined>();
+  const filterSelect = useRef<HTMLSelectElement>(null);
   const [renaming, setRenaming] = useState(false);
   const [dragging, setDragging] = useState(false);
 
@@ -38,6 +41,14 @@ export function BatchScreen({ batchId }: { batchId: string }) {
   const shown = useMemo(() => filterDocuments(documents, filter, search), [documents, filter, search]);
   const buckets = useMemo(() => countByBucket(documents), [documents]);
   const overall = useMemo(() => batchProgress(documents, progress, batchId), [documents, progress, batchId]);
+  const focusDone = useCallback(() => setFocusDocumentId(undefined), []);
+
+  // A resolved document the filter now hides: the focus goes to the filter, not nowhere.
+  useEffect(() => {
+    if (focusDocumentId === undefined || shown.some((document) => document.id === focusDocumentId)) return;
+    filterSelect.current?.focus();
+    setFocusDocumentId(undefined);
+  }, [focusDocumentId, shown]);
 
   if (!detail) {
     return loadError ? (
@@ -62,7 +73,7 @@ export function BatchScreen({ batchId }: { batchId: string }) {
     ['queued', 'uploading', 'creating', 'adding_participants', 'preparing'].includes(document.phase),
   );
   const failed = documents.filter((document) => document.phase === 'failed');
-  const needsCheck = documents.filter((document) => document.phase === 'needs_check');
+  const needsCheck = detail.counts.needsCheck;
   const canResume = !running && unfinished.length > 0;
 
   function drop(event: DragEvent) {
@@ -178,13 +189,25 @@ export function BatchScreen({ batchId }: { batchId: string }) {
           Sending stopped: {engine.reason}
         </p>
       )}
-      {needsCheck.length > 0 && (
-        <p className="banner banner-error" role="alert">
-          {documentsLabel(needsCheck.length)} {needsCheck.length === 1 ? 'needs' : 'need'} your check: a
-          signing request may already exist at the service, so the app will not send{' '}
-          {needsCheck.length === 1 ? 'it' : 'them'} again by itself. Use “Check and resolve…” on{' '}
-          {needsCheck.length === 1 ? 'it' : 'each'}.
-        </p>
+      {needsCheck > 0 && (
+        <div className="banner banner-error banner-with-action" role="alert">
+          <p>
+            {documentsLabel(needsCheck)} {needsCheck === 1 ? 'needs' : 'need'} your check: a signing request
+            may already exist at the service, so the app will not send {needsCheck === 1 ? 'it' : 'them'}{' '}
+            again by itself. Use “Check and resolve…” on {needsCheck === 1 ? 'it' : 'each'}.
+          </p>
+          {(filter !== 'needs_check' || search !== '') && (
+            <button
+              type="button"
+              onClick={() => {
+                setFilter('needs_check');
+                setSearch('');
+              }}
+            >
+              {needsCheck === 1 ? 'Show only this document' : 'Show only these documents'}
+            </button>
+          )}
+        </div>
       )}
       {!running && withProblems.length > 0 && (
         <p className="hint">
@@ -226,7 +249,11 @@ export function BatchScreen({ batchId }: { batchId: string }) {
           <div className="row">
             <label className="inline">
               Show
-              <select value={filter} onChange={(event) => setFilter(event.target.value as StatusFilter)}>
+              <select
+                ref={filterSelect}
+                value={filter}
+                onChange={(event) => setFilter(event.target.value as StatusFilter)}
+              >
                 {STATUS_FILTERS.map((option) => (
                   <option key={option.value} value={option.value}>
                     {option.label} ({formatCount(buckets[option.value])})
@@ -253,13 +280,23 @@ export function BatchScreen({ batchId }: { batchId: string }) {
               documents={shown}
               onEdit={setEditing}
               onCheck={setChecking}
+              focusDocumentId={focusDocumentId}
+              onFocused={focusDone}
             />
           )}
         </>
       )}
 
       {checking && (
-        <CheckDialog batchId={batchId} document={checking} onClose={() => setChecking(undefined)} />
+        <CheckDialog
+          batchId={batchId}
+          document={checking}
+          onClose={() => setChecking(undefined)}
+          onResolved={() => {
+            setChecking(undefined);
+            setFocusDocumentId(checking.id);
+          }}
+        />
       )}
       {editing && (
         <DocumentEditor

@@ -1,32 +1,94 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type RefObject } from 'react';
 import type { DocumentView } from '../../../shared/ipc/views';
-import { useDesk } from '../state/store';
+import { useDesk, type CheckAnswer } from '../state/store';
+
+type Check = NonNullable<DocumentView['check']>;
+
+/** What the dialog offers for a check: only what main accepts for its reason. */
+export interface CheckChoices {
+  /** "Keep <id>": links the request the service just created. */
+  readonly keep: string | undefined;
+  /** The id field, to link a request the user found at the service. */
+  readonly linkOther: boolean;
+  /** "Send as a new request…", behind a second confirmation. */
+  readonly sendAsNew: boolean;
+}
 
 /**
- * A document that needs the user's check: the facts main reports, and the two ways on. "Link
- * the existing request" takes the id the user found at the service (main reads it and checks
- * its reference); "Send as a new request" asks for a second confirmation, since a request may
- * already exist. A modal dialog: focus stays in it, Escape closes it, errors show inside it.
+ * The ways on for each reason. After an unknown outcome the service created a new request:
+ * keep it or link another, never a third. A creation without an id: the request exists, so only
+ * linking. A refused key: the request may or may not exist, so linking, or sending anew on purpose.
+ */
+export function checkChoices(check: Check): CheckChoices {
+  switch (check.reason) {
+    case 'new_request_after_unknown':
+      return { keep: check.newRequestId, linkOther: true, sendAsNew: false };
+    case 'created_without_id':
+      return { keep: undefined, linkOther: true, sendAsNew: false };
+    case 'key_refused':
+      return { keep: undefined, linkOther: true, sendAsNew: true };
+  }
+}
+
+/** Where an action started, so its confirmation, its error and the focus after "No" go back there. */
+type Origin = 'keep' | 'field' | 'new';
+
+type Step =
+  | { readonly kind: 'choose' }
+  | { readonly kind: 'confirm-new' }
+  /** Main could not check the request's reference: the user may link it anyway. */
+  | {
+      readonly kind: 'confirm-link';
+      readonly requestId: string;
+      readonly message: string;
+      readonly from: Exclude<Origin, 'new'>;
+    };
+
+type Busy = { readonly kind: 'link'; readonly requestId: string } | { readonly kind: 'new' };
+
+/**
+ * A document that needs the user's check: main's explanation, and only the ways on its reason
+ * allows (see `checkChoices`). Linking sends the id to main, which reads the request and checks
+ * its reference; sending anew asks for a second confirmation. A modal dialog: focus stays in it,
+ * a confirmation takes the focus to its safe "No", and "No" takes it back; while main works the
+ * dialog says what it waits for and cannot be closed; errors show inside it. `onResolved` is
+ * called once main accepted, even if the dialog was closed meanwhile.
  */
 export function CheckDialog({
   batchId,
   document,
   onClose,
+  onResolved,
 }: {
   batchId: string;
   document: DocumentView;
   onClose: () => void;
+  onResolved: () => void;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const id = useId();
   const linkRequest = useDesk((state) => state.linkRequest);
   const sendAsNew = useDesk((state) => state.sendAsNew);
+  const notify = useDesk((state) => state.notify);
   const [requestId, setRequestId] = useState('');
-  const [problem, setProblem] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
-  const [confirmingNew, setConfirmingNew] = useState(false);
+  const [problem, setProblem] = useState<{ readonly at: Origin; readonly text: string } | undefined>();
+  const [busy, setBusy] = useState<Busy | undefined>();
+  const [step, setStep] = useState<Step>({ kind: 'choose' });
+  // Refs, not state: read by handlers that run before the next render, or after the dialog closed.
+  const working = useRef(false);
+  const closed = useRef(false);
+  const resolved = useRef(false);
+  const opener = useRef<Element | null>(window.document.activeElement);
+  const field = useRef<HTMLInputElement>(null);
+  const keepButton = useRef<HTMLButtonElement>(null);
+  const linkButton = useRef<HTMLButtonElement>(null);
+  const newButton = useRef<HTMLButtonElement>(null);
+  const noButton = useRef<HTMLButtonElement>(null);
+  const focusNext = useRef<RefObject<HTMLElement | null> | undefined>(undefined);
+
   const reference = document.externalReference;
-  const newRequestId = document.check?.newRequestId;
+  const check = document.check;
+  const choices = check ? checkChoices(check) : { keep: undefined, linkOther: true, sendAsNew: false };
 
   useEffect(() => {
     const element = dialog.current;
@@ -34,82 +96,297 @@ export function CheckDialog({
     return () => element?.close();
   }, []);
 
-  async function link(event: FormEvent) {
-    event.preventDefault();
-    if (requestId.trim() === '') {
-      setProblem('Paste the id of the request you found at the service.');
+  // After each step change, the focus goes where that change asked (a confirmation's "No", or back).
+  useEffect(() => {
+    const target = step.kind === 'choose' ? focusNext.current : noButton;
+    focusNext.current = undefined;
+    target?.current?.focus();
+  }, [step]);
+
+  function returnTo(origin: Origin): RefObject<HTMLElement | null> {
+    if (origin === 'keep') return keepButton;
+    if (origin === 'new') return newButton;
+    return linkButton;
+  }
+
+  /** Back to the choices, the focus on the control the user started from. */
+  function backTo(origin: Origin, target: RefObject<HTMLElement | null> = returnTo(origin)) {
+    focusNext.current = target;
+    setStep({ kind: 'choose' });
+  }
+
+  /**
+   * Runs one answer to main, saying meanwhile what it waits for. Returns main's refusal for the
+   * dialog to show, or undefined when there is nothing more to do here (accepted, or closed).
+   */
+  async function run(
+    waitingFor: Busy,
+    call: () => Promise<CheckAnswer>,
+  ): Promise<Extract<CheckAnswer, { ok: false }> | undefined> {
+    if (working.current) return undefined;
+    working.current = true;
+    setBusy(waitingFor);
+    setProblem(undefined);
+    const answer = await call();
+    working.current = false;
+    if (answer.ok) {
+      resolved.current = true;
+      onResolved();
+      return undefined;
+    }
+    if (closed.current) {
+      // The window closed the dialog anyway (a browser may force Escape): the answer still shows.
+      notify('error', answer.message);
+      return undefined;
+    }
+    setBusy(undefined);
+    return answer;
+  }
+
+  async function link(target: string, from: Exclude<Origin, 'new'>, confirmed: boolean) {
+    const refusal = await run({ kind: 'link', requestId: target }, () =>
+      linkRequest(batchId, document.id, target, confirmed ? { confirmed: true } : undefined),
+    );
+    if (!refusal) return;
+    if (refusal.needsConfirmation && !confirmed) {
+      setStep({ kind: 'confirm-link', requestId: target, message: refusal.message, from });
       return;
     }
-    setBusy(true);
-    setProblem(undefined);
-    const outcome = await linkRequest(batchId, document.id, requestId.trim());
-    setBusy(false);
-    if (outcome.ok) onClose();
-    else setProblem(outcome.message);
+    setProblem({ at: from, text: refusal.message });
+    // A wrong id is corrected in its field; a refused "Keep" goes back to its button.
+    const fixAt = from === 'field' ? field : keepButton;
+    if (step.kind === 'choose') fixAt.current?.focus();
+    else backTo(from, fixAt);
+  }
+
+  function submitField(event: FormEvent) {
+    event.preventDefault();
+    if (working.current) return;
+    const value = requestId.trim();
+    if (value === '') {
+      setProblem({ at: 'field', text: 'Paste the id of the request you found at the service.' });
+      field.current?.focus();
+      return;
+    }
+    void link(value, 'field', false);
   }
 
   async function sendNew() {
-    setBusy(true);
-    await sendAsNew(batchId, document.id);
-    setBusy(false);
-    onClose();
+    const refusal = await run({ kind: 'new' }, () => sendAsNew(batchId, document.id));
+    if (!refusal) return;
+    setProblem({ at: 'new', text: refusal.message });
+    backTo('new');
   }
 
+  function closeDialog() {
+    if (!working.current) dialog.current?.close();
+  }
+
+  const busyText =
+    busy?.kind === 'link'
+      ? `Checking ${busy.requestId} at the service…`
+      : busy?.kind === 'new'
+        ? `Sending ${reference} as a new request…`
+        : '';
+  const fieldProblem = problem?.at === 'field' ? problem.text : undefined;
+  const describedBy = (...ids: (string | false | undefined)[]) =>
+    ids.filter((part): part is string => typeof part === 'string').join(' ') || undefined;
+
+  const confirmLink = (from: Exclude<Origin, 'new'>) =>
+    step.kind === 'confirm-link' && step.from === from ? (
+      <div className="confirmation" role="group" aria-labelledby={`${id}-confirm-link`}>
+        <p id={`${id}-confirm-link`}>
+          <strong>Link {step.requestId} anyway?</strong>
+        </p>
+        <p id={`${id}-confirm-link-why`}>{step.message}</p>
+        <div className="actions">
+          <button
+            type="button"
+            className="danger"
+            aria-disabled={busy !== undefined || undefined}
+            onClick={() => void link(step.requestId, from, true)}
+          >
+            Link anyway
+          </button>
+          <button
+            ref={noButton}
+            type="button"
+            aria-disabled={busy !== undefined || undefined}
+            aria-describedby={`${id}-confirm-link-why`}
+            onClick={() => {
+              if (!working.current) backTo(from);
+            }}
+          >
+            No
+          </button>
+        </div>
+      </div>
+    ) : null;
+
+  const problemAt = (origin: Origin) =>
+    problem?.at === origin && origin !== 'field' ? (
+      <p className="problem" role="alert">
+        {problem.text}
+      </p>
+    ) : null;
+
   return (
-    <dialog ref={dialog} aria-labelledby={`${id}-title`} onClose={onClose} className="editor">
+    <dialog
+      ref={dialog}
+      aria-labelledby={`${id}-title`}
+      aria-describedby={`${id}-explanation`}
+      onCancel={(event) => {
+        if (working.current) event.preventDefault();
+      }}
+      onClose={() => {
+        closed.current = true;
+        // Once main accepted, the screen puts the focus on the document instead.
+        if (resolved.current) return;
+        if (opener.current instanceof HTMLElement && opener.current.isConnected) opener.current.focus();
+        onClose();
+      }}
+      className="editor check-dialog"
+    >
       <h2 id={`${id}-title`}>{reference} needs your check</h2>
-      <p>{document.check?.explanation}</p>
-      <form onSubmit={(event) => void link(event)}>
-        <h3>Link the existing request</h3>
-        <label>
-          Id of {reference}'s request at the service
-          <input
-            value={requestId}
-            onChange={(event) => setRequestId(event.target.value)}
-            placeholder={newRequestId ?? 'sr_…'}
-            autoComplete="off"
-            spellCheck={false}
-            aria-invalid={problem !== undefined}
-            aria-describedby={problem ? `${id}-problem` : undefined}
-          />
-        </label>
-        {problem && (
-          <p id={`${id}-problem`} className="problem" role="alert">
-            {problem}
+      <p id={`${id}-explanation`}>{check?.explanation}</p>
+
+      {choices.keep !== undefined && (
+        <section aria-labelledby={`${id}-keep`}>
+          <h3 id={`${id}-keep`}>Keep the request the service just created</h3>
+          <p className="hint">
+            Keep it if {reference} has no earlier request at the service. If it has one, link the one you want
+            to keep instead: the app cannot cancel the other one at the service.
           </p>
-        )}
-        <div className="actions">
-          <button type="submit" disabled={busy}>
-            Link this request
-          </button>
-        </div>
-      </form>
-      <h3>{newRequestId ? `Continue with ${newRequestId}` : 'Send as a new request'}</h3>
-      {!confirmingNew ? (
-        <div className="actions">
-          <button type="button" disabled={busy} onClick={() => setConfirmingNew(true)}>
-            {newRequestId ? `Continue with ${newRequestId}…` : 'Send as a new request…'}
-          </button>
-        </div>
-      ) : (
-        <div className="warning" role="alert">
-          <p>
-            {newRequestId
-              ? `Only if ${reference} has no other request at the service: otherwise its recipients get two requests to sign.`
-              : `Only if ${reference} has no request at the service: otherwise its recipients get it twice.`}
-          </p>
-          <div className="actions">
-            <button type="button" className="danger" disabled={busy} onClick={() => void sendNew()}>
-              {newRequestId ? `Yes, continue with ${newRequestId}` : `Yes, send ${reference} again`}
-            </button>
-            <button type="button" disabled={busy} onClick={() => setConfirmingNew(false)}>
-              No
-            </button>
-          </div>
-        </div>
+          {confirmLink('keep') ?? (
+            <div className="actions">
+              <button
+                ref={keepButton}
+                type="button"
+                className="primary"
+                aria-disabled={busy !== undefined || undefined}
+                onClick={() => void link(choices.keep ?? '', 'keep', false)}
+              >
+                Keep {choices.keep}
+              </button>
+            </div>
+          )}
+          {problemAt('keep')}
+        </section>
       )}
+
+      {choices.linkOther && (
+        <section aria-labelledby={`${id}-link`}>
+          <h3 id={`${id}-link`}>
+            {choices.keep !== undefined ? 'Link another request' : 'Link the existing request'}
+          </h3>
+          <form onSubmit={submitField} noValidate>
+            <div className="field">
+              <label htmlFor={`${id}-field`}>Id of {reference}'s request at the service</label>
+              <input
+                ref={field}
+                id={`${id}-field`}
+                value={requestId}
+                onChange={(event) => {
+                  setRequestId(event.target.value);
+                  if (problem?.at === 'field') setProblem(undefined);
+                  if (step.kind === 'confirm-link' && step.from === 'field') setStep({ kind: 'choose' });
+                }}
+                autoComplete="off"
+                spellCheck={false}
+                aria-invalid={fieldProblem !== undefined || undefined}
+                aria-describedby={describedBy(
+                  `${id}-field-hint`,
+                  fieldProblem !== undefined && `${id}-problem`,
+                )}
+              />
+              <span id={`${id}-field-hint`} className="hint">
+                Exactly as the service shows it (for example sr_…). The app reads it and checks that it is{' '}
+                {reference}'s before linking it.
+              </span>
+            </div>
+            {fieldProblem !== undefined && (
+              <p id={`${id}-problem`} className="problem" role="alert">
+                {fieldProblem}
+              </p>
+            )}
+            {confirmLink('field') ?? (
+              <div className="actions">
+                <button ref={linkButton} type="submit" aria-disabled={busy !== undefined || undefined}>
+                  Link this request
+                </button>
+              </div>
+            )}
+          </form>
+        </section>
+      )}
+
+      {choices.sendAsNew && (
+        <section aria-labelledby={`${id}-new`}>
+          <h3 id={`${id}-new`}>Send as a new request</h3>
+          {step.kind === 'confirm-new' ? (
+            <div className="confirmation" role="group" aria-labelledby={`${id}-confirm-new`}>
+              <p id={`${id}-confirm-new`}>
+                <strong>Send {reference} as a new request?</strong>
+              </p>
+              <p id={`${id}-confirm-new-why`}>
+                The app cannot cancel anything at the service. If a request for {reference} already exists
+                there, its recipients would get two requests to sign.
+              </p>
+              <div className="actions">
+                <button
+                  type="button"
+                  className="danger"
+                  aria-disabled={busy !== undefined || undefined}
+                  onClick={() => void sendNew()}
+                >
+                  Yes, send {reference} as a new request
+                </button>
+                <button
+                  ref={noButton}
+                  type="button"
+                  aria-disabled={busy !== undefined || undefined}
+                  aria-describedby={`${id}-confirm-new-why`}
+                  onClick={() => {
+                    if (!working.current) backTo('new');
+                  }}
+                >
+                  No
+                </button>
+              </div>
+            </div>
+          ) : (
+            <>
+              <p className="hint">Only if you found no request for {reference} at the service.</p>
+              <div className="actions">
+                <button
+                  ref={newButton}
+                  type="button"
+                  aria-disabled={busy !== undefined || undefined}
+                  onClick={() => {
+                    if (working.current) return;
+                    setProblem(undefined);
+                    setStep({ kind: 'confirm-new' });
+                  }}
+                >
+                  Send as a new request…
+                </button>
+              </div>
+            </>
+          )}
+          {problemAt('new')}
+        </section>
+      )}
+
+      <p id={`${id}-busy`} className="busy" role="status">
+        {busyText}
+      </p>
       <div className="actions">
-        <button type="button" onClick={onClose}>
+        <button
+          type="button"
+          aria-disabled={busy !== undefined || undefined}
+          aria-describedby={busy ? `${id}-busy` : undefined}
+          onClick={closeDialog}
+        >
           Close
         </button>
       </div>

@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useRef } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import type { DocumentView } from '../../../shared/ipc/views';
 import { describeState, formatBytes, formatDateTime } from '../format';
 import { bucketOf, documentProgress } from '../state/document-status';
@@ -18,6 +18,10 @@ export interface DocumentTableProps {
   readonly onEdit: (document: DocumentView) => void;
   /** Opens the check of a document that needs one (link the existing request, or send anew). */
   readonly onCheck: (document: DocumentView) => void;
+  /** A document to scroll to and put the focus on (its state), e.g. once its check is resolved. */
+  readonly focusDocumentId?: string | undefined;
+  /** Called once the focus is on `focusDocumentId`. */
+  readonly onFocused?: () => void;
 }
 
 /**
@@ -25,7 +29,15 @@ export interface DocumentTableProps {
  * view are rendered (spacer rows stand for the others), so a batch of thousands scrolls
  * smoothly; `aria-rowcount`/`aria-rowindex` tell assistive technology the table's real size.
  */
-export function DocumentTable({ batchId, batchName, documents, onEdit, onCheck }: DocumentTableProps) {
+export function DocumentTable({
+  batchId,
+  batchName,
+  documents,
+  onEdit,
+  onCheck,
+  focusDocumentId,
+  onFocused,
+}: DocumentTableProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const progress = useDesk((state) => state.progress);
   const virtualizer = useVirtualizer({
@@ -38,6 +50,13 @@ export function DocumentTable({ batchId, batchName, documents, onEdit, onCheck }
   const items = virtualizer.getVirtualItems();
   const paddingTop = items[0]?.start ?? 0;
   const paddingBottom = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
+  const focusIndex =
+    focusDocumentId === undefined ? -1 : documents.findIndex((document) => document.id === focusDocumentId);
+
+  // Brings the row to focus into view; once rendered, the row takes the focus itself.
+  useEffect(() => {
+    if (focusIndex >= 0) virtualizer.scrollToIndex(focusIndex, { align: 'auto' });
+  }, [focusIndex, virtualizer]);
 
   return (
     <div
@@ -78,6 +97,8 @@ export function DocumentTable({ batchId, batchName, documents, onEdit, onCheck }
                 live={progress[`${batchId}/${document.id}`]}
                 onEdit={onEdit}
                 onCheck={onCheck}
+                takeFocus={item.index === focusIndex}
+                onFocused={onFocused}
               />
             );
           })}
@@ -100,6 +121,8 @@ const DocumentRow = memo(function DocumentRow({
   live,
   onEdit,
   onCheck,
+  takeFocus,
+  onFocused,
 }: {
   measure: (element: Element | null) => void;
   index: number;
@@ -108,8 +131,16 @@ const DocumentRow = memo(function DocumentRow({
   live: Progress | undefined;
   onEdit: (document: DocumentView) => void;
   onCheck: (document: DocumentView) => void;
+  takeFocus: boolean;
+  onFocused: (() => void) | undefined;
 }) {
   const actions = useDesk.getState();
+  const stateLabel = useRef<HTMLSpanElement>(null);
+  useEffect(() => {
+    if (!takeFocus) return;
+    stateLabel.current?.focus();
+    onFocused?.();
+  }, [takeFocus, onFocused]);
   const value = documentProgress(document, live);
   const bucket = bucketOf(document);
   const state = describeState(
@@ -162,7 +193,10 @@ const DocumentRow = memo(function DocumentRow({
         ))}
       </td>
       <td>
-        <span className={`state state-${bucket}`}>{state}</span>
+        {/* Focusable from script only: where the focus lands once the document's check is resolved. */}
+        <span ref={stateLabel} tabIndex={-1} className={`state state-${bucket}`}>
+          {state}
+        </span>
         {value !== undefined && value < 1 && (
           <progress max={1} value={value} aria-label={`Progress of ${reference}`} />
         )}
@@ -172,7 +206,6 @@ const DocumentRow = memo(function DocumentRow({
           </span>
         )}
         {document.error && <span className="problem">{document.error.message}</span>}
-        {document.check && <span className="problem">{document.check.explanation}</span>}
         {document.tracking && (
           <span className="muted">
             Evidence {document.tracking.evidenceReady ? 'ready' : 'not ready yet'}

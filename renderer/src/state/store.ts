@@ -23,6 +23,16 @@ import {
   type Screen,
 } from './transitions';
 
+/** How main answered the user's resolution of a document that needs a check. */
+export type CheckAnswer =
+  | { readonly ok: true }
+  | {
+      readonly ok: false;
+      readonly message: string;
+      /** Main could not check the request and asks the user to confirm the link ("Link anyway"). */
+      readonly needsConfirmation: boolean;
+    };
+
 export interface DeskActions {
   connect(): () => void;
   navigate(screen: Screen): void;
@@ -48,14 +58,23 @@ export interface DeskActions {
   pause(batchId: string): Promise<void>;
   retry(batchId: string, documentId: string): Promise<void>;
   retryFailed(batchId: string, documentIds: readonly string[]): Promise<void>;
-  /** Links the request the service holds to a document that needs a check; the refusal's words when it cannot. */
+  /**
+   * Links the request the service holds to a document that needs a check, and says so in a fading
+   * notice. A refusal comes back with main's words (for the dialog the user is in, not a notice
+   * behind it); `needsConfirmation` when main asks the user to confirm a link it could not check,
+   * which `{ confirmed: true }` then gives.
+   */
   linkRequest(
     batchId: string,
     documentId: string,
     requestId: string,
-  ): Promise<{ readonly ok: boolean; readonly message?: string }>;
-  /** Sends a document that needs a check as a new request, on purpose. */
-  sendAsNew(batchId: string, documentId: string): Promise<void>;
+    options?: { readonly confirmed?: boolean },
+  ): Promise<CheckAnswer>;
+  /**
+   * Sends a document that needs a check as a new request, on purpose, and says so in a fading
+   * notice; a refusal comes back with main's words, for the dialog the user is in.
+   */
+  sendAsNew(batchId: string, documentId: string): Promise<CheckAnswer>;
   setTrackingPaused(paused: boolean): Promise<void>;
   openCeremony(batchId: string, documentId: string): Promise<void>;
   refreshNow(batchId?: string): Promise<void>;
@@ -80,6 +99,28 @@ async function attempt<T>(
       error instanceof BridgeError ? error.message : 'Something went wrong. Nothing was lost; try again.';
     set((state) => withNotice(state, 'error', text));
     return undefined;
+  }
+}
+
+/** The code main gives a link it could not check, for the user to confirm (PRODUCT.md "needs your check"). */
+const LINK_NEEDS_CONFIRMATION = 'link_needs_confirmation';
+
+/**
+ * Runs a resolution of a document that needs a check. A failure is returned, not shown as a
+ * notice: the dialog the user is in shows it.
+ */
+async function checkAnswer(call: () => Promise<unknown>): Promise<CheckAnswer> {
+  try {
+    await call();
+    return { ok: true };
+  } catch (error) {
+    return error instanceof BridgeError
+      ? { ok: false, message: error.message, needsConfirmation: error.code === LINK_NEEDS_CONFIRMATION }
+      : {
+          ok: false,
+          message: 'Something went wrong. Nothing was lost; try again.',
+          needsConfirmation: false,
+        };
   }
 }
 
@@ -123,6 +164,12 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
       set((state) => withNotice(state, 'error', `${name} was not added: ${file.message}`));
     }
   }
+  /** The reference of a document of a loaded batch, for messages. */
+  function referenceOf(batchId: string, documentId: string): string | undefined {
+    return get().details[batchId]?.documents.find((document) => document.id === documentId)
+      ?.externalReference;
+  }
+
   const reloadDetail = throttled((batchId) => {
     if (get().screen.name === 'batch' && get().details[batchId]) void get().loadBatch(batchId);
   });
@@ -286,26 +333,35 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
     async retryFailed(batchId, documentIds) {
       for (const documentId of documentIds) await get().retry(batchId, documentId);
     },
-    async linkRequest(batchId, documentId, requestId) {
-      try {
-        await unwrap(desk().sending.linkRequest(batchId, documentId, requestId));
-      } catch (error) {
-        // Shown inside the dialog the user is in, not behind it.
-        return {
-          ok: false,
-          message:
-            error instanceof BridgeError
-              ? error.message
-              : 'Something went wrong. Nothing was lost; try again.',
-        };
-      }
-      set((state) => withNotice(state, 'success', `${requestId} is linked; sending continues with it.`));
+    async linkRequest(batchId, documentId, requestId, options) {
+      const answer = await checkAnswer(() => {
+        const sending = desk().sending;
+        // Three arguments unless confirmed: the browser host's JSON would turn `undefined` into null.
+        return unwrap(
+          options?.confirmed
+            ? sending.linkRequest(batchId, documentId, requestId, { confirmed: true })
+            : sending.linkRequest(batchId, documentId, requestId),
+        );
+      });
+      if (!answer.ok) return answer;
+      const reference = referenceOf(batchId, documentId);
+      set((state) =>
+        withNotice(
+          state,
+          'success',
+          `${requestId} is linked${reference ? ` to ${reference}` : ''}; sending continues with it.`,
+        ),
+      );
       await get().loadBatch(batchId);
-      return { ok: true };
+      return answer;
     },
     async sendAsNew(batchId, documentId) {
-      await attempt(set, () => unwrap(desk().sending.sendAsNew(batchId, documentId)));
+      const answer = await checkAnswer(() => unwrap(desk().sending.sendAsNew(batchId, documentId)));
+      if (!answer.ok) return answer;
+      const reference = referenceOf(batchId, documentId) ?? 'The document';
+      set((state) => withNotice(state, 'success', `${reference} is being sent as a new request.`));
       await get().loadBatch(batchId);
+      return answer;
     },
     async setTrackingPaused(paused) {
       await attempt(set, () => unwrap(desk().tracking.setPaused(paused)));
