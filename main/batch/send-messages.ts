@@ -51,8 +51,16 @@ export function repeatedUploadRefusalMessage(
   };
 }
 
-function utcMinute(iso: string | undefined): string {
-  return iso ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : 'an earlier run';
+/** `at about 2026-11-23 12:13 (UTC+01:00)`: this computer's local time, its offset said. */
+function whenSent(iso: string | undefined): string {
+  const at = iso === undefined ? Number.NaN : Date.parse(iso);
+  if (Number.isNaN(at)) return 'during an earlier run';
+  const date = new Date(at);
+  const two = (value: number) => String(value).padStart(2, '0');
+  const offset = -date.getTimezoneOffset();
+  const sign = offset < 0 ? '-' : '+';
+  const zone = `UTC${sign}${two(Math.floor(Math.abs(offset) / 60))}:${two(Math.abs(offset) % 60)}`;
+  return `at about ${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())} (${zone})`;
 }
 
 /**
@@ -63,14 +71,16 @@ export function checkExplanation(document: DocumentState): string {
   const check = document.send.check;
   if (!check) return '';
   const reference = document.draft.externalReference;
-  const sent = `The app sent ${reference} to the service at about ${utcMinute(check.firstAttemptAt)}, but the answer was lost.`;
+  const sent = `The app sent ${reference} to the service ${whenSent(check.firstAttemptAt)}, but the answer was lost.`;
   const look = `Look for ${reference} on the service's own website, or ask its support`;
   switch (check.reason) {
     case 'key_refused': {
+      // The service's own words go last, for its support: they may say "upload again", which is
+      // not one of the answers here.
       const detail = check.code
-        ? ` (error "${check.code}"${check.serviceMessage ? `: ${check.serviceMessage}` : ''})`
+        ? ` Details for the service's support: error "${check.code}"${check.serviceMessage ? `, "${check.serviceMessage}"` : ''}.`
         : '';
-      return `A signing request for ${reference} may already exist at the service. ${sent} When it tried again, the service refused${detail}, so the app cannot tell whether the first attempt created the request, and it will not send ${reference} again by itself. ${look}: if a request is there, link it; if not, send ${reference} as a new request.`;
+      return `A signing request for ${reference} may already exist at the service. ${sent} When it tried again, the service refused it, so the app cannot tell whether the first attempt created the request, and it will not send ${reference} again by itself. ${look}: if a request is there, link it; if not, send ${reference} as a new request.${detail}`;
     }
     case 'new_request_after_unknown':
       return `${reference} may now have two signing requests at the service. ${sent} When it tried again, the service created ${check.newRequestId ?? 'a new request'} instead of recognising the first attempt. ${look}: keep ${check.newRequestId ?? 'the new one'} if it is the only one, or link the earlier one. The app cannot cancel the other: it stays at the service until the service's support removes it.`;

@@ -43,7 +43,10 @@ function resolveCommands(document: DocumentState, hint: ResumeHint): string[] {
   const base = `npm run cli -- resolve ${quoted(hint.manifestPath)} ${hint.connectionOption} --data-dir ${quoted(hint.dataDir)} --reference ${quoted(document.draft.externalReference)}`;
   const check = document.send.check;
   const lines = [`link the request you found:   ${base} --link REQUEST_ID`];
-  if (check?.reason === 'key_refused') lines.push(`or, if there is none, send it: ${base} --send-new`);
+  if (check?.reason === 'key_refused')
+    lines.push(
+      `or, if there is none, send it: ${base} --send-new --confirm   (a second request if one exists)`,
+    );
   if (check?.reason === 'new_request_after_unknown' && check.newRequestId)
     lines.push(`or keep the one just created: ${base} --link ${quoted(check.newRequestId)}`);
   return lines;

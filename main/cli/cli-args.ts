@@ -4,7 +4,7 @@ import { z } from 'zod';
 export const USAGE = `Usage:
   npm run cli -- validate MANIFEST
   npm run cli -- send MANIFEST (--base-url URL | --profile NAME) --data-dir DIR [--concurrency N] [--json]
-  npm run cli -- resolve MANIFEST --reference REF (--link REQUEST_ID [--confirm] | --send-new)
+  npm run cli -- resolve MANIFEST --reference REF (--link REQUEST_ID [--confirm] | --send-new --confirm)
                  (--base-url URL | --profile NAME) --data-dir DIR [--json]
   npm run cli -- status --data-dir DIR [--json]
   npm run cli -- watch --data-dir DIR [--base-url URL | --profile NAME] [--json]
@@ -53,7 +53,10 @@ export interface CliArgs {
   readonly reference: string | undefined;
   readonly link: string | undefined;
   readonly sendNew: boolean;
-  /** `resolve --link … --confirm`: link although the service does not show the request's reference. */
+  /**
+   * `resolve --link … --confirm`: link although the service does not show the request's
+   * reference; `resolve --send-new --confirm`: the user looked and found no request.
+   */
   readonly confirm: boolean;
 }
 
@@ -114,6 +117,12 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
           'resolve needs exactly one answer: --link REQUEST_ID (the request the service holds) or --send-new.',
       };
   }
+  if (values.confirm === true && command.data !== 'resolve')
+    return {
+      ok: false,
+      json,
+      message: '--confirm belongs to resolve only (--link … --confirm, --send-new --confirm).',
+    };
   return {
     ok: true,
     args: {

@@ -88,7 +88,7 @@ export async function statusCommand(args: CliArgs, out: CliOutput): Promise<numb
       const state = row.final
         ? 'completed, evidence ready'
         : row.check
-          ? 'needs your check — run the same send command to see what happened and how to answer'
+          ? `needs your check — ${row.check.explanation} Answer with: npm run cli -- resolve MANIFEST --data-dir … --reference ${row.externalReference} --link REQUEST_ID (or --send-new --confirm)`
           : (row.status ?? row.phase);
       out.say(
         `${row.batch}  ${row.externalReference.padEnd(20)} ${state}${row.error ? ` — ${row.error}` : ''}`,

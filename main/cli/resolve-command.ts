@@ -33,6 +33,12 @@ export async function resolveCommand(args: CliArgs, out: CliOutput): Promise<num
       out.error(`The batch has no document with the reference ${args.reference}.`);
       return EXIT.badInput;
     }
+    if (!args.link && !args.confirm) {
+      out.error(
+        `Sending ${args.reference} as a new request leaves two requests at the service if the first one exists. Look for it first; if there is none, run the same command again with --confirm.`,
+      );
+      return EXIT.badInput;
+    }
     const outcome = args.link
       ? await desk.engine.linkRequest(batch.id, document.draft.id, args.link, { confirmed: args.confirm })
       : await desk.engine.sendAsNew(batch.id, document.draft.id);

@@ -91,7 +91,8 @@ export async function answerChecksWithCli(
         `requests the service holds for ${check.reference}: ${held.map((request) => request.id).join(', ')} (a duplicate)`,
       ).toBeLessThanOrEqual(1);
       const [request] = held;
-      let answer = request ? ['--link', request.id] : ['--send-new'];
+      // None held: the user looked, found none, and confirms sending anew.
+      let answer = request ? ['--link', request.id] : ['--send-new', '--confirm'];
       let run = await runCli(
         cliPath,
         ['resolve', manifestPath, '--reference', check.reference, ...answer, ...connectionArgs, '--json'],

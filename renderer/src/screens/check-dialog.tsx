@@ -49,7 +49,7 @@ type Busy = { readonly kind: 'link'; readonly requestId: string } | { readonly k
 /**
  * A document that needs the user's check: main's explanation, and only the ways on its reason
  * allows (see `checkChoices`). Linking sends the id to main, which reads the request and checks
- * its reference; sending anew asks for a second confirmation. A modal dialog: focus stays in it,
+ * its reference; sending anew asks for a second confirmation. A native modal dialog (the page behind is inert),
  * a confirmation takes the focus to its safe "No", and "No" takes it back; while main works the
  * dialog says what it waits for and cannot be closed; errors show inside it. `onResolved` is
  * called once main accepted, even if the dialog was closed meanwhile.

@@ -81,7 +81,7 @@ describe('a creation applied, its answer lost, the process killed, the next run 
     );
     expect(human.stdout).toContain(`resolve ${manifest.path} --base-url ${sim.baseUrl}`);
     expect(human.stdout).toContain('--link REQUEST_ID');
-    expect(human.stdout).toContain('--send-new');
+    expect(human.stdout).toContain('--send-new --confirm');
 
     // The user looks the request up at the service and links it.
     const wrongReference = await runCli(
@@ -99,6 +99,15 @@ describe('a creation applied, its answer lost, the process killed, the next run 
     );
     expect(wrongReference.code).toBe(2);
     expect(wrongReference.stderr).toContain('has no signing request sr_nope');
+    // Sending anew without --confirm is refused: the user must say they looked and found none.
+    const unconfirmed = await runCli(
+      cliPath,
+      ['resolve', manifest.path, ...connection, '--reference', applied!.externalReference, '--send-new'],
+      { credentials: DEMO_CLIENT },
+    );
+    expect(unconfirmed.code).toBe(2);
+    expect(unconfirmed.stderr).toContain('run the same command again with --confirm');
+    expect(sim.state.countByExternalReference()[applied!.externalReference]).toBe(1);
     const resolved = await runCli(
       cliPath,
       [
