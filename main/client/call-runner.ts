@@ -169,8 +169,6 @@ export class CallRunner {
           });
         }
         token = tokenResult.value;
-        // Fetching the token took time: the read spacing counts from when the attempt leaves.
-        if (spec.spacingKey !== undefined) this.#deps.spacing.markStarted(spec.spacingKey);
       }
       attempt += 1;
       sent += 1;
@@ -198,6 +196,9 @@ export class CallRunner {
         throw error;
       }
       if (outcome.kind !== 'answered') admission.pass.finish(false);
+      // The read spacing counts again from the answer: the service saw this attempt arrive
+      // somewhere between its start and now (a slow token, a busy event loop, the network).
+      if (spec.spacingKey !== undefined) this.#deps.spacing.markStarted(spec.spacingKey);
 
       if (outcome.kind === 'local') {
         spec.onAttemptSettled?.('not_applied');
