@@ -3,6 +3,7 @@ import { ServiceClient } from './client/service-client';
 import type { OperationName } from './client/service-failure';
 import { silentLogger, type Logger } from './log';
 import type { Secret } from './secret';
+import { batchBelongsTo } from './batch/batch-connection';
 import { SendEngine } from './batch/send-engine';
 import { BlobStore } from './store/blob-store';
 import { BatchStore } from './store/batch-store';
@@ -28,6 +29,12 @@ export interface ConnectionTuning {
   /** The clock of the client, engine and poller (tests move it with the simulator's). */
   readonly now?: () => number;
   readonly readsPerMinute?: number;
+  /**
+   * Whether this connection also tracks batches not bound to any connection yet (sent by an
+   * older version): the active connection does; another connection opened only to track its
+   * own batches does not. Default: yes.
+   */
+  readonly tracksUnbound?: () => boolean;
 }
 
 export interface DeskOptions extends ConnectionTuning, DataDirOptions {
@@ -139,10 +146,13 @@ export function connect(dataDir: DataDir, connection: Connection, tuning: Connec
     ...(tuning.reuploadBackoffMs === undefined ? {} : { reuploadBackoffMs: tuning.reuploadBackoffMs }),
     ...(tuning.now ? { now: tuning.now } : {}),
   });
+  const tracksUnbound = tuning.tracksUnbound ?? (() => true);
   const poller = new StatusPoller({
     store,
     client,
     logger,
+    // Each batch is read only at the service it was sent to.
+    tracks: (batch) => batchBelongsTo(batch, connection, tracksUnbound()),
     ...(tuning.readsPerMinute ? { readsPerMinute: tuning.readsPerMinute } : {}),
     ...(tuning.now ? { now: tuning.now } : {}),
   });

@@ -37,7 +37,11 @@ export function countsOf(batch: BatchState): Counts {
 }
 
 /** The row of the batch list. */
-export function summaryOf(batch: BatchState, engine: EngineStateView): BatchSummary {
+export function summaryOf(
+  batch: BatchState,
+  engine: EngineStateView,
+  connectionProblem?: string,
+): BatchSummary {
   return {
     id: batch.id,
     name: batch.name,
@@ -47,6 +51,7 @@ export function summaryOf(batch: BatchState, engine: EngineStateView): BatchSumm
     counts: countsOf(batch),
     ...(batch.connection ? { connection: batch.connection } : {}),
     engine,
+    ...(connectionProblem ? { connectionProblem } : {}),
   };
 }
 
@@ -87,9 +92,13 @@ export function documentViewOf(batch: BatchState, document: DocumentState): Docu
 }
 
 /** The whole batch for the editor and the status table. */
-export function detailOf(batch: BatchState, engine: EngineStateView): BatchDetail {
+export function detailOf(
+  batch: BatchState,
+  engine: EngineStateView,
+  connectionProblem?: string,
+): BatchDetail {
   return {
-    ...summaryOf(batch, engine),
+    ...summaryOf(batch, engine, connectionProblem),
     defaults: batch.defaults,
     documents: batch.documents.map((document) => documentViewOf(batch, document)),
   };

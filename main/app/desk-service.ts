@@ -8,13 +8,13 @@ import { isLocked } from '../batch/batch-state';
 import type { ResolutionRefusal } from '../batch/check-resolution';
 import { checkManifestFile, formatIssue } from '../batch/manifest';
 import type { SendEngineEvent } from '../batch/send-engine';
-import { connect, type Connected, type Connection, type ConnectionTuning, type DataDir } from '../desk-core';
-import { sameProfileName } from '../credentials/profile-store';
+import type { Connected, Connection, ConnectionTuning, DataDir } from '../desk-core';
 import { Secret } from '../secret';
 import { silentLogger, type Logger } from '../log';
 import { batchReportCsv } from '../report/report-csv';
 import type { PollerEvent } from '../tracking/status-poller';
 import { detailOf, summaryOf } from './batch-views';
+import { ConnectionSessions } from './connection-sessions';
 import { DeskError } from './desk-error';
 import type {
   CeremonyOpener,
@@ -90,8 +90,6 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
   const { store, blobs } = deps.dataDir;
   const logger = deps.logger ?? silentLogger;
   const engineStates = new Map<string, EngineStateView>();
-  let connected: Connected | undefined;
-  let connectedProfile: string | undefined;
   let trackingPaused = false;
   // The demo is a local simulator started for this run, with public demo credentials: it lives
   // in memory only (never in profiles.json or the keychain), so it works without a keychain.
@@ -108,7 +106,10 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
   };
   const announce = (batchId: string) => {
     const batch = store.get(batchId);
-    if (batch) deps.emit('batch.changed', { batch: summaryOf(batch, engineState(batchId)) });
+    if (batch)
+      deps.emit('batch.changed', {
+        batch: summaryOf(batch, engineState(batchId), sessions.problemOf(batchId)),
+      });
   };
 
   unsubscribers.push(store.subscribe((batch) => announce(batch.id)));
@@ -202,49 +203,34 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
     }
   }
 
-  /** Closes the open connection (engine and poller stop); the next use opens the active profile's afresh. */
-  async function disconnect(): Promise<void> {
-    const closing = connected;
-    connected = undefined;
-    connectedProfile = undefined;
-    await closing?.close();
-  }
+  const sessions = new ConnectionSessions({
+    dataDir: deps.dataDir,
+    logger,
+    ...(deps.tuning ? { tuning: deps.tuning } : {}),
+    known: async () =>
+      (await profileViews()).map(({ name, baseUrl, clientId }) => ({ name, baseUrl, clientId })),
+    activeName,
+    connectionOf,
+    onOpened(connected) {
+      connected.engine.subscribe(onEngineEvent);
+      connected.poller.subscribe(onPollerEvent);
+    },
+  });
 
-  /** The connection of the active profile, opened on first use and replaced when the profile changes. */
-  async function activeConnection(): Promise<Connected> {
-    const name = await activeName();
-    if (!name) {
-      throw new DeskError(
-        'no_connection',
-        'Choose or create a connection first (Connections), then try again.',
-      );
-    }
-    if (connected && connectedProfile === name) return connected;
-    await connected?.close();
-    const connection = await connectionOf(name);
-    connected = connect(deps.dataDir, connection, { logger, ...deps.tuning });
-    connectedProfile = name;
-    connected.engine.subscribe(onEngineEvent);
-    connected.poller.subscribe(onPollerEvent);
-    if (!trackingPaused) connected.poller.start();
-    return connected;
-  }
-
-  /** The connection a batch must use: the one it was first sent with, so nothing goes to two services. */
+  /**
+   * The connection a batch is sent and tracked with: the one it was first sent with, whatever
+   * connection is active, so nothing goes to two services; a batch not sent yet takes the
+   * active one and is bound to it.
+   */
   async function connectionForBatch(batchId: string): Promise<Connected> {
     const batch = batchOrThrow(batchId);
-    const current = await activeConnection();
-    const bound = batch.connection;
-    if (
-      bound &&
-      (bound.baseUrl !== current.connection.baseUrl || bound.clientId !== current.connection.clientId)
-    ) {
-      throw new DeskError(
-        'other_connection',
-        `This batch was sent with the connection to ${bound.baseUrl} (client ${bound.clientId}). Select that connection to continue it.`,
-      );
+    let current: Connected;
+    try {
+      current = await sessions.forBatch(batch);
+    } finally {
+      announce(batchId); // its connection problem, found or cleared
     }
-    if (!bound) {
+    if (!batch.connection) {
       await store.record(batchId, [
         {
           type: 'connection_bound',
@@ -301,13 +287,13 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
       }
       const saved = await deps.profiles.save(input);
       // Its address, client id or secret may have changed: the next use connects afresh.
-      if (connectedProfile !== undefined && sameProfileName(connectedProfile, saved.name)) await disconnect();
+      await sessions.forget(saved.name);
       if (!(await activeName())) await deps.profiles.setActive(saved.name);
       await announceProfiles();
       return (await profileViews()).find((profile) => profile.name === saved.name) as ProfileView;
     },
     'profiles.delete': async (name) => {
-      if (connectedProfile !== undefined && sameProfileName(connectedProfile, name)) await disconnect();
+      await sessions.forget(name);
       if (name === DEMO_PROFILE_NAME && demo) {
         demo = undefined;
         demoActive = false;
@@ -342,16 +328,18 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
       demo = await deps.demo.start();
       demoActive = true;
       // The demo simulator may have moved (a new run): reconnect on next use.
-      if (connectedProfile === DEMO_PROFILE_NAME) await disconnect();
+      await sessions.forget(DEMO_PROFILE_NAME);
       await announceProfiles();
       return (await profileViews()).find((profile) => profile.name === DEMO_PROFILE_NAME) as ProfileView;
     },
 
-    'batches.list': async () => store.list().map((batch) => summaryOf(batch, engineState(batch.id))),
-    'batches.get': async (batchId) => detailOf(batchOrThrow(batchId), engineState(batchId)),
+    'batches.list': async () =>
+      store.list().map((batch) => summaryOf(batch, engineState(batch.id), sessions.problemOf(batch.id))),
+    'batches.get': async (batchId) =>
+      detailOf(batchOrThrow(batchId), engineState(batchId), sessions.problemOf(batchId)),
     'batches.create': async (name) => {
       const batch = await store.create(name, { defaultRecipients: [] });
-      return summaryOf(batch, engineState(batch.id));
+      return summaryOf(batch, engineState(batch.id), sessions.problemOf(batch.id));
     },
     'batches.rename': async (batchId, name) => {
       batchOrThrow(batchId);
@@ -365,8 +353,7 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
       );
     },
     'batches.delete': async (batchId) => {
-      batchOrThrow(batchId);
-      connected?.engine.pause(batchId);
+      sessions.openFor(batchOrThrow(batchId))?.engine.pause(batchId);
       await store.delete(batchId);
       engineStates.delete(batchId);
       deps.emit('batch.deleted', { batchId });
@@ -397,12 +384,12 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
         options: edit.options ?? document.draft.options,
       };
       const batch = await store.record(batchId, [{ type: 'document_edited', document: draft }]);
-      return detailOf(batch, engineState(batchId));
+      return detailOf(batch, engineState(batchId), sessions.problemOf(batchId));
     },
     'documents.remove': async (batchId, documentId) => {
       editableDocument(batchId, documentId);
       const batch = await store.record(batchId, [{ type: 'document_removed', documentId }]);
-      return detailOf(batch, engineState(batchId));
+      return detailOf(batch, engineState(batchId), sessions.problemOf(batchId));
     },
 
     'manifest.preview': async (path) => {
@@ -443,7 +430,7 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
       return engineState(batchId);
     },
     'sending.pause': async (batchId) => {
-      connected?.engine.pause(batchId);
+      sessions.openFor(batchOrThrow(batchId))?.engine.pause(batchId);
       return engineState(batchId);
     },
     'sending.retry': async (batchId, documentId) => {
@@ -501,7 +488,15 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
     },
 
     'tracking.refreshNow': async (batchId) => {
-      (await activeConnection()).poller.refreshNow(batchId);
+      // Every batch at its own service: a batch's connection, or every open one.
+      if (batchId) (await connectionForBatch(batchId)).poller.refreshNow(batchId);
+      else for (const connected of sessions.all()) connected.poller.refreshNow();
+      return null;
+    },
+    'tracking.checkAgain': async (batchId, documentId) => {
+      const current = await connectionForBatch(batchId);
+      const outcome = await current.poller.checkAgain(batchId, documentId);
+      if (!outcome.found) throw new DeskError('still_gone', outcome.message);
       return null;
     },
     'tracking.setPaused': async (paused) => {
@@ -529,27 +524,27 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
   const service: DeskService = {
     handlers,
     async start() {
-      if (!(await activeName().catch(() => undefined))) return;
-      let current: Connected;
-      try {
-        current = await activeConnection();
-      } catch (error) {
-        logger.log('warn', 'start.no_connection', {
-          reason: error instanceof DeskError ? error.code : 'unknown',
+      // Track every request at its own service, whatever connection is active.
+      await sessions.trackEverything(store.list());
+      if (await activeName().catch(() => undefined)) {
+        // Batches sent before connections were bound are tracked by the active connection.
+        await sessions.active().catch((error: unknown) => {
+          logger.log('warn', 'start.no_connection', {
+            reason: error instanceof DeskError ? error.code : 'unknown',
+          });
         });
-        return;
       }
-      // Finish what an earlier run left half sent: the engine resumes from the journal.
+      // Finish what an earlier run left half sent, each batch with its own connection.
       for (const batch of store.list()) {
         const unfinished = batch.documents.some(
           (document) =>
             document.send.queued && !document.send.prepared && !document.send.error && !document.send.check,
         );
-        const sameConnection =
-          batch.connection?.baseUrl === current.connection.baseUrl &&
-          batch.connection?.clientId === current.connection.clientId;
-        if (unfinished && sameConnection) runSend(batch.id, current);
+        if (!unfinished || !batch.connection) continue;
+        const current = await sessions.forBatch(batch).catch(() => undefined);
+        if (current) runSend(batch.id, current);
       }
+      for (const batch of store.list()) if (sessions.problemOf(batch.id)) announce(batch.id);
     },
     trayCounts() {
       const today = new Date().toDateString();
@@ -572,13 +567,12 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
     trackingPaused: () => trackingPaused,
     setTrackingPaused(paused) {
       trackingPaused = paused;
-      if (paused) connected?.poller.stop();
-      else connected?.poller.start();
+      sessions.setTrackingPaused(paused);
       deps.emit('tracking.paused', { paused });
     },
     async close() {
       for (const unsubscribe of unsubscribers) unsubscribe();
-      await connected?.close();
+      await sessions.close();
     },
   };
   return service;

@@ -146,4 +146,6 @@ export type BatchEvent =
   | { readonly type: 'item_failed'; readonly documentId: string; readonly error: ItemError }
   | { readonly type: 'item_retried'; readonly documentId: string }
   | { readonly type: 'status_read'; readonly documentId: string; readonly status: TrackedStatus }
-  | { readonly type: 'request_gone'; readonly documentId: string };
+  | { readonly type: 'request_gone'; readonly documentId: string }
+  /** "Check again": the service answers for a request it had said was gone; tracking resumes. */
+  | { readonly type: 'request_found'; readonly documentId: string };

@@ -376,6 +376,8 @@ export function applyBatchEvent(state: BatchState, entry: JournalEntry<BatchEven
       }));
     case 'request_gone':
       return updateDocument(state, event.documentId, at, (document) => ({ ...document, gone: true }));
+    case 'request_found':
+      return updateDocument(state, event.documentId, at, (document) => ({ ...document, gone: false }));
     default:
       // A journal written by a newer version, or damaged in a way its checksum missed.
       throw new UnknownBatchEventError((event as { readonly type?: unknown }).type);

@@ -1,6 +1,7 @@
 /** Where the command line gets its connection and how it logs: shared by every command that calls the service. */
 import { createKeytarCredentialStore } from '../credentials/credential-store';
 import { createProfileStore } from '../credentials/profile-store';
+import { sameConnection, type ConnectionAddress } from '../batch/batch-connection';
 import type { Connection } from '../desk-core';
 import { createJsonLogger, type Logger } from '../log';
 import { Secret } from '../secret';
@@ -31,6 +32,27 @@ export async function chooseConnection(
   if (!args.profile) return connectionFromEnvironment(baseUrl);
   if (args.baseUrl) return 'Use either --profile or --base-url, not both: the profile names its base URL.';
   return connectionFromProfile(args.profile, dataDir);
+}
+
+/**
+ * The credentials for a connection a batch is bound to (`watch` tracks each batch at its own
+ * service): the environment's when `SIGNING_CLIENT_ID` is that client, else the saved profile of
+ * the data folder with that address and client id (secret from the keychain). A message when
+ * neither has it.
+ */
+export async function connectionForAddress(
+  address: ConnectionAddress,
+  dataDir: string,
+): Promise<Connection | string> {
+  if (process.env.SIGNING_CLIENT_ID?.trim() === address.clientId && process.env.SIGNING_CLIENT_SECRET)
+    return connectionFromEnvironment(address.baseUrl);
+  const profiles = createProfileStore({ dataDir, credentials: createKeytarCredentialStore() });
+  const listed = await profiles.list();
+  const profile = listed.ok
+    ? listed.value.find((candidate) => sameConnection(candidate, address))
+    : undefined;
+  if (profile) return connectionFromProfile(profile.name, dataDir);
+  return `no credentials for client ${address.clientId}: set SIGNING_CLIENT_ID and SIGNING_CLIENT_SECRET to that client's, or save a profile for ${address.baseUrl} in the app.`;
 }
 
 /** Warnings for people who debug (DESK_LOG=json); secrets cannot reach it (they are `Secret` values). */

@@ -4,11 +4,8 @@ import type { BatchState, DocumentState } from '../batch/batch-state';
 import { phaseOf } from '../batch/batch-state';
 import { checkExplanation } from '../batch/send-messages';
 import { checkManifestFile, formatIssue } from '../batch/manifest';
-import { openDesk } from '../desk-core';
 import { BatchStore } from '../store/batch-store';
-import { needsTracking, type PollerEvent } from '../tracking/status-poller';
 import type { CliArgs } from './cli-args';
-import { chooseConnection, stderrLogger } from './cli-connection';
 import { EXIT, type CliOutput } from './cli-output';
 import { reportStoreDamage } from './store-report';
 
@@ -111,63 +108,4 @@ export async function statusCommand(args: CliArgs, out: CliOutput): Promise<numb
     );
   await store.close();
   return EXIT.ok;
-}
-
-/** `watch`: tracks every open request until it is final (or gone), then exits. */
-export async function watchCommand(args: CliArgs, out: CliOutput): Promise<number> {
-  const dataDir = resolve(args.dataDir ?? '');
-  const peek = await BatchStore.open(dataDir, { readOnly: true });
-  const bound = peek.list().find((batch) => batch.connection)?.connection;
-  await peek.close();
-  const baseUrl = args.baseUrl ?? bound?.baseUrl;
-  if (!baseUrl && !args.profile) {
-    out.error('Nothing to watch: no batch in this data folder has been sent yet.');
-    return EXIT.badInput;
-  }
-  const connection = await chooseConnection(args, dataDir, baseUrl ?? '');
-  if (typeof connection === 'string') {
-    out.error(connection);
-    return EXIT.badInput;
-  }
-  const opening = await openDesk({ dataDir, connection, logger: stderrLogger() });
-  if (!opening.ok) {
-    out.error(opening.message);
-    return EXIT.badInput;
-  }
-  const { desk } = opening;
-  const open = () => desk.store.list().flatMap((batch) => batch.documents.filter(needsTracking));
-  try {
-    out.say(`Watching ${open().length} open request(s) at ${connection.baseUrl}. Ctrl+C stops.`);
-    await new Promise<void>((done) => {
-      const finishIfDone = () => {
-        if (open().length === 0) done();
-      };
-      desk.poller.subscribe((event: PollerEvent) => {
-        out.event(event);
-        if (!out.json) {
-          if (event.type === 'completed')
-            out.say(`  ✓ ${event.externalReference}: completed, evidence ready`);
-          if (event.type === 'gone')
-            out.say(`  ✗ ${event.externalReference}: no longer exists at the service`);
-          if (event.type === 'status-changed' && !event.status.final) {
-            const waiting = event.status.status === 'completed' ? ', evidence not ready yet' : '';
-            out.say(`  · ${event.externalReference}: ${event.status.status}${waiting}`);
-          }
-          if (event.type === 'poller-state' && event.state === 'waiting') out.say(`  … ${event.reason}`);
-        }
-        finishIfDone();
-      });
-      process.once('SIGINT', () => done());
-      desk.poller.start();
-      desk.poller.refreshNow();
-      finishIfDone();
-    });
-    const remaining = open().length;
-    out.event({ type: 'summary', open: remaining });
-    if (!out.json)
-      out.say(remaining === 0 ? 'Every request is final.' : `${remaining} request(s) still open.`);
-    return EXIT.ok;
-  } finally {
-    await desk.close();
-  }
 }

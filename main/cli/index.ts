@@ -1,6 +1,7 @@
 import { parseCliArgs } from './cli-args';
 import { EXIT, processOutput } from './cli-output';
-import { statusCommand, validateCommand, watchCommand } from './commands';
+import { statusCommand, validateCommand } from './commands';
+import { watchCommand } from './watch-command';
 import { resolveCommand } from './resolve-command';
 import { sendCommand } from './send-command';
 

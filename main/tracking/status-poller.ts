@@ -36,9 +36,18 @@ export type PollerEvent =
       readonly reason?: string;
     };
 
+/** What "Check again" found. */
+export type CheckAgainOutcome =
+  { readonly found: true } | { readonly found: false; readonly message: string };
+
 export interface StatusPollerOptions {
   readonly store: BatchStore;
   readonly client: ServiceClient;
+  /**
+   * Whether this poller reads `batch`'s requests: a batch is read only at the service it was
+   * sent to (its bound connection), never with another client. Default: every batch.
+   */
+  readonly tracks?: (batch: BatchState) => boolean;
   readonly schedule?: PollSchedule;
   /**
    * Reads per minute over every request (default 60), and the largest burst (default 1: reads
@@ -205,13 +214,48 @@ export class StatusPoller {
     this.#wake?.();
   }
 
+  /**
+   * "Check again" on a request its service said was gone: one read now. When the service
+   * answers, the request is tracked again from its status; when it still says it has none, it
+   * stays gone. Nothing is ever read with another connection (this poller's batches only).
+   */
+  async checkAgain(batchId: string, documentId: string): Promise<CheckAgainOutcome> {
+    const batch = this.#options.store.get(batchId);
+    const document = batch?.documents.find((candidate) => candidate.draft.id === documentId);
+    const requestId = document?.send.requestId;
+    if (!batch || !document || !requestId || !document.gone)
+      return { found: false, message: 'This document is not marked as gone: nothing to check again.' };
+    if (this.#options.tracks && !this.#options.tracks(batch))
+      return { found: false, message: 'This batch is tracked with its own connection, not this one.' };
+    const result = await this.#options.client.getSigningRequest(requestId, { maxAttempts: 1 });
+    if (!result.ok) {
+      return {
+        found: false,
+        message: isNotFoundAtService(result.error)
+          ? `The service still answers that it has no signing request ${requestId}.`
+          : `${requestId} could not be read: ${result.error.message}`,
+      };
+    }
+    const status = trackedStatusOf(result.value, new Date(this.#now()));
+    await this.#options.store.record(batchId, [
+      { type: 'request_found', documentId },
+      { type: 'status_read', documentId, status },
+    ]);
+    const externalReference = document.draft.externalReference;
+    this.#emit({ type: 'status-changed', batchId, documentId, externalReference, status });
+    if (status.final) this.#emit({ type: 'completed', batchId, documentId, externalReference });
+    this.#wake?.();
+    return { found: true };
+  }
+
   #emit(event: PollerEvent): void {
     for (const listener of this.#listeners) listener(event);
   }
 
   /** Every request to track, from the cache; only batches whose state changed are looked at again. */
   #trackedRequests(): Tracked[] {
-    const batches = this.#options.store.list();
+    const { tracks } = this.#options;
+    const batches = this.#options.store.list().filter((batch) => !tracks || tracks(batch));
     const all: Tracked[] = [];
     for (const batch of batches) {
       let cached = this.#trackedByBatch.get(batch.id);

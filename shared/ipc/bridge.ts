@@ -45,7 +45,11 @@ export const BRIDGE_METHODS = {
     sendAsNew: 'sending.sendAsNew',
   },
   ceremony: { open: 'ceremony.open' },
-  tracking: { refreshNow: 'tracking.refreshNow', setPaused: 'tracking.setPaused' },
+  tracking: {
+    refreshNow: 'tracking.refreshNow',
+    checkAgain: 'tracking.checkAgain',
+    setPaused: 'tracking.setPaused',
+  },
   report: { csv: 'report.csv', export: 'report.export' },
 } as const satisfies Record<string, Record<string, InvokeChannel>>;
 

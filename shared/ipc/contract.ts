@@ -74,6 +74,8 @@ export const invokeChannels = {
   'sending.sendAsNew': channel(z.tuple([id, id]), engineStateSchema),
   'ceremony.open': channel(z.tuple([id, id]), ceremonyOpenedSchema),
   'tracking.refreshNow': channel(z.tuple([id.optional()]), z.null()),
+  /** A request its service said was gone: read it once more at its own service; tracked again if it answers. */
+  'tracking.checkAgain': channel(z.tuple([id, id]), z.null()),
   'tracking.setPaused': channel(z.tuple([z.boolean()]), z.null()),
   'report.csv': channel(z.tuple([id]), z.string()),
   /** Asks where to save (a dialog in main: the page never chooses a path to write) and writes the CSV; null when cancelled. */

@@ -119,6 +119,8 @@ export const batchSummarySchema = z.object({
   counts: countsSchema,
   connection: z.object({ baseUrl: z.string(), clientId: z.string() }).optional(),
   engine: engineStateSchema,
+  /** Why the batch's own connection cannot be used now (deleted, secret missing): it is never read with another. */
+  connectionProblem: z.string().optional(),
 });
 export type BatchSummary = z.infer<typeof batchSummarySchema>;
 

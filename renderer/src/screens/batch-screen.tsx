@@ -184,6 +184,11 @@ export function BatchScreen({ batchId }: { batchId: string }) {
           resume.
         </p>
       )}
+      {detail.connectionProblem && (
+        <p className="banner banner-error" role="alert">
+          {detail.connectionProblem}
+        </p>
+      )}
       {engine.state === 'stopped' && engine.reason && (
         <p className="banner banner-error" role="alert">
           Sending stopped: {engine.reason}

@@ -234,6 +234,11 @@ const DocumentRow = memo(function DocumentRow({
               Check and resolve…<span className="visually-hidden"> {reference}</span>
             </button>
           )}
+          {document.gone && (
+            <button type="button" onClick={() => void actions.checkAgain(batchId, document.id)}>
+              Check again<span className="visually-hidden"> {reference} at its service</span>
+            </button>
+          )}
           {document.phase === 'failed' && (
             <button type="button" onClick={() => void actions.retry(batchId, document.id)}>
               Retry<span className="visually-hidden"> {reference}</span>

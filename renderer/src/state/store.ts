@@ -78,6 +78,8 @@ export interface DeskActions {
   setTrackingPaused(paused: boolean): Promise<void>;
   openCeremony(batchId: string, documentId: string): Promise<void>;
   refreshNow(batchId?: string): Promise<void>;
+  /** A request its service said was gone: read it once more; tracked again if it answers. */
+  checkAgain(batchId: string, documentId: string): Promise<void>;
   exportReport(batchId: string): Promise<void>;
   loadProfiles(): Promise<void>;
   saveProfile(input: ProfileInput): Promise<boolean>;
@@ -385,6 +387,14 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
     },
     async refreshNow(batchId) {
       await attempt(set, () => unwrap(desk().tracking.refreshNow(batchId)));
+    },
+    async checkAgain(batchId, documentId) {
+      const found = await attempt(set, async () => {
+        await unwrap(desk().tracking.checkAgain(batchId, documentId));
+        return true;
+      });
+      if (found)
+        set((state) => withNotice(state, 'success', 'The service knows this request: it is tracked again.'));
     },
     async exportReport(batchId) {
       const path = await attempt(set, () => unwrap(desk().report.export(batchId)));

@@ -55,6 +55,7 @@ const VALID_ARGS: { [C in InvokeChannel]: ChannelArgs<C> } = {
   'sending.sendAsNew': ['batch-1', 'doc-1'],
   'ceremony.open': ['batch-1', 'doc-1'],
   'tracking.refreshNow': ['batch-1'],
+  'tracking.checkAgain': ['batch-1', 'doc-1'],
   'tracking.setPaused': [true],
   'report.csv': ['batch-1'],
   'report.export': ['batch-1'],

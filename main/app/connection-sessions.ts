@@ -1,0 +1,180 @@
+import type { BatchState } from '../batch/batch-state';
+import { connectionKey, sameConnection, type ConnectionAddress } from '../batch/batch-connection';
+import { connect, type Connected, type Connection, type ConnectionTuning, type DataDir } from '../desk-core';
+import { silentLogger, type Logger } from '../log';
+import { needsTracking } from '../tracking/status-poller';
+import { DeskError } from './desk-error';
+
+/** A connection the user has (a saved profile or the demo): its name and where it goes. */
+export interface KnownConnection extends ConnectionAddress {
+  readonly name: string;
+}
+
+export interface ConnectionSessionsDeps {
+  readonly dataDir: DataDir;
+  readonly tuning?: ConnectionTuning;
+  readonly logger?: Logger;
+  /** Every connection the user has now, saved or demo. */
+  known(): Promise<readonly KnownConnection[]>;
+  /** The active connection's name: where new batches go. */
+  activeName(): Promise<string | undefined>;
+  /** A known connection with its secret (from the keychain, or the demo's from memory); throws DeskError. */
+  connectionOf(name: string): Promise<Connection>;
+  /** Called once for every connection opened, to listen to its engine and poller. */
+  onOpened(connected: Connected): void;
+}
+
+interface Session {
+  readonly name: string;
+  readonly connected: Connected;
+}
+
+/**
+ * The open connections of the desk (PRODUCT.md "Connections"): one client, engine and poller
+ * per service and client id, each opened when a batch of it needs sending or tracking. The
+ * active connection only says where new batches go; every batch is continued and tracked
+ * with the connection it was first sent with, whatever is active, and never read with
+ * another. A batch whose connection is gone (deleted, or its secret missing) says so.
+ */
+export class ConnectionSessions {
+  readonly #deps: ConnectionSessionsDeps;
+  readonly #logger: Logger;
+  readonly #sessions = new Map<string, Session>();
+  /** Opening connections, so that two callers share one. */
+  readonly #opening = new Map<string, Promise<Session>>();
+  /** Why a batch's own connection cannot be used now, by batch id. */
+  readonly #problems = new Map<string, string>();
+  #activeKey: string | undefined;
+  #trackingPaused = false;
+
+  constructor(deps: ConnectionSessionsDeps) {
+    this.#deps = deps;
+    this.#logger = deps.logger ?? silentLogger;
+  }
+
+  /** Every open connection. */
+  all(): Connected[] {
+    return [...this.#sessions.values()].map((session) => session.connected);
+  }
+
+  /** The open connection of `batch`, if any: the one it is bound to. */
+  openFor(batch: BatchState): Connected | undefined {
+    if (!batch.connection) return undefined;
+    return this.#sessions.get(connectionKey(batch.connection))?.connected;
+  }
+
+  /** Why `batchId`'s own connection cannot be used, or undefined. */
+  problemOf(batchId: string): string | undefined {
+    return this.#problems.get(batchId);
+  }
+
+  /** The active connection, opened on first use. */
+  async active(): Promise<Connected> {
+    const name = await this.#deps.activeName();
+    if (!name) {
+      throw new DeskError(
+        'no_connection',
+        'Choose or create a connection first (Connections), then try again.',
+      );
+    }
+    const known = (await this.#deps.known()).find((candidate) => candidate.name === name);
+    if (!known) throw new DeskError('profile_not_found', `There is no connection named "${name}".`);
+    this.#activeKey = connectionKey(known);
+    return (await this.#open(known)).connected;
+  }
+
+  /**
+   * The connection `batch` is sent and tracked with: the one it is bound to, whatever is active.
+   * A batch not bound yet takes the active one (the caller binds it). Throws a DeskError that
+   * says which connection is missing when the bound one is no longer known or has no secret.
+   */
+  async forBatch(batch: BatchState): Promise<Connected> {
+    if (!batch.connection) return this.active();
+    const bound = batch.connection;
+    const known = (await this.#deps.known()).find((candidate) => sameConnection(candidate, bound));
+    if (!known) {
+      const message = `This batch was sent with the connection to ${bound.baseUrl} (client ${bound.clientId}), which is no longer among your connections. Add it again (Connections) to continue and track this batch; it is never read with another connection.`;
+      this.#problems.set(batch.id, message);
+      throw new DeskError('connection_missing', message);
+    }
+    try {
+      const session = await this.#open(known);
+      this.#problems.delete(batch.id);
+      return session.connected;
+    } catch (error) {
+      if (error instanceof DeskError)
+        this.#problems.set(
+          batch.id,
+          `This batch's connection "${known.name}" cannot be used: ${error.message} It is never read with another connection.`,
+        );
+      throw error;
+    }
+  }
+
+  /**
+   * Opens the connection of every batch that has requests still to track (each with its own
+   * poller, budget and pacing), so that every request is tracked whatever connection is
+   * active. A batch whose connection cannot be opened keeps its problem; the others go on.
+   */
+  async trackEverything(batches: readonly BatchState[]): Promise<void> {
+    for (const batch of batches) {
+      if (!batch.connection || !batch.documents.some(needsTracking)) continue;
+      try {
+        await this.forBatch(batch);
+      } catch (error) {
+        this.#logger.log('warn', 'tracking.connection_missing', {
+          batchId: batch.id,
+          reason: error instanceof DeskError ? error.code : 'unknown',
+        });
+      }
+    }
+  }
+
+  /** Closes the connections opened under `name` (its address or secret may have changed). */
+  async forget(name: string): Promise<void> {
+    for (const [key, session] of this.#sessions) {
+      if (session.name.toLowerCase() !== name.toLowerCase()) continue;
+      this.#sessions.delete(key);
+      await session.connected.close();
+    }
+  }
+
+  setTrackingPaused(paused: boolean): void {
+    this.#trackingPaused = paused;
+    for (const { connected } of this.#sessions.values()) {
+      if (paused) connected.poller.stop();
+      else connected.poller.start();
+    }
+  }
+
+  async close(): Promise<void> {
+    const sessions = [...this.#sessions.values()];
+    this.#sessions.clear();
+    await Promise.all(sessions.map((session) => session.connected.close()));
+  }
+
+  #open(known: KnownConnection): Promise<Session> {
+    const key = connectionKey(known);
+    const open = this.#sessions.get(key);
+    if (open) return Promise.resolve(open);
+    let opening = this.#opening.get(key);
+    if (!opening) {
+      opening = (async () => {
+        const connection = await this.#deps.connectionOf(known.name);
+        const connected = connect(this.#deps.dataDir, connection, {
+          logger: this.#logger,
+          ...this.#deps.tuning,
+          // Batches sent before connections were bound are tracked by the active connection.
+          tracksUnbound: () => this.#activeKey === key,
+        });
+        const session = { name: known.name, connected };
+        this.#sessions.set(key, session);
+        this.#deps.onOpened(connected);
+        if (!this.#trackingPaused) connected.poller.start();
+        return session;
+      })().finally(() => this.#opening.delete(key));
+      this.#opening.set(key, opening);
+    }
+    return opening;
+  }
+}

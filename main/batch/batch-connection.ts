@@ -1,0 +1,29 @@
+import type { BatchState } from './batch-state';
+
+/** Where a connection goes: the service's address and the client id (no secret). */
+export interface ConnectionAddress {
+  readonly baseUrl: string;
+  readonly clientId: string;
+}
+
+/**
+ * One connection's identity, the same for every spelling of its address: `"<baseUrl> <clientId>"`
+ * without trailing slashes. A batch is sent, continued and tracked only with the connection of
+ * its key (PRODUCT.md "Connections"); this is the one place that compares them.
+ */
+export function connectionKey(connection: ConnectionAddress): string {
+  return `${connection.baseUrl.replace(/\/+$/, '')} ${connection.clientId}`;
+}
+
+/** True when the two name the same service and client. */
+export function sameConnection(a: ConnectionAddress, b: ConnectionAddress): boolean {
+  return connectionKey(a) === connectionKey(b);
+}
+
+/**
+ * True when `batch` belongs to `connection`: it was bound to it when first sent. A batch not
+ * bound yet belongs to no connection in particular (`unbound` decides).
+ */
+export function batchBelongsTo(batch: BatchState, connection: ConnectionAddress, unbound: boolean): boolean {
+  return batch.connection ? sameConnection(batch.connection, connection) : unbound;
+}

@@ -1,0 +1,128 @@
+import { resolve } from 'node:path';
+import { connectionKey, type ConnectionAddress } from '../batch/batch-connection';
+import type { BatchState } from '../batch/batch-state';
+import { connect, openDataDir, type Connected } from '../desk-core';
+import { needsTracking, type PollerEvent } from '../tracking/status-poller';
+import type { CliArgs } from './cli-args';
+import { chooseConnection, connectionForAddress, stderrLogger } from './cli-connection';
+import { EXIT, type CliOutput } from './cli-output';
+
+/** The open requests of `batches`. */
+function openRequests(batches: readonly BatchState[]): number {
+  return batches.reduce((sum, batch) => sum + batch.documents.filter(needsTracking).length, 0);
+}
+
+/** The connections the open requests were sent with, each with its batches. */
+function connectionsOf(
+  batches: readonly BatchState[],
+): Map<string, { address: ConnectionAddress; batches: BatchState[] }> {
+  const groups = new Map<string, { address: ConnectionAddress; batches: BatchState[] }>();
+  for (const batch of batches) {
+    if (!batch.connection || !batch.documents.some(needsTracking)) continue;
+    const key = connectionKey(batch.connection);
+    const group = groups.get(key) ?? { address: batch.connection, batches: [] };
+    group.batches.push(batch);
+    groups.set(key, group);
+  }
+  return groups;
+}
+
+/**
+ * `watch`: tracks every open request until it is final, each batch at the service it was sent
+ * to (never with another connection), then exits. Credentials per connection: the
+ * environment's when its client id matches, else the saved profile for that address. Says
+ * which batches it cannot track and why. `--base-url`/`--profile` add a connection for batches
+ * not bound to any (sent by an older version).
+ */
+export async function watchCommand(args: CliArgs, out: CliOutput): Promise<number> {
+  const dataDir = resolve(args.dataDir ?? '');
+  const opened = await openDataDir(dataDir);
+  if (!opened.ok) {
+    out.error(opened.message);
+    return EXIT.badInput;
+  }
+  const data = opened.value;
+  const logger = stderrLogger();
+  const sessions: Connected[] = [];
+  try {
+    const batches = data.store.list();
+    const groups = connectionsOf(batches);
+    const unbound = batches.filter((batch) => !batch.connection && batch.documents.some(needsTracking));
+    if (groups.size === 0 && unbound.length === 0) {
+      out.say('Nothing to watch: every request of this data folder is final (or none was sent yet).');
+      out.event({ type: 'summary', open: 0 });
+      return EXIT.ok;
+    }
+    let untracked = 0;
+    for (const { address, batches: own } of groups.values()) {
+      const connection = await connectionForAddress(address, dataDir);
+      if (typeof connection === 'string') {
+        untracked += openRequests(own);
+        out.event({
+          type: 'untracked',
+          baseUrl: address.baseUrl,
+          clientId: address.clientId,
+          reason: connection,
+        });
+        out.error(
+          `Cannot track ${openRequests(own)} open request(s) of ${own.map((batch) => batch.name).join(', ')} at ${address.baseUrl}: ${connection}`,
+        );
+        continue;
+      }
+      sessions.push(connect(data, connection, { logger, tracksUnbound: () => false }));
+    }
+    if (unbound.length > 0) {
+      const connection =
+        args.baseUrl || args.profile ? await chooseConnection(args, dataDir, args.baseUrl ?? '') : undefined;
+      if (connection === undefined || typeof connection === 'string') {
+        untracked += openRequests(unbound);
+        out.error(
+          `Cannot track ${openRequests(unbound)} open request(s) of batches sent before connections were recorded: ${connection ?? 'give --base-url URL (or --profile NAME) to say where they were sent.'}`,
+        );
+      } else {
+        sessions.push(connect(data, connection, { logger, tracksUnbound: () => true }));
+      }
+    }
+    const open = () => openRequests(data.store.list()) - untracked;
+    out.say(
+      `Watching ${open()} open request(s) at ${sessions.map((session) => session.connection.baseUrl).join(', ') || 'no service'}. It ends when every request is final; Ctrl+C stops.`,
+    );
+    await new Promise<void>((done) => {
+      const finishIfDone = () => {
+        if (open() <= 0) done();
+      };
+      for (const session of sessions) {
+        session.poller.subscribe((event: PollerEvent) => {
+          out.event(event);
+          if (!out.json) sayEvent(out, event);
+          finishIfDone();
+        });
+      }
+      process.once('SIGINT', () => done());
+      for (const session of sessions) {
+        session.poller.start();
+        session.poller.refreshNow();
+      }
+      finishIfDone();
+    });
+    const remaining = openRequests(data.store.list());
+    out.event({ type: 'summary', open: remaining });
+    if (!out.json)
+      out.say(remaining === 0 ? 'Every request is final.' : `${remaining} request(s) still open.`);
+    return untracked > 0 ? EXIT.someFailed : EXIT.ok;
+  } finally {
+    for (const session of sessions) await session.close();
+    await data.close();
+  }
+}
+
+function sayEvent(out: CliOutput, event: PollerEvent): void {
+  if (event.type === 'completed') out.say(`  ✓ ${event.externalReference}: completed, evidence ready`);
+  if (event.type === 'gone')
+    out.say(`  ✗ ${event.externalReference}: its service says it no longer exists (check again in the app)`);
+  if (event.type === 'status-changed' && !event.status.final) {
+    const waiting = event.status.status === 'completed' ? ', evidence not ready yet' : '';
+    out.say(`  · ${event.externalReference}: ${event.status.status}${waiting}`);
+  }
+  if (event.type === 'poller-state' && event.state === 'waiting') out.say(`  … ${event.reason}`);
+}

@@ -1,0 +1,206 @@
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { connectionTester } from '../../../main/app/connection-tester';
+import { createDeskService, type DeskService } from '../../../main/app/desk-service';
+import { profileRegistry } from '../../../main/browser-host/launch';
+import {
+  createMemoryCredentialStore,
+  type CredentialStore,
+} from '../../../main/credentials/credential-store';
+import { openDataDir, type DataDir } from '../../../main/desk-core';
+import { silentLogger } from '../../../main/log';
+import type { DeskHandlers } from '../../../shared/ipc/contract';
+import { DEMO_CLIENT, startSimulator, type Simulator } from '../../simulator/simulator';
+import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
+
+/**
+ * Office desks keep a sandbox and a production connection (PRODUCT.md "Connections"): each
+ * batch is continued and tracked with the connection it was sent with, whatever is active.
+ */
+
+let files: TempFolder;
+let dataDir: DataDir;
+let sandbox: Simulator;
+let production: Simulator;
+let credentials: CredentialStore;
+let service: DeskService;
+let handlers: DeskHandlers;
+
+const tuning = { retry: { baseDelayMs: 5, maxDelayMs: 50, maxAttempts: 3, maxRetryAfterMs: 1_000 } };
+
+function openService(): void {
+  service = createDeskService({
+    host: 'browser',
+    version: 'test',
+    dataDir,
+    profiles: profileRegistry(dataDir.path, credentials),
+    dialogs: {
+      pickPdfs: async () => [],
+      pickFolder: async () => undefined,
+      pickManifest: async () => undefined,
+      pickReportPath: async () => undefined,
+    },
+    ceremonies: { open: async () => undefined },
+    notifier: { notify: () => undefined },
+    emit: () => undefined,
+    logger: silentLogger,
+    tuning,
+    testConnection: connectionTester(silentLogger, tuning),
+  });
+  handlers = service.handlers;
+}
+
+beforeEach(async () => {
+  files = makeTempFolder('two-connections-');
+  sandbox = await startSimulator({ seed: 11 });
+  production = await startSimulator({ seed: 12 });
+  const opened = await openDataDir(files.file('data'));
+  if (!opened.ok) throw new Error(opened.message);
+  dataDir = opened.value;
+  credentials = createMemoryCredentialStore();
+  openService();
+  for (const [name, sim] of [
+    ['Sandbox', sandbox],
+    ['Production', production],
+  ] as const)
+    await handlers['profiles.save']({
+      name,
+      baseUrl: sim.baseUrl,
+      clientId: DEMO_CLIENT.clientId,
+      secret: DEMO_CLIENT.clientSecret,
+    });
+});
+
+afterEach(async () => {
+  await service.close();
+  await dataDir.close();
+  await sandbox.close();
+  await production.close();
+  files.remove();
+});
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
+  for (const started = Date.now(); Date.now() - started < ms;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${what}: not within ${ms} ms`);
+}
+
+/** A batch of one PDF sent with the active connection, until prepared. */
+async function sendBatch(reference: string): Promise<string> {
+  const batch = await handlers['batches.create'](reference);
+  await handlers['documents.addPaths'](batch.id, [await writePdf(files, `${reference}.pdf`, reference)]);
+  const [document] = (await handlers['batches.get'](batch.id)).documents;
+  await handlers['documents.update'](batch.id, document!.id, {
+    externalReference: reference,
+    recipients: [{ participant_type: 'signer', role: 'Employee', name: 'Ann', email: 'ann@example.com' }],
+  });
+  await handlers['sending.start'](batch.id);
+  await until(`${reference} prepared`, async () =>
+    (await handlers['batches.get'](batch.id)).documents[0]?.phase === 'prepared' ? true : undefined,
+  );
+  return batch.id;
+}
+
+/** No read reached a service that does not hold the request (a read with another connection answers 404). */
+function expectNoForeignReads(): void {
+  for (const sim of [sandbox, production]) {
+    const own = new Set(sim.state.requests().map((request) => request.id));
+    const reads = sim.state.calls().filter((call) => call.operation === 'readSigningRequest');
+    expect(reads.filter((call) => call.status === 404 && !call.fault)).toEqual([]);
+    for (const call of reads) expect(own.has(call.path.split('/').at(-1) ?? '')).toBe(true);
+  }
+}
+
+it('a batch per connection, the active one switched back and forth and the app restarted: every request is tracked to completion at its own service, none is gone', async () => {
+  await handlers['profiles.activate']('Sandbox');
+  const inSandbox = await sendBatch('SANDBOX-1');
+  await handlers['profiles.activate']('Production');
+  const inProduction = await sendBatch('PROD-1');
+  await handlers['profiles.activate']('Sandbox');
+  await handlers['profiles.activate']('Production');
+  expect(sandbox.state.countByExternalReference()).toEqual({ 'SANDBOX-1': 1 });
+  expect(production.state.countByExternalReference()).toEqual({ 'PROD-1': 1 });
+
+  // The app is restarted with Production active; the sandbox batch is still tracked, with its own connection.
+  await service.close();
+  openService();
+  await service.start();
+  sandbox.complete(sandbox.state.requests()[0]!.id);
+  production.complete(production.state.requests()[0]!.id);
+  await handlers['tracking.refreshNow']();
+  for (const batchId of [inSandbox, inProduction]) {
+    const document = await until(`${batchId} completed`, async () => {
+      const [first] = (await handlers['batches.get'](batchId)).documents;
+      return first?.tracking?.final ? first : undefined;
+    });
+    expect(document.gone).toBe(false);
+  }
+  expectNoForeignReads();
+  expect(sandbox.state.violations()).toEqual([]);
+  expect(production.state.violations()).toEqual([]);
+}, 60_000);
+
+it('a batch whose connection was deleted says so, is never read with another, and goes on once it is added again', async () => {
+  await handlers['profiles.activate']('Sandbox');
+  const inSandbox = await sendBatch('SANDBOX-2');
+  await handlers['profiles.activate']('Production');
+  await handlers['profiles.delete']('Sandbox');
+  await service.close();
+  openService();
+  await service.start();
+
+  const detail = await handlers['batches.get'](inSandbox);
+  expect(detail.connectionProblem).toMatch(new RegExp(`sent with the connection to ${sandbox.baseUrl}`));
+  await expect(handlers['tracking.refreshNow'](inSandbox)).rejects.toThrow(
+    /no longer among your connections/,
+  );
+  sandbox.complete(sandbox.state.requests()[0]!.id);
+  await handlers['tracking.refreshNow']();
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  expect((await handlers['batches.get'](inSandbox)).documents[0]?.gone).toBe(false);
+  expect(production.state.calls().filter((call) => call.operation === 'readSigningRequest')).toEqual([]);
+
+  await handlers['profiles.save']({
+    name: 'Sandbox again',
+    baseUrl: sandbox.baseUrl,
+    clientId: DEMO_CLIENT.clientId,
+    secret: DEMO_CLIENT.clientSecret,
+  });
+  await handlers['tracking.refreshNow'](inSandbox);
+  await until('the sandbox request completed', async () =>
+    (await handlers['batches.get'](inSandbox)).documents[0]?.tracking?.final ? true : undefined,
+  );
+  expect((await handlers['batches.get'](inSandbox)).connectionProblem).toBeUndefined();
+  expectNoForeignReads();
+}, 60_000);
+
+it('"gone" is not final: Check again reads the request at its own service and tracks it again', async () => {
+  await handlers['profiles.activate']('Sandbox');
+  const batchId = await sendBatch('SANDBOX-3');
+  const [request] = sandbox.state.requests();
+  // The service says, once, that it has no such request (a 404 in its own words).
+  sandbox.faults.enqueue({
+    kind: 'reject',
+    pathPattern: '^/api/v1/signing-requests/[^/]+$',
+    status: 404,
+    code: 'signing_request_not_found',
+  });
+  await new Promise((resolve) => setTimeout(resolve, 5_100)); // the read spacing after prepare
+  await handlers['tracking.refreshNow'](batchId);
+  const gone = await until('marked gone', async () => {
+    const [document] = (await handlers['batches.get'](batchId)).documents;
+    return document?.gone ? document : undefined;
+  });
+  expect(gone.phase).toBe('prepared');
+
+  sandbox.complete(request!.id);
+  await new Promise((resolve) => setTimeout(resolve, 5_100));
+  await handlers['tracking.checkAgain'](batchId, gone.id);
+  const [document] = (await handlers['batches.get'](batchId)).documents;
+  expect(document?.gone).toBe(false);
+  expect(document?.tracking?.status).toBe('completed');
+  expectNoForeignReads();
+  expect(sandbox.state.violations()).toEqual([]);
+}, 60_000);
