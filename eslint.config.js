@@ -16,6 +16,12 @@ const electronSubpaths = {
   group: ['electron/*'],
   message: 'Only main/shell/ may import electron (ENGINEERING.md layers).',
 };
+/** The core of main/ runs without Electron (the command line, the browser host): it never reaches into the shell. */
+const shellFromCore = {
+  group: ['**/shell/*', '**/shell'],
+  message:
+    'The core of main/ may not import main/shell/ (ENGINEERING.md layers): the shell depends on the core, not the other way.',
+};
 /** Node's globals, which browser code (renderer/, shared/) must not use either. */
 const nodeGlobals = ['process', 'Buffer', 'global', 'require', '__dirname', '__filename', 'setImmediate'].map(
   (name) => ({ name, message: 'renderer/ and shared/ run anywhere: no Node globals.' }),
@@ -49,7 +55,12 @@ export default tseslint.config(
   {
     files: ['main/**/*.ts'],
     ignores: ['main/shell/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: [electronOnly], patterns: [electronSubpaths] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [electronOnly], patterns: [electronSubpaths, shellFromCore] },
+      ],
+    },
   },
   {
     files: ['shared/**/*.ts', 'renderer/**/*.ts', 'renderer/**/*.tsx'],

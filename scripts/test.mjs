@@ -23,6 +23,8 @@ function step(name, command, args) {
 }
 
 step('typecheck', 'tsc', ['-p', 'tsconfig.json', '--noEmit']);
+// Browser code (renderer/, shared/) against the DOM alone: no Node types can slip in.
+step('typecheck (browser code)', 'tsc', ['-p', 'tsconfig.browser.json', '--noEmit']);
 step('lint', 'eslint', ['.', '--max-warnings', '0']);
 step('format', 'prettier', ['--check', '.', '--log-level', 'warn']);
 // The end-to-end journeys run the built app (renderer and browser host bundles).

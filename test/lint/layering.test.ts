@@ -31,6 +31,7 @@ describe('the layering lint rules (ENGINEERING.md)', () => {
       "import { BatchStore } from '../../main/store/batch-store';\nexport const s = BatchStore;\n",
     ],
     ['preload/example.ts', "import keytar from 'keytar';\nexport const k = keytar;\n"],
+    ['main/app/example.ts', "import { tray } from '../shell/tray';\nexport const t = tray;\n"],
   ])('refuses in %s: %s', async (filePath, code) => {
     expect(await layeringProblems(filePath, code)).toHaveLength(1);
   });
@@ -38,6 +39,7 @@ describe('the layering lint rules (ENGINEERING.md)', () => {
   it.each([
     ['main/shell/example.ts', "import { app } from 'electron';\nexport const name = app.name;\n"],
     ['main/batch/example.ts', "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n"],
+    ['main/shell/example.ts', "import { tray } from './tray';\nexport const t = tray;\n"],
     ['shared/example.ts', "import { z } from 'zod';\nexport const schema = z.string();\n"],
     [
       'preload/example.ts',

@@ -336,10 +336,15 @@ describe('the IPC bridge', () => {
       mainWebContents: () => main.webContents as unknown as WebContents,
     });
     handlers['batches.list'].mockRejectedValueOnce(new Error('boom'));
-    await expect(call(fromMain(), 'batches.list', [])).resolves.toBeDefined();
-    await expect(
-      call({ sender: main.webContents, senderFrame: null }, 'batches.list', []),
-    ).resolves.toBeDefined();
+    // The page still gets the failure it would have got, and a foreign sender its refusal.
+    expect(await call(fromMain(), 'batches.list', [])).toMatchObject({
+      ok: false,
+      error: { code: 'internal_error' },
+    });
+    expect(await call({ sender: main.webContents, senderFrame: null }, 'batches.list', [])).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden_sender' },
+    });
   });
 
   it('sends events to the main window’s app page only', () => {
