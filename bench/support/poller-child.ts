@@ -7,7 +7,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { needsTracking, type PollerEvent } from '../../main/tracking/status-poller';
+import { needsTracking } from '../../main/batch/document-class';
+import type { PollerEvent } from '../../main/tracking/status-poller';
 import { childJob, openChildDesk, sendToParent, type ChildConnection } from './child-channel';
 
 export interface PollerJob extends ChildConnection {

@@ -6,6 +6,7 @@ import type {
   EngineStateView,
 } from '../../shared/ipc/views';
 import { isLocked, phaseOf, type BatchState, type DocumentState } from '../batch/batch-state';
+import { classOf } from '../batch/document-class';
 import { checkExplanation } from '../batch/send-messages';
 import { sendProblems } from '../batch/send-readiness';
 
@@ -22,16 +23,31 @@ export function countsOf(batch: BatchState): Counts {
     gone: 0,
   };
   for (const document of batch.documents) {
-    const phase = phaseOf(document);
-    if (document.gone) counts.gone += 1;
-    else if (document.tracking?.final) counts.completed += 1;
-    else if (phase === 'prepared' && document.tracking && document.tracking.status !== 'prepared')
-      counts.inProgress += 1;
-    else if (phase === 'prepared') counts.prepared += 1;
-    else if (phase === 'failed') counts.failed += 1;
-    else if (phase === 'needs_check') counts.needsCheck += 1;
-    else if (phase === 'draft') counts.draft += 1;
-    else counts.sending += 1;
+    switch (classOf(document)) {
+      case 'gone':
+        counts.gone += 1;
+        break;
+      case 'completed':
+        counts.completed += 1;
+        break;
+      case 'waiting':
+        // Waiting for signatures: opened by a signer already, or not yet.
+        if (document.tracking && document.tracking.status !== 'prepared') counts.inProgress += 1;
+        else counts.prepared += 1;
+        break;
+      case 'failed':
+        counts.failed += 1;
+        break;
+      case 'needs_check':
+        counts.needsCheck += 1;
+        break;
+      case 'not_sent':
+        counts.draft += 1;
+        break;
+      case 'sending':
+        counts.sending += 1;
+        break;
+    }
   }
   return counts;
 }
@@ -70,6 +86,7 @@ export function documentViewOf(batch: BatchState, document: DocumentState): Docu
     extraParticipants: draft.extraParticipants,
     options: draft.options,
     phase,
+    class: classOf(document),
     problems: phase === 'draft' ? sendProblems(batch.defaults, draft) : [],
     locked: isLocked(document),
     ...(send.requestId ? { requestId: send.requestId } : {}),

@@ -2,7 +2,7 @@ import type { BatchState } from '../batch/batch-state';
 import { connectionKey, sameConnection, type ConnectionAddress } from '../batch/batch-connection';
 import { connect, type Connected, type Connection, type ConnectionTuning, type DataDir } from '../desk-core';
 import { silentLogger, type Logger } from '../log';
-import { needsTracking } from '../tracking/status-poller';
+import { needsTracking } from '../batch/document-class';
 import { DeskError } from './desk-error';
 
 /** A connection the user has (a saved profile or the demo): its name and where it goes. */

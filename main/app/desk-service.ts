@@ -5,6 +5,7 @@ import type { EngineStateView, ProfileView } from '../../shared/ipc/views';
 import type { DocumentDraft } from '../../shared/domain/batch';
 import { addPdfDocuments, syncManifest } from '../batch/batch-preparation';
 import { isLocked } from '../batch/batch-state';
+import { classOf } from '../batch/document-class';
 import type { ResolutionRefusal } from '../batch/check-resolution';
 import { checkManifestFile, formatIssue } from '../batch/manifest';
 import type { SendEngineEvent } from '../batch/send-engine';
@@ -536,10 +537,7 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
       }
       // Finish what an earlier run left half sent, each batch with its own connection.
       for (const batch of store.list()) {
-        const unfinished = batch.documents.some(
-          (document) =>
-            document.send.queued && !document.send.prepared && !document.send.error && !document.send.check,
-        );
+        const unfinished = batch.documents.some((document) => classOf(document) === 'sending');
         if (!unfinished || !batch.connection) continue;
         const current = await sessions.forBatch(batch).catch(() => undefined);
         if (current) runSend(batch.id, current);
@@ -556,10 +554,10 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
       let completedToday = 0;
       for (const batch of store.list()) {
         for (const document of batch.documents) {
-          if (document.tracking?.final) {
-            if (isToday(document.tracking.finalizedAt)) completedToday += 1;
-          } else if (document.send.prepared && !document.gone) waiting += 1;
-          else if (document.send.queued && !document.send.error && !document.send.check) sending += 1;
+          const group = classOf(document);
+          if (group === 'completed' && isToday(document.tracking?.finalizedAt)) completedToday += 1;
+          else if (group === 'waiting') waiting += 1;
+          else if (group === 'sending') sending += 1;
         }
       }
       return { sending, waiting, completedToday };

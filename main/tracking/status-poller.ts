@@ -5,7 +5,8 @@ import { backoffDelayMs, sleep } from '../client/backoff';
 import type { ServiceClient } from '../client/service-client';
 import { isNotFoundAtService } from '../client/service-failure';
 import { silentLogger, type Logger } from '../log';
-import type { BatchState, DocumentState } from '../batch/batch-state';
+import type { BatchState } from '../batch/batch-state';
+import { needsTracking } from '../batch/document-class';
 import type { BatchStore } from '../store/batch-store';
 import { DEFAULT_POLL_SCHEDULE, nextInterval, type PollSchedule } from './poll-schedule';
 import { ReadBudget } from './read-budget';
@@ -94,16 +95,6 @@ function sameStatus(a: TrackedStatus | undefined, b: TrackedStatus): boolean {
     a.preparedAt === b.preparedAt &&
     a.openedAt === b.openedAt &&
     a.finalizedAt === b.finalizedAt
-  );
-}
-
-/** True for a document the poller should read: it has a request that is neither final nor gone. */
-export function needsTracking(document: DocumentState): boolean {
-  return (
-    document.send.prepared !== undefined &&
-    document.send.requestId !== undefined &&
-    !document.gone &&
-    document.tracking?.final !== true
   );
 }
 

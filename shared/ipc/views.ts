@@ -9,6 +9,7 @@ import {
   documentDraftSchema,
   signingOptionsSchema,
 } from '../domain/batch';
+import { documentClassSchema } from '../domain/document-class';
 import { participantSchema } from '../service/wire';
 
 export const sendPhaseSchema = z.enum([
@@ -56,6 +57,8 @@ export const trackedStatusSchema = z.object({
 
 export const documentViewSchema = z.object({
   id: z.string(),
+  /** The group a user thinks of it in, computed by main (the renderer never derives it). */
+  class: documentClassSchema,
   externalReference: z.string(),
   originalName: z.string(),
   storedFilename: z.string(),

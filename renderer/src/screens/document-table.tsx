@@ -2,7 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useRef } from 'react';
 import type { DocumentView } from '../../../shared/ipc/views';
 import { describeState, formatBytes, formatDateTime } from '../format';
-import { bucketOf, documentProgress } from '../state/document-status';
+import { documentProgress } from '../state/document-status';
 import { useDesk } from '../state/store';
 import type { Progress } from '../state/transitions';
 
@@ -142,7 +142,7 @@ const DocumentRow = memo(function DocumentRow({
     onFocused?.();
   }, [takeFocus, onFocused]);
   const value = documentProgress(document, live);
-  const bucket = bucketOf(document);
+  const bucket = document.class;
   const state = describeState(
     live?.phase ?? document.phase,
     document.tracking?.status,

@@ -2,15 +2,15 @@
  * How the desk groups, measures and finds documents, as pure functions of what main reports
  * (and of live progress events, which main never stores).
  */
+import type { DocumentClass } from '../../../shared/domain/document-class';
 import type { DocumentView } from '../../../shared/ipc/views';
 import type { Progress } from './transitions';
 
-export type StatusFilter =
-  'all' | 'draft' | 'sending' | 'waiting' | 'completed' | 'needs_check' | 'failed' | 'gone';
+export type StatusFilter = 'all' | DocumentClass;
 
 export const STATUS_FILTERS: readonly { readonly value: StatusFilter; readonly label: string }[] = [
   { value: 'all', label: 'All' },
-  { value: 'draft', label: 'Not sent' },
+  { value: 'not_sent', label: 'Not sent' },
   { value: 'sending', label: 'Sending' },
   { value: 'waiting', label: 'Waiting for signatures' },
   { value: 'completed', label: 'Completed' },
@@ -18,17 +18,6 @@ export const STATUS_FILTERS: readonly { readonly value: StatusFilter; readonly l
   { value: 'failed', label: 'Failed' },
   { value: 'gone', label: 'No longer at the service' },
 ];
-
-/** The group a user thinks of a document in. */
-export function bucketOf(document: DocumentView): Exclude<StatusFilter, 'all'> {
-  if (document.gone) return 'gone';
-  if (document.tracking?.final) return 'completed';
-  if (document.phase === 'prepared') return 'waiting';
-  if (document.phase === 'needs_check') return 'needs_check';
-  if (document.phase === 'failed') return 'failed';
-  if (document.phase === 'draft') return 'draft';
-  return 'sending';
-}
 
 /** Share of a document's sending done once each step is reached: the upload is the first 60 %. */
 const STEP_SHARE: Readonly<Record<string, number>> = {
@@ -95,7 +84,7 @@ export function filterDocuments(
 ): DocumentView[] {
   const needle = fold(search.trim());
   return documents.filter((document) => {
-    if (filter !== 'all' && bucketOf(document) !== filter) return false;
+    if (filter !== 'all' && document.class !== filter) return false;
     if (!needle) return true;
     const haystack = [
       document.externalReference,
@@ -121,7 +110,7 @@ function fold(text: string): string {
 export function countByBucket(documents: readonly DocumentView[]): Readonly<Record<StatusFilter, number>> {
   const counts: Record<StatusFilter, number> = {
     all: documents.length,
-    draft: 0,
+    not_sent: 0,
     sending: 0,
     waiting: 0,
     completed: 0,
@@ -129,6 +118,6 @@ export function countByBucket(documents: readonly DocumentView[]): Readonly<Reco
     failed: 0,
     gone: 0,
   };
-  for (const document of documents) counts[bucketOf(document)] += 1;
+  for (const document of documents) counts[document.class] += 1;
   return counts;
 }

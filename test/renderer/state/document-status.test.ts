@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { documentClassSchema } from '../../../shared/domain/document-class';
 import type { DocumentView } from '../../../shared/ipc/views';
 import type { Participant } from '../../../shared/service/wire';
 import {
   STATUS_FILTERS,
   batchProgress,
-  bucketOf,
   countByBucket,
   documentProgress,
   filterDocuments,
@@ -39,6 +39,7 @@ function document(id: string, overrides: Partial<DocumentView> = {}): DocumentVi
     gone: false,
     canOpenCeremony: false,
     updatedAt: '2026-11-20T08:00:00.000Z',
+    class: 'not_sent',
     ...overrides,
   };
 }
@@ -47,10 +48,14 @@ const labelOf = (filter: StatusFilter): string | undefined =>
   STATUS_FILTERS.find((candidate) => candidate.value === filter)?.label;
 
 describe('STATUS_FILTERS', () => {
+  it.each(documentClassSchema.options)('has words for every class main sends: %s', (documentClass) => {
+    expect(labelOf(documentClass)).toBeDefined();
+  });
+
   it('offers "All" first, then each group once with the words a user reads', () => {
     expect(STATUS_FILTERS.map((filter) => [filter.value, filter.label])).toEqual([
       ['all', 'All'],
-      ['draft', 'Not sent'],
+      ['not_sent', 'Not sent'],
       ['sending', 'Sending'],
       ['waiting', 'Waiting for signatures'],
       ['completed', 'Completed'],
@@ -58,42 +63,6 @@ describe('STATUS_FILTERS', () => {
       ['failed', 'Failed'],
       ['gone', 'No longer at the service'],
     ]);
-  });
-});
-
-describe('bucketOf', () => {
-  it.each<[string, Partial<DocumentView>, string]>([
-    ['a document never sent', { phase: 'draft' }, 'Not sent'],
-    ['a document queued to be sent', { phase: 'queued' }, 'Sending'],
-    ["a document that needs the user's check", { phase: 'needs_check' }, 'Needs your check'],
-    ['a document uploading', { phase: 'uploading' }, 'Sending'],
-    ['a document being created at the service', { phase: 'creating' }, 'Sending'],
-    ['a document getting its participants', { phase: 'adding_participants' }, 'Sending'],
-    ['a document being prepared', { phase: 'preparing' }, 'Sending'],
-    ['a prepared document', { phase: 'prepared' }, 'Waiting for signatures'],
-    [
-      'a prepared document tracked but not final',
-      { phase: 'prepared', tracking: tracking('in_progress', false) },
-      'Waiting for signatures',
-    ],
-    [
-      'a prepared document whose tracking is final',
-      { phase: 'prepared', tracking: tracking('completed', true) },
-      'Completed',
-    ],
-    ['a failed document', { phase: 'failed' }, 'Failed'],
-    [
-      'a prepared document gone from the service',
-      { phase: 'prepared', gone: true },
-      'No longer at the service',
-    ],
-    [
-      'a completed document gone from the service (gone beats completed)',
-      { phase: 'prepared', gone: true, tracking: tracking('completed', true) },
-      'No longer at the service',
-    ],
-  ])('puts %s under "%s"', (_name, overrides, label) => {
-    expect(labelOf(bucketOf(document('1', overrides)))).toBe(label);
   });
 });
 
@@ -205,12 +174,14 @@ describe('filterDocuments', () => {
     externalReference: 'CONTRAT-2026-001',
     storedFilename: 'bail_chateau.pdf',
     phase: 'prepared',
+    class: 'waiting',
     recipients: [person('Anne Dupré', 'anne.dupre@example.fr')],
   });
   const bob = document('bob', {
     externalReference: 'Château Margaux',
     storedFilename: 'vente.pdf',
     phase: 'draft',
+    class: 'not_sent',
     recipients: [person('Bob Martin', 'bob@example.com')],
     extraParticipants: [person('Zoë Notaire', 'office@notaires.example', { participant_type: 'observer' })],
   });
@@ -218,6 +189,7 @@ describe('filterDocuments', () => {
     externalReference: 'INV-77',
     storedFilename: 'invoice.pdf',
     phase: 'failed',
+    class: 'failed',
     recipients: [person('Carl Svensson', 'carl@example.se')],
   });
   const all = [anne, bob, carl];
@@ -229,7 +201,7 @@ describe('filterDocuments', () => {
 
   it('keeps only the documents of the chosen group', () => {
     expect(ids(filterDocuments(all, 'waiting', ''))).toEqual(['anne']);
-    expect(ids(filterDocuments(all, 'draft', ''))).toEqual(['bob']);
+    expect(ids(filterDocuments(all, 'not_sent', ''))).toEqual(['bob']);
     expect(ids(filterDocuments(all, 'failed', ''))).toEqual(['carl']);
     expect(ids(filterDocuments(all, 'completed', ''))).toEqual([]);
   });
@@ -256,7 +228,7 @@ describe('filterDocuments', () => {
   });
 
   it('applies the group and the search together', () => {
-    expect(ids(filterDocuments(all, 'draft', 'chateau'))).toEqual(['bob']);
+    expect(ids(filterDocuments(all, 'not_sent', 'chateau'))).toEqual(['bob']);
     expect(ids(filterDocuments(all, 'failed', 'chateau'))).toEqual([]);
   });
 });
@@ -264,19 +236,20 @@ describe('filterDocuments', () => {
 describe('countByBucket', () => {
   it('counts each group and the total', () => {
     const documents = [
-      document('1', { phase: 'draft' }),
-      document('2', { phase: 'draft' }),
-      document('3', { phase: 'uploading' }),
-      document('4', { phase: 'queued' }),
-      document('5', { phase: 'prepared' }),
-      document('6', { phase: 'prepared', tracking: tracking('completed', true) }),
-      document('7', { phase: 'failed' }),
-      document('8', { phase: 'prepared', gone: true, tracking: tracking('completed', true) }),
-      document('9', { phase: 'needs_check' }),
+      // The class as main sends it (main/batch/document-class.ts decides it; tested there).
+      document('1', { phase: 'draft', class: 'not_sent' }),
+      document('2', { phase: 'draft', class: 'not_sent' }),
+      document('3', { phase: 'uploading', class: 'sending' }),
+      document('4', { phase: 'queued', class: 'sending' }),
+      document('5', { phase: 'prepared', class: 'waiting' }),
+      document('6', { phase: 'prepared', class: 'completed', tracking: tracking('completed', true) }),
+      document('7', { phase: 'failed', class: 'failed' }),
+      document('8', { phase: 'prepared', class: 'gone', gone: true, tracking: tracking('completed', true) }),
+      document('9', { phase: 'needs_check', class: 'needs_check' }),
     ];
     expect(countByBucket(documents)).toEqual({
       all: 9,
-      draft: 2,
+      not_sent: 2,
       sending: 2,
       waiting: 1,
       completed: 1,
@@ -289,7 +262,7 @@ describe('countByBucket', () => {
   it('counts zero everywhere for an empty batch', () => {
     expect(countByBucket([])).toEqual({
       all: 0,
-      draft: 0,
+      not_sent: 0,
       sending: 0,
       waiting: 0,
       completed: 0,

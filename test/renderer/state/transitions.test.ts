@@ -50,6 +50,7 @@ function document(id: string, overrides: Partial<DocumentView> = {}): DocumentVi
     extraParticipants: [],
     options: {},
     phase: 'uploading',
+    class: 'sending',
     problems: [],
     locked: false,
     gone: false,

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import type { BatchEvent } from '../../../main/batch/batch-events';
+import { applyBatchEvent, emptyBatch, type DocumentState } from '../../../main/batch/batch-state';
+import { classOf, needsTracking } from '../../../main/batch/document-class';
+import type { TrackedStatus } from '../../../shared/domain/batch';
+
+/** The one classification, from documents built by folding real journal events. */
+const DOC = 'doc-1';
+
+function documentAfter(...events: BatchEvent[]): DocumentState {
+  const all: BatchEvent[] = [
+    { type: 'batch_created', batchId: 'b', name: 'B', defaults: { defaultRecipients: [] } },
+    {
+      type: 'document_added',
+      document: {
+        id: DOC,
+        externalReference: 'REF-1',
+        pdf: { originalName: 'a.pdf', storedFilename: 'a.pdf', sizeBytes: 10, sha256: 'a'.repeat(64) },
+        recipients: [
+          { participant_type: 'signer', role: 'Employee', name: 'Anne', email: 'anne@example.com' },
+        ],
+        extraParticipants: [],
+        options: {},
+      },
+    },
+    ...events,
+  ];
+  const state = all.reduce(
+    (batch, event, index) =>
+      applyBatchEvent(batch, { seq: index + 1, at: '2026-11-23T10:00:00.000Z', event }),
+    emptyBatch('b'),
+  );
+  return state.documents[0]!;
+}
+
+const queued: BatchEvent = { type: 'send_requested', documentIds: [DOC] };
+const created: BatchEvent = { type: 'request_created', documentId: DOC, requestId: 'sr_1', replayed: false };
+const prepared: BatchEvent = {
+  type: 'request_prepared',
+  documentId: DOC,
+  revision: 1,
+  sha256: 'b'.repeat(64),
+  alreadyPrepared: false,
+};
+const status = (value: string, final: boolean): BatchEvent => ({
+  type: 'status_read',
+  documentId: DOC,
+  status: { status: value, evidenceReady: final, readAt: '2026-11-23T10:00:00.000Z', final } as TrackedStatus,
+});
+const gone: BatchEvent = { type: 'request_gone', documentId: DOC };
+
+describe('classOf: the group a user thinks of a document in', () => {
+  it.each<[string, BatchEvent[], string, boolean]>([
+    ['never sent', [], 'not_sent', false],
+    ['queued', [queued], 'sending', false],
+    ['created, not prepared yet', [queued, created], 'sending', false],
+    ['prepared', [queued, created, prepared], 'waiting', true],
+    ['opened by a signer', [queued, created, prepared, status('in_progress', false)], 'waiting', true],
+    ['completed, evidence ready', [queued, created, prepared, status('completed', true)], 'completed', false],
+    ['gone', [queued, created, prepared, gone], 'gone', false],
+    ['gone beats completed', [queued, created, prepared, status('completed', true), gone], 'gone', false],
+    [
+      'found again after "Check again"',
+      [queued, created, prepared, gone, { type: 'request_found', documentId: DOC }],
+      'waiting',
+      true,
+    ],
+    [
+      'waiting for the user',
+      [queued, { type: 'check_needed', documentId: DOC, reason: 'created_without_id' }],
+      'needs_check',
+      false,
+    ],
+    [
+      'failed',
+      [
+        queued,
+        {
+          type: 'item_failed',
+          documentId: DOC,
+          error: { code: 'x', message: 'refused', retryable: false, at: '2026-11-23T10:00:00.000Z' },
+        },
+      ],
+      'failed',
+      false,
+    ],
+  ])('%s → %s (tracked: %s)', (_name, events, expected, tracked) => {
+    const document = documentAfter(...events);
+    expect(classOf(document)).toBe(expected);
+    expect(needsTracking(document)).toBe(tracked);
+  });
+});
