@@ -8,6 +8,8 @@ import { DeskError } from './desk-error';
 /** A connection the user has (a saved profile or the demo): its name and where it goes. */
 export interface KnownConnection extends ConnectionAddress {
   readonly name: string;
+  /** False when its secret is missing from the keychain. */
+  readonly hasSecret: boolean;
 }
 
 export interface ConnectionSessionsDeps {
@@ -91,7 +93,9 @@ export class ConnectionSessions {
   async forBatch(batch: BatchState): Promise<Connected> {
     if (!batch.connection) return this.active();
     const bound = batch.connection;
-    const known = (await this.#deps.known()).find((candidate) => sameConnection(candidate, bound));
+    // Two profiles may name the same service and client: the one with a secret serves.
+    const matches = (await this.#deps.known()).filter((candidate) => sameConnection(candidate, bound));
+    const known = matches.find((candidate) => candidate.hasSecret) ?? matches[0];
     if (!known) {
       const message = `This batch was sent with the connection to ${bound.baseUrl} (client ${bound.clientId}), which is no longer among your connections. Add it again (Connections) to continue and track this batch; it is never read with another connection.`;
       this.#problems.set(batch.id, message);
@@ -117,6 +121,7 @@ export class ConnectionSessions {
    * active. A batch whose connection cannot be opened keeps its problem; the others go on.
    */
   async trackEverything(batches: readonly BatchState[]): Promise<void> {
+    this.#problems.clear();
     for (const batch of batches) {
       if (!batch.connection || !batch.documents.some(needsTracking)) continue;
       try {
@@ -130,13 +135,22 @@ export class ConnectionSessions {
     }
   }
 
-  /** Closes the connections opened under `name` (its address or secret may have changed). */
-  async forget(name: string): Promise<void> {
+  /**
+   * Closes the connections opened under `name`, or to `address` (a profile's address or secret
+   * changed, or it was deleted). Returns the batches that were sending on them: closing pauses
+   * them, and the caller resumes them with their connection as it is now.
+   */
+  async forget(name: string, address?: ConnectionAddress): Promise<string[]> {
+    const interrupted: string[] = [];
     for (const [key, session] of this.#sessions) {
-      if (session.name.toLowerCase() !== name.toLowerCase()) continue;
+      const byName = session.name.toLowerCase() === name.toLowerCase();
+      if (!byName && !(address && connectionKey(address) === key)) continue;
       this.#sessions.delete(key);
+      for (const batch of this.#deps.dataDir.store.list())
+        if (session.connected.engine.isRunning(batch.id)) interrupted.push(batch.id);
       await session.connected.close();
     }
+    return interrupted;
   }
 
   setTrackingPaused(paused: boolean): void {

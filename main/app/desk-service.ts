@@ -209,7 +209,12 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
     logger,
     ...(deps.tuning ? { tuning: deps.tuning } : {}),
     known: async () =>
-      (await profileViews()).map(({ name, baseUrl, clientId }) => ({ name, baseUrl, clientId })),
+      (await profileViews()).map(({ name, baseUrl, clientId, hasSecret }) => ({
+        name,
+        baseUrl,
+        clientId,
+        hasSecret,
+      })),
     activeName,
     connectionOf,
     onOpened(connected) {
@@ -220,10 +225,10 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
 
   /**
    * The connection a batch is sent and tracked with: the one it was first sent with, whatever
-   * connection is active, so nothing goes to two services; a batch not sent yet takes the
-   * active one and is bound to it.
+   * connection is active, so nothing goes to two services. A batch not sent yet takes the
+   * active one, and is bound to it only by what sends (`bind`): looking never binds.
    */
-  async function connectionForBatch(batchId: string): Promise<Connected> {
+  async function connectionForBatch(batchId: string, { bind = false } = {}): Promise<Connected> {
     const batch = batchOrThrow(batchId);
     let current: Connected;
     try {
@@ -231,7 +236,7 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
     } finally {
       announce(batchId); // its connection problem, found or cleared
     }
-    if (!batch.connection) {
+    if (!batch.connection && bind) {
       await store.record(batchId, [
         {
           type: 'connection_bound',
@@ -241,6 +246,21 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
       ]);
     }
     return current;
+  }
+
+  /**
+   * After a connection changed (saved, deleted, the demo restarted): every batch is tracked
+   * again with its own connection as it is now, what was sending on a closed one resumes, and
+   * every batch shows its connection problem, if any.
+   */
+  async function connectionsChanged(interrupted: readonly string[]): Promise<void> {
+    await sessions.trackEverything(store.list());
+    for (const batchId of interrupted) {
+      const batch = store.get(batchId);
+      const current = batch ? await sessions.forBatch(batch).catch(() => undefined) : undefined;
+      if (current) runSend(batchId, current);
+    }
+    for (const batch of store.list()) announce(batch.id);
   }
 
   function runSend(batchId: string, current: Connected): void {
@@ -287,20 +307,22 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
         );
       }
       const saved = await deps.profiles.save(input);
-      // Its address, client id or secret may have changed: the next use connects afresh.
-      await sessions.forget(saved.name);
+      // Its address, client id or secret may have changed: its connections open afresh.
+      const interrupted = await sessions.forget(saved.name, saved);
       if (!(await activeName())) await deps.profiles.setActive(saved.name);
+      await connectionsChanged(interrupted);
       await announceProfiles();
       return (await profileViews()).find((profile) => profile.name === saved.name) as ProfileView;
     },
     'profiles.delete': async (name) => {
-      await sessions.forget(name);
+      const interrupted = await sessions.forget(name);
       if (name === DEMO_PROFILE_NAME && demo) {
         demo = undefined;
         demoActive = false;
       } else {
         await deps.profiles.remove(name);
       }
+      await connectionsChanged(interrupted);
       await announceProfiles();
       return null;
     },
@@ -328,8 +350,8 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
       }
       demo = await deps.demo.start();
       demoActive = true;
-      // The demo simulator may have moved (a new run): reconnect on next use.
-      await sessions.forget(DEMO_PROFILE_NAME);
+      // The demo simulator may have moved (a new run): its connection opens afresh.
+      await connectionsChanged(await sessions.forget(DEMO_PROFILE_NAME));
       await announceProfiles();
       return (await profileViews()).find((profile) => profile.name === DEMO_PROFILE_NAME) as ProfileView;
     },
@@ -426,7 +448,7 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
     },
 
     'sending.start': async (batchId) => {
-      const current = await connectionForBatch(batchId);
+      const current = await connectionForBatch(batchId, { bind: true });
       runSend(batchId, current);
       return engineState(batchId);
     },
@@ -435,21 +457,21 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
       return engineState(batchId);
     },
     'sending.retry': async (batchId, documentId) => {
-      const current = await connectionForBatch(batchId);
+      const current = await connectionForBatch(batchId, { bind: true });
       await current.engine.retry(batchId, documentId);
       if (!current.engine.isRunning(batchId)) runSend(batchId, current);
       return engineState(batchId);
     },
 
     'sending.linkRequest': async (batchId, documentId, requestId, options) => {
-      const current = await connectionForBatch(batchId);
+      const current = await connectionForBatch(batchId, { bind: true });
       const linked = await current.engine.linkRequest(batchId, documentId, requestId, options);
       if (!linked.ok) throw new DeskError(RESOLUTION_REFUSAL_CODES[linked.refusal], linked.message);
       if (!current.engine.isRunning(batchId)) runSend(batchId, current);
       return engineState(batchId);
     },
     'sending.sendAsNew': async (batchId, documentId) => {
-      const current = await connectionForBatch(batchId);
+      const current = await connectionForBatch(batchId, { bind: true });
       const resolved = await current.engine.sendAsNew(batchId, documentId);
       if (!resolved.ok) throw new DeskError(RESOLUTION_REFUSAL_CODES[resolved.refusal], resolved.message);
       if (!current.engine.isRunning(batchId)) runSend(batchId, current);

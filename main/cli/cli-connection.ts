@@ -36,23 +36,30 @@ export async function chooseConnection(
 
 /**
  * The credentials for a connection a batch is bound to (`watch` tracks each batch at its own
- * service): the environment's when `SIGNING_CLIENT_ID` is that client, else the saved profile of
- * the data folder with that address and client id (secret from the keychain). A message when
- * neither has it.
+ * service): the saved profile of the data folder with that address and client id (secret from
+ * the keychain), else the environment's when `SIGNING_CLIENT_ID` is that client and `--base-url`,
+ * if given, is that address. A message when neither has it.
  */
 export async function connectionForAddress(
   address: ConnectionAddress,
   dataDir: string,
+  args: Pick<CliArgs, 'baseUrl'>,
 ): Promise<Connection | string> {
-  if (process.env.SIGNING_CLIENT_ID?.trim() === address.clientId && process.env.SIGNING_CLIENT_SECRET)
-    return connectionFromEnvironment(address.baseUrl);
+  // A saved profile names its address: it is the surest match.
   const profiles = createProfileStore({ dataDir, credentials: createKeytarCredentialStore() });
   const listed = await profiles.list();
   const profile = listed.ok
-    ? listed.value.find((candidate) => sameConnection(candidate, address))
+    ? listed.value.find((candidate) => sameConnection(candidate, address) && candidate.hasSecret)
     : undefined;
   if (profile) return connectionFromProfile(profile.name, dataDir);
-  return `no credentials for client ${address.clientId}: set SIGNING_CLIENT_ID and SIGNING_CLIENT_SECRET to that client's, or save a profile for ${address.baseUrl} in the app.`;
+  // The environment names no address: its secret goes only where --base-url says, when it says.
+  const envClient = process.env.SIGNING_CLIENT_ID?.trim();
+  const addressAllowed =
+    args.baseUrl === undefined ||
+    sameConnection({ baseUrl: args.baseUrl, clientId: address.clientId }, address);
+  if (envClient === address.clientId && process.env.SIGNING_CLIENT_SECRET && addressAllowed)
+    return connectionFromEnvironment(address.baseUrl);
+  return `no credentials for client ${address.clientId}: set SIGNING_CLIENT_ID and SIGNING_CLIENT_SECRET to that client's (with --base-url ${address.baseUrl} when several services share the client id), or save a profile for ${address.baseUrl} in the app.`;
 }
 
 /** Warnings for people who debug (DESK_LOG=json); secrets cannot reach it (they are `Secret` values). */

@@ -55,8 +55,11 @@ export async function watchCommand(args: CliArgs, out: CliOutput): Promise<numbe
       return EXIT.ok;
     }
     let untracked = 0;
+    /** The batches each connection tracks, to say which cannot be tracked when it is refused. */
+    const owned = new Map<Connected, BatchState[]>();
+    const refused = new Set<Connected>();
     for (const { address, batches: own } of groups.values()) {
-      const connection = await connectionForAddress(address, dataDir);
+      const connection = await connectionForAddress(address, dataDir, args);
       if (typeof connection === 'string') {
         untracked += openRequests(own);
         out.event({
@@ -70,7 +73,9 @@ export async function watchCommand(args: CliArgs, out: CliOutput): Promise<numbe
         );
         continue;
       }
-      sessions.push(connect(data, connection, { logger, tracksUnbound: () => false }));
+      const session = connect(data, connection, { logger, tracksUnbound: () => false });
+      sessions.push(session);
+      owned.set(session, own);
     }
     if (unbound.length > 0) {
       const connection =
@@ -81,7 +86,9 @@ export async function watchCommand(args: CliArgs, out: CliOutput): Promise<numbe
           `Cannot track ${openRequests(unbound)} open request(s) of batches sent before connections were recorded: ${connection ?? 'give --base-url URL (or --profile NAME) to say where they were sent.'}`,
         );
       } else {
-        sessions.push(connect(data, connection, { logger, tracksUnbound: () => true }));
+        const session = connect(data, connection, { logger, tracksUnbound: () => true });
+        sessions.push(session);
+        owned.set(session, unbound);
       }
     }
     const open = () => openRequests(data.store.list()) - untracked;
@@ -96,6 +103,15 @@ export async function watchCommand(args: CliArgs, out: CliOutput): Promise<numbe
         session.poller.subscribe((event: PollerEvent) => {
           out.event(event);
           if (!out.json) sayEvent(out, event);
+          if (event.type === 'poller-state' && event.state === 'refused' && !refused.has(session)) {
+            // Its credentials are refused: its requests cannot be tracked by this run.
+            refused.add(session);
+            const own = (owned.get(session) ?? []).map((batch) => data.store.get(batch.id) ?? batch);
+            untracked += openRequests(own);
+            out.error(
+              `Cannot track ${openRequests(own)} open request(s) at ${session.connection.baseUrl}: ${event.reason ?? 'the service refused the credentials.'}`,
+            );
+          }
           finishIfDone();
         });
       }

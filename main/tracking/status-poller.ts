@@ -33,7 +33,8 @@ export type PollerEvent =
     }
   | {
       readonly type: 'poller-state';
-      readonly state: 'tracking' | 'paused' | 'waiting' | 'idle';
+      /** `refused`: the service refused this connection's credentials or scope; reads go on at their pace. */
+      readonly state: 'tracking' | 'paused' | 'waiting' | 'idle' | 'refused';
       readonly reason?: string;
     };
 
@@ -380,6 +381,8 @@ export class StatusPoller {
         this.#emit({ type: 'poller-state', state: 'waiting', reason: failure.message });
         return;
       }
+      if (failure.code === 'credentials_rejected' || failure.code === 'insufficient_scope')
+        this.#emit({ type: 'poller-state', state: 'refused', reason: failure.message });
       this.#logger.log('warn', 'poll.failed', {
         code: failure.code,
         batchId: tracked.batchId,

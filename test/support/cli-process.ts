@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -10,6 +12,13 @@ const CLI_ENTRY = fileURLToPath(new URL('../../main/cli/index.ts', import.meta.u
  * and returns its path. A start then costs a plain `node` start instead of a TypeScript loader.
  */
 export function bundleCli(outDir: string): Promise<string> {
+  // keytar (the real OS keychain) stays outside the bundle and is imported by name at run time:
+  // beside the bundle, node_modules leads to this repository's, as an installed app's would.
+  symlinkSync(
+    fileURLToPath(new URL('../../node_modules', import.meta.url)),
+    join(outDir, 'node_modules'),
+    'dir',
+  );
   return bundleEntry(CLI_ENTRY, `${outDir}/cli.mjs`);
 }
 

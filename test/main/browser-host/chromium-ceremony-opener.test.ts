@@ -70,7 +70,14 @@ const { fileURLToPath } = require('node:url');
     executable,
     async report() {
       for (let waited = 0; waited < 10_000; waited += 50) {
-        if (existsSync(reportFile)) return JSON.parse(readFileSync(reportFile, 'utf8')) as BrowserReport;
+        // The stand-in may still be writing it: read it once it parses.
+        if (existsSync(reportFile)) {
+          try {
+            return JSON.parse(readFileSync(reportFile, 'utf8')) as BrowserReport;
+          } catch {
+            // not complete yet
+          }
+        }
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       throw new Error('the stand-in browser reported nothing');

@@ -1,0 +1,332 @@
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { connectionTester } from '../../../main/app/connection-tester';
+import { createDeskService, type DeskService } from '../../../main/app/desk-service';
+import { profileRegistry } from '../../../main/browser-host/launch';
+import {
+  createMemoryCredentialStore,
+  type CredentialStore,
+} from '../../../main/credentials/credential-store';
+import { openDataDir, type DataDir } from '../../../main/desk-core';
+import { silentLogger } from '../../../main/log';
+import type { DeskHandlers } from '../../../shared/ipc/contract';
+import { DEMO_CLIENT, startSimulator, type Simulator } from '../../simulator/simulator';
+import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
+
+/**
+ * Connections changing under open batches (found by an outside review): a profile saved again,
+ * moved, deleted and added back, two profiles for one service, a missing secret, a refresh of
+ * a draft. Every batch keeps its own connection and is tracked until final without a restart.
+ */
+
+let files: TempFolder;
+let dataDir: DataDir;
+let sandbox: Simulator;
+let production: Simulator;
+let credentials: CredentialStore;
+let service: DeskService;
+let handlers: DeskHandlers;
+let emitted: { event: string; payload: unknown }[] = [];
+
+const tuning = { retry: { baseDelayMs: 5, maxDelayMs: 50, maxAttempts: 3, maxRetryAfterMs: 1_000 } };
+
+function openService(): void {
+  service = createDeskService({
+    host: 'browser',
+    version: 'test',
+    dataDir,
+    profiles: profileRegistry(dataDir.path, credentials),
+    dialogs: {
+      pickPdfs: async () => [],
+      pickFolder: async () => undefined,
+      pickManifest: async () => undefined,
+      pickReportPath: async () => undefined,
+    },
+    ceremonies: { open: async () => undefined },
+    notifier: { notify: () => undefined },
+    emit: (event, payload) => {
+      emitted.push({ event, payload });
+    },
+    logger: silentLogger,
+    tuning,
+    testConnection: connectionTester(silentLogger, tuning),
+  });
+  handlers = service.handlers;
+}
+
+beforeEach(async () => {
+  files = makeTempFolder('two-connections-');
+  sandbox = await startSimulator({ seed: 11 });
+  production = await startSimulator({ seed: 12 });
+  const opened = await openDataDir(files.file('data'));
+  if (!opened.ok) throw new Error(opened.message);
+  dataDir = opened.value;
+  credentials = createMemoryCredentialStore();
+  openService();
+  for (const [name, sim] of [
+    ['Sandbox', sandbox],
+    ['Production', production],
+  ] as const)
+    await handlers['profiles.save']({
+      name,
+      baseUrl: sim.baseUrl,
+      clientId: DEMO_CLIENT.clientId,
+      secret: DEMO_CLIENT.clientSecret,
+    });
+});
+
+afterEach(async () => {
+  await service.close();
+  await dataDir.close();
+  await sandbox.close();
+  await production.close();
+  files.remove();
+});
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
+  for (const started = Date.now(); Date.now() - started < ms;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${what}: not within ${ms} ms`);
+}
+
+/** A batch of one PDF sent with the active connection, until prepared. */
+async function sendBatch(reference: string): Promise<string> {
+  const batch = await handlers['batches.create'](reference);
+  await handlers['documents.addPaths'](batch.id, [await writePdf(files, `${reference}.pdf`, reference)]);
+  const [document] = (await handlers['batches.get'](batch.id)).documents;
+  await handlers['documents.update'](batch.id, document!.id, {
+    externalReference: reference,
+    recipients: [{ participant_type: 'signer', role: 'Employee', name: 'Ann', email: 'ann@example.com' }],
+  });
+  await handlers['sending.start'](batch.id);
+  await until(`${reference} prepared`, async () =>
+    (await handlers['batches.get'](batch.id)).documents[0]?.phase === 'prepared' ? true : undefined,
+  );
+  return batch.id;
+}
+
+/** No read reached a service that does not hold the request (a read with another connection answers 404). */
+function expectNoForeignReads(): void {
+  for (const sim of [sandbox, production]) {
+    const own = new Set(sim.state.requests().map((request) => request.id));
+    const reads = sim.state.calls().filter((call) => call.operation === 'readSigningRequest');
+    expect(reads.filter((call) => call.status === 404 && !call.fault)).toEqual([]);
+    for (const call of reads) expect(own.has(call.path.split('/').at(-1) ?? '')).toBe(true);
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function draftBatch(reference: string, count = 1): Promise<string> {
+  const batch = await handlers['batches.create'](reference);
+  const paths = [];
+  for (let i = 0; i < count; i++)
+    paths.push(await writePdf(files, `${reference}-${i}.pdf`, `${reference}-${i}`));
+  await handlers['documents.addPaths'](batch.id, paths);
+  const detail = await handlers['batches.get'](batch.id);
+  for (const [i, document] of detail.documents.entries())
+    await handlers['documents.update'](batch.id, document.id, {
+      externalReference: count === 1 ? reference : `${reference}-${i}`,
+      recipients: [{ participant_type: 'signer', role: 'Employee', name: 'Ann', email: 'ann@example.com' }],
+    });
+  return batch.id;
+}
+
+async function allPrepared(batchId: string, ms = 30_000) {
+  await until(
+    `${batchId} prepared`,
+    async () =>
+      (await handlers['batches.get'](batchId)).documents.every((d) => d.phase === 'prepared')
+        ? true
+        : undefined,
+    ms,
+  );
+}
+
+it('re-saving a non-active profile (e.g. new secret) keeps its open requests tracked without restart', async () => {
+  await handlers['profiles.activate']('Sandbox');
+  const batchId = await sendBatch('A1');
+  await handlers['profiles.activate']('Production');
+  await handlers['profiles.save']({
+    name: 'Sandbox',
+    baseUrl: sandbox.baseUrl,
+    clientId: DEMO_CLIENT.clientId,
+    secret: DEMO_CLIENT.clientSecret,
+  });
+  sandbox.complete(sandbox.state.requests()[0]!.id);
+  await sleep(5_200);
+  await handlers['tracking.refreshNow']();
+  const final = await until(
+    'A1 completed',
+    async () => {
+      const [d] = (await handlers['batches.get'](batchId)).documents;
+      return d?.tracking?.final ? true : undefined;
+    },
+    10_000,
+  ).catch((e: Error) => e.message);
+  expect(final).toBe(true);
+}, 60_000);
+
+it('editing a profile to a new address: batches bound to the old address say so at once (connectionProblem), without restart', async () => {
+  await handlers['profiles.activate']('Sandbox');
+  const batchId = await sendBatch('A2');
+  await handlers['profiles.save']({
+    name: 'Sandbox',
+    baseUrl: production.baseUrl + '/other',
+    clientId: DEMO_CLIENT.clientId,
+    secret: DEMO_CLIENT.clientSecret,
+  });
+  await sleep(500);
+  const detail = await handlers['batches.get'](batchId);
+  expect(detail.connectionProblem).toMatch(/no longer among your connections/);
+}, 60_000);
+
+it('deleted then re-added connection: tracking resumes by itself and the problem clears, without a click on the batch', async () => {
+  await handlers['profiles.activate']('Sandbox');
+  const batchId = await sendBatch('A3');
+  await handlers['profiles.activate']('Production');
+  await handlers['profiles.delete']('Sandbox');
+  await handlers['tracking.refreshNow']();
+  await handlers['profiles.save']({
+    name: 'Sandbox 2',
+    baseUrl: sandbox.baseUrl + '/',
+    clientId: DEMO_CLIENT.clientId,
+    secret: DEMO_CLIENT.clientSecret,
+  });
+  sandbox.complete(sandbox.state.requests()[0]!.id);
+  await sleep(5_200);
+  await handlers['tracking.refreshNow'](); // the global "Refresh statuses now"
+  const final = await until(
+    'A3 completed',
+    async () => ((await handlers['batches.get'](batchId)).documents[0]?.tracking?.final ? true : undefined),
+    10_000,
+  ).catch((e: Error) => e.message);
+  expect(final).toBe(true);
+}, 60_000);
+
+it('re-saving the ACTIVE profile while its batch sends does not leave the batch paused', async () => {
+  await handlers['profiles.activate']('Sandbox');
+  const batchId = await draftBatch('A4', 8);
+  await handlers['sending.start'](batchId);
+  await sleep(30);
+  await handlers['profiles.save']({
+    name: 'Sandbox',
+    baseUrl: sandbox.baseUrl,
+    clientId: DEMO_CLIENT.clientId,
+    secret: DEMO_CLIENT.clientSecret,
+  });
+  const ok = await allPrepared(batchId, 15_000).then(
+    () => true,
+    (e: Error) => e.message,
+  );
+  expect(ok).toBe(true);
+}, 60_000);
+
+it('deleting the active profile while its batch sends: the batch says its connection is gone (not silently idle/running)', async () => {
+  await handlers['profiles.activate']('Sandbox');
+  const batchId = await draftBatch('A5', 8);
+  await handlers['sending.start'](batchId);
+  await sleep(30);
+  await handlers['profiles.delete']('Sandbox');
+  await sleep(2_000);
+  const detail = await handlers['batches.get'](batchId);
+  expect(detail.connectionProblem ?? '').toMatch(/no longer among your connections/);
+}, 60_000);
+
+it('"Refresh statuses now" on a draft batch does not bind it: it is sent with the connection active when sent', async () => {
+  await handlers['profiles.activate']('Sandbox');
+  const batchId = await draftBatch('A6');
+  await handlers['tracking.refreshNow'](batchId);
+  await handlers['profiles.activate']('Production');
+  await handlers['sending.start'](batchId);
+  await allPrepared(batchId);
+  expect(production.state.countByExternalReference()).toEqual({ A6: 1 });
+  expect(sandbox.state.countByExternalReference()).toEqual({});
+}, 60_000);
+
+it('same host in another case: the batch is still tracked (hostnames are case-insensitive)', async () => {
+  await handlers['profiles.activate']('Sandbox');
+  const batchId = await sendBatch('A7');
+  await handlers['profiles.save']({
+    name: 'Sandbox',
+    baseUrl: sandbox.baseUrl
+      .replace('http://', 'HTTP://')
+      .replace('127.0.0.1', '127.0.0.1')
+      .replace('localhost', 'LOCALHOST'),
+    clientId: DEMO_CLIENT.clientId,
+    secret: DEMO_CLIENT.clientSecret,
+  });
+  const result = await handlers['tracking.refreshNow'](batchId).then(
+    () => 'ok',
+    (e: Error) => e.message,
+  );
+  expect(result).toBe('ok');
+}, 60_000);
+
+it('two profiles with the same address and client: the first without a keychain secret does not block the batch', async () => {
+  await handlers['profiles.activate']('Sandbox');
+  const batchId = await sendBatch('A8');
+  await handlers['profiles.save']({
+    name: 'Sandbox copy',
+    baseUrl: sandbox.baseUrl,
+    clientId: DEMO_CLIENT.clientId,
+    secret: DEMO_CLIENT.clientSecret,
+  });
+  await handlers['profiles.activate']('Production');
+  await credentials.deleteSecret('Sandbox');
+  await service.close();
+  openService();
+  await service.start();
+  const result = await handlers['tracking.refreshNow'](batchId).then(
+    () => 'ok',
+    (e: Error) => e.message,
+  );
+  expect(result).toBe('ok');
+}, 60_000);
+
+it('keychain secret missing: the batch says so, never reads with another, and the message carries no secret', async () => {
+  await handlers['profiles.activate']('Sandbox');
+  const batchId = await sendBatch('A9');
+  await handlers['profiles.activate']('Production');
+  await credentials.deleteSecret('Sandbox');
+  await service.close();
+  openService();
+  await service.start();
+  const detail = await handlers['batches.get'](batchId);
+  expect(detail.connectionProblem).toBeTruthy();
+  expect(detail.connectionProblem).not.toContain(DEMO_CLIENT.clientSecret);
+  expect(production.state.calls().filter((c) => c.operation === 'readSigningRequest')).toEqual([]);
+  expectNoForeignReads();
+}, 60_000);
+
+it('events of a non-active connection reach the UI; pausing tracking then opening another connection keeps it paused', async () => {
+  await handlers['profiles.activate']('Sandbox');
+  const batchId = await sendBatch('A10');
+  await handlers['profiles.activate']('Production');
+  service.setTrackingPaused(true);
+  emitted = [];
+  const b2 = await draftBatch('A10b', 2);
+  const [doc] = (await handlers['batches.get'](batchId)).documents;
+  await handlers['sending.retry'](batchId, doc!.id).catch(() => undefined);
+  await handlers['sending.start'](b2);
+  await allPrepared(b2);
+  const states = emitted
+    .filter((e) => e.event === 'send.state')
+    .map((e) => (e.payload as { batchId: string }).batchId);
+  const changed = emitted
+    .filter((e) => e.event === 'batch.changed')
+    .map((e) => (e.payload as { batch: { id: string } }).batch.id);
+  sandbox.complete(sandbox.state.requests()[0]!.id);
+  const readsBefore =
+    sandbox.state.calls().filter((c) => c.operation === 'readSigningRequest').length +
+    production.state.calls().filter((c) => c.operation === 'readSigningRequest').length;
+  await sleep(6_000);
+  const readsAfter =
+    sandbox.state.calls().filter((c) => c.operation === 'readSigningRequest').length +
+    production.state.calls().filter((c) => c.operation === 'readSigningRequest').length;
+  expect(states).toContain(b2);
+  expect(changed).toContain(b2);
+  expect(readsAfter - readsBefore).toBe(0);
+}, 60_000);

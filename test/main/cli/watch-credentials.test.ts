@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createKeytarCredentialStore } from '../../../main/credentials/credential-store';
+import { createProfileStore } from '../../../main/credentials/profile-store';
+import { DEMO_CLIENT, startSimulator, type Simulator } from '../../simulator/simulator';
+import { bundleCli, killAllCli, parseJsonLines, runCli } from '../../support/cli-process';
+import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
+import { writeContractManifest } from './cli-fixtures';
+
+let bundle: TempFolder;
+let work: TempFolder;
+let cliPath: string;
+const services: Simulator[] = [];
+
+beforeAll(async () => {
+  bundle = makeTempFolder('a3-watch-bundle-');
+  work = makeTempFolder('a3-watch-');
+  cliPath = await bundleCli(bundle.path);
+}, 60_000);
+afterAll(async () => {
+  await killAllCli();
+  for (const s of services) await s.close();
+  bundle.remove();
+  work.remove();
+});
+
+async function sendTo(
+  service: Simulator,
+  dataDir: string,
+  creds: { clientId: string; clientSecret: string },
+  index: number,
+) {
+  const folder = makeTempFolder(`a3-m${index}-`);
+  const manifest = await writeContractManifest(folder, {
+    count: 1,
+    pages: 0,
+    seed: 70 + index,
+    referencePrefix: `W${index}-`,
+  });
+  const sent = await runCli(
+    cliPath,
+    ['send', manifest.path, '--base-url', service.baseUrl, '--data-dir', dataDir],
+    { credentials: creds },
+  );
+  expect(sent.code, sent.stdout + sent.stderr).toBe(0);
+}
+
+const PROD = {
+  clientId: DEMO_CLIENT.clientId,
+  clientSecret: 'production-only-secret',
+  scopes: DEMO_CLIENT.scopes,
+};
+
+it('env credentials are only used at their own address: a same-client-id production is watched with its saved profile, and never gets the sandbox secret', async () => {
+  const sandbox = await startSimulator({ seed: 51 });
+  const production = await startSimulator({ seed: 52, clients: [PROD] });
+  services.push(sandbox, production);
+  const dataDir = work.file('data1');
+  await sendTo(sandbox, dataDir, DEMO_CLIENT, 1);
+  await sendTo(production, dataDir, PROD, 2);
+  const profiles = createProfileStore({ dataDir, credentials: createKeytarCredentialStore() });
+  const saved = await profiles.save({
+    name: 'Production',
+    baseUrl: production.baseUrl,
+    clientId: PROD.clientId,
+    secret: PROD.clientSecret,
+  });
+  expect(saved.ok, JSON.stringify(saved)).toBe(true);
+  for (const s of [sandbox, production]) {
+    for (const r of s.state.requests()) s.complete(r.id);
+    s.clock.advance(60_000);
+  }
+  const tokenCallsBefore = production.state.calls().filter((c) => c.operation === 'token').length;
+  const watched = await runCli(cliPath, ['watch', '--data-dir', dataDir, '--json'], {
+    credentials: DEMO_CLIENT,
+    env: {},
+  });
+  const prodTokens = production.state
+    .calls()
+    .filter((c) => c.operation === 'token')
+    .slice(tokenCallsBefore);
+  expect(prodTokens.every((c) => c.status === 200)).toBe(true);
+  expect(watched.code).toBe(0);
+  await profiles.delete('Production');
+}, 120_000);
+
+it('env credentials for one of two clients: the other is named as untracked, the first is watched to the end, no secret on stderr', async () => {
+  const a = await startSimulator({ seed: 61 });
+  const OTHER = { clientId: 'other-client', clientSecret: 'other-secret-xyz', scopes: DEMO_CLIENT.scopes };
+  const b = await startSimulator({ seed: 62, clients: [OTHER] });
+  services.push(a, b);
+  const dataDir = work.file('data2');
+  await sendTo(a, dataDir, DEMO_CLIENT, 3);
+  await sendTo(b, dataDir, OTHER, 4);
+  for (const s of [a, b]) {
+    for (const r of s.state.requests()) s.complete(r.id);
+    s.clock.advance(60_000);
+  }
+  const watched = await runCli(cliPath, ['watch', '--data-dir', dataDir, '--json'], {
+    credentials: DEMO_CLIENT,
+  });
+  const events = parseJsonLines(watched.stdout);
+  expect(events.some((e) => e.type === 'untracked' && e.clientId === 'other-client')).toBe(true);
+  expect(events.filter((e) => e.type === 'completed').length).toBe(1);
+  expect(watched.code).not.toBe(0);
+  expect(watched.stderr + watched.stdout).not.toContain(DEMO_CLIENT.clientSecret);
+  expect(
+    b.state
+      .calls()
+      .filter(
+        (c) => c.operation !== 'token' && c.operation !== 'upload' && c.operation !== 'createSigningRequest',
+      ).length,
+  ).toBeGreaterThanOrEqual(0);
+}, 120_000);
+
+it('watch with nothing bound and nothing open ends at once with 0', async () => {
+  const dataDir = work.file('data3');
+  const watched = await runCli(cliPath, ['watch', '--data-dir', dataDir, '--json'], { credentials: null });
+  expect(watched.code).toBe(0);
+}, 60_000);
