@@ -320,7 +320,7 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
         demo = undefined;
         demoActive = false;
       } else {
-        await deps.profiles.remove(name);
+        await deps.profiles.delete(name);
       }
       await connectionsChanged(interrupted);
       await announceProfiles();

@@ -18,7 +18,7 @@ export interface ProfileRecord {
 export interface ProfileRegistry {
   list(): Promise<ProfileRecord[]>;
   save(input: ProfileInput): Promise<ProfileRecord>;
-  remove(name: string): Promise<void>;
+  delete(name: string): Promise<void>;
   activeName(): Promise<string | undefined>;
   setActive(name: string): Promise<void>;
   connectionFor(name: string): Promise<Connection>;

@@ -19,7 +19,7 @@ export function profileRegistryOver(store: ProfileStore): ProfileRegistry {
   return {
     list: () => valueOf(store.list()),
     save: (input) => valueOf(store.save(input)),
-    remove: (name) => valueOf(store.delete(name)),
+    delete: (name) => valueOf(store.delete(name)),
     activeName: () => valueOf(store.activeName()),
     setActive: async (name) => {
       await valueOf(store.setActive(name));

@@ -17,7 +17,7 @@ export const BRIDGE_METHODS = {
   profiles: {
     list: 'profiles.list',
     save: 'profiles.save',
-    remove: 'profiles.delete',
+    delete: 'profiles.delete',
     activate: 'profiles.activate',
     test: 'profiles.test',
     useDemo: 'profiles.useDemo',
@@ -28,7 +28,7 @@ export const BRIDGE_METHODS = {
     create: 'batches.create',
     rename: 'batches.rename',
     setDefaults: 'batches.setDefaults',
-    remove: 'batches.delete',
+    delete: 'batches.delete',
   },
   dialogs: {
     pickPdfs: 'dialogs.pickPdfs',
@@ -66,6 +66,17 @@ export const BRIDGE_EVENTS = {
 } as const satisfies Record<string, EventChannel>;
 
 type Methods = typeof BRIDGE_METHODS;
+
+/**
+ * One name end to end: each method is called as its channel is named (`profiles.delete` is
+ * `desk.profiles.delete`, handled by the `'profiles.delete'` handler). A method named otherwise
+ * fails to compile here.
+ */
+type NamedAsItsChannel<T> = {
+  readonly [Group in keyof T & string]: { readonly [Name in keyof T[Group] & string]: `${Group}.${Name}` };
+};
+const namedAsItsChannel: NamedAsItsChannel<Methods> = BRIDGE_METHODS;
+void namedAsItsChannel;
 type Events = typeof BRIDGE_EVENTS;
 
 export type DeskBridge = {

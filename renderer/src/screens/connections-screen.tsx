@@ -13,7 +13,7 @@ const EMPTY: Draft = { name: '', baseUrl: '', clientId: '', secret: '' };
 /** Connection profiles: the secret is typed here once and never shown again. */
 export function ConnectionsScreen() {
   const profiles = useDesk((state) => state.profiles);
-  const { saveProfile, removeProfile, activateProfile, testProfile, useDemo } = useDesk.getState();
+  const { saveProfile, deleteProfile, activateProfile, testProfile, useDemo } = useDesk.getState();
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [editing, setEditing] = useState<string | undefined>();
   const [testResults, setTestResults] = useState<Record<string, { ok?: boolean; message: string }>>({});
@@ -119,7 +119,7 @@ export function ConnectionsScreen() {
                       className="danger"
                       onClick={() => {
                         if (window.confirm(`Delete the connection "${profile.name}" and its saved secret?`))
-                          void removeProfile(profile.name);
+                          void deleteProfile(profile.name);
                       }}
                     >
                       Delete

@@ -83,7 +83,7 @@ export interface DeskActions {
   exportReport(batchId: string): Promise<void>;
   loadProfiles(): Promise<void>;
   saveProfile(input: ProfileInput): Promise<boolean>;
-  removeProfile(name: string): Promise<void>;
+  deleteProfile(name: string): Promise<void>;
   activateProfile(name: string): Promise<void>;
   testProfile(name: string): Promise<{ readonly ok: boolean; readonly message: string }>;
   useDemo(): Promise<void>;
@@ -260,7 +260,7 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
       if (batch) await get().loadBatch(batchId);
     },
     async deleteBatch(batchId) {
-      const done = await attempt(set, () => unwrap(desk().batches.remove(batchId)));
+      const done = await attempt(set, () => unwrap(desk().batches.delete(batchId)));
       if (done === null) set((state) => withoutBatch(state, batchId));
     },
     async addPdfs(batchId, source) {
@@ -410,8 +410,8 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
       await get().loadProfiles();
       return saved !== undefined;
     },
-    async removeProfile(name) {
-      await attempt(set, () => unwrap(desk().profiles.remove(name)));
+    async deleteProfile(name) {
+      await attempt(set, () => unwrap(desk().profiles.delete(name)));
       await get().loadProfiles();
     },
     async activateProfile(name) {

@@ -38,7 +38,7 @@ describe('the profile registry of the Electron app', () => {
     const connection = await profiles.connectionFor('Sandbox');
     expect(connection.clientSecret.reveal()).toBe('s3cret');
     expect(JSON.stringify(connection)).not.toContain('s3cret');
-    await profiles.remove('Sandbox');
+    await profiles.delete('Sandbox');
     expect(await profiles.list()).toEqual([]);
   });
 
