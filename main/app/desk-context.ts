@@ -1,0 +1,42 @@
+import type { EngineStateView } from '../../shared/ipc/views';
+import type { BatchState } from '../batch/batch-state';
+import type { Connected } from '../desk-core';
+import type { Logger } from '../log';
+import type { BatchStore } from '../store/batch-store';
+import type { BlobStore } from '../store/blob-store';
+import type { ConnectionSessions } from './connection-sessions';
+import type { DeskServiceDeps } from './desk-service';
+import type { KnownConnections } from './known-connections';
+
+/**
+ * What every capability's handlers share (`main/app/handlers/`): the data folder, the known
+ * and open connections, the send state of each batch, and the few rules they all apply. Built
+ * once by `createDeskService`.
+ */
+export interface DeskContext {
+  readonly deps: DeskServiceDeps;
+  readonly store: BatchStore;
+  readonly blobs: BlobStore;
+  readonly logger: Logger;
+  /** Saved profiles and the demo; which one is active. */
+  readonly known: KnownConnections;
+  /** The open connections, one per service and client id, each with its engine and poller. */
+  readonly sessions: ConnectionSessions;
+  /** The send engine's last state of each batch, as the page shows it. */
+  readonly engineStates: Map<string, EngineStateView>;
+  engineState(batchId: string): EngineStateView;
+  /** The batch, or a DeskError the page shows. */
+  batchOrThrow(batchId: string): BatchState;
+  /** Tells the page a batch changed (its summary, with its connection problem if any). */
+  announce(batchId: string): void;
+  /** Tells the page the connections changed. */
+  announceProfiles(): Promise<void>;
+  /** The connection a batch is sent and tracked with; `bind` (sending only) binds a batch not sent yet to the active one. */
+  connectionForBatch(batchId: string, options?: { readonly bind?: boolean }): Promise<Connected>;
+  /** After a connection changed: every batch tracked again with its own, interrupted sends resumed. */
+  connectionsChanged(interrupted: readonly string[]): Promise<void>;
+  /** Starts sending a batch in the background with `current`; a crash is reported, never thrown. */
+  runSend(batchId: string, current: Connected): void;
+  trackingPaused(): boolean;
+  setTrackingPaused(paused: boolean): void;
+}

@@ -1,0 +1,49 @@
+import type { DeskHandlers } from '../../../shared/ipc/contract';
+import { detailOf, summaryOf } from '../batch-views';
+import type { DeskContext } from '../desk-context';
+
+export function batchesHandlers(
+  ctx: DeskContext,
+): Pick<
+  DeskHandlers,
+  | 'batches.list'
+  | 'batches.get'
+  | 'batches.create'
+  | 'batches.rename'
+  | 'batches.setDefaults'
+  | 'batches.delete'
+> {
+  return {
+    'batches.list': async () =>
+      ctx.store
+        .list()
+        .map((batch) => summaryOf(batch, ctx.engineState(batch.id), ctx.sessions.problemOf(batch.id))),
+    'batches.get': async (batchId) =>
+      detailOf(ctx.batchOrThrow(batchId), ctx.engineState(batchId), ctx.sessions.problemOf(batchId)),
+    'batches.create': async (name) => {
+      const batch = await ctx.store.create(name, { defaultRecipients: [] });
+      return summaryOf(batch, ctx.engineState(batch.id), ctx.sessions.problemOf(batch.id));
+    },
+    'batches.rename': async (batchId, name) => {
+      ctx.batchOrThrow(batchId);
+      return summaryOf(
+        await ctx.store.record(batchId, [{ type: 'batch_renamed', name }]),
+        ctx.engineState(batchId),
+      );
+    },
+    'batches.setDefaults': async (batchId, defaults) => {
+      ctx.batchOrThrow(batchId);
+      return summaryOf(
+        await ctx.store.record(batchId, [{ type: 'defaults_changed', defaults }]),
+        ctx.engineState(batchId),
+      );
+    },
+    'batches.delete': async (batchId) => {
+      ctx.sessions.openFor(ctx.batchOrThrow(batchId))?.engine.pause(batchId);
+      await ctx.store.delete(batchId);
+      ctx.engineStates.delete(batchId);
+      ctx.deps.emit('batch.deleted', { batchId });
+      return null;
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import type { DeskHandlers } from '../../../shared/ipc/contract';
+import type { DocumentDraft } from '../../../shared/domain/batch';
+import { addPdfDocuments } from '../../batch/batch-preparation';
+import { isLocked } from '../../batch/batch-state';
+import { detailOf } from '../batch-views';
+import { DeskError } from '../desk-error';
+import type { DeskContext } from '../desk-context';
+
+export function documentsHandlers(
+  ctx: DeskContext,
+): Pick<DeskHandlers, 'documents.addPaths' | 'documents.update' | 'documents.remove'> {
+  /** A document of the batch that may still be changed: not sent yet. */
+  function editableDocument(batchId: string, documentId: string) {
+    const document = ctx
+      .batchOrThrow(batchId)
+      .documents.find((candidate) => candidate.draft.id === documentId);
+    if (!document) throw new DeskError('document_not_found', 'This document is no longer in the batch.');
+    if (isLocked(document)) {
+      throw new DeskError('document_locked', 'This document was already sent; it can no longer be changed.');
+    }
+    return document;
+  }
+
+  return {
+    'documents.addPaths': async (batchId, paths) => {
+      ctx.batchOrThrow(batchId);
+      const { added, rejected } = await addPdfDocuments(ctx.store, ctx.blobs, batchId, paths);
+      return { added: added.length, rejected: [...rejected] };
+    },
+    'documents.update': async (batchId, documentId, edit) => {
+      const document = editableDocument(batchId, documentId);
+      const draft: DocumentDraft = {
+        ...document.draft,
+        ...edit,
+        options: edit.options ?? document.draft.options,
+      };
+      const batch = await ctx.store.record(batchId, [{ type: 'document_edited', document: draft }]);
+      return detailOf(batch, ctx.engineState(batchId), ctx.sessions.problemOf(batchId));
+    },
+    'documents.remove': async (batchId, documentId) => {
+      editableDocument(batchId, documentId);
+      const batch = await ctx.store.record(batchId, [{ type: 'document_removed', documentId }]);
+      return detailOf(batch, ctx.engineState(batchId), ctx.sessions.problemOf(batchId));
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import type { DeskHandlers } from '../../../shared/ipc/contract';
+import { syncManifest } from '../../batch/batch-preparation';
+import { checkManifestFile, formatIssue } from '../../batch/manifest';
+import { DeskError } from '../desk-error';
+import type { DeskContext } from '../desk-context';
+
+const MANIFEST_EXTENSION = /\.(csv|txt)$/i;
+
+/** A manifest is a CSV export: any other file is refused before it is read (its lines would be quoted back). */
+function manifestPathOrThrow(path: string): string {
+  if (!MANIFEST_EXTENSION.test(path)) {
+    throw new DeskError(
+      'not_a_manifest',
+      'A manifest is a CSV file (.csv, or .txt): choose the CSV exported from your spreadsheet.',
+    );
+  }
+  return path;
+}
+
+export function manifestHandlers(
+  ctx: DeskContext,
+): Pick<DeskHandlers, 'manifest.preview' | 'manifest.import'> {
+  return {
+    'manifest.preview': async (path) => {
+      const check = await checkManifestFile(manifestPathOrThrow(path));
+      return {
+        path,
+        documents: check.documents.map((document) => ({
+          externalReference: document.externalReference,
+          documentColumn: document.documentColumn,
+          storedFilename: document.storedFilename,
+          recipients: document.recipients,
+          rows: [...document.rows],
+        })),
+        issues: check.issues.map((issue) => ({
+          row: issue.row,
+          ...(issue.column ? { column: issue.column } : {}),
+          message: issue.message,
+          text: formatIssue(issue),
+        })),
+      };
+    },
+    'manifest.import': async (batchId, path) => {
+      ctx.batchOrThrow(batchId);
+      const check = await checkManifestFile(manifestPathOrThrow(path));
+      if (check.issues.length > 0) {
+        throw new DeskError(
+          'manifest_invalid',
+          `The manifest has ${check.issues.length} problem(s); nothing was imported. Fix them and import again.`,
+        );
+      }
+      const sync = await syncManifest(ctx.store, ctx.blobs, batchId, check.documents);
+      return { ...sync, lockedChanges: [...sync.lockedChanges], rejected: [...sync.rejected] };
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import type { DeskHandlers } from '../../../shared/ipc/contract';
+import type { ProfileView } from '../../../shared/ipc/views';
+import type { DeskContext } from '../desk-context';
+import { DeskError } from '../desk-error';
+import { DEMO_PROFILE_NAME } from '../known-connections';
+
+export function profilesHandlers(
+  ctx: DeskContext,
+): Pick<
+  DeskHandlers,
+  | 'profiles.list'
+  | 'profiles.save'
+  | 'profiles.delete'
+  | 'profiles.activate'
+  | 'profiles.test'
+  | 'profiles.useDemo'
+> {
+  return {
+    'profiles.list': () => ctx.known.views(),
+    'profiles.save': async (input) => {
+      if (input.name.toLowerCase() === DEMO_PROFILE_NAME.toLowerCase()) {
+        throw new DeskError(
+          'reserved_name',
+          'This name belongs to the demo connection; choose another name.',
+        );
+      }
+      const saved = await ctx.deps.profiles.save(input);
+      // Its address, client id or secret may have changed: its connections open afresh.
+      const interrupted = await ctx.sessions.forget(saved.name, saved);
+      if (!(await ctx.known.activeName())) await ctx.deps.profiles.setActive(saved.name);
+      await ctx.connectionsChanged(interrupted);
+      await ctx.announceProfiles();
+      return (await ctx.known.views()).find((profile) => profile.name === saved.name) as ProfileView;
+    },
+    'profiles.delete': async (name) => {
+      const interrupted = await ctx.sessions.forget(name);
+      if (ctx.known.isDemo(name)) ctx.known.forgetDemo();
+      else await ctx.deps.profiles.delete(name);
+      await ctx.connectionsChanged(interrupted);
+      await ctx.announceProfiles();
+      return null;
+    },
+    'profiles.activate': async (name) => {
+      await ctx.known.activate(name);
+      await ctx.announceProfiles();
+      return (await ctx.known.views()).find((profile) => profile.name === name) as ProfileView;
+    },
+    'profiles.test': async (name) => {
+      const profile = (await ctx.known.views()).find((candidate) => candidate.name === name);
+      if (!profile) throw new DeskError('profile_not_found', `There is no connection named "${name}".`);
+      return ctx.deps.testConnection(profile, await ctx.known.connectionOf(name));
+    },
+    'profiles.useDemo': async () => {
+      if (!ctx.deps.demo) {
+        throw new DeskError(
+          'demo_unavailable',
+          'The built-in simulator is only available when the app runs from its source folder.',
+        );
+      }
+      ctx.known.useDemo(await ctx.deps.demo.start());
+      // The demo simulator may have moved (a new run): its connection opens afresh.
+      await ctx.connectionsChanged(await ctx.sessions.forget(DEMO_PROFILE_NAME));
+      await ctx.announceProfiles();
+      return (await ctx.known.views()).find((profile) => profile.name === DEMO_PROFILE_NAME) as ProfileView;
+    },
+  };
+}

@@ -1,0 +1,25 @@
+import type { DeskHandlers } from '../../../shared/ipc/contract';
+import { writeFile } from 'node:fs/promises';
+import { batchReportCsv } from '../../report/report-csv';
+import { DeskError } from '../desk-error';
+import type { DeskContext } from '../desk-context';
+
+export function reportHandlers(ctx: DeskContext): Pick<DeskHandlers, 'report.csv' | 'report.export'> {
+  return {
+    'report.csv': async (batchId) => batchReportCsv(ctx.batchOrThrow(batchId)),
+    'report.export': async (batchId) => {
+      const batch = ctx.batchOrThrow(batchId);
+      const path = await ctx.deps.dialogs.pickReportPath(`${batch.name}.csv`);
+      if (!path) return null;
+      await writeFile(path, batchReportCsv(batch), { encoding: 'utf8', mode: 0o600 }).catch(
+        (error: unknown) => {
+          throw new DeskError(
+            'report_not_saved',
+            `The report could not be saved at ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}). Choose another folder.`,
+          );
+        },
+      );
+      return path;
+    },
+  };
+}

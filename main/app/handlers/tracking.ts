@@ -1,0 +1,26 @@
+import type { DeskHandlers } from '../../../shared/ipc/contract';
+import { DeskError } from '../desk-error';
+import type { DeskContext } from '../desk-context';
+
+export function trackingHandlers(
+  ctx: DeskContext,
+): Pick<DeskHandlers, 'tracking.refreshNow' | 'tracking.checkAgain' | 'tracking.setPaused'> {
+  return {
+    'tracking.refreshNow': async (batchId) => {
+      // Every batch at its own service: a batch's connection, or every open one.
+      if (batchId) (await ctx.connectionForBatch(batchId)).poller.refreshNow(batchId);
+      else for (const connected of ctx.sessions.all()) connected.poller.refreshNow();
+      return null;
+    },
+    'tracking.checkAgain': async (batchId, documentId) => {
+      const current = await ctx.connectionForBatch(batchId);
+      const outcome = await current.poller.checkAgain(batchId, documentId);
+      if (!outcome.found) throw new DeskError('still_gone', outcome.message);
+      return null;
+    },
+    'tracking.setPaused': async (paused) => {
+      ctx.setTrackingPaused(paused);
+      return null;
+    },
+  };
+}

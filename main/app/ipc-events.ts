@@ -1,0 +1,56 @@
+import type { SendEngineEvent } from '../batch/send-engine';
+import type { PollerEvent } from '../tracking/status-poller';
+import type { DeskContext } from './desk-context';
+
+/**
+ * The one place where what the engines and pollers of every connection report becomes IPC
+ * events for the page (and notifications for the user).
+ */
+export function ipcEvents(ctx: DeskContext): {
+  onEngineEvent(event: SendEngineEvent): void;
+  onPollerEvent(event: PollerEvent): void;
+} {
+  const { deps } = ctx;
+  return {
+    onEngineEvent(event) {
+      switch (event.type) {
+        case 'item-progress':
+          deps.emit('send.progress', {
+            batchId: event.batchId,
+            documentId: event.documentId,
+            phase: event.phase,
+            ...(event.sentBytes === undefined
+              ? {}
+              : { sentBytes: event.sentBytes, totalBytes: event.totalBytes }),
+          });
+          return;
+        case 'engine-state':
+          ctx.engineStates.set(event.batchId, {
+            state: event.state,
+            ...(event.reason ? { reason: event.reason } : {}),
+            ...(event.resumesAt ? { resumesAt: event.resumesAt } : {}),
+          });
+          deps.emit('send.state', { batchId: event.batchId, engine: ctx.engineState(event.batchId) });
+          ctx.announce(event.batchId);
+          return;
+        default:
+          return;
+      }
+    },
+    onPollerEvent(event) {
+      if (event.type === 'status-changed') {
+        deps.emit('tracking.status', {
+          batchId: event.batchId,
+          documentId: event.documentId,
+          status: event.status,
+        });
+      } else if (event.type === 'completed') {
+        deps.emit('tracking.completed', event);
+        deps.notifier.notify(
+          'Contract fully signed',
+          `${event.externalReference} is completed and its evidence is ready.`,
+        );
+      }
+    },
+  };
+}
