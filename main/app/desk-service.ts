@@ -188,6 +188,10 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
   const service: DeskService = {
     handlers,
     async start() {
+      // The demo, used before in this data folder, comes back (its batches go on); it is the
+      // active connection only when no saved one is.
+      const demo = await deps.demo?.resume?.().catch(() => undefined);
+      if (demo) known.useDemo(demo, { active: !(await deps.profiles.activeName().catch(() => undefined)) });
       // Track every request at its own service, whatever connection is active.
       await sessions.trackEverything(store.list());
       if (await known.activeName().catch(() => undefined)) {

@@ -36,10 +36,10 @@ export class KnownConnections {
     return name === DEMO_PROFILE_NAME && this.#demo !== undefined;
   }
 
-  /** Starts using the demo (its simulator just started, maybe at a new address) and makes it active. */
-  useDemo(demo: DemoConnection): void {
+  /** Starts using the demo (its simulator just started, maybe at a new address); makes it active unless told not to. */
+  useDemo(demo: DemoConnection, { active = true } = {}): void {
     this.#demo = demo;
-    this.#demoActive = true;
+    this.#demoActive = active;
   }
 
   forgetDemo(): void {

@@ -57,4 +57,8 @@ export interface Notifier {
 /** The built-in simulator as a demo connection (development hosts only). */
 export interface DemoProvider {
   start(): Promise<{ readonly baseUrl: string; readonly clientId: string; readonly clientSecret: string }>;
+  /** Starts the demo again when it was used before in this data folder (its batches are tracked); undefined otherwise. */
+  resume?(): Promise<
+    { readonly baseUrl: string; readonly clientId: string; readonly clientSecret: string } | undefined
+  >;
 }

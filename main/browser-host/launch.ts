@@ -78,7 +78,7 @@ export async function launchBrowserHost(options: BrowserHostLaunchOptions): Prom
   const opened = await openDataDir(options.dataDir);
   if (!opened.ok) throw new Error(opened.message);
   const dataDir = opened.value;
-  const demo = options.demo === false ? undefined : (options.demo ?? simulatorDemo());
+  const demo = options.demo === false ? undefined : (options.demo ?? simulatorDemo(options.dataDir));
   const ownDemo = options.demo === undefined ? (demo as ReturnType<typeof simulatorDemo>) : undefined;
   const windows = new Set<AppWindow>();
   // The service needs `emit` and the opener needs one-time links before the host exists.

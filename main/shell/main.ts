@@ -44,12 +44,16 @@ const TRAY_EVENTS: ReadonlySet<EventChannel> = new Set<EventChannel>([
  * The built-in simulator as the demo connection, loaded on first use. Production builds define
  * DESK_DEVELOPMENT_BUILD as false, so the bundler leaves the simulator out of installers.
  */
-function lazySimulatorDemo(): DemoProvider {
+function lazySimulatorDemo(dataDir: string): DemoProvider {
   let provider: Promise<DemoProvider> | undefined;
+  const load = () =>
+    (provider ??= import('../app/simulator-demo').then((module) => module.simulatorDemo(dataDir)));
   return {
     async start() {
-      provider ??= import('../app/simulator-demo').then((module) => module.simulatorDemo());
-      return (await provider).start();
+      return (await load()).start();
+    },
+    async resume() {
+      return (await load()).resume?.();
     },
   };
 }
@@ -90,7 +94,7 @@ async function startDesk(
       if (TRAY_EVENTS.has(event)) outlets.tray?.scheduleRefresh();
     },
     // From the source folder (npm start), the built-in simulator is offered as a demo connection.
-    ...(DESK_DEVELOPMENT_BUILD && !app.isPackaged ? { demo: lazySimulatorDemo() } : {}),
+    ...(DESK_DEVELOPMENT_BUILD && !app.isPackaged ? { demo: lazySimulatorDemo(paths.dataDir) } : {}),
     logger,
     testConnection: connectionTester(logger),
   });

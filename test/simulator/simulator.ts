@@ -22,6 +22,7 @@ import type {
   SimulatorOptions,
   UploadRecord,
 } from './types';
+import { loadServiceState, saveServiceState } from './persistence';
 import { REFERENCE_VARIANT, checkVariant, type ServiceVariant } from './variants';
 import { violationKinds, type ViolationKind, type ViolationRecord } from './violations';
 import { serveWidget } from './widget-routes';
@@ -155,6 +156,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const settings = resolveSettings(options);
   const clock = new SimulatorClock();
   const state = new ServiceState(clock, settings, options.clients ?? [DEMO_CLIENT]);
+  const { statePath } = options;
+  if (statePath) loadServiceState(state, statePath);
+  const saveState = () => {
+    if (statePath) saveServiceState(state, statePath);
+  };
   const tokens = new TokenStore(clock, settings.tokenTtlSeconds);
   const faults = new FaultController(createSeededRandom(options.seed));
   const controlEnabled = options.control ?? true;
@@ -169,6 +175,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const request = state.requests.get(requestId);
     if (!request) return false;
     completeCeremony(request, clock.now());
+    saveState();
     return true;
   };
 
@@ -231,10 +238,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   }
 
   const server = createServer((request, response) => {
-    dispatch(request, response).catch((error: unknown) => {
-      console.error('simulator: unexpected error', request.method, pathOf(request).path, error);
-      writeJson(response, errorResponse(500, 'simulator_error', 'the simulator failed; see its console'));
-    });
+    dispatch(request, response)
+      // What a call changed outlives the process when the service keeps its data in a file.
+      .then(() => {
+        if (request.method !== 'GET') saveState();
+      })
+      .catch((error: unknown) => {
+        console.error('simulator: unexpected error', request.method, pathOf(request).path, error);
+        writeJson(response, errorResponse(500, 'simulator_error', 'the simulator failed; see its console'));
+      });
   });
   server.on('connection', (socket) => connections.accept(socket));
   const listener = new LoopbackListener(server, options.port ?? 0);

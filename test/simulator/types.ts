@@ -47,6 +47,11 @@ export interface SimulatorOptions {
   clients?: SimulatorClient[];
   /** Serve the HTTP control API under `/__simulator/`. Default true. */
   control?: boolean;
+  /**
+   * A file to keep the service's data in (uploads, requests, idempotency keys): read at start,
+   * written after every call that may change it. The demo connection uses it to last.
+   */
+  statePath?: string;
 }
 
 /** Random faults; every rate is a probability in [0, 1]. */

@@ -94,7 +94,13 @@ export function ConnectionsScreen() {
                 <td>{profile.name}</td>
                 <td>{profile.baseUrl}</td>
                 <td>{profile.clientId}</td>
-                <td>{profile.hasSecret ? 'Saved in keychain' : 'Missing'}</td>
+                <td>
+                  {profile.demo
+                    ? 'Built in (public demo credentials)'
+                    : profile.hasSecret
+                      ? 'Saved in keychain'
+                      : 'Missing'}
+                </td>
                 <td>
                   <div className="actions">
                     <button type="button" onClick={() => void test(profile.name)}>

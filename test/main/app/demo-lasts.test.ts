@@ -1,0 +1,102 @@
+import { afterEach, expect, it } from 'vitest';
+import { connectionTester } from '../../../main/app/connection-tester';
+import { createDeskService, DEMO_PROFILE_NAME, type DeskService } from '../../../main/app/desk-service';
+import { simulatorDemo } from '../../../main/app/simulator-demo';
+import { profileRegistry } from '../../../main/browser-host/launch';
+import { createMemoryCredentialStore } from '../../../main/credentials/credential-store';
+import { openDataDir, type DataDir } from '../../../main/desk-core';
+import { silentLogger } from '../../../main/log';
+import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
+
+/** The demo connection keeps its service data in the data folder: a restart loses nothing. */
+let files: TempFolder | undefined;
+let opened: { dataDir: DataDir; service: DeskService; demo: ReturnType<typeof simulatorDemo> } | undefined;
+
+afterEach(async () => {
+  await closeApp();
+  files?.remove();
+});
+
+async function openApp(path: string): Promise<DeskService> {
+  const result = await openDataDir(path);
+  if (!result.ok) throw new Error(result.message);
+  const demo = simulatorDemo(path);
+  const tuning = { retry: { baseDelayMs: 5, maxDelayMs: 50, maxAttempts: 3, maxRetryAfterMs: 1_000 } };
+  const service = createDeskService({
+    host: 'browser',
+    version: 'test',
+    dataDir: result.value,
+    profiles: profileRegistry(path, createMemoryCredentialStore()),
+    dialogs: {
+      pickPdfs: async () => [],
+      pickFolder: async () => undefined,
+      pickManifest: async () => undefined,
+      pickReportPath: async () => undefined,
+    },
+    ceremonies: { open: async () => undefined },
+    notifier: { notify: () => undefined },
+    emit: () => undefined,
+    demo,
+    logger: silentLogger,
+    tuning,
+    testConnection: connectionTester(silentLogger, tuning),
+  });
+  opened = { dataDir: result.value, service, demo };
+  await service.start();
+  return service;
+}
+
+async function closeApp(): Promise<void> {
+  if (!opened) return;
+  await opened.service.close();
+  await opened.demo.close();
+  await opened.dataDir.close();
+  opened = undefined;
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
+  for (const started = Date.now(); Date.now() - started < ms;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${what}: not within ${ms} ms`);
+}
+
+it('a restart between sending and signing with the demo connection loses nothing', async () => {
+  files = makeTempFolder('demo-lasts-');
+  const path = files.file('data');
+  let service = await openApp(path);
+  const demoView = await service.handlers['profiles.useDemo']();
+  const batch = await service.handlers['batches.create']('Demo batch');
+  await service.handlers['documents.addPaths'](batch.id, [
+    await writePdf(files, 'demo.pdf', 'Demo contract'),
+  ]);
+  const [document] = (await service.handlers['batches.get'](batch.id)).documents;
+  await service.handlers['documents.update'](batch.id, document!.id, {
+    externalReference: 'DEMO-1',
+    recipients: [{ participant_type: 'signer', role: 'Employee', name: 'Ann', email: 'ann@example.com' }],
+  });
+  await service.handlers['sending.start'](batch.id);
+  const requestId = await until('prepared', async () => {
+    const [sent] = (await service.handlers['batches.get'](batch.id)).documents;
+    return sent?.phase === 'prepared' ? sent.requestId : undefined;
+  });
+
+  // The app is closed and started again: the demo comes back at the same address, with its data.
+  await closeApp();
+  service = await openApp(path);
+  const demo = (await service.handlers['profiles.list']()).find((profile) => profile.demo);
+  expect(demo).toMatchObject({ name: DEMO_PROFILE_NAME, baseUrl: demoView.baseUrl });
+  const signed = await fetch(`${demoView.baseUrl}/__simulator/requests/${requestId}/complete`, {
+    method: 'POST',
+  });
+  expect(signed.ok).toBe(true);
+  await service.handlers['tracking.refreshNow']();
+  const tracked = await until('completed', async () => {
+    const [after] = (await service.handlers['batches.get'](batch.id)).documents;
+    return after?.tracking?.status === 'completed' ? after : undefined;
+  });
+  expect(tracked.gone).toBe(false);
+  expect((await service.handlers['batches.get'](batch.id)).connectionProblem).toBeUndefined();
+}, 60_000);
