@@ -87,6 +87,7 @@ export function documentViewOf(batch: BatchState, document: DocumentState): Docu
     options: draft.options,
     phase,
     class: classOf(document),
+    ...(document.tracking?.readAt ? { lastCheckedAt: document.tracking.readAt } : {}),
     problems: phase === 'draft' ? sendProblems(batch.defaults, draft) : [],
     locked: isLocked(document),
     ...(send.requestId ? { requestId: send.requestId } : {}),

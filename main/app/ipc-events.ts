@@ -38,7 +38,9 @@ export function ipcEvents(ctx: DeskContext): {
       }
     },
     onPollerEvent(event) {
-      if (event.type === 'status-changed') {
+      if (event.type === 'checked') {
+        deps.emit('tracking.checked', { batchId: event.batchId, documentId: event.documentId, at: event.at });
+      } else if (event.type === 'status-changed') {
         deps.emit('tracking.status', {
           batchId: event.batchId,
           documentId: event.documentId,

@@ -32,6 +32,13 @@ export type PollerEvent =
       readonly externalReference: string;
     }
   | {
+      /** A request was read (whatever it answered): when it was last checked. */
+      readonly type: 'checked';
+      readonly batchId: string;
+      readonly documentId: string;
+      readonly at: string;
+    }
+  | {
       readonly type: 'poller-state';
       /** `refused`: the service refused this connection's credentials or scope; reads go on at their pace. */
       readonly state: 'tracking' | 'paused' | 'waiting' | 'idle' | 'refused';
@@ -197,13 +204,21 @@ export class StatusPoller {
     this.#wake?.();
   }
 
-  /** "Refresh now": every tracked request becomes due; reads still respect the budget. */
-  refreshNow(batchId?: string): void {
+  /**
+   * "Refresh now": every tracked request becomes due; reads still respect the budget and the
+   * spacing of each request. Returns how many requests will be read.
+   */
+  refreshNow(batchId?: string): number {
     const now = this.#now();
+    let due = 0;
     for (const tracked of this.#trackedRequests()) {
-      if (!batchId || tracked.batchId === batchId) this.#dueAt.set(tracked.key, now);
+      if (!batchId || tracked.batchId === batchId) {
+        this.#dueAt.set(tracked.key, now);
+        due += 1;
+      }
     }
     this.#wake?.();
+    return due;
   }
 
   /**
@@ -344,6 +359,13 @@ export class StatusPoller {
       return; // Stopped while reading.
     }
     const now = this.#now();
+    if (result.ok || isNotFoundAtService(result.error))
+      this.#emit({
+        type: 'checked',
+        batchId: tracked.batchId,
+        documentId: tracked.documentId,
+        at: new Date(now).toISOString(),
+      });
     const reschedule = () =>
       this.#dueAt.set(
         key,

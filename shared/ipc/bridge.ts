@@ -63,6 +63,7 @@ export const BRIDGE_EVENTS = {
   ceremonyClosed: 'ceremony.closed',
   profilesChanged: 'profiles.changed',
   trackingPaused: 'tracking.paused',
+  trackingChecked: 'tracking.checked',
 } as const satisfies Record<string, EventChannel>;
 
 type Methods = typeof BRIDGE_METHODS;

@@ -73,7 +73,8 @@ export const invokeChannels = {
   /** A document that needs the user's check: send it as a new request, on purpose. */
   'sending.sendAsNew': channel(z.tuple([id, id]), engineStateSchema),
   'ceremony.open': channel(z.tuple([id, id]), ceremonyOpenedSchema),
-  'tracking.refreshNow': channel(z.tuple([id.optional()]), z.null()),
+  /** Reads every open request (of one batch, or all) now, within the budget: how many will be read. */
+  'tracking.refreshNow': channel(z.tuple([id.optional()]), z.object({ reading: z.number() })),
   /** A request its service said was gone: read it once more at its own service; tracked again if it answers. */
   'tracking.checkAgain': channel(z.tuple([id, id]), z.null()),
   'tracking.setPaused': channel(z.tuple([z.boolean()]), z.null()),
@@ -105,6 +106,8 @@ export const eventChannels = {
   'profiles.changed': z.object({ profiles: z.array(profileViewSchema) }),
   /** Tracking was paused or resumed (from the tray or the window). */
   'tracking.paused': z.object({ paused: z.boolean() }),
+  /** A request was read at its service: when it was last checked. */
+  'tracking.checked': z.object({ batchId: id, documentId: id, at: z.string() }),
 } as const;
 
 export type EventChannel = keyof typeof eventChannels;

@@ -59,6 +59,8 @@ export const documentViewSchema = z.object({
   id: z.string(),
   /** The group a user thinks of it in, computed by main (the renderer never derives it). */
   class: documentClassSchema,
+  /** When its request was last read at its service (ISO), if ever. */
+  lastCheckedAt: z.string().optional(),
   externalReference: z.string(),
   originalName: z.string(),
   storedFilename: z.string(),

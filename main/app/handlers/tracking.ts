@@ -8,9 +8,10 @@ export function trackingHandlers(
   return {
     'tracking.refreshNow': async (batchId) => {
       // Every batch at its own service: a batch's connection, or every open one.
-      if (batchId) (await ctx.connectionForBatch(batchId)).poller.refreshNow(batchId);
-      else for (const connected of ctx.sessions.all()) connected.poller.refreshNow();
-      return null;
+      if (batchId) return { reading: (await ctx.connectionForBatch(batchId)).poller.refreshNow(batchId) };
+      let reading = 0;
+      for (const connected of ctx.sessions.all()) reading += connected.poller.refreshNow();
+      return { reading };
     },
     'tracking.checkAgain': async (batchId, documentId) => {
       const current = await ctx.connectionForBatch(batchId);

@@ -220,6 +220,12 @@ const DocumentRow = memo(function DocumentRow({
           <dd>{formatDateTime(document.tracking?.openedAt)}</dd>
           <dt>Finalized</dt>
           <dd>{formatDateTime(document.tracking?.finalizedAt)}</dd>
+          {document.lastCheckedAt && (
+            <>
+              <dt>Last checked</dt>
+              <dd>{formatDateTime(document.lastCheckedAt)}</dd>
+            </>
+          )}
         </dl>
       </td>
       <td>

@@ -17,6 +17,7 @@ import {
   withProgress,
   withScreen,
   withTrackingPaused,
+  withTrackingChecked,
   withTrackingStatus,
   type DeskState,
   type Notice,
@@ -194,6 +195,7 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
           reloadDetail(batchId);
         }),
         api.events.trackingStatus((payload) => set((state) => withTrackingStatus(state, payload))),
+        api.events.trackingChecked((payload) => set((state) => withTrackingChecked(state, payload))),
         api.events.trackingCompleted(({ externalReference, batchId }) => {
           set((state) =>
             withNotice(state, 'success', `${externalReference} is fully signed; its evidence is ready.`),
@@ -386,7 +388,17 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
       }
     },
     async refreshNow(batchId) {
-      await attempt(set, () => unwrap(desk().tracking.refreshNow(batchId)));
+      const refreshed = await attempt(set, () => unwrap(desk().tracking.refreshNow(batchId)));
+      if (refreshed)
+        set((state) =>
+          withNotice(
+            state,
+            'info',
+            refreshed.reading === 0
+              ? 'No request is waiting for signatures: nothing to check.'
+              : `Checking ${refreshed.reading} ${refreshed.reading === 1 ? 'request' : 'requests'} at ${refreshed.reading === 1 ? 'its service' : 'their services'}, politely paced; each document shows when it was last checked.`,
+          ),
+        );
     },
     async checkAgain(batchId, documentId) {
       const found = await attempt(set, async () => {

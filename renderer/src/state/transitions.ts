@@ -130,6 +130,16 @@ export function withTrackingStatus(state: DeskState, payload: EventPayload<'trac
   return { ...state, details: { ...state.details, [payload.batchId]: { ...detail, documents } } };
 }
 
+/** A request was read at its service: the document shows when it was last checked. */
+export function withTrackingChecked(state: DeskState, payload: EventPayload<'tracking.checked'>): DeskState {
+  const detail = state.details[payload.batchId];
+  if (!detail) return state;
+  const documents = detail.documents.map((document) =>
+    document.id === payload.documentId ? { ...document, lastCheckedAt: payload.at } : document,
+  );
+  return { ...state, details: { ...state.details, [payload.batchId]: { ...detail, documents } } };
+}
+
 /** Tracking was paused or resumed, from the tray or the window. */
 export function withTrackingPaused(state: DeskState, paused: boolean): DeskState {
   return state.info ? { ...state, info: { ...state.info, trackingPaused: paused } } : state;

@@ -129,13 +129,15 @@ it('a batch per connection, the active one switched back and forth and the app r
   await service.start();
   sandbox.complete(sandbox.state.requests()[0]!.id);
   production.complete(production.state.requests()[0]!.id);
-  await handlers['tracking.refreshNow']();
+  // Both open requests are read, each at its own service.
+  expect(await handlers['tracking.refreshNow']()).toEqual({ reading: 2 });
   for (const batchId of [inSandbox, inProduction]) {
     const document = await until(`${batchId} completed`, async () => {
       const [first] = (await handlers['batches.get'](batchId)).documents;
       return first?.tracking?.final ? first : undefined;
     });
     expect(document.gone).toBe(false);
+    expect(Date.parse(document.lastCheckedAt ?? '')).toBeGreaterThan(Date.now() - 60_000);
   }
   expectNoForeignReads();
   expect(sandbox.state.violations()).toEqual([]);

@@ -126,7 +126,7 @@ describe('the app page in Chromium', () => {
     // Past the schema (an undefined id would be refused as invalid): nothing is open to refresh.
     expect(await page.evaluate(() => window.desk?.tracking.refreshNow(undefined))).toEqual({
       ok: true,
-      value: null,
+      value: { reading: 0 },
     });
   });
 

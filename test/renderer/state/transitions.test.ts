@@ -13,6 +13,7 @@ import {
   withProgress,
   withScreen,
   withTrackingPaused,
+  withTrackingChecked,
   withTrackingStatus,
 } from '../../../renderer/src/state/transitions';
 
@@ -113,6 +114,20 @@ describe('renderer transitions', () => {
       canOpenCeremony: false,
     });
     expect(next.details.a?.documents[1]).toBe(state.details.a?.documents[1]);
+  });
+
+  it('shows when one document was last checked at its service', () => {
+    const state = withBatchDetail(initialState, detail('a', [document('1'), document('2')]));
+    const next = withTrackingChecked(state, {
+      batchId: 'a',
+      documentId: '2',
+      at: '2026-11-23T12:40:00.000Z',
+    });
+    expect(next.details.a?.documents[1]?.lastCheckedAt).toBe('2026-11-23T12:40:00.000Z');
+    expect(next.details.a?.documents[0]).toBe(state.details.a?.documents[0]);
+    expect(withTrackingChecked(initialState, { batchId: 'zzz', documentId: '1', at: 'x' })).toBe(
+      initialState,
+    );
   });
 
   it('ignores tracking news of a batch that is not loaded', () => {
