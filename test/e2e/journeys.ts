@@ -10,6 +10,7 @@ import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { REPORT_COLUMNS } from '../../main/report/report-csv';
 import { normalizeFilename } from '../../shared/service/filename';
+import { startSimulator } from '../simulator/simulator';
 import { ALL_SCOPES } from '../simulator/types';
 import { writePdf } from '../support/pdf-files';
 import { expectNoSecretLeft, type App } from './app-harness';
@@ -342,6 +343,8 @@ export const sendWithFaults: Journey = {
     const table = await importSampleManifest(app, 'Stormy Monday');
     // Slow answers so progress can be seen; 30 % of calls answered 503; one creation refused outright.
     sim.faults.set({ latencyMs: 250, rate503: 0.3, retryAfterSeconds: 0 });
+    // At least one 503 whatever the random draws: the first upload meets it.
+    sim.faults.enqueue({ kind: '503', pathPattern: '^/api/v1/uploads$', retryAfterSeconds: 0 });
     sim.faults.enqueue({
       kind: 'reject',
       pathPattern: '^/api/v1/signing-requests$',
@@ -598,6 +601,77 @@ export const needsYourCheck: Journey = {
   },
 };
 
+/** (h) Office desks keep a sandbox and a production connection: each batch is tracked at its own service. */
+export const twoConnections: Journey = {
+  name: 'a batch sent with each of two connections, the active one switched back and forth: every request is seen completed at its own service, none is read at the other, none is gone',
+  timeoutMs: 120_000,
+  async run(app) {
+    const { page, sim: sandbox } = app;
+    const production = await startSimulator({ seed: 77 });
+    try {
+      const sandboxClient = registerJourneyClient(app);
+      const productionClient = {
+        clientId: 'journey-production',
+        clientSecret: `journey-secret-${randomUUID()}`,
+      };
+      production.addClient({ ...productionClient, scopes: [...ALL_SCOPES] });
+      await saveConnection(page, { name: 'Sandbox', baseUrl: sandbox.baseUrl, ...sandboxClient });
+      await saveConnection(page, { name: 'Production', baseUrl: production.baseUrl, ...productionClient });
+      const useConnection = async (name: string) => {
+        await page.getByRole('button', { name: 'Connections' }).click();
+        // The radio follows main's answer, so it is clicked, then seen checked.
+        await page.getByRole('radio', { name: `Use ${name}` }).click();
+        await page.getByRole('radio', { name: `Use ${name}`, checked: true }).waitFor();
+      };
+
+      const sendSample = async (batchName: string) => {
+        await createBatch(page, batchName);
+        const table = await importSampleManifest(app, batchName);
+        await page.getByRole('button', { name: 'Send batch' }).click();
+        await page.getByText('3 of 3 documents sent').waitFor({ timeout: 20_000 });
+        return table;
+      };
+      await useConnection('Sandbox');
+      await sendSample('Sandbox batch');
+      await useConnection('Production');
+      await sendSample('Production batch');
+      await useConnection('Sandbox');
+      await useConnection('Production');
+      const held = Object.fromEntries(SAMPLE_REFERENCES.map((reference) => [reference, 1]));
+      expect(sandbox.state.countByExternalReference()).toEqual(held);
+      expect(production.state.countByExternalReference()).toEqual(held);
+
+      // Every signer signs at each service; each batch, opened from the list, is seen completed.
+      for (const service of [sandbox, production]) {
+        for (const request of service.state.requests()) service.complete(request.id);
+        service.clock.advance(60_000);
+      }
+      for (const batchName of ['Sandbox batch', 'Production batch']) {
+        await page.getByRole('button', { name: 'Batches', exact: true }).click();
+        await page.getByRole('button', { name: batchName, exact: true }).click();
+        await page.getByRole('button', { name: 'Refresh statuses now' }).click();
+        const table = documentsTable(page, batchName);
+        for (const reference of SAMPLE_REFERENCES)
+          await table
+            .getByRole('row', { name: new RegExp(reference) })
+            .getByText('Completed — evidence ready')
+            .waitFor({ timeout: 40_000 });
+        expect(await table.getByText('No longer at the service').count()).toBe(0);
+      }
+      for (const service of [sandbox, production]) {
+        const own = new Set(service.state.requests().map((request) => request.id));
+        for (const call of service.state
+          .calls()
+          .filter((candidate) => candidate.operation === 'readSigningRequest'))
+          expect(own.has(call.path.split('/').at(-1) ?? ''), call.path).toBe(true);
+        expect(service.state.violations()).toEqual([]);
+      }
+    } finally {
+      await production.close();
+    }
+  },
+};
+
 /** Every journey, in the order they run. */
 export const JOURNEYS: readonly Journey[] = [
   prepareByHand,
@@ -607,4 +681,5 @@ export const JOURNEYS: readonly Journey[] = [
   fullFlow,
   exportReport,
   needsYourCheck,
+  twoConnections,
 ];
