@@ -169,6 +169,12 @@ export class CallRunner {
           });
         }
         token = tokenResult.value;
+        // Another caller's answer may have held the operation while this one fetched its token:
+        // no attempt starts inside a Retry-After, so it waits for its turn again.
+        if (this.#deps.gate.remaining(spec.operation)) {
+          admission.pass.finish(false);
+          continue;
+        }
       }
       attempt += 1;
       sent += 1;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { syncManifest } from '../../../main/batch/batch-preparation';
@@ -248,7 +248,8 @@ describe('waiting', () => {
     const batch = await makeBatch(desk, files, 1);
     sim.faults.enqueue({ kind: '429', pathPattern: '^/api/v1/uploads$', retryAfterSeconds: 120 });
     const sending = desk.engine.send(batch.id);
-    await until(() => sim!.state.calls().some((call) => call.status === 429));
+    // The user sees "sending resumes by itself at …" (the hold is kept), then quits.
+    await until(() => existsSync(join(data, 'service-holds.json')));
     await desk.close();
     await sending;
     desk = await openTestDesk(sim, data);
