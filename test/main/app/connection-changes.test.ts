@@ -1,14 +1,17 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { connectionTester } from '../../../main/app/connection-tester';
-import { createDeskService, type DeskService } from '../../../main/app/desk-service';
-import { profileRegistry } from '../../../main/browser-host/launch';
+import type { DeskService } from '../../../main/app/desk-service';
 import {
   createMemoryCredentialStore,
   type CredentialStore,
 } from '../../../main/credentials/credential-store';
 import { openDataDir, type DataDir } from '../../../main/desk-core';
-import { silentLogger } from '../../../main/log';
 import type { DeskHandlers } from '../../../shared/ipc/contract';
+import {
+  createTestDeskService,
+  expectNoForeignReads as expectNoForeignReadsAt,
+  sendOneDocumentBatch,
+  until,
+} from '../../support/desk-service-harness';
 import { DEMO_CLIENT, startSimulator, type Simulator } from '../../simulator/simulator';
 import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
 
@@ -27,28 +30,11 @@ let service: DeskService;
 let handlers: DeskHandlers;
 let emitted: { event: string; payload: unknown }[] = [];
 
-const tuning = { retry: { baseDelayMs: 5, maxDelayMs: 50, maxAttempts: 3, maxRetryAfterMs: 1_000 } };
-
 function openService(): void {
-  service = createDeskService({
-    host: 'browser',
-    version: 'test',
-    dataDir,
-    profiles: profileRegistry(dataDir.path, credentials),
-    dialogs: {
-      pickPdfs: async () => [],
-      pickFolder: async () => undefined,
-      pickManifest: async () => undefined,
-      pickReportPath: async () => undefined,
-    },
-    ceremonies: { open: async () => undefined },
-    notifier: { notify: () => undefined },
+  service = createTestDeskService(dataDir, credentials, {
     emit: (event, payload) => {
       emitted.push({ event, payload });
     },
-    logger: silentLogger,
-    tuning,
-    testConnection: connectionTester(silentLogger, tuning),
   });
   handlers = service.handlers;
 }
@@ -82,40 +68,8 @@ afterEach(async () => {
   files.remove();
 });
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
-  for (const started = Date.now(); Date.now() - started < ms;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${what}: not within ${ms} ms`);
-}
-
-/** A batch of one PDF sent with the active connection, until prepared. */
-async function sendBatch(reference: string): Promise<string> {
-  const batch = await handlers['batches.create'](reference);
-  await handlers['documents.addPaths'](batch.id, [await writePdf(files, `${reference}.pdf`, reference)]);
-  const [document] = (await handlers['batches.get'](batch.id)).documents;
-  await handlers['documents.update'](batch.id, document!.id, {
-    externalReference: reference,
-    recipients: [{ participant_type: 'signer', role: 'Employee', name: 'Ann', email: 'ann@example.com' }],
-  });
-  await handlers['sending.start'](batch.id);
-  await until(`${reference} prepared`, async () =>
-    (await handlers['batches.get'](batch.id)).documents[0]?.phase === 'prepared' ? true : undefined,
-  );
-  return batch.id;
-}
-
-/** No read reached a service that does not hold the request (a read with another connection answers 404). */
-function expectNoForeignReads(): void {
-  for (const sim of [sandbox, production]) {
-    const own = new Set(sim.state.requests().map((request) => request.id));
-    const reads = sim.state.calls().filter((call) => call.operation === 'readSigningRequest');
-    expect(reads.filter((call) => call.status === 404 && !call.fault)).toEqual([]);
-    for (const call of reads) expect(own.has(call.path.split('/').at(-1) ?? '')).toBe(true);
-  }
-}
+const sendBatch = (reference: string) => sendOneDocumentBatch(handlers, files, reference);
+const expectNoForeignReads = () => expectNoForeignReadsAt([sandbox, production]);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,11 +1,9 @@
 import { afterEach, expect, it } from 'vitest';
-import { connectionTester } from '../../../main/app/connection-tester';
-import { createDeskService, DEMO_PROFILE_NAME, type DeskService } from '../../../main/app/desk-service';
+import { DEMO_PROFILE_NAME, type DeskService } from '../../../main/app/desk-service';
 import { simulatorDemo } from '../../../main/app/simulator-demo';
-import { profileRegistry } from '../../../main/browser-host/launch';
 import { createMemoryCredentialStore } from '../../../main/credentials/credential-store';
 import { openDataDir, type DataDir } from '../../../main/desk-core';
-import { silentLogger } from '../../../main/log';
+import { createTestDeskService, until } from '../../support/desk-service-harness';
 import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
 
 /** The demo connection keeps its service data in the data folder: a restart loses nothing. */
@@ -21,26 +19,7 @@ async function openApp(path: string): Promise<DeskService> {
   const result = await openDataDir(path);
   if (!result.ok) throw new Error(result.message);
   const demo = simulatorDemo(path);
-  const tuning = { retry: { baseDelayMs: 5, maxDelayMs: 50, maxAttempts: 3, maxRetryAfterMs: 1_000 } };
-  const service = createDeskService({
-    host: 'browser',
-    version: 'test',
-    dataDir: result.value,
-    profiles: profileRegistry(path, createMemoryCredentialStore()),
-    dialogs: {
-      pickPdfs: async () => [],
-      pickFolder: async () => undefined,
-      pickManifest: async () => undefined,
-      pickReportPath: async () => undefined,
-    },
-    ceremonies: { open: async () => undefined },
-    notifier: { notify: () => undefined },
-    emit: () => undefined,
-    demo,
-    logger: silentLogger,
-    tuning,
-    testConnection: connectionTester(silentLogger, tuning),
-  });
+  const service = createTestDeskService(result.value, createMemoryCredentialStore(), { demo });
   opened = { dataDir: result.value, service, demo };
   await service.start();
   return service;
@@ -52,15 +31,6 @@ async function closeApp(): Promise<void> {
   await opened.demo.close();
   await opened.dataDir.close();
   opened = undefined;
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
-  for (const started = Date.now(); Date.now() - started < ms;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${what}: not within ${ms} ms`);
 }
 
 it('a restart between sending and signing with the demo connection loses nothing', async () => {

@@ -1,0 +1,83 @@
+import { expect } from 'vitest';
+import { connectionTester } from '../../main/app/connection-tester';
+import { createDeskService, type DeskService, type DeskServiceDeps } from '../../main/app/desk-service';
+import type { DemoProvider } from '../../main/app/ports';
+import { profileRegistry } from '../../main/browser-host/launch';
+import type { CredentialStore } from '../../main/credentials/credential-store';
+import type { DataDir } from '../../main/desk-core';
+import { silentLogger } from '../../main/log';
+import type { DeskHandlers } from '../../shared/ipc/contract';
+import type { Simulator } from '../simulator/simulator';
+import { writePdf, type TempFolder } from './pdf-files';
+
+/** Short retries, so tests against the simulator run fast. */
+export const TEST_TUNING = {
+  retry: { baseDelayMs: 5, maxDelayMs: 50, maxAttempts: 3, maxRetryAfterMs: 1_000 },
+};
+
+/** A desk service over `dataDir` as the browser host builds it, with no-op dialogs, windows and notifications. */
+export function createTestDeskService(
+  dataDir: DataDir,
+  credentials: CredentialStore,
+  options: { readonly emit?: DeskServiceDeps['emit']; readonly demo?: DemoProvider } = {},
+): DeskService {
+  return createDeskService({
+    host: 'browser',
+    version: 'test',
+    dataDir,
+    profiles: profileRegistry(dataDir.path, credentials),
+    dialogs: {
+      pickPdfs: async () => [],
+      pickFolder: async () => undefined,
+      pickManifest: async () => undefined,
+      pickReportPath: async () => undefined,
+    },
+    ceremonies: { open: async () => undefined },
+    notifier: { notify: () => undefined },
+    emit: options.emit ?? (() => undefined),
+    ...(options.demo ? { demo: options.demo } : {}),
+    logger: silentLogger,
+    tuning: TEST_TUNING,
+    testConnection: connectionTester(silentLogger, TEST_TUNING),
+  });
+}
+
+/** Polls `probe` until it gives a value, or fails naming `what`. */
+export async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
+  for (const started = Date.now(); Date.now() - started < ms;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${what}: not within ${ms} ms`);
+}
+
+/** A batch of one PDF (one signer) sent with the active connection, until prepared; its id. */
+export async function sendOneDocumentBatch(
+  handlers: DeskHandlers,
+  files: TempFolder,
+  reference: string,
+): Promise<string> {
+  const batch = await handlers['batches.create'](reference);
+  await handlers['documents.addPaths'](batch.id, [await writePdf(files, `${reference}.pdf`, reference)]);
+  const [document] = (await handlers['batches.get'](batch.id)).documents;
+  await handlers['documents.update'](batch.id, document!.id, {
+    externalReference: reference,
+    recipients: [{ participant_type: 'signer', role: 'Employee', name: 'Ann', email: 'ann@example.com' }],
+  });
+  await handlers['sending.start'](batch.id);
+  await until(`${reference} prepared`, async () =>
+    (await handlers['batches.get'](batch.id)).documents[0]?.phase === 'prepared' ? true : undefined,
+  );
+  return batch.id;
+}
+
+/** No read reached a service that does not hold the request (a read with another connection answers 404). */
+export function expectNoForeignReads(services: readonly Simulator[]): void {
+  for (const sim of services) {
+    const own = new Set(sim.state.requests().map((request) => request.id));
+    const reads = sim.state.calls().filter((call) => call.operation === 'readSigningRequest');
+    expect(reads.filter((call) => call.status === 404 && !call.fault)).toEqual([]);
+    for (const call of reads) expect(own.has(call.path.split('/').at(-1) ?? '')).toBe(true);
+  }
+}
