@@ -165,7 +165,8 @@ export function connect(dataDir: DataDir, connection: Connection, tuning: Connec
     async close() {
       unsubscribe();
       poller.stop();
-      for (const batch of store.list()) engine.pause(batch.id);
+      // Every run ends (its facts stored) before the client goes: another connection may resume.
+      await engine.close();
       await client.close();
       await holdsSaved;
     },

@@ -44,6 +44,8 @@ export class ConnectionSessions {
   readonly #sessions = new Map<string, Session>();
   /** Opening connections, so that two callers share one. */
   readonly #opening = new Map<string, Promise<Session>>();
+  /** Closing connections: one opens again only once its runs have ended (never two runs of a batch). */
+  readonly #closing = new Map<string, Promise<void>>();
   /** Why a batch's own connection cannot be used now, by batch id. */
   readonly #problems = new Map<string, string>();
   #activeKey: string | undefined;
@@ -148,7 +150,9 @@ export class ConnectionSessions {
       this.#sessions.delete(key);
       for (const batch of this.#deps.dataDir.store.list())
         if (session.connected.engine.isRunning(batch.id)) interrupted.push(batch.id);
-      await session.connected.close();
+      const closing = session.connected.close().finally(() => this.#closing.delete(key));
+      this.#closing.set(key, closing);
+      await closing;
     }
     return interrupted;
   }
@@ -174,6 +178,7 @@ export class ConnectionSessions {
     let opening = this.#opening.get(key);
     if (!opening) {
       opening = (async () => {
+        await this.#closing.get(key);
         const connection = await this.#deps.connectionOf(known.name);
         const connected = connect(this.#deps.dataDir, connection, {
           logger: this.#logger,

@@ -170,6 +170,11 @@ export class SendEngine {
   readonly #monotonic: () => number = () => performance.now();
   readonly #random: () => number;
   readonly #runs = new Map<string, Run>();
+  /** Every send asked for and not ended, from the moment it is asked (before its run starts). */
+  readonly #sending = new Map<string, Promise<SendSummary>>();
+  /** Sends paused while their documents were still being queued: they end without starting. */
+  readonly #pausedBeforeStart = new Set<string>();
+  #closed = false;
   readonly #listeners = new Set<(event: SendEngineEvent) => void>();
 
   constructor(options: SendEngineOptions) {
@@ -185,9 +190,9 @@ export class SendEngine {
     return () => this.#listeners.delete(listener);
   }
 
-  /** True while the batch is being sent. */
+  /** True while the batch is being sent, from the moment a send is asked until it ends. */
   isRunning(batchId: string): boolean {
-    return this.#runs.has(batchId);
+    return this.#sending.has(batchId);
   }
 
   /**
@@ -196,9 +201,29 @@ export class SendEngine {
    * left half done. Resolves when the batch is finished, paused or stopped. Documents with
    * problems are reported, not sent.
    */
-  async send(batchId: string, documentIds?: readonly string[]): Promise<SendSummary> {
-    const existing = this.#runs.get(batchId);
-    if (existing) return existing.done;
+  send(batchId: string, documentIds?: readonly string[]): Promise<SendSummary> {
+    const existing = this.#sending.get(batchId);
+    if (existing) return existing;
+    const sending = this.#queueAndStart(batchId, documentIds).finally(() => {
+      this.#sending.delete(batchId);
+      this.#pausedBeforeStart.delete(batchId);
+    });
+    this.#sending.set(batchId, sending);
+    return sending;
+  }
+
+  /**
+   * Pauses every batch and waits until each run has ended (its calls abandoned, its facts
+   * stored): nothing is sent by this engine afterwards. A connection closes its engine before
+   * another opens on the same batches, so that two runs never send one batch at once.
+   */
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const batchId of this.#sending.keys()) this.pause(batchId);
+    await Promise.all([...this.#sending.values()].map((sending) => sending.catch(() => undefined)));
+  }
+
+  async #queueAndStart(batchId: string, documentIds?: readonly string[]): Promise<SendSummary> {
     const batch = this.#batch(batchId);
     const wanted = documentIds ? new Set(documentIds) : undefined;
     const toQueue = batch.documents
@@ -215,12 +240,18 @@ export class SendEngine {
         return { batchId, state: 'stopped', ...this.#tally(batchId), reason: stop.message };
       }
     }
+    if (this.#closed || this.#pausedBeforeStart.has(batchId)) {
+      this.#emit({ type: 'engine-state', batchId, state: 'paused' });
+      return { batchId, state: 'paused', ...this.#tally(batchId) };
+    }
     return this.#start(batchId);
   }
 
   /** Stops starting new steps and abandons calls in flight; their outcome is resolved on resume. */
   pause(batchId: string): void {
-    this.#runs.get(batchId)?.controller.abort(new Error('paused'));
+    const run = this.#runs.get(batchId);
+    if (run) run.controller.abort(new Error('paused'));
+    else if (this.#sending.has(batchId)) this.#pausedBeforeStart.add(batchId);
   }
 
   /** Puts a failed document back in the queue, and sends it if the batch is running. */

@@ -96,7 +96,12 @@ async function allPrepared(batchId: string, ms = 30_000) {
         ? true
         : undefined,
     ms,
-  );
+  ).catch(async (error: Error) => {
+    // Say where each document stopped: a failure names its reason.
+    const documents = (await handlers['batches.get'](batchId)).documents;
+    const where = documents.map((d) => `${d.phase}${d.error ? ` (${d.error.message})` : ''}`);
+    throw new Error(`${error.message}; documents: ${where.join(', ')}`);
+  });
 }
 
 it('re-saving a non-active profile (e.g. new secret) keeps its open requests tracked without restart', async () => {
@@ -164,7 +169,7 @@ it('re-saving the ACTIVE profile while its batch sends does not leave the batch 
   await handlers['profiles.activate']('Sandbox');
   const batchId = await draftBatch('A4', 8);
   await handlers['sending.start'](batchId);
-  await sleep(30);
+  // At once: the documents are still being queued, before the run has started.
   await handlers['profiles.save']({
     name: 'Sandbox',
     baseUrl: sandbox.baseUrl,

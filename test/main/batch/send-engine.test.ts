@@ -1,4 +1,5 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isLocked, phaseOf } from '../../../main/batch/batch-state';
 import type { SendEngineEvent } from '../../../main/batch/send-engine';
@@ -115,6 +116,46 @@ describe('send engine', () => {
     expect(paused.prepared).toBeLessThan(10);
     const resumed = await desk.engine.send(batch.id);
     expect(resumed).toMatchObject({ state: 'finished', prepared: 10 });
+    expectExactlyOncePrepared(batch.id, 10);
+  });
+
+  it('a pause asked while the documents are still being queued holds: the send ends paused, nothing reaches the service', async () => {
+    const batch = await makeBatch(desk, files, 3);
+    const sending = desk.engine.send(batch.id);
+    expect(desk.engine.isRunning(batch.id)).toBe(true);
+    desk.engine.pause(batch.id);
+    expect((await sending).state).toBe('paused');
+    expect(desk.engine.isRunning(batch.id)).toBe(false);
+    expect(sim.state.uploads()).toHaveLength(0);
+    const resumed = await desk.engine.send(batch.id);
+    expect(resumed).toMatchObject({ state: 'finished', prepared: 3 });
+    expectExactlyOncePrepared(batch.id, 3);
+  });
+
+  it('closing the engine ends its runs before it resolves: nothing is recorded afterwards, and the next engine sends each document once', async () => {
+    const batch = await makeBatch(desk, files, 10);
+    sim.faults.set({ latencyMs: 30 });
+    let prepared = 0;
+    const engine = desk.engine;
+    const closed = new Promise<void>((resolve) =>
+      engine.subscribe((event) => {
+        if (event.type === 'item-progress' && event.phase === 'prepared' && (prepared += 1) === 3)
+          resolve(engine.close());
+      }),
+    );
+    const sending = desk.engine.send(batch.id);
+    await closed;
+    expect(desk.engine.isRunning(batch.id)).toBe(false);
+    let recordedAfterClose = 0;
+    desk.store.subscribe(() => (recordedAfterClose += 1));
+    expect((await sending).state).toBe('paused');
+    // A closed engine starts nothing, even when asked.
+    expect((await desk.engine.send(batch.id)).state).toBe('paused');
+    await sleep(500);
+    expect(recordedAfterClose).toBe(0);
+    await desk.close();
+    desk = await openTestDesk(sim, files.file('data'));
+    expect(await desk.engine.send(batch.id)).toMatchObject({ state: 'finished', prepared: 10 });
     expectExactlyOncePrepared(batch.id, 10);
   });
 
