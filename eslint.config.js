@@ -27,7 +27,17 @@ const nodeGlobals = ['process', 'Buffer', 'global', 'require', '__dirname', '__f
   (name) => ({ name, message: 'renderer/ and shared/ run anywhere: no Node globals.' }),
 );
 /** Files that run in Node: the main process, preload, tests, benchmarks, scripts. */
-const NODE_FILES = ['main/**', 'preload/**', 'test/**', 'bench/**', 'scripts/**', 'build/**', '*.js', '*.ts'];
+const NODE_FILES = [
+  'main/**',
+  'preload/**',
+  'simulator/**',
+  'test/**',
+  'bench/**',
+  'scripts/**',
+  'build/**',
+  '*.js',
+  '*.ts',
+];
 /** Modules that run in Node or Electron and must stay out of browser code. */
 const nodeAndMainOnly = [
   electronOnly,
@@ -77,6 +87,23 @@ export default tseslint.config(
             {
               group: ['**/main/**', '**/preload/**'],
               message: 'Reach the app only through the preload bridge.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The simulator plays the real service: sharing code with the app would hide a shared mistake.
+    files: ['simulator/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/main/**', '**/shared/**', '**/renderer/**', '**/preload/**', '**/test/**'],
+              message: 'The simulator depends on nothing of the app (simulator/README.md).',
             },
           ],
         },

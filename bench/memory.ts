@@ -9,7 +9,7 @@
  */
 import { observer, signer } from '../test/support/batch-harness';
 import { makeTempFolder } from '../test/support/pdf-files';
-import { DEMO_CLIENT, startSimulator } from '../test/simulator/simulator';
+import { DEMO_CLIENT, startSimulator } from '../simulator/simulator';
 import type { BenchDocument } from './support/batch-setup';
 import { bundleChild, runChild } from './support/child-runner';
 import type { MemoryJob, MemoryResult } from './support/memory-child';

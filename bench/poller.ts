@@ -10,7 +10,7 @@
  */
 import { makeBatch, openTestDesk } from '../test/support/batch-harness';
 import { makeTempFolder } from '../test/support/pdf-files';
-import { DEMO_CLIENT, startSimulator } from '../test/simulator/simulator';
+import { DEMO_CLIENT, startSimulator } from '../simulator/simulator';
 import { DEFAULT_POLL_SCHEDULE } from '../main/tracking/poll-schedule';
 import { bundleChild, runChild } from './support/child-runner';
 import type { PollerJob, PollerResult } from './support/poller-child';

@@ -14,7 +14,7 @@ import { openDesk, type Desk } from '../main/desk-core';
 import { Secret } from '../main/secret';
 import { observer, openTestDesk, signer } from '../test/support/batch-harness';
 import { makeTempFolder, type TempFolder } from '../test/support/pdf-files';
-import { startSimulator, type CallRecord } from '../test/simulator/simulator';
+import { startSimulator, type CallRecord } from '../simulator/simulator';
 import { prepareBatch, type BenchDocument } from './support/batch-setup';
 import { meanMs, probeDurableAppend, timeMethod, type Timings } from './support/instrument';
 import { makePaddedPdfTemplate, writePaddedPdf } from './support/pdf-fixtures';

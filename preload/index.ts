@@ -6,7 +6,7 @@
 import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
 import { createBridge, type DeskBridge, type Invoke, type Subscribe } from '../shared/ipc/bridge';
 import type { EventChannel, IpcResult } from '../shared/ipc/contract';
-import { DESK_EVENT_CHANNEL, DESK_INVOKE_CHANNEL } from './ipc-channels';
+import { DESK_EVENT_CHANNEL, DESK_INVOKE_CHANNEL } from '../shared/ipc/channels';
 
 /** What the page sees as `window.desk` (renderer/src/bridge.ts's HostBridge). */
 export type ElectronDeskApi = DeskBridge & {

@@ -48,7 +48,7 @@ await Promise.all([
   // …and the page-side bridge it injects into the renderer, defining window.desk.
   esbuild({
     ...common,
-    entryPoints: { 'desk-bridge': 'main/browser-host/bridge-client.ts' },
+    entryPoints: { 'desk-bridge': 'renderer/browser-host-bridge.ts' },
     outdir: 'dist/browser-host',
     platform: 'browser',
     format: 'iife',

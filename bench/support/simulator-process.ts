@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
-/** The simulator running in a process of its own (`test/simulator/cli.ts`), steered over HTTP. */
+/** The simulator running in a process of its own (`simulator/cli.ts`), steered over HTTP. */
 export interface SimulatorProcess {
   readonly baseUrl: string;
   readonly clientId: string;
@@ -16,7 +16,7 @@ export interface SimulatorProcess {
 
 const bannerSchema = z.object({ baseUrl: z.string(), clientId: z.string(), clientSecret: z.string() });
 const stateSchema = z.object({ totalCalls: z.number() });
-const CLI = fileURLToPath(new URL('../../test/simulator/cli.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('../../simulator/cli.ts', import.meta.url));
 
 /** Starts the simulator's command line on a free port with `latencyMs` on every API call. */
 export async function startSimulatorProcess(latencyMs: number): Promise<SimulatorProcess> {

@@ -7,7 +7,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEMO_CLIENT, startSimulator, type Simulator } from '../../test/simulator/simulator';
+import { DEMO_CLIENT, startSimulator, type Simulator } from '../../simulator/simulator';
 import type { DemoProvider } from './ports';
 
 /** The built-in simulator as the demo connection, started in this process on first use. */

@@ -11,7 +11,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, normalize, resolve } from 'node:path';
 import { DeskError } from '../app/desk-error';
 import type { Dialogs } from '../app/ports';
-import type { DialogAnswer } from './bridge-protocol';
+import type { DialogAnswer } from '../../shared/ipc/browser-host-protocol';
 
 const answers = new AsyncLocalStorage<DialogAnswer>();
 

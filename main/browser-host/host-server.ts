@@ -26,7 +26,7 @@ import {
   SECRET_HASH_PARAMETER,
   SECRET_PROTOCOL_PREFIX,
   type ResultMessage,
-} from './bridge-protocol';
+} from '../../shared/ipc/browser-host-protocol';
 import { withDialogAnswer } from './host-dialogs';
 
 export interface BrowserHostOptions {

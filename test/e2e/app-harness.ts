@@ -25,7 +25,7 @@ import { expect } from 'vitest';
 import type { CeremonyOpener } from '../../main/app/ports';
 import { launchBrowserHost, type LaunchedBrowserHost } from '../../main/browser-host/launch';
 import { createJsonLogger } from '../../main/log';
-import { startSimulator, type Simulator, type SimulatorOptions } from '../simulator/simulator';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../../simulator/simulator';
 import { launchChromium } from '../support/browser';
 import { startVirtualDisplay, type VirtualDisplay } from '../support/display';
 import { makeTempFolder, type TempFolder } from '../support/pdf-files';

@@ -10,8 +10,8 @@ import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { REPORT_COLUMNS } from '../../main/report/report-csv';
 import { normalizeFilename } from '../../shared/service/filename';
-import { startSimulator } from '../simulator/simulator';
-import { ALL_SCOPES } from '../simulator/types';
+import { startSimulator } from '../../simulator/simulator';
+import { ALL_SCOPES } from '../../simulator/types';
 import { writePdf } from '../support/pdf-files';
 import { expectNoSecretLeft, type App } from './app-harness';
 

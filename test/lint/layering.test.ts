@@ -32,6 +32,14 @@ describe('the layering lint rules (ENGINEERING.md)', () => {
     ],
     ['preload/example.ts', "import keytar from 'keytar';\nexport const k = keytar;\n"],
     ['main/app/example.ts', "import { tray } from '../shell/tray';\nexport const t = tray;\n"],
+    [
+      'simulator/example.ts',
+      "import { wireSchemas } from '../shared/service/wire';\nexport const s = wireSchemas;\n",
+    ],
+    [
+      'renderer/browser-host-bridge.ts',
+      "import { BRIDGE_PATH } from '../main/browser-host/host-server';\nexport const p = BRIDGE_PATH;\n",
+    ],
   ])('refuses in %s: %s', async (filePath, code) => {
     expect(await layeringProblems(filePath, code)).toHaveLength(1);
   });
@@ -41,6 +49,11 @@ describe('the layering lint rules (ENGINEERING.md)', () => {
     ['main/batch/example.ts', "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n"],
     ['main/shell/example.ts', "import { tray } from './tray';\nexport const t = tray;\n"],
     ['shared/example.ts', "import { z } from 'zod';\nexport const schema = z.string();\n"],
+    ['simulator/example.ts', "import { createServer } from 'node:http';\nexport const s = createServer;\n"],
+    [
+      'renderer/browser-host-bridge.ts',
+      "import { BRIDGE_PATH } from '../shared/ipc/browser-host-protocol';\nexport const p = BRIDGE_PATH;\n",
+    ],
     [
       'preload/example.ts',
       "import { contextBridge } from 'electron';\nexport const bridge = contextBridge;\n",

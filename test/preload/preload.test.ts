@@ -1,6 +1,6 @@
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BRIDGE_EVENTS, BRIDGE_METHODS } from '../../shared/ipc/bridge';
-import { DESK_EVENT_CHANNEL, DESK_INVOKE_CHANNEL } from '../../preload/ipc-channels';
+import { DESK_EVENT_CHANNEL, DESK_INVOKE_CHANNEL } from '../../shared/ipc/channels';
 import type { ElectronDeskApi } from '../../preload/index';
 import { contextBridge, ipcRenderer, webUtils } from '../main/shell/fake-electron';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from './simulator';
+import { startSimulator, type Simulator } from '../../simulator/simulator';
 import { callApi, createDraftRequest, createPreparedRequest, getToken, readRequest } from './test-support';
 
 let simulator: Simulator;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from './simulator';
+import { startSimulator, type Simulator } from '../../simulator/simulator';
 import {
   createSigningRequest,
   fetchJson,

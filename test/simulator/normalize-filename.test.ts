@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeFilenameHeader, normalizeFilename } from './normalize-filename';
+import { decodeFilenameHeader, normalizeFilename } from '../../simulator/normalize-filename';
 
 const LONG_STEM = 'a'.repeat(300);
 

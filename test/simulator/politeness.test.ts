@@ -1,6 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { IN_FLIGHT_GRACE_MS, MIN_READ_SPACING_MS, PolitenessWatch, type WatchedCall } from './politeness';
-import { startSimulator, type Simulator } from './simulator';
+import {
+  IN_FLIGHT_GRACE_MS,
+  MIN_READ_SPACING_MS,
+  PolitenessWatch,
+  type WatchedCall,
+} from '../../simulator/politeness';
+import { startSimulator, type Simulator } from '../../simulator/simulator';
 import {
   JSON_HEADERS,
   createDraftRequest,
@@ -12,8 +17,8 @@ import {
   samplePdf,
   uploadPdf,
 } from './test-support';
-import { variantNamed } from './variants';
-import { violationsOfKind } from './violations';
+import { variantNamed } from '../../simulator/variants';
+import { violationsOfKind } from '../../simulator/violations';
 
 /** 300 ms of real time, past the 250 ms grace: a call sent after it on any connection is held to the Retry-After. */
 const pastTheGrace = () => new Promise((resolve) => setTimeout(resolve, 300));

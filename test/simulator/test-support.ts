@@ -1,6 +1,6 @@
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
-import { DEMO_CLIENT, type Simulator, type SimulatorClient } from './simulator';
+import { DEMO_CLIENT, type Simulator, type SimulatorClient } from '../../simulator/simulator';
 
 /**
  * Helpers for the simulator's own tests: they talk to a started simulator over real HTTP,

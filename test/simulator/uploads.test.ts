@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from './simulator';
+import { startSimulator, type Simulator } from '../../simulator/simulator';
 import {
   JSON_HEADERS,
   createSigningRequest,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from './simulator';
+import { startSimulator, type Simulator } from '../../simulator/simulator';
 import {
   callApi,
   createSigningRequest,
@@ -11,7 +11,12 @@ import {
   uploadPdf,
   type JsonAnswer,
 } from './test-support';
-import { describeVariant, variantNamed, variantsForSuite, type ServiceVariant } from './variants';
+import {
+  describeVariant,
+  variantNamed,
+  variantsForSuite,
+  type ServiceVariant,
+} from '../../simulator/variants';
 
 let simulator: Simulator | undefined;
 

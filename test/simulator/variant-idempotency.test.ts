@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startSimulator, type Simulator } from './simulator';
+import { startSimulator, type Simulator } from '../../simulator/simulator';
 import {
   createSigningRequest,
   getToken,
@@ -7,7 +7,7 @@ import {
   signingRequestBody,
   uploadPdf,
 } from './test-support';
-import { SERVICE_VARIANTS, variantNamed, type ServiceVariant } from './variants';
+import { SERVICE_VARIANTS, variantNamed, type ServiceVariant } from '../../simulator/variants';
 
 const HOUR = 3_600_000;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startSimulator } from './simulator';
+import { startSimulator } from '../../simulator/simulator';
 import {
   REFERENCE_VARIANT,
   SERVICE_VARIANTS,
@@ -10,7 +10,7 @@ import {
   variantNamed,
   variantsForSuite,
   type ServiceVariant,
-} from './variants';
+} from '../../simulator/variants';
 
 /** The value of each VARIANT_CHOICES entry in a variant, as JSON for comparison. */
 function choicesOf(variant: ServiceVariant): Record<keyof typeof VARIANT_CHOICES, string> {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEMO_CLIENT, startSimulator, type Simulator } from './simulator';
+import { DEMO_CLIENT, startSimulator, type Simulator } from '../../simulator/simulator';
 import {
   JSON_HEADERS,
   callApi,
@@ -13,7 +13,12 @@ import {
   signingRequestBody,
   uploadPdf,
 } from './test-support';
-import { violationKindOf, violationKinds, violationsOfKind, type ViolationKind } from './violations';
+import {
+  violationKindOf,
+  violationKinds,
+  violationsOfKind,
+  type ViolationKind,
+} from '../../simulator/violations';
 
 let simulator: Simulator;
 let token: string;

@@ -3,8 +3,8 @@ import { addPdfDocuments } from '../../main/batch/batch-preparation';
 import type { BatchState } from '../../main/batch/batch-state';
 import { openDesk, type Desk, type DeskOptions } from '../../main/desk-core';
 import { Secret } from '../../main/secret';
-import type { Simulator } from '../simulator/simulator';
-import { DEMO_CLIENT } from '../simulator/simulator';
+import type { Simulator } from '../../simulator/simulator';
+import { DEMO_CLIENT } from '../../simulator/simulator';
 import { writePdf, type TempFolder } from './pdf-files';
 
 /**

@@ -7,7 +7,7 @@
  * `answerChecks` (user-checks.ts).
  */
 import { expect } from 'vitest';
-import { DEMO_CLIENT, type Simulator } from '../simulator/simulator';
+import { DEMO_CLIENT, type Simulator } from '../../simulator/simulator';
 import { parseJsonLines, runCli, type CliCredentials, type CliResult, type JsonEvent } from './cli-process';
 
 /** How one document that needed a check was answered. */

@@ -7,7 +7,7 @@ import type { CredentialStore } from '../../main/credentials/credential-store';
 import type { DataDir } from '../../main/desk-core';
 import { silentLogger } from '../../main/log';
 import type { DeskHandlers } from '../../shared/ipc/contract';
-import type { Simulator } from '../simulator/simulator';
+import type { Simulator } from '../../simulator/simulator';
 import { writePdf, type TempFolder } from './pdf-files';
 
 /** Short retries, so tests against the simulator run fast. */

@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 import { phaseOf } from '../../main/batch/batch-state';
 import type { SendEngine } from '../../main/batch/send-engine';
 import type { BatchStore } from '../../main/store/batch-store';
-import type { Simulator } from '../simulator/simulator';
+import type { Simulator } from '../../simulator/simulator';
 
 export interface CheckAnswers {
   readonly linked: number;

@@ -9,7 +9,7 @@ import { createMemoryCredentialStore } from '../../../main/credentials/credentia
 import { openDataDir, type DataDir } from '../../../main/desk-core';
 import { silentLogger } from '../../../main/log';
 import type { DeskHandlers } from '../../../shared/ipc/contract';
-import { DEMO_CLIENT, startSimulator, type Simulator } from '../../simulator/simulator';
+import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
 import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
 
 /** A ceremony opener that keeps its windows in a map and can be told to fail. */

@@ -12,7 +12,7 @@ import {
   sendOneDocumentBatch,
   until,
 } from '../../support/desk-service-harness';
-import { DEMO_CLIENT, startSimulator, type Simulator } from '../../simulator/simulator';
+import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 
 /**

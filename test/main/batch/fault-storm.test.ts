@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { phaseOf } from '../../../main/batch/batch-state';
-import { startSimulator } from '../../simulator/simulator';
-import { describeVariant, variantsForSuite, type ServiceVariant } from '../../simulator/variants';
+import { startSimulator } from '../../../simulator/simulator';
+import { describeVariant, variantsForSuite, type ServiceVariant } from '../../../simulator/variants';
 import { makeBatch, openTestDesk } from '../../support/batch-harness';
 import { makeTempFolder } from '../../support/pdf-files';
 import { answerChecks } from '../../support/user-checks';

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { participantDone, phaseOf } from '../../../main/batch/batch-state';
 import { BatchStore } from '../../../main/store/batch-store';
-import { DEMO_CLIENT, startSimulator, type Simulator } from '../../simulator/simulator';
+import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
 import { makeBatch, observer, openTestDesk } from '../../support/batch-harness';
 import { answerChecks } from '../../support/user-checks';
 import { bundleEntry, killAllCli, parseJsonLines, runCli, startCli } from '../../support/cli-process';

@@ -13,7 +13,7 @@ import {
   variantNamed,
   type Simulator,
   type SimulatorOptions,
-} from '../../simulator/simulator';
+} from '../../../simulator/simulator';
 import { makeBatch, openTestDesk } from '../../support/batch-harness';
 import { CrashFileSystem } from '../../support/crash-fs';
 import { makePdfBytes, makeTempFolder, type TempFolder } from '../../support/pdf-files';

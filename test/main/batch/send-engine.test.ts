@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isLocked, phaseOf } from '../../../main/batch/batch-state';
 import type { SendEngineEvent } from '../../../main/batch/send-engine';
 import type { Desk } from '../../../main/desk-core';
-import { startSimulator, type Simulator } from '../../simulator/simulator';
+import { startSimulator, type Simulator } from '../../../simulator/simulator';
 import { makeBatch, observer, openTestDesk } from '../../support/batch-harness';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 

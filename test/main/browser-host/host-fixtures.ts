@@ -18,7 +18,7 @@ import {
   type DialogAnswer,
   type EventMessage,
   type ResultMessage,
-} from '../../../main/browser-host/bridge-protocol';
+} from '../../../shared/ipc/browser-host-protocol';
 import {
   launchBrowserHost,
   profileRegistry,
@@ -27,7 +27,7 @@ import {
 import { createJsonLogger } from '../../../main/log';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 
-const BRIDGE_ENTRY = fileURLToPath(new URL('../../../main/browser-host/bridge-client.ts', import.meta.url));
+const BRIDGE_ENTRY = fileURLToPath(new URL('../../../renderer/browser-host-bridge.ts', import.meta.url));
 
 /** Bundles the page-side bridge as the build does (an IIFE for the browser) into `outDir`. */
 export async function bundleBridgeScript(outDir: string): Promise<string> {

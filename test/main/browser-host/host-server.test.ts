@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BRIDGE_PROTOCOL, SECRET_PROTOCOL_PREFIX } from '../../../main/browser-host/bridge-protocol';
+import { BRIDGE_PROTOCOL, SECRET_PROTOCOL_PREFIX } from '../../../shared/ipc/browser-host-protocol';
 import { contentSecurityPolicy, injectBridgeScript } from '../../../main/browser-host/host-server';
 import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
 import {

@@ -3,7 +3,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { expect } from 'vitest';
 import { phaseOf } from '../../../main/batch/batch-state';
 import { BatchStore } from '../../../main/store/batch-store';
-import type { Simulator } from '../../simulator/simulator';
+import type { Simulator } from '../../../simulator/simulator';
 import { makePdfBytes, type TempFolder } from '../../support/pdf-files';
 
 /**

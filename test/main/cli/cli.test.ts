@@ -4,8 +4,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { userMessage } from '../../../shared/service/error-catalog';
-import { DEMO_CLIENT, startSimulator, type Simulator, type SimulatorClient } from '../../simulator/simulator';
-import { ALL_SCOPES } from '../../simulator/types';
+import {
+  DEMO_CLIENT,
+  startSimulator,
+  type Simulator,
+  type SimulatorClient,
+} from '../../../simulator/simulator';
+import { ALL_SCOPES } from '../../../simulator/types';
 import {
   bundleCli,
   killAllCli,

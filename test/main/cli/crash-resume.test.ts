@@ -5,7 +5,7 @@ import {
   startSimulator,
   variantsForSuite,
   type Simulator,
-} from '../../simulator/simulator';
+} from '../../../simulator/simulator';
 import { answerChecksWithCli, describeCheckAnswers } from '../../support/cli-checks';
 import {
   bundleCli,

@@ -9,7 +9,7 @@ import {
   startSimulator,
   variantsForSuite,
   type Simulator,
-} from '../../simulator/simulator';
+} from '../../../simulator/simulator';
 import { answerChecksWithCli, describeCheckAnswers } from '../../support/cli-checks';
 import { bundleCli, killAllCli, parseJsonLines, runCli, startCli } from '../../support/cli-process';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_CLIENT, startSimulator, type Simulator } from '../../simulator/simulator';
-import { variantNamed } from '../../simulator/variants';
+import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
+import { variantNamed } from '../../../simulator/variants';
 import { bundleCli, killAllCli, parseJsonLines, runCli, startCli } from '../../support/cli-process';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 import {

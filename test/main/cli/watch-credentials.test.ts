@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createKeytarCredentialStore } from '../../../main/credentials/credential-store';
 import { createProfileStore } from '../../../main/credentials/profile-store';
-import { DEMO_CLIENT, startSimulator, type Simulator } from '../../simulator/simulator';
+import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
 import { bundleCli, killAllCli, parseJsonLines, runCli } from '../../support/cli-process';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 import { writeContractManifest } from './cli-fixtures';

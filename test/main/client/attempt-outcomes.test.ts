@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AttemptOutcome, CallOptions } from '../../../main/client/service-client';
 import type { Participant } from '../../../shared/service/wire';
-import { DEMO_CLIENT, startSimulator } from '../../simulator/simulator';
+import { DEMO_CLIENT, startSimulator } from '../../../simulator/simulator';
 import { expectFailure, expectOk, makeTestClient, uploadSourceOf } from '../../support/client-harness';
 import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
 import {

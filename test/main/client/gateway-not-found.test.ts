@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isNotFoundAtService } from '../../../main/client/service-failure';
 import { userMessage } from '../../../shared/service/error-catalog';
-import { DEMO_CLIENT, startSimulator } from '../../simulator/simulator';
+import { DEMO_CLIENT, startSimulator } from '../../../simulator/simulator';
 import { expectFailure, expectOk, makeTestClient } from '../../support/client-harness';
 import {
   startScriptedServer,

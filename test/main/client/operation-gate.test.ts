@@ -1,7 +1,7 @@
 import { READ_SPACING_MS } from '../../../main/client/read-spacing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_OPERATION_HOLD_MS, OperationGate, PROBE_ALONE_MS } from '../../../main/client/operation-gate';
-import { DEMO_CLIENT, startSimulator, type CallRecord, type Simulator } from '../../simulator/simulator';
+import { DEMO_CLIENT, startSimulator, type CallRecord, type Simulator } from '../../../simulator/simulator';
 import {
   expectFailure,
   expectOk,

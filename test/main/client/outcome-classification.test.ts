@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { isCatalogCode, userMessage } from '../../../shared/service/error-catalog';
 import type { Participant } from '../../../shared/service/wire';
-import { DEMO_CLIENT, startSimulator } from '../../simulator/simulator';
+import { DEMO_CLIENT, startSimulator } from '../../../simulator/simulator';
 import { expectFailure, expectOk, makeTestClient } from '../../support/client-harness';
 import {
   startScriptedServer,

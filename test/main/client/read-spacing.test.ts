@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { READ_SPACING_MS, ReadSpacing } from '../../../main/client/read-spacing';
-import { DEMO_CLIENT, startSimulator, type Simulator } from '../../simulator/simulator';
+import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
 import { expectOk, makeTestClient, uploadSourceOf } from '../../support/client-harness';
 import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
 

@@ -5,7 +5,7 @@ import type { CreationAnswer } from '../../../main/client/service-client';
 import type { Result } from '../../../main/client/service-failure';
 import { normalizeFilename } from '../../../shared/service/filename';
 import type { CreateSigningRequestBody, Participant } from '../../../shared/service/wire';
-import { DEMO_CLIENT, startSimulator, type Simulator } from '../../simulator/simulator';
+import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
 import { expectFailure, expectOk, makeTestClient, uploadSourceOf } from '../../support/client-harness';
 import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { DEMO_CLIENT, startSimulator, type Simulator } from '../../simulator/simulator';
-import { variantNamed } from '../../simulator/variants';
+import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
+import { variantNamed } from '../../../simulator/variants';
 import { expectOk, makeTestClient, uploadSourceOf } from '../../support/client-harness';
 import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
 

@@ -6,7 +6,7 @@ import {
   KEYCHAIN_UNAVAILABLE_MESSAGE,
 } from '../../../main/credentials/credential-store';
 import { createProfileStore, type ProfileStore } from '../../../main/credentials/profile-store';
-import { DEMO_CLIENT, startSimulator, type Simulator } from '../../simulator/simulator';
+import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
 import { makePdfBytes, makeTempFolder, type TempFolder } from '../../support/pdf-files';
 import {
   environmentWithoutDbus,

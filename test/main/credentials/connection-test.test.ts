@@ -7,7 +7,7 @@ import {
 import { createProfileStore } from '../../../main/credentials/profile-store';
 import type { Connection } from '../../../main/desk-core';
 import { Secret } from '../../../main/secret';
-import { DEMO_CLIENT, startSimulator, type Simulator } from '../../simulator/simulator';
+import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 import { expectNoSecret, requireKeychain, testKeychainService } from './keychain-fixtures';
 

@@ -7,7 +7,7 @@ import {
   type InvokeChannel,
   type IpcResult,
 } from '../../../shared/ipc/contract';
-import { DESK_EVENT_CHANNEL, DESK_INVOKE_CHANNEL } from '../../../preload/ipc-channels';
+import { DESK_EVENT_CHANNEL, DESK_INVOKE_CHANNEL } from '../../../shared/ipc/channels';
 import { DeskError } from '../../../main/app/desk-error';
 import { registerDeskIpc, type DeskIpc } from '../../../main/shell/ipc-bridge';
 import {

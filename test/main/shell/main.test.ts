@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DESK_INVOKE_CHANNEL } from '../../../preload/ipc-channels';
+import { DESK_INVOKE_CHANNEL } from '../../../shared/ipc/channels';
 import { openDataDir } from '../../../main/desk-core';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 import type * as FakeElectronModule from './fake-electron';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BatchStore } from '../../../main/store/batch-store';
 import { CrashFileSystem } from '../../support/crash-fs';
-import { createSeededRandom } from '../../simulator/seeded-random';
+import { createSeededRandom } from '../../../simulator/seeded-random';
 
 const DATA = '/data';
 

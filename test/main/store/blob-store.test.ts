@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDataDir } from '../../../main/desk-core';
 import { BlobStore } from '../../../main/store/blob-store';
 import { CrashFileSystem } from '../../support/crash-fs';
-import { createSeededRandom } from '../../simulator/seeded-random';
+import { createSeededRandom } from '../../../simulator/seeded-random';
 import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
 
 let files: TempFolder;

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { nodeFileSystem, type FileSystem } from '../../../main/store/file-system';
 import { CrashFileSystem, type DiskImage } from '../../support/crash-fs';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
-import { createSeededRandom } from '../../simulator/seeded-random';
+import { createSeededRandom } from '../../../simulator/seeded-random';
 
 /** What a restarted machine reads at `path` after `image`, or undefined when it is gone. */
 async function readAfter(image: DiskImage, path: string): Promise<string | undefined> {

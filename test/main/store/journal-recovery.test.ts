@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BatchStore } from '../../../main/store/batch-store';
 import { JournalWriter, loadJournal, type JournalEntry } from '../../../main/store/journal';
 import { CrashFileSystem } from '../../support/crash-fs';
-import { createSeededRandom } from '../../simulator/seeded-random';
+import { createSeededRandom } from '../../../simulator/seeded-random';
 
 type CounterEvent = { add: number };
 const FOLDER = '/data/journal';

@@ -5,7 +5,7 @@ import { BlobStore } from '../../../main/store/blob-store';
 import type { CrashDisk } from '../../support/crash-disk';
 import { CrashFileSystem, type DiskImage } from '../../support/crash-fs';
 import { makePdfBytes } from '../../support/pdf-files';
-import { createSeededRandom } from '../../simulator/seeded-random';
+import { createSeededRandom } from '../../../simulator/seeded-random';
 import { StoreExpectations } from './power-cut-model';
 import { runWorkload } from './power-cut-workload';
 

@@ -9,7 +9,7 @@ import {
 import type { PollSchedule } from '../../../main/tracking/poll-schedule';
 import { nextInterval, DEFAULT_POLL_SCHEDULE } from '../../../main/tracking/poll-schedule';
 import { ReadBudget } from '../../../main/tracking/read-budget';
-import { startSimulator, type Simulator } from '../../simulator/simulator';
+import { startSimulator, type Simulator } from '../../../simulator/simulator';
 import { makeBatch, openTestDesk } from '../../support/batch-harness';
 import { makeTestClient } from '../../support/client-harness';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';

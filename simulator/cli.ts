@@ -58,7 +58,7 @@ function banner(baseUrl: string, variant: ServiceVariant): string {
     `  Base URL        ${baseUrl}`,
     `  Client id       ${DEMO_CLIENT.clientId}`,
     `  Client secret   ${DEMO_CLIENT.clientSecret}   (a demo credential of this local simulator)`,
-    `  Control API     ${baseUrl}/__simulator/state  (see test/simulator/README.md)`,
+    `  Control API     ${baseUrl}/__simulator/state  (see simulator/README.md)`,
     `  Variant         ${describeVariant(variant)}`,
     '',
     'Press Ctrl+C to stop.',

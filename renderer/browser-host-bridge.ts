@@ -4,8 +4,8 @@
  * exposes, built by the same `createBridge`, over one WebSocket to the host. Browser code only:
  * no Node imports.
  */
-import { createBridge, type DeskBridge, type Subscribe } from '../../shared/ipc/bridge';
-import type { ChannelResult, InvokeChannel, IpcResult } from '../../shared/ipc/contract';
+import { createBridge, type DeskBridge, type Subscribe } from '../shared/ipc/bridge';
+import type { ChannelResult, InvokeChannel, IpcResult } from '../shared/ipc/contract';
 import {
   BRIDGE_PATH,
   BRIDGE_PROTOCOL,
@@ -13,7 +13,7 @@ import {
   SECRET_PROTOCOL_PREFIX,
   type CallMessage,
   type DialogAnswer,
-} from './bridge-protocol';
+} from '../shared/ipc/browser-host-protocol';
 
 /**
  * Kept for this tab only, so a reload (a normal development step) still finds the secret after

@@ -1,9 +1,9 @@
 /**
  * The browser host's wire protocol, shared by the server (host-server.ts) and the page-side
- * client (bridge-client.ts): plain constants and types, no Node or DOM imports, so both bundles
+ * client (renderer/browser-host-bridge.ts): plain constants and types, no Node or DOM imports, so both bundles
  * can import it. One WebSocket per page carries every call and every event as JSON text.
  */
-import type { EventChannel, IpcResult } from '../../shared/ipc/contract';
+import type { EventChannel, IpcResult } from './contract';
 
 /** The WebSocket endpoint of the bridge. */
 export const BRIDGE_PATH = '/bridge';
