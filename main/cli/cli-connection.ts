@@ -37,8 +37,8 @@ export async function chooseConnection(
 /**
  * The credentials for a connection a batch is bound to (`watch` tracks each batch at its own
  * service): the saved profile of the data folder with that address and client id (secret from
- * the keychain), else the environment's when `SIGNING_CLIENT_ID` is that client and `--base-url`,
- * if given, is that address. A message when neither has it.
+ * the keychain), else the environment's when `SIGNING_CLIENT_ID` is that client and `--base-url`
+ * names that address (never an address read from the data folder alone). A message when neither has it.
  */
 export async function connectionForAddress(
   address: ConnectionAddress,
@@ -52,14 +52,15 @@ export async function connectionForAddress(
     ? listed.value.find((candidate) => sameConnection(candidate, address) && candidate.hasSecret)
     : undefined;
   if (profile) return connectionFromProfile(profile.name, dataDir);
-  // The environment names no address: its secret goes only where --base-url says, when it says.
+  // The environment names no address, and the data folder's may have been changed by anyone who
+  // can write it: the environment's secret goes only where --base-url, typed by the user, says.
   const envClient = process.env.SIGNING_CLIENT_ID?.trim();
   const addressAllowed =
-    args.baseUrl === undefined ||
+    args.baseUrl !== undefined &&
     sameConnection({ baseUrl: args.baseUrl, clientId: address.clientId }, address);
   if (envClient === address.clientId && process.env.SIGNING_CLIENT_SECRET && addressAllowed)
     return connectionFromEnvironment(address.baseUrl);
-  return `no credentials for client ${address.clientId}: set SIGNING_CLIENT_ID and SIGNING_CLIENT_SECRET to that client's (with --base-url ${address.baseUrl} when several services share the client id), or save a profile for ${address.baseUrl} in the app.`;
+  return `no credentials for client ${address.clientId}: set SIGNING_CLIENT_ID and SIGNING_CLIENT_SECRET to that client's and pass --base-url ${address.baseUrl} (the environment's secret goes only where --base-url says), or save a profile for ${address.baseUrl} in the app.`;
 }
 
 /** Warnings for people who debug (DESK_LOG=json); secrets cannot reach it (they are `Secret` values). */

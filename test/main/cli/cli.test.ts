@@ -370,7 +370,9 @@ describe('watch', () => {
     // Signed, but the evidence is not ready yet (the service's clock has not moved on).
     const nda = sim.state.requests().find((request) => request.externalReference === 'NDA-2026-017');
     sim.complete(nda!.id);
-    const watching = startCli(cliPath, ['watch', '--data-dir', dataDir], { credentials: DEMO_CLIENT });
+    const watching = startCli(cliPath, ['watch', '--data-dir', dataDir, '--base-url', sim.baseUrl], {
+      credentials: DEMO_CLIENT,
+    });
     while (!watching.stdout().includes('NDA-2026-017: completed, evidence not ready yet')) {
       if (!watching.running())
         throw new Error(`watch ended early:\n${watching.stdout()}${watching.stderr()}`);
@@ -387,7 +389,7 @@ describe('watch', () => {
     for (const request of sim.state.requests()) sim.complete(request.id);
     sim.clock.advance(60_000);
 
-    const watched = await cli(['watch', '--data-dir', dataDir]);
+    const watched = await cli(['watch', '--data-dir', dataDir, '--base-url', sim.baseUrl]);
     expect(watched.stderr).toBe('');
     expect(watched.code).toBe(0);
     for (const reference of SAMPLE_REFERENCES) {
@@ -463,7 +465,9 @@ describe('the client secret', () => {
     // Every prepared request is signed (one whose document waits for the user's check is not).
     for (const request of sim.state.requests()) if (request.status === 'prepared') sim.complete(request.id);
     sim.clock.advance(60_000);
-    results.push(await cli(['watch', '--data-dir', dataDir, '--json'], client, verbose));
+    results.push(
+      await cli(['watch', '--data-dir', dataDir, '--json', '--base-url', sim.baseUrl], client, verbose),
+    );
     results.push(await cli(['validate', SAMPLE_WITH_ERRORS], client, verbose));
     results.push(await cli(['send', SAMPLE_MANIFEST, '--data-dir', dataDir], client, verbose));
 

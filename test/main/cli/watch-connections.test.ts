@@ -9,6 +9,9 @@ import { writeContractManifest } from './cli-fixtures';
  * own address (PRODUCT.md "Connections") until every request is final; none is read at the
  * other service, none is marked gone.
  */
+import { createKeytarCredentialStore } from '../../../main/credentials/credential-store';
+import { createProfileStore } from '../../../main/credentials/profile-store';
+
 let bundle: TempFolder;
 let work: TempFolder;
 let cliPath: string;
@@ -54,9 +57,22 @@ it('send to two services, then one watch: every request completed at its own ser
     service.clock.advance(60_000);
   }
 
-  const watched = await runCli(cliPath, ['watch', '--data-dir', dataDir, '--json'], {
-    credentials: DEMO_CLIENT,
+  // The first service's secret from the environment (only where --base-url says), the second's
+  // from a saved profile for its address (secret in the keychain).
+  const profiles = createProfileStore({ dataDir, credentials: createKeytarCredentialStore() });
+  const saved = await profiles.save({
+    name: 'Second service',
+    baseUrl: services[1]!.baseUrl,
+    clientId: DEMO_CLIENT.clientId,
+    secret: DEMO_CLIENT.clientSecret,
   });
+  expect(saved.ok, JSON.stringify(saved)).toBe(true);
+  const watched = await runCli(
+    cliPath,
+    ['watch', '--data-dir', dataDir, '--json', '--base-url', services[0]!.baseUrl],
+    { credentials: DEMO_CLIENT },
+  );
+  await profiles.delete('Second service');
   expect(watched.code, watched.stderr).toBe(0);
   const events = parseJsonLines(watched.stdout);
   expect(events.filter((event) => event.type === 'gone')).toEqual([]);

@@ -70,10 +70,11 @@ it('env credentials are only used at their own address: a same-client-id product
     s.clock.advance(60_000);
   }
   const tokenCallsBefore = production.state.calls().filter((c) => c.operation === 'token').length;
-  const watched = await runCli(cliPath, ['watch', '--data-dir', dataDir, '--json'], {
-    credentials: DEMO_CLIENT,
-    env: {},
-  });
+  const watched = await runCli(
+    cliPath,
+    ['watch', '--data-dir', dataDir, '--json', '--base-url', sandbox.baseUrl],
+    { credentials: DEMO_CLIENT, env: {} },
+  );
   const prodTokens = production.state
     .calls()
     .filter((c) => c.operation === 'token')
@@ -95,7 +96,7 @@ it('env credentials for one of two clients: the other is named as untracked, the
     for (const r of s.state.requests()) s.complete(r.id);
     s.clock.advance(60_000);
   }
-  const watched = await runCli(cliPath, ['watch', '--data-dir', dataDir, '--json'], {
+  const watched = await runCli(cliPath, ['watch', '--data-dir', dataDir, '--json', '--base-url', a.baseUrl], {
     credentials: DEMO_CLIENT,
   });
   const events = parseJsonLines(watched.stdout);
@@ -111,6 +112,22 @@ it('env credentials for one of two clients: the other is named as untracked, the
       ).length,
   ).toBeGreaterThanOrEqual(0);
 }, 120_000);
+
+it('the environment secret never goes to an address read from the data folder alone: without --base-url the batch is named untracked and its service gets no token request', async () => {
+  const service = await startSimulator({ seed: 71 });
+  services.push(service);
+  const dataDir = work.file('data4');
+  await sendTo(service, dataDir, DEMO_CLIENT, 5);
+  const tokenCallsBefore = service.state.calls().filter((c) => c.operation === 'token').length;
+  const watched = await runCli(cliPath, ['watch', '--data-dir', dataDir, '--json'], {
+    credentials: DEMO_CLIENT,
+  });
+  const events = parseJsonLines(watched.stdout);
+  expect(events.some((e) => e.type === 'untracked' && e.clientId === DEMO_CLIENT.clientId)).toBe(true);
+  expect(watched.code).toBe(1);
+  expect(watched.stdout + watched.stderr).toContain(`--base-url ${service.baseUrl}`);
+  expect(service.state.calls().filter((c) => c.operation === 'token').length).toBe(tokenCallsBefore);
+}, 60_000);
 
 it('watch with nothing bound and nothing open ends at once with 0', async () => {
   const dataDir = work.file('data3');
