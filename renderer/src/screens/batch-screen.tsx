@@ -65,14 +65,15 @@ export function BatchScreen({ batchId }: { batchId: string }) {
 
   const engine = detail.engine;
   const running = engine.state === 'running' || engine.state === 'waiting';
-  const ready = documents.filter((document) => document.phase === 'draft' && document.problems.length === 0);
+  // Groups come from main's one classification (DocumentView.class); the page never derives them.
+  const ready = documents.filter(
+    (document) => document.class === 'not_sent' && document.problems.length === 0,
+  );
   const withProblems = documents.filter(
-    (document) => document.phase === 'draft' && document.problems.length > 0,
+    (document) => document.class === 'not_sent' && document.problems.length > 0,
   );
-  const unfinished = documents.filter((document) =>
-    ['queued', 'uploading', 'creating', 'adding_participants', 'preparing'].includes(document.phase),
-  );
-  const failed = documents.filter((document) => document.phase === 'failed');
+  const unfinished = documents.filter((document) => document.class === 'sending');
+  const failed = documents.filter((document) => document.class === 'failed');
   const needsCheck = detail.counts.needsCheck;
   const canResume = !running && unfinished.length > 0;
 

@@ -245,7 +245,7 @@ const DocumentRow = memo(function DocumentRow({
               Check again<span className="visually-hidden"> {reference} at its service</span>
             </button>
           )}
-          {document.phase === 'failed' && (
+          {document.class === 'failed' && (
             <button type="button" onClick={() => void actions.retry(batchId, document.id)}>
               Retry<span className="visually-hidden"> {reference}</span>
             </button>

@@ -71,9 +71,7 @@ export function withBatchDetail(state: DeskState, detail: BatchDetail): DeskStat
       if (!key.startsWith(`${detail.id}/`)) return true;
       // Progress of documents that main now reports as done is dropped.
       const document = detail.documents.find((candidate) => key === `${detail.id}/${candidate.id}`);
-      return (
-        document !== undefined && !['prepared', 'failed', 'draft', 'needs_check'].includes(document.phase)
-      );
+      return document !== undefined && document.class === 'sending';
     }),
   );
   const { [detail.id]: _error, ...loadErrors } = state.loadErrors;

@@ -95,7 +95,7 @@ describe('renderer transitions', () => {
     expect(state.progress['a/1']).toEqual({ phase: 'uploading', sentBytes: 50, totalBytes: 100 });
     state = withProgress(state, { batchId: 'a', documentId: '1', phase: 'creating' });
     expect(state.progress['a/1']).toEqual({ phase: 'creating' });
-    state = withBatchDetail(state, detail('a', [document('1', { phase: 'prepared' })]));
+    state = withBatchDetail(state, detail('a', [document('1', { phase: 'prepared', class: 'waiting' })]));
     expect(state.progress['a/1']).toBeUndefined();
   });
 
