@@ -162,12 +162,40 @@ async function route(
 }
 
 /** Serves one `/__simulator/…` call. */
+/** Names this computer is reached by; the control API answers no other (DNS rebinding). */
+const LOOPBACK_HOST = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/i;
+
+/**
+ * Why a control call is refused before it is read: it must come from this computer by name, and
+ * never from a web page of another origin (a page could otherwise complete requests or read
+ * the participants' names); undefined when it may proceed.
+ */
+function foreignCaller(request: IncomingMessage): ApiResponse | undefined {
+  const host = request.headers.host ?? '';
+  if (!LOOPBACK_HOST.test(host))
+    return errorResponse(
+      403,
+      'foreign_host',
+      'the control API answers only at 127.0.0.1, localhost or [::1]',
+    );
+  const origin = request.headers.origin;
+  if (origin !== undefined && origin !== `http://${host}`)
+    return errorResponse(403, 'foreign_origin', 'the control API does not answer web pages of other origins');
+  return undefined;
+}
+
 export async function serveControl(
   target: ControlTarget,
   request: IncomingMessage,
   response: ServerResponse,
   url: URL,
 ): Promise<void> {
+  const refused = foreignCaller(request);
+  if (refused) {
+    request.resume();
+    writeJson(response, refused);
+    return;
+  }
   const answer = await route(target, request, response, url);
   if (answer) writeJson(response, answer);
 }

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../simulator/simulator';
 import {
@@ -27,6 +28,41 @@ function control(method: 'GET' | 'POST', path: string, body?: unknown) {
       : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
   });
 }
+
+/** A raw control call with the headers a browser or a rebinding attacker would send. */
+function rawControl(method: string, path: string, headers: Record<string, string>): Promise<number> {
+  const { port } = new URL(simulator.baseUrl);
+  return new Promise((resolve, reject) => {
+    const call = request(
+      { host: '127.0.0.1', port, method, path: `/__simulator${path}`, headers },
+      (answer) => {
+        answer.resume();
+        resolve(answer.statusCode ?? 0);
+      },
+    );
+    call.on('error', reject);
+    call.end(method === 'POST' ? '{"clientId":"page","clientSecret":"page-secret-123"}' : undefined);
+  });
+}
+
+describe('the control API answers this computer only', () => {
+  it('refuses another host name (DNS rebinding) and web pages of other origins; answers 127.0.0.1 and localhost', async () => {
+    const { port } = new URL(simulator.baseUrl);
+    expect(await rawControl('GET', '/state', { host: 'rebind.attacker.example' })).toBe(403);
+    expect(
+      await rawControl('GET', '/state', { host: `127.0.0.1:${port}`, origin: 'https://attacker.example' }),
+    ).toBe(403);
+    expect(
+      await rawControl('POST', '/clients', {
+        host: `127.0.0.1:${port}`,
+        origin: 'https://attacker.example',
+        'content-type': 'text/plain',
+      }),
+    ).toBe(403);
+    expect(await rawControl('GET', '/state', { host: `127.0.0.1:${port}` })).toBe(200);
+    expect(await rawControl('GET', '/state', { host: `localhost:${port}` })).toBe(200);
+  });
+});
 
 describe('the HTTP control API', () => {
   it('GET /state shows requests, counts by reference, uploads, call counts and violations', async () => {
