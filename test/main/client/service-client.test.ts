@@ -543,14 +543,16 @@ describe('a fault storm: 20% 503 and dropped connections', () => {
       if (retry) expect(Date.parse(retry.at) - Date.parse(call.at)).toBeGreaterThanOrEqual(990);
     }
     // Retry-After for everyone: after a 429 or 503 (Retry-After 1 s), no call of the same
-    // operation arrives in that second but those already on their way (the first 250 ms).
+    // operation arrives in that second but those already on their way (the first 500 ms: on a
+    // loaded 2-core machine a call that left before the answer can arrive 280 ms after it; a
+    // client without the shared gate sends several more in the rest of the second).
     for (const call of calls) {
       if (call.fault !== '503' && call.fault !== '429') continue;
       const given = Date.parse(call.at);
       const inside = calls.filter(
         (other) =>
           other.operation === call.operation &&
-          Date.parse(other.at) >= given + 250 &&
+          Date.parse(other.at) >= given + 500 &&
           Date.parse(other.at) < given + 990,
       );
       expect(inside, `${call.operation} within a second of a ${call.fault}`).toEqual([]);
