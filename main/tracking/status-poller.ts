@@ -69,6 +69,9 @@ export interface StatusPollerOptions {
   readonly logger?: Logger;
 }
 
+/** A read whose answer could not be stored is tried again after this long. */
+const NOT_STORED_RETRY_MS = 30_000;
+
 interface Tracked {
   /** `batchId/documentId`: the key of its schedule. */
   readonly key: string;
@@ -325,7 +328,17 @@ export class StatusPoller {
         if (next) {
           const budgetWait = this.#budget.msUntilAvailable();
           if (budgetWait === 0 && this.#budget.tryTake()) {
-            await this.#read(next, signal);
+            try {
+              await this.#read(next, signal);
+            } catch (error) {
+              // Its answer could not be stored (the batch was deleted meanwhile, or the disk
+              // failed): this request is read again later; every other one goes on being tracked.
+              this.#logger.log('warn', 'poll.not_stored', {
+                batchId: next.batchId,
+                error: error instanceof Error ? error.message : String(error),
+              });
+              this.#dueAt.set(next.key, this.#now() + NOT_STORED_RETRY_MS);
+            }
             continue;
           }
           waitMs = budgetWait;

@@ -81,6 +81,26 @@ function until(
 }
 
 describe('status poller', () => {
+  it('keeps tracking after a batch is deleted while one of its reads is on its way (its answer cannot be stored)', async () => {
+    const doomed = await makeBatch(desk, files, 1, 'Doomed');
+    const kept = await makeBatch(desk, files, 1, 'Kept');
+    await desk.engine.send(doomed.id);
+    await desk.engine.send(kept.id);
+    let keptTracked = false;
+    sim.faults.set({ latencyMs: 600 });
+    const events = startPoller({ tracks: (batch) => batch.id === doomed.id || keptTracked });
+    await new Promise((resolve) => setTimeout(resolve, 150)); // the read of Doomed is on its way
+    await desk.store.delete(doomed.id);
+    await new Promise((resolve) => setTimeout(resolve, 900)); // its answer came back: nowhere to store it
+    sim.faults.set({ latencyMs: 0 });
+    keptTracked = true;
+    poller!.notifyChanged();
+    const keptRequest = desk.store.get(kept.id)?.documents[0]?.send.requestId;
+    sim.complete(keptRequest!);
+    await until(events, (event) => event.type === 'completed' && event.batchId === kept.id);
+    expect(poller!.running).toBe(true);
+  });
+
   it('reads every open request until it is final, notifies completion once evidence is ready, then stops reading it', async () => {
     const batch = await makeBatch(desk, files, 3);
     await desk.engine.send(batch.id);
