@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { baseUrlSchema } from '../credentials/base-url';
 
 export const USAGE = `Usage:
   npm run cli -- validate MANIFEST
@@ -17,10 +18,16 @@ holds for it (its reference is checked), or --send-new to send it as a new reque
 const commandSchema = z.enum(['validate', 'send', 'resolve', 'status', 'watch']);
 
 const optionsSchema = z.object({
+  // The same rule and spelling as a saved connection's address, so a batch sent from here
+  // matches the profile for that service (https, or http only to this computer).
   'base-url': z
-    .url({
-      protocol: /^https?$/,
-      message: '--base-url must be an http(s) address, e.g. https://sign.example.com',
+    .string()
+    .transform((text, context) => {
+      const parsed = baseUrlSchema.safeParse(text);
+      if (parsed.success) return parsed.data;
+      for (const issue of parsed.error.issues)
+        context.addIssue({ code: 'custom', message: `--base-url: ${issue.message}` });
+      return z.NEVER;
     })
     .optional(),
   'data-dir': z.string().min(1).optional(),

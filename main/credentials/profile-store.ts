@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { baseUrlSchema } from './base-url';
 import type { Connection } from '../desk-core';
 import { Secret } from '../secret';
 import { writeFileAtomic } from '../store/durable-fs';
@@ -100,7 +101,6 @@ export const PROFILES_FILE = 'profiles.json';
 export const PROFILE_NAME_MAX = 64;
 const CLIENT_ID_MAX = 512;
 const SECRET_MAX = 4096;
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 const nameSchema = z
   .string()
@@ -108,39 +108,6 @@ const nameSchema = z
   .min(1, 'The name is required.')
   .max(PROFILE_NAME_MAX, `The name must be at most ${PROFILE_NAME_MAX} characters.`)
   .refine((name) => !/\p{Cc}/u.test(name), 'The name cannot contain control characters such as line breaks.');
-
-/** An http(s) URL, https unless it points at this computer; stored without a trailing slash. */
-const baseUrlSchema = z
-  .string()
-  .trim()
-  .min(1, 'The base URL is required, e.g. https://sign.example.com.')
-  .transform((text, context) => {
-    let url: URL;
-    try {
-      url = new URL(text);
-    } catch {
-      context.addIssue({
-        code: 'custom',
-        message: 'The base URL must be a full address, e.g. https://sign.example.com.',
-      });
-      return z.NEVER;
-    }
-    const problem =
-      url.protocol !== 'https:' && url.protocol !== 'http:'
-        ? 'The base URL must start with https://, e.g. https://sign.example.com.'
-        : url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)
-          ? 'The base URL must use https:// so the client secret is encrypted on the way; http:// is accepted only for this computer (localhost, 127.0.0.1 or [::1]).'
-          : url.username || url.password
-            ? 'The base URL cannot contain a user name or password; the client id and secret are entered separately.'
-            : url.search || url.hash
-              ? 'The base URL cannot contain a query (?…) or fragment (#…).'
-              : undefined;
-    if (problem) {
-      context.addIssue({ code: 'custom', message: problem });
-      return z.NEVER;
-    }
-    return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
-  });
 
 const clientIdSchema = z
   .string()

@@ -159,7 +159,19 @@ describe('bad input: exit 2, nothing sent', () => {
     {
       name: 'a --base-url that is not an http(s) address',
       args: (dataDir) => ['send', SAMPLE_MANIFEST, '--base-url', 'sign.example.com', '--data-dir', dataDir],
-      message: '--base-url must be an http(s) address',
+      message: '--base-url: The base URL must be a full address',
+    },
+    {
+      name: 'a --base-url in plain http to another computer (the secret would travel unencrypted)',
+      args: (dataDir) => [
+        'send',
+        SAMPLE_MANIFEST,
+        '--base-url',
+        'http://sign.example.com',
+        '--data-dir',
+        dataDir,
+      ],
+      message: '--base-url: The base URL must use https://',
     },
     {
       name: 'status without --data-dir',
