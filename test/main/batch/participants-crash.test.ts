@@ -100,13 +100,21 @@ describe('the send engine, killed while adding participants and run again', () =
       kills[kind] += 1;
     }
 
-    // A kill while a creation was on its way may leave documents that need the user's check:
-    // answered as a user would, from what the service shows.
-    const answering = await openTestDesk(sim, dataDir);
-    const answers = await answerChecks(answering.store, answering.engine, sim, batch.id);
-    await answering.close();
-
-    const final = await runCli(childPath, args, { credentials: DEMO_CLIENT });
+    // A kill while a creation was on its way may leave documents that need the user's check,
+    // some only known once the next run has looked at the attempts the kill interrupted:
+    // answered as a user would, from what the service shows, then sent again.
+    let final: Awaited<ReturnType<typeof runCli>> | undefined;
+    const answers = { linked: 0, sentAsNew: 0 };
+    for (let round = 0; round < 3; round += 1) {
+      const answering = await openTestDesk(sim, dataDir);
+      const answered = await answerChecks(answering.store, answering.engine, sim, batch.id);
+      answers.linked += answered.linked;
+      answers.sentAsNew += answered.sentAsNew;
+      await answering.close();
+      final = await runCli(childPath, args, { credentials: DEMO_CLIENT });
+      if (parseJsonLines(final.stdout).at(-1)?.needsCheck === 0) break;
+    }
+    if (!final) throw new Error('no final run');
     expect(final.stderr).toBe('');
     expect(parseJsonLines(final.stdout).at(-1)).toMatchObject({
       type: 'summary',
