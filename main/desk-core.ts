@@ -29,12 +29,6 @@ export interface ConnectionTuning {
   /** The clock of the client, engine and poller (tests move it with the simulator's). */
   readonly now?: () => number;
   readonly readsPerMinute?: number;
-  /**
-   * Whether this connection also tracks batches not bound to any connection yet (sent by an
-   * older version): the active connection does; another connection opened only to track its
-   * own batches does not. Default: yes.
-   */
-  readonly tracksUnbound?: () => boolean;
 }
 
 export interface DeskOptions extends ConnectionTuning, DataDirOptions {
@@ -146,13 +140,12 @@ export function connect(dataDir: DataDir, connection: Connection, tuning: Connec
     ...(tuning.reuploadBackoffMs === undefined ? {} : { reuploadBackoffMs: tuning.reuploadBackoffMs }),
     ...(tuning.now ? { now: tuning.now } : {}),
   });
-  const tracksUnbound = tuning.tracksUnbound ?? (() => true);
   const poller = new StatusPoller({
     store,
     client,
     logger,
     // Each batch is read only at the service it was sent to.
-    tracks: (batch) => batchBelongsTo(batch, connection, tracksUnbound()),
+    tracks: (batch) => batchBelongsTo(batch, connection),
     ...(tuning.readsPerMinute ? { readsPerMinute: tuning.readsPerMinute } : {}),
     ...(tuning.now ? { now: tuning.now } : {}),
   });

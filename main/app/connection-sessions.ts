@@ -48,7 +48,6 @@ export class ConnectionSessions {
   readonly #closing = new Map<string, Promise<void>>();
   /** Why a batch's own connection cannot be used now, by batch id. */
   readonly #problems = new Map<string, string>();
-  #activeKey: string | undefined;
   #trackingPaused = false;
 
   constructor(deps: ConnectionSessionsDeps) {
@@ -83,7 +82,6 @@ export class ConnectionSessions {
     }
     const known = (await this.#deps.known()).find((candidate) => candidate.name === name);
     if (!known) throw new DeskError('profile_not_found', `There is no connection named "${name}".`);
-    this.#activeKey = connectionKey(known);
     return (await this.#open(known)).connected;
   }
 
@@ -124,17 +122,38 @@ export class ConnectionSessions {
    */
   async trackEverything(batches: readonly BatchState[]): Promise<void> {
     this.#problems.clear();
-    for (const batch of batches) {
-      if (!batch.connection || !batch.documents.some(needsTracking)) continue;
+    for (const listed of batches) {
+      if (!listed.documents.some(needsTracking)) continue;
       try {
+        const batch = listed.connection ? listed : await this.#bindOlder(listed);
         await this.forBatch(batch);
       } catch (error) {
         this.#logger.log('warn', 'tracking.connection_missing', {
-          batchId: batch.id,
+          batchId: listed.id,
           reason: error instanceof DeskError ? error.code : 'unknown',
         });
       }
     }
+  }
+
+  /**
+   * A batch an earlier version sent before batches were bound to their connection: that
+   * version sent everything with the active connection, so it is bound to the active one, once,
+   * and tracked only there from then on. With no active connection it waits, and says why.
+   */
+  async #bindOlder(batch: BatchState): Promise<BatchState> {
+    let active: Connected;
+    try {
+      active = await this.active();
+    } catch (error) {
+      const message =
+        `This batch was sent by an earlier version of the app, which did not record its connection. Make the connection it was sent with the active one (Connections) to track it; it is then tracked with that connection only. ${error instanceof DeskError ? error.message : ''}`.trim();
+      this.#problems.set(batch.id, message);
+      throw error;
+    }
+    await this.#deps.dataDir.store.bindConnection(batch.id, active.connection);
+    this.#logger.log('info', 'tracking.older_batch_bound', { batchId: batch.id });
+    return this.#deps.dataDir.store.get(batch.id) ?? batch;
   }
 
   /**
@@ -183,8 +202,6 @@ export class ConnectionSessions {
         const connected = connect(this.#deps.dataDir, connection, {
           logger: this.#logger,
           ...this.#deps.tuning,
-          // Batches sent before connections were bound are tracked by the active connection.
-          tracksUnbound: () => this.#activeKey === key,
         });
         const session = { name: known.name, connected };
         this.#sessions.set(key, session);

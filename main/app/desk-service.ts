@@ -1,7 +1,8 @@
 import type { DeskHandlers, EventChannel, EventPayload } from '../../shared/ipc/contract';
 import type { EngineStateView } from '../../shared/ipc/views';
 import { classOf } from '../batch/document-class';
-import type { Connected, ConnectionTuning, DataDir } from '../desk-core';
+import { sameConnection } from '../batch/batch-connection';
+import type { ConnectionTuning, DataDir } from '../desk-core';
 import { silentLogger, type Logger } from '../log';
 import { summaryOf } from './batch-views';
 import { ConnectionSessions } from './connection-sessions';
@@ -126,23 +127,19 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
     async connectionForBatch(batchId, { bind = false } = {}) {
       // The batch's own connection, whatever is active; a batch not sent yet takes the active
       // one and is bound to it only by what sends: looking never binds.
-      const batch = ctx.batchOrThrow(batchId);
-      let current: Connected;
-      try {
-        current = await sessions.forBatch(batch);
-      } finally {
-        ctx.announce(batchId); // its connection problem, found or cleared
-      }
-      if (!batch.connection && bind) {
-        await store.record(batchId, [
-          {
-            type: 'connection_bound',
-            baseUrl: current.connection.baseUrl,
-            clientId: current.connection.clientId,
-          },
-        ]);
-      }
-      return current;
+      const ownConnection = async () => {
+        try {
+          return await sessions.forBatch(ctx.batchOrThrow(batchId));
+        } finally {
+          ctx.announce(batchId); // its connection problem, found or cleared
+        }
+      };
+      const current = await ownConnection();
+      if (!bind) return current;
+      // Another call may have bound it meanwhile (a second click while the keychain answered,
+      // the active connection switched in between): the first binding stands, and is used.
+      const bound = await store.bindConnection(batchId, current.connection);
+      return sameConnection(bound, current.connection) ? current : ownConnection();
     },
     async connectionsChanged(interrupted) {
       await sessions.trackEverything(store.list());

@@ -21,9 +21,10 @@ export function sameConnection(a: ConnectionAddress, b: ConnectionAddress): bool
 }
 
 /**
- * True when `batch` belongs to `connection`: it was bound to it when first sent. A batch not
- * bound yet belongs to no connection in particular (`unbound` decides).
+ * True when `batch` belongs to `connection`: it was bound to it when first sent
+ * (`BatchStore.bindConnection`). A batch not bound yet belongs to no connection: nothing of it
+ * is read at any service.
  */
-export function batchBelongsTo(batch: BatchState, connection: ConnectionAddress, unbound: boolean): boolean {
-  return batch.connection ? sameConnection(batch.connection, connection) : unbound;
+export function batchBelongsTo(batch: BatchState, connection: ConnectionAddress): boolean {
+  return batch.connection !== undefined && sameConnection(batch.connection, connection);
 }

@@ -212,6 +212,8 @@ export function applyBatchEvent(state: BatchState, entry: JournalEntry<BatchEven
     case 'batch_renamed':
       return { ...state, name: event.name, updatedAt: at };
     case 'connection_bound':
+      // Bound once: the first binding stands (BatchStore.bindConnection records no second one).
+      if (state.connection) return state;
       return { ...state, connection: { baseUrl: event.baseUrl, clientId: event.clientId }, updatedAt: at };
     case 'defaults_changed':
       return { ...state, defaults: event.defaults, updatedAt: at };

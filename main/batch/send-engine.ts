@@ -7,6 +7,7 @@ import { silentLogger, type Logger } from '../log';
 import type { BlobStore } from '../store/blob-store';
 import type { BatchStore } from '../store/batch-store';
 import type { BatchEvent } from './batch-events';
+import { sameConnection, type ConnectionAddress } from './batch-connection';
 import { phaseOf, type BatchState, type DocumentState, type NeedsCheck } from './batch-state';
 import { CallSlots } from './call-slots';
 import {
@@ -224,6 +225,22 @@ export class SendEngine {
   }
 
   async #queueAndStart(batchId: string, documentIds?: readonly string[]): Promise<SendSummary> {
+    const own = this.#options.client.address;
+    let bound: ConnectionAddress;
+    try {
+      // A batch is sent with one connection only: the first to send it binds it.
+      bound = await this.#options.store.bindConnection(batchId, own);
+    } catch (error) {
+      const stop = storageFailure(error);
+      this.#emit({ type: 'engine-state', batchId, state: 'stopped', reason: stop.message });
+      return { batchId, state: 'stopped', ...this.#tally(batchId), reason: stop.message };
+    }
+    if (!sameConnection(bound, own)) {
+      const reason = `This batch was sent with the connection to ${bound.baseUrl} (client ${bound.clientId}); it is continued only with that one, so no document goes to two services.`;
+      this.#logger.log('warn', 'send.other_connection', { batchId });
+      this.#emit({ type: 'engine-state', batchId, state: 'stopped', reason });
+      return { batchId, state: 'stopped', ...this.#tally(batchId), reason };
+    }
     const batch = this.#batch(batchId);
     const wanted = documentIds ? new Set(documentIds) : undefined;
     const toQueue = batch.documents

@@ -2,6 +2,7 @@
 import { realpath } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { BatchState } from '../batch/batch-state';
+import { sameConnection } from '../batch/batch-connection';
 import { syncManifest } from '../batch/batch-preparation';
 import { checkManifestFile, formatIssue } from '../batch/manifest';
 import { openDesk, type Connection, type Desk } from '../desk-core';
@@ -72,18 +73,12 @@ export async function bindConnection(
   connection: Connection,
   out: CliOutput,
 ): Promise<boolean> {
-  if (batch.connection) {
-    if (batch.connection.baseUrl === connection.baseUrl && batch.connection.clientId === connection.clientId)
-      return true;
-    out.error(
-      `This batch was sent to ${batch.connection.baseUrl} as ${batch.connection.clientId}. Resume it with the same --base-url and client id, so no document goes to two services.`,
-    );
-    return false;
-  }
-  await desk.store.record(batch.id, [
-    { type: 'connection_bound', baseUrl: connection.baseUrl, clientId: connection.clientId },
-  ]);
-  return true;
+  const bound = await desk.store.bindConnection(batch.id, connection);
+  if (sameConnection(bound, connection)) return true;
+  out.error(
+    `This batch was sent to ${bound.baseUrl} as ${bound.clientId}. Resume it with the same --base-url and client id, so no document goes to two services.`,
+  );
+  return false;
 }
 
 export async function sendCommand(args: CliArgs, out: CliOutput): Promise<number> {

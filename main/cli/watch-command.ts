@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { connectionKey, type ConnectionAddress } from '../batch/batch-connection';
 import type { BatchState } from '../batch/batch-state';
 import { connect, openDataDir, type Connected } from '../desk-core';
-import { needsTracking } from '../batch/document-class';
+import { classOf, needsTracking } from '../batch/document-class';
 import type { PollerEvent } from '../tracking/status-poller';
 import type { CliArgs } from './cli-args';
 import { chooseConnection, connectionForAddress, stderrLogger } from './cli-connection';
@@ -46,15 +46,31 @@ export async function watchCommand(args: CliArgs, out: CliOutput): Promise<numbe
   const logger = stderrLogger();
   const sessions: Connected[] = [];
   try {
-    const batches = data.store.list();
-    const groups = connectionsOf(batches);
-    const unbound = batches.filter((batch) => !batch.connection && batch.documents.some(needsTracking));
-    if (groups.size === 0 && unbound.length === 0) {
-      out.say('Nothing to watch: every request of this data folder is final (or none was sent yet).');
-      out.event({ type: 'summary', open: 0 });
-      return EXIT.ok;
-    }
     let untracked = 0;
+    const unbound = data.store
+      .list()
+      .filter((batch) => !batch.connection && batch.documents.some(needsTracking));
+    if (unbound.length > 0) {
+      // Sent by an earlier version, which did not record where: the user says where, once.
+      const connection =
+        args.baseUrl || args.profile ? await chooseConnection(args, dataDir, args.baseUrl ?? '') : undefined;
+      if (connection === undefined || typeof connection === 'string') {
+        untracked += openRequests(unbound);
+        out.error(
+          `Cannot track ${openRequests(unbound)} open request(s) of batches sent before connections were recorded: ${connection ?? 'give --base-url URL (or --profile NAME) to say where they were sent.'}`,
+        );
+      } else {
+        for (const batch of unbound) await data.store.bindConnection(batch.id, connection);
+        out.say(
+          `${unbound.length} batch(es) sent by an earlier version are now bound to ${connection.baseUrl} (client ${connection.clientId}) and tracked there only.`,
+        );
+      }
+    }
+    const groups = connectionsOf(data.store.list());
+    if (groups.size === 0 && untracked === 0) {
+      out.say('Nothing to watch: no request of this data folder is open (or none was sent yet).');
+      return summarize(data.store.list(), untracked, out);
+    }
     /** The batches each connection tracks, to say which cannot be tracked when it is refused. */
     const owned = new Map<Connected, BatchState[]>();
     const refused = new Set<Connected>();
@@ -73,23 +89,9 @@ export async function watchCommand(args: CliArgs, out: CliOutput): Promise<numbe
         );
         continue;
       }
-      const session = connect(data, connection, { logger, tracksUnbound: () => false });
+      const session = connect(data, connection, { logger });
       sessions.push(session);
       owned.set(session, own);
-    }
-    if (unbound.length > 0) {
-      const connection =
-        args.baseUrl || args.profile ? await chooseConnection(args, dataDir, args.baseUrl ?? '') : undefined;
-      if (connection === undefined || typeof connection === 'string') {
-        untracked += openRequests(unbound);
-        out.error(
-          `Cannot track ${openRequests(unbound)} open request(s) of batches sent before connections were recorded: ${connection ?? 'give --base-url URL (or --profile NAME) to say where they were sent.'}`,
-        );
-      } else {
-        const session = connect(data, connection, { logger, tracksUnbound: () => true });
-        sessions.push(session);
-        owned.set(session, unbound);
-      }
     }
     const open = () => openRequests(data.store.list()) - untracked;
     out.say(
@@ -122,15 +124,34 @@ export async function watchCommand(args: CliArgs, out: CliOutput): Promise<numbe
       }
       finishIfDone();
     });
-    const remaining = openRequests(data.store.list());
-    out.event({ type: 'summary', open: remaining });
-    if (!out.json)
-      out.say(remaining === 0 ? 'Every request is final.' : `${remaining} request(s) still open.`);
-    return untracked > 0 ? EXIT.someFailed : EXIT.ok;
+    return summarize(data.store.list(), untracked, out);
   } finally {
     for (const session of sessions) await session.close();
     await data.close();
   }
+}
+
+/**
+ * The last line: how many requests are still open, and how many their service no longer knows
+ * (not final: "Check again" in the app). Exit 1 when some could not be tracked or are gone.
+ */
+function summarize(batches: readonly BatchState[], untracked: number, out: CliOutput): number {
+  const remaining = openRequests(batches);
+  const gone = batches.reduce(
+    (sum, batch) => sum + batch.documents.filter((document) => classOf(document) === 'gone').length,
+    0,
+  );
+  out.event({ type: 'summary', open: remaining, gone });
+  if (!out.json) {
+    const open = `${remaining} request(s) still open`;
+    const final = remaining === 0 ? 'Every request is final.' : `${open}.`;
+    out.say(
+      gone === 0
+        ? final
+        : `${remaining === 0 ? 'Every other request is final' : open}; ${gone} request(s) are no longer known to their service: check them again in the app.`,
+    );
+  }
+  return untracked > 0 || gone > 0 ? EXIT.someFailed : EXIT.ok;
 }
 
 function sayEvent(out: CliOutput, event: PollerEvent): void {

@@ -153,8 +153,11 @@ export class ServiceClient {
   readonly #tokens: TokenManager;
   readonly #now: () => number;
   readonly #callTimeoutMs: number;
+  /** The service and client this client talks to (no secret). */
+  readonly address: { readonly baseUrl: string; readonly clientId: string };
 
   constructor(options: ServiceClientOptions) {
+    this.address = { baseUrl: options.baseUrl, clientId: options.clientId };
     this.#now = options.now ?? Date.now;
     this.#callTimeoutMs = options.callTimeoutMs ?? 30_000;
     const gate = new OperationGate();

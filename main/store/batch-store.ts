@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { BatchDefaults } from '../../shared/domain/batch';
 import type { BatchEvent } from '../batch/batch-events';
+import type { ConnectionAddress } from '../batch/batch-connection';
 import {
   applyBatchEvent,
   emptyBatch,
@@ -75,6 +76,8 @@ export type BatchListener = (state: BatchState, events: readonly BatchEvent[]) =
 export class BatchStore {
   readonly #root: string;
   readonly #batches = new Map<string, OpenBatch>();
+  /** Each batch's binding being decided, so that two are decided one after the other. */
+  readonly #binding = new Map<string, Promise<ConnectionAddress>>();
   readonly #listeners = new Set<BatchListener>();
   #report: StoreLoadReport = { damaged: [], recovered: [] };
 
@@ -166,6 +169,33 @@ export class BatchStore {
     return this.record(batchId, [
       { type: 'batch_created', batchId, name, defaults, ...(source ? { source } : {}) },
     ]);
+  }
+
+  /**
+   * Binds `batchId` to `address` unless it is bound already, and returns the binding in force
+   * (PRODUCT.md "Connections": a batch is sent, continued and tracked only with the connection
+   * it was first sent with). Bindings of one batch are decided one at a time, so two callers
+   * that race with different connections get the same answer: the first one. The only way a
+   * batch gets bound.
+   */
+  bindConnection(batchId: string, address: ConnectionAddress): Promise<ConnectionAddress> {
+    const decided = (this.#binding.get(batchId) ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(async () => {
+        const bound = this.get(batchId)?.connection;
+        if (bound) return bound;
+        const state = await this.record(batchId, [
+          { type: 'connection_bound', baseUrl: address.baseUrl, clientId: address.clientId },
+        ]);
+        return state.connection ?? address;
+      });
+    this.#binding.set(batchId, decided);
+    void decided
+      .finally(() => {
+        if (this.#binding.get(batchId) === decided) this.#binding.delete(batchId);
+      })
+      .catch(() => undefined);
+    return decided;
   }
 
   /** Stores events durably, applies them, tells listeners, and returns the new state. */

@@ -25,6 +25,7 @@ export function BatchScreen({ batchId }: { batchId: string }) {
   const detail = useDesk((state) => state.details[batchId]);
   const progress = useDesk((state) => state.progress);
   const loadError = useDesk((state) => state.loadErrors[batchId]);
+  const starting = useDesk((state) => state.starting[batchId] === true);
   const actions = useDesk.getState();
   const [preview, setPreview] = useState<ManifestPreview | undefined>();
   const [filter, setFilter] = useState<StatusFilter>('all');
@@ -137,17 +138,22 @@ export function BatchScreen({ batchId }: { batchId: string }) {
             Pause sending
           </button>
         ) : canResume ? (
-          <button type="button" className="primary" onClick={() => void actions.send(batchId)}>
-            Resume sending
+          <button
+            type="button"
+            className="primary"
+            disabled={starting}
+            onClick={() => void actions.send(batchId)}
+          >
+            {starting ? 'Starting…' : 'Resume sending'}
           </button>
         ) : (
           <button
             type="button"
             className="primary"
-            disabled={ready.length === 0}
+            disabled={ready.length === 0 || starting}
             onClick={() => void actions.send(batchId)}
           >
-            Send batch
+            {starting ? 'Starting…' : 'Send batch'}
           </button>
         )}
         {failed.length > 0 && (

@@ -19,6 +19,7 @@ import {
   withTrackingPaused,
   withTrackingChecked,
   withTrackingStatus,
+  withStarting,
   type DeskState,
   type Notice,
   type Screen,
@@ -326,7 +327,13 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
       return true;
     },
     async send(batchId) {
-      await attempt(set, () => unwrap(desk().sending.start(batchId)));
+      if (get().starting[batchId]) return; // a second click while the first is on its way
+      set((state) => withStarting(state, batchId, true));
+      try {
+        await attempt(set, () => unwrap(desk().sending.start(batchId)));
+      } finally {
+        set((state) => withStarting(state, batchId, false));
+      }
     },
     async pause(batchId) {
       await attempt(set, () => unwrap(desk().sending.pause(batchId)));

@@ -33,6 +33,8 @@ export interface DeskState {
   readonly notices: readonly Notice[];
   /** Why a batch could not be loaded, shown in place of its screen. */
   readonly loadErrors: Readonly<Record<string, string>>;
+  /** Batches whose "Send" was asked and not answered yet: a second click waits. */
+  readonly starting: Readonly<Record<string, true>>;
 }
 
 export const initialState: DeskState = {
@@ -44,7 +46,14 @@ export const initialState: DeskState = {
   screen: { name: 'batches' },
   notices: [],
   loadErrors: {},
+  starting: {},
 };
+
+/** `batchId`'s send asked (`true`) or answered (`false`). */
+export function withStarting(state: DeskState, batchId: string, starting: boolean): DeskState {
+  const { [batchId]: _answered, ...others } = state.starting;
+  return { ...state, starting: starting ? { ...others, [batchId]: true } : others };
+}
 
 /** The batches, newest activity first. */
 export function sortedBatches(batches: DeskState['batches']): BatchSummary[] {

@@ -1,10 +1,11 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import type { DeskService } from '../../../main/app/desk-service';
 import {
   createMemoryCredentialStore,
   type CredentialStore,
 } from '../../../main/credentials/credential-store';
-import { openDataDir, type DataDir } from '../../../main/desk-core';
+import { connect, openDataDir, type DataDir } from '../../../main/desk-core';
+import { Secret } from '../../../main/secret';
 import type { DeskHandlers } from '../../../shared/ipc/contract';
 import {
   createTestDeskService,
@@ -29,6 +30,8 @@ let credentials: CredentialStore;
 let service: DeskService;
 let handlers: DeskHandlers;
 let emitted: { event: string; payload: unknown }[] = [];
+/** How long the keychain takes to answer for a profile name. */
+const keychainDelayMs = new Map<string, number>();
 
 function openService(): void {
   service = createTestDeskService(dataDir, credentials, {
@@ -46,7 +49,17 @@ beforeEach(async () => {
   const opened = await openDataDir(files.file('data'));
   if (!opened.ok) throw new Error(opened.message);
   dataDir = opened.value;
-  credentials = createMemoryCredentialStore();
+  const memory = createMemoryCredentialStore();
+  keychainDelayMs.clear();
+  // A keychain that may take its time to answer (an unlock prompt, a busy daemon).
+  credentials = {
+    ...memory,
+    readSecret: async (name) => {
+      const ms = keychainDelayMs.get(name);
+      if (ms) await sleep(ms);
+      return memory.readSecret(name);
+    },
+  };
   openService();
   for (const [name, sim] of [
     ['Sandbox', sandbox],
@@ -192,6 +205,67 @@ it('deleting the active profile while its batch sends: the batch says its connec
   await sleep(2_000);
   const detail = await handlers['batches.get'](batchId);
   expect(detail.connectionProblem ?? '').toMatch(/no longer among your connections/);
+}, 60_000);
+
+for (const delayMs of [250, 400]) {
+  it(`two Send clicks around a switch of the active connection, the keychain taking ${delayMs} ms: every document goes to one service only`, async () => {
+    await handlers['profiles.activate']('Sandbox');
+    const batchId = await draftBatch('RACE', 16);
+    keychainDelayMs.set('Sandbox', delayMs);
+    keychainDelayMs.set('Production', 20);
+    const first = handlers['sending.start'](batchId);
+    await sleep(50);
+    await handlers['profiles.activate']('Production');
+    const second = handlers['sending.start'](batchId);
+    await Promise.allSettled([first, second]);
+    await allPrepared(batchId);
+    await sleep(1_000); // anything still on its way arrives
+    const atSandbox = Object.keys(sandbox.state.countByExternalReference());
+    const atProduction = Object.keys(production.state.countByExternalReference());
+    // All 16 at the service whose click bound the batch first, none at the other.
+    const bound = dataDir.store.get(batchId)?.connection?.baseUrl;
+    const [own, other] = bound === sandbox.baseUrl ? [atSandbox, atProduction] : [atProduction, atSandbox];
+    expect(own).toHaveLength(16);
+    expect(other).toEqual([]);
+  }, 60_000);
+}
+
+it('a batch sent by an earlier version (not bound to a connection) is bound to the active one at start, tracked there only, and never marked gone after a switch', async () => {
+  await handlers['profiles.activate']('Sandbox');
+  const older = await draftBatch('OLDER');
+  // An earlier version sent it with the active connection, without recording which.
+  const unrecorded = vi
+    .spyOn(dataDir.store, 'bindConnection')
+    .mockImplementation((_batchId, address) => Promise.resolve(address));
+  const earlier = connect(dataDir, {
+    baseUrl: sandbox.baseUrl,
+    clientId: DEMO_CLIENT.clientId,
+    clientSecret: new Secret(DEMO_CLIENT.clientSecret),
+  });
+  await earlier.engine.send(older);
+  await earlier.close();
+  unrecorded.mockRestore();
+  expect(dataDir.store.get(older)?.connection).toBeUndefined();
+  await service.close();
+  openService();
+  await service.start();
+  expect(dataDir.store.get(older)?.connection?.baseUrl).toBe(sandbox.baseUrl);
+  // The user switches to Production and works there; the older batch stays with Sandbox.
+  await handlers['profiles.activate']('Production');
+  await sendBatch('NEW');
+  sandbox.complete(sandbox.state.requests()[0]!.id);
+  await sleep(5_200);
+  await handlers['tracking.refreshNow']();
+  const [document] = await until(
+    'OLDER completed',
+    async () => {
+      const documents = (await handlers['batches.get'](older)).documents;
+      return documents[0]?.tracking?.final ? documents : undefined;
+    },
+    15_000,
+  );
+  expect(document?.gone).toBe(false);
+  expectNoForeignReads();
 }, 60_000);
 
 it('"Refresh statuses now" on a draft batch does not bind it: it is sent with the connection active when sent', async () => {

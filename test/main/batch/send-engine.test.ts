@@ -132,6 +132,19 @@ describe('send engine', () => {
     expectExactlyOncePrepared(batch.id, 3);
   });
 
+  it('sends a batch only with the connection it is bound to: one bound to another service stops, says so, and sends nothing', async () => {
+    const batch = await makeBatch(desk, files, 2);
+    await desk.store.bindConnection(batch.id, { baseUrl: 'https://sign.example.com', clientId: 'desk' });
+    const summary = await desk.engine.send(batch.id);
+    expect(summary.state).toBe('stopped');
+    expect(summary.reason).toContain('https://sign.example.com');
+    expect(sim.state.calls()).toHaveLength(0);
+    // A batch not bound yet is bound by its first send, to this engine's connection.
+    const other = await makeBatch(desk, files, 1);
+    expect((await desk.engine.send(other.id)).state).toBe('finished');
+    expect(desk.store.get(other.id)?.connection?.baseUrl).toBe(sim.baseUrl);
+  });
+
   it('closing the engine ends its runs before it resolves: nothing is recorded afterwards, and the next engine sends each document once', async () => {
     const batch = await makeBatch(desk, files, 10);
     sim.faults.set({ latencyMs: 30 });

@@ -420,7 +420,7 @@ describe('watch', () => {
     // Nothing is left to watch: it ends at once, with JSON lines when asked.
     const again = await cli(['watch', '--data-dir', dataDir, '--json']);
     expect(again.code).toBe(0);
-    expect(jsonEvents(again).at(-1)).toEqual({ type: 'summary', open: 0 });
+    expect(jsonEvents(again).at(-1)).toEqual({ type: 'summary', open: 0, gone: 0 });
   });
 });
 

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
+import { makeBatch, openTestDesk } from '../../support/batch-harness';
 import { bundleCli, killAllCli, parseJsonLines, runCli } from '../../support/cli-process';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 import { writeContractManifest } from './cli-fixtures';
@@ -82,7 +83,7 @@ it('send to two services, then one watch: every request completed at its own ser
   expect(completed.sort()).toEqual(
     manifests.flatMap((manifest) => manifest.documents.map((document) => document.reference)).sort(),
   );
-  expect(events.at(-1)).toEqual({ type: 'summary', open: 0 });
+  expect(events.at(-1)).toEqual({ type: 'summary', open: 0, gone: 0 });
   for (const service of services) {
     const own = new Set(service.state.requests().map((request) => request.id));
     for (const call of service.state
@@ -91,4 +92,66 @@ it('send to two services, then one watch: every request completed at its own ser
       expect(own.has(call.path.split('/').at(-1) ?? ''), call.path).toBe(true);
     expect(service.state.violations()).toEqual([]);
   }
+}, 120_000);
+
+it('a batch sent by an earlier version (not bound) and a bound one at the same service: watch --base-url binds the older one and reads each request once', async () => {
+  const service = await startSimulator({ seed: 33 });
+  services.push(service);
+  const dataDir = work.file('data-older');
+  const desk = await openTestDesk(service, dataDir);
+  const files = makeTempFolder('desk-watch-older-');
+  const older = await makeBatch(desk, files, 2, 'Older');
+  // An earlier version sent it without recording its connection.
+  const unrecorded = vi
+    .spyOn(desk.store, 'bindConnection')
+    .mockImplementation((_batchId, address) => Promise.resolve(address));
+  expect((await desk.engine.send(older.id)).state).toBe('finished');
+  unrecorded.mockRestore();
+  const newer = await makeBatch(desk, files, 2, 'Newer');
+  expect((await desk.engine.send(newer.id)).state).toBe('finished');
+  expect(desk.store.get(older.id)?.connection).toBeUndefined();
+  await desk.close();
+  files.remove();
+  for (const request of service.state.requests()) service.complete(request.id);
+  service.clock.advance(60_000);
+
+  const watched = await runCli(cliPath, ['watch', '--data-dir', dataDir, '--base-url', service.baseUrl], {
+    credentials: DEMO_CLIENT,
+  });
+  expect(watched.code, watched.stderr).toBe(0);
+  expect(watched.stdout).toContain('1 batch(es) sent by an earlier version are now bound to');
+  expect(watched.stdout).toContain('Every request is final.');
+  // One poller for the one connection: each of the 4 requests read once, none twice.
+  const reads = service.state.calls().filter((call) => call.operation === 'readSigningRequest');
+  const perRequest = new Map<string, number>();
+  for (const call of reads) perRequest.set(call.path, (perRequest.get(call.path) ?? 0) + 1);
+  expect([...perRequest.values()]).toEqual([1, 1, 1, 1]);
+}, 120_000);
+
+it('a request its service no longer knows: watch does not call it final, says to check it again, and exits 1', async () => {
+  const service = await startSimulator({ seed: 34 });
+  services.push(service);
+  const dataDir = work.file('data-gone');
+  const desk = await openTestDesk(service, dataDir);
+  const files = makeTempFolder('desk-watch-gone-');
+  const batch = await makeBatch(desk, files, 2, 'Gone');
+  expect((await desk.engine.send(batch.id)).state).toBe('finished');
+  // The first document's request is one this service does not know (spec §5: a 404 not_found).
+  const [first] = desk.store.get(batch.id)?.documents ?? [];
+  await desk.store.record(batch.id, [
+    { type: 'request_created', documentId: first!.draft.id, requestId: 'sr_unknown_here', replayed: false },
+  ]);
+  await desk.close();
+  files.remove();
+  for (const request of service.state.requests()) service.complete(request.id);
+  service.clock.advance(60_000);
+
+  const watched = await runCli(cliPath, ['watch', '--data-dir', dataDir, '--base-url', service.baseUrl], {
+    credentials: DEMO_CLIENT,
+  });
+  expect(watched.code, watched.stderr).toBe(1);
+  expect(watched.stdout).not.toContain('Every request is final.');
+  expect(watched.stdout).toContain(
+    'Every other request is final; 1 request(s) are no longer known to their service: check them again in the app.',
+  );
 }, 120_000);

@@ -12,6 +12,7 @@ import {
   withoutNotice,
   withProgress,
   withScreen,
+  withStarting,
   withTrackingPaused,
   withTrackingChecked,
   withTrackingStatus,
@@ -137,6 +138,14 @@ describe('renderer transitions', () => {
       status: { status: 'in_progress', evidenceReady: false, readAt: '2026-11-22T10:00:00Z', final: false },
     });
     expect(next).toBe(initialState);
+  });
+
+  it('marks a batch as starting while its Send is on its way, and only that batch', () => {
+    let state = withStarting(initialState, 'b1', true);
+    state = withStarting(state, 'b2', true);
+    expect(state.starting).toEqual({ b1: true, b2: true });
+    state = withStarting(state, 'b1', false);
+    expect(state.starting).toEqual({ b2: true });
   });
 
   it('leaves a deleted batch’s screen for the list', () => {
