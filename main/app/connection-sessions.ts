@@ -90,7 +90,7 @@ export class ConnectionSessions {
    * A batch not bound yet takes the active one (the caller binds it). Throws a DeskError that
    * says which connection is missing when the bound one is no longer known or has no secret.
    */
-  async forBatch(batch: BatchState): Promise<Connected> {
+  async forBatch(batch: BatchState, retried = false): Promise<Connected> {
     if (!batch.connection) return this.active();
     const bound = batch.connection;
     // Two profiles may name the same service and client: the one with a secret serves.
@@ -106,6 +106,9 @@ export class ConnectionSessions {
       this.#problems.delete(batch.id);
       return session.connected;
     } catch (error) {
+      // Its profile was edited while it opened: decide again with the connections as they are now.
+      if (error instanceof DeskError && error.code === 'connection_changed' && !retried)
+        return this.forBatch(batch, true);
       if (error instanceof DeskError)
         this.#problems.set(
           batch.id,
@@ -162,6 +165,8 @@ export class ConnectionSessions {
    * them, and the caller resumes them with their connection as it is now.
    */
   async forget(name: string, address?: ConnectionAddress): Promise<string[]> {
+    // A connection still opening is closed too, once opened (it may hold the old secret).
+    await Promise.allSettled([...this.#opening.values()]);
     const interrupted: string[] = [];
     for (const [key, session] of this.#sessions) {
       const byName = session.name.toLowerCase() === name.toLowerCase();
@@ -199,6 +204,13 @@ export class ConnectionSessions {
       opening = (async () => {
         await this.#closing.get(key);
         const connection = await this.#deps.connectionOf(known.name);
+        // The profile may have moved while its secret was read (a keychain prompt): a session is
+        // only ever opened for the address and client it is filed under.
+        if (connectionKey(connection) !== key)
+          throw new DeskError(
+            'connection_changed',
+            `The connection "${known.name}" changed while it was opening. Try again.`,
+          );
         const connected = connect(this.#deps.dataDir, connection, {
           logger: this.#logger,
           ...this.#deps.tuning,

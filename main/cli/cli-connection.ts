@@ -48,10 +48,12 @@ export async function connectionForAddress(
   // A saved profile names its address: it is the surest match.
   const profiles = createProfileStore({ dataDir, credentials: createKeytarCredentialStore() });
   const listed = await profiles.list();
-  const profile = listed.ok
-    ? listed.value.find((candidate) => sameConnection(candidate, address) && candidate.hasSecret)
-    : undefined;
+  const saved = listed.ok ? listed.value.filter((candidate) => sameConnection(candidate, address)) : [];
+  const profile = saved.find((candidate) => candidate.hasSecret);
   if (profile) return connectionFromProfile(profile.name, dataDir);
+  // A profile for this address whose secret is not usable (none, or saved for another address).
+  const unusable = saved[0] ? await profiles.connectionFor(saved[0].name) : undefined;
+  const profileProblem = unusable && !unusable.ok ? ` ${unusable.message}` : '';
   // The environment names no address, and the data folder's may have been changed by anyone who
   // can write it: the environment's secret goes only where --base-url, typed by the user, says.
   const envClient = process.env.SIGNING_CLIENT_ID?.trim();
@@ -60,7 +62,7 @@ export async function connectionForAddress(
     sameConnection({ baseUrl: args.baseUrl, clientId: address.clientId }, address);
   if (envClient === address.clientId && process.env.SIGNING_CLIENT_SECRET && addressAllowed)
     return connectionFromEnvironment(address.baseUrl);
-  return `no credentials for client ${address.clientId}: set SIGNING_CLIENT_ID and SIGNING_CLIENT_SECRET to that client's and pass --base-url ${address.baseUrl} (the environment's secret goes only where --base-url says), or save a profile for ${address.baseUrl} in the app.`;
+  return `no credentials for client ${address.clientId}: set SIGNING_CLIENT_ID and SIGNING_CLIENT_SECRET to that client's and pass --base-url ${address.baseUrl} (the environment's secret goes only where --base-url says), or save a profile for ${address.baseUrl} in the app.${profileProblem}`;
 }
 
 /** Warnings for people who debug (DESK_LOG=json); secrets cannot reach it (they are `Secret` values). */

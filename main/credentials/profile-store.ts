@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { baseUrlSchema } from './base-url';
+import { sealSecret, unsealSecret, type Unsealed } from './sealed-secret';
 import type { Connection } from '../desk-core';
 import { Secret } from '../secret';
 import { writeFileAtomic } from '../store/durable-fs';
@@ -154,6 +155,19 @@ function notFound(name: string): ProfileNotFound {
   };
 }
 
+/** Why a profile's saved secret is not sent: none saved, or not saved for the profile's address. */
+type NotUsable = 'none' | Exclude<Unsealed, { ok: true }>['reason'];
+
+function secretNotUsable(profile: StoredProfile, reason: NotUsable): SecretMissing {
+  const enterAgain = 'Enter its client secret in Connections and save it, then try again.';
+  const message = {
+    none: `The connection profile "${profile.name}" has no saved client secret. ${enterAgain}`,
+    other_address: `The client secret saved for the connection profile "${profile.name}" was saved for another service address or client id, so it is not sent to ${profile.baseUrl}. If the address changed on purpose, enter the client secret again in Connections and save it.`,
+    unaddressed: `The client secret of the connection profile "${profile.name}" was saved by an earlier version without the service address it is for, so it is not sent anywhere. Enter it again once in Connections and save it; from then on it only goes to ${profile.baseUrl}.`,
+  }[reason];
+  return { ok: false, code: 'secret_missing', message };
+}
+
 function parseInput(
   input: ProfileInput,
 ): ProfileResult<{ profile: StoredProfile; secret: Secret | undefined }> {
@@ -259,10 +273,19 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
   const find = (settings: Settings, name: string) =>
     settings.profiles.find((profile) => foldName(profile.name) === foldName(name));
 
+  /** The profile's secret from the keychain, only when it was saved for the profile's address. */
+  async function secretOf(profile: StoredProfile): Promise<ProfileResult<Secret | NotUsable>> {
+    const stored = await credentials.readSecret(profile.name);
+    if (!stored.ok) return stored;
+    if (!stored.value) return { ok: true, value: 'none' };
+    const unsealed = unsealSecret(stored.value, profile);
+    return { ok: true, value: unsealed.ok ? unsealed.secret : unsealed.reason };
+  }
+
   async function view(profile: StoredProfile): Promise<ProfileResult<ProfileView>> {
-    const saved = await credentials.hasSecret(profile.name);
-    if (!saved.ok) return saved;
-    return { ok: true, value: { ...profile, hasSecret: saved.value } };
+    const secret = await secretOf(profile);
+    if (!secret.ok) return secret;
+    return { ok: true, value: { ...profile, hasSecret: secret.value instanceof Secret } };
   }
 
   async function save(input: ProfileInput): Promise<ProfileResult<ProfileView>> {
@@ -281,6 +304,9 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
 
     const previous = await credentials.readSecret(profile.name);
     if (!previous.ok) return previous;
+    // The saved secret serves this profile only if it was saved for the address it keeps.
+    const keepsSecret =
+      existing !== undefined && previous.value !== undefined && unsealSecret(previous.value, profile).ok;
     const movedSecret =
       existing !== undefined &&
       previous.value !== undefined &&
@@ -297,7 +323,7 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
       ]);
     }
     if (secret) {
-      const stored = await credentials.saveSecret(profile.name, secret);
+      const stored = await credentials.saveSecret(profile.name, sealSecret(profile, secret));
       if (!stored.ok) return stored;
     } else if (!existing && previous.value) {
       // A secret left under this name by an earlier profile (e.g. its settings were lost) must
@@ -319,7 +345,7 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
       }
       return written;
     }
-    const hasSecret = secret !== undefined || (existing !== undefined && previous.value !== undefined);
+    const hasSecret = secret !== undefined || keepsSecret;
     return { ok: true, value: { ...profile, hasSecret } };
   }
 
@@ -362,15 +388,9 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
       if (!loaded.ok) return loaded;
       const profile = find(loaded.value, name);
       if (!profile) return notFound(name);
-      const secret = await credentials.readSecret(profile.name);
+      const secret = await secretOf(profile);
       if (!secret.ok) return secret;
-      if (!secret.value) {
-        return {
-          ok: false,
-          code: 'secret_missing',
-          message: `The connection profile "${profile.name}" has no saved client secret. Enter its client secret in Connections and save it, then try again.`,
-        };
-      }
+      if (!(secret.value instanceof Secret)) return secretNotUsable(profile, secret.value);
       return {
         ok: true,
         value: { baseUrl: profile.baseUrl, clientId: profile.clientId, clientSecret: secret.value },

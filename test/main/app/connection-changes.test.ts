@@ -1,4 +1,7 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { PROFILES_FILE } from '../../../main/credentials/profile-store';
 import type { DeskService } from '../../../main/app/desk-service';
 import {
   createMemoryCredentialStore,
@@ -266,6 +269,57 @@ it('a batch sent by an earlier version (not bound to a connection) is bound to t
   );
   expect(document?.gone).toBe(false);
   expectNoForeignReads();
+}, 60_000);
+
+it('a saved secret never goes to an address planted in profiles.json: at start the batch says why, and the planted service hears nothing', async () => {
+  await handlers['profiles.activate']('Production');
+  const batchId = await sendBatch('PLANTED');
+  await handlers['profiles.delete']('Production');
+  await service.close();
+  // Someone who can write the data folder points the "Sandbox" profile at the batch's service.
+  const file = join(dataDir.path, PROFILES_FILE);
+  writeFileSync(file, readFileSync(file, 'utf8').replace(sandbox.baseUrl, production.baseUrl));
+  const tokensBefore = production.state.calls().filter((call) => call.operation === 'token').length;
+  openService();
+  await service.start();
+  const summary = (await handlers['batches.list']()).find((batch) => batch.id === batchId);
+  expect(summary?.connectionProblem).toContain('was saved for another service address or client id');
+  expect(JSON.stringify(summary)).not.toContain(DEMO_CLIENT.clientSecret);
+  await sleep(300);
+  expect(production.state.calls().filter((call) => call.operation === 'token').length).toBe(tokensBefore);
+}, 60_000);
+
+it('a profile moved to another service while its connection opens (a keychain prompt): nothing of its batches goes to the new service, and the batch says its connection is gone', async () => {
+  production.addClient({
+    clientId: 'prod-desk',
+    clientSecret: 'prod-secret-new',
+    scopes: DEMO_CLIENT.scopes,
+  });
+  await handlers['profiles.activate']('Sandbox');
+  const batchId = await sendBatch('MOVED');
+  await handlers['profiles.activate']('Production');
+  await service.close();
+  openService();
+  keychainDelayMs.set('Sandbox', 1_000); // the keychain prompts before giving the Sandbox secret
+  const starting = service.start();
+  await sleep(200);
+  // Meanwhile the user moves "Sandbox" to another service and client, with its new secret.
+  await handlers['profiles.save']({
+    name: 'Sandbox',
+    baseUrl: production.baseUrl,
+    clientId: 'prod-desk',
+    secret: 'prod-secret-new',
+  });
+  await starting;
+  keychainDelayMs.clear();
+  await sleep(5_200);
+  await handlers['tracking.refreshNow']();
+  await sleep(500);
+  // The batch bound to Sandbox's old address is read nowhere else, by no other client.
+  expect(production.state.calls().filter((call) => call.clientId === 'prod-desk')).toEqual([]);
+  expectNoForeignReads();
+  const detail = await handlers['batches.get'](batchId);
+  expect(detail.connectionProblem).toMatch(/no longer among your connections/);
 }, 60_000);
 
 it('"Refresh statuses now" on a draft batch does not bind it: it is sent with the connection active when sent', async () => {

@@ -1,6 +1,8 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createKeytarCredentialStore } from '../../../main/credentials/credential-store';
-import { createProfileStore } from '../../../main/credentials/profile-store';
+import { createProfileStore, PROFILES_FILE } from '../../../main/credentials/profile-store';
 import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
 import { bundleCli, killAllCli, parseJsonLines, runCli } from '../../support/cli-process';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
@@ -123,6 +125,32 @@ it('the environment secret never goes to an address read from the data folder al
   expect(watched.code).toBe(1);
   expect(watched.stdout + watched.stderr).toContain(`--base-url ${service.baseUrl}`);
   expect(service.state.calls().filter((c) => c.operation === 'token').length).toBe(tokenCallsBefore);
+}, 60_000);
+
+it('a saved secret never goes to an address planted in profiles.json: the planted service gets no token request and watch says why', async () => {
+  const planted = await startSimulator({ seed: 81 });
+  services.push(planted);
+  const dataDir = work.file('data5');
+  // A batch with an open request at the planted service (someone with write access to the data folder).
+  await sendTo(planted, dataDir, DEMO_CLIENT, 6);
+  const profiles = createProfileStore({ dataDir, credentials: createKeytarCredentialStore() });
+  const saved = await profiles.save({
+    name: 'Office',
+    baseUrl: 'https://sign.example.com',
+    clientId: DEMO_CLIENT.clientId,
+    secret: DEMO_CLIENT.clientSecret,
+  });
+  expect(saved.ok, JSON.stringify(saved)).toBe(true);
+  // The settings file is changed behind the app's back: "Office" now points at the planted service.
+  const file = join(dataDir, PROFILES_FILE);
+  writeFileSync(file, readFileSync(file, 'utf8').replace('https://sign.example.com', planted.baseUrl));
+  const tokenCallsBefore = planted.state.calls().filter((c) => c.operation === 'token').length;
+  const watched = await runCli(cliPath, ['watch', '--data-dir', dataDir, '--json'], { credentials: null });
+  await profiles.delete('Office');
+  expect(watched.code).toBe(1);
+  expect(watched.stdout + watched.stderr).toContain('was saved for another service address or client id');
+  expect(watched.stdout + watched.stderr).not.toContain(DEMO_CLIENT.clientSecret);
+  expect(planted.state.calls().filter((c) => c.operation === 'token').length).toBe(tokenCallsBefore);
 }, 60_000);
 
 it('watch with nothing bound and nothing open ends at once with 0', async () => {

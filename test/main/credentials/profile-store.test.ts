@@ -14,6 +14,7 @@ import {
   type ProfileResult,
   type ProfileStore,
 } from '../../../main/credentials/profile-store';
+import { sealSecret, unsealSecret } from '../../../main/credentials/sealed-secret';
 import { Secret } from '../../../main/secret';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 import {
@@ -110,7 +111,11 @@ describe('saving, listing and deleting profiles', () => {
     });
     expect(statSync(join(dataDir, PROFILES_FILE)).mode & 0o777).toBe(0o600);
     const inKeychain = await credentials.readSecret('Sandbox');
-    expect(inKeychain.ok && inKeychain.value?.reveal()).toBe(secret);
+    // Kept with the address it was saved for, so that it only ever goes there.
+    const sealedFor = { baseUrl: 'https://sandbox.sign.example.com', clientId: 'desk-sandbox' };
+    const unsealed =
+      inKeychain.ok && inKeychain.value ? unsealSecret(inKeychain.value, sealedFor) : undefined;
+    expect(unsealed?.ok && unsealed.secret.reveal()).toBe(secret);
 
     expect(valueOf(await store.list())).toEqual([saved]);
     const connection = valueOf(await store.connectionFor('sandbox'));
@@ -394,6 +399,61 @@ describe('failures leave everything as it was', () => {
     expect(await credentials.hasSecret('Long')).toEqual({ ok: true, value: false });
   });
 
+  it('never sends a saved secret to an address written into profiles.json by someone else, and says why without the secret', async () => {
+    const dataDir = newDataDir('planted');
+    mkdirSync(dataDir, { recursive: true });
+    const store = openStore(dataDir);
+    const secret = newSecret('planted');
+    valueOf(await store.save({ ...sandbox(secret), name: 'Office' }));
+    const file = join(dataDir, PROFILES_FILE);
+    for (const [from, to] of [
+      ['https://sandbox.sign.example.com', 'https://attacker.example'],
+      ['https://attacker.example', 'https://sandbox.sign.example.com'],
+    ] as const) {
+      writeFileSync(file, readFileSync(file, 'utf8').replace(from, to));
+      const planted = to === 'https://attacker.example';
+      const answer = await store.connectionFor('Office');
+      if (!planted) {
+        expect(valueOf(answer).clientSecret.reveal()).toBe(secret); // put back: it serves again
+        continue;
+      }
+      const failure = failureOf(answer);
+      expect(failure.code).toBe('secret_missing');
+      expect(failure.message).toContain('was saved for another service address or client id');
+      expect(JSON.stringify(failure)).not.toContain(secret);
+      expect(valueOf(await store.list())[0]).toMatchObject({
+        baseUrl: 'https://attacker.example',
+        hasSecret: false,
+      });
+    }
+    // The client id is part of the address too.
+    writeFileSync(file, readFileSync(file, 'utf8').replace('desk-sandbox', 'other-client'));
+    expect(failureOf(await store.connectionFor('Office')).code).toBe('secret_missing');
+    valueOf(await store.delete('Office'));
+  });
+
+  it('does not use a secret an earlier version saved without its address; entering it again once makes it work', async () => {
+    const dataDir = newDataDir('earlier');
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(
+      join(dataDir, PROFILES_FILE),
+      JSON.stringify({
+        version: 1,
+        profiles: [{ name: 'Earlier', baseUrl: 'https://a.example', clientId: 'x' }],
+      }),
+    );
+    const secret = newSecret('earlier');
+    await credentials.saveSecret('Earlier', new Secret(secret));
+    const store = openStore(dataDir);
+    const failure = failureOf(await store.connectionFor('Earlier'));
+    expect(failure.message).toContain('saved by an earlier version without the service address');
+    expect(JSON.stringify(failure)).not.toContain(secret);
+    expect(valueOf(await store.list())[0]?.hasSecret).toBe(false);
+    valueOf(await store.save({ name: 'Earlier', baseUrl: 'https://a.example', clientId: 'x', secret }));
+    expect(valueOf(await store.connectionFor('Earlier')).clientSecret.reveal()).toBe(secret);
+    valueOf(await store.delete('Earlier'));
+  });
+
   it('puts the previous secret back when replacing a profile fails', async () => {
     const dataDir = unwritableDataDir();
     writeFileSync(
@@ -404,7 +464,10 @@ describe('failures leave everything as it was', () => {
       }),
     );
     const previous = newSecret('previous');
-    await credentials.saveSecret('Long', new Secret(previous));
+    await credentials.saveSecret(
+      'Long',
+      sealSecret({ baseUrl: 'https://a.example', clientId: 'x' }, new Secret(previous)),
+    );
     const store = openStore(dataDir);
 
     expect(failureOf(await store.save({ ...sandbox(newSecret('next')), name: 'Long' })).code).toBe(

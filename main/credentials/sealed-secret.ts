@@ -1,0 +1,51 @@
+/**
+ * A client secret as the keychain keeps it: together with the service address and client id it
+ * was saved for. The keychain entry is found by profile name, and the profile's address is read
+ * from `profiles.json`, a file in the data folder that someone else may change; sealing the
+ * address with the secret means a changed file can never send a saved secret anywhere else
+ * (ENGINEERING.md "Credentials"). The one place that decides whether a secret may go somewhere.
+ */
+import { Secret } from '../secret';
+
+/** Where a secret was saved for: a service address (normalized) and a client id. */
+export interface SecretAddress {
+  readonly baseUrl: string;
+  readonly clientId: string;
+}
+
+/** Marks a sealed keychain value; a value without it was saved by an earlier version. */
+const SEALED_PREFIX = 'signing-batch-desk/sealed/1 ';
+
+export type Unsealed =
+  | { readonly ok: true; readonly secret: Secret }
+  /** `other_address`: saved for another address or client id; `unaddressed`: saved by an earlier version, for no address in particular. */
+  | { readonly ok: false; readonly reason: 'other_address' | 'unaddressed' };
+
+/** The keychain value for `secret`, saved for `address`. */
+export function sealSecret(address: SecretAddress, secret: Secret): Secret {
+  const sealed = { baseUrl: address.baseUrl, clientId: address.clientId, secret: secret.reveal() };
+  return new Secret(`${SEALED_PREFIX}${JSON.stringify(sealed)}`);
+}
+
+/** The secret in a keychain value, only when it was saved for `address`. */
+export function unsealSecret(stored: Secret, address: SecretAddress): Unsealed {
+  const value = stored.reveal();
+  if (!value.startsWith(SEALED_PREFIX)) return { ok: false, reason: 'unaddressed' };
+  let sealed: unknown;
+  try {
+    sealed = JSON.parse(value.slice(SEALED_PREFIX.length));
+  } catch {
+    // The parser's message may quote the value: it is never passed on.
+    return { ok: false, reason: 'unaddressed' };
+  }
+  if (
+    typeof sealed !== 'object' ||
+    sealed === null ||
+    typeof (sealed as Record<string, unknown>).secret !== 'string'
+  )
+    return { ok: false, reason: 'unaddressed' };
+  const { baseUrl, clientId, secret } = sealed as { baseUrl: unknown; clientId: unknown; secret: string };
+  if (baseUrl !== address.baseUrl || clientId !== address.clientId)
+    return { ok: false, reason: 'other_address' };
+  return { ok: true, secret: new Secret(secret) };
+}
