@@ -3,6 +3,7 @@ import { connectionKey, sameConnection, type ConnectionAddress } from '../batch/
 import { connect, type Connected, type Connection, type ConnectionTuning, type DataDir } from '../desk-core';
 import { silentLogger, type Logger } from '../log';
 import { needsTracking } from '../batch/document-class';
+import { adoptOlderBatch, isOlderBatch } from '../batch/older-batch';
 import { DeskError } from './desk-error';
 
 /** A connection the user has (a saved profile or the demo): its name and where it goes. */
@@ -46,6 +47,8 @@ export class ConnectionSessions {
   readonly #opening = new Map<string, Promise<Session>>();
   /** Closing connections: one opens again only once its runs have ended (never two runs of a batch). */
   readonly #closing = new Map<string, Promise<void>>();
+  /** Older batches a service said it does not hold, as `"<connection key> <batch id>"`: not asked again. */
+  readonly #notHeld = new Map<string, string>();
   /** Why a batch's own connection cannot be used now, by batch id. */
   readonly #problems = new Map<string, string>();
   #trackingPaused = false;
@@ -126,9 +129,10 @@ export class ConnectionSessions {
   async trackEverything(batches: readonly BatchState[]): Promise<void> {
     this.#problems.clear();
     for (const listed of batches) {
-      if (!listed.documents.some(needsTracking)) continue;
+      const older = isOlderBatch(listed);
+      if (!older && !listed.documents.some(needsTracking)) continue;
       try {
-        const batch = listed.connection ? listed : await this.#bindOlder(listed);
+        const batch = older ? await this.#adoptOlder(listed) : listed;
         await this.forBatch(batch);
       } catch (error) {
         this.#logger.log('warn', 'tracking.connection_missing', {
@@ -140,11 +144,12 @@ export class ConnectionSessions {
   }
 
   /**
-   * A batch an earlier version sent before batches were bound to their connection: that
-   * version sent everything with the active connection, so it is bound to the active one, once,
-   * and tracked only there from then on. With no active connection it waits, and says why.
+   * A batch an earlier version sent before batches were bound to their connection: that version
+   * sent with the connection then active, which is not recorded. It is bound to the active
+   * connection only when that service holds one of its requests (`adoptOlderBatch`), and is
+   * tracked only there from then on; otherwise it waits, and says why.
    */
-  async #bindOlder(batch: BatchState): Promise<BatchState> {
+  async #adoptOlder(batch: BatchState): Promise<BatchState> {
     let active: Connected;
     try {
       active = await this.active();
@@ -154,7 +159,16 @@ export class ConnectionSessions {
       this.#problems.set(batch.id, message);
       throw error;
     }
-    await this.#deps.dataDir.store.bindConnection(batch.id, active.connection);
+    const asked = `${connectionKey(active.connection)} ${batch.id}`;
+    const known = this.#notHeld.get(asked);
+    const adoption = known
+      ? { ok: false as const, reason: known }
+      : await adoptOlderBatch(this.#deps.dataDir.store, batch, active.client);
+    if (!adoption.ok) {
+      if ('answered' in adoption && adoption.answered) this.#notHeld.set(asked, adoption.reason);
+      this.#problems.set(batch.id, adoption.reason);
+      throw new DeskError('connection_unknown', adoption.reason);
+    }
     this.#logger.log('info', 'tracking.older_batch_bound', { batchId: batch.id });
     return this.#deps.dataDir.store.get(batch.id) ?? batch;
   }

@@ -35,6 +35,11 @@ export interface DeskContext {
   connectionForBatch(batchId: string, options?: { readonly bind?: boolean }): Promise<Connected>;
   /** After a connection changed: every batch tracked again with its own, interrupted sends resumed. */
   connectionsChanged(interrupted: readonly string[]): Promise<void>;
+  /**
+   * Sends on every batch left half sent whose own connection can be used now (and the
+   * `interrupted` ones), each with its own connection; batches already running are left as they are.
+   */
+  resumeUnfinished(interrupted?: readonly string[]): Promise<void>;
   /** Starts sending a batch in the background with `current`; a crash is reported, never thrown. */
   runSend(batchId: string, current: Connected): void;
   trackingPaused(): boolean;

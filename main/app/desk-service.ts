@@ -10,7 +10,7 @@ import type { DeskContext } from './desk-context';
 import { DeskError } from './desk-error';
 import { appHandlers } from './handlers/app';
 import { batchesHandlers } from './handlers/batches';
-import { ceremoniesHandlers } from './handlers/ceremonies';
+import { ceremonyHandlers } from './handlers/ceremony';
 import { dialogsHandlers } from './handlers/dialogs';
 import { documentsHandlers } from './handlers/documents';
 import { manifestHandlers } from './handlers/manifest';
@@ -143,12 +143,23 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
     },
     async connectionsChanged(interrupted) {
       await sessions.trackEverything(store.list());
-      for (const batchId of interrupted) {
-        const batch = store.get(batchId);
-        const current = batch ? await sessions.forBatch(batch).catch(() => undefined) : undefined;
-        if (current) ctx.runSend(batchId, current);
-      }
+      // The batches closing a connection paused, and any whose connection could not be used
+      // until now (its secret entered again, the connection added back).
+      await ctx.resumeUnfinished(interrupted);
       for (const batch of store.list()) ctx.announce(batch.id);
+    },
+    async resumeUnfinished(interrupted = []) {
+      // What was left half sent goes on, each batch with its own connection (never another).
+      for (const batch of store.list()) {
+        // A batch the user paused stays paused; one a closing connection paused goes on.
+        const unfinished =
+          interrupted.includes(batch.id) ||
+          (engineState(batch.id).state !== 'paused' &&
+            batch.documents.some((document) => classOf(document) === 'sending'));
+        if (!unfinished || !batch.connection) continue;
+        const current = await sessions.forBatch(batch).catch(() => undefined);
+        if (current && !current.engine.isRunning(batch.id)) ctx.runSend(batch.id, current);
+      }
     },
     runSend(batchId, current) {
       void current.engine.send(batchId).catch((error: unknown) => {
@@ -177,7 +188,7 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
     ...documentsHandlers(ctx),
     ...manifestHandlers(ctx),
     ...sendingHandlers(ctx),
-    ...ceremoniesHandlers(ctx),
+    ...ceremonyHandlers(ctx),
     ...trackingHandlers(ctx),
     ...reportHandlers(ctx),
   };
@@ -192,20 +203,14 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
       // Track every request at its own service, whatever connection is active.
       await sessions.trackEverything(store.list());
       if (await known.activeName().catch(() => undefined)) {
-        // Batches sent before connections were bound are tracked by the active connection.
+        // The active connection opens at once, so that a problem with it shows at start.
         await sessions.active().catch((error: unknown) => {
           logger.log('warn', 'start.no_connection', {
             reason: error instanceof DeskError ? error.code : 'unknown',
           });
         });
       }
-      // Finish what an earlier run left half sent, each batch with its own connection.
-      for (const batch of store.list()) {
-        const unfinished = batch.documents.some((document) => classOf(document) === 'sending');
-        if (!unfinished || !batch.connection) continue;
-        const current = await sessions.forBatch(batch).catch(() => undefined);
-        if (current) ctx.runSend(batch.id, current);
-      }
+      await ctx.resumeUnfinished();
       for (const batch of store.list()) if (sessions.problemOf(batch.id)) ctx.announce(batch.id);
     },
     trayCounts() {

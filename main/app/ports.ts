@@ -12,6 +12,8 @@ export interface ProfileRecord {
   readonly baseUrl: string;
   readonly clientId: string;
   readonly hasSecret: boolean;
+  /** Where the saved secret belongs when not this address (settings changed outside the app). */
+  readonly secretSavedFor?: string;
 }
 
 /** Connection profiles; secrets live in the keychain behind it. Failures throw DeskError. */

@@ -7,12 +7,28 @@ export interface ConnectionAddress {
 }
 
 /**
+ * A service address in its one spelling: scheme and host in lower case, no default port, no
+ * trailing slash (`HTTPS://Sign.example.com:443/` is `https://sign.example.com`). Saved
+ * connections, `--base-url` and batch bindings all compare in this spelling.
+ */
+export function canonicalBaseUrl(baseUrl: string): string {
+  const text = baseUrl.trim();
+  try {
+    const url = new URL(text);
+    return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+  } catch {
+    return text.replace(/\/+$/, '');
+  }
+}
+
+/**
  * One connection's identity, the same for every spelling of its address: `"<baseUrl> <clientId>"`
- * without trailing slashes. A batch is sent, continued and tracked only with the connection of
- * its key (PRODUCT.md "Connections"); this is the one place that compares them.
+ * with the address in its one spelling (`canonicalBaseUrl`). A batch is sent, continued and
+ * tracked only with the connection of its key (PRODUCT.md "Connections"); this is the one place
+ * that compares them.
  */
 export function connectionKey(connection: ConnectionAddress): string {
-  return `${connection.baseUrl.replace(/\/+$/, '')} ${connection.clientId}`;
+  return `${canonicalBaseUrl(connection.baseUrl)} ${connection.clientId}`;
 }
 
 /** True when the two name the same service and client. */

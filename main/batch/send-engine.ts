@@ -231,9 +231,12 @@ export class SendEngine {
       // A batch is sent with one connection only: the first to send it binds it.
       bound = await this.#options.store.bindConnection(batchId, own);
     } catch (error) {
-      const stop = storageFailure(error);
-      this.#emit({ type: 'engine-state', batchId, state: 'stopped', reason: stop.message });
-      return { batchId, state: 'stopped', ...this.#tally(batchId), reason: stop.message };
+      // Deleted meanwhile, or its journal could not be written: either way nothing was sent.
+      const reason = this.#options.store.get(batchId)
+        ? storageFailure(error).message
+        : 'This batch was deleted; nothing of it was sent.';
+      this.#emit({ type: 'engine-state', batchId, state: 'stopped', reason });
+      return { batchId, state: 'stopped', ...this.#tally(batchId), reason };
     }
     if (!sameConnection(bound, own)) {
       const reason = `This batch was sent with the connection to ${bound.baseUrl} (client ${bound.clientId}); it is continued only with that one, so no document goes to two services.`;
@@ -447,7 +450,8 @@ export class SendEngine {
   }
 
   #tally(batchId: string): Pick<SendSummary, 'prepared' | 'failed' | 'needsCheck'> {
-    const batch = this.#batch(batchId);
+    const batch = this.#options.store.get(batchId);
+    if (!batch) return { prepared: 0, failed: 0, needsCheck: 0 }; // deleted meanwhile
     const count = (phase: SendPhase) => batch.documents.filter((d) => phaseOf(d) === phase).length;
     return { prepared: count('prepared'), failed: count('failed'), needsCheck: count('needs_check') };
   }

@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
-import { connectionKey, type ConnectionAddress } from '../batch/batch-connection';
+import { connectionKey, sameConnection, type ConnectionAddress } from '../batch/batch-connection';
 import type { BatchState } from '../batch/batch-state';
-import { connect, openDataDir, type Connected } from '../desk-core';
+import { connect, openDataDir, type Connected, type Connection } from '../desk-core';
+import { adoptOlderBatch, isOlderBatch } from '../batch/older-batch';
 import { classOf, needsTracking } from '../batch/document-class';
 import type { PollerEvent } from '../tracking/status-poller';
 import type { CliArgs } from './cli-args';
@@ -47,23 +48,40 @@ export async function watchCommand(args: CliArgs, out: CliOutput): Promise<numbe
   const sessions: Connected[] = [];
   try {
     let untracked = 0;
-    const unbound = data.store
-      .list()
-      .filter((batch) => !batch.connection && batch.documents.some(needsTracking));
-    if (unbound.length > 0) {
-      // Sent by an earlier version, which did not record where: the user says where, once.
+    /** One session per connection, so that each request has one reader (and one pace). */
+    const sessionOf = (connection: Connection): Connected => {
+      const open = sessions.find((session) => sameConnection(session.connection, connection));
+      if (open) return open;
+      const session = connect(data, connection, { logger });
+      sessions.push(session);
+      return session;
+    };
+    const older = data.store.list().filter((batch) => isOlderBatch(batch) && openRequests([batch]) > 0);
+    if (older.length > 0) {
+      // Sent by an earlier version, which did not record where: the user says where, and the
+      // batch is bound there only if that service holds its requests.
       const connection =
         args.baseUrl || args.profile ? await chooseConnection(args, dataDir, args.baseUrl ?? '') : undefined;
-      if (connection === undefined || typeof connection === 'string') {
-        untracked += openRequests(unbound);
-        out.error(
-          `Cannot track ${openRequests(unbound)} open request(s) of batches sent before connections were recorded: ${connection ?? 'give --base-url URL (or --profile NAME) to say where they were sent.'}`,
-        );
-      } else {
-        for (const batch of unbound) await data.store.bindConnection(batch.id, connection);
-        out.say(
-          `${unbound.length} batch(es) sent by an earlier version are now bound to ${connection.baseUrl} (client ${connection.clientId}) and tracked there only.`,
-        );
+      const where = connection === undefined || typeof connection === 'string' ? undefined : connection;
+      for (const batch of older) {
+        const adoption = where
+          ? await adoptOlderBatch(data.store, batch, sessionOf(where).client)
+          : {
+              ok: false as const,
+              reason:
+                connection ??
+                'give --base-url URL (or --profile NAME) to say where it was sent; it is bound there only if that service holds its requests.',
+            };
+        if (adoption.ok) {
+          out.say(
+            `${batch.name}, sent by an earlier version, is tracked at ${where?.baseUrl} from now on: its requests are there.`,
+          );
+        } else {
+          untracked += openRequests([batch]);
+          out.error(
+            `Cannot track ${openRequests([batch])} open request(s) of ${batch.name}: ${adoption.reason}`,
+          );
+        }
       }
     }
     const groups = connectionsOf(data.store.list());
@@ -89,8 +107,7 @@ export async function watchCommand(args: CliArgs, out: CliOutput): Promise<numbe
         );
         continue;
       }
-      const session = connect(data, connection, { logger });
-      sessions.push(session);
+      const session = sessionOf(connection);
       owned.set(session, own);
     }
     const open = () => openRequests(data.store.list()) - untracked;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { canonicalBaseUrl } from '../batch/batch-connection';
 
 /** Names of this computer: the only hosts http:// (no encryption) is accepted for. */
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -33,5 +34,5 @@ export const baseUrlSchema = z
       context.addIssue({ code: 'custom', message: problem });
       return z.NEVER;
     }
-    return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+    return canonicalBaseUrl(url.href);
   });

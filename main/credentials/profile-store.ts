@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { baseUrlSchema } from './base-url';
-import { sealSecret, unsealSecret, type Unsealed } from './sealed-secret';
+import { sealedAddress, sealSecret, unsealSecret, type SecretAddress, type Unsealed } from './sealed-secret';
 import type { Connection } from '../desk-core';
 import { Secret } from '../secret';
 import { writeFileAtomic } from '../store/durable-fs';
@@ -19,6 +19,11 @@ export interface ProfileView {
   readonly baseUrl: string;
   readonly clientId: string;
   readonly hasSecret: boolean;
+  /**
+   * Where the saved secret belongs when that is not this profile's address: the settings file
+   * was changed outside the app (or the secret was saved for another client id). Not a secret.
+   */
+  readonly secretSavedFor?: string;
 }
 
 /** A profile to create or replace. A secret given as a string is wrapped at once. */
@@ -158,11 +163,14 @@ function notFound(name: string): ProfileNotFound {
 /** Why a profile's saved secret is not sent: none saved, or not saved for the profile's address. */
 type NotUsable = 'none' | Exclude<Unsealed, { ok: true }>['reason'];
 
-function secretNotUsable(profile: StoredProfile, reason: NotUsable): SecretMissing {
+/** An address as people read it: the service, and the client id. */
+const describeAddress = (address: SecretAddress) => `${address.baseUrl} (client ${address.clientId})`;
+
+function secretNotUsable(profile: StoredProfile, reason: NotUsable, savedFor?: SecretAddress): SecretMissing {
   const enterAgain = 'Enter its client secret in Connections and save it, then try again.';
   const message = {
     none: `The connection profile "${profile.name}" has no saved client secret. ${enterAgain}`,
-    other_address: `The client secret saved for the connection profile "${profile.name}" was saved for another service address or client id, so it is not sent to ${profile.baseUrl}. If the address changed on purpose, enter the client secret again in Connections and save it.`,
+    other_address: `The client secret of the connection profile "${profile.name}" was saved for another service address or client id${savedFor ? `, ${describeAddress(savedFor)}` : ''}, so it is not sent to ${describeAddress(profile)}. The settings were changed outside the app: if the saved address is right, set it back in Connections; if not, delete this connection and add it again.`,
     unaddressed: `The client secret of the connection profile "${profile.name}" was saved by an earlier version without the service address it is for, so it is not sent anywhere. Enter it again once in Connections and save it; from then on it only goes to ${profile.baseUrl}.`,
   }[reason];
   return { ok: false, code: 'secret_missing', message };
@@ -274,18 +282,30 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
     settings.profiles.find((profile) => foldName(profile.name) === foldName(name));
 
   /** The profile's secret from the keychain, only when it was saved for the profile's address. */
-  async function secretOf(profile: StoredProfile): Promise<ProfileResult<Secret | NotUsable>> {
+  async function secretOf(
+    profile: StoredProfile,
+  ): Promise<
+    | { readonly ok: true; readonly value: Secret }
+    | { readonly ok: true; readonly value: NotUsable; readonly savedFor?: SecretAddress | undefined }
+    | KeychainUnavailable
+  > {
     const stored = await credentials.readSecret(profile.name);
     if (!stored.ok) return stored;
     if (!stored.value) return { ok: true, value: 'none' };
     const unsealed = unsealSecret(stored.value, profile);
-    return { ok: true, value: unsealed.ok ? unsealed.secret : unsealed.reason };
+    if (unsealed.ok) return { ok: true, value: unsealed.secret };
+    return { ok: true, value: unsealed.reason, savedFor: sealedAddress(stored.value) };
   }
 
   async function view(profile: StoredProfile): Promise<ProfileResult<ProfileView>> {
     const secret = await secretOf(profile);
     if (!secret.ok) return secret;
-    return { ok: true, value: { ...profile, hasSecret: secret.value instanceof Secret } };
+    const hasSecret = secret.value instanceof Secret;
+    const savedFor = !hasSecret && 'savedFor' in secret ? secret.savedFor : undefined;
+    return {
+      ok: true,
+      value: { ...profile, hasSecret, ...(savedFor ? { secretSavedFor: describeAddress(savedFor) } : {}) },
+    };
   }
 
   async function save(input: ProfileInput): Promise<ProfileResult<ProfileView>> {
@@ -311,7 +331,27 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
       existing !== undefined &&
       previous.value !== undefined &&
       !secret &&
+      !keepsSecret &&
       (existing.baseUrl !== profile.baseUrl || existing.clientId !== profile.clientId);
+    // The settings file says another address than the one the secret was saved for: someone
+    // changed it outside the app. A secret typed now would go there: the user must set the
+    // address back (the saved secret then serves again) or delete the connection and add it anew.
+    const savedFor = existing && previous.value ? sealedAddress(previous.value) : undefined;
+    const changedOutside =
+      savedFor !== undefined &&
+      (savedFor.baseUrl !== existing?.baseUrl || savedFor.clientId !== existing.clientId);
+    if (
+      changedOutside &&
+      secret &&
+      (savedFor.baseUrl !== profile.baseUrl || savedFor.clientId !== profile.clientId)
+    ) {
+      return invalid([
+        {
+          field: 'baseUrl',
+          message: `The address of this connection was changed outside the app: its client secret was saved for ${describeAddress(savedFor)}. If that is right, set the address back to it (the saved secret then works again); if not, delete this connection and add it again.`,
+        },
+      ]);
+    }
     if (movedSecret) {
       // A saved secret only ever goes where it was saved for: a new address or client id needs it typed again.
       return invalid([
@@ -390,7 +430,8 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
       if (!profile) return notFound(name);
       const secret = await secretOf(profile);
       if (!secret.ok) return secret;
-      if (!(secret.value instanceof Secret)) return secretNotUsable(profile, secret.value);
+      if (!(secret.value instanceof Secret))
+        return secretNotUsable(profile, secret.value, 'savedFor' in secret ? secret.savedFor : undefined);
       return {
         ok: true,
         value: { baseUrl: profile.baseUrl, clientId: profile.clientId, clientSecret: secret.value },

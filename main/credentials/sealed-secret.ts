@@ -27,25 +27,31 @@ export function sealSecret(address: SecretAddress, secret: Secret): Secret {
   return new Secret(`${SEALED_PREFIX}${JSON.stringify(sealed)}`);
 }
 
+/** The address a keychain value was saved for (not a secret), or undefined for an earlier version's value. */
+export function sealedAddress(stored: Secret): SecretAddress | undefined {
+  const sealed = parseSealed(stored);
+  return sealed && typeof sealed.baseUrl === 'string' && typeof sealed.clientId === 'string'
+    ? { baseUrl: sealed.baseUrl, clientId: sealed.clientId }
+    : undefined;
+}
+
 /** The secret in a keychain value, only when it was saved for `address`. */
 export function unsealSecret(stored: Secret, address: SecretAddress): Unsealed {
+  const sealed = parseSealed(stored);
+  if (!sealed || typeof sealed.secret !== 'string') return { ok: false, reason: 'unaddressed' };
+  if (sealed.baseUrl !== address.baseUrl || sealed.clientId !== address.clientId)
+    return { ok: false, reason: 'other_address' };
+  return { ok: true, secret: new Secret(sealed.secret) };
+}
+
+function parseSealed(stored: Secret): Record<string, unknown> | undefined {
   const value = stored.reveal();
-  if (!value.startsWith(SEALED_PREFIX)) return { ok: false, reason: 'unaddressed' };
-  let sealed: unknown;
+  if (!value.startsWith(SEALED_PREFIX)) return undefined;
   try {
-    sealed = JSON.parse(value.slice(SEALED_PREFIX.length));
+    const parsed: unknown = JSON.parse(value.slice(SEALED_PREFIX.length));
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : undefined;
   } catch {
     // The parser's message may quote the value: it is never passed on.
-    return { ok: false, reason: 'unaddressed' };
+    return undefined;
   }
-  if (
-    typeof sealed !== 'object' ||
-    sealed === null ||
-    typeof (sealed as Record<string, unknown>).secret !== 'string'
-  )
-    return { ok: false, reason: 'unaddressed' };
-  const { baseUrl, clientId, secret } = sealed as { baseUrl: unknown; clientId: unknown; secret: string };
-  if (baseUrl !== address.baseUrl || clientId !== address.clientId)
-    return { ok: false, reason: 'other_address' };
-  return { ok: true, secret: new Secret(secret) };
 }

@@ -32,6 +32,8 @@ export const profileViewSchema = z.object({
   baseUrl: z.string(),
   clientId: z.string(),
   hasSecret: z.boolean(),
+  /** Where the saved secret belongs when not this address (the settings were changed outside the app). */
+  secretSavedFor: z.string().optional(),
   active: z.boolean(),
   /** The built-in simulator's demo connection. */
   demo: z.boolean(),

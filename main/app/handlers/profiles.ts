@@ -42,6 +42,8 @@ export function profilesHandlers(
     },
     'profiles.activate': async (name) => {
       await ctx.known.activate(name);
+      // A batch of an earlier version may be waiting for its connection to become active.
+      await ctx.connectionsChanged([]);
       await ctx.announceProfiles();
       return (await ctx.known.views()).find((profile) => profile.name === name) as ProfileView;
     },

@@ -99,7 +99,9 @@ export function ConnectionsScreen() {
                     ? 'Built in (public demo credentials)'
                     : profile.hasSecret
                       ? 'Saved in keychain'
-                      : 'Missing'}
+                      : profile.secretSavedFor
+                        ? `Saved for ${profile.secretSavedFor}: this address was changed outside the app. Set it back, or delete this connection and add it again.`
+                        : 'Missing'}
                 </td>
                 <td>
                   <div className="actions">

@@ -233,15 +233,14 @@ for (const delayMs of [250, 400]) {
   }, 60_000);
 }
 
-it('a batch sent by an earlier version (not bound to a connection) is bound to the active one at start, tracked there only, and never marked gone after a switch', async () => {
-  await handlers['profiles.activate']('Sandbox');
-  const older = await draftBatch('OLDER');
-  // An earlier version sent it with the active connection, without recording which.
+/** A batch an earlier version sent to `sim` without recording its connection; the app restarted after. */
+async function olderBatchSentTo(sim: Simulator, reference: string): Promise<string> {
+  const older = await draftBatch(reference);
   const unrecorded = vi
     .spyOn(dataDir.store, 'bindConnection')
     .mockImplementation((_batchId, address) => Promise.resolve(address));
   const earlier = connect(dataDir, {
-    baseUrl: sandbox.baseUrl,
+    baseUrl: sim.baseUrl,
     clientId: DEMO_CLIENT.clientId,
     clientSecret: new Secret(DEMO_CLIENT.clientSecret),
   });
@@ -249,26 +248,104 @@ it('a batch sent by an earlier version (not bound to a connection) is bound to t
   await earlier.close();
   unrecorded.mockRestore();
   expect(dataDir.store.get(older)?.connection).toBeUndefined();
+  return older;
+}
+
+async function restart(): Promise<void> {
   await service.close();
   openService();
   await service.start();
+}
+
+async function completedAtItsService(batchId: string) {
+  await sleep(5_200);
+  await handlers['tracking.refreshNow']();
+  const [document] = await until(
+    `${batchId} completed`,
+    async () => {
+      const documents = (await handlers['batches.get'](batchId)).documents;
+      return documents[0]?.tracking?.final ? documents : undefined;
+    },
+    15_000,
+  );
+  return document;
+}
+
+it('a batch sent by an earlier version (not bound to a connection) is bound at start to the active connection that holds its requests, tracked there only, and never marked gone after a switch', async () => {
+  await handlers['profiles.activate']('Sandbox');
+  const older = await olderBatchSentTo(sandbox, 'OLDER');
+  await restart();
   expect(dataDir.store.get(older)?.connection?.baseUrl).toBe(sandbox.baseUrl);
   // The user switches to Production and works there; the older batch stays with Sandbox.
   await handlers['profiles.activate']('Production');
   await sendBatch('NEW');
   sandbox.complete(sandbox.state.requests()[0]!.id);
-  await sleep(5_200);
-  await handlers['tracking.refreshNow']();
-  const [document] = await until(
-    'OLDER completed',
-    async () => {
-      const documents = (await handlers['batches.get'](older)).documents;
-      return documents[0]?.tracking?.final ? documents : undefined;
-    },
-    15_000,
-  );
+  const document = await completedAtItsService(older);
   expect(document?.gone).toBe(false);
   expectNoForeignReads();
+}, 60_000);
+
+it('a batch sent by an earlier version is never bound to an active connection that does not hold its requests (another service): it says why, and is bound once its own is active', async () => {
+  await handlers['profiles.activate']('Sandbox');
+  const older = await olderBatchSentTo(sandbox, 'OLDER2');
+  await handlers['profiles.activate']('Production');
+  await restart();
+  // Production was asked once whether it holds the request; it does not, so nothing is bound.
+  expect(dataDir.store.get(older)?.connection).toBeUndefined();
+  const problem = (await handlers['batches.get'](older)).connectionProblem;
+  expect(problem).toContain('earlier version');
+  // Another change of connections (a profile saved) asks again, and still binds nothing.
+  await handlers['profiles.save']({
+    name: 'Production',
+    baseUrl: production.baseUrl,
+    clientId: DEMO_CLIENT.clientId,
+    secret: DEMO_CLIENT.clientSecret,
+  });
+  expect(dataDir.store.get(older)?.connection).toBeUndefined();
+  await handlers['profiles.activate']('Sandbox');
+  expect(dataDir.store.get(older)?.connection?.baseUrl).toBe(sandbox.baseUrl);
+  expect((await handlers['batches.get'](older)).connectionProblem).toBeUndefined();
+  sandbox.complete(sandbox.state.requests()[0]!.id);
+  const document = await completedAtItsService(older);
+  expect(document?.gone).toBe(false);
+  // Production was asked whether it holds the request once per run (before and after the
+  // restart); its "no" is not asked again at the next change of connections.
+  const productionReads = production.state.calls().filter((call) => call.operation === 'readSigningRequest');
+  expect(productionReads).toHaveLength(2);
+}, 60_000);
+
+it('a batch half sent when its connection could not be used goes on by itself once the connection is back', async () => {
+  await handlers['profiles.activate']('Sandbox');
+  const batchId = await draftBatch('HALF', 6);
+  sandbox.faults.set({ latencyMs: 60 });
+  const paused = new Promise<void>((resolve) => {
+    const check = setInterval(() => {
+      const prepared = dataDir.store.get(batchId)?.documents.filter((d) => d.send.prepared).length ?? 0;
+      if (prepared >= 2) {
+        clearInterval(check);
+        resolve();
+      }
+    }, 10);
+  });
+  await handlers['sending.start'](batchId);
+  await paused;
+  // The app stops mid-batch; at the next start the keychain has lost the secret.
+  await service.close();
+  sandbox.faults.reset();
+  await credentials.deleteSecret('Sandbox');
+  expect(dataDir.store.get(batchId)?.documents.some((d) => !d.send.prepared)).toBe(true);
+  openService();
+  await service.start();
+  expect((await handlers['batches.get'](batchId)).connectionProblem).toBeTruthy();
+  // The user enters the secret again: the batch finishes without another click.
+  await handlers['profiles.save']({
+    name: 'Sandbox',
+    baseUrl: sandbox.baseUrl,
+    clientId: DEMO_CLIENT.clientId,
+    secret: DEMO_CLIENT.clientSecret,
+  });
+  await allPrepared(batchId);
+  expect(Object.values(sandbox.state.countByExternalReference())).toEqual([1, 1, 1, 1, 1, 1]);
 }, 60_000);
 
 it('a saved secret never goes to an address planted in profiles.json: at start the batch says why, and the planted service hears nothing', async () => {
@@ -400,7 +477,7 @@ it('events of a non-active connection reach the UI; pausing tracking then openin
   await handlers['sending.start'](b2);
   await allPrepared(b2);
   const states = emitted
-    .filter((e) => e.event === 'send.state')
+    .filter((e) => e.event === 'sending.state')
     .map((e) => (e.payload as { batchId: string }).batchId);
   const changed = emitted
     .filter((e) => e.event === 'batch.changed')

@@ -119,13 +119,47 @@ it('a batch sent by an earlier version (not bound) and a bound one at the same s
     credentials: DEMO_CLIENT,
   });
   expect(watched.code, watched.stderr).toBe(0);
-  expect(watched.stdout).toContain('1 batch(es) sent by an earlier version are now bound to');
+  expect(watched.stdout).toContain('Older, sent by an earlier version, is tracked at');
   expect(watched.stdout).toContain('Every request is final.');
-  // One poller for the one connection: each of the 4 requests read once, none twice.
+  // One reader for the one connection: no request read twice within 5 s (one of the older
+  // batch's was read first to check that this service holds it).
   const reads = service.state.calls().filter((call) => call.operation === 'readSigningRequest');
-  const perRequest = new Map<string, number>();
-  for (const call of reads) perRequest.set(call.path, (perRequest.get(call.path) ?? 0) + 1);
-  expect([...perRequest.values()]).toEqual([1, 1, 1, 1]);
+  const times = new Map<string, number[]>();
+  for (const call of reads) times.set(call.path, [...(times.get(call.path) ?? []), Date.parse(call.at)]);
+  expect(times.size).toBe(4);
+  for (const [path, at] of times)
+    for (let index = 1; index < at.length; index += 1)
+      expect(at[index]! - at[index - 1]!, path).toBeGreaterThanOrEqual(5_000);
+}, 120_000);
+
+it('a batch sent by an earlier version is bound by watch only where its requests are: a mistyped client id binds nothing, and the right one then works', async () => {
+  const service = await startSimulator({ seed: 35 });
+  services.push(service);
+  const dataDir = work.file('data-typo');
+  const desk = await openTestDesk(service, dataDir);
+  const files = makeTempFolder('desk-watch-typo-');
+  const older = await makeBatch(desk, files, 1, 'Typo');
+  const unrecorded = vi
+    .spyOn(desk.store, 'bindConnection')
+    .mockImplementation((_batchId, address) => Promise.resolve(address));
+  expect((await desk.engine.send(older.id)).state).toBe('finished');
+  unrecorded.mockRestore();
+  await desk.close();
+  files.remove();
+  for (const request of service.state.requests()) service.complete(request.id);
+  service.clock.advance(60_000);
+
+  const mistyped = await runCli(cliPath, ['watch', '--data-dir', dataDir, '--base-url', service.baseUrl], {
+    credentials: { ...DEMO_CLIENT, clientId: `${DEMO_CLIENT.clientId}-typo` },
+  });
+  expect(mistyped.code).toBe(1);
+  expect(mistyped.stderr).toContain('Cannot track 1 open request(s) of Typo');
+  const right = await runCli(cliPath, ['watch', '--data-dir', dataDir, '--base-url', service.baseUrl], {
+    credentials: DEMO_CLIENT,
+  });
+  expect(right.code, right.stderr).toBe(0);
+  expect(right.stdout).toContain('Typo, sent by an earlier version, is tracked at');
+  expect(right.stdout).toContain('Every request is final.');
 }, 120_000);
 
 it('a request its service no longer knows: watch does not call it final, says to check it again, and exits 1', async () => {

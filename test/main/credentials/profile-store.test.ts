@@ -424,7 +424,16 @@ describe('failures leave everything as it was', () => {
       expect(valueOf(await store.list())[0]).toMatchObject({
         baseUrl: 'https://attacker.example',
         hasSecret: false,
+        secretSavedFor: 'https://sandbox.sign.example.com (client desk-sandbox)',
       });
+      // Typing the secret again at the planted address is refused: it would seal it for that address.
+      const lure = failureOf(
+        await store.save({ ...sandbox(secret), name: 'Office', baseUrl: 'https://attacker.example' }),
+      );
+      expect(lure.code).toBe('invalid_profile');
+      expect(lure.message).toContain('was changed outside the app');
+      // Setting the address back in the app (no secret typed) makes the saved secret serve again.
+      expect(valueOf(await store.save({ ...sandbox(), name: 'Office' })).hasSecret).toBe(true);
     }
     // The client id is part of the address too.
     writeFileSync(file, readFileSync(file, 'utf8').replace('desk-sandbox', 'other-client'));

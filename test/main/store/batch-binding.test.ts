@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { canonicalBaseUrl, sameConnection } from '../../../main/batch/batch-connection';
 import { BatchStore } from '../../../main/store/batch-store';
 import { CrashFileSystem } from '../../support/crash-fs';
 
@@ -24,6 +25,17 @@ describe('binding a batch to its connection', () => {
     expect(reopened.get(batchId)?.connection).toEqual(SANDBOX);
     expect(await reopened.bindConnection(batchId, PRODUCTION)).toEqual(SANDBOX);
     await reopened.close();
+  });
+
+  it('compares addresses in one spelling: scheme and host case, default port and trailing slash do not matter', () => {
+    expect(sameConnection({ baseUrl: 'HTTPS://Sign.Example.com:443/', clientId: 'desk' }, PRODUCTION)).toBe(
+      true,
+    );
+    expect(canonicalBaseUrl('HTTP://127.0.0.1:4010/')).toBe('http://127.0.0.1:4010');
+    expect(sameConnection({ baseUrl: 'https://sign.example.com:8443', clientId: 'desk' }, PRODUCTION)).toBe(
+      false,
+    );
+    expect(sameConnection({ baseUrl: 'https://sign.example.com', clientId: 'Desk' }, PRODUCTION)).toBe(false);
   });
 
   it('a second binding found in a journal (written by an earlier version) does not move the batch', async () => {
