@@ -4,15 +4,9 @@
  * send, no IPC event object, no process or environment: listeners receive the payload only.
  */
 import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
-import { createBridge, type DeskBridge, type Invoke, type Subscribe } from '../shared/ipc/bridge';
+import { createBridge, type HostBridge, type Invoke, type Subscribe } from '../shared/ipc/bridge';
 import type { EventChannel, IpcResult } from '../shared/ipc/contract';
 import { DESK_EVENT_CHANNEL, DESK_INVOKE_CHANNEL } from '../shared/ipc/channels';
-
-/** What the page sees as `window.desk` (renderer/src/bridge.ts's HostBridge). */
-export type ElectronDeskApi = DeskBridge & {
-  readonly host: 'electron';
-  readonly pathForFile: (file: File) => string | undefined;
-};
 
 const TRANSPORT_FAILED: IpcResult<never> = {
   ok: false,
@@ -63,7 +57,7 @@ function pathForFile(file: File): string | undefined {
   }
 }
 
-const api: ElectronDeskApi = Object.freeze({
+const api: HostBridge = Object.freeze({
   ...createBridge(invoke, subscribe),
   host: 'electron',
   pathForFile,

@@ -4,7 +4,7 @@
  * exposes, built by the same `createBridge`, over one WebSocket to the host. Browser code only:
  * no Node imports.
  */
-import { createBridge, type DeskBridge, type Subscribe } from '../shared/ipc/bridge';
+import { createBridge, type DeskBridge, type HostBridge, type Subscribe } from '../shared/ipc/bridge';
 import type { ChannelResult, InvokeChannel, IpcResult } from '../shared/ipc/contract';
 import {
   BRIDGE_PATH,
@@ -236,7 +236,7 @@ function installDeskBridge(): void {
   });
 
   const api = createBridge((channel, args) => call(channel, args), subscribe);
-  const desk = Object.freeze({
+  const desk: HostBridge = Object.freeze({
     ...api,
     dialogs,
     report,

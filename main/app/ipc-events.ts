@@ -15,7 +15,7 @@ export function ipcEvents(ctx: DeskContext): {
     onEngineEvent(event) {
       switch (event.type) {
         case 'item-progress':
-          deps.emit('send.progress', {
+          deps.emit('sending.progress', {
             batchId: event.batchId,
             documentId: event.documentId,
             phase: event.phase,
@@ -30,7 +30,7 @@ export function ipcEvents(ctx: DeskContext): {
             ...(event.reason ? { reason: event.reason } : {}),
             ...(event.resumesAt ? { resumesAt: event.resumesAt } : {}),
           });
-          deps.emit('send.state', { batchId: event.batchId, engine: ctx.engineState(event.batchId) });
+          deps.emit('sending.state', { batchId: event.batchId, engine: ctx.engineState(event.batchId) });
           ctx.announce(event.batchId);
           return;
         default:

@@ -34,7 +34,7 @@ import { createDeskTray, type DeskTray } from './tray';
 const TRAY_EVENTS: ReadonlySet<EventChannel> = new Set<EventChannel>([
   'batch.changed',
   'batch.deleted',
-  'send.state',
+  'sending.state',
   'tracking.status',
   'tracking.completed',
   'tracking.paused',

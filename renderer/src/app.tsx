@@ -11,7 +11,7 @@ export function App() {
   const navigate = useDesk((state) => state.navigate);
   const connectBridge = useDesk((state) => state.connect);
   const info = useDesk((state) => state.info);
-  const setTrackingPaused = useDesk((state) => state.setTrackingPaused);
+  const setTrackingPaused = useDesk((state) => state.tracking.setPaused);
   const activeProfile = useDesk((state) => state.profiles.find((profile) => profile.active));
   useEffect(() => connectBridge(), [connectBridge]);
 

@@ -2,14 +2,8 @@
  * The renderer's only door to the app: `window.desk`, exposed by the Electron preload or by
  * the browser host's bridge, with the same named API. Nothing else in the renderer touches it.
  */
-import type { DeskBridge } from '../../shared/ipc/bridge';
+import type { HostBridge } from '../../shared/ipc/bridge';
 import type { IpcResult } from '../../shared/ipc/contract';
-
-export interface HostBridge extends DeskBridge {
-  readonly host: 'electron' | 'browser';
-  /** The file's path on disk for a dropped file (Electron), or undefined (browser host). */
-  readonly pathForFile: (file: File) => string | undefined;
-}
 
 declare global {
   interface Window {

@@ -54,17 +54,17 @@ export const BRIDGE_METHODS = {
 } as const satisfies Record<string, Record<string, InvokeChannel>>;
 
 export const BRIDGE_EVENTS = {
-  batchChanged: 'batch.changed',
-  batchDeleted: 'batch.deleted',
-  sendProgress: 'send.progress',
-  sendState: 'send.state',
-  trackingStatus: 'tracking.status',
-  trackingCompleted: 'tracking.completed',
-  ceremonyClosed: 'ceremony.closed',
-  profilesChanged: 'profiles.changed',
-  trackingPaused: 'tracking.paused',
-  trackingChecked: 'tracking.checked',
-} as const satisfies Record<string, EventChannel>;
+  batch: { changed: 'batch.changed', deleted: 'batch.deleted' },
+  sending: { progress: 'sending.progress', state: 'sending.state' },
+  tracking: {
+    status: 'tracking.status',
+    completed: 'tracking.completed',
+    paused: 'tracking.paused',
+    checked: 'tracking.checked',
+  },
+  ceremony: { closed: 'ceremony.closed' },
+  profiles: { changed: 'profiles.changed' },
+} as const satisfies Record<string, Record<string, EventChannel>>;
 
 type Methods = typeof BRIDGE_METHODS;
 
@@ -78,6 +78,9 @@ type NamedAsItsChannel<T> = {
 };
 const namedAsItsChannel: NamedAsItsChannel<Methods> = BRIDGE_METHODS;
 void namedAsItsChannel;
+/** The same for events: `desk.events.sending.progress` listens to `'sending.progress'`. */
+const eventNamedAsItsChannel: NamedAsItsChannel<typeof BRIDGE_EVENTS> = BRIDGE_EVENTS;
+void eventNamedAsItsChannel;
 type Events = typeof BRIDGE_EVENTS;
 
 export type DeskBridge = {
@@ -90,8 +93,22 @@ export type DeskBridge = {
   };
 } & {
   readonly events: {
-    readonly [Name in keyof Events]: (listener: (payload: EventPayload<Events[Name]>) => void) => () => void;
+    readonly [Group in keyof Events]: {
+      readonly [Name in keyof Events[Group]]: Events[Group][Name] extends EventChannel
+        ? (listener: (payload: EventPayload<Events[Group][Name]>) => void) => () => void
+        : never;
+    };
   };
+};
+
+/**
+ * What the page sees as `window.desk`: the named API, plus which host serves it. The Electron
+ * preload, the browser host's page bridge and the renderer all use this one type.
+ */
+export type HostBridge = DeskBridge & {
+  readonly host: 'electron' | 'browser';
+  /** The file's path on disk for a dropped file (Electron), or undefined (browser host). */
+  readonly pathForFile: (file: File) => string | undefined;
 };
 
 export type Invoke = (channel: InvokeChannel, args: readonly unknown[]) => Promise<IpcResult<unknown>>;
@@ -114,9 +131,16 @@ export function createBridge(invoke: Invoke, subscribe: Subscribe): DeskBridge {
   );
   const events = Object.freeze(
     Object.fromEntries(
-      Object.entries(BRIDGE_EVENTS).map(([name, event]) => [
-        name,
-        (listener: (payload: unknown) => void) => subscribe(event, listener),
+      Object.entries(BRIDGE_EVENTS).map(([group, names]) => [
+        group,
+        Object.freeze(
+          Object.fromEntries(
+            Object.entries(names).map(([name, event]) => [
+              name,
+              (listener: (payload: unknown) => void) => subscribe(event, listener),
+            ]),
+          ),
+        ),
       ]),
     ),
   );

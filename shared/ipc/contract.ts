@@ -92,14 +92,14 @@ export const eventChannels = {
   'batch.changed': z.object({ batch: batchSummarySchema }),
   'batch.deleted': z.object({ batchId: id }),
   /** Upload bytes and steps of one document, as they happen (not stored). */
-  'send.progress': z.object({
+  'sending.progress': z.object({
     batchId: id,
     documentId: id,
     phase: sendPhaseSchema,
     sentBytes: z.number().optional(),
     totalBytes: z.number().optional(),
   }),
-  'send.state': z.object({ batchId: id, engine: engineStateSchema }),
+  'sending.state': z.object({ batchId: id, engine: engineStateSchema }),
   'tracking.status': z.object({ batchId: id, documentId: id, status: trackedStatusSchema }),
   'tracking.completed': z.object({ batchId: id, documentId: id, externalReference: z.string() }),
   'ceremony.closed': z.object({ batchId: id, documentId: id }),

@@ -1,7 +1,7 @@
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BRIDGE_EVENTS, BRIDGE_METHODS } from '../../shared/ipc/bridge';
 import { DESK_EVENT_CHANNEL, DESK_INVOKE_CHANNEL } from '../../shared/ipc/channels';
-import type { ElectronDeskApi } from '../../preload/index';
+import type { HostBridge } from '../../shared/ipc/bridge';
 import { contextBridge, ipcRenderer, webUtils } from '../main/shell/fake-electron';
 
 vi.mock('electron', () => import('../main/shell/fake-electron'));
@@ -20,11 +20,11 @@ const GENERIC_NAMES = [
   'postMessage',
 ];
 
-let api: ElectronDeskApi;
+let api: HostBridge;
 
 beforeAll(async () => {
   await import('../../preload/index');
-  api = contextBridge.exposed.get('desk') as ElectronDeskApi;
+  api = contextBridge.exposed.get('desk') as HostBridge;
 });
 
 beforeEach(() => {
@@ -56,6 +56,10 @@ describe('the preload', () => {
       expect(Object.keys(group(name)).sort()).toEqual(Object.keys(methods).sort());
     }
     expect(Object.keys(api.events).sort()).toEqual(Object.keys(BRIDGE_EVENTS).sort());
+    for (const [name, events] of Object.entries(BRIDGE_EVENTS))
+      expect(Object.keys(api.events[name as keyof typeof BRIDGE_EVENTS]).sort()).toEqual(
+        Object.keys(events).sort(),
+      );
     expect(api.host).toBe('electron');
     expect(Object.isFrozen(api)).toBe(true);
     expect(Object.isFrozen(api.batches)).toBe(true);
@@ -106,7 +110,7 @@ describe('the preload', () => {
 
   it('gives listeners the payload only, never the IPC event object', () => {
     const received: unknown[][] = [];
-    const unsubscribe = api.events.batchDeleted((...args: unknown[]) => {
+    const unsubscribe = api.events.batch.deleted((...args: unknown[]) => {
       received.push(args);
     });
     ipcRenderer.deliver(DESK_EVENT_CHANNEL, 'batch.deleted', { batchId: 'batch-1' });
@@ -117,8 +121,8 @@ describe('the preload', () => {
   it('delivers each event to its own subscribers only, until they unsubscribe', () => {
     const deleted = vi.fn();
     const changed = vi.fn();
-    const stopDeleted = api.events.batchDeleted(deleted);
-    const stopChanged = api.events.batchChanged(changed);
+    const stopDeleted = api.events.batch.deleted(deleted);
+    const stopChanged = api.events.batch.changed(changed);
     ipcRenderer.deliver(DESK_EVENT_CHANNEL, 'batch.deleted', { batchId: 'batch-1' });
     ipcRenderer.deliver(DESK_EVENT_CHANNEL, 'no.such.event', { batchId: 'batch-1' });
     expect(deleted).toHaveBeenCalledExactlyOnceWith({ batchId: 'batch-1' });
@@ -132,11 +136,11 @@ describe('the preload', () => {
   it('keeps delivering to other listeners when one throws', () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const after = vi.fn();
-    const stopFailing = api.events.sendState(() => {
+    const stopFailing = api.events.sending.state(() => {
       throw new Error('listener bug');
     });
-    const stopAfter = api.events.sendState(after);
-    ipcRenderer.deliver(DESK_EVENT_CHANNEL, 'send.state', { batchId: 'b', engine: { state: 'idle' } });
+    const stopAfter = api.events.sending.state(after);
+    ipcRenderer.deliver(DESK_EVENT_CHANNEL, 'sending.state', { batchId: 'b', engine: { state: 'idle' } });
     expect(after).toHaveBeenCalledOnce();
     stopFailing();
     stopAfter();
@@ -144,7 +148,7 @@ describe('the preload', () => {
   });
 
   it('listens on its one event channel with one listener, however many subscriptions', () => {
-    const stops = Array.from({ length: 25 }, () => api.events.trackingStatus(() => undefined));
+    const stops = Array.from({ length: 25 }, () => api.events.tracking.status(() => undefined));
     expect(ipcRenderer.eventNames()).toEqual([DESK_EVENT_CHANNEL]);
     expect(ipcRenderer.listenerCount(DESK_EVENT_CHANNEL)).toBe(1);
     for (const stop of stops) stop();

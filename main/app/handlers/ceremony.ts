@@ -2,7 +2,7 @@ import type { DeskHandlers } from '../../../shared/ipc/contract';
 import { DeskError } from '../desk-error';
 import type { DeskContext } from '../desk-context';
 
-export function ceremoniesHandlers(ctx: DeskContext): Pick<DeskHandlers, 'ceremony.open'> {
+export function ceremonyHandlers(ctx: DeskContext): Pick<DeskHandlers, 'ceremony.open'> {
   return {
     'ceremony.open': async (batchId, documentId) => {
       const current = await ctx.connectionForBatch(batchId);

@@ -134,7 +134,7 @@ export function BatchScreen({ batchId }: { batchId: string }) {
           Import manifest…
         </button>
         {running ? (
-          <button type="button" onClick={() => void actions.pause(batchId)}>
+          <button type="button" onClick={() => void actions.sending.pause(batchId)}>
             Pause sending
           </button>
         ) : canResume ? (
@@ -142,7 +142,7 @@ export function BatchScreen({ batchId }: { batchId: string }) {
             type="button"
             className="primary"
             disabled={starting}
-            onClick={() => void actions.send(batchId)}
+            onClick={() => void actions.sending.start(batchId)}
           >
             {starting ? 'Starting…' : 'Resume sending'}
           </button>
@@ -151,7 +151,7 @@ export function BatchScreen({ batchId }: { batchId: string }) {
             type="button"
             className="primary"
             disabled={ready.length === 0 || starting}
-            onClick={() => void actions.send(batchId)}
+            onClick={() => void actions.sending.start(batchId)}
           >
             {starting ? 'Starting…' : 'Send batch'}
           </button>
@@ -160,7 +160,7 @@ export function BatchScreen({ batchId }: { batchId: string }) {
           <button
             type="button"
             onClick={() =>
-              void actions.retryFailed(
+              void actions.sending.retryFailed(
                 batchId,
                 failed.map((document) => document.id),
               )
@@ -170,10 +170,10 @@ export function BatchScreen({ batchId }: { batchId: string }) {
             {failed.length === 1 ? 'the failed document' : `${formatCount(failed.length)} failed documents`}
           </button>
         )}
-        <button type="button" onClick={() => void actions.refreshNow(batchId)}>
+        <button type="button" onClick={() => void actions.tracking.refreshNow(batchId)}>
           Refresh statuses now
         </button>
-        <button type="button" onClick={() => void actions.exportReport(batchId)}>
+        <button type="button" onClick={() => void actions.report.export(batchId)}>
           Export CSV…
         </button>
       </div>

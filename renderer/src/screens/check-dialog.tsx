@@ -67,8 +67,8 @@ export function CheckDialog({
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const id = useId();
-  const linkRequest = useDesk((state) => state.linkRequest);
-  const sendAsNew = useDesk((state) => state.sendAsNew);
+  const linkRequest = useDesk((state) => state.sending.linkRequest);
+  const sendAsNew = useDesk((state) => state.sending.sendAsNew);
   const notify = useDesk((state) => state.notify);
   const [requestId, setRequestId] = useState('');
   const [problem, setProblem] = useState<{ readonly at: Origin; readonly text: string } | undefined>();

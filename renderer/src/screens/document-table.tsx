@@ -231,7 +231,7 @@ const DocumentRow = memo(function DocumentRow({
       <td>
         <div className="actions">
           {document.canOpenCeremony && (
-            <button type="button" onClick={() => void actions.openCeremony(batchId, document.id)}>
+            <button type="button" onClick={() => void actions.ceremony.open(batchId, document.id)}>
               Open ceremony<span className="visually-hidden"> for {reference}</span>
             </button>
           )}
@@ -241,12 +241,12 @@ const DocumentRow = memo(function DocumentRow({
             </button>
           )}
           {document.gone && (
-            <button type="button" onClick={() => void actions.checkAgain(batchId, document.id)}>
+            <button type="button" onClick={() => void actions.tracking.checkAgain(batchId, document.id)}>
               Check again<span className="visually-hidden"> {reference} at its service</span>
             </button>
           )}
           {document.class === 'failed' && (
-            <button type="button" onClick={() => void actions.retry(batchId, document.id)}>
+            <button type="button" onClick={() => void actions.sending.retry(batchId, document.id)}>
               Retry<span className="visually-hidden"> {reference}</span>
             </button>
           )}

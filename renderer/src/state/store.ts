@@ -56,33 +56,46 @@ export interface DeskActions {
   pickManifest(): Promise<ManifestPreview | undefined>;
   previewManifest(path: string): Promise<ManifestPreview | undefined>;
   importManifest(batchId: string, path: string): Promise<boolean>;
-  send(batchId: string): Promise<void>;
-  pause(batchId: string): Promise<void>;
-  retry(batchId: string, documentId: string): Promise<void>;
-  retryFailed(batchId: string, documentIds: readonly string[]): Promise<void>;
-  /**
-   * Links the request the service holds to a document that needs a check, and says so in a fading
-   * notice. A refusal comes back with main's words (for the dialog the user is in, not a notice
-   * behind it); `needsConfirmation` when main asks the user to confirm a link it could not check,
-   * which `{ confirmed: true }` then gives.
-   */
-  linkRequest(
-    batchId: string,
-    documentId: string,
-    requestId: string,
-    options?: { readonly confirmed?: boolean },
-  ): Promise<CheckAnswer>;
-  /**
-   * Sends a document that needs a check as a new request, on purpose, and says so in a fading
-   * notice; a refusal comes back with main's words, for the dialog the user is in.
-   */
-  sendAsNew(batchId: string, documentId: string): Promise<CheckAnswer>;
-  setTrackingPaused(paused: boolean): Promise<void>;
-  openCeremony(batchId: string, documentId: string): Promise<void>;
-  refreshNow(batchId?: string): Promise<void>;
-  /** A request its service said was gone: read it once more; tracked again if it answers. */
-  checkAgain(batchId: string, documentId: string): Promise<void>;
-  exportReport(batchId: string): Promise<void>;
+  /** The `sending.*` channels, with feedback: a second Start while the first is on its way waits. */
+  readonly sending: {
+    start(batchId: string): Promise<void>;
+    pause(batchId: string): Promise<void>;
+    retry(batchId: string, documentId: string): Promise<void>;
+    /** `sending.retry` for each of `documentIds`, in turn. */
+    retryFailed(batchId: string, documentIds: readonly string[]): Promise<void>;
+    /**
+     * Links the request the service holds to a document that needs a check, and says so in a fading
+     * notice. A refusal comes back with main's words (for the dialog the user is in, not a notice
+     * behind it); `needsConfirmation` when main asks the user to confirm a link it could not check,
+     * which `{ confirmed: true }` then gives.
+     */
+    linkRequest(
+      batchId: string,
+      documentId: string,
+      requestId: string,
+      options?: { readonly confirmed?: boolean },
+    ): Promise<CheckAnswer>;
+    /**
+     * Sends a document that needs a check as a new request, on purpose, and says so in a fading
+     * notice; a refusal comes back with main's words, for the dialog the user is in.
+     */
+    sendAsNew(batchId: string, documentId: string): Promise<CheckAnswer>;
+  };
+  /** The `ceremony.*` channel: opens a document's signing ceremony in its own window. */
+  readonly ceremony: {
+    open(batchId: string, documentId: string): Promise<void>;
+  };
+  /** The `tracking.*` channels. */
+  readonly tracking: {
+    refreshNow(batchId?: string): Promise<void>;
+    /** A request its service said was gone: read it once more; tracked again if it answers. */
+    checkAgain(batchId: string, documentId: string): Promise<void>;
+    setPaused(paused: boolean): Promise<void>;
+  };
+  /** The `report.*` channel: saves a batch's report where the user chooses. */
+  readonly report: {
+    export(batchId: string): Promise<void>;
+  };
   loadProfiles(): Promise<void>;
   saveProfile(input: ProfileInput): Promise<boolean>;
   deleteProfile(name: string): Promise<void>;
@@ -184,27 +197,29 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
     connect() {
       const api = desk();
       const unsubscribers = [
-        api.events.batchChanged(({ batch }) => {
+        api.events.batch.changed(({ batch }) => {
           set((state) => withBatchSummary(state, batch));
           reloadDetail(batch.id);
         }),
-        api.events.batchDeleted(({ batchId }) => set((state) => withoutBatch(state, batchId))),
-        api.events.sendProgress((payload) => set((state) => withProgress(state, payload))),
-        api.events.sendState(({ batchId, engine }) => {
+        api.events.batch.deleted(({ batchId }) => set((state) => withoutBatch(state, batchId))),
+        api.events.sending.progress((payload) => set((state) => withProgress(state, payload))),
+        api.events.sending.state(({ batchId, engine }) => {
           if (engine.state === 'stopped' && engine.reason)
             set((state) => withNotice(state, 'error', engine.reason ?? ''));
           reloadDetail(batchId);
         }),
-        api.events.trackingStatus((payload) => set((state) => withTrackingStatus(state, payload))),
-        api.events.trackingChecked((payload) => set((state) => withTrackingChecked(state, payload))),
-        api.events.trackingCompleted(({ externalReference, batchId }) => {
+        api.events.tracking.status((payload) => set((state) => withTrackingStatus(state, payload))),
+        api.events.tracking.checked((payload) => set((state) => withTrackingChecked(state, payload))),
+        api.events.tracking.completed(({ externalReference, batchId }) => {
           set((state) =>
             withNotice(state, 'success', `${externalReference} is fully signed; its evidence is ready.`),
           );
           reloadDetail(batchId);
         }),
-        api.events.profilesChanged(({ profiles }) => set((state) => withProfiles(state, profiles))),
-        api.events.trackingPaused(({ paused }) => set((state) => withTrackingPaused(state, paused))),
+        // The ceremony window closed: its document's state may have moved on.
+        api.events.ceremony.closed(({ batchId }) => reloadDetail(batchId)),
+        api.events.profiles.changed(({ profiles }) => set((state) => withProfiles(state, profiles))),
+        api.events.tracking.paused(({ paused }) => set((state) => withTrackingPaused(state, paused))),
       ];
       void attempt(set, async () => {
         const info = await unwrap(api.app.info());
@@ -326,98 +341,108 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
       await get().loadBatch(batchId);
       return true;
     },
-    async send(batchId) {
-      if (get().starting[batchId]) return; // a second click while the first is on its way
-      set((state) => withStarting(state, batchId, true));
-      try {
-        await attempt(set, () => unwrap(desk().sending.start(batchId)));
-      } finally {
-        set((state) => withStarting(state, batchId, false));
-      }
-    },
-    async pause(batchId) {
-      await attempt(set, () => unwrap(desk().sending.pause(batchId)));
-    },
-    async retry(batchId, documentId) {
-      await attempt(set, () => unwrap(desk().sending.retry(batchId, documentId)));
-    },
-    async retryFailed(batchId, documentIds) {
-      for (const documentId of documentIds) await get().retry(batchId, documentId);
-    },
-    async linkRequest(batchId, documentId, requestId, options) {
-      const answer = await checkAnswer(() => {
-        const sending = desk().sending;
-        // Three arguments unless confirmed: the browser host's JSON would turn `undefined` into null.
-        return unwrap(
-          options?.confirmed
-            ? sending.linkRequest(batchId, documentId, requestId, { confirmed: true })
-            : sending.linkRequest(batchId, documentId, requestId),
-        );
-      });
-      if (!answer.ok) return answer;
-      const reference = referenceOf(batchId, documentId);
-      set((state) =>
-        withNotice(
-          state,
-          'success',
-          `${requestId} is linked${reference ? ` to ${reference}` : ''}; sending continues with it.`,
-        ),
-      );
-      await get().loadBatch(batchId);
-      return answer;
-    },
-    async sendAsNew(batchId, documentId) {
-      const answer = await checkAnswer(() => unwrap(desk().sending.sendAsNew(batchId, documentId)));
-      if (!answer.ok) return answer;
-      const reference = referenceOf(batchId, documentId) ?? 'The document';
-      set((state) => withNotice(state, 'success', `${reference} is being sent as a new request.`));
-      await get().loadBatch(batchId);
-      return answer;
-    },
-    async setTrackingPaused(paused) {
-      await attempt(set, () => unwrap(desk().tracking.setPaused(paused)));
-    },
-    async openCeremony(batchId, documentId) {
-      const opened = await attempt(set, () => unwrap(desk().ceremony.open(batchId, documentId)));
-      if (opened?.alreadyOpen) {
-        set((state) =>
-          withNotice(state, 'info', 'The ceremony window is already open; it was brought to the front.'),
-        );
-      } else if (opened) {
-        const minutes = Math.max(1, Math.round(opened.expiresInSeconds / 60));
+    sending: {
+      async start(batchId) {
+        if (get().starting[batchId]) return; // a second click while the first is on its way
+        set((state) => withStarting(state, batchId, true));
+        try {
+          await attempt(set, () => unwrap(desk().sending.start(batchId)));
+        } finally {
+          set((state) => withStarting(state, batchId, false));
+        }
+      },
+      async pause(batchId) {
+        await attempt(set, () => unwrap(desk().sending.pause(batchId)));
+      },
+      async retry(batchId, documentId) {
+        await attempt(set, () => unwrap(desk().sending.retry(batchId, documentId)));
+      },
+      async retryFailed(batchId, documentIds) {
+        for (const documentId of documentIds) await get().sending.retry(batchId, documentId);
+      },
+      async linkRequest(batchId, documentId, requestId, options) {
+        const answer = await checkAnswer(() => {
+          const sending = desk().sending;
+          // Three arguments unless confirmed: the browser host's JSON would turn `undefined` into null.
+          return unwrap(
+            options?.confirmed
+              ? sending.linkRequest(batchId, documentId, requestId, { confirmed: true })
+              : sending.linkRequest(batchId, documentId, requestId),
+          );
+        });
+        if (!answer.ok) return answer;
+        const reference = referenceOf(batchId, documentId);
         set((state) =>
           withNotice(
             state,
-            'info',
-            `The ceremony opened in its own window; its link is valid for ${minutes} min.`,
+            'success',
+            `${requestId} is linked${reference ? ` to ${reference}` : ''}; sending continues with it.`,
           ),
         );
-      }
+        await get().loadBatch(batchId);
+        return answer;
+      },
+      async sendAsNew(batchId, documentId) {
+        const answer = await checkAnswer(() => unwrap(desk().sending.sendAsNew(batchId, documentId)));
+        if (!answer.ok) return answer;
+        const reference = referenceOf(batchId, documentId) ?? 'The document';
+        set((state) => withNotice(state, 'success', `${reference} is being sent as a new request.`));
+        await get().loadBatch(batchId);
+        return answer;
+      },
     },
-    async refreshNow(batchId) {
-      const refreshed = await attempt(set, () => unwrap(desk().tracking.refreshNow(batchId)));
-      if (refreshed)
-        set((state) =>
-          withNotice(
-            state,
-            'info',
-            refreshed.reading === 0
-              ? 'No request is waiting for signatures: nothing to check.'
-              : `Checking ${refreshed.reading} ${refreshed.reading === 1 ? 'request' : 'requests'} at ${refreshed.reading === 1 ? 'its service' : 'their services'}, politely paced; each document shows when it was last checked.`,
-          ),
-        );
+    ceremony: {
+      async open(batchId, documentId) {
+        const opened = await attempt(set, () => unwrap(desk().ceremony.open(batchId, documentId)));
+        if (opened?.alreadyOpen) {
+          set((state) =>
+            withNotice(state, 'info', 'The ceremony window is already open; it was brought to the front.'),
+          );
+        } else if (opened) {
+          const minutes = Math.max(1, Math.round(opened.expiresInSeconds / 60));
+          set((state) =>
+            withNotice(
+              state,
+              'info',
+              `The ceremony opened in its own window; its link is valid for ${minutes} min.`,
+            ),
+          );
+        }
+      },
     },
-    async checkAgain(batchId, documentId) {
-      const found = await attempt(set, async () => {
-        await unwrap(desk().tracking.checkAgain(batchId, documentId));
-        return true;
-      });
-      if (found)
-        set((state) => withNotice(state, 'success', 'The service knows this request: it is tracked again.'));
+    tracking: {
+      async refreshNow(batchId) {
+        const refreshed = await attempt(set, () => unwrap(desk().tracking.refreshNow(batchId)));
+        if (refreshed)
+          set((state) =>
+            withNotice(
+              state,
+              'info',
+              refreshed.reading === 0
+                ? 'No request is waiting for signatures: nothing to check.'
+                : `Checking ${refreshed.reading} ${refreshed.reading === 1 ? 'request' : 'requests'} at ${refreshed.reading === 1 ? 'its service' : 'their services'}, politely paced; each document shows when it was last checked.`,
+            ),
+          );
+      },
+      async checkAgain(batchId, documentId) {
+        const found = await attempt(set, async () => {
+          await unwrap(desk().tracking.checkAgain(batchId, documentId));
+          return true;
+        });
+        if (found)
+          set((state) =>
+            withNotice(state, 'success', 'The service knows this request: it is tracked again.'),
+          );
+      },
+      async setPaused(paused) {
+        await attempt(set, () => unwrap(desk().tracking.setPaused(paused)));
+      },
     },
-    async exportReport(batchId) {
-      const path = await attempt(set, () => unwrap(desk().report.export(batchId)));
-      if (path) set((state) => withNotice(state, 'success', `Report saved to ${path}.`));
+    report: {
+      async export(batchId) {
+        const path = await attempt(set, () => unwrap(desk().report.export(batchId)));
+        if (path) set((state) => withNotice(state, 'success', `Report saved to ${path}.`));
+      },
     },
     async loadProfiles() {
       const profiles = await attempt(set, () => unwrap(desk().profiles.list()));

@@ -17,7 +17,7 @@ export interface Notice {
 }
 
 export interface Progress {
-  readonly phase: EventPayload<'send.progress'>['phase'];
+  readonly phase: EventPayload<'sending.progress'>['phase'];
   readonly sentBytes?: number;
   readonly totalBytes?: number;
 }
@@ -108,7 +108,7 @@ export function withoutBatch(state: DeskState, batchId: string): DeskState {
   return { ...state, batches, details, screen };
 }
 
-export function withProgress(state: DeskState, payload: EventPayload<'send.progress'>): DeskState {
+export function withProgress(state: DeskState, payload: EventPayload<'sending.progress'>): DeskState {
   const key = `${payload.batchId}/${payload.documentId}`;
   const previous = state.progress[key];
   const next: Progress = {

@@ -135,8 +135,8 @@ describe('the app page in Chromium', () => {
     await page.evaluate(() => {
       const seen = { kept: [] as string[], dropped: [] as string[] };
       (window as unknown as { seen: typeof seen }).seen = seen;
-      window.desk?.events.batchChanged(({ batch }) => seen.kept.push(batch.name));
-      const off = window.desk?.events.batchChanged(({ batch }) => seen.dropped.push(batch.name));
+      window.desk?.events.batch.changed(({ batch }) => seen.kept.push(batch.name));
+      const off = window.desk?.events.batch.changed(({ batch }) => seen.dropped.push(batch.name));
       (window as unknown as { off?: () => void }).off = off;
     });
     await page.evaluate(() => window.desk?.batches.create('First event'));

@@ -84,7 +84,7 @@ describe('a whole journey through the browser host', () => {
 
     await page.evaluate(() => {
       (window as unknown as { closedCeremonies: string[] }).closedCeremonies = [];
-      window.desk?.events.ceremonyClosed(({ documentId: closed }) =>
+      window.desk?.events.ceremony.closed(({ documentId: closed }) =>
         (window as unknown as { closedCeremonies: string[] }).closedCeremonies.push(closed),
       );
     });
