@@ -1,5 +1,6 @@
 import type { SendEngineEvent } from '../batch/send-engine';
 import type { PollerEvent } from '../tracking/status-poller';
+import { documentViewOf } from './batch-views';
 import type { DeskContext } from './desk-context';
 
 /**
@@ -41,11 +42,14 @@ export function ipcEvents(ctx: DeskContext): {
       if (event.type === 'checked') {
         deps.emit('tracking.checked', { batchId: event.batchId, documentId: event.documentId, at: event.at });
       } else if (event.type === 'status-changed') {
-        deps.emit('tracking.status', {
-          batchId: event.batchId,
-          documentId: event.documentId,
-          status: event.status,
-        });
+        const batch = ctx.store.get(event.batchId);
+        const document = batch?.documents.find((candidate) => candidate.draft.id === event.documentId);
+        if (batch && document)
+          deps.emit('tracking.status', {
+            batchId: event.batchId,
+            documentId: event.documentId,
+            document: documentViewOf(batch, document),
+          });
       } else if (event.type === 'completed') {
         deps.emit('tracking.completed', event);
         deps.notifier.notify(

@@ -1,5 +1,5 @@
 /**
- * The demo connection: the service simulator of the test suite, started in this process. Only
+ * The demo connection: the built-in service simulator (`simulator/`), started in this process. Only
  * development hosts offer it (the browser host, and Electron when run from the source folder),
  * so a newcomer can try the whole flow without an account. Given the data folder, the demo
  * keeps its service data there (`demo-service/`) and listens on the same port again, so demo

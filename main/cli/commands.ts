@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { BatchState, DocumentState } from '../batch/batch-state';
 import { phaseOf } from '../batch/batch-state';
+import { classOf } from '../batch/document-class';
+import type { DocumentClass } from '../../shared/domain/document-class';
 import { checkExplanation } from '../batch/send-messages';
 import { checkManifestFile, formatIssue } from '../batch/manifest';
 import { BatchStore } from '../store/batch-store';
@@ -43,6 +45,7 @@ function documentRow(batch: BatchState, document: DocumentState) {
     externalReference: document.draft.externalReference,
     filename: document.draft.pdf.storedFilename,
     phase: phaseOf(document),
+    class: classOf(document),
     requestId: document.send.requestId,
     status: document.gone
       ? 'gone'
@@ -92,14 +95,19 @@ export async function statusCommand(args: CliArgs, out: CliOutput): Promise<numb
       );
     }
   }
+  // The one classification of core (main/batch/document-class.ts), as the app shows it.
+  const inClass = (...classes: DocumentClass[]) => rows.filter((row) => classes.includes(row.class)).length;
   const summary = {
     type: 'summary',
     documents: rows.length,
-    prepared: rows.filter((row) => row.phase === 'prepared').length,
-    completed: rows.filter((row) => row.final).length,
-    failed: rows.filter((row) => row.phase === 'failed').length,
-    needsCheck: rows.filter((row) => row.phase === 'needs_check').length,
-    gone: rows.filter((row) => row.status === 'gone').length,
+    prepared: inClass('waiting', 'completed'),
+    waiting: inClass('waiting'),
+    completed: inClass('completed'),
+    failed: inClass('failed'),
+    needsCheck: inClass('needs_check'),
+    gone: inClass('gone'),
+    sending: inClass('sending'),
+    notSent: inClass('not_sent'),
   };
   out.event(summary);
   if (!out.json)

@@ -113,6 +113,7 @@ function sameStatus(a: TrackedStatus | undefined, b: TrackedStatus): boolean {
 function trackedOf(batch: BatchState): Tracked[] {
   const tracked: Tracked[] = [];
   for (const document of batch.documents) {
+    // needsTracking implies both others; they are checked again only to narrow the types.
     if (!needsTracking(document) || !document.send.requestId || !document.send.prepared) continue;
     tracked.push({
       key: `${batch.id}/${document.draft.id}`,

@@ -1,3 +1,4 @@
+import type { DocumentView } from '../../shared/ipc/views';
 /** Numbers, sizes and dates in the user's own locale. */
 const locale = typeof navigator === 'undefined' ? undefined : navigator.language;
 
@@ -29,28 +30,45 @@ export function formatCount(value: number): string {
   return new Intl.NumberFormat(locale).format(value);
 }
 
-/** Words for a send phase or a service status; unknown service values are shown as they are. */
+/** Words for the steps of a document being sent (its class is `sending`). */
+const SENDING_STEPS: Readonly<Record<string, string>> = {
+  queued: 'Queued',
+  uploading: 'Uploading',
+  creating: 'Creating request',
+  adding_participants: 'Adding participants',
+  preparing: 'Preparing',
+  prepared: 'Waiting for signatures',
+};
+
+/**
+ * Words for a document's state as main classifies it (`DocumentView.class`), with the detail a
+ * user reads: the step while sending, the service's status while waiting for signatures
+ * (unknown service values are shown as they are). It words the class; it never decides it.
+ */
 export function describeState(
-  phase: string,
-  status: string | undefined,
-  final: boolean,
-  gone: boolean,
+  document: Pick<DocumentView, 'class' | 'phase' | 'tracking'>,
+  livePhase?: string,
 ): string {
-  if (gone) return 'No longer at the service';
-  if (final) return 'Completed — evidence ready';
-  if (status === 'completed') return 'Completed — evidence pending';
-  if (status === 'in_progress') return 'Signing in progress';
-  if (status && status !== 'prepared') return status;
-  const phases: Record<string, string> = {
-    draft: 'Not sent',
-    queued: 'Queued',
-    uploading: 'Uploading',
-    creating: 'Creating request',
-    adding_participants: 'Adding participants',
-    preparing: 'Preparing',
-    prepared: 'Waiting for signatures',
-    needs_check: 'Needs your check',
-    failed: 'Failed',
-  };
-  return phases[phase] ?? phase;
+  switch (document.class) {
+    case 'gone':
+      return 'No longer at the service';
+    case 'completed':
+      return 'Completed — evidence ready';
+    case 'needs_check':
+      return 'Needs your check';
+    case 'failed':
+      return 'Failed';
+    case 'not_sent':
+      return 'Not sent';
+    case 'sending': {
+      const step = livePhase ?? document.phase;
+      return SENDING_STEPS[step] ?? step;
+    }
+    case 'waiting': {
+      const status = document.tracking?.status;
+      if (status === 'completed') return 'Completed — evidence pending';
+      if (status === 'in_progress') return 'Signing in progress';
+      return status && status !== 'prepared' ? status : 'Waiting for signatures';
+    }
+  }
 }

@@ -20,7 +20,7 @@ import {
   manifestPreviewSchema,
   profileViewSchema,
   sendPhaseSchema,
-  trackedStatusSchema,
+  documentViewSchema,
 } from './views';
 
 const id = z.string().trim().min(1).max(200);
@@ -100,7 +100,8 @@ export const eventChannels = {
     totalBytes: z.number().optional(),
   }),
   'sending.state': z.object({ batchId: id, engine: engineStateSchema }),
-  'tracking.status': z.object({ batchId: id, documentId: id, status: trackedStatusSchema }),
+  /** A document's status at its service changed: the document as main sees it now (its class, whether its ceremony can open). */
+  'tracking.status': z.object({ batchId: id, documentId: id, document: documentViewSchema }),
   'tracking.completed': z.object({ batchId: id, documentId: id, externalReference: z.string() }),
   'ceremony.closed': z.object({ batchId: id, documentId: id }),
   'profiles.changed': z.object({ profiles: z.array(profileViewSchema) }),

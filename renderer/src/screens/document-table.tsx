@@ -143,12 +143,7 @@ const DocumentRow = memo(function DocumentRow({
   }, [takeFocus, onFocused]);
   const value = documentProgress(document, live);
   const bucket = document.class;
-  const state = describeState(
-    live?.phase ?? document.phase,
-    document.tracking?.status,
-    document.tracking?.final ?? false,
-    document.gone,
-  );
+  const state = describeState(document, live?.phase);
   const people = [...document.recipients, ...document.extraParticipants];
   const reference = document.externalReference;
   const uploading = live?.phase === 'uploading' && live.sentBytes !== undefined && live.totalBytes;

@@ -62,7 +62,8 @@ export function batchProgress(
   let inScope = 0;
   let done = 0;
   for (const document of documents) {
-    if (document.phase === 'prepared') {
+    if (document.class === 'gone') continue; // not at its service: neither sent nor in flight
+    if (document.class === 'waiting' || document.class === 'completed') {
       sent += 1;
       inScope += 1;
       done += 1;

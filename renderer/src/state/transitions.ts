@@ -125,14 +125,9 @@ export function withProgress(state: DeskState, payload: EventPayload<'sending.pr
 export function withTrackingStatus(state: DeskState, payload: EventPayload<'tracking.status'>): DeskState {
   const detail = state.details[payload.batchId];
   if (!detail) return state;
+  // Main's view of the document as it is now: the renderer shows it, and derives nothing.
   const documents = detail.documents.map((document) =>
-    document.id === payload.documentId
-      ? {
-          ...document,
-          tracking: payload.status,
-          canOpenCeremony: document.canOpenCeremony && payload.status.status !== 'completed',
-        }
-      : document,
+    document.id === payload.documentId ? payload.document : document,
   );
   return { ...state, details: { ...state.details, [payload.batchId]: { ...detail, documents } } };
 }

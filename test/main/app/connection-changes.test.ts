@@ -9,7 +9,7 @@ import {
 } from '../../../main/credentials/credential-store';
 import { connect, openDataDir, type DataDir } from '../../../main/desk-core';
 import { Secret } from '../../../main/secret';
-import type { DeskHandlers } from '../../../shared/ipc/contract';
+import type { DeskHandlers, EventPayload } from '../../../shared/ipc/contract';
 import {
   createTestDeskService,
   expectNoForeignReads as expectNoForeignReadsAt,
@@ -142,6 +142,12 @@ it('re-saving a non-active profile (e.g. new secret) keeps its open requests tra
     10_000,
   ).catch((e: Error) => e.message);
   expect(final).toBe(true);
+  // The page is told with main's view of the document: its class, and no ceremony to open.
+  const news = emitted
+    .filter((entry) => entry.event === 'tracking.status')
+    .map((entry) => entry.payload as EventPayload<'tracking.status'>)
+    .filter((payload) => payload.batchId === batchId);
+  expect(news.at(-1)?.document).toMatchObject({ class: 'completed', canOpenCeremony: false });
 }, 60_000);
 
 it('editing a profile to a new address: batches bound to the old address say so at once (connectionProblem), without restart', async () => {

@@ -262,16 +262,20 @@ describe('send', () => {
     const requestIds = new Set(sim.state.requests().map((request) => request.id));
     for (const row of documents) {
       expect(row.phase).toBe('prepared');
+      expect(row.class).toBe('waiting');
       expect(requestIds.has(String(row.requestId))).toBe(true);
     }
     expect(rows.at(-1)).toEqual({
       type: 'summary',
       documents: 3,
       prepared: 3,
+      waiting: 3,
       completed: 0,
       failed: 0,
       needsCheck: 0,
       gone: 0,
+      sending: 0,
+      notSent: 0,
     });
   });
 
@@ -366,7 +370,18 @@ describe('status', () => {
     const json = await cli(['status', '--data-dir', dataDir, '--json'], null);
     expect(json.code).toBe(0);
     expect(jsonEvents(json)).toEqual([
-      { type: 'summary', documents: 0, prepared: 0, completed: 0, failed: 0, needsCheck: 0, gone: 0 },
+      {
+        type: 'summary',
+        documents: 0,
+        prepared: 0,
+        waiting: 0,
+        completed: 0,
+        failed: 0,
+        needsCheck: 0,
+        gone: 0,
+        sending: 0,
+        notSent: 0,
+      },
     ]);
     expect(sim.state.calls()).toEqual([]);
   });

@@ -119,8 +119,8 @@ describe('documentProgress', () => {
 describe('batchProgress', () => {
   it('counts sent documents and averages the progress of those in flight', () => {
     const documents = [
-      document('1', { phase: 'prepared' }),
-      document('2', { phase: 'prepared', tracking: tracking('completed', true) }),
+      document('1', { phase: 'prepared', class: 'waiting' }),
+      document('2', { phase: 'prepared', class: 'completed', tracking: tracking('completed', true) }),
       document('3', { phase: 'uploading' }),
       document('4', { phase: 'adding_participants' }),
     ];
@@ -134,13 +134,15 @@ describe('batchProgress', () => {
 
   it('leaves documents not sent and failed ones out of the bar, but counts them in the total', () => {
     const documents = [
-      document('1', { phase: 'prepared' }),
+      document('1', { phase: 'prepared', class: 'waiting' }),
       document('2', { phase: 'draft' }),
       document('3', { phase: 'failed' }),
       document('4', { phase: 'preparing' }),
+      // Its service no longer knows it: main says so, whatever its phase.
+      document('5', { phase: 'prepared', class: 'gone', gone: true }),
     ];
     const result = batchProgress(documents, {}, 'b');
-    expect(result).toMatchObject({ sent: 1, inScope: 2, total: 4 });
+    expect(result).toMatchObject({ sent: 1, inScope: 2, total: 5 });
     expect(result.fraction).toBeCloseTo((1 + 0.9) / 2, 10);
   });
 
@@ -164,7 +166,10 @@ describe('batchProgress', () => {
   });
 
   it('is full once every document in scope is sent', () => {
-    const documents = [document('1', { phase: 'prepared' }), document('2', { phase: 'draft' })];
+    const documents = [
+      document('1', { phase: 'prepared', class: 'waiting' }),
+      document('2', { phase: 'draft' }),
+    ];
     expect(batchProgress(documents, {}, 'b')).toEqual({ sent: 1, inScope: 1, total: 2, fraction: 1 });
   });
 });

@@ -100,20 +100,18 @@ describe('renderer transitions', () => {
     expect(state.progress['a/1']).toBeUndefined();
   });
 
-  it('updates one document’s tracked status and closes its ceremony action once completed', () => {
+  it('shows one document as main now sees it once its tracked status changes (its ceremony action closed by main)', () => {
     const state = withBatchDetail(
       initialState,
       detail('a', [document('1', { phase: 'prepared', canOpenCeremony: true }), document('2')]),
     );
-    const next = withTrackingStatus(state, {
-      batchId: 'a',
-      documentId: '1',
-      status: { status: 'completed', evidenceReady: false, readAt: '2026-11-22T10:00:00Z', final: false },
-    });
-    expect(next.details.a?.documents[0]).toMatchObject({
-      tracking: { status: 'completed' },
+    const completed = document('1', {
+      phase: 'prepared',
       canOpenCeremony: false,
+      tracking: { status: 'completed', evidenceReady: false, readAt: '2026-11-22T10:00:00Z', final: false },
     });
+    const next = withTrackingStatus(state, { batchId: 'a', documentId: '1', document: completed });
+    expect(next.details.a?.documents[0]).toBe(completed);
     expect(next.details.a?.documents[1]).toBe(state.details.a?.documents[1]);
   });
 
@@ -135,7 +133,7 @@ describe('renderer transitions', () => {
     const next = withTrackingStatus(initialState, {
       batchId: 'zzz',
       documentId: '1',
-      status: { status: 'in_progress', evidenceReady: false, readAt: '2026-11-22T10:00:00Z', final: false },
+      document: document('1'),
     });
     expect(next).toBe(initialState);
   });
