@@ -118,7 +118,7 @@ export default tseslint.config(
         {
           paths: nodeAndMainOnly.filter((rule) => rule.name !== 'electron'),
           patterns: [
-            { group: ['node:*'], message: 'The preload only uses contextBridge and ipcRenderer.' },
+            { group: ['node:*'], message: 'The preload only uses contextBridge, ipcRenderer and webUtils.' },
             { group: ['**/main/**', '**/renderer/**'], message: 'The preload depends on shared/ only.' },
           ],
         },

@@ -6,7 +6,7 @@ import type {
   EngineStateView,
 } from '../../shared/ipc/views';
 import { isLocked, phaseOf, type BatchState, type DocumentState } from '../batch/batch-state';
-import { classOf } from '../batch/document-class';
+import { ceremonyRefusal, classOf } from '../batch/document-class';
 import { checkExplanation } from '../batch/send-messages';
 import { sendProblems } from '../batch/send-readiness';
 
@@ -104,7 +104,7 @@ export function documentViewOf(batch: BatchState, document: DocumentState): Docu
       : {}),
     ...(document.tracking ? { tracking: document.tracking } : {}),
     gone: document.gone,
-    canOpenCeremony: phase === 'prepared' && !document.gone && document.tracking?.status !== 'completed',
+    canOpenCeremony: ceremonyRefusal(document) === undefined,
     updatedAt: document.updatedAt,
   };
 }

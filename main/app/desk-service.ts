@@ -37,7 +37,7 @@ export interface DeskServiceDeps {
   readonly dataDir: DataDir;
   readonly profiles: ProfileRegistry;
   readonly dialogs: Dialogs;
-  readonly ceremonies: CeremonyOpener;
+  readonly ceremony: CeremonyOpener;
   readonly notifier: Notifier;
   readonly emit: <E extends EventChannel>(event: E, payload: EventPayload<E>) => void;
   readonly demo?: DemoProvider;

@@ -18,6 +18,21 @@ export function classOf(document: DocumentState): DocumentClass {
   return 'sending';
 }
 
+/**
+ * Why `document`'s signing ceremony cannot open now, or undefined when it can: its request
+ * waits for signatures and is not signed yet. The page's "Open ceremony" and the handler that
+ * opens it both follow this.
+ */
+export function ceremonyRefusal(document: DocumentState): string | undefined {
+  const documentClass = classOf(document);
+  if (documentClass === 'completed' || document.tracking?.status === 'completed')
+    return 'This contract is already signed: there is no ceremony left to open.';
+  if (documentClass === 'gone')
+    return 'Its service no longer knows this request: check it again before opening its ceremony.';
+  if (documentClass !== 'waiting') return 'This document has not been prepared yet: send it first.';
+  return undefined;
+}
+
 /** True for a document whose request is tracked until it is final: waiting for signatures at the service. */
 export function needsTracking(document: DocumentState): boolean {
   return classOf(document) === 'waiting' && document.send.requestId !== undefined;

@@ -102,7 +102,7 @@ export async function launchBrowserHost(options: BrowserHostLaunchOptions): Prom
     dataDir,
     profiles,
     dialogs: createPromptedDialogs(),
-    ceremonies: options.ceremonyOpener ?? (chromiumOpener as ClosableCeremonyOpener),
+    ceremony: options.ceremonyOpener ?? (chromiumOpener as ClosableCeremonyOpener),
     notifier: loggingNotifier(logger),
     emit: (event, payload) => host?.emit(event, payload),
     ...(demo ? { demo } : {}),

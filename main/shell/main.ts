@@ -87,7 +87,7 @@ async function startDesk(
     // Connection profiles: settings in the data folder, secrets in the OS keychain.
     profiles: openProfileRegistry(dataDir.path),
     dialogs: createSystemDialogs({ window: () => state.mainWindow, documentsDir: app.getPath('documents') }),
-    ceremonies: createCeremonyWindows({ logger }),
+    ceremony: createCeremonyWindows({ logger }),
     notifier: createSystemNotifier(showWindow),
     emit: (event, payload) => {
       outlets.ipc?.emit(event, payload);

@@ -1,7 +1,7 @@
 /**
  * The IPC contract, defined once: every invoke channel with the schemas of its arguments and
  * result, and every main→renderer event with its payload. Main validates arguments with these
- * schemas; the preload and the browser bridge expose one named function per channel. Renaming
+ * schemas; the bridge (shared/ipc/bridge.ts, one factory for the preload and the browser host) names one function per channel. Renaming
  * a channel breaks the build on both sides.
  */
 import { z } from 'zod';

@@ -32,7 +32,7 @@ export function createTestDeskService(
       pickManifest: async () => undefined,
       pickReportPath: async () => undefined,
     },
-    ceremonies: { open: async () => undefined },
+    ceremony: { open: async () => undefined },
     notifier: { notify: () => undefined },
     emit: options.emit ?? (() => undefined),
     ...(options.demo ? { demo: options.demo } : {}),

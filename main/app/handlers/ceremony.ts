@@ -1,4 +1,5 @@
 import type { DeskHandlers } from '../../../shared/ipc/contract';
+import { ceremonyRefusal } from '../../batch/document-class';
 import { DeskError } from '../desk-error';
 import type { DeskContext } from '../desk-context';
 
@@ -10,31 +11,30 @@ export function ceremonyHandlers(ctx: DeskContext): Pick<DeskHandlers, 'ceremony
         .batchOrThrow(batchId)
         .documents.find((candidate) => candidate.draft.id === documentId);
       const requestId = document?.send.requestId;
-      if (!document || !requestId || !document.send.prepared) {
+      if (!document || !requestId) {
         throw new DeskError('not_prepared', 'This document has not been prepared yet: send it first.');
       }
+      const refusal = ceremonyRefusal(document);
+      if (refusal) throw new DeskError('ceremony_unavailable', refusal);
       const key = `${batchId}/${documentId}`;
-      // Already open: bring it forward rather than create a second session.
-      if (ctx.deps.ceremonies.focus?.(key)) return { alreadyOpen: true as const };
+      // Already open (Electron): bring it forward rather than create a second session. The
+      // browser host replaces the window instead, closing the first (its onClosed runs first).
+      if (ctx.deps.ceremony.focus?.(key)) return { alreadyOpen: true as const };
       const session = await current.client.createWidgetSession(requestId);
       if (!session.ok) throw new DeskError(session.error.code, session.error.message);
-      // Read quickly while someone waits (undone below if the window cannot open).
+      await ctx.deps.ceremony.open({
+        key,
+        title: `Signing ceremony — ${document.draft.externalReference}`,
+        session: session.value,
+        renew: () => current.client.createWidgetSession(requestId),
+        onClosed: () => {
+          current.poller.unwatch(batchId, documentId);
+          ctx.deps.emit('ceremony.closed', { batchId, documentId });
+        },
+      });
+      // Read quickly while someone signs: after the window opened, so that a window it replaced
+      // (closing, and unwatching) cannot end the quick reading of this one.
       current.poller.watch(batchId, documentId);
-      try {
-        await ctx.deps.ceremonies.open({
-          key,
-          title: `Signing ceremony — ${document.draft.externalReference}`,
-          session: session.value,
-          renew: () => current.client.createWidgetSession(requestId),
-          onClosed: () => {
-            current.poller.unwatch(batchId, documentId);
-            ctx.deps.emit('ceremony.closed', { batchId, documentId });
-          },
-        });
-      } catch (error) {
-        current.poller.unwatch(batchId, documentId, 0);
-        throw error;
-      }
       return { alreadyOpen: false as const, expiresInSeconds: session.value.expiresInSeconds };
     },
   };

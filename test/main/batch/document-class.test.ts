@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BatchEvent } from '../../../main/batch/batch-events';
 import { applyBatchEvent, emptyBatch, type DocumentState } from '../../../main/batch/batch-state';
-import { classOf, needsTracking } from '../../../main/batch/document-class';
+import { ceremonyRefusal, classOf, needsTracking } from '../../../main/batch/document-class';
 import type { TrackedStatus } from '../../../shared/domain/batch';
 
 /** The one classification, from documents built by folding real journal events. */
@@ -88,5 +88,25 @@ describe('classOf: the group a user thinks of a document in', () => {
     const document = documentAfter(...events);
     expect(classOf(document)).toBe(expected);
     expect(needsTracking(document)).toBe(tracked);
+  });
+});
+
+describe('ceremonyRefusal: whether a signing ceremony can open (the page and the handler both follow it)', () => {
+  it.each<[string, BatchEvent[], string | undefined]>([
+    ['never sent', [], 'not been prepared'],
+    ['created, not prepared yet', [queued, created], 'not been prepared'],
+    ['prepared', [queued, created, prepared], undefined],
+    ['opened by a signer', [queued, created, prepared, status('in_progress', false)], undefined],
+    [
+      'signed, evidence not ready yet',
+      [queued, created, prepared, status('completed', false)],
+      'already signed',
+    ],
+    ['completed, evidence ready', [queued, created, prepared, status('completed', true)], 'already signed'],
+    ['gone', [queued, created, prepared, gone], 'no longer knows'],
+  ])('%s → %s', (_name, events, refusal) => {
+    const answer = ceremonyRefusal(documentAfter(...events));
+    if (refusal === undefined) expect(answer).toBeUndefined();
+    else expect(answer).toContain(refusal);
   });
 });
