@@ -117,7 +117,12 @@ export class BatchStore {
       const folder = join(this.#root, entry.name);
       if (entry.name.endsWith(DELETED_SUFFIX)) {
         // A deletion the app did not finish: the batch is gone already, only its files remain.
-        if (!this.#readOnly) await this.#fs.rm(folder, { recursive: true, force: true });
+        // Its rename may sit in the page cache only (the process died before syncing it): it is
+        // made durable first, so that no power cut brings the batch back, whole or half removed.
+        if (!this.#readOnly) {
+          await this.#fs.syncDirectory(this.#root);
+          await this.#fs.rm(folder, { recursive: true, force: true });
+        }
         continue;
       }
       const loaded = await loadJournal<BatchState, BatchEvent>(folder, this.#fs);

@@ -4,6 +4,7 @@ import { CrashFileSystem } from '../../support/crash-fs';
 import { createSeededRandom } from '../../../simulator/seeded-random';
 
 const DATA = '/data';
+const DELETED = '.deleted';
 
 async function storeWithTwoBatches(
   fs: CrashFileSystem,
@@ -50,6 +51,31 @@ describe('deleting a batch', () => {
       await reopened.close();
     }
     expect(outcomes).toEqual(new Set(['Drop 3', 'gone']));
+  });
+
+  it('stays finished through a power cut once the next start finished it (the rename was not yet synced when the app died)', async () => {
+    for (let seed = 1; seed <= 40; seed += 1) {
+      const fs = new CrashFileSystem();
+      const store = await BatchStore.open(DATA, { fs });
+      const drop = (await store.create('Drop', { defaultRecipients: [] })).id;
+      await store.close();
+      // delete() renamed the folder, and the process was killed before the rename was synced.
+      await fs.rename(`${DATA}/batches/${drop}`, `${DATA}/batches/${drop}${DELETED}`);
+      const restarted = fs.crashProcess();
+      const reopened = await BatchStore.open(DATA, { fs: restarted });
+      expect(reopened.get(drop)).toBeUndefined();
+      const machine = new CrashFileSystem({ image: restarted.powerCut(createSeededRandom(seed)) });
+      // Neither the batch nor what is left of it (a folder without its journal) comes back.
+      const folders = (await machine.readdir(`${DATA}/batches`)).map((entry) => entry.name);
+      expect(
+        folders.filter((name) => name === drop),
+        `seed ${seed}`,
+      ).toEqual([]);
+      const afterCut = await BatchStore.open(DATA, { fs: machine });
+      expect(afterCut.list(), `seed ${seed}`).toEqual([]);
+      expect(afterCut.loadReport.damaged).toEqual([]);
+      await afterCut.close();
+    }
   });
 
   it('is finished by a read-write open, and left alone by a read-only one', async () => {
