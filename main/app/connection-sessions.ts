@@ -3,7 +3,10 @@ import { connectionKey, sameConnection, type ConnectionAddress } from '../batch/
 import { connect, type Connected, type Connection, type ConnectionTuning, type DataDir } from '../desk-core';
 import { silentLogger, type Logger } from '../log';
 import { needsTracking } from '../batch/document-class';
-import { adoptOlderBatch, isOlderBatch } from '../batch/older-batch';
+import { adoptOlderBatch, holdsRequests, isOlderBatch } from '../batch/older-batch';
+
+/** How long a failure to ask a service about an older batch is kept before asking again. */
+const NOT_HELD_RETRY_MS = 60_000;
 import { DeskError } from './desk-error';
 
 /** A connection the user has (a saved profile or the demo): its name and where it goes. */
@@ -23,6 +26,8 @@ export interface ConnectionSessionsDeps {
   activeName(): Promise<string | undefined>;
   /** A known connection with its secret (from the keychain, or the demo's from memory); throws DeskError. */
   connectionOf(name: string): Promise<Connection>;
+  /** Called when a batch's connection problem may have changed outside a caller's request. */
+  announce?(batchId: string): void;
   /** Called once for every connection opened, to listen to its engine and poller. */
   onOpened(connected: Connected): void;
 }
@@ -48,7 +53,11 @@ export class ConnectionSessions {
   /** Closing connections: one opens again only once its runs have ended (never two runs of a batch). */
   readonly #closing = new Map<string, Promise<void>>();
   /** Older batches a service said it does not hold, as `"<connection key> <batch id>"`: not asked again. */
-  readonly #notHeld = new Map<string, string>();
+  readonly #notHeld = new Map<string, { readonly reason: string; readonly until: number }>();
+  /** Adoptions of older batches, run one after another in the background. */
+  #adopting: Promise<void> = Promise.resolve();
+  /** Aborted when the sessions close: background adoptions stop asking. */
+  readonly #stopAdopting = new AbortController();
   /** Why a batch's own connection cannot be used now, by batch id. */
   readonly #problems = new Map<string, string>();
   #trackingPaused = false;
@@ -90,10 +99,14 @@ export class ConnectionSessions {
 
   /**
    * The connection `batch` is sent and tracked with: the one it is bound to, whatever is active.
-   * A batch not bound yet takes the active one (the caller binds it). Throws a DeskError that
+   * A batch not bound yet takes the active one (the caller binds it), except a batch an earlier
+   * version sent: it is bound first, only where its requests are (`#adoptOlder`), or refused. Throws a DeskError that
    * says which connection is missing when the bound one is no longer known or has no secret.
    */
   async forBatch(batch: BatchState, retried = false): Promise<Connected> {
+    // An earlier version's batch with requests somewhere: only the service that holds them.
+    if (!batch.connection && holdsRequests(batch))
+      return this.forBatch(await this.#adoptOlder(batch), retried);
     if (!batch.connection) return this.active();
     const bound = batch.connection;
     // Two profiles may name the same service and client: the one with a secret serves.
@@ -129,11 +142,13 @@ export class ConnectionSessions {
   async trackEverything(batches: readonly BatchState[]): Promise<void> {
     this.#problems.clear();
     for (const listed of batches) {
-      const older = isOlderBatch(listed);
-      if (!older && !listed.documents.some(needsTracking)) continue;
+      if (isOlderBatch(listed)) {
+        this.#adoptLater(listed);
+        continue;
+      }
+      if (!listed.documents.some(needsTracking)) continue;
       try {
-        const batch = older ? await this.#adoptOlder(listed) : listed;
-        await this.forBatch(batch);
+        await this.forBatch(listed);
       } catch (error) {
         this.#logger.log('warn', 'tracking.connection_missing', {
           batchId: listed.id,
@@ -149,6 +164,34 @@ export class ConnectionSessions {
    * connection only when that service holds one of its requests (`adoptOlderBatch`), and is
    * tracked only there from then on; otherwise it waits, and says why.
    */
+  /**
+   * Adopts an older batch in the background, one batch after another: proving reads may be slow,
+   * and no handler (a profile saved, a connection made active) waits for them. The batch is
+   * announced when it is bound or says why not.
+   */
+  #adoptLater(batch: BatchState): void {
+    this.#adopting = this.#adopting.then(async () => {
+      if (this.#stopAdopting.signal.aborted) return;
+      const current = this.#deps.dataDir.store.get(batch.id);
+      if (!current || !isOlderBatch(current)) return;
+      try {
+        await this.forBatch(await this.#adoptOlder(current));
+      } catch (error) {
+        this.#logger.log('warn', 'tracking.older_batch_waits', {
+          batchId: batch.id,
+          reason: error instanceof DeskError ? error.code : 'unknown',
+        });
+      } finally {
+        this.#deps.announce?.(batch.id);
+      }
+    });
+  }
+
+  /** Older batches still being adopted in the background (tests and shutdown wait for them). */
+  adopting(): Promise<void> {
+    return this.#adopting;
+  }
+
   async #adoptOlder(batch: BatchState): Promise<BatchState> {
     let active: Connected;
     try {
@@ -161,11 +204,17 @@ export class ConnectionSessions {
     }
     const asked = `${connectionKey(active.connection)} ${batch.id}`;
     const known = this.#notHeld.get(asked);
-    const adoption = known
-      ? { ok: false as const, reason: known }
-      : await adoptOlderBatch(this.#deps.dataDir.store, batch, active.client);
+    const adoption =
+      known && known.until > Date.now()
+        ? { ok: false as const, reason: known.reason }
+        : await adoptOlderBatch(this.#deps.dataDir.store, batch, active.client, this.#stopAdopting.signal);
     if (!adoption.ok) {
-      if ('answered' in adoption && adoption.answered) this.#notHeld.set(asked, adoption.reason);
+      // The service's own "not mine" holds for this run; a failure to ask, for a minute.
+      if (!known || known.until <= Date.now())
+        this.#notHeld.set(asked, {
+          reason: adoption.reason,
+          until: 'answered' in adoption && adoption.answered ? Infinity : Date.now() + NOT_HELD_RETRY_MS,
+        });
       this.#problems.set(batch.id, adoption.reason);
       throw new DeskError('connection_unknown', adoption.reason);
     }
@@ -204,6 +253,8 @@ export class ConnectionSessions {
   }
 
   async close(): Promise<void> {
+    this.#stopAdopting.abort();
+    await this.#adopting;
     const sessions = [...this.#sessions.values()];
     this.#sessions.clear();
     await Promise.all(sessions.map((session) => session.connected.close()));

@@ -94,6 +94,7 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
       })),
     activeName: () => known.activeName(),
     connectionOf: (name) => known.connectionOf(name),
+    announce: (batchId) => ctx.announce(batchId),
     onOpened(connected) {
       connected.engine.subscribe(events.onEngineEvent);
       connected.poller.subscribe(events.onPollerEvent);

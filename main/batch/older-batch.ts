@@ -23,37 +23,56 @@ export type Adoption =
   /** `answered`: the service itself said the request is not its own (asking it again is no use). */
   | { readonly ok: false; readonly reason: string; readonly answered?: boolean };
 
+/** True for an older batch some of whose documents hold a request: where it went can be proved. */
+export function holdsRequests(batch: BatchState): boolean {
+  return isOlderBatch(batch) && batch.documents.some((document) => document.send.requestId !== undefined);
+}
+
+/** How long one proving read may take: adoption runs while the user waits, or in the background. */
+const PROOF_READ_TIMEOUT_MS = 10_000;
+
 /**
- * Binds `batch` (an older one) to `client`'s connection when that service holds one of its
- * requests: one read of one request id. Says why not otherwise; nothing is recorded then.
+ * Binds `batch` (an older one) to `client`'s connection when that service holds every one of
+ * its requests, each with its document's reference: an earlier version could split a batch
+ * across two services, and one request proves nothing for the others. Says why not otherwise;
+ * nothing is recorded then.
  */
 export async function adoptOlderBatch(
   store: BatchStore,
   batch: BatchState,
   client: ServiceClient,
+  signal?: AbortSignal,
 ): Promise<Adoption> {
   const where = `${client.address.baseUrl} (client ${client.address.clientId})`;
-  const witness = batch.documents.find((document) => document.send.requestId !== undefined);
-  const requestId = witness?.send.requestId;
-  if (!witness || !requestId)
+  const earlier = 'This batch was sent by an earlier version of the app, which did not record its connection';
+  const withRequests = batch.documents.filter((document) => document.send.requestId !== undefined);
+  if (withRequests.length === 0)
     return {
       ok: false,
       reason: `This batch was started by an earlier version of the app, which did not record its connection, and none of its documents has a signing request yet that would show where it went. Make the connection it was sent with the active one, then press Send: it is continued with that connection only.`,
     };
-  const read = await client.getSigningRequest(requestId, { maxAttempts: 2 });
-  if (!read.ok)
-    return {
-      ok: false,
-      answered: isNotFoundAtService(read.error),
-      reason: `This batch was sent by an earlier version of the app, which did not record its connection, and ${where} could not show that it holds its requests (${read.error.message}). Make the connection it was sent with the active one (Connections) to track it; it is then tracked with that connection only.`,
-    };
-  const reference = read.value.external_reference;
-  if (reference !== undefined && reference !== witness.draft.externalReference)
-    return {
-      ok: false,
-      answered: true,
-      reason: `This batch was sent by an earlier version of the app, which did not record its connection, and the request ${requestId} at ${where} belongs to another reference (${reference}). Make the connection it was sent with the active one (Connections) to track it.`,
-    };
+  for (const document of withRequests) {
+    const requestId = document.send.requestId as string;
+    const read = await client.getSigningRequest(requestId, {
+      maxAttempts: 2,
+      signal: signal
+        ? AbortSignal.any([signal, AbortSignal.timeout(PROOF_READ_TIMEOUT_MS)])
+        : AbortSignal.timeout(PROOF_READ_TIMEOUT_MS),
+    });
+    if (!read.ok)
+      return {
+        ok: false,
+        answered: isNotFoundAtService(read.error),
+        reason: `${earlier}, and ${where} could not show that it holds its request for ${document.draft.externalReference} (${read.error.message}). Make the connection it was sent with the active one (Connections) to track it; it is then tracked with that connection only.`,
+      };
+    const reference = read.value.external_reference;
+    if (reference !== undefined && reference !== document.draft.externalReference)
+      return {
+        ok: false,
+        answered: true,
+        reason: `${earlier}, and the request ${requestId} at ${where} belongs to another reference (${reference}), not ${document.draft.externalReference}. Make the connection it was sent with the active one (Connections) to track it.`,
+      };
+  }
   await store.bindConnection(batch.id, client.address);
   return { ok: true };
 }

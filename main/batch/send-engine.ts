@@ -8,6 +8,7 @@ import type { BlobStore } from '../store/blob-store';
 import type { BatchStore } from '../store/batch-store';
 import type { BatchEvent } from './batch-events';
 import { sameConnection, type ConnectionAddress } from './batch-connection';
+import { holdsRequests } from './older-batch';
 import { phaseOf, type BatchState, type DocumentState, type NeedsCheck } from './batch-state';
 import { CallSlots } from './call-slots';
 import {
@@ -226,6 +227,14 @@ export class SendEngine {
 
   async #queueAndStart(batchId: string, documentIds?: readonly string[]): Promise<SendSummary> {
     const own = this.#options.client.address;
+    const unbound = this.#options.store.get(batchId);
+    if (unbound && holdsRequests(unbound)) {
+      // An earlier version sent it somewhere unrecorded: only a proof binds it (adoptOlderBatch).
+      const reason =
+        'This batch was sent by an earlier version of the app, which did not record its connection: it is continued only once the service that holds its requests is known. Make that connection the active one.';
+      this.#emit({ type: 'engine-state', batchId, state: 'stopped', reason });
+      return { batchId, state: 'stopped', ...this.#tally(batchId), reason };
+    }
     let bound: ConnectionAddress;
     try {
       // A batch is sent with one connection only: the first to send it binds it.

@@ -3,6 +3,7 @@ import { realpath } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { BatchState } from '../batch/batch-state';
 import { sameConnection } from '../batch/batch-connection';
+import { adoptOlderBatch, holdsRequests } from '../batch/older-batch';
 import { syncManifest } from '../batch/batch-preparation';
 import { checkManifestFile, formatIssue } from '../batch/manifest';
 import { openDesk, type Connection, type Desk } from '../desk-core';
@@ -73,6 +74,12 @@ export async function bindConnection(
   connection: Connection,
   out: CliOutput,
 ): Promise<boolean> {
+  if (holdsRequests(batch)) {
+    // Sent by an earlier version, which did not record where: bound here only if its requests are here.
+    const adoption = await adoptOlderBatch(desk.store, batch, desk.client);
+    if (!adoption.ok) out.error(adoption.reason);
+    return adoption.ok;
+  }
   const bound = await desk.store.bindConnection(batch.id, connection);
   if (sameConnection(bound, connection)) return true;
   out.error(

@@ -281,7 +281,7 @@ it('a batch sent by an earlier version (not bound to a connection) is bound at s
   await handlers['profiles.activate']('Sandbox');
   const older = await olderBatchSentTo(sandbox, 'OLDER');
   await restart();
-  expect(dataDir.store.get(older)?.connection?.baseUrl).toBe(sandbox.baseUrl);
+  expect(await boundTo(older)).toBe(sandbox.baseUrl);
   // The user switches to Production and works there; the older batch stays with Sandbox.
   await handlers['profiles.activate']('Production');
   await sendBatch('NEW');
@@ -291,15 +291,25 @@ it('a batch sent by an earlier version (not bound to a connection) is bound at s
   expectNoForeignReads();
 }, 60_000);
 
+/** Waits until the background adoption of an older batch said why it waits. */
+async function waitsForItsConnection(batchId: string): Promise<string> {
+  return until(`${batchId} says why it waits`, async () => {
+    const problem = (await handlers['batches.get'](batchId)).connectionProblem;
+    return problem?.includes('earlier version') ? problem : undefined;
+  });
+}
+
+const boundTo = (batchId: string) =>
+  until(`${batchId} bound`, async () => dataDir.store.get(batchId)?.connection?.baseUrl);
+
 it('a batch sent by an earlier version is never bound to an active connection that does not hold its requests (another service): it says why, and is bound once its own is active', async () => {
   await handlers['profiles.activate']('Sandbox');
   const older = await olderBatchSentTo(sandbox, 'OLDER2');
   await handlers['profiles.activate']('Production');
   await restart();
-  // Production was asked once whether it holds the request; it does not, so nothing is bound.
+  // Production was asked whether it holds the request; it does not, so nothing is bound.
+  await waitsForItsConnection(older);
   expect(dataDir.store.get(older)?.connection).toBeUndefined();
-  const problem = (await handlers['batches.get'](older)).connectionProblem;
-  expect(problem).toContain('earlier version');
   // Another change of connections (a profile saved) asks again, and still binds nothing.
   await handlers['profiles.save']({
     name: 'Production',
@@ -307,17 +317,71 @@ it('a batch sent by an earlier version is never bound to an active connection th
     clientId: DEMO_CLIENT.clientId,
     secret: DEMO_CLIENT.clientSecret,
   });
+  await waitsForItsConnection(older);
   expect(dataDir.store.get(older)?.connection).toBeUndefined();
   await handlers['profiles.activate']('Sandbox');
-  expect(dataDir.store.get(older)?.connection?.baseUrl).toBe(sandbox.baseUrl);
+  expect(await boundTo(older)).toBe(sandbox.baseUrl);
   expect((await handlers['batches.get'](older)).connectionProblem).toBeUndefined();
   sandbox.complete(sandbox.state.requests()[0]!.id);
   const document = await completedAtItsService(older);
   expect(document?.gone).toBe(false);
-  // Production was asked whether it holds the request once per run (before and after the
-  // restart); its "no" is not asked again at the next change of connections.
+  // Production was asked whether it holds the request at most once per run (before and after
+  // the restart); its "no" is not asked again at the next change of connections.
   const productionReads = production.state.calls().filter((call) => call.operation === 'readSigningRequest');
-  expect(productionReads).toHaveLength(2);
+  expect(productionReads.length).toBeGreaterThanOrEqual(1);
+  expect(productionReads.length).toBeLessThanOrEqual(2);
+}, 60_000);
+
+it('Send, Retry or a ceremony on a batch of an earlier version whose service is not known yet is refused: it is never bound to the active connection, nor read there', async () => {
+  await handlers['profiles.activate']('Sandbox');
+  const older = await olderBatchSentTo(sandbox, 'OLDER3');
+  await handlers['profiles.activate']('Production');
+  await restart();
+  await waitsForItsConnection(older);
+  const [document] = (await handlers['batches.get'](older)).documents;
+  await expect(handlers['sending.start'](older)).rejects.toThrow('earlier version');
+  await expect(handlers['sending.retry'](older, document!.id)).rejects.toThrow('earlier version');
+  await expect(handlers['ceremony.open'](older, document!.id)).rejects.toThrow('earlier version');
+  expect(dataDir.store.get(older)?.connection).toBeUndefined();
+  expect(dataDir.store.get(older)?.documents[0]?.gone).toBe(false);
+  expect(production.state.calls().filter((call) => call.operation === 'createWidgetSession')).toEqual([]);
+  // Production was asked once whether it holds the request, and nothing else of this batch.
+  expect(production.state.calls().filter((call) => call.operation === 'readSigningRequest')).toHaveLength(1);
+}, 60_000);
+
+it('a batch an earlier version split across two services is bound to neither: one request proves nothing for the other', async () => {
+  await handlers['profiles.activate']('Sandbox');
+  const older = await draftBatch('SPLIT', 2);
+  const [first, second] = dataDir.store.get(older)!.documents;
+  const unrecorded = vi
+    .spyOn(dataDir.store, 'bindConnection')
+    .mockImplementation((_batchId, address) => Promise.resolve(address));
+  const earlier = connect(dataDir, {
+    baseUrl: sandbox.baseUrl,
+    clientId: DEMO_CLIENT.clientId,
+    clientSecret: new Secret(DEMO_CLIENT.clientSecret),
+  });
+  await earlier.engine.send(older, [first!.draft.id]);
+  await earlier.close();
+  // Its second document went to Production: the request a Production batch made for it.
+  unrecorded.mockRestore();
+  const carrier = await draftBatch('SPLIT-1');
+  await handlers['profiles.activate']('Production');
+  await handlers['sending.start'](carrier);
+  await allPrepared(carrier);
+  const requestId = dataDir.store.get(carrier)!.documents[0]!.send.requestId!;
+  await handlers['batches.delete'](carrier);
+  await dataDir.store.record(older, [
+    { type: 'send_requested', documentIds: [second!.draft.id] },
+    { type: 'request_created', documentId: second!.draft.id, requestId, replayed: false },
+  ]);
+  await handlers['profiles.activate']('Sandbox');
+  expect(Object.keys(sandbox.state.countByExternalReference())).toEqual(['SPLIT-0']);
+  expect(Object.keys(production.state.countByExternalReference())).toEqual(['SPLIT-1']);
+  await restart();
+  await waitsForItsConnection(older);
+  expect(dataDir.store.get(older)?.connection).toBeUndefined();
+  expect(dataDir.store.get(older)?.documents.map((document) => document.gone)).toEqual([false, false]);
 }, 60_000);
 
 it('a batch half sent when its connection could not be used goes on by itself once the connection is back', async () => {
