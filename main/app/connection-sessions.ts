@@ -170,7 +170,7 @@ export class ConnectionSessions {
    * announced when it is bound or says why not.
    */
   #adoptLater(batch: BatchState): void {
-    this.#adopting = this.#adopting.then(async () => {
+    const adopt = async () => {
       if (this.#stopAdopting.signal.aborted) return;
       const current = this.#deps.dataDir.store.get(batch.id);
       if (!current || !isOlderBatch(current)) return;
@@ -181,10 +181,11 @@ export class ConnectionSessions {
           batchId: batch.id,
           reason: error instanceof DeskError ? error.code : 'unknown',
         });
-      } finally {
-        this.#deps.announce?.(batch.id);
       }
-    });
+      this.#deps.announce?.(batch.id);
+    };
+    // One failed adoption (or announcement) never stops the ones after it.
+    this.#adopting = this.#adopting.then(adopt).catch(() => undefined);
   }
 
   /** Older batches still being adopted in the background (tests and shutdown wait for them). */
@@ -215,6 +216,9 @@ export class ConnectionSessions {
           reason: adoption.reason,
           until: 'answered' in adoption && adoption.answered ? Infinity : Date.now() + NOT_HELD_RETRY_MS,
         });
+      // The service could not be asked: ask again once the minute is over.
+      if (!('answered' in adoption && adoption.answered) && (!known || known.until <= Date.now()))
+        setTimeout(() => this.#adoptLater(batch), NOT_HELD_RETRY_MS).unref();
       this.#problems.set(batch.id, adoption.reason);
       throw new DeskError('connection_unknown', adoption.reason);
     }

@@ -23,13 +23,21 @@ export type Adoption =
   /** `answered`: the service itself said the request is not its own (asking it again is no use). */
   | { readonly ok: false; readonly reason: string; readonly answered?: boolean };
 
+/** A promise that rejects once `signal` is aborted (and never settles before). */
+function rejectedWhenAborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_resolve, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+}
+
 /** True for an older batch some of whose documents hold a request: where it went can be proved. */
 export function holdsRequests(batch: BatchState): boolean {
   return isOlderBatch(batch) && batch.documents.some((document) => document.send.requestId !== undefined);
 }
 
-/** How long one proving read may take: adoption runs while the user waits, or in the background. */
-const PROOF_READ_TIMEOUT_MS = 10_000;
+/** How long proving a batch may take in all: it runs while the user waits, or in the background. */
+const PROOF_TIMEOUT_MS = 10_000;
 
 /**
  * Binds `batch` (an older one) to `client`'s connection when that service holds every one of
@@ -49,16 +57,26 @@ export async function adoptOlderBatch(
   if (withRequests.length === 0)
     return {
       ok: false,
+      answered: true, // nothing to ask about until one of its documents holds a request
       reason: `This batch was started by an earlier version of the app, which did not record its connection, and none of its documents has a signing request yet that would show where it went. Make the connection it was sent with the active one, then press Send: it is continued with that connection only.`,
     };
+  const deadline = AbortSignal.timeout(PROOF_TIMEOUT_MS);
+  const bound = signal ? AbortSignal.any([signal, deadline]) : deadline;
   for (const document of withRequests) {
     const requestId = document.send.requestId as string;
-    const read = await client.getSigningRequest(requestId, {
-      maxAttempts: 2,
-      signal: signal
-        ? AbortSignal.any([signal, AbortSignal.timeout(PROOF_READ_TIMEOUT_MS)])
-        : AbortSignal.timeout(PROOF_READ_TIMEOUT_MS),
-    });
+    let read: Awaited<ReturnType<ServiceClient['getSigningRequest']>>;
+    try {
+      // Raced against the deadline too: a token request on the way is not abortable.
+      const reading = client.getSigningRequest(requestId, { maxAttempts: 2, signal: bound });
+      reading.catch(() => undefined);
+      read = await Promise.race([reading, rejectedWhenAborted(bound)]);
+    } catch {
+      // Aborted: the service took too long to answer (or the app is closing). Asked again later.
+      return {
+        ok: false,
+        reason: `${earlier}, and ${where} did not answer within ${PROOF_TIMEOUT_MS / 1000} s whether it holds its requests. The app asks again in a minute; it is tracked only with the connection that holds them.`,
+      };
+    }
     if (!read.ok)
       return {
         ok: false,

@@ -349,6 +349,24 @@ it('Send, Retry or a ceremony on a batch of an earlier version whose service is 
   expect(production.state.calls().filter((call) => call.operation === 'readSigningRequest')).toHaveLength(1);
 }, 60_000);
 
+it('a batch of an earlier version whose candidate service does not answer says so within seconds, and a Send then answers at once', async () => {
+  await handlers['profiles.activate']('Sandbox');
+  const older = await olderBatchSentTo(sandbox, 'OLDER4');
+  await handlers['profiles.activate']('Production');
+  production.faults.set({ latencyMs: 30_000 });
+  const started = Date.now();
+  await restart();
+  const problem = await waitsForItsConnection(older);
+  expect(problem).toContain('did not answer');
+  expect(Date.now() - started).toBeLessThan(20_000);
+  // Asked again in a minute, not at every click: the user's Send is answered at once.
+  const clicked = Date.now();
+  await expect(handlers['sending.start'](older)).rejects.toThrow('did not answer');
+  expect(Date.now() - clicked).toBeLessThan(2_000);
+  expect(dataDir.store.get(older)?.connection).toBeUndefined();
+  production.faults.reset();
+}, 60_000);
+
 it('a batch an earlier version split across two services is bound to neither: one request proves nothing for the other', async () => {
   await handlers['profiles.activate']('Sandbox');
   const older = await draftBatch('SPLIT', 2);
