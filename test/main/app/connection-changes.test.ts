@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, expect, it } from 'vitest';
 import { PROFILES_FILE } from '../../../main/credentials/profile-store';
 import type { DeskService } from '../../../main/app/desk-service';
 import {
@@ -16,6 +16,7 @@ import {
   sendOneDocumentBatch,
   until,
 } from '../../support/desk-service-harness';
+import { sendingAsEarlierVersion } from '../../support/earlier-version';
 import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
 import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
 
@@ -239,20 +240,21 @@ for (const delayMs of [250, 400]) {
   }, 60_000);
 }
 
-/** A batch an earlier version sent to `sim` without recording its connection; the app restarted after. */
-async function olderBatchSentTo(sim: Simulator, reference: string): Promise<string> {
-  const older = await draftBatch(reference);
-  const unrecorded = vi
-    .spyOn(dataDir.store, 'bindConnection')
-    .mockImplementation((_batchId, address) => Promise.resolve(address));
+/** Sends `documentIds` (default: all) of `batchId` to `sim` as an earlier version did: unbound. */
+async function sendAsEarlierVersion(sim: Simulator, batchId: string, documentIds?: string[]): Promise<void> {
   const earlier = connect(dataDir, {
     baseUrl: sim.baseUrl,
     clientId: DEMO_CLIENT.clientId,
     clientSecret: new Secret(DEMO_CLIENT.clientSecret),
   });
-  await earlier.engine.send(older);
+  await sendingAsEarlierVersion(dataDir.store, () => earlier.engine.send(batchId, documentIds));
   await earlier.close();
-  unrecorded.mockRestore();
+}
+
+/** A batch an earlier version sent to `sim` without recording its connection. */
+async function olderBatchSentTo(sim: Simulator, reference: string): Promise<string> {
+  const older = await draftBatch(reference);
+  await sendAsEarlierVersion(sim, older);
   expect(dataDir.store.get(older)?.connection).toBeUndefined();
   return older;
 }
@@ -371,18 +373,8 @@ it('a batch an earlier version split across two services is bound to neither: on
   await handlers['profiles.activate']('Sandbox');
   const older = await draftBatch('SPLIT', 2);
   const [first, second] = dataDir.store.get(older)!.documents;
-  const unrecorded = vi
-    .spyOn(dataDir.store, 'bindConnection')
-    .mockImplementation((_batchId, address) => Promise.resolve(address));
-  const earlier = connect(dataDir, {
-    baseUrl: sandbox.baseUrl,
-    clientId: DEMO_CLIENT.clientId,
-    clientSecret: new Secret(DEMO_CLIENT.clientSecret),
-  });
-  await earlier.engine.send(older, [first!.draft.id]);
-  await earlier.close();
+  await sendAsEarlierVersion(sandbox, older, [first!.draft.id]);
   // Its second document went to Production: the request a Production batch made for it.
-  unrecorded.mockRestore();
   const carrier = await draftBatch('SPLIT-1');
   await handlers['profiles.activate']('Production');
   await handlers['sending.start'](carrier);

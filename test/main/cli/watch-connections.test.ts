@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
 import { makeBatch, openTestDesk } from '../../support/batch-harness';
+import { sendingAsEarlierVersion } from '../../support/earlier-version';
 import { bundleCli, killAllCli, parseJsonLines, runCli } from '../../support/cli-process';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 import { writeContractManifest } from './cli-fixtures';
@@ -102,11 +103,8 @@ it('a batch sent by an earlier version (not bound) and a bound one at the same s
   const files = makeTempFolder('desk-watch-older-');
   const older = await makeBatch(desk, files, 2, 'Older');
   // An earlier version sent it without recording its connection.
-  const unrecorded = vi
-    .spyOn(desk.store, 'bindConnection')
-    .mockImplementation((_batchId, address) => Promise.resolve(address));
-  expect((await desk.engine.send(older.id)).state).toBe('finished');
-  unrecorded.mockRestore();
+  const sent = await sendingAsEarlierVersion(desk.store, () => desk.engine.send(older.id));
+  expect(sent.state).toBe('finished');
   const newer = await makeBatch(desk, files, 2, 'Newer');
   expect((await desk.engine.send(newer.id)).state).toBe('finished');
   expect(desk.store.get(older.id)?.connection).toBeUndefined();
@@ -139,11 +137,8 @@ it('a batch sent by an earlier version is bound by watch only where its requests
   const desk = await openTestDesk(service, dataDir);
   const files = makeTempFolder('desk-watch-typo-');
   const older = await makeBatch(desk, files, 1, 'Typo');
-  const unrecorded = vi
-    .spyOn(desk.store, 'bindConnection')
-    .mockImplementation((_batchId, address) => Promise.resolve(address));
-  expect((await desk.engine.send(older.id)).state).toBe('finished');
-  unrecorded.mockRestore();
+  const sent = await sendingAsEarlierVersion(desk.store, () => desk.engine.send(older.id));
+  expect(sent.state).toBe('finished');
   await desk.close();
   files.remove();
   for (const request of service.state.requests()) service.complete(request.id);
