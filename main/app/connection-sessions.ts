@@ -204,21 +204,22 @@ export class ConnectionSessions {
       throw error;
     }
     const asked = `${connectionKey(active.connection)} ${batch.id}`;
-    const known = this.#notHeld.get(asked);
-    const adoption =
-      known && known.until > Date.now()
-        ? { ok: false as const, reason: known.reason }
-        : await adoptOlderBatch(this.#deps.dataDir.store, batch, active.client, this.#stopAdopting.signal);
+    const remembered = this.#notHeld.get(asked);
+    const fresh = remembered && remembered.until > Date.now() ? remembered : undefined;
+    const adoption = fresh
+      ? { ok: false as const, reason: fresh.reason }
+      : await adoptOlderBatch(this.#deps.dataDir.store, batch, active.client, this.#stopAdopting.signal);
     if (!adoption.ok) {
-      // The service's own "not mine" holds for this run; a failure to ask, for a minute.
-      if (!known || known.until <= Date.now())
+      if (!fresh) {
+        // The service's own "not mine" holds for this run; a failure to ask holds for a
+        // minute, and the service is asked again once it is over.
+        const answered = 'answered' in adoption && adoption.answered === true;
         this.#notHeld.set(asked, {
           reason: adoption.reason,
-          until: 'answered' in adoption && adoption.answered ? Infinity : Date.now() + NOT_HELD_RETRY_MS,
+          until: answered ? Infinity : Date.now() + NOT_HELD_RETRY_MS,
         });
-      // The service could not be asked: ask again once the minute is over.
-      if (!('answered' in adoption && adoption.answered) && (!known || known.until <= Date.now()))
-        setTimeout(() => this.#adoptLater(batch), NOT_HELD_RETRY_MS).unref();
+        if (!answered) setTimeout(() => this.#adoptLater(batch), NOT_HELD_RETRY_MS).unref();
+      }
       this.#problems.set(batch.id, adoption.reason);
       throw new DeskError('connection_unknown', adoption.reason);
     }

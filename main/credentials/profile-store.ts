@@ -7,7 +7,14 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { baseUrlSchema } from './base-url';
-import { sealedAddress, sealSecret, unsealSecret, type SecretAddress, type Unsealed } from './sealed-secret';
+import {
+  sameSecretAddress,
+  sealedAddress,
+  sealSecret,
+  unsealSecret,
+  type SecretAddress,
+  type Unsealed,
+} from './sealed-secret';
 import type { Connection } from '../desk-core';
 import { Secret } from '../secret';
 import { writeFileAtomic } from '../store/durable-fs';
@@ -332,19 +339,14 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
       previous.value !== undefined &&
       !secret &&
       !keepsSecret &&
-      (existing.baseUrl !== profile.baseUrl || existing.clientId !== profile.clientId);
+      !sameSecretAddress(existing, profile);
     // The settings file says another address than the one the secret was saved for: someone
     // changed it outside the app. A secret typed now would go there: the user must set the
     // address back (the saved secret then serves again) or delete the connection and add it anew.
     const savedFor = existing && previous.value ? sealedAddress(previous.value) : undefined;
     const changedOutside =
-      savedFor !== undefined &&
-      (savedFor.baseUrl !== existing?.baseUrl || savedFor.clientId !== existing.clientId);
-    if (
-      changedOutside &&
-      secret &&
-      (savedFor.baseUrl !== profile.baseUrl || savedFor.clientId !== profile.clientId)
-    ) {
+      savedFor !== undefined && existing !== undefined && !sameSecretAddress(savedFor, existing);
+    if (changedOutside && secret && !sameSecretAddress(savedFor, profile)) {
       return invalid([
         {
           field: 'baseUrl',

@@ -35,6 +35,11 @@ export function sealedAddress(stored: Secret): SecretAddress | undefined {
     : undefined;
 }
 
+/** True when both name the same service address and client id (both normalized). */
+export function sameSecretAddress(a: SecretAddress, b: SecretAddress): boolean {
+  return a.baseUrl === b.baseUrl && a.clientId === b.clientId;
+}
+
 /** The secret in a keychain value, only when it was saved for `address`. */
 export function unsealSecret(stored: Secret, address: SecretAddress): Unsealed {
   const sealed = parseSealed(stored);
