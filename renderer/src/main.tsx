@@ -1,12 +1,15 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
+import { LanguageProvider } from './i18n';
 import './styles.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html lacks #root');
 createRoot(container).render(
   <StrictMode>
-    <App />
+    <LanguageProvider>
+      <App />
+    </LanguageProvider>
   </StrictMode>,
 );

@@ -4,6 +4,8 @@
  */
 import type { EventPayload } from '../../../shared/ipc/contract';
 import type { AppInfo, BatchDetail, BatchSummary, ProfileView } from '../../../shared/ipc/views';
+import { resolveLanguage } from '../../../shared/i18n/languages';
+import { createTranslator, type Translator } from '../../../shared/i18n/translator';
 
 export type Screen =
   | { readonly name: 'batches' }
@@ -35,6 +37,14 @@ export interface DeskState {
   readonly loadErrors: Readonly<Record<string, string>>;
   /** Batches whose "Send" was asked and not answered yet: a second click waits. */
   readonly starting: Readonly<Record<string, true>>;
+  /** The language the desk speaks now: main's answer (the setting or the OS), the browser's until it comes. */
+  readonly translator: Translator;
+}
+
+function systemTranslator(): Translator {
+  const preferred = typeof navigator === 'undefined' ? [] : navigator.languages;
+  const { language, locale } = resolveLanguage('system', preferred);
+  return createTranslator(language, locale);
 }
 
 export const initialState: DeskState = {
@@ -47,7 +57,14 @@ export const initialState: DeskState = {
   notices: [],
   loadErrors: {},
   starting: {},
+  translator: systemTranslator(),
 };
+
+/** Speaks `language` with `locale`'s dates and numbers (from app.info). */
+export function withLanguage(state: DeskState, language: Translator['language'], locale: string): DeskState {
+  if (state.translator.language === language && state.translator.locale === locale) return state;
+  return { ...state, translator: createTranslator(language, locale) };
+}
 
 /** `batchId`'s send asked (`true`) or answered (`false`). */
 export function withStarting(state: DeskState, batchId: string, starting: boolean): DeskState {

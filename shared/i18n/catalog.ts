@@ -1,0 +1,114 @@
+/**
+ * Every message of the desk, in each language: one JSON file per area and language under
+ * catalog/<language>/, for translators to edit (ICU MessageFormat: plurals, selects, numbers).
+ * English is the reference: a message id is typed against it, and a test fails when another
+ * language lacks a message or disagrees on its arguments (test/shared/i18n/catalogs.test.ts).
+ */
+import type { Language } from './languages';
+import en_common from './catalog/en/common.json';
+import en_connections from './catalog/en/connections.json';
+import en_batches from './catalog/en/batches.json';
+import en_batch from './catalog/en/batch.json';
+import en_documents from './catalog/en/documents.json';
+import en_editor from './catalog/en/editor.json';
+import en_check from './catalog/en/check.json';
+import en_manifest from './catalog/en/manifest.json';
+import en_review from './catalog/en/review.json';
+import en_preview from './catalog/en/preview.json';
+import en_report from './catalog/en/report.json';
+import en_errors from './catalog/en/errors.json';
+import en_host from './catalog/en/host.json';
+import fr_common from './catalog/fr/common.json';
+import fr_connections from './catalog/fr/connections.json';
+import fr_batches from './catalog/fr/batches.json';
+import fr_batch from './catalog/fr/batch.json';
+import fr_documents from './catalog/fr/documents.json';
+import fr_editor from './catalog/fr/editor.json';
+import fr_check from './catalog/fr/check.json';
+import fr_manifest from './catalog/fr/manifest.json';
+import fr_review from './catalog/fr/review.json';
+import fr_preview from './catalog/fr/preview.json';
+import fr_report from './catalog/fr/report.json';
+import fr_errors from './catalog/fr/errors.json';
+import fr_host from './catalog/fr/host.json';
+import de_common from './catalog/de/common.json';
+import de_connections from './catalog/de/connections.json';
+import de_batches from './catalog/de/batches.json';
+import de_batch from './catalog/de/batch.json';
+import de_documents from './catalog/de/documents.json';
+import de_editor from './catalog/de/editor.json';
+import de_check from './catalog/de/check.json';
+import de_manifest from './catalog/de/manifest.json';
+import de_review from './catalog/de/review.json';
+import de_preview from './catalog/de/preview.json';
+import de_report from './catalog/de/report.json';
+import de_errors from './catalog/de/errors.json';
+import de_host from './catalog/de/host.json';
+
+const en = {
+  ...en_common,
+  ...en_connections,
+  ...en_batches,
+  ...en_batch,
+  ...en_documents,
+  ...en_editor,
+  ...en_check,
+  ...en_manifest,
+  ...en_review,
+  ...en_preview,
+  ...en_report,
+  ...en_errors,
+  ...en_host,
+};
+const fr = {
+  ...fr_common,
+  ...fr_connections,
+  ...fr_batches,
+  ...fr_batch,
+  ...fr_documents,
+  ...fr_editor,
+  ...fr_check,
+  ...fr_manifest,
+  ...fr_review,
+  ...fr_preview,
+  ...fr_report,
+  ...fr_errors,
+  ...fr_host,
+};
+const de = {
+  ...de_common,
+  ...de_connections,
+  ...de_batches,
+  ...de_batch,
+  ...de_documents,
+  ...de_editor,
+  ...de_check,
+  ...de_manifest,
+  ...de_review,
+  ...de_preview,
+  ...de_report,
+  ...de_errors,
+  ...de_host,
+};
+
+/** Every message id (the English catalog is the reference). */
+export type MessageId = keyof typeof en;
+
+/** The areas, for the completeness test: each area's files must agree across languages. */
+export const CATALOG_AREAS = {
+  common: { en: en_common, fr: fr_common, de: de_common },
+  connections: { en: en_connections, fr: fr_connections, de: de_connections },
+  batches: { en: en_batches, fr: fr_batches, de: de_batches },
+  batch: { en: en_batch, fr: fr_batch, de: de_batch },
+  documents: { en: en_documents, fr: fr_documents, de: de_documents },
+  editor: { en: en_editor, fr: fr_editor, de: de_editor },
+  check: { en: en_check, fr: fr_check, de: de_check },
+  manifest: { en: en_manifest, fr: fr_manifest, de: de_manifest },
+  review: { en: en_review, fr: fr_review, de: de_review },
+  preview: { en: en_preview, fr: fr_preview, de: de_preview },
+  report: { en: en_report, fr: fr_report, de: de_report },
+  errors: { en: en_errors, fr: fr_errors, de: de_errors },
+  host: { en: en_host, fr: fr_host, de: de_host },
+} as const satisfies Record<string, Record<Language, Record<string, string>>>;
+
+export const MESSAGES: Readonly<Record<Language, Readonly<Record<string, string>>>> = { en, fr, de };

@@ -1,0 +1,45 @@
+/**
+ * One way to speak a language, for main, the command line and the renderer alike: FormatJS
+ * (ICU MessageFormat, `Intl.PluralRules` plurals, the locale's numbers and dates) over the
+ * catalogs. The renderer's React tree uses the same catalogs through react-intl.
+ */
+import { createIntl, createIntlCache, type IntlShape } from '@formatjs/intl';
+import { MESSAGES, type MessageId } from './catalog';
+import type { Language } from './languages';
+
+/** Values a message takes: numbers (plurals), strings, dates. */
+export type MessageValues = Readonly<Record<string, string | number | Date>>;
+
+export interface Translator {
+  readonly language: Language;
+  /** The formatting locale (e.g. "fr-CH"): dates and numbers. */
+  readonly locale: string;
+  /** The message `id` in this language, with its values. */
+  t(id: MessageId, values?: MessageValues): string;
+  readonly intl: IntlShape;
+}
+
+const cache = createIntlCache();
+
+export function createTranslator(language: Language, locale: string = language): Translator {
+  const intl = createIntl(
+    {
+      locale,
+      defaultLocale: 'en',
+      messages: MESSAGES[language],
+      // A message missing in a language falls back to English; the catalog test keeps that from shipping.
+      onError: () => undefined,
+    },
+    cache,
+  );
+  return {
+    language,
+    locale,
+    intl,
+    t: (id, values) =>
+      intl.formatMessage(
+        { id, defaultMessage: MESSAGES.en[id] },
+        values as Record<string, string | number | Date>,
+      ),
+  };
+}
