@@ -1,4 +1,5 @@
 import type { EngineStateView } from '../../shared/ipc/views';
+import type { Translator } from '../../shared/i18n/translator';
 import type { BatchState } from '../batch/batch-state';
 import type { Connected } from '../desk-core';
 import type { Logger } from '../log';
@@ -7,6 +8,7 @@ import type { BlobStore } from '../store/blob-store';
 import type { ConnectionSessions } from './connection-sessions';
 import type { DeskServiceDeps } from './desk-service';
 import type { KnownConnections } from './known-connections';
+import type { SettingsFile } from './desk-settings';
 
 /**
  * What every capability's handlers share (`main/app/handlers/`): the data folder, the known
@@ -44,4 +46,8 @@ export interface DeskContext {
   runSend(batchId: string, current: Connected): void;
   trackingPaused(): boolean;
   setTrackingPaused(paused: boolean): void;
+  /** The person's settings (language, tracking paused), kept in the data folder. */
+  readonly settings: SettingsFile;
+  /** The language main speaks now (the setting, or the OS's): messages, the report. */
+  translator(): Translator;
 }

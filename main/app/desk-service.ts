@@ -1,5 +1,7 @@
 import type { DeskHandlers, EventChannel, EventPayload } from '../../shared/ipc/contract';
 import type { EngineStateView } from '../../shared/ipc/views';
+import { resolveLanguage } from '../../shared/i18n/languages';
+import { createTranslator, type Translator } from '../../shared/i18n/translator';
 import { classOf } from '../batch/document-class';
 import { sameConnection } from '../batch/batch-connection';
 import type { ConnectionTuning, DataDir } from '../desk-core';
@@ -8,6 +10,7 @@ import { summaryOf } from './batch-views';
 import { ConnectionSessions } from './connection-sessions';
 import type { DeskContext } from './desk-context';
 import { DeskError } from './desk-error';
+import { SettingsFile } from './desk-settings';
 import { appHandlers } from './handlers/app';
 import { batchesHandlers } from './handlers/batches';
 import { ceremonyHandlers } from './handlers/ceremony';
@@ -43,6 +46,8 @@ export interface DeskServiceDeps {
   readonly demo?: DemoProvider;
   readonly logger?: Logger;
   readonly tuning?: ConnectionTuning;
+  /** The OS's preferred locales, most preferred first (the language a person gets with the "system" setting). */
+  readonly systemLocales?: () => readonly string[];
   /** Tests can test connections against a simulator faster. */
   readonly testConnection: (
     profile: ProfileRecord,
@@ -76,7 +81,8 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
   const logger = deps.logger ?? silentLogger;
   const known = new KnownConnections(deps.profiles);
   const engineStates = new Map<string, EngineStateView>();
-  let trackingPaused = false;
+  const settings = new SettingsFile(deps.dataDir.path);
+  let trackingPaused = settings.get().trackingPaused;
   const unsubscribers: (() => void)[] = [];
 
   const engineState = (batchId: string): EngineStateView => engineStates.get(batchId) ?? { state: 'idle' };
@@ -177,7 +183,15 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
     },
     trackingPaused: () => trackingPaused,
     setTrackingPaused: (paused) => service.setTrackingPaused(paused),
+    settings,
+    translator() {
+      const { language, locale } = resolveLanguage(settings.get().language, deps.systemLocales?.() ?? []);
+      if (translator?.locale !== locale || translator.language !== language)
+        translator = createTranslator(language, locale);
+      return translator;
+    },
   };
+  let translator: Translator | undefined;
   const events = ipcEvents(ctx);
   unsubscribers.push(store.subscribe((batch) => ctx.announce(batch.id)));
 
@@ -201,7 +215,9 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
       // active connection only when no saved one is.
       const demo = await deps.demo?.resume?.().catch(() => undefined);
       if (demo) known.useDemo(demo, { active: !(await deps.profiles.activeName().catch(() => undefined)) });
-      // Track every request at its own service, whatever connection is active.
+      // Track every request at its own service, whatever connection is active (unless the
+      // person paused tracking, which outlives a restart).
+      sessions.setTrackingPaused(trackingPaused);
       await sessions.trackEverything(store.list());
       if (await known.activeName().catch(() => undefined)) {
         // The active connection opens at once, so that a problem with it shows at start.
@@ -235,6 +251,7 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
     trackingPaused: () => trackingPaused,
     setTrackingPaused(paused) {
       trackingPaused = paused;
+      void settings.update({ trackingPaused: paused });
       sessions.setTrackingPaused(paused);
       deps.emit('tracking.paused', { paused });
     },

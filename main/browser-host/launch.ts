@@ -19,6 +19,7 @@ import { openAppWindow, type AppWindow } from './app-window';
 import { createChromiumCeremonyOpener, type ClosableCeremonyOpener } from './chromium-ceremony-opener';
 import { createPromptedDialogs } from './host-dialogs';
 import { startBrowserHost, type BrowserHost } from './host-server';
+import { posixLocales } from '../app/system-locales';
 
 export { simulatorDemo };
 
@@ -41,6 +42,8 @@ export interface BrowserHostLaunchOptions {
   readonly bridgeScriptPath?: string;
   /** The browser for windows (default /usr/bin/chromium). */
   readonly chromiumPath?: string;
+  /** The system's preferred locales (default: the POSIX environment's). */
+  readonly systemLocales?: readonly string[];
 }
 
 /** A running browser host. */
@@ -108,6 +111,7 @@ export async function launchBrowserHost(options: BrowserHostLaunchOptions): Prom
     ...(demo ? { demo } : {}),
     logger,
     tuning,
+    systemLocales: () => options.systemLocales ?? posixLocales(),
     testConnection: connectionTester(logger, tuning),
   });
 

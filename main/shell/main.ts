@@ -96,6 +96,7 @@ async function startDesk(
     // From the source folder (npm start), the built-in simulator is offered as a demo connection.
     ...(DESK_DEVELOPMENT_BUILD && !app.isPackaged ? { demo: lazySimulatorDemo(paths.dataDir) } : {}),
     logger,
+    systemLocales: () => app.getPreferredSystemLanguages(),
     testConnection: connectionTester(logger),
   });
   outlets.ipc = registerDeskIpc({ handlers: service.handlers, logger, mainWebContents });

@@ -13,7 +13,7 @@ import type {
 } from './contract';
 
 export const BRIDGE_METHODS = {
-  app: { info: 'app.info' },
+  app: { info: 'app.info', setLanguage: 'app.setLanguage' },
   profiles: {
     list: 'profiles.list',
     save: 'profiles.save',

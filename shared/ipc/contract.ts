@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { batchDefaultsSchema } from '../domain/batch';
+import { languageSettingSchema } from '../i18n/languages';
 import type { errorViewSchema } from './views';
 import {
   addDocumentsResultSchema,
@@ -42,6 +43,8 @@ function channel<A extends z.ZodTuple, R extends z.ZodType>(args: A, result: R) 
 
 export const invokeChannels = {
   'app.info': channel(z.tuple([]), appInfoSchema),
+  /** The language setting ("system" or a language): kept, and the app's info in the new language. */
+  'app.setLanguage': channel(z.tuple([languageSettingSchema]), appInfoSchema),
   'profiles.list': channel(z.tuple([]), z.array(profileViewSchema)),
   'profiles.save': channel(z.tuple([profileInputSchema]), profileViewSchema),
   'profiles.delete': channel(z.tuple([name]), z.null()),

@@ -11,6 +11,7 @@ import {
 } from '../domain/batch';
 import { documentClassSchema } from '../domain/document-class';
 import { participantSchema } from '../service/wire';
+import { LANGUAGES, languageSettingSchema } from '../i18n/languages';
 
 export const sendPhaseSchema = z.enum([
   'draft',
@@ -187,6 +188,10 @@ export const appInfoSchema = z.object({
   version: z.string(),
   dataDir: z.string(),
   trackingPaused: z.boolean(),
+  /** The language the desk speaks, its formatting locale (e.g. "fr-CH") and the person's setting. */
+  language: z.enum(LANGUAGES),
+  locale: z.string(),
+  languageSetting: languageSettingSchema,
   /** Batches of the data folder that could not be read: left untouched, shown so nobody sends them again. */
   damagedBatches: z.array(z.object({ batchId: z.string(), problem: z.string() })),
 });

@@ -19,7 +19,12 @@ export const TEST_TUNING = {
 export function createTestDeskService(
   dataDir: DataDir,
   credentials: CredentialStore,
-  options: { readonly emit?: DeskServiceDeps['emit']; readonly demo?: DemoProvider } = {},
+  options: {
+    readonly emit?: DeskServiceDeps['emit'];
+    readonly demo?: DemoProvider;
+    /** The OS's preferred locales (default: none, so English). */
+    readonly systemLocales?: readonly string[];
+  } = {},
 ): DeskService {
   return createDeskService({
     host: 'browser',
@@ -38,6 +43,7 @@ export function createTestDeskService(
     ...(options.demo ? { demo: options.demo } : {}),
     logger: silentLogger,
     tuning: TEST_TUNING,
+    systemLocales: () => options.systemLocales ?? [],
     testConnection: connectionTester(silentLogger, TEST_TUNING),
   });
 }

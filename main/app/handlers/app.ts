@@ -1,17 +1,29 @@
 import type { DeskHandlers } from '../../../shared/ipc/contract';
+import type { AppInfo } from '../../../shared/ipc/views';
 import type { DeskContext } from '../desk-context';
 
-export function appHandlers(ctx: DeskContext): Pick<DeskHandlers, 'app.info'> {
-  return {
-    'app.info': async () => ({
+export function appHandlers(ctx: DeskContext): Pick<DeskHandlers, 'app.info' | 'app.setLanguage'> {
+  const info = (): AppInfo => {
+    const { language, locale } = ctx.translator();
+    return {
       host: ctx.deps.host,
       version: ctx.deps.version,
       dataDir: ctx.deps.dataDir.path,
       trackingPaused: ctx.trackingPaused(),
+      language,
+      locale,
+      languageSetting: ctx.settings.get().language,
       damagedBatches: ctx.store.loadReport.damaged.map(({ batchId, damage }) => ({
         batchId,
         problem: `${damage.problem} (${damage.file}${damage.line ? `, line ${damage.line}` : ''})`,
       })),
-    }),
+    };
+  };
+  return {
+    'app.info': async () => info(),
+    'app.setLanguage': async (setting) => {
+      await ctx.settings.update({ language: setting });
+      return info();
+    },
   };
 }

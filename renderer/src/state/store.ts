@@ -1,7 +1,8 @@
 import { create } from 'zustand';
 import type { ProfileInput } from '../../../shared/ipc/contract';
 import type { BatchDefaults } from '../../../shared/domain/batch';
-import type { DocumentEdit, ManifestPreview } from '../../../shared/ipc/views';
+import type { AppInfo, DocumentEdit, ManifestPreview } from '../../../shared/ipc/views';
+import type { LanguageSetting } from '../../../shared/i18n/languages';
 import { BridgeError, desk, unwrap } from '../bridge';
 import { formatCount } from '../format';
 import {
@@ -20,6 +21,7 @@ import {
   withTrackingChecked,
   withTrackingStatus,
   withStarting,
+  withLanguage,
   type DeskState,
   type Notice,
   type Screen,
@@ -37,6 +39,8 @@ export type CheckAnswer =
 
 export interface DeskActions {
   connect(): () => void;
+  /** The language setting ("system" follows the OS): kept by main, spoken at once. */
+  setLanguage(setting: LanguageSetting): Promise<void>;
   navigate(screen: Screen): void;
   notify(kind: Notice['kind'], text: string): void;
   dismiss(id: number): void;
@@ -187,6 +191,11 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
       ?.externalReference;
   }
 
+  /** The app's info, and the language it says the desk speaks. */
+  function showInfo(info: AppInfo): void {
+    set((state) => withLanguage({ ...state, info }, info.language, info.locale));
+  }
+
   const reloadDetail = throttled((batchId) => {
     if (get().screen.name === 'batch' && get().details[batchId]) void get().loadBatch(batchId);
   });
@@ -222,11 +231,15 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
         api.events.tracking.paused(({ paused }) => set((state) => withTrackingPaused(state, paused))),
       ];
       void attempt(set, async () => {
-        const info = await unwrap(api.app.info());
-        setState({ info });
+        showInfo(await unwrap(api.app.info()));
         await Promise.all([get().refreshBatches(), get().loadProfiles()]);
       });
       return () => unsubscribers.forEach((unsubscribe) => unsubscribe());
+    },
+
+    async setLanguage(setting) {
+      const info = await attempt(set, () => unwrap(desk().app.setLanguage(setting)));
+      if (info) showInfo(info);
     },
 
     navigate(screen) {

@@ -26,6 +26,7 @@ type HandlerMocks = { [C in InvokeChannel]: ReturnType<typeof vi.fn> };
 /** A valid call of every channel; adding a channel to the contract makes this fail to compile. */
 const VALID_ARGS: { [C in InvokeChannel]: ChannelArgs<C> } = {
   'app.info': [],
+  'app.setLanguage': ['fr'],
   'profiles.list': [],
   'profiles.save': [
     { name: 'Sandbox', baseUrl: 'https://sign.example.com', clientId: 'client-1', secret: 's3cret' },

@@ -194,6 +194,9 @@ describe('renderer transitions', () => {
       version: '0.1.0',
       dataDir: '/data',
       trackingPaused: false,
+      language: 'en',
+      locale: 'en',
+      languageSetting: 'system',
       damagedBatches: [],
     };
     const paused = withTrackingPaused({ ...initialState, info }, true);
