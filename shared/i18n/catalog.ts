@@ -18,6 +18,9 @@ import en_preview from './catalog/en/preview.json';
 import en_report from './catalog/en/report.json';
 import en_errors from './catalog/en/errors.json';
 import en_host from './catalog/en/host.json';
+import en_waits from './catalog/en/waits.json';
+import en_people from './catalog/en/people.json';
+import en_settings from './catalog/en/settings.json';
 import fr_common from './catalog/fr/common.json';
 import fr_connections from './catalog/fr/connections.json';
 import fr_batches from './catalog/fr/batches.json';
@@ -31,6 +34,9 @@ import fr_preview from './catalog/fr/preview.json';
 import fr_report from './catalog/fr/report.json';
 import fr_errors from './catalog/fr/errors.json';
 import fr_host from './catalog/fr/host.json';
+import fr_waits from './catalog/fr/waits.json';
+import fr_people from './catalog/fr/people.json';
+import fr_settings from './catalog/fr/settings.json';
 import de_common from './catalog/de/common.json';
 import de_connections from './catalog/de/connections.json';
 import de_batches from './catalog/de/batches.json';
@@ -44,6 +50,9 @@ import de_preview from './catalog/de/preview.json';
 import de_report from './catalog/de/report.json';
 import de_errors from './catalog/de/errors.json';
 import de_host from './catalog/de/host.json';
+import de_waits from './catalog/de/waits.json';
+import de_people from './catalog/de/people.json';
+import de_settings from './catalog/de/settings.json';
 
 const en = {
   ...en_common,
@@ -59,6 +68,9 @@ const en = {
   ...en_report,
   ...en_errors,
   ...en_host,
+  ...en_waits,
+  ...en_people,
+  ...en_settings,
 };
 const fr = {
   ...fr_common,
@@ -74,6 +86,9 @@ const fr = {
   ...fr_report,
   ...fr_errors,
   ...fr_host,
+  ...fr_waits,
+  ...fr_people,
+  ...fr_settings,
 };
 const de = {
   ...de_common,
@@ -89,6 +104,9 @@ const de = {
   ...de_report,
   ...de_errors,
   ...de_host,
+  ...de_waits,
+  ...de_people,
+  ...de_settings,
 };
 
 /** Every message id (the English catalog is the reference). */
@@ -109,6 +127,9 @@ export const CATALOG_AREAS = {
   report: { en: en_report, fr: fr_report, de: de_report },
   errors: { en: en_errors, fr: fr_errors, de: de_errors },
   host: { en: en_host, fr: fr_host, de: de_host },
+  waits: { en: en_waits, fr: fr_waits, de: de_waits },
+  people: { en: en_people, fr: fr_people, de: de_people },
+  settings: { en: en_settings, fr: fr_settings, de: de_settings },
 } as const satisfies Record<string, Record<Language, Record<string, string>>>;
 
 export const MESSAGES: Readonly<Record<Language, Readonly<Record<string, string>>>> = { en, fr, de };
