@@ -7,6 +7,7 @@ import type {
 } from '../../shared/ipc/views';
 import { isLocked, phaseOf, type BatchState, type DocumentState } from '../batch/batch-state';
 import { ceremonyRefusal, classOf } from '../batch/document-class';
+import { peopleOf } from '../batch/people-of';
 import { checkExplanation } from '../batch/send-messages';
 import { sendProblems } from '../batch/send-readiness';
 
@@ -84,6 +85,7 @@ export function documentViewOf(batch: BatchState, document: DocumentState): Docu
     sha256: draft.pdf.sha256,
     recipients: draft.recipients,
     extraParticipants: draft.extraParticipants,
+    people: peopleOf(batch.defaults, document),
     options: draft.options,
     phase,
     class: classOf(document),

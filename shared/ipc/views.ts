@@ -10,6 +10,7 @@ import {
   signingOptionsSchema,
 } from '../domain/batch';
 import { documentClassSchema } from '../domain/document-class';
+import { personSchema } from '../domain/people';
 import { participantSchema } from '../service/wire';
 import { LANGUAGES, languageSettingSchema } from '../i18n/languages';
 
@@ -71,6 +72,8 @@ export const documentViewSchema = z.object({
   sha256: z.string(),
   recipients: z.array(participantSchema),
   extraParticipants: z.array(participantSchema),
+  /** Everyone who receives it, in signing order, each with where they come from (main/batch/people-of.ts). */
+  people: z.array(personSchema),
   options: signingOptionsSchema,
   phase: sendPhaseSchema,
   /** Why it cannot be sent yet, in plain words; empty when ready. */

@@ -50,6 +50,7 @@ function document(id: string, overrides: Partial<DocumentView> = {}): DocumentVi
     sha256: 'a'.repeat(64),
     recipients: [],
     extraParticipants: [],
+    people: [],
     options: {},
     phase: 'uploading',
     class: 'sending',
