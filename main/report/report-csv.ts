@@ -1,54 +1,110 @@
-import { phaseOf, type BatchState } from '../batch/batch-state';
+import type { Person } from '../../shared/domain/people';
+import type { Translator } from '../../shared/i18n/translator';
+import type { BatchState, DocumentState } from '../batch/batch-state';
+import { classOf } from '../batch/document-class';
+import { peopleOf } from '../batch/people-of';
 
 /** Characters that make Excel or LibreOffice read a cell as a formula (OWASP "CSV injection"). */
 const FORMULA_START = /^[=+\-@\t\r]/;
 
-/** One cell, quoted, with a leading apostrophe when it could be read as a formula. */
-export function csvCell(value: string | number | boolean | undefined): string {
-  const text = value === undefined ? '' : String(value);
-  const safe = FORMULA_START.test(text) ? `'${text}` : text;
-  return `"${safe.replace(/"/g, '""')}"`;
+/** `text` with a leading apostrophe when a spreadsheet could read it as a formula. */
+export function defuse(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
 }
 
-export const REPORT_COLUMNS = [
-  'batch',
-  'external_reference',
-  'filename',
-  'recipients',
-  'send_state',
-  'request_id',
-  'status',
-  'document_status',
-  'evidence_ready',
-  'prepared_at',
-  'opened_at',
-  'finalized_at',
-  'error',
-] as const;
+/** One cell, quoted, neutralised when it could be read as a formula. */
+export function csvCell(value: string | undefined): string {
+  return `"${defuse(value ?? '').replace(/"/g, '""')}"`;
+}
 
 /**
- * The status report of a batch as CSV that opens safely in Excel: UTF-8 with BOM, CRLF,
- * every cell quoted, formula-like cells neutralised, one row per document.
+ * The separator a spreadsheet expects in `locale`: where the decimal separator is a comma
+ * (French, German), Excel's list separator is a semicolon, and a comma-separated file opens
+ * in one column; elsewhere a comma.
  */
-export function batchReportCsv(batch: BatchState): string {
-  const rows = batch.documents.map((document) =>
-    [
-      batch.name,
-      document.draft.externalReference,
-      document.draft.pdf.storedFilename,
-      document.draft.recipients.map((recipient) => `${recipient.name} <${recipient.email}>`).join('; '),
-      phaseOf(document),
-      document.send.requestId,
-      document.gone ? 'gone' : document.tracking?.status,
-      document.tracking?.documentStatus,
-      document.tracking?.evidenceReady,
-      document.tracking?.preparedAt ?? document.send.prepared?.at,
-      document.tracking?.openedAt,
-      document.tracking?.finalizedAt,
-      document.send.error?.message,
-    ]
-      .map(csvCell)
-      .join(','),
-  );
-  return `\uFEFF${[REPORT_COLUMNS.map(csvCell).join(','), ...rows].join('\r\n')}\r\n`;
+export function listSeparatorOf(locale: string): ',' | ';' {
+  const decimal = new Intl.NumberFormat(locale).formatToParts(1.5).find((part) => part.type === 'decimal');
+  return decimal?.value === ',' ? ';' : ',';
+}
+
+/**
+ * The report's columns, in order, with their header in the person's language. One state
+ * column: the three machine columns of earlier reports (`send_state`, `status`,
+ * `document_status`) could say "prepared" and "completed" for the same document, so they are
+ * gone. Dates stay ISO 8601 in UTC, the same in every language and sortable as text.
+ */
+export const REPORT_COLUMNS = [
+  'batch',
+  'reference',
+  'file',
+  'recipients',
+  'state',
+  'requestId',
+  'preparedAt',
+  'openedAt',
+  'finalizedAt',
+  'evidence',
+  'problem',
+] as const;
+export type ReportColumn = (typeof REPORT_COLUMNS)[number];
+
+/**
+ * The status report of a batch as CSV that opens in the person's spreadsheet: UTF-8 with BOM,
+ * their list separator, CRLF, every cell quoted, formula-like cells neutralised (each person's
+ * name, role and e-mail too, so splitting the recipients cell cannot make a formula either),
+ * headers and words in their language, one row per document.
+ */
+export function batchReportCsv(batch: BatchState, translator: Translator): string {
+  const separator = listSeparatorOf(translator.locale);
+  const line = (cells: readonly (string | undefined)[]) => cells.map(csvCell).join(separator);
+  const header = line(REPORT_COLUMNS.map((column) => translator.t(`report.column.${column}`)));
+  const rows = batch.documents.map((document) => {
+    const cells: Record<ReportColumn, string | undefined> = {
+      batch: batch.name,
+      reference: document.draft.externalReference,
+      file: document.draft.pdf.storedFilename,
+      recipients: peopleOf(batch.defaults, document)
+        .map((person) => personText(person, translator))
+        .join('; '),
+      state: stateText(document, translator),
+      requestId: document.send.requestId,
+      preparedAt: document.tracking?.preparedAt ?? document.send.prepared?.at,
+      openedAt: document.tracking?.openedAt,
+      finalizedAt: document.tracking?.finalizedAt,
+      evidence:
+        document.tracking && !document.gone
+          ? translator.t(document.tracking.evidenceReady ? 'report.yes' : 'report.no')
+          : undefined,
+      problem: document.send.error?.message,
+    };
+    return line(REPORT_COLUMNS.map((column) => cells[column]));
+  });
+  return `\uFEFF${[header, ...rows].join('\r\n')}\r\n`;
+}
+
+/**
+ * The document's state in the person's words: its class (the one classification), with the
+ * service's own progress while it waits for signatures, so a request everyone signed is never
+ * reported as still waiting for them.
+ */
+function stateText(document: DocumentState, translator: Translator): string {
+  const documentClass = classOf(document);
+  if (documentClass === 'waiting') {
+    if (document.tracking?.status === 'in_progress') return translator.t('report.state.signing');
+    if (document.tracking?.status === 'completed') return translator.t('report.state.signedEvidencePending');
+  }
+  return translator.t(`report.state.${documentClass}`);
+}
+
+function personText(person: Person, translator: Translator): string {
+  const values = {
+    name: defuse(person.name),
+    email: defuse(person.email),
+    role: defuse(person.role),
+    type: translator.t(person.participant_type === 'signer' ? 'people.signer' : 'people.observer'),
+    source: translator.t(`people.source.${person.source}`),
+  };
+  return person.signing_order === undefined
+    ? translator.t('report.person', values)
+    : translator.t('report.personInOrder', { ...values, order: person.signing_order });
 }

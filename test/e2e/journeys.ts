@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { REPORT_COLUMNS } from '../../main/report/report-csv';
 import { normalizeFilename } from '../../shared/service/filename';
 import { startSimulator } from '../../simulator/simulator';
 import { ALL_SCOPES } from '../../simulator/types';
@@ -436,20 +435,35 @@ export const exportReport: Journey = {
     await page.getByText(`Report saved to ${path}.`).waitFor();
     const text = readFileSync(path, 'utf8');
     expect(text.startsWith('\uFEFF')).toBe(true);
-    const rows = parse(text, { bom: true, columns: true }) as Record<string, string>[];
-    expect(Object.keys(rows[0] ?? {})).toEqual([...REPORT_COLUMNS]);
-    expect(rows.map((row) => row.external_reference).sort()).toEqual(
+    // English: comma-separated, headers in words, one state column.
+    const rows = parse(text, { bom: true, columns: true, delimiter: ',' }) as Record<string, string>[];
+    expect(Object.keys(rows[0] ?? {})).toEqual([
+      'Batch',
+      'External reference',
+      'File',
+      'Recipients',
+      'State',
+      'Request id',
+      'Prepared (UTC)',
+      'Opened (UTC)',
+      'Finalized (UTC)',
+      'Evidence ready',
+      'Problem',
+    ]);
+    expect(rows.map((row) => row['External reference']).sort()).toEqual(
       ['\'=HYPERLINK("http://evil.example","NDA")', 'RH-2026-0142', 'RH-2026-0143'].sort(),
     );
-    const done = rows.find((row) => row.external_reference === 'RH-2026-0143');
+    const done = rows.find((row) => row['External reference'] === 'RH-2026-0143');
     expect(done).toMatchObject({
-      batch: 'Report batch',
-      send_state: 'prepared',
-      status: 'completed',
-      document_status: 'finalized',
+      Batch: 'Report batch',
+      State: 'Completed',
+      'Evidence ready': 'yes',
+      Recipients:
+        '1. Jürgen Müller (juergen.mueller@example.com) – Salarié, signer, this document; ' +
+        '2. Hélène Dubois-Marchand (helene.dubois-marchand@example.com) – Directrice générale, signer, this document',
     });
-    expect(done?.finalized_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
-    expect(rows.every((row) => /^[^=+\-@]/.test(row.external_reference ?? ''))).toBe(true);
+    expect(done?.['Finalized (UTC)']).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(rows.every((row) => /^[^=+\-@]/.test(row['External reference'] ?? ''))).toBe(true);
   },
 };
 

@@ -6,12 +6,12 @@ import type { DeskContext } from '../desk-context';
 
 export function reportHandlers(ctx: DeskContext): Pick<DeskHandlers, 'report.csv' | 'report.export'> {
   return {
-    'report.csv': async (batchId) => batchReportCsv(ctx.batchOrThrow(batchId)),
+    'report.csv': async (batchId) => batchReportCsv(ctx.batchOrThrow(batchId), ctx.translator()),
     'report.export': async (batchId) => {
       const batch = ctx.batchOrThrow(batchId);
       const path = await ctx.deps.dialogs.pickReportPath(`${batch.name}.csv`);
       if (!path) return null;
-      await writeFile(path, batchReportCsv(batch), { encoding: 'utf8', mode: 0o600 }).catch(
+      await writeFile(path, batchReportCsv(batch, ctx.translator()), { encoding: 'utf8', mode: 0o600 }).catch(
         (error: unknown) => {
           throw new DeskError(
             'report_not_saved',

@@ -207,7 +207,12 @@ describe('the desk service', () => {
     const batch = await handlers['batches.create']('Report batch');
     nextReportPath = files.file('status.csv');
     expect(await handlers['report.export'](batch.id)).toBe(nextReportPath);
-    expect(readFileSync(nextReportPath, 'utf8')).toMatch(/^\uFEFF"batch","external_reference",/);
+    expect(readFileSync(nextReportPath, 'utf8')).toMatch(/^\uFEFF"Batch","External reference",/);
+    // In the person's language, with their spreadsheet's list separator.
+    await handlers['app.setLanguage']('fr');
+    expect(await handlers['report.export'](batch.id)).toBe(nextReportPath);
+    expect(readFileSync(nextReportPath, 'utf8')).toMatch(/^\uFEFF"Lot";"Référence externe";/);
+    await handlers['app.setLanguage']('system');
 
     nextReportPath = undefined;
     expect(await handlers['report.export'](batch.id)).toBeNull();

@@ -1,0 +1,183 @@
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import type { BatchEvent } from '../../../main/batch/batch-events';
+import { applyBatchEvent, emptyBatch, type BatchState } from '../../../main/batch/batch-state';
+import { batchReportCsv, listSeparatorOf } from '../../../main/report/report-csv';
+import type { DocumentDraft, TrackedStatus } from '../../../shared/domain/batch';
+import { createTranslator } from '../../../shared/i18n/translator';
+import type { Participant } from '../../../shared/service/wire';
+
+/** The CSV report, read back as a spreadsheet would, from batches built by folding real journal events. */
+const person = (name: string, email: string, overrides: Partial<Participant> = {}): Participant => ({
+  participant_type: 'signer',
+  role: 'Salariée',
+  name,
+  email,
+  ...overrides,
+});
+
+function draft(id: string, externalReference: string, recipients: Participant[]): DocumentDraft {
+  return {
+    id,
+    externalReference,
+    pdf: { originalName: `${id}.pdf`, storedFilename: `${id}.pdf`, sizeBytes: 10, sha256: 'a'.repeat(64) },
+    recipients,
+    extraParticipants: [],
+    options: {},
+  };
+}
+
+const FINAL: TrackedStatus = {
+  status: 'completed',
+  documentStatus: 'finalized',
+  evidenceReady: true,
+  preparedAt: '2026-11-23T10:00:00.000Z',
+  openedAt: '2026-11-23T10:05:00.000Z',
+  finalizedAt: '2026-11-23T10:30:00.000Z',
+  readAt: '2026-11-23T10:31:00.000Z',
+  final: true,
+};
+
+/** A batch with a default observer: one document signed and final, one using only the defaults. */
+function batch(): BatchState {
+  const events: BatchEvent[] = [
+    {
+      type: 'batch_created',
+      batchId: 'b',
+      name: 'Contrats été',
+      defaults: {
+        defaultRecipients: [
+          person('Service paie', 'paie@example.com', { participant_type: 'observer', role: 'Paie' }),
+        ],
+      },
+    },
+    {
+      type: 'document_added',
+      document: draft('done', 'RH-1', [person('Zoé Lefèvre', 'zoe@example.com', { signing_order: 1 })]),
+    },
+    { type: 'document_added', document: draft('defaults', 'RH-2', []) },
+    { type: 'send_requested', documentIds: ['done'] },
+    { type: 'request_created', documentId: 'done', requestId: 'sr_1', replayed: false },
+    {
+      type: 'request_prepared',
+      documentId: 'done',
+      revision: 1,
+      sha256: 'b'.repeat(64),
+      alreadyPrepared: false,
+    },
+    { type: 'status_read', documentId: 'done', status: FINAL },
+  ];
+  return events.reduce(
+    (state, event, index) =>
+      applyBatchEvent(state, { seq: index + 1, at: '2026-11-23T10:00:00.000Z', event }),
+    emptyBatch('b'),
+  );
+}
+
+function read(csv: string, delimiter: string): Record<string, string>[] {
+  return parse(csv, { bom: true, columns: true, delimiter }) as Record<string, string>[];
+}
+
+describe('batchReportCsv', () => {
+  it.each([
+    ['en', 'en-GB', ','],
+    ['en', 'en-US', ','],
+    ['fr', 'fr-FR', ';'],
+    ['de', 'de-DE', ';'],
+  ] as const)('in %s (%s): UTF-8 BOM, CRLF and the list separator %s', (language, locale, separator) => {
+    expect(listSeparatorOf(locale)).toBe(separator);
+    const csv = batchReportCsv(batch(), createTranslator(language, locale));
+    expect(csv.startsWith('\uFEFF')).toBe(true);
+    expect(csv.endsWith('\r\n')).toBe(true);
+    const [header] = csv.slice(1).split('\r\n');
+    // Every header cell is quoted; the separator alone joins them.
+    expect(header?.split(`"${separator}"`)).toHaveLength(11);
+    expect(read(csv, separator)).toHaveLength(2);
+  });
+
+  it('has headers and one state column in the person’s language; a finished document is just “completed”', () => {
+    const english = read(batchReportCsv(batch(), createTranslator('en', 'en-GB')), ',');
+    expect(Object.keys(english[0]!)).toEqual([
+      'Batch',
+      'External reference',
+      'File',
+      'Recipients',
+      'State',
+      'Request id',
+      'Prepared (UTC)',
+      'Opened (UTC)',
+      'Finalized (UTC)',
+      'Evidence ready',
+      'Problem',
+    ]);
+    expect(english[0]).toMatchObject({
+      Batch: 'Contrats été',
+      'External reference': 'RH-1',
+      State: 'Completed',
+      'Request id': 'sr_1',
+      'Finalized (UTC)': '2026-11-23T10:30:00.000Z',
+      'Evidence ready': 'yes',
+    });
+    // Nothing else says "prepared" about it.
+    expect(Object.values(english[0]!)).not.toContain('prepared');
+    expect(english[1]).toMatchObject({ State: 'Not sent', 'Evidence ready': '' });
+
+    const french = read(batchReportCsv(batch(), createTranslator('fr', 'fr-FR')), ';');
+    expect(french[0]).toMatchObject({
+      'Référence externe': 'RH-1',
+      État: 'Terminé',
+      'Preuve disponible': 'oui',
+    });
+    const german = read(batchReportCsv(batch(), createTranslator('de', 'de-DE')), ';');
+    expect(german[1]).toMatchObject({ 'Externe Referenz': 'RH-2', Status: 'Nicht gesendet' });
+  });
+
+  it('lists every recipient, the batch’s default ones included, in signing order with where they come from', () => {
+    const [done, defaults] = read(batchReportCsv(batch(), createTranslator('en', 'en-GB')), ',');
+    expect(done?.Recipients).toBe(
+      '1. Zoé Lefèvre (zoe@example.com) – Salariée, signer, this document; ' +
+        'Service paie (paie@example.com) – Paie, observer, batch recipient',
+    );
+    expect(defaults?.Recipients).toBe('Service paie (paie@example.com) – Paie, observer, batch recipient');
+    const [, french] = read(batchReportCsv(batch(), createTranslator('fr', 'fr-FR')), ';');
+    expect(french?.Destinataires).toBe(
+      'Service paie (paie@example.com) – Paie, observateur, destinataire du lot',
+    );
+  });
+
+  it.each(['=', '+', '-', '@', '\t', '\r'])(
+    'neutralises a cell, a name and a role starting with %j',
+    (start) => {
+      const hostile = batch();
+      const evil = `${start}HYPERLINK("http://evil.example","x")`;
+      const document = hostile.documents[1]!;
+      const state: BatchState = {
+        ...hostile,
+        name: evil,
+        documents: [
+          {
+            ...document,
+            draft: {
+              ...document.draft,
+              externalReference: evil,
+              recipients: [person(evil, 'evil@example.com', { role: evil })],
+            },
+          },
+        ],
+      };
+      for (const [language, locale, separator] of [
+        ['en', 'en-GB', ','],
+        ['fr', 'fr-FR', ';'],
+      ] as const) {
+        const [row] = read(batchReportCsv(state, createTranslator(language, locale)), separator);
+        const cells = Object.values(row!);
+        for (const cell of cells) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+        expect(cells[0]).toBe(`'${evil}`);
+        expect(cells[1]).toBe(`'${evil}`);
+        // Inside the recipients cell too: each name and role, so splitting the cell cannot make a formula.
+        for (const part of cells[3]!.split(/; | \(|\) – |, /)) expect(part).not.toMatch(/^[=+\-@\t\r]/);
+        expect(cells[3]).toContain(`'${evil} (evil@example.com) – '${evil}, `);
+      }
+    },
+  );
+});
