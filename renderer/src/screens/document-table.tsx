@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useRef } from 'react';
 import type { DocumentView } from '../../../shared/ipc/views';
+import { PeopleCell } from '../components/people-cell';
 import { describeState, formatBytes, formatDateTime } from '../format';
 import { documentProgress } from '../state/document-status';
 import { useDesk } from '../state/store';
@@ -144,7 +145,6 @@ const DocumentRow = memo(function DocumentRow({
   const value = documentProgress(document, live);
   const bucket = document.class;
   const state = describeState(document, live?.phase);
-  const people = [...document.recipients, ...document.extraParticipants];
   const reference = document.externalReference;
   const uploading = live?.phase === 'uploading' && live.sentBytes !== undefined && live.totalBytes;
   return (
@@ -169,18 +169,7 @@ const DocumentRow = memo(function DocumentRow({
         </span>
       </td>
       <td>
-        {people.length === 0 && document.problems.length === 0 && (
-          <span className="muted">The batch's default recipients</span>
-        )}
-        {people.slice(0, 3).map((person, position) => (
-          <span key={`${position}-${person.email}`} className="recipient">
-            {person.name}{' '}
-            <span className="muted-inline">
-              ({person.participant_type === 'signer' ? 'signer' : 'observer'})
-            </span>
-          </span>
-        ))}
-        {people.length > 3 && <span className="muted">and {people.length - 3} more</span>}
+        <PeopleCell people={document.people} reference={reference} />
         {document.problems.map((problem, position) => (
           <span key={`${position}-${problem}`} className="problem">
             {problem}
