@@ -3,7 +3,7 @@
  * everyone who will receive it — the batch's default recipients by name, its own recipients,
  * in signing order — and the report lists the same people.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import type { Locator } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -110,5 +110,44 @@ describe('people in view, in Chromium through the browser host', () => {
         'Service paie (paie@example.com) – Paie, observer, batch recipient',
       ].join('; '),
     );
+  }, 90_000);
+
+  it('folds a long list behind “N more people”, in signing order, and opens it on demand', async () => {
+    app = await launchApp({ host: 'browser' });
+    const { page, files } = app;
+    await writePdf(files, 'Accord.pdf', 'Accord');
+    const manifest = files.file('many people.csv');
+    const people = ['Fanny', 'Emma', 'David', 'Chloé', 'Bruno', 'Alice'];
+    writeFileSync(
+      manifest,
+      [
+        'document;external_reference;participant_type;role;name;email;signing_order',
+        // Listed in reverse: the table shows them by signing order.
+        ...people.map(
+          (name, index) =>
+            `Accord.pdf;MANY-1;signer;Associé;${name};${name.toLowerCase().replace('é', 'e')}@example.com;${people.length - index}`,
+        ),
+      ].join('\n'),
+    );
+    await createBatch(page, 'Many people');
+    await app.answerNextDialog(manifest);
+    await page.getByRole('button', { name: 'Import manifest…' }).click();
+    await page.getByRole('button', { name: /^Import 1 document/ }).click();
+    const table = documentsTable(page, 'Many people');
+    await table.getByRole('rowheader', { name: 'MANY-1' }).waitFor();
+
+    const row = table.getByRole('row', { name: /MANY-1/ });
+    const names = async () =>
+      (await row.locator('ul.people li').allTextContents()).map((text) =>
+        text.split(' ').slice(0, 2).join(' '),
+      );
+    // All six in signing order: three in view, the other three behind a disclosure.
+    expect(await names()).toEqual(['1. Alice', '2. Bruno', '3. Chloé', '4. David', '5. Emma', '6. Fanny']);
+    expect(await row.getByRole('listitem').count()).toBe(3);
+    expect(await row.getByText('Alice', { exact: true }).isVisible()).toBe(true);
+    expect(await row.getByText('David', { exact: true }).isVisible()).toBe(false);
+    await row.getByText('3 more people').click();
+    await row.getByText('David', { exact: true }).waitFor();
+    expect(await row.getByText('Fanny', { exact: true }).isVisible()).toBe(true);
   }, 90_000);
 });
