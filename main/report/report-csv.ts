@@ -71,8 +71,9 @@ export function batchReportCsv(batch: BatchState, translator: Translator): strin
       preparedAt: document.tracking?.preparedAt ?? document.send.prepared?.at,
       openedAt: document.tracking?.openedAt,
       finalizedAt: document.tracking?.finalizedAt,
+      // Evidence means something once everyone signed; before, "no" would read as a fault.
       evidence:
-        document.tracking && !document.gone
+        document.tracking?.status === 'completed' && !document.gone
           ? translator.t(document.tracking.evidenceReady ? 'report.yes' : 'report.no')
           : undefined,
       problem: document.send.error?.message,

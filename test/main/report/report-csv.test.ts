@@ -38,7 +38,10 @@ const FINAL: TrackedStatus = {
   final: true,
 };
 
-/** A batch with a default observer: one document signed and final, one using only the defaults. */
+/**
+ * A batch with a default observer: one document signed and final, one using only the defaults,
+ * one a signer has opened.
+ */
 function batch(): BatchState {
   const events: BatchEvent[] = [
     {
@@ -56,6 +59,24 @@ function batch(): BatchState {
       document: draft('done', 'RH-1', [person('Zoé Lefèvre', 'zoe@example.com', { signing_order: 1 })]),
     },
     { type: 'document_added', document: draft('defaults', 'RH-2', []) },
+    {
+      type: 'document_added',
+      document: draft('signing', 'RH-3', [person('Anne Dupré', 'anne@example.com')]),
+    },
+    { type: 'send_requested', documentIds: ['signing'] },
+    { type: 'request_created', documentId: 'signing', requestId: 'sr_2', replayed: false },
+    {
+      type: 'request_prepared',
+      documentId: 'signing',
+      revision: 1,
+      sha256: 'c'.repeat(64),
+      alreadyPrepared: false,
+    },
+    {
+      type: 'status_read',
+      documentId: 'signing',
+      status: { ...FINAL, status: 'in_progress', evidenceReady: false, finalizedAt: undefined, final: false },
+    },
     { type: 'send_requested', documentIds: ['done'] },
     { type: 'request_created', documentId: 'done', requestId: 'sr_1', replayed: false },
     {
@@ -92,7 +113,7 @@ describe('batchReportCsv', () => {
     const [header] = csv.slice(1).split('\r\n');
     // Every header cell is quoted; the separator alone joins them.
     expect(header?.split(`"${separator}"`)).toHaveLength(11);
-    expect(read(csv, separator)).toHaveLength(2);
+    expect(read(csv, separator)).toHaveLength(3);
   });
 
   it('has headers and one state column in the person’s language; a finished document is just “completed”', () => {
@@ -121,6 +142,8 @@ describe('batchReportCsv', () => {
     // Nothing else says "prepared" about it.
     expect(Object.values(english[0]!)).not.toContain('prepared');
     expect(english[1]).toMatchObject({ State: 'Not sent', 'Evidence ready': '' });
+    // Waiting for signatures, with the service's progress; evidence is not a question yet.
+    expect(english[2]).toMatchObject({ State: 'Signing in progress', 'Evidence ready': '' });
 
     const french = read(batchReportCsv(batch(), createTranslator('fr', 'fr-FR')), ';');
     expect(french[0]).toMatchObject({
