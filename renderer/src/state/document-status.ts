@@ -90,10 +90,7 @@ export function filterDocuments(
     const haystack = [
       document.externalReference,
       document.storedFilename,
-      ...[...document.recipients, ...document.extraParticipants].flatMap((person) => [
-        person.name,
-        person.email,
-      ]),
+      ...document.people.flatMap((person) => [person.name, person.email]),
     ];
     return haystack.some((text) => fold(text).includes(needle));
   });

@@ -23,6 +23,14 @@ function tracking(status: string, final: boolean): Tracking {
 }
 
 function document(id: string, overrides: Partial<DocumentView> = {}): DocumentView {
+  // Everyone who receives it, as main lists them: its own recipients and its extra participants unless said.
+  const people = overrides.people ?? [
+    ...(overrides.recipients ?? []).map((participant) => ({ ...participant, source: 'document' as const })),
+    ...(overrides.extraParticipants ?? []).map((participant) => ({
+      ...participant,
+      source: 'added' as const,
+    })),
+  ];
   return {
     id,
     externalReference: `REF-${id}`,
@@ -32,7 +40,7 @@ function document(id: string, overrides: Partial<DocumentView> = {}): DocumentVi
     sha256: 'a'.repeat(64),
     recipients: [],
     extraParticipants: [],
-    people: [],
+    people,
     options: {},
     phase: 'draft',
     problems: [],
@@ -197,6 +205,10 @@ describe('filterDocuments', () => {
     phase: 'failed',
     class: 'failed',
     recipients: [person('Carl Svensson', 'carl@example.se')],
+    people: [
+      { ...person('Carl Svensson', 'carl@example.se'), source: 'document' },
+      { ...person('Service paie', 'paie@example.com', { participant_type: 'observer' }), source: 'batch' },
+    ],
   });
   const all = [anne, bob, carl];
   const ids = (documents: readonly DocumentView[]) => documents.map((candidate) => candidate.id);
@@ -223,6 +235,7 @@ describe('filterDocuments', () => {
     ['upper case without accent', 'CHATEAU', ['anne', 'bob']],
     ['an extra participant’s name', 'zoe', ['bob']],
     ['an extra participant’s e-mail', 'notaires', ['bob']],
+    ['a batch default recipient', 'paie', ['carl']],
     ['surrounding spaces', '  svensson  ', ['carl']],
     ['text nobody has', 'nothing-like-this', []],
   ])('finds documents by %s ("%s")', (_name, search, expected) => {
