@@ -8,7 +8,13 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { launchApp, type App } from './app-harness';
-import { createBatch, importSampleManifest, registerJourneyClient, saveConnection } from './journeys';
+import {
+  createBatch,
+  importSampleManifest,
+  registerJourneyClient,
+  saveConnection,
+  sendBatch,
+} from './journeys';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SAMPLES = join(import.meta.dirname, '..', '..', 'samples');
@@ -104,7 +110,7 @@ describe('accessibility of every screen (axe)', () => {
       await scan('document editor with a mistake');
       await editor.getByRole('button', { name: 'Cancel' }).click();
 
-      await page.getByRole('button', { name: 'Send batch' }).click();
+      await sendBatch(page);
       await page.getByText('3 of 3 documents sent').waitFor({ timeout: 30_000 });
       await scan('batch sent, waiting for signatures');
       await page.getByRole('button', { name: 'Pause tracking' }).click();
