@@ -39,6 +39,8 @@ export function PdfThumbnail({ batchId, document }: { batchId: string; document:
       <button
         type="button"
         className={`pdf-thumbnail pdf-thumbnail-${state}`}
+        // Named by a label, not text: the row's own text (its file name) stays the only mention of it.
+        aria-label={t('preview.open', { name: document.storedFilename })}
         title={t('preview.open', { name: document.storedFilename })}
         onClick={() => setViewing(true)}
       >
@@ -48,7 +50,6 @@ export function PdfThumbnail({ batchId, document }: { batchId: string; document:
             {t('preview.unavailable')}
           </span>
         )}
-        <span className="visually-hidden">{t('preview.open', { name: document.storedFilename })}</span>
       </button>
       {viewing && <PdfViewer batchId={batchId} document={document} onClose={() => setViewing(false)} />}
     </>
