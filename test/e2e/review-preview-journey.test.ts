@@ -10,6 +10,7 @@ import type { Locator } from 'playwright-core';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { launchApp, type App } from './app-harness';
+import { seriousViolations } from './axe-scan';
 import {
   createBatch,
   documentsTable,
@@ -105,6 +106,10 @@ describe('review before sending, and the document in view, in Chromium', () => {
     await facts.getByText(sim.baseUrl, { exact: true }).waitFor();
     await facts.getByText(client.clientId, { exact: true }).waitFor();
     await review.getByRole('heading', { name: '1 document cannot go yet' }).waitFor();
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      expect(await seriousViolations(page, `review, ${colorScheme}`)).toEqual([]);
+    }
     await review.getByRole('listitem').filter({ hasText: 'Add at least one recipient.' }).waitFor();
     const host = new URL(sim.baseUrl).host;
     const confirm = review.getByRole('button', { name: `Send 3 documents to ${host}` });
@@ -159,6 +164,10 @@ describe('review before sending, and the document in view, in Chromium', () => {
     const viewer = page.getByRole('dialog', { name: 'Preview of two-pages.pdf' });
     await viewer.getByRole('status').filter({ hasText: 'Page 1 of 2' }).waitFor({ timeout: 15_000 });
     const firstInk = await inkedCanvas(viewer.getByRole('img', { name: 'Page 1 of two-pages.pdf' }));
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      expect(await seriousViolations(page, `viewer, ${colorScheme}`)).toEqual([]);
+    }
     await page.keyboard.press('ArrowRight');
     await viewer.getByRole('status').filter({ hasText: 'Page 2 of 2' }).waitFor();
     // The second page has more ink than the first (a longer line, a wider box).
