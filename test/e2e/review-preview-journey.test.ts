@@ -134,6 +134,35 @@ describe('review before sending, and the document in view, in Chromium', () => {
     expect(await table.getByText('Add at least one recipient.').count()).toBe(1);
   }, 60_000);
 
+  it('after a send with a refusal, the summary says how many went and how many failed, as main classed them', async () => {
+    app = await launchApp({ host: 'browser' });
+    const { page, sim } = app;
+    const client = registerJourneyClient(app);
+    await saveConnection(page, { name: 'Office', baseUrl: sim.baseUrl, ...client });
+    await createBatch(page, 'Summary batch');
+    await importSampleManifest(app, 'Summary batch');
+    sim.faults.enqueue({
+      kind: 'reject',
+      pathPattern: '^/api/v1/signing-requests$',
+      status: 422,
+      code: 'invalid_signing_request',
+    });
+
+    await sendBatch(page);
+
+    const summary = page.getByRole('status').filter({ hasText: 'documents sent' });
+    await summary.waitFor({ timeout: 30_000 });
+    await expect(summary.textContent()).resolves.toContain(
+      '2 documents sent; they are waiting for signatures. 1 document failed: see its row to retry it.',
+    );
+    expect(Object.values(sim.state.countByExternalReference()).reduce((sum, count) => sum + count, 0)).toBe(
+      2,
+    );
+    // Dismissed, it is gone (and never follows the person to another batch).
+    await summary.getByRole('button', { name: 'Dismiss message' }).click();
+    await summary.waitFor({ state: 'hidden' });
+  }, 60_000);
+
   it('shows each PDF’s first page in its row and the whole document, page by page, in a viewer', async () => {
     app = await launchApp({ host: 'browser' });
     const { page, files } = app;
