@@ -23,7 +23,8 @@ export function documentContentHandlers(ctx: DeskContext): Pick<DeskHandlers, 'd
       try {
         for await (const chunk of ctx.blobs.openRead(sha256) as AsyncIterable<Buffer>) {
           size += chunk.length;
-          if (size > MAX_PDF_BYTES) throw missing();
+          if (size > MAX_PDF_BYTES)
+            throw new DeskError('document_too_large', ctx.translator().t('preview.tooLarge'));
           chunks.push(chunk);
         }
       } catch (error) {

@@ -228,6 +228,7 @@ export function SentSummary({
   const sent = count('waiting', 'completed');
   const failed = count('failed');
   const needsCheck = count('needs_check');
+  if (sent + failed + needsCheck === 0) return null; // all gone meanwhile: the table says so
   return (
     <div className="banner banner-success banner-with-action" role="status">
       <p>
