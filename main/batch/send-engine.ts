@@ -18,7 +18,7 @@ import {
   sendAsNewDecision,
   type ResolutionOutcome,
 } from './check-resolution';
-import { sendProblems } from './send-readiness';
+import { documentsToSend } from './send-readiness';
 import {
   decideCreation,
   decideParticipant,
@@ -255,10 +255,7 @@ export class SendEngine {
     }
     const batch = this.#batch(batchId);
     const wanted = documentIds ? new Set(documentIds) : undefined;
-    const toQueue = batch.documents
-      .filter((document) => !document.send.queued && (!wanted || wanted.has(document.draft.id)))
-      .filter((document) => sendProblems(batch.defaults, document.draft).length === 0)
-      .map((document) => document.draft.id);
+    const toQueue = documentsToSend(batch, wanted).map((document) => document.draft.id);
     if (toQueue.length > 0) {
       try {
         await this.#options.store.record(batchId, [{ type: 'send_requested', documentIds: toQueue }]);

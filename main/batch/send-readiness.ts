@@ -1,5 +1,6 @@
 import { participantSchema } from '../../shared/service/wire';
 import type { BatchDefaults, DocumentDraft } from '../../shared/domain/batch';
+import type { BatchState, DocumentState } from './batch-state';
 import { effectiveRecipients } from './create-body';
 
 /**
@@ -27,4 +28,14 @@ export function sendProblems(defaults: BatchDefaults, draft: DocumentDraft): str
   for (const email of duplicates)
     problems.push(`${email} appears twice; each participant needs their own e-mail address.`);
   return problems;
+}
+
+/**
+ * The documents "Send batch" sends: those never queued and ready (no problems), or only those of
+ * `wanted`. The engine queues exactly these, and the review before sending counts exactly these.
+ */
+export function documentsToSend(batch: BatchState, wanted?: ReadonlySet<string>): DocumentState[] {
+  return batch.documents
+    .filter((document) => !document.send.queued && (!wanted || wanted.has(document.draft.id)))
+    .filter((document) => sendProblems(batch.defaults, document.draft).length === 0);
 }

@@ -108,6 +108,7 @@ export function contentSecurityPolicy(port: number): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
+    "worker-src 'self'",
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",
     `connect-src 'self' ws://127.0.0.1:${port}`,

@@ -11,6 +11,8 @@ import { APP_HOST, APP_SCHEME } from './paths';
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
+  // pdf.js's worker (the previews), a file of the build.
+  "worker-src 'self'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",
   "font-src 'self'",

@@ -35,9 +35,15 @@ export const BRIDGE_METHODS = {
     pickFolder: 'dialogs.pickFolder',
     pickManifest: 'dialogs.pickManifest',
   },
-  documents: { addPaths: 'documents.addPaths', update: 'documents.update', remove: 'documents.remove' },
+  documents: {
+    addPaths: 'documents.addPaths',
+    update: 'documents.update',
+    remove: 'documents.remove',
+    content: 'documents.content',
+  },
   manifest: { preview: 'manifest.preview', import: 'manifest.import' },
   sending: {
+    review: 'sending.review',
     start: 'sending.start',
     pause: 'sending.pause',
     retry: 'sending.retry',

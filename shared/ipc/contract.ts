@@ -22,6 +22,8 @@ import {
   profileViewSchema,
   sendPhaseSchema,
   documentViewSchema,
+  sendReviewSchema,
+  documentContentSchema,
 } from './views';
 
 const id = z.string().trim().min(1).max(200);
@@ -63,8 +65,12 @@ export const invokeChannels = {
   'documents.addPaths': channel(z.tuple([id, z.array(filePath).min(1).max(2000)]), addDocumentsResultSchema),
   'documents.update': channel(z.tuple([id, id, documentEditSchema]), batchDetailSchema),
   'documents.remove': channel(z.tuple([id, id]), batchDetailSchema),
+  /** A document's stored copy (batch id, document id), for its preview: never a path the page names. */
+  'documents.content': channel(z.tuple([id, id]), documentContentSchema),
   'manifest.preview': channel(z.tuple([filePath]), manifestPreviewSchema),
   'manifest.import': channel(z.tuple([id, filePath]), manifestImportSchema),
+  /** What "Send batch" would send, to whom, with which connection, and what stays behind (nothing is sent). */
+  'sending.review': channel(z.tuple([id]), sendReviewSchema),
   'sending.start': channel(z.tuple([id]), engineStateSchema),
   'sending.pause': channel(z.tuple([id]), engineStateSchema),
   'sending.retry': channel(z.tuple([id, id]), engineStateSchema),

@@ -205,3 +205,42 @@ export const ceremonyOpenedSchema = z.union([
   z.object({ alreadyOpen: z.literal(false), expiresInSeconds: z.number() }),
   z.object({ alreadyOpen: z.literal(true) }),
 ]);
+
+/**
+ * What "Send batch" is about to do, as main computes it (`sending.review`): which documents go
+ * (the very ones the engine queues), to how many people, with which connection, and which
+ * documents stay behind and why. `connection` is absent, and `connectionProblem` says why, when
+ * the batch's connection cannot be used; nothing can be sent then.
+ */
+export const sendReviewSchema = z.object({
+  documentIds: z.array(z.string()),
+  /** Distinct people (by e-mail address) across the documents that go: recipients and participants added later. */
+  people: z.number(),
+  connection: z
+    .object({
+      /** The connection's name among the user's; absent when none of them names it. */
+      name: z.string().optional(),
+      baseUrl: z.string(),
+      clientId: z.string(),
+      /** True when the batch is bound to it already (sent with it before); false: the active one, bound by this send. */
+      bound: z.boolean(),
+    })
+    .optional(),
+  connectionProblem: z.string().optional(),
+  blocked: z.array(
+    z.object({ id: z.string(), externalReference: z.string(), problems: z.array(z.string()) }),
+  ),
+});
+export type SendReview = z.infer<typeof sendReviewSchema>;
+
+/**
+ * The bytes of a document's stored copy (the app's own, never a path the page names), base64
+ * encoded so that they cross both hosts' bridges (Electron's structured clone and the browser
+ * host's JSON) alike; with the name the service will store it under.
+ */
+export const documentContentSchema = z.object({
+  storedFilename: z.string(),
+  sha256: z.string(),
+  base64: z.string(),
+});
+export type DocumentContent = z.infer<typeof documentContentSchema>;

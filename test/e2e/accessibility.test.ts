@@ -2,50 +2,20 @@
  * An accessibility scan (axe-core, from npm) of every screen of the desk, in light and dark
  * themes, through the browser host in Chromium: no serious or critical violation is allowed.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { launchApp, type App } from './app-harness';
-import { createBatch, importSampleManifest, registerJourneyClient, saveConnection } from './journeys';
+import { seriousViolations } from './axe-scan';
+import {
+  createBatch,
+  importSampleManifest,
+  registerJourneyClient,
+  saveConnection,
+  sendBatch,
+} from './journeys';
 
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SAMPLES = join(import.meta.dirname, '..', '..', 'samples');
-
-interface AxeViolation {
-  readonly id: string;
-  readonly impact: string | null;
-  readonly help: string;
-  readonly nodes: readonly { readonly target: readonly unknown[] }[];
-}
-
-/** Serious and critical violations on the page as it is now, one line each. */
-async function seriousViolations(page: Page, screen: string): Promise<string[]> {
-  // Evaluated through the debugging protocol, so the page's strict CSP does not apply to it.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as { axe: { run(context: Document): Promise<{ violations: AxeViolation[] }> } }
-    ).axe;
-    const result = await axe.run(document);
-    return result.violations.map((violation) => ({
-      id: violation.id,
-      impact: violation.impact,
-      help: violation.help,
-      nodes: violation.nodes.map((node) => ({ target: node.target })),
-    }));
-  });
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(
-      (violation) =>
-        `${screen}: ${violation.id} (${violation.impact}) ${violation.help} at ${violation.nodes
-          .slice(0, 3)
-          .map((node) => JSON.stringify(node.target))
-          .join(', ')}`,
-    );
-}
 
 /** Presses Tab until `target` has the focus, as a keyboard user would; fails after `limit` presses. */
 async function tabTo(page: Page, target: Locator, limit = 40): Promise<void> {
@@ -104,7 +74,7 @@ describe('accessibility of every screen (axe)', () => {
       await scan('document editor with a mistake');
       await editor.getByRole('button', { name: 'Cancel' }).click();
 
-      await page.getByRole('button', { name: 'Send batch' }).click();
+      await sendBatch(page);
       await page.getByText('3 of 3 documents sent').waitFor({ timeout: 30_000 });
       await scan('batch sent, waiting for signatures');
       await page.getByRole('button', { name: 'Pause tracking' }).click();

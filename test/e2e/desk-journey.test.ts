@@ -1,7 +1,7 @@
 /** The journeys in Chromium through the browser host, against the simulator over loopback. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { launchApp, type App } from './app-harness';
-import { createBatch, eventually, importSampleManifest, JOURNEYS } from './journeys';
+import { createBatch, eventually, importSampleManifest, JOURNEYS, sendBatch } from './journeys';
 
 let app: App | undefined;
 
@@ -37,7 +37,7 @@ describe('the desk, end to end in Chromium through the browser host', () => {
 
     await createBatch(page, 'First try');
     const table = await importSampleManifest(app, 'First try');
-    await page.getByRole('button', { name: 'Send batch' }).click();
+    await sendBatch(page);
     await page.getByText('3 of 3 documents sent').waitFor({ timeout: 30_000 });
     await table.getByRole('button', { name: 'Open ceremony for NDA-2026-017' }).click();
     await eventually(() => app!.ceremonies.length === 1);

@@ -43,6 +43,14 @@ export function registerJourneyClient(app: App): { clientId: string; clientSecre
   return client;
 }
 
+/** "Send batch", then confirms the review before sending ("Send N documents to <service>"). */
+export async function sendBatch(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Send batch' }).click();
+  const review = page.getByRole('dialog', { name: /^Review before sending/ });
+  await review.getByRole('button', { name: /^Send \d+ documents? to / }).click();
+  await review.waitFor({ state: 'hidden' });
+}
+
 /** Saves a connection profile through the Connections screen and tests it. */
 export async function saveConnection(
   page: Page,
@@ -115,7 +123,7 @@ export const fullFlow: Journey = {
     expect(await table.getByText('Accord_de_confidentialite_-_Berenice_Chateau.pdf').count()).toBe(1);
 
     // Send: every document reaches "waiting for signatures", exactly once at the service.
-    await page.getByRole('button', { name: 'Send batch' }).click();
+    await sendBatch(page);
     await page.getByText('3 of 3 documents sent').waitFor({ timeout: 20_000 });
     expect(sim.state.countByExternalReference()).toEqual({
       'RH-2026-0142': 1,
@@ -247,7 +255,7 @@ export const prepareByHand: Journey = {
     await table.getByRole('rowheader', { name: 'HAND-2' }).waitFor();
 
     // Send: both prepared, each with what was set here.
-    await page.getByRole('button', { name: 'Send batch' }).click();
+    await sendBatch(page);
     await page.getByText('2 of 2 documents sent').waitFor({ timeout: 30_000 });
     expect(sim.state.countByExternalReference()).toEqual({ 'HAND-1': 1, 'HAND-2': 1 });
     const byReference = Object.fromEntries(
@@ -350,7 +358,7 @@ export const sendWithFaults: Journey = {
       status: 422,
       code: 'invalid_signing_request',
     });
-    await page.getByRole('button', { name: 'Send batch' }).click();
+    await sendBatch(page);
     await page
       .getByRole('progressbar', { name: /^Progress of / })
       .first()
@@ -382,7 +390,7 @@ export const offlineAndBack: Journey = {
     await createBatch(page, 'Train batch');
     await importSampleManifest(app, 'Train batch');
     sim.faults.set({ latencyMs: 300 });
-    await page.getByRole('button', { name: 'Send batch' }).click();
+    await sendBatch(page);
     // The network goes away once the service has created a first request, in the middle of the batch.
     await eventually(() => sim.state.requests().length > 0, 30_000);
     await sim.goOffline();
@@ -417,7 +425,7 @@ export const exportReport: Journey = {
     await editor.getByLabel('External reference').fill('=HYPERLINK("http://evil.example","NDA")');
     await editor.getByRole('button', { name: 'Save document' }).click();
     await editor.waitFor({ state: 'hidden' });
-    await page.getByRole('button', { name: 'Send batch' }).click();
+    await sendBatch(page);
     await page.getByText('3 of 3 documents sent').waitFor({ timeout: 30_000 });
     const [completed] = sim.state
       .requests()
@@ -495,7 +503,7 @@ export async function sendIntoNeedsCheck(app: App, batchName: string): Promise<L
     { kind: 'dropAfter', pathPattern: '^/api/v1/signing-requests$' },
     { kind: 'reject', pathPattern: '^/api/v1/signing-requests$', status: 422, code: 'upload_expired' },
   );
-  await page.getByRole('button', { name: 'Send batch' }).click();
+  await sendBatch(page);
   const row = table.getByRole('row', { name: /CHK-1/ });
   await row.getByText('Needs your check').waitFor({ timeout: 60_000 });
   return row;
@@ -641,7 +649,7 @@ export const twoConnections: Journey = {
       const sendSample = async (batchName: string) => {
         await createBatch(page, batchName);
         const table = await importSampleManifest(app, batchName);
-        await page.getByRole('button', { name: 'Send batch' }).click();
+        await sendBatch(page);
         await page.getByText('3 of 3 documents sent').waitFor({ timeout: 20_000 });
         return table;
       };

@@ -15,6 +15,7 @@ import { CheckDialog } from './check-dialog';
 import { DocumentEditor } from './document-editor';
 import { DocumentTable } from './document-table';
 import { ManifestImport } from './manifest-import';
+import { ReviewDialog, SentSummary } from './review-dialog';
 
 function documentsLabel(count: number): string {
   return `${formatCount(count)} ${count === 1 ? 'document' : 'documents'}`;
@@ -37,6 +38,7 @@ export function BatchScreen({ batchId }: { batchId: string }) {
   const filterSelect = useRef<HTMLSelectElement>(null);
   const [renaming, setRenaming] = useState(false);
   const [dragging, setDragging] = useState(false);
+  const [reviewing, setReviewing] = useState(false);
 
   const documents = useMemo(() => detail?.documents ?? [], [detail]);
   const shown = useMemo(() => filterDocuments(documents, filter, search), [documents, filter, search]);
@@ -151,10 +153,13 @@ export function BatchScreen({ batchId }: { batchId: string }) {
             type="button"
             className="primary"
             disabled={ready.length === 0 || starting}
-            onClick={() => void actions.sending.start(batchId)}
+            onClick={() => setReviewing(true)}
           >
             {starting ? 'Starting…' : 'Send batch'}
           </button>
+        )}
+        {reviewing && (
+          <ReviewDialog batchId={batchId} batchName={detail.name} onClose={() => setReviewing(false)} />
         )}
         {failed.length > 0 && (
           <button
@@ -179,6 +184,7 @@ export function BatchScreen({ batchId }: { batchId: string }) {
       </div>
       <p className="hint drop-hint">You can also drop PDF files anywhere on this batch.</p>
 
+      <SentSummary batchId={batchId} documents={documents} engine={engine} />
       {engine.state === 'waiting' && (
         <p className="banner" role="status">
           {engine.reason ?? 'Waiting for the signing service.'}

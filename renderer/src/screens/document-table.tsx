@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useRef } from 'react';
 import type { DocumentView } from '../../../shared/ipc/views';
 import { PeopleCell } from '../components/people-cell';
+import { PdfThumbnail } from '../components/pdf-thumbnail';
 import { describeState, formatBytes, formatDateTime } from '../format';
 import { documentProgress } from '../state/document-status';
 import { useDesk } from '../state/store';
@@ -154,6 +155,7 @@ const DocumentRow = memo(function DocumentRow({
         {document.requestId && <span className="muted mono">{document.requestId}</span>}
       </th>
       <td>
+        <PdfThumbnail batchId={batchId} document={document} />
         <span className="filename">{document.storedFilename}</span>
         <span className="muted">
           {formatBytes(document.sizeBytes)} · SHA-256{' '}

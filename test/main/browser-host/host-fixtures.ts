@@ -46,7 +46,7 @@ export async function bundleBridgeScript(outDir: string): Promise<string> {
 
 /** The renderer's own meta CSP, so the tests prove the bridge works under it too. */
 export const RENDERER_META_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'";
+  "default-src 'self'; script-src 'self'; worker-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'";
 
 /**
  * A minimal built renderer: index.html whose module script (in <head>, as Vite emits it)

@@ -356,7 +356,7 @@ describe('static serving', () => {
     const index = await get(host.port, '/');
     expect(index.status).toBe(200);
     expect(index.headers['content-security-policy']).toBe(
-      `default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self' ws://127.0.0.1:${host.port}; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+      `default-src 'self'; script-src 'self'; worker-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self' ws://127.0.0.1:${host.port}; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
     );
     expect(index.headers['x-content-type-options']).toBe('nosniff');
     expect(index.headers['cache-control']).toBe('no-store');

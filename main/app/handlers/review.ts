@@ -1,0 +1,65 @@
+import type { DeskHandlers } from '../../../shared/ipc/contract';
+import type { SendReview } from '../../../shared/ipc/views';
+import { sameConnection } from '../../batch/batch-connection';
+import { effectiveRecipients } from '../../batch/create-body';
+import { documentsToSend, sendProblems } from '../../batch/send-readiness';
+import { DeskError } from '../desk-error';
+import type { DeskContext } from '../desk-context';
+
+/**
+ * The review before "Send batch" (PRODUCT.md "Review, then send"): what would go, to how many
+ * people, with which connection, and what stays behind and why. Computed from the rules the
+ * engine follows (`documentsToSend`, `sendProblems`) and the connection sending would use
+ * (`connectionForBatch`, which never binds when only looking), so the review cannot promise
+ * what the send then does otherwise. Nothing is sent or bound here.
+ */
+export function reviewHandlers(ctx: DeskContext): Pick<DeskHandlers, 'sending.review'> {
+  return {
+    'sending.review': async (batchId) => {
+      const batch = ctx.batchOrThrow(batchId);
+      const going = documentsToSend(batch);
+      const people = new Set(
+        going.flatMap((document) =>
+          [...effectiveRecipients(batch.defaults, document.draft), ...document.draft.extraParticipants].map(
+            (person) => person.email.toLowerCase(),
+          ),
+        ),
+      );
+      const blocked = batch.documents
+        .filter((document) => !document.send.queued)
+        .map((document) => ({
+          id: document.draft.id,
+          externalReference: document.draft.externalReference,
+          problems: sendProblems(batch.defaults, document.draft),
+        }))
+        .filter((document) => document.problems.length > 0);
+      const review: SendReview = {
+        documentIds: going.map((document) => document.draft.id),
+        people: people.size,
+        blocked,
+      };
+      try {
+        const { baseUrl, clientId } = (await ctx.connectionForBatch(batchId)).connection;
+        // Its name among the user's connections: the active one when it is that, else one with its secret.
+        const matches = (await ctx.known.views()).filter((known) =>
+          sameConnection(known, { baseUrl, clientId }),
+        );
+        const named =
+          matches.find((known) => known.active) ?? matches.find((known) => known.hasSecret) ?? matches[0];
+        return {
+          ...review,
+          connection: {
+            ...(named ? { name: named.name } : {}),
+            baseUrl,
+            clientId,
+            bound: batch.connection !== undefined,
+          },
+        };
+      } catch (error) {
+        // A connection that cannot be used (none chosen, deleted, its secret missing): said, never replaced.
+        if (!(error instanceof DeskError)) throw error;
+        return { ...review, connectionProblem: error.message };
+      }
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import { useEffect, useRef, useState } from 'react';
+import type { DocumentView } from '../../../shared/ipc/views';
+import { useT } from '../i18n';
+import { THUMBNAIL_WIDTH, thumbnailOf } from '../pdf/thumbnails';
+import { PdfViewer } from '../screens/pdf-viewer';
+
+/**
+ * A document's first page, small, in its row of the table; a button that opens the whole
+ * document in the viewer. Drawn when the row is shown (the table renders only the rows in view)
+ * and kept by the PDF's digest.
+ */
+export function PdfThumbnail({ batchId, document }: { batchId: string; document: DocumentView }) {
+  const t = useT();
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const [state, setState] = useState<'loading' | 'ready' | 'failed'>('loading');
+  const [viewing, setViewing] = useState(false);
+
+  useEffect(() => {
+    let current = true;
+    setState('loading');
+    thumbnailOf(batchId, document.id, document.sha256).then(
+      (bitmap) => {
+        const target = canvas.current;
+        if (!current || !target) return;
+        target.width = bitmap.width;
+        target.height = bitmap.height;
+        target.getContext('2d')?.drawImage(bitmap, 0, 0);
+        setState('ready');
+      },
+      () => current && setState('failed'),
+    );
+    return () => {
+      current = false;
+    };
+  }, [batchId, document.id, document.sha256]);
+
+  return (
+    <>
+      <button
+        type="button"
+        className={`pdf-thumbnail pdf-thumbnail-${state}`}
+        // Named by a label, not text: the row's own text (its file name) stays the only mention of it.
+        aria-label={t('preview.open', { name: document.storedFilename })}
+        title={t('preview.open', { name: document.storedFilename })}
+        onClick={() => setViewing(true)}
+      >
+        <canvas ref={canvas} aria-hidden="true" style={{ width: THUMBNAIL_WIDTH }} />
+        {state === 'failed' && (
+          <span className="muted-inline" aria-hidden="true">
+            {t('preview.unavailable')}
+          </span>
+        )}
+      </button>
+      {viewing && <PdfViewer batchId={batchId} document={document} onClose={() => setViewing(false)} />}
+    </>
+  );
+}

@@ -1,0 +1,244 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { create } from 'zustand';
+import type { DocumentView, EngineStateView, SendReview } from '../../../shared/ipc/views';
+import { BridgeError, desk, unwrap } from '../bridge';
+import { useT } from '../i18n';
+
+/**
+ * The documents each batch's last confirmed review sent, until the person dismisses its summary.
+ * Kept per batch, so the summary never follows the person to another batch.
+ */
+const useSentBatches = create<{
+  readonly sent: Readonly<Record<string, readonly string[]>>;
+  remember(batchId: string, documentIds: readonly string[]): void;
+  forget(batchId: string): void;
+}>((set) => ({
+  sent: {},
+  remember: (batchId, documentIds) => set((state) => ({ sent: { ...state.sent, [batchId]: documentIds } })),
+  forget: (batchId) =>
+    set((state) => {
+      const { [batchId]: _forgotten, ...rest } = state.sent;
+      return { sent: rest };
+    }),
+}));
+
+type Loaded =
+  | { readonly kind: 'loading' }
+  | { readonly kind: 'failed'; readonly message: string }
+  | { readonly kind: 'ready'; readonly review: SendReview };
+
+/** The service's host as a person reads it in "Send 12 documents to sign.example.com". */
+function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return baseUrl;
+  }
+}
+
+function messageOf(error: unknown, fallback: string): string {
+  return error instanceof BridgeError ? error.message : fallback;
+}
+
+/**
+ * The review before "Send batch" (PRODUCT.md "Review, then send"): main's account of what goes
+ * (`sending.review`) — how many documents, to how many people, with which connection, and which
+ * documents stay behind and why. Confirming sends exactly that; cancelling (or Escape) sends
+ * nothing. A native modal dialog: the page behind is inert, the focus starts on the confirmation
+ * (or Cancel when nothing can go) and returns to "Send batch" when the dialog closes. A batch whose
+ * connection cannot be used, or with nothing ready, cannot be confirmed; errors show in the dialog.
+ */
+export function ReviewDialog({
+  batchId,
+  batchName,
+  onClose,
+}: {
+  batchId: string;
+  batchName: string;
+  onClose: () => void;
+}) {
+  const t = useT();
+  const id = useId();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const opener = useRef<Element | null>(document.activeElement);
+  const confirmButton = useRef<HTMLButtonElement>(null);
+  const cancelButton = useRef<HTMLButtonElement>(null);
+  const remember = useSentBatches((state) => state.remember);
+  const [loaded, setLoaded] = useState<Loaded>({ kind: 'loading' });
+  const [sending, setSending] = useState(false);
+  const [sendError, setSendError] = useState<string | undefined>();
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+    const from = opener.current;
+    return () => {
+      element?.close();
+      // Back where the person was ("Send batch", which becomes "Pause sending" once it goes).
+      if (from instanceof HTMLElement && from.isConnected) from.focus();
+    };
+  }, []);
+
+  useEffect(() => {
+    let current = true;
+    unwrap(desk().sending.review(batchId)).then(
+      (review) => current && setLoaded({ kind: 'ready', review }),
+      (error: unknown) =>
+        current && setLoaded({ kind: 'failed', message: messageOf(error, t('common.unexpected')) }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [batchId, t]);
+
+  const review = loaded.kind === 'ready' ? loaded.review : undefined;
+  const connection = review?.connection;
+  const canSend = review !== undefined && connection !== undefined && review.documentIds.length > 0;
+
+  // Once main answered, the focus goes to the one way on: the confirmation, or Cancel.
+  useEffect(() => {
+    if (loaded.kind === 'loading') return;
+    (canSend ? confirmButton : cancelButton).current?.focus();
+  }, [loaded.kind, canSend]);
+
+  async function confirm() {
+    if (!review || sending) return;
+    setSending(true);
+    setSendError(undefined);
+    try {
+      await unwrap(desk().sending.start(batchId));
+      remember(batchId, review.documentIds);
+      onClose();
+    } catch (error) {
+      setSendError(t('review.sendFailed', { reason: messageOf(error, t('common.unexpected')) }));
+      setSending(false);
+    }
+  }
+
+  return (
+    <dialog
+      ref={dialog}
+      className="editor review-dialog"
+      aria-labelledby={`${id}-title`}
+      aria-busy={loaded.kind === 'loading' || sending}
+      onCancel={(event) => {
+        event.preventDefault();
+        if (!sending) onClose();
+      }}
+    >
+      <h3 id={`${id}-title`}>{t('review.title', { name: batchName })}</h3>
+      {loaded.kind === 'loading' && <p role="status">{t('review.loading')}</p>}
+      {loaded.kind === 'failed' && <p role="alert">{loaded.message}</p>}
+      {review && (
+        <>
+          <p className="review-summary">
+            {t('review.summary', { documents: review.documentIds.length, people: review.people })}
+          </p>
+          <section aria-labelledby={`${id}-connection`}>
+            <h4 id={`${id}-connection`}>{t('review.connectionHeading')}</h4>
+            {connection ? (
+              <>
+                <dl className="review-connection">
+                  <dt>{t('review.connectionName')}</dt>
+                  <dd>{connection.name ?? t('review.unnamed')}</dd>
+                  <dt>{t('review.serviceAddress')}</dt>
+                  <dd className="mono">{connection.baseUrl}</dd>
+                  <dt>{t('review.clientId')}</dt>
+                  <dd className="mono">{connection.clientId}</dd>
+                </dl>
+                <p className="hint">{t(connection.bound ? 'review.bound' : 'review.active')}</p>
+              </>
+            ) : (
+              <p className="problem" role="alert">
+                {t('review.connectionProblem', { problem: review.connectionProblem ?? '' })}
+              </p>
+            )}
+          </section>
+          {review.blocked.length > 0 && (
+            <section aria-labelledby={`${id}-blocked`}>
+              <h4 id={`${id}-blocked`}>{t('review.blockedHeading', { count: review.blocked.length })}</h4>
+              <p className="hint">{t('review.blockedHint')}</p>
+              <ul className="review-blocked">
+                {review.blocked.map((document) => (
+                  <li key={document.id}>
+                    <strong>{document.externalReference}</strong>: {document.problems.join(' ')}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+          {review.documentIds.length === 0 && (
+            <p className="problem" role="alert">
+              {t('review.nothingToSend')}
+            </p>
+          )}
+        </>
+      )}
+      {sendError && (
+        <p className="problem" role="alert">
+          {sendError}
+        </p>
+      )}
+      <div className="row">
+        {canSend && connection && (
+          <button
+            ref={confirmButton}
+            type="button"
+            className="primary"
+            disabled={sending}
+            onClick={() => void confirm()}
+          >
+            {sending
+              ? t('review.starting')
+              : t('review.confirm', { count: review.documentIds.length, host: hostOf(connection.baseUrl) })}
+          </button>
+        )}
+        <button ref={cancelButton} type="button" disabled={sending} onClick={onClose}>
+          {t('common.cancel')}
+        </button>
+      </div>
+    </dialog>
+  );
+}
+
+/**
+ * What the last confirmed send did, once the batch's engine finished: how many of the documents
+ * it took wait for signatures now, failed, or need the person's check — each counted from main's
+ * classification of that document, never guessed. Stays until dismissed; only on its batch.
+ */
+export function SentSummary({
+  batchId,
+  documents,
+  engine,
+}: {
+  batchId: string;
+  documents: readonly DocumentView[];
+  engine: EngineStateView;
+}) {
+  const t = useT();
+  const sentIds = useSentBatches((state) => state.sent[batchId]);
+  const forget = useSentBatches((state) => state.forget);
+  if (!sentIds || engine.state !== 'finished') return null;
+  const taken = new Set(sentIds);
+  const mine = documents.filter((document) => taken.has(document.id));
+  // Still on their way (the finish of an earlier run, not this one's): nothing to say yet.
+  if (mine.some((document) => document.class === 'not_sent' || document.class === 'sending')) return null;
+  const count = (...classes: DocumentView['class'][]) =>
+    mine.filter((document) => classes.includes(document.class)).length;
+  const sent = count('waiting', 'completed');
+  const failed = count('failed');
+  const needsCheck = count('needs_check');
+  if (sent + failed + needsCheck === 0) return null; // all gone meanwhile: the table says so
+  return (
+    <div className="banner banner-success banner-with-action" role="status">
+      <p>
+        {sent > 0 && t('review.sent', { count: sent })}{' '}
+        {failed > 0 && t('review.sentFailed', { count: failed })}{' '}
+        {needsCheck > 0 && t('review.sentNeedsCheck', { count: needsCheck })}
+      </p>
+      <button type="button" onClick={() => forget(batchId)}>
+        {t('common.dismiss')}
+      </button>
+    </div>
+  );
+}
