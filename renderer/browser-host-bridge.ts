@@ -83,6 +83,9 @@ function installDeskBridge(): void {
   const secret = takeSecret();
   const pending = new Map<number, PendingCall>();
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
+  const connectionListeners = new Set<(connected: boolean) => void>();
+  /** Whether the backend answers; undefined until the first attempt ends. */
+  let connected: boolean | undefined;
   let socket: WebSocket | undefined;
   let nextId = 1;
   let failedAttempts = 0;
@@ -133,8 +136,17 @@ function installDeskBridge(): void {
     }
   };
 
+  const setConnected = (now: boolean): void => {
+    if (connected === now) return;
+    connected = now;
+    for (const listener of connectionListeners) listener(now);
+  };
+
   const connect = (): void => {
-    if (secret === undefined) return;
+    if (secret === undefined) {
+      setConnected(false);
+      return;
+    }
     const opened = new WebSocket(`ws://${location.host}${BRIDGE_PATH}`, [
       BRIDGE_PROTOCOL,
       `${SECRET_PROTOCOL_PREFIX}${secret}`,
@@ -142,11 +154,13 @@ function installDeskBridge(): void {
     socket = opened;
     opened.addEventListener('open', () => {
       failedAttempts = 0;
+      setConnected(true);
       flush();
     });
     opened.addEventListener('message', (event) => onMessage(event.data));
     opened.addEventListener('close', () => {
       socket = undefined;
+      setConnected(false);
       // A call already sent may or may not have run: say so rather than send it twice.
       for (const [id, call] of pending) if (call.sent) settle(id, DISCONNECTED);
       failedAttempts += 1;
@@ -242,6 +256,13 @@ function installDeskBridge(): void {
     report,
     host: 'browser' as const,
     pathForFile: (_file: File): string | undefined => undefined,
+    onConnectionChange: (listener: (connected: boolean) => void) => {
+      connectionListeners.add(listener);
+      if (connected === false) listener(false);
+      return () => {
+        connectionListeners.delete(listener);
+      };
+    },
   });
   // Read-only and permanent, like contextBridge.exposeInMainWorld.
   Object.defineProperty(window, 'desk', {

@@ -1,3 +1,4 @@
+import { resolveLanguage } from '../../../shared/i18n/languages';
 import type { DeskHandlers } from '../../../shared/ipc/contract';
 import type { AppInfo } from '../../../shared/ipc/views';
 import type { DeskContext } from '../desk-context';
@@ -13,6 +14,7 @@ export function appHandlers(ctx: DeskContext): Pick<DeskHandlers, 'app.info' | '
       language,
       locale,
       languageSetting: ctx.settings.get().language,
+      systemLanguage: resolveLanguage('system', ctx.deps.systemLocales?.() ?? []).language,
       damagedBatches: ctx.store.loadReport.damaged.map(({ batchId, damage }) => ({
         batchId,
         problem: `${damage.problem} (${damage.file}${damage.line ? `, line ${damage.line}` : ''})`,
