@@ -4,6 +4,8 @@
  * exposes, built by the same `createBridge`, over one WebSocket to the host. Browser code only:
  * no Node imports.
  */
+import { resolveLanguage } from '../shared/i18n/languages';
+import { createTranslator, type Translator } from '../shared/i18n/translator';
 import { createBridge, type DeskBridge, type HostBridge, type Subscribe } from '../shared/ipc/bridge';
 import type { ChannelResult, InvokeChannel, IpcResult } from '../shared/ipc/contract';
 import {
@@ -215,28 +217,17 @@ function installDeskBridge(): void {
     const path = window.prompt(question, suggestion)?.trim();
     return path ? [path] : [];
   };
-  const where = 'absolute, or from your home folder (~/…)';
+  /** The page's language (the renderer sets `<html lang>` to the one the desk speaks). */
+  const words = (): Translator['t'] => {
+    const { language, locale } = resolveLanguage('system', [document.documentElement.lang || 'en']);
+    return createTranslator(language, locale).t;
+  };
 
   // A browser has no file dialog that yields paths: these ask for them (development host only).
   const dialogs: DeskBridge['dialogs'] = Object.freeze({
-    pickPdfs: () =>
-      dialogCall(
-        'dialogs.pickPdfs',
-        [],
-        promptPaths(`PDF files to add: their paths on this computer, ${where}, separated by ";".`),
-      ),
-    pickFolder: () =>
-      dialogCall(
-        'dialogs.pickFolder',
-        [],
-        promptPath(`Folder whose PDFs to add: its path on this computer, ${where}.`),
-      ),
-    pickManifest: () =>
-      dialogCall(
-        'dialogs.pickManifest',
-        [],
-        promptPath(`Manifest (CSV) to import: its path on this computer, ${where}.`),
-      ),
+    pickPdfs: () => dialogCall('dialogs.pickPdfs', [], promptPaths(words()('host.promptPdfs'))),
+    pickFolder: () => dialogCall('dialogs.pickFolder', [], promptPath(words()('host.promptFolder'))),
+    pickManifest: () => dialogCall('dialogs.pickManifest', [], promptPath(words()('host.promptManifest'))),
   });
   const report: DeskBridge['report'] = Object.freeze({
     csv: (batchId: string) =>
@@ -245,7 +236,7 @@ function installDeskBridge(): void {
       dialogCall(
         'report.export',
         [batchId],
-        promptPath(`Save the report as: a path on this computer, ${where}.`, '~/signing-report.csv'),
+        promptPath(words()('host.promptReport'), '~/signing-report.csv'),
       ),
   });
 
