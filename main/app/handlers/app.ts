@@ -5,7 +5,7 @@ import type { DeskContext } from '../desk-context';
 
 export function appHandlers(ctx: DeskContext): Pick<DeskHandlers, 'app.info' | 'app.setLanguage'> {
   const info = (): AppInfo => {
-    const { language, locale } = ctx.translator();
+    const { language, locale, t } = ctx.translator();
     return {
       host: ctx.deps.host,
       version: ctx.deps.version,
@@ -15,9 +15,16 @@ export function appHandlers(ctx: DeskContext): Pick<DeskHandlers, 'app.info' | '
       locale,
       languageSetting: ctx.settings.get().language,
       systemLanguage: resolveLanguage('system', ctx.deps.systemLocales?.() ?? []).language,
+      // The problem itself is the store's technical wording, kept as it is for support.
       damagedBatches: ctx.store.loadReport.damaged.map(({ batchId, damage }) => ({
         batchId,
-        problem: `${damage.problem} (${damage.file}${damage.line ? `, line ${damage.line}` : ''})`,
+        problem: damage.line
+          ? t('common.damagedProblemAtLine', {
+              problem: damage.problem,
+              file: damage.file,
+              line: damage.line,
+            })
+          : t('common.damagedProblem', { problem: damage.problem, file: damage.file }),
       })),
     };
   };

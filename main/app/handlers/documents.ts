@@ -35,12 +35,12 @@ export function documentsHandlers(
         options: edit.options ?? document.draft.options,
       };
       const batch = await ctx.store.record(batchId, [{ type: 'document_edited', document: draft }]);
-      return detailOf(batch, ctx.engineState(batchId), ctx.sessions.problemOf(batchId));
+      return detailOf(batch, ctx.engineState(batchId), ctx.sessions.problemOf(batchId), ctx.translator().t);
     },
     'documents.remove': async (batchId, documentId) => {
       editableDocument(batchId, documentId);
       const batch = await ctx.store.record(batchId, [{ type: 'document_removed', documentId }]);
-      return detailOf(batch, ctx.engineState(batchId), ctx.sessions.problemOf(batchId));
+      return detailOf(batch, ctx.engineState(batchId), ctx.sessions.problemOf(batchId), ctx.translator().t);
     },
   };
 }

@@ -1,0 +1,77 @@
+/**
+ * Main speaks the person's language in what it builds for the page (issue 11, point 7): a
+ * document's problems, a failure of the error catalog, worded when the view is built, so a
+ * change of language rewords what was stored in another one.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { DeskService } from '../../../main/app/desk-service';
+import { createMemoryCredentialStore } from '../../../main/credentials/credential-store';
+import { openDataDir, type DataDir } from '../../../main/desk-core';
+import { LANGUAGES } from '../../../shared/i18n/languages';
+import { createTranslator } from '../../../shared/i18n/translator';
+import { ERROR_CATALOG, userMessage } from '../../../shared/service/error-catalog';
+import { createTestDeskService } from '../../support/desk-service-harness';
+import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
+
+let files: TempFolder | undefined;
+let opened: { dataDir: DataDir; service: DeskService } | undefined;
+
+afterEach(async () => {
+  await opened?.service.close();
+  await opened?.dataDir.close();
+  opened = undefined;
+  files?.remove();
+});
+
+async function openApp(path: string, systemLocales: readonly string[]): Promise<DeskService> {
+  const result = await openDataDir(path);
+  if (!result.ok) throw new Error(result.message);
+  const service = createTestDeskService(result.value, createMemoryCredentialStore(), { systemLocales });
+  opened = { dataDir: result.value, service };
+  await service.start();
+  return service;
+}
+
+describe('main’s messages in the person’s language', () => {
+  it('a document’s problems follow the language, and change with it', async () => {
+    files = makeTempFolder('desk-messages-');
+    const service = await openApp(files.file('data'), ['fr-FR']);
+    const batch = await service.handlers['batches.create']('Contrats');
+    const pdf = await writePdf(files, 'contrat.pdf');
+    await service.handlers['documents.addPaths'](batch.id, [pdf]);
+
+    const problems = async () => (await service.handlers['batches.get'](batch.id)).documents[0]?.problems;
+    expect(await problems()).toEqual([
+      'Ajoutez au moins un destinataire.',
+      'Ajoutez au moins un signataire\u00a0: une demande avec seulement des observateurs ne peut pas être signée.',
+    ]);
+    await service.handlers['app.setLanguage']('de');
+    expect(await problems()).toEqual([
+      'Fügen Sie mindestens einen Empfänger hinzu.',
+      'Fügen Sie mindestens eine unterzeichnende Person hinzu: Eine Anfrage nur mit Beobachtenden kann nicht unterschrieben werden.',
+    ]);
+    await service.handlers['app.setLanguage']('en');
+    expect(await problems()).toEqual([
+      'Add at least one recipient.',
+      'Add at least one signer: a request with observers only cannot be signed.',
+    ]);
+  });
+
+  it('the error catalog has every code’s words in every language, and an unknown code keeps the service’s own', () => {
+    for (const language of LANGUAGES) {
+      const { t } = createTranslator(language);
+      for (const code of Object.keys(ERROR_CATALOG)) {
+        const words = userMessage(code, undefined, t);
+        expect(words, `${language} ${code}`).not.toContain('errors.');
+        if (language !== 'en')
+          expect(words, `${language} ${code} is not English`).not.toBe(userMessage(code));
+      }
+      const unknown = userMessage('quota_exceeded', 'Monthly quota reached', t);
+      expect(unknown).toContain('quota_exceeded');
+      expect(unknown).toContain('Monthly quota reached');
+    }
+    expect(userMessage('pdf_too_large', undefined, createTranslator('fr').t)).toBe(
+      'Le PDF dépasse 50 Mio. Réduisez le fichier (par exemple en compressant les images ou en scindant le document) et ajoutez-le de nouveau.',
+    );
+  });
+});
