@@ -7,6 +7,8 @@ import { MAX_PDF_BYTES, PDF_HEADER_PATTERN } from '../../shared/service/limits';
 export interface PdfProblem {
   readonly code: 'missing_pdf' | 'pdf_too_large' | 'invalid_pdf' | 'unreadable_file';
   readonly message: string;
+  /** For `unreadable_file`: the system's error code (ENOENT…), for a caller that words it itself. */
+  readonly systemCode?: string;
 }
 
 export interface CheckedPdf {
@@ -29,7 +31,11 @@ function readProblem(error: unknown): PdfProblem {
         : code === 'EISDIR'
           ? 'it is a folder, not a file'
           : `the file cannot be read (${code ?? 'unknown error'})`;
-  return { code: 'unreadable_file', message: `Cannot read the file: ${reason}.` };
+  return {
+    code: 'unreadable_file',
+    message: `Cannot read the file: ${reason}.`,
+    ...(code === undefined ? {} : { systemCode: code }),
+  };
 }
 
 /**

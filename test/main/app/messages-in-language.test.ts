@@ -3,8 +3,10 @@
  * document's problems, a failure of the error catalog, worded when the view is built, so a
  * change of language rewords what was stored in another one.
  */
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DeskService } from '../../../main/app/desk-service';
+import { checkManifestFile, formatIssue } from '../../../main/batch/manifest';
 import { createMemoryCredentialStore } from '../../../main/credentials/credential-store';
 import { openDataDir, type DataDir } from '../../../main/desk-core';
 import { LANGUAGES } from '../../../shared/i18n/languages';
@@ -73,5 +75,26 @@ describe('main’s messages in the person’s language', () => {
     expect(userMessage('pdf_too_large', undefined, createTranslator('fr').t)).toBe(
       'Le PDF dépasse 50 Mio. Réduisez le fichier (par exemple en compressant les images ou en scindant le document) et ajoutez-le de nouveau.',
     );
+  });
+});
+
+describe('a manifest’s problems in the person’s language', () => {
+  it('the preview names every problem in French, by line and column, and the command line’s English is unchanged', async () => {
+    files = makeTempFolder('desk-messages-');
+    const service = await openApp(files.file('data'), ['fr-CH']);
+    const manifest = join(import.meta.dirname, '..', '..', '..', 'samples', 'manifest-with-errors.csv');
+    const preview = await service.handlers['manifest.preview'](manifest);
+    const texts = preview.issues.map((issue) => issue.text);
+    expect(texts.length).toBeGreaterThan(3);
+    for (const text of texts) expect(text).toMatch(/^(ligne \d+|le manifeste|le fichier)/);
+    expect(texts.join('\n')).not.toMatch(/\b(line|must|column)\b/);
+
+    const english = await checkManifestFile(manifest);
+    expect(english.issues.map((issue) => formatIssue(issue))).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^line \d+, column "\w+": /)]),
+    );
+    await service.handlers['app.setLanguage']('de');
+    const german = await service.handlers['manifest.preview'](manifest);
+    for (const issue of german.issues) expect(issue.text).toMatch(/^Zeile \d+/);
   });
 });
