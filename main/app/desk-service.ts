@@ -118,7 +118,7 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
     engineState,
     batchOrThrow(batchId) {
       const batch = store.get(batchId);
-      if (!batch) throw new DeskError('batch_not_found', 'This batch no longer exists.');
+      if (!batch) throw new DeskError('batch_not_found', ctx.translator().t('errors.batchNotFound'));
       return batch;
     },
     announce(batchId) {
@@ -176,7 +176,7 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
         });
         engineStates.set(batchId, {
           state: 'stopped',
-          reason: 'Sending stopped unexpectedly. Nothing was lost; try again.',
+          reason: ctx.translator().t('errors.sendingStopped'),
         });
         ctx.announce(batchId);
       });

@@ -14,9 +14,9 @@ export function documentsHandlers(
     const document = ctx
       .batchOrThrow(batchId)
       .documents.find((candidate) => candidate.draft.id === documentId);
-    if (!document) throw new DeskError('document_not_found', 'This document is no longer in the batch.');
+    if (!document) throw new DeskError('document_not_found', ctx.translator().t('errors.documentNotFound'));
     if (isLocked(document)) {
-      throw new DeskError('document_locked', 'This document was already sent; it can no longer be changed.');
+      throw new DeskError('document_locked', ctx.translator().t('errors.documentLocked'));
     }
     return document;
   }

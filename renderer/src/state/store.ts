@@ -112,13 +112,16 @@ export interface DeskActions {
 }
 
 /**
- * The page's own failures, worded here in the current language: the browser host's bridge
- * reports them by code (main's failures come already in the person's language).
+ * Failures of the way to main rather than of an operation, worded here in the current language
+ * by their code: the browser host's bridge and main's dispatcher report them (an operation's own
+ * failures come from main already in the person's language).
  */
 const BRIDGE_FAILURES: Readonly<Record<string, MessageId>> = {
   bridge_unavailable: 'host.unavailable',
   bridge_disconnected: 'host.lostAnswer',
   invalid_arguments: 'host.invalidArguments',
+  internal_error: 'errors.internal',
+  unknown_channel: 'errors.unknownChannel',
 };
 
 /** What a user reads for a failed call, in `translator`'s language. */

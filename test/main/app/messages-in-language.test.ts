@@ -98,3 +98,26 @@ describe('a manifest’s problems in the person’s language', () => {
     for (const issue of german.issues) expect(issue.text).toMatch(/^Zeile \d+/);
   });
 });
+
+describe('the app’s own refusals in the person’s language', () => {
+  it('a document already sent, a batch that is gone, a connection that does not exist', async () => {
+    files = makeTempFolder('desk-messages-');
+    const service = await openApp(files.file('data'), ['de-AT']);
+    const refusal = async (call: () => Promise<unknown>) => {
+      try {
+        await call();
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error);
+      }
+      return undefined;
+    };
+    expect(await refusal(() => service.handlers['batches.get']('missing'))).toBe(
+      'Dieser Stapel existiert nicht mehr.',
+    );
+    expect(await refusal(() => service.handlers['profiles.test']('Büro'))).toBe(
+      'Es gibt keine Verbindung namens „Büro“.',
+    );
+    await service.handlers['app.setLanguage']('fr');
+    expect(await refusal(() => service.handlers['batches.get']('missing'))).toBe('Ce lot n’existe plus.');
+  });
+});
