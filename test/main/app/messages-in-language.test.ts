@@ -3,6 +3,7 @@
  * document's problems, a failure of the error catalog, worded when the view is built, so a
  * change of language rewords what was stored in another one.
  */
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DeskService } from '../../../main/app/desk-service';
@@ -119,5 +120,27 @@ describe('the app’s own refusals in the person’s language', () => {
     );
     await service.handlers['app.setLanguage']('fr');
     expect(await refusal(() => service.handlers['batches.get']('missing'))).toBe('Ce lot n’existe plus.');
+  });
+});
+
+describe('a file that cannot be added, in the person’s language', () => {
+  it('names why each file was left out in French, and in English the words it always had', async () => {
+    files = makeTempFolder('desk-messages-');
+    const service = await openApp(files.file('data'), ['fr-BE']);
+    const batch = await service.handlers['batches.create']('Contrats');
+    const notPdf = files.file('note.pdf');
+    writeFileSync(notPdf, 'not a PDF at all');
+    const missing = files.file('absent.pdf');
+    const french = await service.handlers['documents.addPaths'](batch.id, [notPdf, missing]);
+    expect(french.rejected.map((file) => file.message)).toEqual([
+      'Le fichier n’est pas un PDF\u00a0: il ne commence pas par un en-tête PDF (%PDF-1.x).',
+      'Impossible de lire le fichier\u00a0: le fichier n’existe pas.',
+    ]);
+    await service.handlers['app.setLanguage']('en');
+    const english = await service.handlers['documents.addPaths'](batch.id, [notPdf, missing]);
+    expect(english.rejected.map((file) => file.message)).toEqual([
+      'The file is not a PDF: it does not start with a PDF header (%PDF-1.x).',
+      'Cannot read the file: the file does not exist.',
+    ]);
   });
 });
