@@ -3,7 +3,6 @@
  * by hand, one row per participant, and turns it into documents with their recipients and
  * options — or into a list of every problem, each with its line and column, all at once.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { isUtf8 } from 'node:buffer';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, posix, resolve, win32 } from 'node:path';
@@ -17,7 +16,8 @@ import type { Participant } from '../../shared/service/wire';
 import type { z } from 'zod';
 import { checkPdfFile } from './pdf-check';
 import type { PdfCheckResult, PdfProblem } from './pdf-check';
-import { createTranslator, type Translator } from '../../shared/i18n/translator';
+import type { Translator } from '../../shared/i18n/translator';
+import { speaking, words } from '../words';
 
 /**
  * One problem in a manifest. `row` is the line where the record starts, as a text editor or
@@ -127,15 +127,8 @@ const BOOLEAN_WORDS: ReadonlyMap<string, boolean> = new Map([
 const VALUE_PREVIEW_LENGTH = 60;
 const PDF_CHECK_CONCURRENCY = 4;
 
-/**
- * The language of the check in progress: `parseManifest` and `checkManifestFile` run with the
- * person's words (the app's) or English (the command line), and every message below reads it.
- */
-const language = new AsyncLocalStorage<Translator['t']>();
-let englishT: Translator['t'] | undefined;
-function say(): Translator['t'] {
-  return language.getStore() ?? (englishT ??= createTranslator('en').t);
-}
+/** The language of the check in progress (the person's in the app, English on the command line). */
+const say = words;
 
 const MESSAGES = {
   get notUtf8() {
@@ -790,7 +783,7 @@ export function parseManifest(
   manifestDir: string,
   t: Translator['t'] = say(),
 ): ManifestCheck {
-  const analysis = language.run(t, () => analyse(content, manifestDir));
+  const analysis = speaking(t, () => analyse(content, manifestDir));
   return {
     documents: validDocuments(analysis.groups),
     issues: sortIssues(analysis.issues, analysis.columnOrder),
@@ -860,7 +853,7 @@ async function checkPdfs(paths: readonly string[]): Promise<Map<string, PdfCheck
  * document, column "document". Each valid document carries its PDF's SHA-256 and size.
  */
 export function checkManifestFile(manifestPath: string, t: Translator['t'] = say()): Promise<ManifestCheck> {
-  return language.run(t, () => checkManifestFileNow(manifestPath));
+  return speaking(t, () => checkManifestFileNow(manifestPath));
 }
 
 async function checkManifestFileNow(manifestPath: string): Promise<ManifestCheck> {

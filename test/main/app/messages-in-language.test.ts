@@ -13,7 +13,8 @@ import { openDataDir, type DataDir } from '../../../main/desk-core';
 import { LANGUAGES } from '../../../shared/i18n/languages';
 import { createTranslator } from '../../../shared/i18n/translator';
 import { ERROR_CATALOG, userMessage } from '../../../shared/service/error-catalog';
-import { createTestDeskService } from '../../support/desk-service-harness';
+import { DEMO_CLIENT, startSimulator } from '../../../simulator/simulator';
+import { createTestDeskService, sendOneDocumentBatch } from '../../support/desk-service-harness';
 import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
 
 let files: TempFolder | undefined;
@@ -143,4 +144,32 @@ describe('a file that cannot be added, in the person’s language', () => {
       'Cannot read the file: the file does not exist.',
     ]);
   });
+});
+
+describe('a refused answer to a check, in the person’s language', () => {
+  it('linking a document that needs no check is refused in German, with the words made inside the engine', async () => {
+    files = makeTempFolder('desk-messages-');
+    const sim = await startSimulator({ seed: 7 });
+    try {
+      const service = await openApp(files.file('data'), ['de-DE']);
+      await service.handlers['profiles.save']({
+        name: 'Büro',
+        baseUrl: sim.baseUrl,
+        clientId: DEMO_CLIENT.clientId,
+        secret: DEMO_CLIENT.clientSecret,
+      });
+      const batchId = await sendOneDocumentBatch(service.handlers, files, 'RH-1');
+      const [document] = (await service.handlers['batches.get'](batchId)).documents;
+      const refusal = await service.handlers['sending.linkRequest'](batchId, document!.id, 'sr_x').then(
+        () => undefined,
+        (error: unknown) => (error instanceof Error ? error.message : String(error)),
+      );
+      expect(refusal).toMatch(/^RH-1 braucht keine Prüfung: Es ist bereits vorbereitet \(Anfrage \S+\)\.$/);
+    } finally {
+      await opened?.service.close();
+      await opened?.dataDir.close();
+      opened = undefined;
+      await sim.close();
+    }
+  }, 30_000);
 });
