@@ -31,6 +31,7 @@ import type {
   ProfileRecord,
   ProfileRegistry,
 } from './ports';
+import { speaking } from '../words';
 
 export { DEMO_PROFILE_NAME } from './known-connections';
 
@@ -76,6 +77,17 @@ export interface DeskService {
  * connections with their engines and pollers in `ConnectionSessions`; `ipc-events.ts` turns
  * what they report into events for the page. Main is the source of truth.
  */
+/**
+ * Every handler runs speaking the person's language (main/words.ts): a message made anywhere
+ * inside the call (a check deep in the engine, a host's dialog) is in it.
+ */
+function speakingEach(ctx: DeskContext, handlers: DeskHandlers): DeskHandlers {
+  const wrapped: Record<string, unknown> = {};
+  for (const [channel, handler] of Object.entries(handlers) as [string, (...args: unknown[]) => unknown][])
+    wrapped[channel] = (...args: unknown[]) => speaking(ctx.translator().t, () => handler(...args));
+  return wrapped as DeskHandlers;
+}
+
 export function createDeskService(deps: DeskServiceDeps): DeskService {
   const { store, blobs } = deps.dataDir;
   const logger = deps.logger ?? silentLogger;
@@ -195,7 +207,7 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
   const events = ipcEvents(ctx);
   unsubscribers.push(store.subscribe((batch) => ctx.announce(batch.id)));
 
-  const handlers: DeskHandlers = {
+  const handlers: DeskHandlers = speakingEach(ctx, {
     ...appHandlers(ctx),
     ...profilesHandlers(ctx),
     ...batchesHandlers(ctx),
@@ -206,7 +218,7 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
     ...ceremonyHandlers(ctx),
     ...trackingHandlers(ctx),
     ...reportHandlers(ctx),
-  };
+  });
 
   const service: DeskService = {
     handlers,

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DeskError } from '../app/desk-error';
+import { words } from '../words';
 import type { Logger } from '../log';
 
 /** Each window's folder in the system's temporary folder: `desk-window-XXXXXX`. */
@@ -111,7 +112,7 @@ function startPage(url: string): string {
 export async function openAppWindow(options: AppWindowOptions): Promise<AppWindow> {
   const executable = options.executable ?? CHROMIUM_PATH;
   await access(executable, constants.X_OK).catch(() => {
-    throw new DeskError('browser_missing', `No browser was found at ${executable} to open this window.`);
+    throw new DeskError('browser_missing', words()('host.browserMissing', { executable }));
   });
   const folder = await mkdtemp(join(tmpdir(), FOLDER_PREFIX));
   await writeFile(join(folder, OWNER_FILE), `${process.pid}\n`, { mode: 0o600 });

@@ -10,6 +10,7 @@ import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, normalize, resolve } from 'node:path';
 import { DeskError } from '../app/desk-error';
+import { words } from '../words';
 import type { Dialogs } from '../app/ports';
 import type { DialogAnswer } from '../../shared/ipc/browser-host-protocol';
 
@@ -54,7 +55,8 @@ export function createPromptedDialogs(
       const folder = single();
       if (folder === undefined) return undefined;
       const found = await stat(folder).catch(() => undefined);
-      if (!found?.isDirectory()) throw new DeskError('folder_not_found', `There is no folder at ${folder}.`);
+      if (!found?.isDirectory())
+        throw new DeskError('folder_not_found', words()('host.folderNotFound', { folder }));
       return folder;
     },
     pickManifest: async () => single(),

@@ -2,7 +2,6 @@ import type { DeskHandlers } from '../../../shared/ipc/contract';
 import type { ResolutionRefusal } from '../../batch/check-resolution';
 import { DeskError } from '../desk-error';
 import type { DeskContext } from '../desk-context';
-import { speaking } from '../../words';
 
 /** The error code the page gets for each way an answer to a check is refused. */
 const RESOLUTION_REFUSAL_CODES: Readonly<Record<ResolutionRefusal, string>> = {
@@ -35,19 +34,14 @@ export function sendingHandlers(
     },
     'sending.linkRequest': async (batchId, documentId, requestId, options) => {
       const current = await ctx.connectionForBatch(batchId, { bind: true });
-      // The refusal's words are made inside the engine's checks: in the person's language.
-      const linked = await speaking(ctx.translator().t, () =>
-        current.engine.linkRequest(batchId, documentId, requestId, options),
-      );
+      const linked = await current.engine.linkRequest(batchId, documentId, requestId, options);
       if (!linked.ok) throw new DeskError(RESOLUTION_REFUSAL_CODES[linked.refusal], linked.message);
       if (!current.engine.isRunning(batchId)) ctx.runSend(batchId, current);
       return ctx.engineState(batchId);
     },
     'sending.sendAsNew': async (batchId, documentId) => {
       const current = await ctx.connectionForBatch(batchId, { bind: true });
-      const resolved = await speaking(ctx.translator().t, () =>
-        current.engine.sendAsNew(batchId, documentId),
-      );
+      const resolved = await current.engine.sendAsNew(batchId, documentId);
       if (!resolved.ok) throw new DeskError(RESOLUTION_REFUSAL_CODES[resolved.refusal], resolved.message);
       if (!current.engine.isRunning(batchId)) ctx.runSend(batchId, current);
       return ctx.engineState(batchId);

@@ -8,6 +8,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DeskService } from '../../../main/app/desk-service';
 import { checkManifestFile, formatIssue } from '../../../main/batch/manifest';
+import { withDialogAnswer } from '../../../main/browser-host/host-dialogs';
+import { launchBrowserHost, profileRegistry } from '../../../main/browser-host/launch';
+import { writeRendererFixture } from '../browser-host/host-fixtures';
 import { createMemoryCredentialStore } from '../../../main/credentials/credential-store';
 import { openDataDir, type DataDir } from '../../../main/desk-core';
 import { LANGUAGES } from '../../../shared/i18n/languages';
@@ -172,4 +175,34 @@ describe('a refused answer to a check, in the person’s language', () => {
       await sim.close();
     }
   }, 30_000);
+});
+
+describe('every call speaks the person’s language', () => {
+  it('a message made outside the handlers (the browser host’s folder prompt) is in French too', async () => {
+    files = makeTempFolder('desk-messages-');
+    const dataDir = files.file('data');
+    // No page is served here: any script stands in for the bridge.
+    const bridgeScriptPath = files.file('desk-bridge.js');
+    writeFileSync(bridgeScriptPath, '');
+    const launched = await launchBrowserHost({
+      dataDir,
+      rendererDir: writeRendererFixture(files.file('renderer')),
+      bridgeScriptPath,
+      demo: false,
+      profiles: profileRegistry(dataDir, createMemoryCredentialStore()),
+      systemLocales: ['fr-FR'],
+    });
+    try {
+      const missing = files.file('nowhere');
+      const refusal = await withDialogAnswer({ paths: [missing] }, () =>
+        launched.service.handlers['dialogs.pickFolder'](),
+      ).then(
+        () => undefined,
+        (error: unknown) => (error instanceof Error ? error.message : String(error)),
+      );
+      expect(refusal).toBe(`Il n’y a pas de dossier à l’emplacement ${missing}.`);
+    } finally {
+      await launched.close();
+    }
+  });
 });
