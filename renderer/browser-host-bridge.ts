@@ -4,6 +4,8 @@
  * exposes, built by the same `createBridge`, over one WebSocket to the host. Browser code only:
  * no Node imports.
  */
+import { resolveLanguage } from '../shared/i18n/languages';
+import { createTranslator, type Translator } from '../shared/i18n/translator';
 import { createBridge, type DeskBridge, type HostBridge, type Subscribe } from '../shared/ipc/bridge';
 import type { ChannelResult, InvokeChannel, IpcResult } from '../shared/ipc/contract';
 import {
@@ -83,6 +85,9 @@ function installDeskBridge(): void {
   const secret = takeSecret();
   const pending = new Map<number, PendingCall>();
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
+  const connectionListeners = new Set<(connected: boolean) => void>();
+  /** Whether the backend answers; undefined until the first attempt ends. */
+  let connected: boolean | undefined;
   let socket: WebSocket | undefined;
   let nextId = 1;
   let failedAttempts = 0;
@@ -133,8 +138,17 @@ function installDeskBridge(): void {
     }
   };
 
+  const setConnected = (now: boolean): void => {
+    if (connected === now) return;
+    connected = now;
+    for (const listener of connectionListeners) listener(now);
+  };
+
   const connect = (): void => {
-    if (secret === undefined) return;
+    if (secret === undefined) {
+      setConnected(false);
+      return;
+    }
     const opened = new WebSocket(`ws://${location.host}${BRIDGE_PATH}`, [
       BRIDGE_PROTOCOL,
       `${SECRET_PROTOCOL_PREFIX}${secret}`,
@@ -142,11 +156,13 @@ function installDeskBridge(): void {
     socket = opened;
     opened.addEventListener('open', () => {
       failedAttempts = 0;
+      setConnected(true);
       flush();
     });
     opened.addEventListener('message', (event) => onMessage(event.data));
     opened.addEventListener('close', () => {
       socket = undefined;
+      setConnected(false);
       // A call already sent may or may not have run: say so rather than send it twice.
       for (const [id, call] of pending) if (call.sent) settle(id, DISCONNECTED);
       failedAttempts += 1;
@@ -201,28 +217,17 @@ function installDeskBridge(): void {
     const path = window.prompt(question, suggestion)?.trim();
     return path ? [path] : [];
   };
-  const where = 'absolute, or from your home folder (~/…)';
+  /** The page's language (the renderer sets `<html lang>` to the one the desk speaks). */
+  const words = (): Translator['t'] => {
+    const { language, locale } = resolveLanguage('system', [document.documentElement.lang || 'en']);
+    return createTranslator(language, locale).t;
+  };
 
   // A browser has no file dialog that yields paths: these ask for them (development host only).
   const dialogs: DeskBridge['dialogs'] = Object.freeze({
-    pickPdfs: () =>
-      dialogCall(
-        'dialogs.pickPdfs',
-        [],
-        promptPaths(`PDF files to add: their paths on this computer, ${where}, separated by ";".`),
-      ),
-    pickFolder: () =>
-      dialogCall(
-        'dialogs.pickFolder',
-        [],
-        promptPath(`Folder whose PDFs to add: its path on this computer, ${where}.`),
-      ),
-    pickManifest: () =>
-      dialogCall(
-        'dialogs.pickManifest',
-        [],
-        promptPath(`Manifest (CSV) to import: its path on this computer, ${where}.`),
-      ),
+    pickPdfs: () => dialogCall('dialogs.pickPdfs', [], promptPaths(words()('host.promptPdfs'))),
+    pickFolder: () => dialogCall('dialogs.pickFolder', [], promptPath(words()('host.promptFolder'))),
+    pickManifest: () => dialogCall('dialogs.pickManifest', [], promptPath(words()('host.promptManifest'))),
   });
   const report: DeskBridge['report'] = Object.freeze({
     csv: (batchId: string) =>
@@ -231,7 +236,7 @@ function installDeskBridge(): void {
       dialogCall(
         'report.export',
         [batchId],
-        promptPath(`Save the report as: a path on this computer, ${where}.`, '~/signing-report.csv'),
+        promptPath(words()('host.promptReport'), '~/signing-report.csv'),
       ),
   });
 
@@ -242,6 +247,13 @@ function installDeskBridge(): void {
     report,
     host: 'browser' as const,
     pathForFile: (_file: File): string | undefined => undefined,
+    onConnectionChange: (listener: (connected: boolean) => void) => {
+      connectionListeners.add(listener);
+      if (connected === false) listener(false);
+      return () => {
+        connectionListeners.delete(listener);
+      };
+    },
   });
   // Read-only and permanent, like contextBridge.exposeInMainWorld.
   Object.defineProperty(window, 'desk', {

@@ -5,6 +5,9 @@ import type {
   DocumentView,
   EngineStateView,
 } from '../../shared/ipc/views';
+import type { ItemError } from '../../shared/domain/batch';
+import type { Translator } from '../../shared/i18n/translator';
+import { isCatalogCode, userMessage } from '../../shared/service/error-catalog';
 import { isLocked, phaseOf, type BatchState, type DocumentState } from '../batch/batch-state';
 import { ceremonyRefusal, classOf } from '../batch/document-class';
 import { peopleOf } from '../batch/people-of';
@@ -72,8 +75,25 @@ export function summaryOf(
   };
 }
 
-/** One document as the editor and the status table show it. */
-export function documentViewOf(batch: BatchState, document: DocumentState): DocumentView {
+/**
+ * A document's failure in the language of the view: it was stored in the words of the day it
+ * happened; a catalog code's own message is worded anew, other words (the service's, for an
+ * unknown code) stay as they were.
+ */
+function errorView(error: ItemError, t: Translator['t'] | undefined): { code: string; message: string } {
+  const reworded =
+    t !== undefined && isCatalogCode(error.code) && error.message === userMessage(error.code)
+      ? userMessage(error.code, undefined, t)
+      : error.message;
+  return { code: error.code, message: reworded };
+}
+
+/** One document as the editor and the status table show it, in `t`'s language (English unless given). */
+export function documentViewOf(
+  batch: BatchState,
+  document: DocumentState,
+  t?: Translator['t'],
+): DocumentView {
   const { draft, send } = document;
   const phase = phaseOf(document);
   return {
@@ -90,15 +110,15 @@ export function documentViewOf(batch: BatchState, document: DocumentState): Docu
     phase,
     class: classOf(document),
     ...(document.tracking?.readAt ? { lastCheckedAt: document.tracking.readAt } : {}),
-    problems: phase === 'draft' ? sendProblems(batch.defaults, draft) : [],
+    problems: phase === 'draft' ? sendProblems(batch.defaults, draft, t) : [],
     locked: isLocked(document),
     ...(send.requestId ? { requestId: send.requestId } : {}),
-    ...(send.error ? { error: { code: send.error.code, message: send.error.message } } : {}),
+    ...(send.error ? { error: errorView(send.error, t) } : {}),
     ...(send.check
       ? {
           check: {
             reason: send.check.reason,
-            explanation: checkExplanation(document),
+            explanation: checkExplanation(document, t),
             ...(send.check.firstAttemptAt ? { firstAttemptAt: send.check.firstAttemptAt } : {}),
             ...(send.check.newRequestId ? { newRequestId: send.check.newRequestId } : {}),
           },
@@ -116,10 +136,11 @@ export function detailOf(
   batch: BatchState,
   engine: EngineStateView,
   connectionProblem?: string,
+  t?: Translator['t'],
 ): BatchDetail {
   return {
     ...summaryOf(batch, engine, connectionProblem),
     defaults: batch.defaults,
-    documents: batch.documents.map((document) => documentViewOf(batch, document)),
+    documents: batch.documents.map((document) => documentViewOf(batch, document, t)),
   };
 }

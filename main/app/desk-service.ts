@@ -33,6 +33,7 @@ import type {
   ProfileRecord,
   ProfileRegistry,
 } from './ports';
+import { speaking } from '../words';
 
 export { DEMO_PROFILE_NAME } from './known-connections';
 
@@ -78,6 +79,17 @@ export interface DeskService {
  * connections with their engines and pollers in `ConnectionSessions`; `ipc-events.ts` turns
  * what they report into events for the page. Main is the source of truth.
  */
+/**
+ * Every handler runs speaking the person's language (main/words.ts): a message made anywhere
+ * inside the call (a check deep in the engine, a host's dialog) is in it.
+ */
+function speakingEach(ctx: DeskContext, handlers: DeskHandlers): DeskHandlers {
+  const wrapped: Record<string, unknown> = {};
+  for (const [channel, handler] of Object.entries(handlers) as [string, (...args: unknown[]) => unknown][])
+    wrapped[channel] = (...args: unknown[]) => speaking(ctx.translator().t, () => handler(...args));
+  return wrapped as DeskHandlers;
+}
+
 export function createDeskService(deps: DeskServiceDeps): DeskService {
   const { store, blobs } = deps.dataDir;
   const logger = deps.logger ?? silentLogger;
@@ -120,7 +132,7 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
     engineState,
     batchOrThrow(batchId) {
       const batch = store.get(batchId);
-      if (!batch) throw new DeskError('batch_not_found', 'This batch no longer exists.');
+      if (!batch) throw new DeskError('batch_not_found', ctx.translator().t('errors.batchNotFound'));
       return batch;
     },
     announce(batchId) {
@@ -178,7 +190,7 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
         });
         engineStates.set(batchId, {
           state: 'stopped',
-          reason: 'Sending stopped unexpectedly. Nothing was lost; try again.',
+          reason: ctx.translator().t('errors.sendingStopped'),
         });
         ctx.announce(batchId);
       });
@@ -197,7 +209,7 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
   const events = ipcEvents(ctx);
   unsubscribers.push(store.subscribe((batch) => ctx.announce(batch.id)));
 
-  const handlers: DeskHandlers = {
+  const handlers: DeskHandlers = speakingEach(ctx, {
     ...appHandlers(ctx),
     ...profilesHandlers(ctx),
     ...batchesHandlers(ctx),
@@ -210,7 +222,7 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
     ...ceremonyHandlers(ctx),
     ...trackingHandlers(ctx),
     ...reportHandlers(ctx),
-  };
+  });
 
   const service: DeskService = {
     handlers,

@@ -48,7 +48,7 @@ export function ipcEvents(ctx: DeskContext): {
           deps.emit('tracking.status', {
             batchId: event.batchId,
             documentId: event.documentId,
-            document: documentViewOf(batch, document),
+            document: documentViewOf(batch, document, ctx.translator().t),
           });
       } else if (event.type === 'completed') {
         deps.emit('tracking.completed', event);

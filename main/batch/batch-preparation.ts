@@ -13,6 +13,8 @@ export interface RejectedFile {
   readonly path: string;
   readonly code: string;
   readonly message: string;
+  /** For an unreadable file: the system's error code (ENOENT…), to word the reason in any language. */
+  readonly systemCode?: string;
 }
 
 export interface ManifestSync {

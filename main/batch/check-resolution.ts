@@ -7,6 +7,7 @@ import type { SigningRequest } from '../../shared/service/wire';
 import { isNotFoundAtService, type Result } from '../client/service-failure';
 import type { BatchState, DocumentState } from './batch-state';
 import { refusalNamesUpload } from './step-machine';
+import { words } from '../words';
 
 /** Why an answer was not taken: refused for good, to be confirmed by the user, or the service is away for now. */
 export type ResolutionRefusal = 'refused' | 'needs_confirmation' | 'service_unreachable';
@@ -25,18 +26,22 @@ const REQUEST_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,199}$/;
 /** What a document is doing, for a refusal: "is already prepared", "is not sent yet"… */
 function stateWords(document: DocumentState): string {
   const { send } = document;
-  if (send.prepared) return `is already prepared (request ${send.requestId})`;
-  if (send.requestId) return `is already linked to ${send.requestId}`;
-  if (send.error) return 'failed: use Retry';
-  if (!send.queued) return 'is not sent yet';
-  return 'is being sent';
+  const t = words();
+  if (send.prepared) return t('check.statePrepared', { requestId: send.requestId ?? '' });
+  if (send.requestId) return t('check.stateLinked', { requestId: send.requestId });
+  if (send.error) return t('check.stateFailed');
+  if (!send.queued) return t('check.stateNotSent');
+  return t('check.stateSending');
 }
 
 /** Why nothing can be resolved for `document`, or undefined when it needs a check. */
 export function noCheckProblem(document: DocumentState | undefined): string | undefined {
-  if (!document) return 'This document is no longer in the batch.';
+  if (!document) return words()('errors.documentNotFound');
   if (document.send.check) return undefined;
-  return `${document.draft.externalReference} does not need a check: it ${stateWords(document)}.`;
+  return words()('check.noCheck', {
+    reference: document.draft.externalReference,
+    state: stateWords(document),
+  });
 }
 
 /** True when a request, as read, is already prepared (or further): no participant can be added to it any more. */
@@ -60,16 +65,19 @@ export function linkProblemBeforeRead(
 ): ResolutionOutcome | undefined {
   const noCheck = noCheckProblem(document);
   if (noCheck || !document) return refused(noCheck ?? '');
-  if (!REQUEST_ID_PATTERN.test(requestId))
-    return refused(
-      'Paste the id of the signing request exactly as the service shows it (for example sr_…): letters, digits and _ - . : only.',
-    );
+  if (!REQUEST_ID_PATTERN.test(requestId)) return refused(words()('check.badId'));
   for (const batch of batches) {
     for (const other of batch.documents) {
       if (other.draft.id === document.draft.id) continue;
       if (other.send.requestId === requestId || other.send.check?.newRequestId === requestId)
         return refused(
-          `${requestId} already belongs to ${other.draft.externalReference}${batch.name ? ` in ${batch.name}` : ''}: one request cannot serve two documents. It was not linked.`,
+          batch.name
+            ? words()('check.idTakenInBatch', {
+                requestId,
+                reference: other.draft.externalReference,
+                batch: batch.name,
+              })
+            : words()('check.idTaken', { requestId, reference: other.draft.externalReference }),
         );
     }
   }
@@ -89,28 +97,20 @@ export function linkProblemAfterRead(
 ): ResolutionOutcome | undefined {
   const reference = document.draft.externalReference;
   if (!read.ok) {
-    if (isNotFoundAtService(read.error))
-      return refused(
-        `The service has no signing request ${requestId} for this connection. Check the id, and that it was made with this batch's connection. Nothing was linked.`,
-      );
+    if (isNotFoundAtService(read.error)) return refused(words()('check.notAtService', { requestId }));
     // A token that could not be obtained says nothing about the request: try again later.
     if (read.error.retryable || read.error.stage === 'token')
       return refused(
-        `${requestId} could not be read, so it was not linked: ${read.error.message} Try again when the service can be reached.`,
+        words()('check.unreadableRetry', { requestId, reason: read.error.message }),
         'service_unreachable',
       );
-    return refused(`${requestId} could not be read, so it was not linked: ${read.error.message}`);
+    return refused(words()('check.unreadable', { requestId, reason: read.error.message }));
   }
   const remoteReference = read.value.external_reference;
   if (remoteReference === undefined && !confirmed)
-    return refused(
-      `The service does not show which reference ${requestId} belongs to, so the app cannot check that it is ${reference}'s. Link it only if you are sure it is.`,
-      'needs_confirmation',
-    );
+    return refused(words()('check.referenceUnknown', { requestId, reference }), 'needs_confirmation');
   if (remoteReference !== undefined && remoteReference !== reference)
-    return refused(
-      `${requestId} belongs to reference ${remoteReference}, not ${reference}. It was not linked.`,
-    );
+    return refused(words()('check.otherReference', { requestId, remoteReference, reference }));
   return undefined;
 }
 
@@ -130,12 +130,14 @@ export function sendAsNewDecision(
   if (check.reason === 'new_request_after_unknown')
     return {
       ok: false,
-      message: `The service has just created ${check.newRequestId ?? 'a request'} for ${reference}: keep it by linking it, or link the earlier one. Sending another would make one more.`,
+      message: check.newRequestId
+        ? words()('check.justCreated', { requestId: check.newRequestId, reference })
+        : words()('check.justCreatedUnnamed', { reference }),
     };
   if (check.reason === 'created_without_id')
     return {
       ok: false,
-      message: `The service said it created a request for ${reference}: find it and link it. Sending another would make a second one.`,
+      message: words()('check.createdFindIt', { reference }),
     };
   const uploadNamed = refusalNamesUpload({ code: check.code ?? '', serviceMessage: check.serviceMessage });
   const expired = upload?.expiresAt !== undefined && upload.expiresAt <= now;

@@ -13,8 +13,11 @@ import { signingOptionsSchema } from '../../shared/domain/batch';
 import { normalizeFilename } from '../../shared/service/filename';
 import { localeSchema, participantSchema } from '../../shared/service/wire';
 import type { Participant } from '../../shared/service/wire';
+import type { z } from 'zod';
 import { checkPdfFile } from './pdf-check';
 import type { PdfCheckResult, PdfProblem } from './pdf-check';
+import type { Translator } from '../../shared/i18n/translator';
+import { speaking, words } from '../words';
 
 /**
  * One problem in a manifest. `row` is the line where the record starts, as a text editor or
@@ -124,52 +127,95 @@ const BOOLEAN_WORDS: ReadonlyMap<string, boolean> = new Map([
 const VALUE_PREVIEW_LENGTH = 60;
 const PDF_CHECK_CONCURRENCY = 4;
 
+/** The language of the check in progress (the person's in the app, English on the command line). */
+const say = words;
+
 const MESSAGES = {
-  notUtf8:
-    'the file is not in UTF-8, so accented letters would come out wrong: save it again choosing the type "CSV UTF-8" (in Excel: Save As)',
-  empty: 'the manifest is empty: its first line must name the columns, then one line per participant',
-  noHeader: `the first line must name the columns (${REQUIRED_COLUMNS.join(', ')}, …), but none of its values is a known column name`,
-  noRows: 'the manifest has no participant rows',
-  tooManyRows: (count: number) =>
-    `the manifest has ${count.toLocaleString('en-US')} participant rows; at most ${MAX_MANIFEST_ROWS.toLocaleString('en-US')} can be imported at once, so split it into several files`,
-  missingColumn: 'this required column is missing from the header line',
+  get notUtf8() {
+    return say()('manifest.notUtf8');
+  },
+  get empty() {
+    return say()('manifest.empty');
+  },
+  get noHeader() {
+    return say()('manifest.noHeader', { columns: REQUIRED_COLUMNS.join(', ') });
+  },
+  get noRows() {
+    return say()('manifest.noRows');
+  },
+  tooManyRows: (count: number) => say()('manifest.tooManyRows', { count, max: MAX_MANIFEST_ROWS }),
+  get missingColumn() {
+    return say()('manifest.missingColumn');
+  },
   duplicateColumn: (first: number, second: number) =>
-    `this column appears twice in the header line (columns ${first} and ${second})`,
+    say()('manifest.duplicateColumn', { first: String(first), second: String(second) }),
   unknownColumn: (suggestion: string | undefined) =>
     suggestion === undefined
-      ? `unknown column (a typo?); the known columns are ${KNOWN_COLUMNS.join(', ')}`
-      : `unknown column; did you mean "${suggestion}"?`,
+      ? say()('manifest.unknownColumn', { columns: KNOWN_COLUMNS.join(', ') })
+      : say()('manifest.unknownColumnSuggestion', { suggestion }),
   unnamedColumnValue: (position: number) =>
-    `has a value in column ${position}, which has no name in the header line`,
+    say()('manifest.unnamedColumnValue', { position: String(position) }),
   tooManyFields: (count: number, expected: number, delimiter: string) =>
-    `has ${plural(count, 'value')} but the header line has ${expected} columns (a value that contains "${delimiter}" must be put in quotes)`,
+    say()('manifest.tooManyFields', { count, expected: String(expected), delimiter }),
   tooFewFields: (count: number, expected: number) =>
-    `has ${plural(count, 'value')} but the header line has ${expected} columns`,
-  quoteNotClosed:
-    'a quoted value starts on this line but its closing quote (") is missing, so the rest of the file was read as one value',
-  unreadableRecord: 'this line cannot be read as CSV: check its quotes (")',
-  unreadableFile: 'the file cannot be read as CSV',
-  required: 'is required',
-  participantType: 'must be "signer" or "observer"',
-  signingOrder: 'must be a whole number, 1 or more, written in digits',
-  boolean: 'must be true or false (yes/no and 1/0 are accepted too)',
-  absolutePath:
-    "must be a path relative to the manifest's folder, not an absolute path, so that the folder can be moved with its PDFs",
-  escapingPath:
-    'must stay inside the manifest\'s folder (".." leads out of it), so that the folder can be moved with its PDFs',
+    say()('manifest.tooFewFields', { count, expected: String(expected) }),
+  get quoteNotClosed() {
+    return say()('manifest.quoteNotClosed');
+  },
+  get unreadableRecord() {
+    return say()('manifest.unreadableRecord');
+  },
+  get unreadableFile() {
+    return say()('manifest.unreadableFile');
+  },
+  get required() {
+    return say()('manifest.required');
+  },
+  get participantType() {
+    return say()('manifest.participantType');
+  },
+  get signingOrder() {
+    return say()('manifest.signingOrder');
+  },
+  get boolean() {
+    return say()('manifest.boolean');
+  },
+  get absolutePath() {
+    return say()('manifest.absolutePath');
+  },
+  get escapingPath() {
+    return say()('manifest.escapingPath');
+  },
   disagreement: (firstLine: number, firstValue: string, value: string) =>
-    `must be the same on every row of this document: line ${firstLine} has ${quote(firstValue)}, this line has ${quote(value)}`,
+    say()('manifest.disagreement', {
+      firstLine: String(firstLine),
+      firstValue: quote(firstValue),
+      value: quote(value),
+    }),
   duplicateEmail: (email: string, line: number) =>
-    `${quote(email)} is already a recipient of this document on line ${line}; the service refuses the same e-mail address twice`,
+    say()('manifest.duplicateEmail', { email: quote(email), line: String(line) }),
   reusedReference: (reference: string, line: number, document: string) =>
-    `the reference ${quote(reference)} is already used on line ${line} for another document (${quote(document)}); each document needs its own reference`,
-  manifestUnreadable: (reason: string) => `the manifest cannot be read: ${reason}`,
-  manifestTooLarge: 'the file is too large to be a manifest (over 32 MiB): is it the right file?',
-} as const;
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
-}
+    say()('manifest.reusedReference', {
+      reference: quote(reference),
+      line: String(line),
+      document: quote(document),
+    }),
+  manifestUnreadable: (reason: string) => say()('manifest.unreadable', { reason }),
+  get manifestTooLarge() {
+    return say()('manifest.tooLarge');
+  },
+  /** The schema's rules (shared/service/wire.ts), in words for office staff. */
+  atMost: (maximum: number) => say()('manifest.atMost', { maximum: String(maximum) }),
+  get email() {
+    return say()('manifest.email');
+  },
+  get locale() {
+    return say()('manifest.locale');
+  },
+  get invalid() {
+    return say()('manifest.invalid');
+  },
+};
 
 /** A value as shown in a message: on one line, and shortened so that the message stays readable. */
 function quote(value: string): string {
@@ -180,17 +226,19 @@ function quote(value: string): string {
 }
 
 function withValue(message: string, value: string): string {
-  return `${message} (got ${quote(value)})`;
+  return say()('manifest.withValue', { message, value: quote(value) });
 }
 
 /**
  * Renders an issue as the user sees it, e.g.
  * `line 4, column "email": must be a valid e-mail address (got "anne@")`.
  */
-export function formatIssue(issue: ManifestIssue): string {
+export function formatIssue(issue: ManifestIssue, t: Translator['t'] = say()): string {
   if (issue.row === 0) return issue.message;
-  const column = issue.column === undefined ? '' : `, column "${issue.column}"`;
-  return `line ${issue.row}${column}: ${issue.message}`;
+  const values = { row: String(issue.row), message: issue.message };
+  return issue.column === undefined
+    ? t('manifest.issueAtLine', values)
+    : t('manifest.issueAtColumn', { ...values, column: issue.column });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -410,10 +458,22 @@ function parseBoolean(raw: string): boolean | undefined {
 }
 
 /** Why a zod issue happened, in words for office staff, naming what was received. */
-function describeParticipantIssue(column: string, message: string, tooLong: boolean, raw: string): string {
+function describeParticipantIssue(column: string, issue: z.core.$ZodIssue, raw: string): string {
   if (column === 'participant_type') return withValue(MESSAGES.participantType, raw);
   // A text over the limit is too long to quote usefully; its length says what to fix.
-  if (tooLong) return `${message} (this one has ${raw.length})`;
+  if (issue.code === 'too_big' && issue.origin === 'string')
+    return say()('manifest.tooLong', {
+      message: MESSAGES.atMost(Number(issue.maximum)),
+      length: String(raw.length),
+    });
+  const message =
+    issue.code === 'too_small'
+      ? issue.origin === 'number'
+        ? say()('manifest.atLeast', { minimum: String(issue.minimum) })
+        : MESSAGES.required
+      : issue.code === 'invalid_format'
+        ? MESSAGES.email
+        : MESSAGES.invalid;
   return withValue(message, raw);
 }
 
@@ -472,8 +532,7 @@ function parseRow(
       const column = String(zodIssue.path[0]);
       if (flagged.has(column) || !header.positions.has(column)) continue;
       flagged.add(column);
-      const tooLong = zodIssue.code === 'too_big' && zodIssue.origin === 'string';
-      flag(column, describeParticipantIssue(column, zodIssue.message, tooLong, text(column)));
+      flag(column, describeParticipantIssue(column, zodIssue, text(column)));
     }
   }
 
@@ -488,7 +547,7 @@ function parseRow(
     } else if (column === 'locale') {
       const locale = localeSchema.safeParse(field.value);
       if (locale.success) documentValues.set(column, { raw: field.value, value: locale.data });
-      else flag(column, withValue(locale.error.issues[0]?.message ?? 'is not valid', field.value));
+      else flag(column, withValue(MESSAGES.locale, field.value));
     } else {
       documentValues.set(column, { raw: field.value, value: field.value });
     }
@@ -719,8 +778,12 @@ function validDocuments(groups: readonly DocumentGroup[]): ManifestDocument[] {
  * `documents` lists only the documents none of whose rows has a problem: import only when
  * `issues` is empty.
  */
-export function parseManifest(content: Buffer | string, manifestDir: string): ManifestCheck {
-  const analysis = analyse(content, manifestDir);
+export function parseManifest(
+  content: Buffer | string,
+  manifestDir: string,
+  t: Translator['t'] = say(),
+): ManifestCheck {
+  const analysis = speaking(t, () => analyse(content, manifestDir));
   return {
     documents: validDocuments(analysis.groups),
     issues: sortIssues(analysis.issues, analysis.columnOrder),
@@ -731,25 +794,26 @@ function pdfIssueMessage(documentColumn: string, problem: PdfProblem): string {
   const file = quote(documentColumn);
   switch (problem.code) {
     case 'missing_pdf':
-      return `${file} is empty`;
+      return say()('manifest.pdfEmpty', { file });
     case 'pdf_too_large':
-      return `${file} is larger than 50 MiB (52,428,800 bytes), the most the service accepts`;
+      return say()('manifest.pdfTooLarge', { file, bytes: 52_428_800 });
     case 'invalid_pdf':
-      return `${file} is not a PDF: it does not start with a PDF header (%PDF-1.x)`;
+      return say()('manifest.pdfInvalid', { file });
     case 'unreadable_file': {
-      // pdf-check words the reason as a sentence after "Cannot read the file: "; only the reason is kept.
-      const reason = problem.message.replace(/^Cannot read the file: /, '').replace(/\.$/, '');
-      return `cannot read ${file}: ${reason}`;
+      return say()('manifest.pdfUnreadable', {
+        file,
+        reason: manifestReadReason({ code: problem.systemCode }),
+      });
     }
   }
 }
 
 function manifestReadReason(error: unknown): string {
   const code = (error as { code?: unknown }).code;
-  if (code === 'ENOENT') return 'the file does not exist';
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'EISDIR') return 'it is a folder, not a file';
-  return `the file cannot be read (${typeof code === 'string' ? code : 'unknown error'})`;
+  if (code === 'ENOENT') return say()('manifest.reasonMissing');
+  if (code === 'EACCES' || code === 'EPERM') return say()('manifest.reasonPermission');
+  if (code === 'EISDIR') return say()('manifest.reasonFolder');
+  return say()('manifest.reasonOther', { code: typeof code === 'string' ? code : 'unknown error' });
 }
 
 async function readManifest(manifestPath: string): Promise<Buffer | ManifestIssue> {
@@ -759,7 +823,7 @@ async function readManifest(manifestPath: string): Promise<Buffer | ManifestIssu
       return {
         row: 0,
         column: undefined,
-        message: MESSAGES.manifestUnreadable('it is a folder, not a file'),
+        message: MESSAGES.manifestUnreadable(say()('manifest.reasonFolder')),
       };
     }
     if (info.size > MAX_MANIFEST_BYTES)
@@ -788,7 +852,11 @@ async function checkPdfs(paths: readonly string[]): Promise<Map<string, PdfCheck
  * so that everything is reported at once. A PDF problem is reported on the first row of its
  * document, column "document". Each valid document carries its PDF's SHA-256 and size.
  */
-export async function checkManifestFile(manifestPath: string): Promise<ManifestCheck> {
+export function checkManifestFile(manifestPath: string, t: Translator['t'] = say()): Promise<ManifestCheck> {
+  return speaking(t, () => checkManifestFileNow(manifestPath));
+}
+
+async function checkManifestFileNow(manifestPath: string): Promise<ManifestCheck> {
   const absolutePath = resolve(manifestPath);
   const content = await readManifest(absolutePath);
   if (!Buffer.isBuffer(content)) return { documents: [], issues: [content] };

@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
+import { createTranslator, type Translator } from '../../shared/i18n/translator';
 import { MAX_PDF_BYTES, PDF_HEADER_PATTERN } from '../../shared/service/limits';
 
 /** Why a file cannot be sent, in the service's own terms (spec §7 upload errors). */
 export interface PdfProblem {
   readonly code: 'missing_pdf' | 'pdf_too_large' | 'invalid_pdf' | 'unreadable_file';
   readonly message: string;
+  /** For `unreadable_file`: the system's error code (ENOENT…), for a caller that words it itself. */
+  readonly systemCode?: string;
 }
 
 export interface CheckedPdf {
@@ -19,17 +22,45 @@ export type PdfCheckResult =
 
 const HEADER_BYTES = 8;
 
+let englishT: Translator['t'] | undefined;
+
+/**
+ * A problem's words in `t`'s language (English unless given: the words a problem is made with).
+ * A caller that shows a problem found earlier words it anew by its code.
+ */
+export function pdfProblemMessage(
+  problem: Pick<PdfProblem, 'code' | 'systemCode'>,
+  t: Translator['t'] = (englishT ??= createTranslator('en').t),
+): string {
+  switch (problem.code) {
+    case 'missing_pdf':
+      return t('errors.pdfEmpty');
+    case 'pdf_too_large':
+      return t('errors.pdfTooLarge', { bytes: MAX_PDF_BYTES });
+    case 'invalid_pdf':
+      return t('errors.pdfInvalid');
+    case 'unreadable_file': {
+      const code = problem.systemCode;
+      const reason =
+        code === 'ENOENT'
+          ? t('manifest.reasonMissing')
+          : code === 'EACCES' || code === 'EPERM'
+            ? t('manifest.reasonPermission')
+            : code === 'EISDIR'
+              ? t('manifest.reasonFolder')
+              : t('manifest.reasonOther', { code: code ?? 'unknown error' });
+      return t('errors.pdfUnreadable', { reason });
+    }
+  }
+}
+
+function problemOf(code: PdfProblem['code'], systemCode?: string): PdfProblem {
+  const problem = { code, ...(systemCode === undefined ? {} : { systemCode }) };
+  return { ...problem, message: pdfProblemMessage(problem) };
+}
+
 function readProblem(error: unknown): PdfProblem {
-  const code = (error as { code?: string }).code;
-  const reason =
-    code === 'ENOENT'
-      ? 'the file does not exist'
-      : code === 'EACCES' || code === 'EPERM'
-        ? 'permission denied'
-        : code === 'EISDIR'
-          ? 'it is a folder, not a file'
-          : `the file cannot be read (${code ?? 'unknown error'})`;
-  return { code: 'unreadable_file', message: `Cannot read the file: ${reason}.` };
+  return problemOf('unreadable_file', (error as { code?: string }).code);
 }
 
 /**
@@ -53,10 +84,7 @@ export async function checkPdfFile(
       if (size > MAX_PDF_BYTES) {
         return {
           ok: false,
-          problem: {
-            code: 'pdf_too_large',
-            message: 'The PDF is larger than 50 MiB (52,428,800 bytes), the most the service accepts.',
-          },
+          problem: problemOf('pdf_too_large'),
         };
       }
       if (header.length < HEADER_BYTES) {
@@ -68,15 +96,9 @@ export async function checkPdfFile(
   } catch (error) {
     return { ok: false, problem: readProblem(error) };
   }
-  if (size === 0) return { ok: false, problem: { code: 'missing_pdf', message: 'The file is empty.' } };
+  if (size === 0) return { ok: false, problem: problemOf('missing_pdf') };
   if (!PDF_HEADER_PATTERN.test(header.toString('latin1'))) {
-    return {
-      ok: false,
-      problem: {
-        code: 'invalid_pdf',
-        message: 'The file is not a PDF: it does not start with a PDF header (%PDF-1.x).',
-      },
-    };
+    return { ok: false, problem: problemOf('invalid_pdf') };
   }
   return { ok: true, pdf: { sha256: hash.digest('hex'), sizeBytes: size } };
 }

@@ -2,6 +2,7 @@
  * The words of a document's failure while sending, from the service's answer: one place, so
  * the step machine decides and never phrases.
  */
+import { createTranslator, type Translator } from '../../shared/i18n/translator';
 import { isCatalogCode, userMessage } from '../../shared/service/error-catalog';
 import type { ServiceFailure } from '../client/service-failure';
 import type { DocumentState } from './batch-state';
@@ -51,40 +52,50 @@ export function repeatedUploadRefusalMessage(
   };
 }
 
-/** `at about 2026-11-23 12:13 (UTC+01:00)`: this computer's local time, its offset said. */
-function whenSent(iso: string | undefined): string {
+/** `2026-11-23 12:13 (UTC+01:00)`: this computer's local time, its offset said; undefined when unknown. */
+function whenSent(iso: string | undefined): string | undefined {
   const at = iso === undefined ? Number.NaN : Date.parse(iso);
-  if (Number.isNaN(at)) return 'during an earlier run';
+  if (Number.isNaN(at)) return undefined;
   const date = new Date(at);
   const two = (value: number) => String(value).padStart(2, '0');
   const offset = -date.getTimezoneOffset();
   const sign = offset < 0 ? '-' : '+';
   const zone = `UTC${sign}${two(Math.floor(Math.abs(offset) / 60))}:${two(Math.abs(offset) % 60)}`;
-  return `at about ${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())} (${zone})`;
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())} (${zone})`;
 }
 
+let englishT: Translator['t'] | undefined;
+
 /**
- * The plain words of a document that needs the user's check: what happened, why the app will
- * not send it again by itself, where to look and what each answer does.
+ * The plain words of a document that needs the user's check, in `t`'s language (English unless
+ * given): what happened, why the app will not send it again by itself, where to look and what
+ * each answer does.
  */
-export function checkExplanation(document: DocumentState): string {
+export function checkExplanation(
+  document: DocumentState,
+  t: Translator['t'] = (englishT ??= createTranslator('en').t),
+): string {
   const check = document.send.check;
   if (!check) return '';
   const reference = document.draft.externalReference;
-  const sent = `The app sent ${reference} to the service ${whenSent(check.firstAttemptAt)}, but the answer was lost.`;
-  const look = `Look for ${reference} on the service's own website, or ask its support`;
+  const at = whenSent(check.firstAttemptAt);
+  const sent = at ? t('check.sentAt', { reference, at }) : t('check.sentEarlier', { reference });
   switch (check.reason) {
     case 'key_refused': {
       // The service's own words go last, for its support: they may say "upload again", which is
       // not one of the answers here.
       const detail = check.code
-        ? ` Details for the service's support: error "${check.code}"${check.serviceMessage ? `, "${check.serviceMessage}"` : ''}.`
+        ? check.serviceMessage
+          ? t('check.detailWithMessage', { code: check.code, message: check.serviceMessage })
+          : t('check.detail', { code: check.code })
         : '';
-      return `A signing request for ${reference} may already exist at the service. ${sent} When it tried again, the service refused it, so the app cannot tell whether the first attempt created the request, and it will not send ${reference} again by itself. ${look}: if a request is there, link it; if not, send ${reference} as a new request.${detail}`;
+      return [t('check.keyRefused', { reference, sent }), detail].filter(Boolean).join(' ');
     }
     case 'new_request_after_unknown':
-      return `${reference} may now have two signing requests at the service. ${sent} When it tried again, the service created ${check.newRequestId ?? 'a new request'} instead of recognising the first attempt. ${look}: keep ${check.newRequestId ?? 'the new one'} if it is the only one, or link the earlier one. The app cannot cancel the other: it stays at the service until the service's support removes it.`;
+      return check.newRequestId
+        ? t('check.newRequestAfterUnknown', { reference, sent, requestId: check.newRequestId })
+        : t('check.newRequestAfterUnknownUnnamed', { reference, sent });
     case 'created_without_id':
-      return `The service accepted ${reference}'s signing request but did not say its id, so the app cannot follow it. ${look}, then link its request.`;
+      return t('check.createdWithoutId', { reference });
   }
 }

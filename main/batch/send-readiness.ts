@@ -1,32 +1,45 @@
+import { createTranslator, type Translator } from '../../shared/i18n/translator';
 import { participantSchema } from '../../shared/service/wire';
 import type { BatchDefaults, DocumentDraft } from '../../shared/domain/batch';
 import type { BatchState, DocumentState } from './batch-state';
 import { effectiveRecipients } from './create-body';
 
+let englishT: Translator['t'] | undefined;
+
 /**
- * What stops a document from being sent, in plain words; empty when it is ready. Mirrors the
- * service's rules so a batch never fails halfway for a reason that was knowable offline.
+ * What stops a document from being sent, in plain words (`t`'s language, English unless given);
+ * empty when it is ready. Mirrors the service's rules so a batch never fails halfway for a
+ * reason that was knowable offline.
  */
-export function sendProblems(defaults: BatchDefaults, draft: DocumentDraft): string[] {
+export function sendProblems(
+  defaults: BatchDefaults,
+  draft: DocumentDraft,
+  t: Translator['t'] = (englishT ??= createTranslator('en').t),
+): string[] {
   const problems: string[] = [];
   const recipients = effectiveRecipients(defaults, draft);
-  if (recipients.length === 0) problems.push('Add at least one recipient.');
+  if (recipients.length === 0) problems.push(t('batches.problemNoRecipient'));
   if (![...recipients, ...draft.extraParticipants].some((p) => p.participant_type === 'signer')) {
-    problems.push('Add at least one signer: a request with observers only cannot be signed.');
+    problems.push(t('batches.problemNoSigner'));
   }
   for (const [index, participant] of [...recipients, ...draft.extraParticipants].entries()) {
     const parsed = participantSchema.safeParse(participant);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       problems.push(
-        `Participant ${index + 1} (${participant.email}): ${issue?.path.join('.')} ${issue?.message}.`,
+        t('batches.problemParticipant', {
+          number: index + 1,
+          email: participant.email,
+          field: String(issue?.path[0] ?? ''),
+          // The schema's own words (English): the field and its rule are named for support.
+          rule: issue?.message ?? '',
+        }),
       );
     }
   }
   const emails = [...recipients, ...draft.extraParticipants].map((p) => p.email.toLowerCase());
   const duplicates = [...new Set(emails.filter((email, index) => emails.indexOf(email) !== index))];
-  for (const email of duplicates)
-    problems.push(`${email} appears twice; each participant needs their own e-mail address.`);
+  for (const email of duplicates) problems.push(t('common.duplicateEmail', { email }));
   return problems;
 }
 

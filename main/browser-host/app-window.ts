@@ -3,15 +3,25 @@
  * host's stand-in for an Electron BrowserWindow. The address is never put on the command line,
  * which every local user can read (`ps`, /proc): Chromium opens a start page in the private
  * profile folder (0700, the page 0600) that forwards to the address.
+ *
+ * Nothing of a window is left behind: its folder holds the profile and Chromium's own temporary
+ * files (TMPDIR points inside it), and goes when the window closes or the host stops; a folder
+ * whose host was killed before it could tidy up is removed by the next host that starts.
  */
 import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';
-import { access, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DeskError } from '../app/desk-error';
+import { words } from '../words';
 import type { Logger } from '../log';
+
+/** Each window's folder in the system's temporary folder: `desk-window-XXXXXX`. */
+const FOLDER_PREFIX = 'desk-window-';
+/** The process id of the host that opened the window, so a later host knows whether it is orphaned. */
+const OWNER_FILE = 'host.pid';
 
 /** Debian's Chromium. */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -28,6 +38,41 @@ export const QUIET_CHROMIUM_FLAGS: readonly string[] = [
   '--disable-extensions',
   '--disable-dev-shm-usage',
 ];
+
+/** Removes a window's folder, retrying while the browser's last helper processes let go of it. */
+function removeFolder(folder: string): Promise<void> {
+  return rm(folder, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }).catch(() => undefined);
+}
+
+/** Whether `pid` (or, negative, a process group) still has a process. */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the window folders of hosts that are no longer running (killed before they could
+ * tidy up), in `parent` (default: the system's temporary folder). Folders of running hosts,
+ * and anything that is not a window folder of this user, are left alone. Returns how many went.
+ */
+export async function removeOrphanedWindowFolders(parent: string = tmpdir()): Promise<number> {
+  const entries = await readdir(parent, { withFileTypes: true }).catch(() => []);
+  let removed = 0;
+  for (const entry of entries) {
+    if (!entry.isDirectory() || !entry.name.startsWith(FOLDER_PREFIX)) continue;
+    const folder = join(parent, entry.name);
+    const owner = Number((await readFile(join(folder, OWNER_FILE), 'utf8').catch(() => '')).trim());
+    if (!Number.isInteger(owner) || owner <= 0 || running(owner)) continue;
+    await removeFolder(folder);
+    removed += 1;
+  }
+  return removed;
+}
 
 export interface AppWindowOptions {
   /** Where the window goes; only ever written to the private start page. */
@@ -67,9 +112,13 @@ function startPage(url: string): string {
 export async function openAppWindow(options: AppWindowOptions): Promise<AppWindow> {
   const executable = options.executable ?? CHROMIUM_PATH;
   await access(executable, constants.X_OK).catch(() => {
-    throw new DeskError('browser_missing', `No browser was found at ${executable} to open this window.`);
+    throw new DeskError('browser_missing', words()('host.browserMissing', { executable }));
   });
-  const folder = await mkdtemp(join(tmpdir(), 'desk-window-'));
+  const folder = await mkdtemp(join(tmpdir(), FOLDER_PREFIX));
+  await writeFile(join(folder, OWNER_FILE), `${process.pid}\n`, { mode: 0o600 });
+  // Chromium's own temporary files (its singleton socket, shared memory) go inside the folder too.
+  const temporary = join(folder, 'tmp');
+  await mkdir(temporary, { mode: 0o700 });
   const startFile = join(folder, 'start.html');
   await writeFile(startFile, startPage(options.url), { mode: 0o600 });
   const args = [
@@ -80,7 +129,27 @@ export async function openAppWindow(options: AppWindowOptions): Promise<AppWindo
     // Chromium refuses to start as root with its sandbox on; as any other user it keeps it.
     ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
   ];
-  const child = spawn(executable, args, { stdio: 'ignore' });
+  // Its own process group: Chromium's helpers (zygote, GPU, crash handler) outlive its main
+  // process for a moment and write into the profile; the folder goes once the whole group is gone.
+  const child = spawn(executable, args, {
+    stdio: 'ignore',
+    detached: true,
+    env: { ...process.env, TMPDIR: temporary },
+  });
+  const group = child.pid === undefined ? undefined : -child.pid;
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      if (group !== undefined) process.kill(group, signal);
+    } catch {
+      // The group is gone already.
+    }
+  };
+  /** Waits up to 5 s for the helpers to leave, then ends them. */
+  const groupGone = async () => {
+    for (let waited = 0; group !== undefined && running(group) && waited < 5_000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    signalGroup('SIGKILL');
+  };
   options.logger.log('info', 'app_window.opened', { window: options.label, pid: child.pid });
 
   const exited = new Promise<void>((resolveExit) => {
@@ -93,8 +162,8 @@ export async function openAppWindow(options: AppWindowOptions): Promise<AppWindo
         code,
         ...(error ? { error: error.message } : {}),
       });
-      void rm(folder, { recursive: true, force: true })
-        .catch(() => undefined)
+      void groupGone()
+        .then(() => removeFolder(folder))
         .then(() => resolveExit());
     };
     child.once('error', (error) => finish(null, error));
@@ -104,7 +173,7 @@ export async function openAppWindow(options: AppWindowOptions): Promise<AppWindo
   return {
     exited,
     async close() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      if (child.exitCode === null && child.signalCode === null) signalGroup('SIGTERM');
       await exited;
     },
   };

@@ -10,6 +10,7 @@ import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, normalize, resolve } from 'node:path';
 import { DeskError } from '../app/desk-error';
+import { words } from '../words';
 import type { Dialogs } from '../app/ports';
 import type { DialogAnswer } from '../../shared/ipc/browser-host-protocol';
 
@@ -20,16 +21,30 @@ export function withDialogAnswer<T>(answer: DialogAnswer | undefined, call: () =
   return answers.run(answer ?? { paths: [] }, call);
 }
 
-/** `~/x` and relative paths are taken from the home folder: a prompt has no current folder. */
-export function absolutePath(path: string, home: string = homedir()): string {
-  if (path === '~') return home;
-  if (path.startsWith('~/')) return join(home, path.slice(2));
-  return isAbsolute(path) ? normalize(path) : resolve(home, path);
+/** Where a typed path starts: `~` is the home folder, a relative path the host's working folder. */
+export interface PathBases {
+  readonly home: string;
+  /** The folder the host was started in (`npm start` in the project: `samples/manifest.csv` works). */
+  readonly workingDir: string;
+}
+
+/**
+ * The file a typed path names. A relative path is taken from the folder the host was started
+ * in, as a shell would (the README's `samples/manifest.csv`), never silently from the home
+ * folder; `~/x` is the home folder's. A manifest's own document paths are then resolved against
+ * the manifest file main reads (main/batch/manifest.ts), not against either.
+ */
+export function absolutePath(path: string, bases: PathBases): string {
+  if (path === '~') return bases.home;
+  if (path.startsWith('~/')) return join(bases.home, path.slice(2));
+  return isAbsolute(path) ? normalize(path) : resolve(bases.workingDir, path);
 }
 
 /** Dialogs that return the answer sent with the current call; no answer reads as "cancelled". */
-export function createPromptedDialogs(home: string = homedir()): Dialogs {
-  const answered = (): string[] => (answers.getStore()?.paths ?? []).map((path) => absolutePath(path, home));
+export function createPromptedDialogs(
+  bases: PathBases = { home: homedir(), workingDir: process.cwd() },
+): Dialogs {
+  const answered = (): string[] => (answers.getStore()?.paths ?? []).map((path) => absolutePath(path, bases));
   const single = (): string | undefined => {
     const paths = answered();
     return paths.length === 1 ? paths[0] : undefined;
@@ -40,7 +55,8 @@ export function createPromptedDialogs(home: string = homedir()): Dialogs {
       const folder = single();
       if (folder === undefined) return undefined;
       const found = await stat(folder).catch(() => undefined);
-      if (!found?.isDirectory()) throw new DeskError('folder_not_found', `There is no folder at ${folder}.`);
+      if (!found?.isDirectory())
+        throw new DeskError('folder_not_found', words()('host.folderNotFound', { folder }));
       return folder;
     },
     pickManifest: async () => single(),

@@ -28,7 +28,8 @@ try {
 }
 
 let stopping = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+// SIGHUP: the terminal that ran the host was closed; its windows and their folders go too.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.on(signal, () => {
     // A second Ctrl+C while closing means "now".
     if (stopping) process.exit(130);

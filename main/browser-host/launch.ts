@@ -15,7 +15,7 @@ import { createKeytarCredentialStore, type CredentialStore } from '../credential
 import { createProfileStore } from '../credentials/profile-store';
 import { openDataDir, type ConnectionTuning } from '../desk-core';
 import { silentLogger, type Logger } from '../log';
-import { openAppWindow, type AppWindow } from './app-window';
+import { openAppWindow, removeOrphanedWindowFolders, type AppWindow } from './app-window';
 import { createChromiumCeremonyOpener, type ClosableCeremonyOpener } from './chromium-ceremony-opener';
 import { createPromptedDialogs } from './host-dialogs';
 import { startBrowserHost, type BrowserHost } from './host-server';
@@ -80,6 +80,9 @@ export async function launchBrowserHost(options: BrowserHostLaunchOptions): Prom
   const logger = options.logger ?? silentLogger;
   const opened = await openDataDir(options.dataDir);
   if (!opened.ok) throw new Error(opened.message);
+  // Window folders of a host that was killed before it could remove them.
+  const orphaned = await removeOrphanedWindowFolders();
+  if (orphaned > 0) logger.log('info', 'app_window.orphans_removed', { count: orphaned });
   const dataDir = opened.value;
   const demo = options.demo === false ? undefined : (options.demo ?? simulatorDemo(options.dataDir));
   const ownDemo = options.demo === undefined ? (demo as ReturnType<typeof simulatorDemo>) : undefined;

@@ -1,5 +1,8 @@
 import { useEffect } from 'react';
+import { HostConnection } from './components/host-connection';
+import { LanguageSetting } from './components/language-setting';
 import { Notices } from './components/notices';
+import { useT } from './i18n';
 import { BatchScreen } from './screens/batch-screen';
 import { BatchesScreen } from './screens/batches-screen';
 import { ConnectionsScreen } from './screens/connections-screen';
@@ -7,6 +10,7 @@ import { useDesk } from './state/store';
 
 /** The desk: navigation, the active connection, tracking, messages and the current screen. */
 export function App() {
+  const t = useT();
   const screen = useDesk((state) => state.screen);
   const navigate = useDesk((state) => state.navigate);
   const connectBridge = useDesk((state) => state.connect);
@@ -18,48 +22,47 @@ export function App() {
   return (
     <div className="app">
       <header className="topbar">
-        <h1 className="brand">Signing Batch Desk</h1>
-        <nav aria-label="Main">
+        <h1 className="brand">{t('common.appName')}</h1>
+        <nav aria-label={t('common.mainNavigation')}>
           <button
             type="button"
             aria-current={screen.name !== 'connections' ? 'page' : undefined}
             onClick={() => navigate({ name: 'batches' })}
           >
-            Batches
+            {t('common.batches')}
           </button>
           <button
             type="button"
             aria-current={screen.name === 'connections' ? 'page' : undefined}
             onClick={() => navigate({ name: 'connections' })}
           >
-            Connections
+            {t('common.connections')}
           </button>
         </nav>
         <div className="topbar-status">
           <span className="connection-pill">
-            {activeProfile ? `Connection: ${activeProfile.name}` : 'No connection yet'}
+            {activeProfile
+              ? t('common.activeConnection', { name: activeProfile.name })
+              : t('common.noConnectionYet')}
           </span>
           {info && (
             <button type="button" onClick={() => void setTrackingPaused(!info.trackingPaused)}>
-              {info.trackingPaused ? 'Resume tracking' : 'Pause tracking'}
+              {info.trackingPaused ? t('common.resumeTracking') : t('common.pauseTracking')}
             </button>
           )}
+          <LanguageSetting />
         </div>
       </header>
+      <HostConnection />
       {info?.trackingPaused && (
         <p className="banner app-banner" role="status">
-          Tracking is paused: statuses are not read until you resume it (here or from the tray).
+          {/* The browser host has no tray: it says only what is true there. */}
+          {info.host === 'electron' ? t('common.trackingPausedTray') : t('common.trackingPaused')}
         </p>
       )}
       {info && info.damagedBatches.length > 0 && (
         <div className="banner banner-error app-banner" role="alert">
-          <p>
-            {info.damagedBatches.length === 1 ? 'A batch' : `${info.damagedBatches.length} batches`} of this
-            data folder cannot be read and {info.damagedBatches.length === 1 ? 'is' : 'are'} left untouched.
-            Do not send
-            {info.damagedBatches.length === 1 ? ' its' : ' their'} documents again from another batch: restore
-            the folder from a backup, or ask support.
-          </p>
+          <p>{t('common.damagedBatches', { count: info.damagedBatches.length })}</p>
           <ul>
             {info.damagedBatches.map((damaged) => (
               <li key={damaged.batchId}>

@@ -115,6 +115,11 @@ export type HostBridge = DeskBridge & {
   readonly host: 'electron' | 'browser';
   /** The file's path on disk for a dropped file (Electron), or undefined (browser host). */
   readonly pathForFile: (file: File) => string | undefined;
+  /**
+   * Browser host only (Electron's main process cannot go away under its window): `listener`
+   * hears `false` when the page lost its backend and `true` when it is back.
+   */
+  readonly onConnectionChange?: (listener: (connected: boolean) => void) => () => void;
 };
 
 export type Invoke = (channel: InvokeChannel, args: readonly unknown[]) => Promise<IpcResult<unknown>>;

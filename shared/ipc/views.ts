@@ -195,6 +195,8 @@ export const appInfoSchema = z.object({
   language: z.enum(LANGUAGES),
   locale: z.string(),
   languageSetting: languageSettingSchema,
+  /** The language "system" speaks here (the OS's), for the setting's "System (Deutsch)". */
+  systemLanguage: z.enum(LANGUAGES),
   /** Batches of the data folder that could not be read: left untouched, shown so nobody sends them again. */
   damagedBatches: z.array(z.object({ batchId: z.string(), problem: z.string() })),
 });

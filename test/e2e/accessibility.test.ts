@@ -90,6 +90,78 @@ describe('accessibility of every screen (axe)', () => {
     }, 120_000);
   }
 
+  // The screens this branch words, in French and German (the English run above covers them all).
+  const LANGUAGE_WORDS = {
+    fr: {
+      locale: 'fr-FR',
+      batches: 'Lots',
+      connections: 'Connexions',
+      newName: 'Nom du nouveau lot',
+      create: 'Créer le lot',
+      settings: 'Paramètres du lot\u00a0: options et destinataires par défaut',
+      localeField: 'Langue (locale)',
+      addDefault: 'Ajouter un destinataire par défaut',
+      email: 'E-mail de Destinataire par défaut 1',
+      save: 'Enregistrer les paramètres du lot',
+      pause: 'Suspendre le suivi',
+      paused: 'Le suivi est suspendu',
+      rename: 'Renommer le lot Contrats',
+    },
+    de: {
+      locale: 'de-DE',
+      batches: 'Stapel',
+      connections: 'Verbindungen',
+      newName: 'Name des neuen Stapels',
+      create: 'Stapel anlegen',
+      settings: 'Stapel-Einstellungen: Optionen und Standardempfänger',
+      localeField: 'Gebietsschema',
+      addDefault: 'Standardempfänger hinzufügen',
+      email: 'E-Mail von Standardempfänger 1',
+      save: 'Stapel-Einstellungen speichern',
+      pause: 'Verfolgung anhalten',
+      paused: 'Die Verfolgung ist angehalten',
+      rename: 'Umbenennen Stapel Contrats',
+    },
+  } as const;
+  for (const [language, w] of Object.entries(LANGUAGE_WORDS)) {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      it(`finds no serious or critical violation in ${language}, ${colorScheme} theme`, async () => {
+        app = await launchApp({ host: 'browser', systemLocales: [w.locale] });
+        const { page } = app;
+        await page.emulateMedia({ colorScheme });
+        const found: string[] = [];
+        const scan = async (screen: string) => found.push(...(await seriousViolations(page, screen)));
+
+        await page.getByRole('heading', { name: w.batches, level: 2 }).waitFor();
+        await scan('batches, empty');
+        await page.getByRole('button', { name: w.connections }).click();
+        await scan('connections, empty');
+
+        await page.getByRole('button', { name: w.batches, exact: true }).click();
+        await page.getByLabel(w.newName).fill('Contrats');
+        await page.getByRole('button', { name: w.create }).click();
+        await page.getByRole('heading', { name: 'Contrats', level: 2 }).waitFor();
+        await scan('batch, empty');
+        const settings = page.locator('details.settings');
+        await settings.getByText(w.settings, { exact: true }).click();
+        await settings.getByLabel(w.localeField).fill('fr');
+        await settings.getByRole('button', { name: w.addDefault }).click();
+        await settings.getByLabel(w.email).fill('paie@');
+        await settings.getByRole('button', { name: w.save }).click();
+        await scan('batch settings with mistakes');
+
+        await page.getByRole('button', { name: w.pause }).click();
+        await page.getByText(w.paused).waitFor();
+        await page.getByRole('button', { name: w.batches, exact: true }).click();
+        await page.getByRole('button', { name: w.rename }).click();
+        await scan('batches, one renaming, tracking paused');
+        if (language === 'fr' && colorScheme === 'light') await app.screenshot('batches-fr');
+
+        expect(found).toEqual([]);
+      }, 120_000);
+    }
+  }
+
   it('can be used with the keyboard alone: create a batch, import a manifest, edit a document, leave with Escape', async () => {
     app = await launchApp({ host: 'browser' });
     const { page } = app;

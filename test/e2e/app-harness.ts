@@ -71,6 +71,13 @@ export interface LaunchOptions {
   readonly simulator?: SimulatorOptions;
   /** Browser host only: offer the built-in simulator as the demo connection, as `npm start` does. */
   readonly demo?: boolean;
+  /**
+   * Browser host only: the system's preferred languages (e.g. ["fr-FR"]), for main and for the
+   * page's browser alike, as on a computer set up in that language. Default: the environment's.
+   */
+  readonly systemLocales?: readonly string[];
+  /** Browser host only: this data folder (kept at close), to start the app again on the same data. */
+  readonly dataDir?: string;
 }
 
 /** The Electron runtime, when `npm run setup` could download it. */
@@ -107,7 +114,7 @@ export async function launchApp(options: LaunchOptions): Promise<App> {
   try {
     return options.host === 'electron'
       ? await launchElectron(files, sim)
-      : await launchBrowser(files, sim, options.demo === true);
+      : await launchBrowser(files, sim, options);
   } catch (error) {
     await sim.close();
     files.remove();
@@ -115,7 +122,8 @@ export async function launchApp(options: LaunchOptions): Promise<App> {
   }
 }
 
-async function launchBrowser(files: TempFolder, sim: Simulator, demo: boolean): Promise<App> {
+async function launchBrowser(files: TempFolder, sim: Simulator, options: LaunchOptions): Promise<App> {
+  const demo = options.demo === true;
   const browser: Browser = await launchChromium();
   const ceremonyContexts: BrowserContext[] = [];
   const ceremonies: Page[] = [];
@@ -136,7 +144,7 @@ async function launchBrowser(files: TempFolder, sim: Simulator, demo: boolean): 
       ceremonies.push(page);
     },
   };
-  const dataDir = files.file('data');
+  const dataDir = options.dataDir ?? files.file('data');
   let host: LaunchedBrowserHost;
   try {
     host = await launchBrowserHost({
@@ -148,6 +156,7 @@ async function launchBrowser(files: TempFolder, sim: Simulator, demo: boolean): 
       logger: createJsonLogger((line) => lines.push(line)),
       rendererDir: join(DIST, 'renderer'),
       bridgeScriptPath: join(DIST, 'browser-host', 'desk-bridge.js'),
+      ...(options.systemLocales ? { systemLocales: options.systemLocales } : {}),
       tuning: {
         engineWaitMs: { first: 200, longest: 1_000 },
         retry: { baseDelayMs: 50, maxDelayMs: 500 },
@@ -157,7 +166,10 @@ async function launchBrowser(files: TempFolder, sim: Simulator, demo: boolean): 
     await browser.close();
     throw error;
   }
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 860 },
+    ...(options.systemLocales?.[0] ? { locale: options.systemLocales[0] } : {}),
+  });
   const page = await context.newPage();
   const consoleErrors: string[] = [];
   watchConsole(page, consoleErrors);

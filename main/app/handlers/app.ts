@@ -1,10 +1,11 @@
+import { resolveLanguage } from '../../../shared/i18n/languages';
 import type { DeskHandlers } from '../../../shared/ipc/contract';
 import type { AppInfo } from '../../../shared/ipc/views';
 import type { DeskContext } from '../desk-context';
 
 export function appHandlers(ctx: DeskContext): Pick<DeskHandlers, 'app.info' | 'app.setLanguage'> {
   const info = (): AppInfo => {
-    const { language, locale } = ctx.translator();
+    const { language, locale, t } = ctx.translator();
     return {
       host: ctx.deps.host,
       version: ctx.deps.version,
@@ -13,9 +14,17 @@ export function appHandlers(ctx: DeskContext): Pick<DeskHandlers, 'app.info' | '
       language,
       locale,
       languageSetting: ctx.settings.get().language,
+      systemLanguage: resolveLanguage('system', ctx.deps.systemLocales?.() ?? []).language,
+      // The problem itself is the store's technical wording, kept as it is for support.
       damagedBatches: ctx.store.loadReport.damaged.map(({ batchId, damage }) => ({
         batchId,
-        problem: `${damage.problem} (${damage.file}${damage.line ? `, line ${damage.line}` : ''})`,
+        problem: damage.line
+          ? t('common.damagedProblemAtLine', {
+              problem: damage.problem,
+              file: damage.file,
+              line: damage.line,
+            })
+          : t('common.damagedProblem', { problem: damage.problem, file: damage.file }),
       })),
     };
   };

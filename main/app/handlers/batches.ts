@@ -19,7 +19,12 @@ export function batchesHandlers(
         .list()
         .map((batch) => summaryOf(batch, ctx.engineState(batch.id), ctx.sessions.problemOf(batch.id))),
     'batches.get': async (batchId) =>
-      detailOf(ctx.batchOrThrow(batchId), ctx.engineState(batchId), ctx.sessions.problemOf(batchId)),
+      detailOf(
+        ctx.batchOrThrow(batchId),
+        ctx.engineState(batchId),
+        ctx.sessions.problemOf(batchId),
+        ctx.translator().t,
+      ),
     'batches.create': async (name) => {
       const batch = await ctx.store.create(name, { defaultRecipients: [] });
       return summaryOf(batch, ctx.engineState(batch.id), ctx.sessions.problemOf(batch.id));

@@ -12,7 +12,7 @@ export function ceremonyHandlers(ctx: DeskContext): Pick<DeskHandlers, 'ceremony
         .documents.find((candidate) => candidate.draft.id === documentId);
       const requestId = document?.send.requestId;
       if (!document || !requestId) {
-        throw new DeskError('not_prepared', 'This document has not been prepared yet: send it first.');
+        throw new DeskError('not_prepared', ctx.translator().t('errors.notPrepared'));
       }
       const refusal = ceremonyRefusal(document);
       if (refusal) throw new DeskError('ceremony_unavailable', refusal);

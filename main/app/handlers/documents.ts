@@ -3,8 +3,31 @@ import type { DocumentDraft } from '../../../shared/domain/batch';
 import { addPdfDocuments } from '../../batch/batch-preparation';
 import { isLocked } from '../../batch/batch-state';
 import { detailOf } from '../batch-views';
+import { pdfProblemMessage, type PdfProblem } from '../../batch/pdf-check';
+import type { RejectedFile } from '../../batch/batch-preparation';
+import type { Translator } from '../../../shared/i18n/translator';
 import { DeskError } from '../desk-error';
 import type { DeskContext } from '../desk-context';
+
+const PDF_PROBLEMS: ReadonlySet<string> = new Set<PdfProblem['code']>([
+  'missing_pdf',
+  'pdf_too_large',
+  'invalid_pdf',
+  'unreadable_file',
+]);
+
+/** Why a file was not added, in the person's language (a PDF problem by its code). */
+function rejectedWords(file: RejectedFile, t: Translator['t']): string {
+  return PDF_PROBLEMS.has(file.code)
+    ? pdfProblemMessage(
+        {
+          code: file.code as PdfProblem['code'],
+          ...(file.systemCode ? { systemCode: file.systemCode } : {}),
+        },
+        t,
+      )
+    : file.message;
+}
 
 export function documentsHandlers(
   ctx: DeskContext,
@@ -14,9 +37,9 @@ export function documentsHandlers(
     const document = ctx
       .batchOrThrow(batchId)
       .documents.find((candidate) => candidate.draft.id === documentId);
-    if (!document) throw new DeskError('document_not_found', 'This document is no longer in the batch.');
+    if (!document) throw new DeskError('document_not_found', ctx.translator().t('errors.documentNotFound'));
     if (isLocked(document)) {
-      throw new DeskError('document_locked', 'This document was already sent; it can no longer be changed.');
+      throw new DeskError('document_locked', ctx.translator().t('errors.documentLocked'));
     }
     return document;
   }
@@ -25,7 +48,15 @@ export function documentsHandlers(
     'documents.addPaths': async (batchId, paths) => {
       ctx.batchOrThrow(batchId);
       const { added, rejected } = await addPdfDocuments(ctx.store, ctx.blobs, batchId, paths);
-      return { added: added.length, rejected: [...rejected] };
+      const { t } = ctx.translator();
+      return {
+        added: added.length,
+        rejected: rejected.map((file) => ({
+          path: file.path,
+          code: file.code,
+          message: rejectedWords(file, t),
+        })),
+      };
     },
     'documents.update': async (batchId, documentId, edit) => {
       const document = editableDocument(batchId, documentId);
@@ -35,12 +66,12 @@ export function documentsHandlers(
         options: edit.options ?? document.draft.options,
       };
       const batch = await ctx.store.record(batchId, [{ type: 'document_edited', document: draft }]);
-      return detailOf(batch, ctx.engineState(batchId), ctx.sessions.problemOf(batchId));
+      return detailOf(batch, ctx.engineState(batchId), ctx.sessions.problemOf(batchId), ctx.translator().t);
     },
     'documents.remove': async (batchId, documentId) => {
       editableDocument(batchId, documentId);
       const batch = await ctx.store.record(batchId, [{ type: 'document_removed', documentId }]);
-      return detailOf(batch, ctx.engineState(batchId), ctx.sessions.problemOf(batchId));
+      return detailOf(batch, ctx.engineState(batchId), ctx.sessions.problemOf(batchId), ctx.translator().t);
     },
   };
 }

@@ -3,17 +3,13 @@ import { syncManifest } from '../../batch/batch-preparation';
 import { checkManifestFile, formatIssue } from '../../batch/manifest';
 import { DeskError } from '../desk-error';
 import type { DeskContext } from '../desk-context';
+import type { Translator } from '../../../shared/i18n/translator';
 
 const MANIFEST_EXTENSION = /\.(csv|txt)$/i;
 
 /** A manifest is a CSV export: any other file is refused before it is read (its lines would be quoted back). */
-function manifestPathOrThrow(path: string): string {
-  if (!MANIFEST_EXTENSION.test(path)) {
-    throw new DeskError(
-      'not_a_manifest',
-      'A manifest is a CSV file (.csv, or .txt): choose the CSV exported from your spreadsheet.',
-    );
-  }
+function manifestPathOrThrow(path: string, t: Translator['t']): string {
+  if (!MANIFEST_EXTENSION.test(path)) throw new DeskError('not_a_manifest', t('manifest.notAManifest'));
   return path;
 }
 
@@ -22,7 +18,8 @@ export function manifestHandlers(
 ): Pick<DeskHandlers, 'manifest.preview' | 'manifest.import'> {
   return {
     'manifest.preview': async (path) => {
-      const check = await checkManifestFile(manifestPathOrThrow(path));
+      const { t } = ctx.translator();
+      const check = await checkManifestFile(manifestPathOrThrow(path, t), t);
       return {
         path,
         documents: check.documents.map((document) => ({
@@ -36,19 +33,16 @@ export function manifestHandlers(
           row: issue.row,
           ...(issue.column ? { column: issue.column } : {}),
           message: issue.message,
-          text: formatIssue(issue),
+          text: formatIssue(issue, t),
         })),
       };
     },
     'manifest.import': async (batchId, path) => {
       ctx.batchOrThrow(batchId);
-      const check = await checkManifestFile(manifestPathOrThrow(path));
-      if (check.issues.length > 0) {
-        throw new DeskError(
-          'manifest_invalid',
-          `The manifest has ${check.issues.length} problem(s); nothing was imported. Fix them and import again.`,
-        );
-      }
+      const { t } = ctx.translator();
+      const check = await checkManifestFile(manifestPathOrThrow(path, t), t);
+      if (check.issues.length > 0)
+        throw new DeskError('manifest_invalid', t('manifest.invalidImport', { count: check.issues.length }));
       const sync = await syncManifest(ctx.store, ctx.blobs, batchId, check.documents);
       return { ...sync, lockedChanges: [...sync.lockedChanges], rejected: [...sync.rejected] };
     },

@@ -19,10 +19,7 @@ export function profilesHandlers(
     'profiles.list': () => ctx.known.views(),
     'profiles.save': async (input) => {
       if (input.name.toLowerCase() === DEMO_PROFILE_NAME.toLowerCase()) {
-        throw new DeskError(
-          'reserved_name',
-          'This name belongs to the demo connection; choose another name.',
-        );
+        throw new DeskError('reserved_name', ctx.translator().t('errors.reservedName'));
       }
       const saved = await ctx.deps.profiles.save(input);
       // Its address, client id or secret may have changed: its connections open afresh.
@@ -49,15 +46,13 @@ export function profilesHandlers(
     },
     'profiles.test': async (name) => {
       const profile = (await ctx.known.views()).find((candidate) => candidate.name === name);
-      if (!profile) throw new DeskError('profile_not_found', `There is no connection named "${name}".`);
+      if (!profile)
+        throw new DeskError('profile_not_found', ctx.translator().t('errors.profileNotFound', { name }));
       return ctx.deps.testConnection(profile, await ctx.known.connectionOf(name));
     },
     'profiles.useDemo': async () => {
       if (!ctx.deps.demo) {
-        throw new DeskError(
-          'demo_unavailable',
-          'The built-in simulator is only available when the app runs from its source folder.',
-        );
+        throw new DeskError('demo_unavailable', ctx.translator().t('errors.demoUnavailable'));
       }
       ctx.known.useDemo(await ctx.deps.demo.start());
       // The demo simulator may have moved (a new run): its connection opens afresh.

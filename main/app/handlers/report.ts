@@ -15,7 +15,10 @@ export function reportHandlers(ctx: DeskContext): Pick<DeskHandlers, 'report.csv
         (error: unknown) => {
           throw new DeskError(
             'report_not_saved',
-            `The report could not be saved at ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}). Choose another folder.`,
+            ctx.translator().t('errors.reportNotSaved', {
+              path,
+              code: (error as NodeJS.ErrnoException).code ?? 'error',
+            }),
           );
         },
       );

@@ -1,5 +1,7 @@
 import { useId } from 'react';
 import type { SigningOptions } from '../../../shared/domain/batch';
+import type { MessageId } from '../../../shared/i18n/catalog';
+import { useT } from '../i18n';
 import { localeError, type OptionsDraft } from '../state/participant-rules';
 
 export interface OptionsFieldsProps {
@@ -10,8 +12,9 @@ export interface OptionsFieldsProps {
   readonly disabled?: boolean;
 }
 
+/** The select value of a yes/no option as the batch holds it. */
 function yesNo(value: boolean | undefined): string {
-  return value === undefined ? 'not set' : value ? 'yes' : 'no';
+  return value === undefined ? 'unset' : value ? 'yes' : 'no';
 }
 
 /**
@@ -20,18 +23,23 @@ function yesNo(value: boolean | undefined): string {
  * the locale is checked (language-REGION) as it is typed.
  */
 export function OptionsFields({ draft, onChange, inherited, disabled }: OptionsFieldsProps) {
+  const t = useT();
   const id = useId();
   const set = <K extends keyof OptionsDraft>(key: K, value: OptionsDraft[K]) =>
     onChange({ ...draft, [key]: value });
   const fallback = (value: string | undefined) =>
-    inherited ? `Batch default: ${value && value !== '' ? value : 'none'}` : 'Not set';
-  const localeProblem = localeError(draft.locale);
+    inherited
+      ? value && value !== ''
+        ? t('batches.batchDefaultValue', { value })
+        : t('batches.batchDefaultNone')
+      : t('batches.notSet');
+  const localeProblem = localeError(draft.locale, t);
   const text = (
     key: 'transactionType' | 'ceremonyMode' | 'meetingProvider' | 'evidenceLevel',
-    label: string,
+    label: MessageId,
   ) => (
     <label className="field">
-      <span>{label}</span>
+      <span>{t(label)}</span>
       <input
         value={draft[key]}
         placeholder={fallback(inherited?.[key])}
@@ -39,33 +47,37 @@ export function OptionsFields({ draft, onChange, inherited, disabled }: OptionsF
       />
     </label>
   );
-  const choice = (key: 'enforceOrder' | 'ownerMustSign', label: string) => (
+  const choice = (key: 'enforceOrder' | 'ownerMustSign', label: MessageId) => (
     <label className="field">
-      <span>{label}</span>
+      <span>{t(label)}</span>
       <select
         value={draft[key]}
         onChange={(event) => set(key, event.target.value as OptionsDraft[typeof key])}
       >
-        <option value="">{inherited ? `Batch default (${yesNo(inherited[key])})` : 'Not set'}</option>
-        <option value="yes">Yes</option>
-        <option value="no">No</option>
+        <option value="">
+          {inherited
+            ? t('batches.batchDefaultChoice', { value: yesNo(inherited[key]) })
+            : t('batches.notSet')}
+        </option>
+        <option value="yes">{t('common.yes')}</option>
+        <option value="no">{t('common.no')}</option>
       </select>
     </label>
   );
   return (
     <fieldset className="options-grid" disabled={disabled}>
-      <legend>Signing options</legend>
-      {text('transactionType', 'Transaction type')}
-      {choice('enforceOrder', 'Enforce the signing order')}
-      {choice('ownerMustSign', 'The owner must sign')}
-      {text('ceremonyMode', 'Ceremony mode')}
-      {text('meetingProvider', 'Meeting provider')}
-      {text('evidenceLevel', 'Evidence level')}
+      <legend>{t('batches.signingOptions')}</legend>
+      {text('transactionType', 'batches.transactionType')}
+      {choice('enforceOrder', 'batches.enforceOrder')}
+      {choice('ownerMustSign', 'batches.ownerMustSign')}
+      {text('ceremonyMode', 'batches.ceremonyMode')}
+      {text('meetingProvider', 'batches.meetingProvider')}
+      {text('evidenceLevel', 'batches.evidenceLevel')}
       <label className="field">
-        <span>Locale</span>
+        <span>{t('batches.locale')}</span>
         <input
           value={draft.locale}
-          placeholder={inherited ? fallback(inherited.locale) : 'e.g. fr-FR'}
+          placeholder={inherited ? fallback(inherited.locale) : t('batches.localePlaceholder')}
           aria-invalid={localeProblem ? true : undefined}
           aria-describedby={localeProblem ? `${id}-locale` : undefined}
           onChange={(event) => set('locale', event.target.value)}

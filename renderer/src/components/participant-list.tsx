@@ -1,4 +1,6 @@
 import { useId, useState } from 'react';
+import type { MessageId } from '../../../shared/i18n/catalog';
+import { useT } from '../i18n';
 import {
   duplicateEmails,
   EMPTY_PARTICIPANT,
@@ -20,10 +22,12 @@ export function toRows(drafts: readonly ParticipantDraft[]): ParticipantRow[] {
   return drafts.map((draft) => ({ key: nextRowKey++, draft }));
 }
 
+/** What one row of a list is called; each language words it (a row's label, "Add …"). */
+export type ParticipantNoun = 'recipient' | 'participant' | 'defaultRecipient';
+
 export interface ParticipantListProps {
   readonly legend: string;
-  /** What one row is called: "recipient", "participant". */
-  readonly noun: string;
+  readonly noun: ParticipantNoun;
   readonly rows: readonly ParticipantRow[];
   readonly onChange: (rows: ParticipantRow[]) => void;
   readonly emptyText: string;
@@ -37,8 +41,12 @@ export interface ParticipantListProps {
  * is typed into, with the service's own rules (role ≤ 100, name ≤ 255, e-mail, order ≥ 1).
  */
 export function ParticipantList(props: ParticipantListProps) {
+  const t = useT();
   const { rows, onChange, noun } = props;
-  const duplicates = duplicateEmails(rows.map((row) => row.draft));
+  const duplicates = duplicateEmails(
+    rows.map((row) => row.draft),
+    t,
+  );
   const update = (key: number, draft: ParticipantDraft) =>
     onChange(rows.map((row) => (row.key === key ? { key, draft } : row)));
   return (
@@ -48,7 +56,7 @@ export function ParticipantList(props: ParticipantListProps) {
       {rows.map((row, index) => (
         <ParticipantEditorRow
           key={row.key}
-          label={`${noun} ${index + 1}`}
+          label={t('common.participantRow', { noun, number: index + 1 })}
           draft={row.draft}
           showAllErrors={props.showAllErrors}
           onChange={(draft) => update(row.key, draft)}
@@ -64,7 +72,7 @@ export function ParticipantList(props: ParticipantListProps) {
         type="button"
         onClick={() => onChange([...rows, { key: nextRowKey++, draft: EMPTY_PARTICIPANT }])}
       >
-        Add {noun}
+        {t('common.addParticipant', { noun })}
       </button>
     </fieldset>
   );
@@ -83,21 +91,22 @@ function ParticipantEditorRow({
   onChange: (draft: ParticipantDraft) => void;
   onRemove: () => void;
 }) {
+  const t = useT();
   const id = useId();
   const [typed, setTyped] = useState<ReadonlySet<ParticipantField>>(new Set());
-  const errors = participantErrors(draft);
+  const errors = participantErrors(draft, t);
   const shown = (field: ParticipantField) => (showAllErrors || typed.has(field) ? errors[field] : undefined);
   const change = (field: ParticipantField, value: string) => {
     setTyped((previous) => new Set(previous).add(field));
     onChange({ ...draft, [field]: value });
   };
-  const text = (field: ParticipantField, caption: string, type: 'text' | 'email' | 'number' = 'text') => {
+  const text = (field: ParticipantField, caption: MessageId, type: 'text' | 'email' | 'number' = 'text') => {
     const error = shown(field);
     return (
       <label className="field">
         <span>
-          {caption}
-          <span className="visually-hidden"> of {label}</span>
+          {t(caption)}
+          <span className="visually-hidden"> {t('common.ofParticipant', { label })}</span>
         </span>
         <input
           type={type}
@@ -120,7 +129,8 @@ function ParticipantEditorRow({
     <div className="participant-row" role="group" aria-label={label}>
       <label className="field">
         <span>
-          Type<span className="visually-hidden"> of {label}</span>
+          {t('common.participantType')}
+          <span className="visually-hidden"> {t('common.ofParticipant', { label })}</span>
         </span>
         <select
           value={draft.participantType}
@@ -128,14 +138,14 @@ function ParticipantEditorRow({
             onChange({ ...draft, participantType: event.target.value as ParticipantDraft['participantType'] })
           }
         >
-          <option value="signer">Signer</option>
-          <option value="observer">Observer</option>
+          <option value="signer">{t('common.signer')}</option>
+          <option value="observer">{t('common.observer')}</option>
         </select>
       </label>
-      {text('name', 'Name')}
-      {text('email', 'E-mail', 'email')}
-      {text('role', 'Role')}
-      {text('signingOrder', 'Signing order', 'number')}
+      {text('name', 'common.participantName')}
+      {text('email', 'common.participantEmail', 'email')}
+      {text('role', 'common.participantRole')}
+      {text('signingOrder', 'common.signingOrder', 'number')}
       <label className="inline checkbox">
         <input
           type="checkbox"
@@ -143,11 +153,13 @@ function ParticipantEditorRow({
           onChange={(event) => onChange({ ...draft, isInternal: event.target.checked })}
         />
         <span>
-          Internal<span className="visually-hidden"> ({label})</span>
+          {t('common.internal')}
+          <span className="visually-hidden"> ({label})</span>
         </span>
       </label>
       <button type="button" className="danger" onClick={onRemove}>
-        Remove<span className="visually-hidden"> {label}</span>
+        {t('common.remove')}
+        <span className="visually-hidden"> {label}</span>
       </button>
     </div>
   );

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useT } from '../i18n';
 
 /** An inline form to rename a batch: the name is kept only on "Save name". */
 export function RenameForm({
@@ -10,6 +11,7 @@ export function RenameForm({
   onSave: (name: string) => void;
   onCancel: () => void;
 }) {
+  const t = useT();
   const [name, setName] = useState(current);
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -20,7 +22,7 @@ export function RenameForm({
   return (
     <form className="row rename" onSubmit={submit}>
       <label className="inline">
-        Batch name
+        {t('batches.renameLabel')}
         <input
           value={name}
           maxLength={200}
@@ -30,10 +32,10 @@ export function RenameForm({
         />
       </label>
       <button type="submit" className="primary">
-        Save name
+        {t('batches.saveName')}
       </button>
       <button type="button" onClick={onCancel}>
-        Cancel
+        {t('common.cancel')}
       </button>
     </form>
   );

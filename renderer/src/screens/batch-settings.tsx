@@ -10,6 +10,7 @@ import {
   toParticipants,
   type OptionsDraft,
 } from '../state/participant-rules';
+import { useT } from '../i18n';
 import { useDesk } from '../state/store';
 
 /**
@@ -17,6 +18,7 @@ import { useDesk } from '../state/store';
  * A document already sent keeps what it was sent with.
  */
 export function BatchSettings({ batchId, defaults }: { batchId: string; defaults: BatchDefaults }) {
+  const t = useT();
   const setDefaults = useDesk((state) => state.setDefaults);
   const [recipients, setRecipients] = useState<ParticipantRow[]>(() =>
     toRows(defaults.defaultRecipients.map(fromParticipant)),
@@ -45,28 +47,25 @@ export function BatchSettings({ batchId, defaults }: { batchId: string; defaults
 
   return (
     <details className="card settings">
-      <summary>Batch settings: options and default recipients</summary>
+      <summary>{t('batches.settingsSummary')}</summary>
       <form onSubmit={(event) => void save(event)} noValidate>
-        <p className="muted">
-          Every document gets these unless its own say otherwise. Documents already sent keep what they were
-          sent with.
-        </p>
+        <p className="muted">{t('batches.settingsHint')}</p>
         <OptionsFields draft={options} onChange={setOptions} />
         <ParticipantList
-          legend="Default recipients (added to every document)"
-          noun="default recipient"
+          legend={t('batches.defaultRecipients')}
+          noun="defaultRecipient"
           rows={recipients}
           onChange={setRecipients}
           showAllErrors={attempted}
-          emptyText="None: each document lists its own recipients."
+          emptyText={t('batches.noDefaultRecipients')}
         />
         {attempted && invalid && (
           <p className="field-error" role="alert">
-            Some fields need attention (marked above). Nothing was saved yet.
+            {t('batches.fieldsNeedAttention')}
           </p>
         )}
         <button type="submit" className="primary" disabled={saving}>
-          Save batch settings
+          {t('batches.saveSettings')}
         </button>
       </form>
     </details>

@@ -1,11 +1,14 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { RenameForm } from '../components/rename-form';
-import { formatCount, formatDateTime } from '../format';
+import { useT, useTranslator } from '../i18n';
 import { useDesk } from '../state/store';
 import { sortedBatches } from '../state/transitions';
 
 /** Every batch with its counts by state and last activity; create, open, rename, delete. */
 export function BatchesScreen() {
+  const t = useT();
+  const { intl } = useTranslator();
+  const count = (value: number) => intl.formatNumber(value);
   const batchMap = useDesk((state) => state.batches);
   // Sorting inside the selector would return a new array each time and re-render forever.
   const batches = useMemo(() => sortedBatches(batchMap), [batchMap]);
@@ -21,42 +24,40 @@ export function BatchesScreen() {
 
   return (
     <section aria-labelledby="batches-title" className="screen">
-      <h2 id="batches-title">Batches</h2>
+      <h2 id="batches-title">{t('common.batches')}</h2>
       <form className="row" onSubmit={submit}>
         <label className="inline">
-          New batch name
+          {t('batches.newName')}
           <input
             value={name}
             onChange={(event) => setName(event.target.value)}
-            placeholder="Monday employment contracts"
+            placeholder={t('batches.newNamePlaceholder')}
             maxLength={200}
             required
           />
         </label>
         <button type="submit" className="primary">
-          Create batch
+          {t('batches.create')}
         </button>
       </form>
       {batches.length === 0 ? (
         <div className="empty">
-          <p>
-            No batch yet. Create one, then add PDFs or import a manifest (CSV) — no network needed to prepare.
-          </p>
+          <p>{t('batches.empty')}</p>
         </div>
       ) : (
         <table className="table">
-          <caption className="visually-hidden">Batches</caption>
+          <caption className="visually-hidden">{t('common.batches')}</caption>
           <thead>
             <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Documents</th>
-              <th scope="col">Not sent</th>
-              <th scope="col">Sending</th>
-              <th scope="col">Waiting for signatures</th>
-              <th scope="col">Completed</th>
-              <th scope="col">Failed</th>
-              <th scope="col">Last activity</th>
-              <th scope="col">Actions</th>
+              <th scope="col">{t('batches.columnName')}</th>
+              <th scope="col">{t('batches.columnDocuments')}</th>
+              <th scope="col">{t('batches.columnNotSent')}</th>
+              <th scope="col">{t('batches.columnSending')}</th>
+              <th scope="col">{t('batches.columnWaiting')}</th>
+              <th scope="col">{t('batches.columnCompleted')}</th>
+              <th scope="col">{t('batches.columnFailed')}</th>
+              <th scope="col">{t('batches.columnLastActivity')}</th>
+              <th scope="col">{t('batches.columnActions')}</th>
             </tr>
           </thead>
           <tbody>
@@ -84,20 +85,24 @@ export function BatchesScreen() {
                       </button>
                     )}
                     {batch.counts.gone > 0 && (
-                      <span className="muted">{formatCount(batch.counts.gone)} no longer at the service</span>
+                      <span className="muted">{t('batches.gone', { count: batch.counts.gone })}</span>
                     )}
                   </th>
-                  <td>{formatCount(batch.documentCount)}</td>
-                  <td>{formatCount(batch.counts.draft)}</td>
-                  <td>{formatCount(batch.counts.sending)}</td>
-                  <td>{formatCount(batch.counts.prepared + batch.counts.inProgress)}</td>
-                  <td>{formatCount(batch.counts.completed)}</td>
-                  <td>{formatCount(batch.counts.failed)}</td>
-                  <td>{formatDateTime(batch.updatedAt)}</td>
+                  <td>{count(batch.documentCount)}</td>
+                  <td>{count(batch.counts.draft)}</td>
+                  <td>{count(batch.counts.sending)}</td>
+                  <td>{count(batch.counts.prepared + batch.counts.inProgress)}</td>
+                  <td>{count(batch.counts.completed)}</td>
+                  <td>{count(batch.counts.failed)}</td>
+                  <td>{intl.formatDate(batch.updatedAt, { dateStyle: 'medium', timeStyle: 'short' })}</td>
                   <td>
                     <div className="actions">
                       <button type="button" onClick={() => setRenaming(batch.id)}>
-                        Rename<span className="visually-hidden"> batch {batch.name}</span>
+                        {t('batches.rename')}
+                        <span className="visually-hidden">
+                          {' '}
+                          {t('batches.batchNamed', { name: batch.name })}
+                        </span>
                       </button>
                       <button
                         type="button"
@@ -105,12 +110,16 @@ export function BatchesScreen() {
                         onClick={() => {
                           const warning =
                             sent > 0
-                              ? `"${batch.name}" has ${formatCount(sent)} document(s) already sent. Deleting it stops tracking them here (the requests stay at the service). Delete it?`
-                              : `Delete "${batch.name}"?`;
+                              ? t('batches.deleteSent', { name: batch.name, count: sent })
+                              : t('batches.deleteConfirm', { name: batch.name });
                           if (window.confirm(warning)) void deleteBatch(batch.id);
                         }}
                       >
-                        Delete<span className="visually-hidden"> batch {batch.name}</span>
+                        {t('batches.delete')}
+                        <span className="visually-hidden">
+                          {' '}
+                          {t('batches.batchNamed', { name: batch.name })}
+                        </span>
                       </button>
                     </div>
                   </td>

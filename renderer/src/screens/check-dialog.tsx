@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type RefObject } from 'react';
 import type { DocumentView } from '../../../shared/ipc/views';
+import { useT } from '../i18n';
 import { useDesk, type CheckAnswer } from '../state/store';
 
 type Check = NonNullable<DocumentView['check']>;
@@ -65,6 +66,7 @@ export function CheckDialog({
   onClose: () => void;
   onResolved: () => void;
 }) {
+  const t = useT();
   const dialog = useRef<HTMLDialogElement>(null);
   const id = useId();
   const linkRequest = useDesk((state) => state.sending.linkRequest);
@@ -164,7 +166,7 @@ export function CheckDialog({
     if (working.current) return;
     const value = requestId.trim();
     if (value === '') {
-      setProblem({ at: 'field', text: 'Paste the id of the request you found at the service.' });
+      setProblem({ at: 'field', text: t('check.pasteId') });
       field.current?.focus();
       return;
     }
@@ -184,9 +186,9 @@ export function CheckDialog({
 
   const busyText =
     busy?.kind === 'link'
-      ? `Checking ${busy.requestId} at the service…`
+      ? t('check.checking', { requestId: busy.requestId })
       : busy?.kind === 'new'
-        ? `Sending ${reference} as a new request…`
+        ? t('check.sendingAsNew', { reference })
         : '';
   const fieldProblem = problem?.at === 'field' ? problem.text : undefined;
   const describedBy = (...ids: (string | false | undefined)[]) =>
@@ -196,7 +198,7 @@ export function CheckDialog({
     step.kind === 'confirm-link' && step.from === from ? (
       <div className="confirmation" role="group" aria-labelledby={`${id}-confirm-link`}>
         <p id={`${id}-confirm-link`}>
-          <strong>Link {step.requestId} anyway?</strong>
+          <strong>{t('check.linkAnywayQuestion', { requestId: step.requestId })}</strong>
         </p>
         <p id={`${id}-confirm-link-why`}>{step.message}</p>
         <div className="actions">
@@ -206,7 +208,7 @@ export function CheckDialog({
             aria-disabled={busy !== undefined || undefined}
             onClick={() => void link(step.requestId, from, true)}
           >
-            Link anyway
+            {t('check.linkAnyway')}
           </button>
           <button
             ref={noButton}
@@ -217,7 +219,7 @@ export function CheckDialog({
               if (!working.current) backTo(from);
             }}
           >
-            No
+            {t('common.no')}
           </button>
         </div>
       </div>
@@ -247,16 +249,13 @@ export function CheckDialog({
       }}
       className="editor check-dialog"
     >
-      <h2 id={`${id}-title`}>{reference} needs your check</h2>
+      <h2 id={`${id}-title`}>{t('check.title', { reference })}</h2>
       <p id={`${id}-explanation`}>{check?.explanation}</p>
 
       {choices.keep !== undefined && (
         <section aria-labelledby={`${id}-keep`}>
-          <h3 id={`${id}-keep`}>Keep the request the service just created</h3>
-          <p className="hint">
-            Keep it if {reference} has no earlier request at the service. If it has one, link the one you want
-            to keep instead: the app cannot cancel the other one at the service.
-          </p>
+          <h3 id={`${id}-keep`}>{t('check.keepTitle')}</h3>
+          <p className="hint">{t('check.keepHint', { reference })}</p>
           {confirmLink('keep') ?? (
             <div className="actions">
               <button
@@ -266,7 +265,7 @@ export function CheckDialog({
                 aria-disabled={busy !== undefined || undefined}
                 onClick={() => void link(choices.keep ?? '', 'keep', false)}
               >
-                Keep {choices.keep}
+                {t('check.keep', { requestId: choices.keep ?? '' })}
               </button>
             </div>
           )}
@@ -277,11 +276,11 @@ export function CheckDialog({
       {choices.linkOther && (
         <section aria-labelledby={`${id}-link`}>
           <h3 id={`${id}-link`}>
-            {choices.keep !== undefined ? 'Link another request' : 'Link the existing request'}
+            {choices.keep !== undefined ? t('check.linkAnother') : t('check.linkExisting')}
           </h3>
           <form onSubmit={submitField} noValidate>
             <div className="field">
-              <label htmlFor={`${id}-field`}>Id of {reference}'s request at the service</label>
+              <label htmlFor={`${id}-field`}>{t('check.idLabel', { reference })}</label>
               <input
                 ref={field}
                 id={`${id}-field`}
@@ -300,8 +299,7 @@ export function CheckDialog({
                 )}
               />
               <span id={`${id}-field-hint`} className="hint">
-                Exactly as the service shows it (for example sr_…). The app reads it and checks that it is{' '}
-                {reference}'s before linking it.
+                {t('check.idHint', { reference })}
               </span>
             </div>
             {fieldProblem !== undefined && (
@@ -312,7 +310,7 @@ export function CheckDialog({
             {confirmLink('field') ?? (
               <div className="actions">
                 <button ref={linkButton} type="submit" aria-disabled={busy !== undefined || undefined}>
-                  Link this request
+                  {t('check.linkThis')}
                 </button>
               </div>
             )}
@@ -322,16 +320,13 @@ export function CheckDialog({
 
       {choices.sendAsNew && (
         <section aria-labelledby={`${id}-new`}>
-          <h3 id={`${id}-new`}>Send as a new request</h3>
+          <h3 id={`${id}-new`}>{t('check.newTitle')}</h3>
           {step.kind === 'confirm-new' ? (
             <div className="confirmation" role="group" aria-labelledby={`${id}-confirm-new`}>
               <p id={`${id}-confirm-new`}>
-                <strong>Send {reference} as a new request?</strong>
+                <strong>{t('check.newQuestion', { reference })}</strong>
               </p>
-              <p id={`${id}-confirm-new-why`}>
-                The app cannot cancel anything at the service. If a request for {reference} already exists
-                there, its recipients would get two requests to sign.
-              </p>
+              <p id={`${id}-confirm-new-why`}>{t('check.newWhy', { reference })}</p>
               <div className="actions">
                 <button
                   type="button"
@@ -339,7 +334,7 @@ export function CheckDialog({
                   aria-disabled={busy !== undefined || undefined}
                   onClick={() => void sendNew()}
                 >
-                  Yes, send {reference} as a new request
+                  {t('check.newYes', { reference })}
                 </button>
                 <button
                   ref={noButton}
@@ -350,13 +345,13 @@ export function CheckDialog({
                     if (!working.current) backTo('new');
                   }}
                 >
-                  No
+                  {t('common.no')}
                 </button>
               </div>
             </div>
           ) : (
             <>
-              <p className="hint">Only if you found no request for {reference} at the service.</p>
+              <p className="hint">{t('check.newHint', { reference })}</p>
               <div className="actions">
                 <button
                   ref={newButton}
@@ -368,7 +363,7 @@ export function CheckDialog({
                     setStep({ kind: 'confirm-new' });
                   }}
                 >
-                  Send as a new request…
+                  {t('check.newButton')}
                 </button>
               </div>
             </>
@@ -387,7 +382,7 @@ export function CheckDialog({
           aria-describedby={busy ? `${id}-busy` : undefined}
           onClick={closeDialog}
         >
-          Close
+          {t('common.close')}
         </button>
       </div>
     </dialog>

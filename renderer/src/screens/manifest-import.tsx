@@ -1,11 +1,7 @@
 import { useState } from 'react';
 import type { ManifestPreview } from '../../../shared/ipc/views';
-import { formatCount } from '../format';
+import { useT } from '../i18n';
 import { useDesk } from '../state/store';
-
-function plural(count: number, one: string, many: string): string {
-  return `${formatCount(count)} ${count === 1 ? one : many}`;
-}
 
 /**
  * A manifest's preview: every problem by line and column, all at once, before anything is
@@ -22,6 +18,7 @@ export function ManifestImport({
   onPreview: (preview: ManifestPreview) => void;
   onClose: () => void;
 }) {
+  const t = useT();
   const { importManifest, previewManifest } = useDesk.getState();
   const [busy, setBusy] = useState(false);
   const valid = preview.issues.length === 0;
@@ -44,19 +41,13 @@ export function ManifestImport({
 
   return (
     <section className="card" aria-labelledby="manifest-title">
-      <h3 id="manifest-title">Manifest {fileName}</h3>
+      <h3 id="manifest-title">{t('manifest.title', { name: fileName ?? preview.path })}</h3>
       {valid ? (
-        <p role="status">
-          {plural(preview.documents.length, 'document', 'documents')},{' '}
-          {plural(recipients, 'recipient', 'recipients')}. Nothing has been sent.
-        </p>
+        <p role="status">{t('manifest.summary', { documents: preview.documents.length, recipients })}</p>
       ) : (
         <>
-          <p role="alert">
-            {plural(preview.issues.length, 'problem', 'problems')} found; nothing was imported. Fix{' '}
-            {preview.issues.length === 1 ? 'it' : 'them'} in the file, save it, then check again.
-          </p>
-          <ul className="issues" aria-label="Problems in the manifest">
+          <p role="alert">{t('manifest.problems', { count: preview.issues.length })}</p>
+          <ul className="issues" aria-label={t('manifest.problemsLabel')}>
             {preview.issues.map((issue, index) => (
               <li key={index}>{issue.text}</li>
             ))}
@@ -66,14 +57,14 @@ export function ManifestImport({
       {preview.documents.length > 0 && (
         <table className="table compact">
           <caption className="caption">
-            {valid ? 'Documents to import' : 'Documents whose rows are already correct'}
+            {valid ? t('manifest.documentsToImport') : t('manifest.documentsCorrect')}
           </caption>
           <thead>
             <tr>
-              <th scope="col">Reference</th>
-              <th scope="col">File (as the service stores it)</th>
-              <th scope="col">Recipients</th>
-              <th scope="col">Lines</th>
+              <th scope="col">{t('manifest.columnReference')}</th>
+              <th scope="col">{t('manifest.columnFile')}</th>
+              <th scope="col">{t('manifest.columnRecipients')}</th>
+              <th scope="col">{t('manifest.columnLines')}</th>
             </tr>
           </thead>
           <tbody>
@@ -83,7 +74,9 @@ export function ManifestImport({
                 <td>{document.storedFilename}</td>
                 <td>
                   {document.recipients
-                    .map((recipient) => `${recipient.name} (${recipient.participant_type})`)
+                    .map((recipient) =>
+                      t('manifest.recipient', { name: recipient.name, type: recipient.participant_type }),
+                    )
                     .join(', ')}
                 </td>
                 <td>{document.rows.join(', ')}</td>
@@ -95,15 +88,15 @@ export function ManifestImport({
       <div className="row">
         {valid ? (
           <button type="button" className="primary" disabled={busy} onClick={() => void runImport()}>
-            Import {plural(preview.documents.length, 'document', 'documents')}
+            {t('manifest.import', { count: preview.documents.length })}
           </button>
         ) : (
           <button type="button" className="primary" disabled={busy} onClick={() => void checkAgain()}>
-            Check again
+            {t('manifest.checkAgain')}
           </button>
         )}
         <button type="button" onClick={onClose}>
-          Close
+          {t('common.close')}
         </button>
       </div>
     </section>

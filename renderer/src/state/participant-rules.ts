@@ -2,7 +2,10 @@
  * Recipients and signing options as the editor holds them (text fields), checked as the user
  * types with the service's own rules: the shared schemas that main also uses before sending.
  */
+import type { z } from 'zod';
 import type { SigningOptions } from '../../../shared/domain/batch';
+import type { MessageId } from '../../../shared/i18n/catalog';
+import { createTranslator, type Translator } from '../../../shared/i18n/translator';
 import { localeSchema, participantSchema, type Participant } from '../../../shared/service/wire';
 
 /** One participant in the editor: what the user typed, before it is a valid participant. */
@@ -34,12 +37,36 @@ const FIELD_OF: Readonly<Record<string, ParticipantField>> = {
   signing_order: 'signingOrder',
 };
 
-const LABEL_OF: Readonly<Record<ParticipantField, string>> = {
-  role: 'Role',
-  name: 'Name',
-  email: 'E-mail',
-  signingOrder: 'Signing order',
+/** The field's name in a problem ("{field} is required."): a select in each language's catalog. */
+const FIELD_NAME: Readonly<Record<ParticipantField, string>> = {
+  role: 'role',
+  name: 'name',
+  email: 'email',
+  signingOrder: 'signingOrder',
 };
+
+/** Problems are worded in English unless a screen passes its language's `t`. */
+const ENGLISH = createTranslator('en').t;
+
+/** The problem of one schema issue, as a message of the catalog (the schema's words stay English). */
+function problemOf(field: ParticipantField, issue: z.core.$ZodIssue, t: Translator['t']): string {
+  const values = { field: FIELD_NAME[field] };
+  const rule = (id: MessageId, extra: Record<string, number> = {}) => t(id, { ...values, ...extra });
+  switch (issue.code) {
+    case 'too_small':
+      return issue.origin === 'number'
+        ? rule('common.fieldAtLeast', { minimum: Number(issue.minimum) })
+        : rule('common.fieldRequired');
+    case 'too_big':
+      return rule('common.fieldAtMost', { maximum: Number(issue.maximum) });
+    case 'invalid_format':
+      return rule('common.fieldEmail');
+    case 'invalid_type':
+      return rule('common.fieldWholeNumber');
+    default:
+      return field === 'signingOrder' ? rule('common.fieldWholeNumber') : rule('common.fieldInvalid');
+  }
+}
 
 export function fromParticipant(participant: Participant): ParticipantDraft {
   return {
@@ -66,19 +93,21 @@ function candidateOf(draft: ParticipantDraft): Record<string, unknown> {
 }
 
 /** What is wrong with each field, in plain words ("E-mail must be a valid e-mail address."). */
-export function participantErrors(draft: ParticipantDraft): Partial<Record<ParticipantField, string>> {
+export function participantErrors(
+  draft: ParticipantDraft,
+  t: Translator['t'] = ENGLISH,
+): Partial<Record<ParticipantField, string>> {
   const parsed = participantSchema.safeParse(candidateOf(draft));
   if (parsed.success) return {};
   const errors: Partial<Record<ParticipantField, string>> = {};
   for (const issue of parsed.error.issues) {
     const field = FIELD_OF[String(issue.path[0])];
     if (!field || errors[field]) continue;
-    const message =
-      field === 'signingOrder' && issue.code === 'invalid_type' ? 'must be a whole number' : issue.message;
-    errors[field] = `${LABEL_OF[field]} ${message}.`;
+    errors[field] = problemOf(field, issue, t);
   }
   // Nothing typed yet is "required", as for the other fields, not "invalid".
-  if (errors.email && draft.email.trim() === '') errors.email = 'E-mail is required.';
+  if (errors.email && draft.email.trim() === '')
+    errors.email = t('common.fieldRequired', { field: FIELD_NAME.email });
   return errors;
 }
 
@@ -89,7 +118,7 @@ export function toParticipant(draft: ParticipantDraft): Participant | undefined 
 }
 
 /** Problems across a list: each e-mail address may appear once. */
-export function duplicateEmails(drafts: readonly ParticipantDraft[]): string[] {
+export function duplicateEmails(drafts: readonly ParticipantDraft[], t: Translator['t'] = ENGLISH): string[] {
   const seen = new Set<string>();
   const duplicates = new Set<string>();
   for (const draft of drafts) {
@@ -98,9 +127,7 @@ export function duplicateEmails(drafts: readonly ParticipantDraft[]): string[] {
     if (seen.has(email)) duplicates.add(email);
     seen.add(email);
   }
-  return [...duplicates].map(
-    (email) => `${email} appears twice; each participant needs their own e-mail address.`,
-  );
+  return [...duplicates].map((email) => t('common.duplicateEmail', { email }));
 }
 
 /**
@@ -148,12 +175,10 @@ export function fromOptions(options: SigningOptions): OptionsDraft {
 }
 
 /** The locale's problem, if any (spec §4.3: language-REGION). */
-export function localeError(locale: string): string | undefined {
+export function localeError(locale: string, t: Translator['t'] = ENGLISH): string | undefined {
   const trimmed = locale.trim();
   if (trimmed === '') return undefined;
-  return localeSchema.safeParse(trimmed).success
-    ? undefined
-    : 'Locale must look like language-REGION, e.g. fr-FR or en-GB.';
+  return localeSchema.safeParse(trimmed).success ? undefined : t('common.localeFormat');
 }
 
 /** The options to store: empty fields are left unset (the batch default, or nothing, applies). */

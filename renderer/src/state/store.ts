@@ -4,7 +4,8 @@ import type { BatchDefaults } from '../../../shared/domain/batch';
 import type { AppInfo, DocumentEdit, ManifestPreview } from '../../../shared/ipc/views';
 import type { LanguageSetting } from '../../../shared/i18n/languages';
 import { BridgeError, desk, unwrap } from '../bridge';
-import { formatCount } from '../format';
+import type { MessageId } from '../../../shared/i18n/catalog';
+import type { Translator } from '../../../shared/i18n/translator';
 import {
   initialState,
   withBatchDetail,
@@ -39,6 +40,8 @@ export type CheckAnswer =
 
 export interface DeskActions {
   connect(): () => void;
+  /** Reads the app's info, batches, connections and the open batch anew (after the backend came back). */
+  resync(): Promise<void>;
   /** The language setting ("system" follows the OS): kept by main, spoken at once. */
   setLanguage(setting: LanguageSetting): Promise<void>;
   navigate(screen: Screen): void;
@@ -108,6 +111,26 @@ export interface DeskActions {
   useDemo(): Promise<void>;
 }
 
+/**
+ * Failures of the way to main rather than of an operation, worded here in the current language
+ * by their code: the browser host's bridge and main's dispatcher report them (an operation's own
+ * failures come from main already in the person's language).
+ */
+const BRIDGE_FAILURES: Readonly<Record<string, MessageId>> = {
+  bridge_unavailable: 'host.unavailable',
+  bridge_disconnected: 'host.lostAnswer',
+  invalid_arguments: 'host.invalidArguments',
+  internal_error: 'errors.internal',
+  unknown_channel: 'errors.unknownChannel',
+};
+
+/** What a user reads for a failed call, in `translator`'s language. */
+export function failureText(error: unknown, translator: Translator): string {
+  if (!(error instanceof BridgeError)) return translator.t('common.unexpected');
+  const own = BRIDGE_FAILURES[error.code];
+  return own ? translator.t(own) : error.message;
+}
+
 /** Runs a bridge call; a failure becomes an error notice with the app's own message. */
 async function attempt<T>(
   set: (fn: (state: DeskState) => DeskState) => void,
@@ -116,9 +139,7 @@ async function attempt<T>(
   try {
     return await call();
   } catch (error) {
-    const text =
-      error instanceof BridgeError ? error.message : 'Something went wrong. Nothing was lost; try again.';
-    set((state) => withNotice(state, 'error', text));
+    set((state) => withNotice(state, 'error', failureText(error, state.translator)));
     return undefined;
   }
 }
@@ -130,18 +151,16 @@ const LINK_NEEDS_CONFIRMATION = 'link_needs_confirmation';
  * Runs a resolution of a document that needs a check. A failure is returned, not shown as a
  * notice: the dialog the user is in shows it.
  */
-async function checkAnswer(call: () => Promise<unknown>): Promise<CheckAnswer> {
+async function checkAnswer(call: () => Promise<unknown>, translator: Translator): Promise<CheckAnswer> {
   try {
     await call();
     return { ok: true };
   } catch (error) {
-    return error instanceof BridgeError
-      ? { ok: false, message: error.message, needsConfirmation: error.code === LINK_NEEDS_CONFIRMATION }
-      : {
-          ok: false,
-          message: 'Something went wrong. Nothing was lost; try again.',
-          needsConfirmation: false,
-        };
+    return {
+      ok: false,
+      message: failureText(error, translator),
+      needsConfirmation: error instanceof BridgeError && error.code === LINK_NEEDS_CONFIRMATION,
+    };
   }
 }
 
@@ -160,21 +179,18 @@ function throttled(load: (batchId: string) => void): (batchId: string) => void {
   };
 }
 
-/** "1 document" / "3 documents", with the number in the user's locale. */
-function documentsCount(count: number): string {
-  return `${formatCount(count)} ${count === 1 ? 'document' : 'documents'}`;
-}
-
 /** The renderer's store: state mirrored from main, and the actions screens call. */
 export const useDesk = create<DeskState & DeskActions>((setState, get) => {
   const set = (fn: (state: DeskState) => DeskState) => setState((state) => fn(state));
+  /** The current language's words (read at the time of the message). */
+  const t: Translator['t'] = (id, values) => get().translator.t(id, values);
 
   /** Adds files by path; says what was added and, one by one, why any file was not. */
   async function addPaths(batchId: string, paths: readonly string[]): Promise<void> {
     const result = await attempt(set, () => unwrap(desk().documents.addPaths(batchId, [...paths])));
     if (!result) return;
     if (result.added > 0)
-      set((state) => withNotice(state, 'success', `${documentsCount(result.added)} added.`));
+      set((state) => withNotice(state, 'success', t('batches.added', { count: result.added })));
     reportRejected(result.rejected);
     await get().loadBatch(batchId);
   }
@@ -182,7 +198,7 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
   function reportRejected(rejected: readonly { path: string; message: string }[]): void {
     for (const file of rejected) {
       const name = file.path.split(/[/\\]/).pop() ?? file.path;
-      set((state) => withNotice(state, 'error', `${name} was not added: ${file.message}`));
+      set((state) => withNotice(state, 'error', t('batches.notAdded', { name, reason: file.message })));
     }
   }
   /** The reference of a document of a loaded batch, for messages. */
@@ -221,7 +237,7 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
         api.events.tracking.checked((payload) => set((state) => withTrackingChecked(state, payload))),
         api.events.tracking.completed(({ externalReference, batchId }) => {
           set((state) =>
-            withNotice(state, 'success', `${externalReference} is fully signed; its evidence is ready.`),
+            withNotice(state, 'success', t('common.fullySigned', { reference: externalReference })),
           );
           reloadDetail(batchId);
         }),
@@ -230,11 +246,17 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
         api.events.profiles.changed(({ profiles }) => set((state) => withProfiles(state, profiles))),
         api.events.tracking.paused(({ paused }) => set((state) => withTrackingPaused(state, paused))),
       ];
-      void attempt(set, async () => {
-        showInfo(await unwrap(api.app.info()));
+      void get().resync();
+      return () => unsubscribers.forEach((unsubscribe) => unsubscribe());
+    },
+
+    async resync() {
+      await attempt(set, async () => {
+        showInfo(await unwrap(desk().app.info()));
         await Promise.all([get().refreshBatches(), get().loadProfiles()]);
       });
-      return () => unsubscribers.forEach((unsubscribe) => unsubscribe());
+      const screen = get().screen;
+      if (screen.name === 'batch') await get().loadBatch(screen.batchId);
     },
 
     async setLanguage(setting) {
@@ -253,9 +275,7 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
         await navigator.clipboard.writeText(text);
         set((state) => withNotice(state, 'success', confirmation));
       } catch {
-        set((state) =>
-          withNotice(state, 'error', 'The clipboard is not available here; select the text to copy it.'),
-        );
+        set((state) => withNotice(state, 'error', t('common.clipboardUnavailable')));
       }
     },
 
@@ -269,9 +289,7 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
         set((state) => withBatchDetail(state, detail));
       } catch (error) {
         const text =
-          error instanceof BridgeError
-            ? error.message
-            : 'This batch could not be loaded. Nothing was lost; try again.';
+          error instanceof BridgeError ? failureText(error, get().translator) : t('batches.loadFailed');
         set((state) => withLoadError(state, batchId, text));
       }
     },
@@ -314,11 +332,16 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
         else skipped.push(file.name);
       }
       if (skipped.length > 0) {
-        const why =
-          api.host === 'browser' && paths.length === 0 && files.some((file) => /\.pdf$/i.test(file.name))
-            ? 'this development host cannot read dropped files; use Add PDFs… instead'
-            : 'only PDF files can be added';
-        set((state) => withNotice(state, 'error', `Not added (${why}): ${skipped.join(', ')}.`));
+        const browserCannotRead =
+          api.host === 'browser' && paths.length === 0 && files.some((file) => /\.pdf$/i.test(file.name));
+        const names = skipped.join(', ');
+        set((state) =>
+          withNotice(
+            state,
+            'error',
+            browserCannotRead ? t('host.dropNotReadable', { names }) : t('batches.dropOnlyPdfs', { names }),
+          ),
+        );
       }
       if (paths.length > 0) await addPaths(batchId, paths);
     },
@@ -339,17 +362,20 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
     async importManifest(batchId, path) {
       const result = await attempt(set, () => unwrap(desk().manifest.import(batchId, path)));
       if (!result) return false;
-      const parts = [`${result.added} added`, `${result.updated} updated`, `${result.unchanged} unchanged`];
-      set((state) => withNotice(state, 'success', `Manifest imported: ${parts.join(', ')}.`));
+      set((state) =>
+        withNotice(
+          state,
+          'success',
+          t('manifest.imported', {
+            added: result.added,
+            updated: result.updated,
+            unchanged: result.unchanged,
+          }),
+        ),
+      );
       reportRejected(result.rejected);
       for (const reference of result.lockedChanges) {
-        set((state) =>
-          withNotice(
-            state,
-            'info',
-            `${reference} was already sent; its changes in the manifest were not applied.`,
-          ),
-        );
+        set((state) => withNotice(state, 'info', t('manifest.lockedChange', { reference })));
       }
       await get().loadBatch(batchId);
       return true;
@@ -382,24 +408,33 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
               ? sending.linkRequest(batchId, documentId, requestId, { confirmed: true })
               : sending.linkRequest(batchId, documentId, requestId),
           );
-        });
+        }, get().translator);
         if (!answer.ok) return answer;
         const reference = referenceOf(batchId, documentId);
         set((state) =>
           withNotice(
             state,
             'success',
-            `${requestId} is linked${reference ? ` to ${reference}` : ''}; sending continues with it.`,
+            reference ? t('check.linkedTo', { requestId, reference }) : t('check.linked', { requestId }),
           ),
         );
         await get().loadBatch(batchId);
         return answer;
       },
       async sendAsNew(batchId, documentId) {
-        const answer = await checkAnswer(() => unwrap(desk().sending.sendAsNew(batchId, documentId)));
+        const answer = await checkAnswer(
+          () => unwrap(desk().sending.sendAsNew(batchId, documentId)),
+          get().translator,
+        );
         if (!answer.ok) return answer;
-        const reference = referenceOf(batchId, documentId) ?? 'The document';
-        set((state) => withNotice(state, 'success', `${reference} is being sent as a new request.`));
+        const reference = referenceOf(batchId, documentId);
+        set((state) =>
+          withNotice(
+            state,
+            'success',
+            reference ? t('check.sentAsNew', { reference }) : t('check.sentAsNewUnnamed'),
+          ),
+        );
         await get().loadBatch(batchId);
         return answer;
       },
@@ -408,18 +443,10 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
       async open(batchId, documentId) {
         const opened = await attempt(set, () => unwrap(desk().ceremony.open(batchId, documentId)));
         if (opened?.alreadyOpen) {
-          set((state) =>
-            withNotice(state, 'info', 'The ceremony window is already open; it was brought to the front.'),
-          );
+          set((state) => withNotice(state, 'info', t('common.ceremonyAlreadyOpen')));
         } else if (opened) {
           const minutes = Math.max(1, Math.round(opened.expiresInSeconds / 60));
-          set((state) =>
-            withNotice(
-              state,
-              'info',
-              `The ceremony opened in its own window; its link is valid for ${minutes} min.`,
-            ),
-          );
+          set((state) => withNotice(state, 'info', t('common.ceremonyOpened', { minutes })));
         }
       },
     },
@@ -427,25 +454,14 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
       async refreshNow(batchId) {
         const refreshed = await attempt(set, () => unwrap(desk().tracking.refreshNow(batchId)));
         if (refreshed)
-          set((state) =>
-            withNotice(
-              state,
-              'info',
-              refreshed.reading === 0
-                ? 'No request is waiting for signatures: nothing to check.'
-                : `Checking ${refreshed.reading} ${refreshed.reading === 1 ? 'request' : 'requests'} at ${refreshed.reading === 1 ? 'its service' : 'their services'}, politely paced; each document shows when it was last checked.`,
-            ),
-          );
+          set((state) => withNotice(state, 'info', t('common.refreshing', { count: refreshed.reading })));
       },
       async checkAgain(batchId, documentId) {
         const found = await attempt(set, async () => {
           await unwrap(desk().tracking.checkAgain(batchId, documentId));
           return true;
         });
-        if (found)
-          set((state) =>
-            withNotice(state, 'success', 'The service knows this request: it is tracked again.'),
-          );
+        if (found) set((state) => withNotice(state, 'success', t('common.trackedAgain')));
       },
       async setPaused(paused) {
         await attempt(set, () => unwrap(desk().tracking.setPaused(paused)));
@@ -454,7 +470,7 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
     report: {
       async export(batchId) {
         const path = await attempt(set, () => unwrap(desk().report.export(batchId)));
-        if (path) set((state) => withNotice(state, 'success', `Report saved to ${path}.`));
+        if (path) set((state) => withNotice(state, 'success', t('common.reportSaved', { path })));
       },
     },
     async loadProfiles() {
@@ -463,7 +479,8 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
     },
     async saveProfile(input) {
       const saved = await attempt(set, () => unwrap(desk().profiles.save(input)));
-      if (saved) set((state) => withNotice(state, 'success', `Connection "${saved.name}" saved.`));
+      if (saved)
+        set((state) => withNotice(state, 'success', t('common.connectionSaved', { name: saved.name })));
       await get().loadProfiles();
       return saved !== undefined;
     },
@@ -477,20 +494,19 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
     },
     async testProfile(name) {
       const result = await attempt(set, () => unwrap(desk().profiles.test(name)));
-      if (!result) return { ok: false, message: 'The test could not run.' };
-      return result.ok
-        ? {
-            ok: true,
-            message: `Connected: a token was issued${result.expiresInSeconds ? ` for ${Math.round(result.expiresInSeconds / 60)} min` : ''}. Permissions: ${result.scopes.join(', ') || 'not stated'}.`,
-          }
-        : { ok: false, message: `Not connected: ${result.message}` };
+      if (!result) return { ok: false, message: t('common.testNotRun') };
+      if (!result.ok) return { ok: false, message: t('common.testFailed', { reason: result.message }) };
+      const scopes = result.scopes.join(', ') || t('common.scopesNotStated');
+      return {
+        ok: true,
+        message: result.expiresInSeconds
+          ? t('common.testPassedFor', { minutes: Math.round(result.expiresInSeconds / 60), scopes })
+          : t('common.testPassed', { scopes }),
+      };
     },
     async useDemo() {
       const profile = await attempt(set, () => unwrap(desk().profiles.useDemo()));
-      if (profile)
-        set((state) =>
-          withNotice(state, 'success', 'The demo connection to the built-in simulator is ready.'),
-        );
+      if (profile) set((state) => withNotice(state, 'success', t('common.demoReady')));
       await get().loadProfiles();
     },
   };

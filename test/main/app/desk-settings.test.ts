@@ -39,11 +39,13 @@ describe('settings', () => {
       language: 'fr',
       locale: 'fr-CH',
       languageSetting: 'system',
+      systemLanguage: 'fr',
     });
     expect(await service.handlers['app.setLanguage']('de')).toMatchObject({
       language: 'de',
       locale: 'de',
       languageSetting: 'de',
+      systemLanguage: 'fr',
     });
     await closeApp();
 

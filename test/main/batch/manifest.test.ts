@@ -31,7 +31,7 @@ function csv(...lines: string[]): string {
 }
 
 function messages(check: ManifestCheck): string[] {
-  return check.issues.map(formatIssue);
+  return check.issues.map((issue) => formatIssue(issue));
 }
 
 describe('the sample manifest (samples/manifest.csv)', () => {

@@ -91,6 +91,10 @@ describe('the app page in Chromium', () => {
         version: expect.any(String),
         dataDir: host.dataDir,
         trackingPaused: false,
+        language: expect.any(String),
+        locale: expect.any(String),
+        languageSetting: 'system',
+        systemLanguage: expect.any(String),
         damagedBatches: [],
       },
     });

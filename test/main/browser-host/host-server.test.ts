@@ -79,6 +79,10 @@ describe('the bridge accepts only this launch’s page', () => {
         version: expect.any(String),
         dataDir: host.dataDir,
         trackingPaused: false,
+        language: expect.any(String),
+        locale: expect.any(String),
+        languageSetting: 'system',
+        systemLanguage: expect.any(String),
         damagedBatches: [],
       },
     });

@@ -285,6 +285,11 @@ class FakeApp extends EventEmitter {
     return '0.1.0-test';
   }
 
+  /** As Electron: the OS's preferred languages, most preferred first. */
+  getPreferredSystemLanguages(): string[] {
+    return ['en-US'];
+  }
+
   getName(): string {
     return 'Signing Batch Desk';
   }

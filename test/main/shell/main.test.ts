@@ -153,6 +153,10 @@ describe('the Electron entry point', () => {
         version: '0.1.0-test',
         dataDir: join(folder.file('user-data'), 'data'),
         trackingPaused: false,
+        language: expect.any(String),
+        locale: expect.any(String),
+        languageSetting: 'system',
+        systemLanguage: expect.any(String),
         damagedBatches: [],
       },
     });

@@ -198,6 +198,7 @@ describe('renderer transitions', () => {
       language: 'en',
       locale: 'en',
       languageSetting: 'system',
+      systemLanguage: 'en',
       damagedBatches: [],
     };
     const paused = withTrackingPaused({ ...initialState, info }, true);

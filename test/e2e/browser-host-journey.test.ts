@@ -1,0 +1,89 @@
+/**
+ * The browser host tells the truth (issue 11, point 8), in real Chromium: it speaks of no tray
+ * it does not have, shows at once when its backend is gone and recovers when it is back, and a
+ * path typed in its file prompt means what it would in the terminal that started the host —
+ * the README's `samples/manifest.csv` — whose documents are then found beside the manifest.
+ */
+import { join, relative } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { launchApp, type App } from './app-harness';
+import { createBatch } from './journeys';
+
+const SAMPLES = join(import.meta.dirname, '..', '..', 'samples');
+
+let app: App | undefined;
+
+afterEach(async () => {
+  const errors = app?.consoleErrors ?? [];
+  await app?.close();
+  app = undefined;
+  expect(errors, 'the app page logged errors').toEqual([]);
+});
+
+describe('the browser host', () => {
+  it('says tracking is paused without speaking of a tray it does not have', async () => {
+    app = await launchApp({ host: 'browser' });
+    const { page } = app;
+    await page.getByRole('button', { name: 'Pause tracking' }).click();
+    await page.getByText('Tracking is paused: statuses are not read until you resume it here.').waitFor();
+    expect(await page.locator('body').innerText()).not.toMatch(/tray/i);
+    await page.getByRole('button', { name: 'Resume tracking' }).click();
+    await page.getByText('Tracking is paused').waitFor({ state: 'detached' });
+  }, 60_000);
+
+  it('shows at once that its backend is gone, and recovers by itself when it is back', async () => {
+    app = await launchApp({ host: 'browser' });
+    const { page } = app;
+    // The page's one WebSocket to the host goes through here, so the test can cut it.
+    let reachable = true;
+    const open: { close(): Promise<void> }[] = [];
+    await page.routeWebSocket(/\/bridge/, (socket) => {
+      if (!reachable) {
+        void socket.close({ code: 1011, reason: 'backend gone' });
+        return;
+      }
+      const server = socket.connectToServer();
+      open.push({
+        async close() {
+          await server.close();
+          await socket.close();
+        },
+      });
+    });
+    await page.reload();
+    await createBatch(page, 'Before the cut');
+    await page.getByRole('button', { name: 'Batches', exact: true }).click();
+    await page.getByRole('button', { name: 'Before the cut', exact: true }).waitFor();
+    const banner = page.getByRole('alert').filter({ hasText: 'The app’s backend is not reachable.' });
+    expect(await banner.count()).toBe(0);
+
+    reachable = false;
+    const cutAt = Date.now();
+    await Promise.all(open.splice(0).map((connection) => connection.close()));
+    await banner.waitFor({ timeout: 2_000 });
+    expect(Date.now() - cutAt, 'the banner shows within a second or two').toBeLessThan(2_000);
+    await expect.poll(() => banner.innerText()).toContain('reconnects by itself');
+
+    reachable = true;
+    await banner.waitFor({ state: 'detached', timeout: 15_000 });
+    await page.getByLabel('New batch name').fill('After the cut');
+    await page.getByRole('button', { name: 'Create batch' }).click();
+    await page.getByRole('button', { name: 'Batches', exact: true }).click();
+    await page.getByRole('button', { name: 'After the cut', exact: true }).waitFor();
+  }, 60_000);
+
+  it('takes a relative path in its file prompt from the folder it was started in, and finds the manifest’s documents beside it', async () => {
+    app = await launchApp({ host: 'browser' });
+    const { page } = app;
+    await createBatch(page, 'Typed path');
+    // As the README says: `npm start` in the project, then `samples/manifest.csv` in the prompt.
+    const typed = relative(process.cwd(), join(SAMPLES, 'manifest.csv'));
+    expect(typed).toBe(join('samples', 'manifest.csv'));
+    await app.answerNextDialog(typed);
+    await page.getByRole('button', { name: 'Import manifest…' }).click();
+    await page.getByRole('heading', { name: 'Manifest manifest.csv' }).waitFor();
+    await page.getByText(/^3 documents, \d+ recipients\. Nothing has been sent\.$/).waitFor();
+    await page.getByRole('button', { name: 'Import 3 documents' }).click();
+    await page.getByText('Manifest imported: 3 added, 0 updated, 0 unchanged.').waitFor();
+  }, 60_000);
+});

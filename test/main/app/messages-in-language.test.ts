@@ -1,0 +1,208 @@
+/**
+ * Main speaks the person's language in what it builds for the page (issue 11, point 7): a
+ * document's problems, a failure of the error catalog, worded when the view is built, so a
+ * change of language rewords what was stored in another one.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { DeskService } from '../../../main/app/desk-service';
+import { checkManifestFile, formatIssue } from '../../../main/batch/manifest';
+import { withDialogAnswer } from '../../../main/browser-host/host-dialogs';
+import { launchBrowserHost, profileRegistry } from '../../../main/browser-host/launch';
+import { writeRendererFixture } from '../browser-host/host-fixtures';
+import { createMemoryCredentialStore } from '../../../main/credentials/credential-store';
+import { openDataDir, type DataDir } from '../../../main/desk-core';
+import { LANGUAGES } from '../../../shared/i18n/languages';
+import { createTranslator } from '../../../shared/i18n/translator';
+import { ERROR_CATALOG, userMessage } from '../../../shared/service/error-catalog';
+import { DEMO_CLIENT, startSimulator } from '../../../simulator/simulator';
+import { createTestDeskService, sendOneDocumentBatch } from '../../support/desk-service-harness';
+import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
+
+let files: TempFolder | undefined;
+let opened: { dataDir: DataDir; service: DeskService } | undefined;
+
+afterEach(async () => {
+  await opened?.service.close();
+  await opened?.dataDir.close();
+  opened = undefined;
+  files?.remove();
+});
+
+async function openApp(path: string, systemLocales: readonly string[]): Promise<DeskService> {
+  const result = await openDataDir(path);
+  if (!result.ok) throw new Error(result.message);
+  const service = createTestDeskService(result.value, createMemoryCredentialStore(), { systemLocales });
+  opened = { dataDir: result.value, service };
+  await service.start();
+  return service;
+}
+
+describe('main’s messages in the person’s language', () => {
+  it('a document’s problems follow the language, and change with it', async () => {
+    files = makeTempFolder('desk-messages-');
+    const service = await openApp(files.file('data'), ['fr-FR']);
+    const batch = await service.handlers['batches.create']('Contrats');
+    const pdf = await writePdf(files, 'contrat.pdf');
+    await service.handlers['documents.addPaths'](batch.id, [pdf]);
+
+    const problems = async () => (await service.handlers['batches.get'](batch.id)).documents[0]?.problems;
+    expect(await problems()).toEqual([
+      'Ajoutez au moins un destinataire.',
+      'Ajoutez au moins un signataire\u00a0: une demande avec seulement des observateurs ne peut pas être signée.',
+    ]);
+    await service.handlers['app.setLanguage']('de');
+    expect(await problems()).toEqual([
+      'Fügen Sie mindestens einen Empfänger hinzu.',
+      'Fügen Sie mindestens eine unterzeichnende Person hinzu: Eine Anfrage nur mit Beobachtenden kann nicht unterschrieben werden.',
+    ]);
+    await service.handlers['app.setLanguage']('en');
+    expect(await problems()).toEqual([
+      'Add at least one recipient.',
+      'Add at least one signer: a request with observers only cannot be signed.',
+    ]);
+  });
+
+  it('the error catalog has every code’s words in every language, and an unknown code keeps the service’s own', () => {
+    for (const language of LANGUAGES) {
+      const { t } = createTranslator(language);
+      for (const code of Object.keys(ERROR_CATALOG)) {
+        const words = userMessage(code, undefined, t);
+        expect(words, `${language} ${code}`).not.toContain('errors.');
+        if (language !== 'en')
+          expect(words, `${language} ${code} is not English`).not.toBe(userMessage(code));
+      }
+      const unknown = userMessage('quota_exceeded', 'Monthly quota reached', t);
+      expect(unknown).toContain('quota_exceeded');
+      expect(unknown).toContain('Monthly quota reached');
+    }
+    expect(userMessage('pdf_too_large', undefined, createTranslator('fr').t)).toBe(
+      'Le PDF dépasse 50 Mio. Réduisez le fichier (par exemple en compressant les images ou en scindant le document) et ajoutez-le de nouveau.',
+    );
+  });
+});
+
+describe('a manifest’s problems in the person’s language', () => {
+  it('the preview names every problem in French, by line and column, and the command line’s English is unchanged', async () => {
+    files = makeTempFolder('desk-messages-');
+    const service = await openApp(files.file('data'), ['fr-CH']);
+    const manifest = join(import.meta.dirname, '..', '..', '..', 'samples', 'manifest-with-errors.csv');
+    const preview = await service.handlers['manifest.preview'](manifest);
+    const texts = preview.issues.map((issue) => issue.text);
+    expect(texts.length).toBeGreaterThan(3);
+    for (const text of texts) expect(text).toMatch(/^(ligne \d+|le manifeste|le fichier)/);
+    expect(texts.join('\n')).not.toMatch(/\b(line|must|column)\b/);
+
+    const english = await checkManifestFile(manifest);
+    expect(english.issues.map((issue) => formatIssue(issue))).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^line \d+, column "\w+": /)]),
+    );
+    await service.handlers['app.setLanguage']('de');
+    const german = await service.handlers['manifest.preview'](manifest);
+    for (const issue of german.issues) expect(issue.text).toMatch(/^Zeile \d+/);
+  });
+});
+
+describe('the app’s own refusals in the person’s language', () => {
+  it('a document already sent, a batch that is gone, a connection that does not exist', async () => {
+    files = makeTempFolder('desk-messages-');
+    const service = await openApp(files.file('data'), ['de-AT']);
+    const refusal = async (call: () => Promise<unknown>) => {
+      try {
+        await call();
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error);
+      }
+      return undefined;
+    };
+    expect(await refusal(() => service.handlers['batches.get']('missing'))).toBe(
+      'Dieser Stapel existiert nicht mehr.',
+    );
+    expect(await refusal(() => service.handlers['profiles.test']('Büro'))).toBe(
+      'Es gibt keine Verbindung namens „Büro“.',
+    );
+    await service.handlers['app.setLanguage']('fr');
+    expect(await refusal(() => service.handlers['batches.get']('missing'))).toBe('Ce lot n’existe plus.');
+  });
+});
+
+describe('a file that cannot be added, in the person’s language', () => {
+  it('names why each file was left out in French, and in English the words it always had', async () => {
+    files = makeTempFolder('desk-messages-');
+    const service = await openApp(files.file('data'), ['fr-BE']);
+    const batch = await service.handlers['batches.create']('Contrats');
+    const notPdf = files.file('note.pdf');
+    writeFileSync(notPdf, 'not a PDF at all');
+    const missing = files.file('absent.pdf');
+    const french = await service.handlers['documents.addPaths'](batch.id, [notPdf, missing]);
+    expect(french.rejected.map((file) => file.message)).toEqual([
+      'Le fichier n’est pas un PDF\u00a0: il ne commence pas par un en-tête PDF (%PDF-1.x).',
+      'Impossible de lire le fichier\u00a0: le fichier n’existe pas.',
+    ]);
+    await service.handlers['app.setLanguage']('en');
+    const english = await service.handlers['documents.addPaths'](batch.id, [notPdf, missing]);
+    expect(english.rejected.map((file) => file.message)).toEqual([
+      'The file is not a PDF: it does not start with a PDF header (%PDF-1.x).',
+      'Cannot read the file: the file does not exist.',
+    ]);
+  });
+});
+
+describe('a refused answer to a check, in the person’s language', () => {
+  it('linking a document that needs no check is refused in German, with the words made inside the engine', async () => {
+    files = makeTempFolder('desk-messages-');
+    const sim = await startSimulator({ seed: 7 });
+    try {
+      const service = await openApp(files.file('data'), ['de-DE']);
+      await service.handlers['profiles.save']({
+        name: 'Büro',
+        baseUrl: sim.baseUrl,
+        clientId: DEMO_CLIENT.clientId,
+        secret: DEMO_CLIENT.clientSecret,
+      });
+      const batchId = await sendOneDocumentBatch(service.handlers, files, 'RH-1');
+      const [document] = (await service.handlers['batches.get'](batchId)).documents;
+      const refusal = await service.handlers['sending.linkRequest'](batchId, document!.id, 'sr_x').then(
+        () => undefined,
+        (error: unknown) => (error instanceof Error ? error.message : String(error)),
+      );
+      expect(refusal).toMatch(/^RH-1 braucht keine Prüfung: Es ist bereits vorbereitet \(Anfrage \S+\)\.$/);
+    } finally {
+      await opened?.service.close();
+      await opened?.dataDir.close();
+      opened = undefined;
+      await sim.close();
+    }
+  }, 30_000);
+});
+
+describe('every call speaks the person’s language', () => {
+  it('a message made outside the handlers (the browser host’s folder prompt) is in French too', async () => {
+    files = makeTempFolder('desk-messages-');
+    const dataDir = files.file('data');
+    // No page is served here: any script stands in for the bridge.
+    const bridgeScriptPath = files.file('desk-bridge.js');
+    writeFileSync(bridgeScriptPath, '');
+    const launched = await launchBrowserHost({
+      dataDir,
+      rendererDir: writeRendererFixture(files.file('renderer')),
+      bridgeScriptPath,
+      demo: false,
+      profiles: profileRegistry(dataDir, createMemoryCredentialStore()),
+      systemLocales: ['fr-FR'],
+    });
+    try {
+      const missing = files.file('nowhere');
+      const refusal = await withDialogAnswer({ paths: [missing] }, () =>
+        launched.service.handlers['dialogs.pickFolder'](),
+      ).then(
+        () => undefined,
+        (error: unknown) => (error instanceof Error ? error.message : String(error)),
+      );
+      expect(refusal).toBe(`Il n’y a pas de dossier à l’emplacement ${missing}.`);
+    } finally {
+      await launched.close();
+    }
+  });
+});
