@@ -64,6 +64,7 @@ export const BRIDGE_EVENTS = {
   },
   ceremony: { closed: 'ceremony.closed' },
   profiles: { changed: 'profiles.changed' },
+  keychain: { waiting: 'keychain.waiting' },
 } as const satisfies Record<string, Record<string, EventChannel>>;
 
 type Methods = typeof BRIDGE_METHODS;

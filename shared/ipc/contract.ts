@@ -112,6 +112,8 @@ export const eventChannels = {
   'tracking.paused': z.object({ paused: z.boolean() }),
   /** A request was read at its service: when it was last checked. */
   'tracking.checked': z.object({ batchId: id, documentId: id, at: z.string() }),
+  /** The system keychain keeps a call waiting (its own prompt may have opened), or answered every call. */
+  'keychain.waiting': z.object({ waiting: z.boolean() }),
 } as const;
 
 export type EventChannel = keyof typeof eventChannels;
