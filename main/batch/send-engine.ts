@@ -131,6 +131,8 @@ interface Run {
   waitStreak: number;
   fatal: RunStop | undefined;
   wake: () => void;
+  /** Ends the current wait: every worker tries the service again at once. */
+  tryNow: () => void;
   done: Promise<SendSummary>;
 }
 
@@ -297,6 +299,19 @@ export class SendEngine {
     else if (this.#sending.has(batchId)) this.#pausedBeforeStart.add(batchId);
   }
 
+  /**
+   * "Try now": a batch waiting for its service (unreachable, or busy) tries again at once
+   * instead of at the end of its wait; false when it is not waiting.
+   */
+  tryNow(batchId: string): boolean {
+    const run = this.#runs.get(batchId);
+    if (!run || run.resumeAt <= this.#monotonic()) return false;
+    this.#logger.log('info', 'send.try_now', { batchId });
+    run.tryNow();
+    this.#emit({ type: 'engine-state', batchId, state: 'running' });
+    return true;
+  }
+
   /** Puts a failed document back in the queue, and sends it if the batch is running. */
   async retry(batchId: string, documentId: string): Promise<void> {
     const document = this.#document(batchId, documentId);
@@ -403,6 +418,10 @@ export class SendEngine {
       waitStreak: 0,
       fatal: undefined,
       wake: () => wake(),
+      tryNow: () => {
+        run.resumeAt = 0;
+        wakeAll();
+      },
       done: Promise.resolve(undefined as unknown as SendSummary),
     };
     let wakeSignal = new Promise<void>((resolve) => (wake = resolve));
@@ -426,7 +445,8 @@ export class SendEngine {
       while (!signal.aborted && !run.fatal) {
         const waitFor = run.resumeAt - this.#monotonic();
         if (waitFor > 0) {
-          await sleep(waitFor, signal).catch(() => undefined);
+          // A nap, not a sleep: "Try now" ends the wait.
+          await nap(waitFor);
           continue;
         }
         const pick = this.#nextRunnable(run);

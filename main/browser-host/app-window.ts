@@ -40,8 +40,8 @@ export interface AppWindowOptions {
 
 /** A running window: its browser process and private profile. */
 export interface AppWindow {
-  /** Resolves once the browser process has exited and its profile folder is removed. */
-  readonly exited: Promise<void>;
+  /** Resolves once the browser process has exited and its profile folder is removed, with its exit code. */
+  readonly exited: Promise<{ readonly code: number | null }>;
   /** Ends the browser process (SIGTERM) and waits for `exited`. */
   close(): Promise<void>;
 }
@@ -83,7 +83,7 @@ export async function openAppWindow(options: AppWindowOptions): Promise<AppWindo
   const child = spawn(executable, args, { stdio: 'ignore' });
   options.logger.log('info', 'app_window.opened', { window: options.label, pid: child.pid });
 
-  const exited = new Promise<void>((resolveExit) => {
+  const exited = new Promise<{ readonly code: number | null }>((resolveExit) => {
     let finished = false;
     const finish = (code: number | null, error?: Error) => {
       if (finished) return;
@@ -95,7 +95,7 @@ export async function openAppWindow(options: AppWindowOptions): Promise<AppWindo
       });
       void rm(folder, { recursive: true, force: true })
         .catch(() => undefined)
-        .then(() => resolveExit());
+        .then(() => resolveExit({ code }));
     };
     child.once('error', (error) => finish(null, error));
     child.once('exit', (code) => finish(code));

@@ -41,6 +41,7 @@ export const BRIDGE_METHODS = {
     start: 'sending.start',
     pause: 'sending.pause',
     retry: 'sending.retry',
+    tryNow: 'sending.tryNow',
     linkRequest: 'sending.linkRequest',
     sendAsNew: 'sending.sendAsNew',
   },

@@ -68,6 +68,8 @@ export const invokeChannels = {
   'sending.start': channel(z.tuple([id]), engineStateSchema),
   'sending.pause': channel(z.tuple([id]), engineStateSchema),
   'sending.retry': channel(z.tuple([id, id]), engineStateSchema),
+  /** A batch waiting for its service tries again at once, instead of at the end of its wait. */
+  'sending.tryNow': channel(z.tuple([id]), engineStateSchema),
   /** A document that needs the user's check: link the request the service already holds (its reference is checked). */
   'sending.linkRequest': channel(
     z.tuple([id, id, id, z.object({ confirmed: z.boolean() }).strict().optional()]),

@@ -76,3 +76,29 @@ it('Pause while the service is silent: the slowness ends with the run', async ()
   expect((await sending).state).toBe('paused');
   expect(slowness(events, 0).map((entry) => entry.slow)).toEqual([true, false]);
 });
+
+it('"Try now" while the service cannot be reached: the batch tries again at once instead of at the end of its wait', async () => {
+  await desk.close();
+  desk = await openTestDesk(sim, files.file('data'), { engineWaitMs: { first: 30_000, longest: 60_000 } });
+  const batch = await makeBatch(desk, files, 2);
+  const events: SendEngineEvent[] = [];
+  desk.engine.subscribe((event) => events.push(event));
+  expect(desk.engine.tryNow(batch.id)).toBe(false); // not sending: nothing to try
+  sim.faults.set({ dropBeforeRate: 1 }); // every connection is cut: the service cannot be reached
+  const sending = desk.engine.send(batch.id);
+  await expect
+    .poll(() => events.some((event) => event.type === 'engine-state' && event.state === 'waiting'), {
+      timeout: 10_000,
+      interval: 50,
+    })
+    .toBe(true);
+  const waiting = events.findLast((event) => event.type === 'engine-state')!;
+  // The next try is at least 15 s away.
+  expect(waiting.type === 'engine-state' && waiting.resumesAt! - Date.now()).toBeGreaterThan(10_000);
+
+  sim.faults.set({ dropBeforeRate: 0 }); // the service is back
+  const tried = performance.now();
+  expect(desk.engine.tryNow(batch.id)).toBe(true);
+  expect(await sending).toMatchObject({ state: 'finished', prepared: 2 });
+  expect(performance.now() - tried).toBeLessThan(5_000);
+});
