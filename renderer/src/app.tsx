@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { KeychainWait } from './components/keychain-wait';
 import { Notices } from './components/notices';
 import { BatchScreen } from './screens/batch-screen';
 import { BatchesScreen } from './screens/batches-screen';
@@ -69,6 +70,7 @@ export function App() {
           </ul>
         </div>
       )}
+      <KeychainWait />
       <Notices />
       <main>
         {screen.name === 'batches' && <BatchesScreen />}
