@@ -125,6 +125,60 @@ function promptingKeychain(): { credentials: CredentialStore; lock: () => void; 
   };
 }
 
+/** A saved connection to the simulator and a batch of the sample manifest (3 documents), opened on the page. */
+async function openSampleBatch(waits: WaitsDesk, name: string): Promise<string> {
+  const { handlers } = waits.host.service;
+  await handlers['profiles.save']({
+    name: 'Office',
+    baseUrl: waits.sim.baseUrl,
+    clientId: DEMO_CLIENT.clientId,
+    secret: DEMO_CLIENT.clientSecret,
+  });
+  const batch = await handlers['batches.create'](name);
+  await handlers['manifest.import'](batch.id, SAMPLE_MANIFEST);
+  await waits.page.getByRole('button', { name: /^(Batches|Lots|Stapel)$/ }).click();
+  await waits.page.getByRole('button', { name, exact: true }).click();
+  await waits.page.getByRole('heading', { name, level: 2 }).waitFor();
+  return batch.id;
+}
+
+/** How many documents of the batch are prepared at the service, as main sees it. */
+async function preparedCount(waits: WaitsDesk, batchId: string): Promise<number> {
+  const detail = await waits.host.service.handlers['batches.get'](batchId);
+  return detail.documents.filter(
+    (document) => document.requestId !== undefined && document.class !== 'sending',
+  ).length;
+}
+
+/**
+ * A stand-in for the browser: Debian's Chromium until `displayFlag` exists (with no display it
+ * stops at once, as on a server session), then a window that follows its link and stays open.
+ */
+function browserUntilDisplay(files: TempFolder): { executable: string; displayFlag: string } {
+  const displayFlag = files.file('display-connected');
+  const window = files.file('window.cjs');
+  writeFileSync(
+    window,
+    `const { readFileSync } = require('node:fs');
+const { fileURLToPath } = require('node:url');
+const app = process.argv.slice(2).find((arg) => arg.startsWith('--app='));
+const page = readFileSync(fileURLToPath(app.slice('--app='.length)), 'utf8');
+const link = /url=([^"]+)"/.exec(page)[1].replace(/&amp;/g, '&');
+fetch(link, { redirect: 'manual' }).then(() => setInterval(() => {}, 1000));
+`,
+  );
+  const executable = files.file('browser');
+  writeFileSync(
+    executable,
+    `#!/bin/sh
+if [ -e ${JSON.stringify(displayFlag)} ]; then exec ${JSON.stringify(process.execPath)} ${JSON.stringify(window)} "$@"; fi
+exec /usr/bin/chromium "$@"
+`,
+  );
+  chmodSync(executable, 0o700);
+  return { executable, displayFlag };
+}
+
 /** The words of the keychain journey in each language. */
 const KEYCHAIN_WORDS = {
   en: {
@@ -230,4 +284,91 @@ describe('waits, end to end in Chromium through the browser host', () => {
     expect(await page.getByRole('row', { name: /Office/ }).count()).toBe(0);
     expect(await page.locator('.notices').getByRole('alert').count()).toBe(0);
   }, 60_000);
+  it('a service that stops answering: within seconds the batch says it is slow to answer, with Pause sending, and stops saying so once answers come again', async () => {
+    desk = await launchWaitsDesk({
+      profiles: (dataDir) => profileRegistry(dataDir, createMemoryCredentialStore()),
+    });
+    const { page, sim } = desk;
+    const batchId = await openSampleBatch(desk, 'Quiet service');
+    // The service takes the creations in, and says nothing for 8 s.
+    sim.faults.set({ latencyMs: 8_000, pathPattern: '^/api/v1/signing-requests$' });
+    const sent = Date.now();
+    await page.getByRole('button', { name: 'Send batch' }).click();
+    const slow = page.getByRole('status').filter({ hasText: 'The service is slow to answer; still trying.' });
+    await slow.waitFor({ timeout: 6_000 });
+    expect(Date.now() - sent).toBeLessThan(6_000);
+    expect(await preparedCount(desk, batchId)).toBe(0);
+    await slow.getByRole('button', { name: 'Pause sending' }).waitFor();
+
+    sim.faults.set({ latencyMs: 0 }); // the service answers again (the late answers come in)
+    await expect.poll(() => preparedCount(desk!, batchId), { timeout: 30_000 }).toBe(3);
+    await expect.poll(() => slow.count(), { timeout: 5_000 }).toBe(0);
+  }, 90_000);
+
+  it('Pause sending from the slow-service banner pauses the batch; the banner goes with the silent calls', async () => {
+    desk = await launchWaitsDesk({
+      profiles: (dataDir) => profileRegistry(dataDir, createMemoryCredentialStore()),
+    });
+    const { page, sim } = desk;
+    await openSampleBatch(desk, 'Quiet service');
+    sim.faults.set({ latencyMs: 30_000, pathPattern: '^/api/v1/signing-requests$' });
+    await page.getByRole('button', { name: 'Send batch' }).click();
+    const slow = page.getByRole('status').filter({ hasText: 'The service is slow to answer; still trying.' });
+    await slow.getByRole('button', { name: 'Pause sending' }).click({ timeout: 6_000 });
+    await page.getByRole('status').filter({ hasText: 'Sending is paused;' }).waitFor();
+    await expect.poll(() => slow.count(), { timeout: 5_000 }).toBe(0);
+  }, 90_000);
+
+  it('"Try now" in the banner of a service that cannot be reached sends at once instead of at the end of the wait', async () => {
+    desk = await launchWaitsDesk({
+      profiles: (dataDir) => profileRegistry(dataDir, createMemoryCredentialStore()),
+      tuning: { engineWaitMs: { first: 30_000, longest: 60_000 } },
+    });
+    const { page, sim } = desk;
+    const batchId = await openSampleBatch(desk, 'Offline Monday');
+    sim.faults.set({ dropBeforeRate: 1 }); // every connection is cut
+    await page.getByRole('button', { name: 'Send batch' }).click();
+    const waiting = page.getByRole('status').filter({ hasText: 'The signing service cannot be reached.' });
+    await waiting.waitFor({ timeout: 20_000 });
+
+    sim.faults.set({ dropBeforeRate: 0 }); // the service is back; the next try is 15 s or more away
+    const tried = Date.now();
+    await waiting.getByRole('button', { name: 'Try now' }).click();
+    await expect.poll(() => preparedCount(desk!, batchId), { timeout: 10_000 }).toBe(3);
+    expect(Date.now() - tried).toBeLessThan(10_000);
+    await expect.poll(() => waiting.count()).toBe(0);
+  }, 90_000);
+
+  it('"Open ceremony" with no display: the page says why the window did not open, and Try again opens it once it can', async () => {
+    const files = makeTempFolder('desk-waits-browser-');
+    const browser = browserUntilDisplay(files);
+    try {
+      desk = await launchWaitsDesk({
+        profiles: (dataDir) => profileRegistry(dataDir, createMemoryCredentialStore()),
+        chromiumPath: browser.executable,
+      });
+      const { page } = desk;
+      const batchId = await openSampleBatch(desk, 'Signing day');
+      await page.getByRole('button', { name: 'Send batch' }).click();
+      await expect.poll(() => preparedCount(desk!, batchId), { timeout: 30_000 }).toBe(3);
+
+      // This test process has no display: Debian's Chromium stops at once with exit code 1.
+      expect(process.env.DISPLAY ?? '').toBe('');
+      await page.getByRole('button', { name: /Open ceremony.*NDA-2026-017/ }).click();
+      const problem = page
+        .getByRole('alert')
+        .filter({ hasText: 'The signing ceremony of NDA-2026-017 did not open.' });
+      await problem.waitFor({ timeout: 10_000 });
+      await problem.getByText('there is no display to show it on').waitFor();
+
+      writeFileSync(browser.displayFlag, ''); // a display is there now
+      await problem.getByRole('button', { name: 'Try again' }).click();
+      await page.getByText('The ceremony opened in its own window').waitFor({ timeout: 10_000 });
+      expect(await problem.count()).toBe(0);
+    } finally {
+      await desk?.close();
+      desk = undefined;
+      files.remove();
+    }
+  }, 90_000);
 });
