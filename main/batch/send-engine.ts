@@ -60,6 +60,8 @@ export type SendEngineEvent =
       readonly state: EngineState;
       /** Why the queue waits or stopped, in plain words. */
       readonly reason?: string;
+      /** While waiting: the service cannot be reached (no answer at all), rather than asked to wait. */
+      readonly unreachable?: boolean;
       readonly resumesAt?: number;
     }
   | {
@@ -749,6 +751,7 @@ export class SendEngine {
       batchId: run.batchId,
       state: 'waiting',
       reason,
+      ...(isOfflineFailure(failure) ? { unreachable: true } : {}),
       // For people: by the wall clock.
       resumesAt: this.#now() + (run.resumeAt - this.#monotonic()),
     });
