@@ -265,6 +265,35 @@ describe('waits, end to end in Chromium through the browser host', () => {
     }, 60_000);
   }
 
+  it('testing a connection whose secret is behind the keychain prompt says so within a second, and the test ends once it is answered', async () => {
+    const keychain = promptingKeychain();
+    desk = await launchWaitsDesk({ profiles: (dataDir) => profileRegistry(dataDir, keychain.credentials) });
+    const { page, sim } = desk;
+    await desk.host.service.handlers['profiles.save']({
+      name: 'Office',
+      baseUrl: sim.baseUrl,
+      clientId: DEMO_CLIENT.clientId,
+      secret: DEMO_CLIENT.clientSecret,
+    });
+    await page.getByRole('button', { name: 'Connections' }).click();
+    const row = page.getByRole('row', { name: /Office/ });
+    await row.getByText('Saved in keychain').waitFor();
+
+    keychain.lock();
+    const clicked = Date.now();
+    await row.getByRole('button', { name: 'Test connection' }).click();
+    const waiting = page
+      .getByRole('status')
+      .filter({ hasText: 'Waiting for the system keychain — a prompt may have opened.' });
+    await waiting.waitFor({ timeout: 1_500 });
+    expect(Date.now() - clicked).toBeLessThan(1_500);
+    await row.getByRole('status').filter({ hasText: 'Testing…' }).waitFor();
+
+    keychain.answer();
+    await row.getByRole('status').filter({ hasText: 'Connected' }).waitFor();
+    await expect.poll(() => waiting.count()).toBe(0);
+  }, 60_000);
+
   it('saving a connection the service address of which is refused: the reason is said in the form, not behind it', async () => {
     desk = await launchWaitsDesk({
       profiles: (dataDir) => profileRegistry(dataDir, createMemoryCredentialStore()),
