@@ -9,7 +9,9 @@ export type CeremonyWindowProblem =
   /** There is no display to show a window on (no DISPLAY nor WAYLAND_DISPLAY on Linux). */
   | { readonly kind: 'no_display' }
   /** The window's process ended before it opened the ceremony (its exit code, when it had one). */
-  | { readonly kind: 'exited'; readonly code: number | null };
+  | { readonly kind: 'exited'; readonly code: number | null }
+  /** The window could not load the widget's page (Chromium's error code, e.g. ERR_CONNECTION_REFUSED). */
+  | { readonly kind: 'load_failed'; readonly code: string };
 
 export class CeremonyWindowFailure extends DeskError {
   readonly problem: CeremonyWindowProblem;
@@ -19,7 +21,9 @@ export class CeremonyWindowFailure extends DeskError {
       'ceremony_window_failed',
       problem.kind === 'no_display'
         ? 'The ceremony window could not open: there is no display to show it on.'
-        : `The ceremony window could not open: its browser stopped at once (exit code ${problem.code ?? 'none'}).`,
+        : problem.kind === 'load_failed'
+          ? `The ceremony window could not load the signing page (${problem.code}).`
+          : `The ceremony window could not open: its browser stopped at once (exit code ${problem.code ?? 'none'}).`,
     );
     this.name = 'CeremonyWindowFailure';
     this.problem = problem;

@@ -20,9 +20,11 @@ async function openWindow(ctx: DeskContext, request: CeremonyRequest): Promise<v
       error.code,
       problem.kind === 'no_display'
         ? t('waits.ceremonyNoDisplay')
-        : problem.code === null
-          ? t('waits.ceremonyStopped')
-          : t('waits.ceremonyExited', { code: String(problem.code) }),
+        : problem.kind === 'load_failed'
+          ? t('waits.ceremonyLoadFailed', { code: problem.code })
+          : problem.code === null
+            ? t('waits.ceremonyStopped')
+            : t('waits.ceremonyExited', { code: String(problem.code) }),
     );
   }
 }
