@@ -208,6 +208,10 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
   let translator: Translator | undefined;
   const events = ipcEvents(ctx);
   unsubscribers.push(store.subscribe((batch) => ctx.announce(batch.id)));
+  // A keychain prompt keeps saves, tests and sends waiting: the page says so within a second.
+  const keychainWaits = deps.profiles.keychainWaits;
+  if (keychainWaits)
+    unsubscribers.push(keychainWaits.subscribe((waiting) => deps.emit('keychain.waiting', { waiting })));
 
   const handlers: DeskHandlers = speakingEach(ctx, {
     ...appHandlers(ctx),

@@ -28,12 +28,26 @@ export function ipcEvents(ctx: DeskContext): {
         case 'engine-state':
           ctx.engineStates.set(event.batchId, {
             state: event.state,
-            ...(event.reason ? { reason: event.reason } : {}),
+            // The service out of reach is said in the person's language; other reasons are the service's own.
+            ...(event.unreachable
+              ? { reason: ctx.translator().t('waits.unreachable') }
+              : event.reason
+                ? { reason: event.reason }
+                : {}),
             ...(event.resumesAt ? { resumesAt: event.resumesAt } : {}),
+            // Slowness is the calls' own: it ends when they do, whatever the queue's state.
+            ...(ctx.engineState(event.batchId).slow ? { slow: true } : {}),
           });
           deps.emit('sending.state', { batchId: event.batchId, engine: ctx.engineState(event.batchId) });
           ctx.announce(event.batchId);
           return;
+        case 'service-slow': {
+          const { slow: _wasSlow, ...engine } = ctx.engineState(event.batchId);
+          ctx.engineStates.set(event.batchId, { ...engine, ...(event.slow ? { slow: true } : {}) });
+          deps.emit('sending.state', { batchId: event.batchId, engine: ctx.engineState(event.batchId) });
+          ctx.announce(event.batchId);
+          return;
+        }
         default:
           return;
       }

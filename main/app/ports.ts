@@ -5,6 +5,7 @@
 import type { ProfileInput } from '../../shared/ipc/contract';
 import type { WidgetSessionHandle } from '../client/service-client';
 import type { Result } from '../client/service-failure';
+import type { KeychainWaits } from '../credentials/keychain-watch';
 import type { Connection } from '../desk-core';
 
 export interface ProfileRecord {
@@ -24,6 +25,8 @@ export interface ProfileRegistry {
   activeName(): Promise<string | undefined>;
   setActive(name: string): Promise<void>;
   connectionFor(name: string): Promise<Connection>;
+  /** Says when the keychain keeps a call waiting (its own prompt may have opened). */
+  readonly keychainWaits?: KeychainWaits;
 }
 
 /** Native file dialogs (Electron) or their stand-in (browser host). `undefined`/[] = cancelled. */

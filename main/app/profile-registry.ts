@@ -5,7 +5,8 @@
  */
 import { DeskError } from './desk-error';
 import type { ProfileRegistry } from './ports';
-import { createKeytarCredentialStore } from '../credentials/credential-store';
+import { createKeytarCredentialStore, type CredentialStore } from '../credentials/credential-store';
+import { watchKeychain, type KeychainWaits } from '../credentials/keychain-watch';
 import { createProfileStore, type ProfileResult, type ProfileStore } from '../credentials/profile-store';
 
 async function valueOf<T>(result: Promise<ProfileResult<T>>): Promise<T> {
@@ -14,8 +15,8 @@ async function valueOf<T>(result: Promise<ProfileResult<T>>): Promise<T> {
   return answer.value;
 }
 
-/** Adapts a ProfileStore to the port. */
-export function profileRegistryOver(store: ProfileStore): ProfileRegistry {
+/** Adapts a ProfileStore to the port; `keychainWaits` says when its keychain keeps it waiting. */
+export function profileRegistryOver(store: ProfileStore, keychainWaits?: KeychainWaits): ProfileRegistry {
   return {
     list: () => valueOf(store.list()),
     save: (input) => valueOf(store.save(input)),
@@ -25,10 +26,21 @@ export function profileRegistryOver(store: ProfileStore): ProfileRegistry {
       await valueOf(store.setActive(name));
     },
     connectionFor: (name) => valueOf(store.connectionFor(name)),
+    ...(keychainWaits ? { keychainWaits } : {}),
   };
 }
 
-/** The app's profiles: `<dataDir>/profiles.json` with secrets in the OS keychain (keytar). */
-export function openProfileRegistry(dataDir: string): ProfileRegistry {
-  return profileRegistryOver(createProfileStore({ dataDir, credentials: createKeytarCredentialStore() }));
+/**
+ * The app's profiles: `<dataDir>/profiles.json` with secrets in `credentials` (by default the OS
+ * keychain, through keytar), whose waits are watched.
+ */
+export function openProfileRegistry(
+  dataDir: string,
+  credentials: CredentialStore = createKeytarCredentialStore(),
+): ProfileRegistry {
+  const watched = watchKeychain(credentials);
+  return profileRegistryOver(
+    createProfileStore({ dataDir, credentials: watched.credentials }),
+    watched.waits,
+  );
 }

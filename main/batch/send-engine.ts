@@ -11,6 +11,7 @@ import { sameConnection, type ConnectionAddress } from './batch-connection';
 import { holdsRequests } from './older-batch';
 import { phaseOf, type BatchState, type DocumentState, type NeedsCheck } from './batch-state';
 import { CallSlots } from './call-slots';
+import { SlowCalls } from './slow-calls';
 import {
   isPreparedOrLater,
   linkProblemAfterRead,
@@ -59,7 +60,18 @@ export type SendEngineEvent =
       readonly state: EngineState;
       /** Why the queue waits or stopped, in plain words. */
       readonly reason?: string;
+      /** While waiting: the service cannot be reached (no answer at all), rather than asked to wait. */
+      readonly unreachable?: boolean;
       readonly resumesAt?: number;
+    }
+  | {
+      /**
+       * A call of the batch has had no answer for longer than a normal one takes (the service
+       * is slow, or silent), or none is that late any more.
+       */
+      readonly type: 'service-slow';
+      readonly batchId: string;
+      readonly slow: boolean;
     }
   | {
       readonly type: 'item-failed';
@@ -100,6 +112,8 @@ export interface SendEngineOptions {
   readonly uploadExpiryMarginMs?: number;
   /** First wait before uploading again after the service said an upload was gone (default 2 s, doubling). */
   readonly reuploadBackoffMs?: number;
+  /** A call with no answer for this long (ms) makes the batch "slow to answer" (default SLOW_CALL_MS). */
+  readonly slowAfterMs?: number;
 }
 
 /** What a call tells the engine of its attempts, to know whether one may have been applied. */
@@ -112,11 +126,15 @@ interface Run {
   readonly inFlight: Set<string>;
   /** This run's own facts per document (fresh uploads, backoffs). */
   readonly facts: Map<string, RunFacts>;
+  /** This run's calls that the service keeps waiting. */
+  readonly slow: SlowCalls;
   /** No new step starts before this time (the service is unreachable or asked to wait). */
   resumeAt: number;
   waitStreak: number;
   fatal: RunStop | undefined;
   wake: () => void;
+  /** Ends the current wait: every worker tries the service again at once. */
+  tryNow: () => void;
   done: Promise<SendSummary>;
 }
 
@@ -280,6 +298,19 @@ export class SendEngine {
     else if (this.#sending.has(batchId)) this.#pausedBeforeStart.add(batchId);
   }
 
+  /**
+   * "Try now": a batch waiting for its service (unreachable, or busy) tries again at once
+   * instead of at the end of its wait; false when it is not waiting.
+   */
+  tryNow(batchId: string): boolean {
+    const run = this.#runs.get(batchId);
+    if (!run || run.resumeAt <= this.#monotonic()) return false;
+    this.#logger.log('info', 'send.try_now', { batchId });
+    run.tryNow();
+    this.#emit({ type: 'engine-state', batchId, state: 'running' });
+    return true;
+  }
+
   /** Puts a failed document back in the queue, and sends it if the batch is running. */
   async retry(batchId: string, documentId: string): Promise<void> {
     const document = this.#document(batchId, documentId);
@@ -379,10 +410,17 @@ export class SendEngine {
       slots: new CallSlots(concurrency),
       inFlight: new Set(),
       facts: new Map(),
+      slow: new SlowCalls((slow) => this.#emit({ type: 'service-slow', batchId, slow }), {
+        ...(this.#options.slowAfterMs === undefined ? {} : { afterMs: this.#options.slowAfterMs }),
+      }),
       resumeAt: 0,
       waitStreak: 0,
       fatal: undefined,
       wake: () => wake(),
+      tryNow: () => {
+        run.resumeAt = 0;
+        wakeAll();
+      },
       done: Promise.resolve(undefined as unknown as SendSummary),
     };
     let wakeSignal = new Promise<void>((resolve) => (wake = resolve));
@@ -406,7 +444,8 @@ export class SendEngine {
       while (!signal.aborted && !run.fatal) {
         const waitFor = run.resumeAt - this.#monotonic();
         if (waitFor > 0) {
-          await sleep(waitFor, signal).catch(() => undefined);
+          // A nap, not a sleep: "Try now" ends the wait.
+          await nap(waitFor);
           continue;
         }
         const pick = this.#nextRunnable(run);
@@ -449,6 +488,7 @@ export class SendEngine {
         run.fatal ??= storageFailure(error);
       } finally {
         this.#runs.delete(batchId);
+        run.slow.close();
       }
       return this.#summary(run);
     })();
@@ -560,7 +600,7 @@ export class SendEngine {
           return decideUpload(document, step, localCopyMissing(), context);
         }
         let reported = 0;
-        const answer = await this.#call(run, (attempts) =>
+        const answer = await this.#call(run, (attempts, alive) =>
           client.uploadDocument(
             {
               open: () => blobs.openRead(draft.pdf.sha256),
@@ -571,6 +611,7 @@ export class SendEngine {
               signal,
               ...attempts,
               onProgress: (sent, total) => {
+                alive();
                 if (sent === 0 || sent === total || sent - reported >= PROGRESS_STEP_BYTES) {
                   reported = sent;
                   this.#emitItem(run.batchId, draft.id, sent, total);
@@ -622,24 +663,43 @@ export class SendEngine {
    * been applied: one is on the wire, or one that left got no answer proving it was not (a
    * Pause during the backoff after a 503 is not a lost answer).
    */
-  async #call<T>(run: Run, call: (attempts: AttemptTracking) => Promise<Result<T>>): Promise<Answer<T>> {
+  async #call<T>(
+    run: Run,
+    call: (attempts: AttemptTracking, alive: () => void) => Promise<Result<T>>,
+  ): Promise<Answer<T>> {
     const { signal } = run.controller;
     let onTheWire = false;
     let mayHaveApplied = false;
+    /** The attempt on the wire, watched for an answer that is late. */
+    let watched: number | undefined;
+    const settle = () => {
+      if (watched !== undefined) run.slow.end(watched);
+      watched = undefined;
+    };
     const attempts: AttemptTracking = {
-      onAttempt: () => (onTheWire = true),
+      onAttempt: () => {
+        onTheWire = true;
+        settle();
+        watched = run.slow.begin();
+      },
       onAttemptSettled: (outcome) => {
         onTheWire = false;
+        settle();
         if (outcome === 'maybe_applied') mayHaveApplied = true;
       },
     };
+    const alive = () => {
+      if (watched !== undefined) run.slow.alive(watched);
+    };
     const left = (): boolean => onTheWire || mayHaveApplied;
     try {
-      const result = await run.slots.run(signal, () => call(attempts));
+      const result = await run.slots.run(signal, () => call(attempts, alive));
       return result.ok ? { kind: 'applied', value: result.value } : { kind: 'failed', failure: result.error };
     } catch (error) {
       if (signal.aborted) return { kind: 'interrupted', left: left() };
       throw error;
+    } finally {
+      settle();
     }
   }
 
@@ -688,6 +748,7 @@ export class SendEngine {
       batchId: run.batchId,
       state: 'waiting',
       reason,
+      ...(isOfflineFailure(failure) ? { unreachable: true } : {}),
       // For people: by the wall clock.
       resumesAt: this.#now() + (run.resumeAt - this.#monotonic()),
     });

@@ -85,8 +85,8 @@ export interface AppWindowOptions {
 
 /** A running window: its browser process and private profile. */
 export interface AppWindow {
-  /** Resolves once the browser process has exited and its profile folder is removed. */
-  readonly exited: Promise<void>;
+  /** Resolves once the browser process has exited and its profile folder is removed, with its exit code. */
+  readonly exited: Promise<{ readonly code: number | null }>;
   /** Ends the browser process (SIGTERM) and waits for `exited`. */
   close(): Promise<void>;
 }
@@ -152,7 +152,7 @@ export async function openAppWindow(options: AppWindowOptions): Promise<AppWindo
   };
   options.logger.log('info', 'app_window.opened', { window: options.label, pid: child.pid });
 
-  const exited = new Promise<void>((resolveExit) => {
+  const exited = new Promise<{ readonly code: number | null }>((resolveExit) => {
     let finished = false;
     const finish = (code: number | null, error?: Error) => {
       if (finished) return;
@@ -164,7 +164,7 @@ export async function openAppWindow(options: AppWindowOptions): Promise<AppWindo
       });
       void groupGone()
         .then(() => removeFolder(folder))
-        .then(() => resolveExit());
+        .then(() => resolveExit({ code }));
     };
     child.once('error', (error) => finish(null, error));
     child.once('exit', (code) => finish(code));

@@ -4,6 +4,7 @@
  * handoff link of the host, which decides only when it is followed which URL to redirect to:
  * the session's, or a renewed session's if that one has expired (an expired URL is never loaded).
  */
+import { CeremonyWindowFailure } from '../app/ceremony-window-failure';
 import type { CeremonyOpener, CeremonyRequest } from '../app/ports';
 import type { Logger } from '../log';
 import { openAppWindow, type AppWindow } from './app-window';
@@ -16,6 +17,17 @@ export interface ChromiumCeremonyOpenerOptions {
   readonly executable?: string;
   /** The local clock that `session.expiresAt` is measured on. */
   readonly now?: () => number;
+  /** Whether there is a display to open windows on (default: DISPLAY or WAYLAND_DISPLAY is set, or not Linux). */
+  readonly hasDisplay?: () => boolean;
+  /** How long a window may take to follow its link before it counts as open anyway (default 5 s). */
+  readonly openGraceMs?: number;
+}
+
+/** A window still starting after this long is left to open in its own time. */
+const OPEN_GRACE_MS = 5_000;
+
+function displayPresent(): boolean {
+  return process.platform !== 'linux' || Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
 }
 
 /** A ceremony opener whose windows can all be closed when the host stops. */
@@ -36,19 +48,42 @@ export function currentWidgetUrl(request: CeremonyRequest, now: () => number): H
 /**
  * Opens each ceremony in a Chromium app window; `onClosed` runs when that window's process
  * exits. Opening a document's ceremony again replaces its window (one window per document).
+ * A window whose process ends before it followed its link did not open: `open` rejects with
+ * a CeremonyWindowFailure that says why (no display, the browser's exit code), never in silence.
  */
 export function createChromiumCeremonyOpener(options: ChromiumCeremonyOpenerOptions): ClosableCeremonyOpener {
   const now = options.now ?? Date.now;
+  const hasDisplay = options.hasDisplay ?? displayPresent;
+  const graceMs = options.openGraceMs ?? OPEN_GRACE_MS;
   const windows = new Map<string, AppWindow>();
   return {
     async open(request) {
       await windows.get(request.key)?.close();
+      let followed!: () => void;
+      const linkFollowed = new Promise<'opened'>((resolve) => (followed = () => resolve('opened')));
+      const target = currentWidgetUrl(request, now);
       const window = await openAppWindow({
-        url: options.handoff(currentWidgetUrl(request, now)),
+        url: options.handoff(() => {
+          followed();
+          return target();
+        }),
         label: 'ceremony',
         logger: options.logger,
         ...(options.executable ? { executable: options.executable } : {}),
       });
+      let grace: ReturnType<typeof setTimeout> | undefined;
+      const outcome = await Promise.race([
+        linkFollowed,
+        window.exited,
+        new Promise<'opened'>((resolve) => (grace = setTimeout(() => resolve('opened'), graceMs))),
+      ]);
+      clearTimeout(grace);
+      if (outcome !== 'opened') {
+        options.logger.log('warn', 'ceremony.window_failed', { code: outcome.code });
+        throw new CeremonyWindowFailure(
+          hasDisplay() ? { kind: 'exited', code: outcome.code } : { kind: 'no_display' },
+        );
+      }
       windows.set(request.key, window);
       void window.exited.then(() => {
         if (windows.get(request.key) === window) windows.delete(request.key);

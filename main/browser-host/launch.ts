@@ -10,9 +10,8 @@ import { createDeskService, type DeskService } from '../app/desk-service';
 import type { CeremonyOpener, DemoProvider, Notifier, ProfileRegistry } from '../app/ports';
 import { connectionTester } from '../app/connection-tester';
 import { simulatorDemo } from '../app/simulator-demo';
-import { profileRegistryOver } from '../app/profile-registry';
+import { openProfileRegistry } from '../app/profile-registry';
 import { createKeytarCredentialStore, type CredentialStore } from '../credentials/credential-store';
-import { createProfileStore } from '../credentials/profile-store';
 import { openDataDir, type ConnectionTuning } from '../desk-core';
 import { silentLogger, type Logger } from '../log';
 import { openAppWindow, removeOrphanedWindowFolders, type AppWindow } from './app-window';
@@ -63,7 +62,7 @@ export function profileRegistry(
   dataDir: string,
   credentials: CredentialStore = createKeytarCredentialStore(),
 ): ProfileRegistry {
-  return profileRegistryOver(createProfileStore({ dataDir, credentials }));
+  return openProfileRegistry(dataDir, credentials);
 }
 
 /** A notification becomes a log line: the browser host is for development, and these hold no secret. */

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { BrowserWindow, session, type BrowserWindowConstructorOptions, type Session } from 'electron';
+import { CeremonyWindowFailure } from '../app/ceremony-window-failure';
 import { DeskError } from '../app/desk-error';
 import type { CeremonyOpener, CeremonyRequest } from '../app/ports';
 import type { WidgetSessionHandle } from '../client/service-client';
@@ -19,6 +20,9 @@ import {
   sameOrigin,
   setNavigationScope,
 } from './security';
+
+/** How long the widget's page may take to fail to load before the window counts as open. */
+const LOAD_GRACE_MS = 5_000;
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
@@ -129,12 +133,28 @@ export function createCeremonyWindows(options: CeremonyWindowsOptions): Ceremony
     });
 
     logger.log('info', 'ceremony.opened', { key: request.key, expiresInSeconds: handle.expiresInSeconds });
-    window.loadURL(widgetUrl).catch((error: unknown) => {
-      // Electron's load errors quote the URL: only their code is logged.
-      const code =
-        typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'unknown';
-      logger.log('warn', 'ceremony.load_failed', { key: request.key, code });
-    });
+    let grace: Parameters<typeof clearTimeout>[0];
+    const failed = await Promise.race([
+      window.loadURL(widgetUrl).then(
+        () => undefined,
+        (error: unknown) => {
+          // Electron's load errors quote the URL: only their code is logged.
+          const code =
+            typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'unknown';
+          logger.log('warn', 'ceremony.load_failed', { key: request.key, code });
+          // ERR_ABORTED: the page went on to another address of the widget's own; the window is fine.
+          return code === 'ERR_ABORTED' ? undefined : code;
+        },
+      ),
+      // A page still loading after this long is left to load in its own time.
+      new Promise<undefined>((resolve) => (grace = setTimeout(resolve, LOAD_GRACE_MS))),
+    ]);
+    clearTimeout(grace);
+    if (failed !== undefined) {
+      // An empty window says nothing: it is closed, and the page says why, with "Try again".
+      if (!window.isDestroyed()) window.close();
+      throw new CeremonyWindowFailure({ kind: 'load_failed', code: failed });
+    }
   }
 
   return {

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { HostConnection } from './components/host-connection';
 import { LanguageSetting } from './components/language-setting';
+import { KeychainWait } from './components/keychain-wait';
 import { Notices } from './components/notices';
 import { useT } from './i18n';
 import { BatchScreen } from './screens/batch-screen';
@@ -72,6 +73,7 @@ export function App() {
           </ul>
         </div>
       )}
+      <KeychainWait />
       <Notices />
       <main>
         {screen.name === 'batches' && <BatchesScreen />}

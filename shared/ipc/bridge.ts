@@ -47,6 +47,7 @@ export const BRIDGE_METHODS = {
     start: 'sending.start',
     pause: 'sending.pause',
     retry: 'sending.retry',
+    tryNow: 'sending.tryNow',
     linkRequest: 'sending.linkRequest',
     sendAsNew: 'sending.sendAsNew',
   },
@@ -70,6 +71,7 @@ export const BRIDGE_EVENTS = {
   },
   ceremony: { closed: 'ceremony.closed' },
   profiles: { changed: 'profiles.changed' },
+  keychain: { waiting: 'keychain.waiting' },
 } as const satisfies Record<string, Record<string, EventChannel>>;
 
 type Methods = typeof BRIDGE_METHODS;

@@ -74,6 +74,8 @@ export const invokeChannels = {
   'sending.start': channel(z.tuple([id]), engineStateSchema),
   'sending.pause': channel(z.tuple([id]), engineStateSchema),
   'sending.retry': channel(z.tuple([id, id]), engineStateSchema),
+  /** A batch waiting for its service tries again at once, instead of at the end of its wait. */
+  'sending.tryNow': channel(z.tuple([id]), engineStateSchema),
   /** A document that needs the user's check: link the request the service already holds (its reference is checked). */
   'sending.linkRequest': channel(
     z.tuple([id, id, id, z.object({ confirmed: z.boolean() }).strict().optional()]),
@@ -118,6 +120,8 @@ export const eventChannels = {
   'tracking.paused': z.object({ paused: z.boolean() }),
   /** A request was read at its service: when it was last checked. */
   'tracking.checked': z.object({ batchId: id, documentId: id, at: z.string() }),
+  /** The system keychain keeps a call waiting (its own prompt may have opened), or answered every call. */
+  'keychain.waiting': z.object({ waiting: z.boolean() }),
 } as const;
 
 export type EventChannel = keyof typeof eventChannels;

@@ -118,6 +118,8 @@ export const engineStateSchema = z.object({
   state: z.enum(['idle', 'running', 'waiting', 'paused', 'finished', 'stopped']),
   reason: z.string().optional(),
   resumesAt: z.number().optional(),
+  /** A call has had no answer for longer than a normal one takes: the service is slow to answer. */
+  slow: z.boolean().optional(),
 });
 export type EngineStateView = z.infer<typeof engineStateSchema>;
 

@@ -2,6 +2,32 @@ import type { DeskHandlers } from '../../../shared/ipc/contract';
 import { ceremonyRefusal } from '../../batch/document-class';
 import { DeskError } from '../desk-error';
 import type { DeskContext } from '../desk-context';
+import { CeremonyWindowFailure } from '../ceremony-window-failure';
+import type { CeremonyRequest } from '../ports';
+
+/**
+ * Opens the ceremony's window; one that cannot open says why in the person's language (the page
+ * shows it with "Try again"), rather than nothing visible happening.
+ */
+async function openWindow(ctx: DeskContext, request: CeremonyRequest): Promise<void> {
+  try {
+    await ctx.deps.ceremony.open(request);
+  } catch (error) {
+    if (!(error instanceof CeremonyWindowFailure)) throw error;
+    const { t } = ctx.translator();
+    const { problem } = error;
+    throw new DeskError(
+      error.code,
+      problem.kind === 'no_display'
+        ? t('waits.ceremonyNoDisplay')
+        : problem.kind === 'load_failed'
+          ? t('waits.ceremonyLoadFailed', { code: problem.code })
+          : problem.code === null
+            ? t('waits.ceremonyStopped')
+            : t('waits.ceremonyExited', { code: String(problem.code) }),
+    );
+  }
+}
 
 export function ceremonyHandlers(ctx: DeskContext): Pick<DeskHandlers, 'ceremony.open'> {
   return {
@@ -22,7 +48,7 @@ export function ceremonyHandlers(ctx: DeskContext): Pick<DeskHandlers, 'ceremony
       if (ctx.deps.ceremony.focus?.(key)) return { alreadyOpen: true as const };
       const session = await current.client.createWidgetSession(requestId);
       if (!session.ok) throw new DeskError(session.error.code, session.error.message);
-      await ctx.deps.ceremony.open({
+      await openWindow(ctx, {
         key,
         title: `Signing ceremony — ${document.draft.externalReference}`,
         session: session.value,

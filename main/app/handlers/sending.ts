@@ -14,7 +14,12 @@ export function sendingHandlers(
   ctx: DeskContext,
 ): Pick<
   DeskHandlers,
-  'sending.start' | 'sending.pause' | 'sending.retry' | 'sending.linkRequest' | 'sending.sendAsNew'
+  | 'sending.start'
+  | 'sending.pause'
+  | 'sending.retry'
+  | 'sending.tryNow'
+  | 'sending.linkRequest'
+  | 'sending.sendAsNew'
 > {
   return {
     'sending.start': async (batchId) => {
@@ -24,6 +29,10 @@ export function sendingHandlers(
     },
     'sending.pause': async (batchId) => {
       ctx.sessions.openFor(ctx.batchOrThrow(batchId))?.engine.pause(batchId);
+      return ctx.engineState(batchId);
+    },
+    'sending.tryNow': async (batchId) => {
+      ctx.sessions.openFor(ctx.batchOrThrow(batchId))?.engine.tryNow(batchId);
       return ctx.engineState(batchId);
     },
     'sending.retry': async (batchId, documentId) => {

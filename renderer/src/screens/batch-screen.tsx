@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import type { DocumentView, ManifestPreview } from '../../../shared/ipc/views';
+import { BatchBanners } from '../components/batch-banners';
 import { RenameForm } from '../components/rename-form';
-import { formatCount, formatTime } from '../format';
+import { formatCount } from '../format';
 import {
   batchProgress,
   countByBucket,
@@ -185,28 +186,7 @@ export function BatchScreen({ batchId }: { batchId: string }) {
       <p className="hint drop-hint">You can also drop PDF files anywhere on this batch.</p>
 
       <SentSummary batchId={batchId} documents={documents} engine={engine} />
-      {engine.state === 'waiting' && (
-        <p className="banner" role="status">
-          {engine.reason ?? 'Waiting for the signing service.'}
-          {engine.resumesAt ? ` Next try at ${formatTime(engine.resumesAt)}.` : ''} Nothing is lost.
-        </p>
-      )}
-      {engine.state === 'paused' && unfinished.length > 0 && (
-        <p className="banner" role="status">
-          Sending is paused; {documentsLabel(unfinished.length)} will continue where they stopped when you
-          resume.
-        </p>
-      )}
-      {detail.connectionProblem && (
-        <p className="banner banner-error" role="alert">
-          {detail.connectionProblem}
-        </p>
-      )}
-      {engine.state === 'stopped' && engine.reason && (
-        <p className="banner banner-error" role="alert">
-          Sending stopped: {engine.reason}
-        </p>
-      )}
+      <BatchBanners detail={detail} />
       {needsCheck > 0 && (
         <div className="banner banner-error banner-with-action" role="alert">
           <p>

@@ -1,4 +1,5 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
+import { useT } from '../i18n';
 import { useDesk } from '../state/store';
 
 interface Draft {
@@ -10,14 +11,26 @@ interface Draft {
 
 const EMPTY: Draft = { name: '', baseUrl: '', clientId: '', secret: '' };
 
-/** Connection profiles: the secret is typed here once and never shown again. */
+/**
+ * Connection profiles: the secret is typed here once and never shown again. What goes wrong
+ * with a save is said in the form, where the person is; a keychain that keeps the save waiting
+ * (its own prompt) is said within a second, with a way to stop waiting.
+ */
 export function ConnectionsScreen() {
+  const t = useT();
   const profiles = useDesk((state) => state.profiles);
-  const { saveProfile, deleteProfile, activateProfile, testProfile, useDemo } = useDesk.getState();
+  const keychainWaiting = useDesk((state) => state.keychainWaiting);
+  const { saveProfile, deleteProfile, activateProfile, testProfile, useDemo, notify } = useDesk.getState();
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [editing, setEditing] = useState<string | undefined>();
   const [testResults, setTestResults] = useState<Record<string, { ok?: boolean; message: string }>>({});
-  const [busy, setBusy] = useState(false);
+  /** The name of the save on its way, which the form waits for; undefined when none. */
+  const [saving, setSaving] = useState<string | undefined>();
+  /** Which save the form waits for: one the person stopped waiting for ends elsewhere. */
+  const awaited = useRef(0);
+  const [saveError, setSaveError] = useState<string | undefined>();
+  /** A save the person stopped waiting for: it ends when the keychain answers. */
+  const [leftWaiting, setLeftWaiting] = useState<string | undefined>();
   const editingProfile = profiles.find((profile) => profile.name === editing);
   // A saved secret only goes to the service it was saved for: a new address or client id needs it again.
   const movesService =
@@ -26,57 +39,80 @@ export function ConnectionsScreen() {
       draft.clientId.trim() !== editingProfile.clientId);
   const secretRequired = !editingProfile?.hasSecret || movesService;
 
+  function reset() {
+    setDraft(EMPTY);
+    setEditing(undefined);
+    setSaveError(undefined);
+  }
+
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setBusy(true);
-    const saved = await saveProfile({
+    const name = draft.name.trim();
+    const id = (awaited.current += 1);
+    setSaving(name);
+    setSaveError(undefined);
+    setLeftWaiting(undefined);
+    const answer = await saveProfile({
       name: draft.name,
       baseUrl: draft.baseUrl,
       clientId: draft.clientId,
       ...(draft.secret ? { secret: draft.secret } : {}),
     });
-    setBusy(false);
-    if (saved) {
-      setDraft(EMPTY);
-      setEditing(undefined);
+    if (awaited.current !== id) {
+      // The person stopped waiting for it: say how it ended, wherever they are now.
+      if (!answer.ok) notify('error', t('connections.notSavedLater', { name, message: answer.message }));
+      else notify('success', t('connections.savedLater', { name }));
+      setLeftWaiting((left) => (left === name ? undefined : left));
+      return;
     }
+    setSaving(undefined);
+    if (answer.ok) reset();
+    else setSaveError(answer.message);
+  }
+
+  /** The save goes on in main; the form is free again, and says what becomes of the save. */
+  function stopWaiting() {
+    if (saving === undefined) return;
+    awaited.current += 1;
+    setLeftWaiting(saving);
+    setSaving(undefined);
+    reset();
   }
 
   async function test(name: string) {
-    setTestResults((results) => ({ ...results, [name]: { message: 'Testing…' } }));
+    setTestResults((results) => ({ ...results, [name]: { message: t('connections.testing') } }));
     const result = await testProfile(name);
     setTestResults((results) => ({ ...results, [name]: result }));
   }
 
   return (
     <section aria-labelledby="connections-title" className="screen">
-      <h2 id="connections-title">Connections</h2>
-      <p className="hint">
-        A connection is the signing service's address and this app's client id. The client secret is kept in
-        your system keychain; the app never shows it again.
-      </p>
+      <h2 id="connections-title">{t('connections.title')}</h2>
+      <p className="hint">{t('connections.intro')}</p>
+      {keychainWaiting && saving === undefined && (
+        <p className="banner" role="status">
+          {t('waits.keychain')} {t('waits.keychainHelp')}
+        </p>
+      )}
       {profiles.length === 0 && (
         <div className="empty">
-          <p>
-            No connection yet. Add the one your administrator gave you, or try the app with the built-in
-            simulator.
-          </p>
+          <p>{t('connections.empty')}</p>
           <button type="button" onClick={() => void useDemo()}>
-            Use the demo connection
+            {t('connections.useDemo')}
           </button>
         </div>
       )}
       {profiles.length > 0 && (
         <table className="table">
-          <caption className="visually-hidden">Saved connections</caption>
+          <caption className="visually-hidden">{t('connections.tableCaption')}</caption>
           <thead>
             <tr>
-              <th scope="col">Active</th>
-              <th scope="col">Name</th>
-              <th scope="col">Service address</th>
-              <th scope="col">Client id</th>
-              <th scope="col">Secret</th>
-              <th scope="col">Actions</th>
+              <th scope="col">{t('connections.columnActive')}</th>
+              <th scope="col">{t('connections.columnName')}</th>
+              <th scope="col">{t('connections.columnAddress')}</th>
+              <th scope="col">{t('connections.columnClientId')}</th>
+              <th scope="col">{t('connections.columnSecret')}</th>
+              <th scope="col">{t('connections.columnActions')}</th>
             </tr>
           </thead>
           <tbody>
@@ -88,7 +124,7 @@ export function ConnectionsScreen() {
                     name="active-profile"
                     checked={profile.active}
                     onChange={() => void activateProfile(profile.name)}
-                    aria-label={`Use ${profile.name}`}
+                    aria-label={t('connections.use', { name: profile.name })}
                   />
                 </td>
                 <td>{profile.name}</td>
@@ -96,22 +132,23 @@ export function ConnectionsScreen() {
                 <td>{profile.clientId}</td>
                 <td>
                   {profile.demo
-                    ? 'Built in (public demo credentials)'
+                    ? t('connections.secretDemo')
                     : profile.hasSecret
-                      ? 'Saved in keychain'
+                      ? t('connections.secretSaved')
                       : profile.secretSavedFor
-                        ? `Saved for ${profile.secretSavedFor}: this address was changed outside the app. Set it back, or delete this connection and add it again.`
-                        : 'Missing'}
+                        ? t('connections.secretSavedFor', { address: profile.secretSavedFor })
+                        : t('connections.secretMissing')}
                 </td>
                 <td>
                   <div className="actions">
                     <button type="button" onClick={() => void test(profile.name)}>
-                      Test connection
+                      {t('connections.test')}
                     </button>
                     <button
                       type="button"
                       onClick={() => {
                         setEditing(profile.name);
+                        setSaveError(undefined);
                         setDraft({
                           name: profile.name,
                           baseUrl: profile.baseUrl,
@@ -120,17 +157,17 @@ export function ConnectionsScreen() {
                         });
                       }}
                     >
-                      Edit
+                      {t('connections.edit')}
                     </button>
                     <button
                       type="button"
                       className="danger"
                       onClick={() => {
-                        if (window.confirm(`Delete the connection "${profile.name}" and its saved secret?`))
+                        if (window.confirm(t('connections.confirmDelete', { name: profile.name })))
                           void deleteProfile(profile.name);
                       }}
                     >
-                      Delete
+                      {t('connections.delete')}
                     </button>
                     {testResults[profile.name] && (
                       <p
@@ -147,30 +184,38 @@ export function ConnectionsScreen() {
           </tbody>
         </table>
       )}
+      {leftWaiting !== undefined && (
+        <p className="banner" role="status">
+          {t('waits.keychainLeft', { name: leftWaiting })}
+        </p>
+      )}
       <form
         className="card form"
         onSubmit={(event) => void submit(event)}
         aria-labelledby="profile-form-title"
+        aria-busy={saving !== undefined}
       >
-        <h3 id="profile-form-title">{editing ? `Edit ${editing}` : 'Add a connection'}</h3>
+        <h3 id="profile-form-title">
+          {editing ? t('connections.formEdit', { name: editing }) : t('connections.formAdd')}
+        </h3>
         <label>
-          Name
+          {t('connections.name')}
           <input
             required
             value={draft.name}
             readOnly={editing !== undefined}
             aria-describedby={editing !== undefined ? 'profile-name-hint' : undefined}
             onChange={(event) => setDraft({ ...draft, name: event.target.value })}
-            placeholder="Production"
+            placeholder={t('connections.namePlaceholder')}
           />
           {editing !== undefined && (
             <span id="profile-name-hint" className="muted">
-              A connection keeps its name; add a new one to use another name.
+              {t('connections.nameKept')}
             </span>
           )}
         </label>
         <label>
-          Service address (base URL)
+          {t('connections.baseUrl')}
           <input
             required
             type="url"
@@ -180,7 +225,7 @@ export function ConnectionsScreen() {
           />
         </label>
         <label>
-          Client id
+          {t('connections.clientId')}
           <input
             required
             value={draft.clientId}
@@ -188,7 +233,7 @@ export function ConnectionsScreen() {
           />
         </label>
         <label>
-          Client secret
+          {t('connections.secret')}
           <input
             type="password"
             autoComplete="off"
@@ -197,34 +242,42 @@ export function ConnectionsScreen() {
             aria-describedby={movesService ? 'profile-secret-hint' : undefined}
             onChange={(event) => setDraft({ ...draft, secret: event.target.value })}
             placeholder={
-              editingProfile?.hasSecret && !movesService ? 'Saved — type a new one to replace it' : ''
+              editingProfile?.hasSecret && !movesService ? t('connections.secretPlaceholderSaved') : ''
             }
           />
           {movesService && (
             <span id="profile-secret-hint" className="muted">
-              The address or client id changed: type the client secret again. A saved secret is only sent to
-              the service it was saved for.
+              {t('connections.secretAgain')}
             </span>
           )}
         </label>
+        {saveError !== undefined && (
+          <p className="field-error" role="alert">
+            {t('connections.notSaved', { message: saveError })}
+          </p>
+        )}
+        {saving !== undefined && keychainWaiting && (
+          <div className="banner banner-with-action" role="status">
+            <p>
+              {t('waits.keychain')} {t('waits.keychainHelp')} {t('waits.keychainSaveHelp')}
+            </p>
+            <button type="button" onClick={stopWaiting}>
+              {t('waits.keychainStopWaiting')}
+            </button>
+          </div>
+        )}
         <div className="row">
-          <button type="submit" className="primary" disabled={busy}>
-            Save connection
+          <button type="submit" className="primary" disabled={saving !== undefined}>
+            {saving !== undefined ? t('connections.saving') : t('connections.save')}
           </button>
           {editing && (
-            <button
-              type="button"
-              onClick={() => {
-                setEditing(undefined);
-                setDraft(EMPTY);
-              }}
-            >
-              Cancel
+            <button type="button" disabled={saving !== undefined} onClick={reset}>
+              {t('common.cancel')}
             </button>
           )}
           {profiles.length > 0 && !profiles.some((profile) => profile.demo) && (
             <button type="button" onClick={() => void useDemo()}>
-              Use the demo connection
+              {t('connections.useDemo')}
             </button>
           )}
         </div>

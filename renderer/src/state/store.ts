@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { ProfileInput } from '../../../shared/ipc/contract';
+import type { ChannelResult, ProfileInput } from '../../../shared/ipc/contract';
 import type { BatchDefaults } from '../../../shared/domain/batch';
 import type { AppInfo, DocumentEdit, ManifestPreview } from '../../../shared/ipc/views';
 import type { LanguageSetting } from '../../../shared/i18n/languages';
@@ -38,6 +38,25 @@ export type CheckAnswer =
       readonly needsConfirmation: boolean;
     };
 
+/** A ceremony being opened, or one that could not open and why (shown with "Try again"). */
+export interface CeremonyAttempt {
+  readonly batchId: string;
+  readonly documentId: string;
+  readonly reference: string;
+  readonly state: 'opening' | 'failed';
+  readonly message?: string;
+}
+
+/** The waits the desk shows within a second, each with a way out (PRODUCT.md "Nothing waits in silence"). */
+export interface WaitsState {
+  /** The system keychain keeps a call waiting: its own prompt may have opened. */
+  readonly keychainWaiting: boolean;
+  readonly ceremonyAttempt: CeremonyAttempt | undefined;
+}
+
+/** How main answered a save of a connection: a failure comes back for the form to show. */
+export type SaveAnswer = { readonly ok: true } | { readonly ok: false; readonly message: string };
+
 export interface DeskActions {
   connect(): () => void;
   /** Reads the app's info, batches, connections and the open batch anew (after the backend came back). */
@@ -68,6 +87,8 @@ export interface DeskActions {
     start(batchId: string): Promise<void>;
     pause(batchId: string): Promise<void>;
     retry(batchId: string, documentId: string): Promise<void>;
+    /** A batch waiting for its service tries again at once ("Try now"). */
+    tryNow(batchId: string): Promise<void>;
     /** `sending.retry` for each of `documentIds`, in turn. */
     retryFailed(batchId: string, documentIds: readonly string[]): Promise<void>;
     /**
@@ -90,7 +111,10 @@ export interface DeskActions {
   };
   /** The `ceremony.*` channel: opens a document's signing ceremony in its own window. */
   readonly ceremony: {
+    /** Opens it; while it opens, and when it cannot, `ceremonyAttempt` says so (with the reason). */
     open(batchId: string, documentId: string): Promise<void>;
+    /** Forgets a ceremony that could not open. */
+    dismissProblem(): void;
   };
   /** The `tracking.*` channels. */
   readonly tracking: {
@@ -104,7 +128,8 @@ export interface DeskActions {
     export(batchId: string): Promise<void>;
   };
   loadProfiles(): Promise<void>;
-  saveProfile(input: ProfileInput): Promise<boolean>;
+  /** Saves a connection; a refusal comes back with main's words, for the form the user is in. */
+  saveProfile(input: ProfileInput): Promise<SaveAnswer>;
   deleteProfile(name: string): Promise<void>;
   activateProfile(name: string): Promise<void>;
   testProfile(name: string): Promise<{ readonly ok: boolean; readonly message: string }>;
@@ -180,10 +205,11 @@ function throttled(load: (batchId: string) => void): (batchId: string) => void {
 }
 
 /** The renderer's store: state mirrored from main, and the actions screens call. */
-export const useDesk = create<DeskState & DeskActions>((setState, get) => {
+export const useDesk = create<DeskState & WaitsState & DeskActions>((setState, get) => {
   const set = (fn: (state: DeskState) => DeskState) => setState((state) => fn(state));
   /** The current language's words (read at the time of the message). */
   const t: Translator['t'] = (id, values) => get().translator.t(id, values);
+  const setWaits = (waits: Partial<WaitsState>) => setState(waits);
 
   /** Adds files by path; says what was added and, one by one, why any file was not. */
   async function addPaths(batchId: string, paths: readonly string[]): Promise<void> {
@@ -218,6 +244,8 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
 
   return {
     ...initialState,
+    keychainWaiting: false,
+    ceremonyAttempt: undefined,
 
     connect() {
       const api = desk();
@@ -245,6 +273,7 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
         api.events.ceremony.closed(({ batchId }) => reloadDetail(batchId)),
         api.events.profiles.changed(({ profiles }) => set((state) => withProfiles(state, profiles))),
         api.events.tracking.paused(({ paused }) => set((state) => withTrackingPaused(state, paused))),
+        api.events.keychain.waiting(({ waiting }) => setWaits({ keychainWaiting: waiting })),
       ];
       void get().resync();
       return () => unsubscribers.forEach((unsubscribe) => unsubscribe());
@@ -396,6 +425,9 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
       async retry(batchId, documentId) {
         await attempt(set, () => unwrap(desk().sending.retry(batchId, documentId)));
       },
+      async tryNow(batchId) {
+        await attempt(set, () => unwrap(desk().sending.tryNow(batchId)));
+      },
       async retryFailed(batchId, documentIds) {
         for (const documentId of documentIds) await get().sending.retry(batchId, documentId);
       },
@@ -441,14 +473,25 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
     },
     ceremony: {
       async open(batchId, documentId) {
-        const opened = await attempt(set, () => unwrap(desk().ceremony.open(batchId, documentId)));
-        if (opened?.alreadyOpen) {
+        const reference = referenceOf(batchId, documentId) ?? documentId;
+        setWaits({ ceremonyAttempt: { batchId, documentId, reference, state: 'opening' } });
+        let opened: ChannelResult<'ceremony.open'>;
+        try {
+          opened = await unwrap(desk().ceremony.open(batchId, documentId));
+        } catch (error) {
+          const message = error instanceof BridgeError ? error.message : t('common.unexpected');
+          setWaits({ ceremonyAttempt: { batchId, documentId, reference, state: 'failed', message } });
+          return;
+        }
+        setWaits({ ceremonyAttempt: undefined });
+        if (opened.alreadyOpen) {
           set((state) => withNotice(state, 'info', t('common.ceremonyAlreadyOpen')));
-        } else if (opened) {
+        } else {
           const minutes = Math.max(1, Math.round(opened.expiresInSeconds / 60));
           set((state) => withNotice(state, 'info', t('common.ceremonyOpened', { minutes })));
         }
       },
+      dismissProblem: () => setWaits({ ceremonyAttempt: undefined }),
     },
     tracking: {
       async refreshNow(batchId) {
@@ -478,11 +521,19 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
       if (profiles) set((state) => withProfiles(state, profiles));
     },
     async saveProfile(input) {
-      const saved = await attempt(set, () => unwrap(desk().profiles.save(input)));
-      if (saved)
-        set((state) => withNotice(state, 'success', t('common.connectionSaved', { name: saved.name })));
+      let answer: SaveAnswer;
+      try {
+        const saved = await unwrap(desk().profiles.save(input));
+        set((state) => withNotice(state, 'success', t('connections.saved', { name: saved.name })));
+        answer = { ok: true };
+      } catch (error) {
+        answer = {
+          ok: false,
+          message: error instanceof BridgeError ? error.message : t('common.unexpected'),
+        };
+      }
       await get().loadProfiles();
-      return saved !== undefined;
+      return answer;
     },
     async deleteProfile(name) {
       await attempt(set, () => unwrap(desk().profiles.delete(name)));
@@ -493,20 +544,26 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
       await get().loadProfiles();
     },
     async testProfile(name) {
-      const result = await attempt(set, () => unwrap(desk().profiles.test(name)));
-      if (!result) return { ok: false, message: t('common.testNotRun') };
-      if (!result.ok) return { ok: false, message: t('common.testFailed', { reason: result.message }) };
-      const scopes = result.scopes.join(', ') || t('common.scopesNotStated');
+      let result: ChannelResult<'profiles.test'>;
+      try {
+        result = await unwrap(desk().profiles.test(name));
+      } catch (error) {
+        // Said in the connection's row, where the person asked.
+        const message = error instanceof BridgeError ? error.message : t('common.unexpected');
+        return { ok: false, message: t('connections.testNotRun', { message }) };
+      }
+      if (!result.ok) return { ok: false, message: t('connections.testFailed', { message: result.message }) };
+      const scopes = result.scopes.join(', ') || t('connections.scopesNotStated');
       return {
         ok: true,
         message: result.expiresInSeconds
-          ? t('common.testPassedFor', { minutes: Math.round(result.expiresInSeconds / 60), scopes })
-          : t('common.testPassed', { scopes }),
+          ? t('connections.testOkFor', { minutes: Math.round(result.expiresInSeconds / 60), scopes })
+          : t('connections.testOk', { scopes }),
       };
     },
     async useDemo() {
       const profile = await attempt(set, () => unwrap(desk().profiles.useDemo()));
-      if (profile) set((state) => withNotice(state, 'success', t('common.demoReady')));
+      if (profile) set((state) => withNotice(state, 'success', t('connections.demoReady')));
       await get().loadProfiles();
     },
   };

@@ -237,3 +237,53 @@ describe('ceremonies in Chromium app windows', () => {
     ).rejects.toMatchObject({ code: 'browser_missing' });
   });
 });
+
+describe('a ceremony window that cannot open says why', () => {
+  /** A browser that exits at once with `code`, before it opens anything. */
+  function failingBrowser(code: number): string {
+    fakeCount += 1;
+    const executable = testHost.folder.file(`failing-browser-${fakeCount}`);
+    writeFileSync(executable, `#!/bin/sh\nexit ${code}\n`);
+    chmodSync(executable, 0o700);
+    return executable;
+  }
+
+  it('a browser that stops at once: open fails with its exit code, and the window is not said to be closed', async () => {
+    const opener = createChromiumCeremonyOpener({
+      handoff: host.handoff,
+      logger: silentLogger,
+      executable: failingBrowser(1),
+      hasDisplay: () => true,
+    });
+    const request = ceremonyRequest(session('http://127.0.0.1:9/widget/X', Date.now() + 600_000), noRenewal);
+    const started = Date.now();
+    await expect(opener.open(request)).rejects.toMatchObject({
+      code: 'ceremony_window_failed',
+      problem: { kind: 'exited', code: 1 },
+    });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(request.closed()).toBe(0);
+  });
+
+  it("Debian's Chromium with no display: open fails at once, saying there is no display", async () => {
+    // Chromium without DISPLAY nor WAYLAND_DISPLAY exits with code 1 ("The platform failed to initialize").
+    const env = { DISPLAY: process.env.DISPLAY, WAYLAND_DISPLAY: process.env.WAYLAND_DISPLAY };
+    delete process.env.DISPLAY;
+    delete process.env.WAYLAND_DISPLAY;
+    try {
+      const opener = createChromiumCeremonyOpener({ handoff: host.handoff, logger: silentLogger });
+      const request = ceremonyRequest(
+        session('http://127.0.0.1:9/widget/X', Date.now() + 600_000),
+        noRenewal,
+      );
+      const started = Date.now();
+      await expect(opener.open(request)).rejects.toMatchObject({
+        code: 'ceremony_window_failed',
+        problem: { kind: 'no_display' },
+      });
+      expect(Date.now() - started).toBeLessThan(3_000);
+    } finally {
+      for (const [name, value] of Object.entries(env)) if (value !== undefined) process.env[name] = value;
+    }
+  });
+});

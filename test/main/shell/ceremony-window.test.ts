@@ -257,6 +257,32 @@ describe('the ceremony window', () => {
     expect(FakeBrowserWindow.windows).toHaveLength(1);
   });
 
+  it('a widget page that cannot load: the empty window is closed and opening fails saying why, so the page offers Try again', async () => {
+    const windows = opener();
+    FakeWebContents.failNextLoad = Object.assign(
+      new Error(`ERR_NAME_NOT_RESOLVED (-105) loading '${LIVE_URL}'`),
+      {
+        code: 'ERR_NAME_NOT_RESOLVED',
+      },
+    );
+    await expect(windows.open(ceremony(handle(LIVE_URL, NOW + 600_000)).request)).rejects.toMatchObject({
+      code: 'ceremony_window_failed',
+      problem: { kind: 'load_failed', code: 'ERR_NAME_NOT_RESOLVED' },
+    });
+    expect(onlyWindow().isDestroyed()).toBe(true);
+
+    // Try again, once the page loads: a window of its own, left open.
+    await windows.open(ceremony(handle(LIVE_URL, NOW + 600_000)).request);
+    expect(FakeBrowserWindow.windows[1]?.isDestroyed()).toBe(false);
+  });
+
+  it("a load the widget's page aborted by going on to another of its addresses is not a failure", async () => {
+    const windows = opener();
+    FakeWebContents.failNextLoad = Object.assign(new Error('ERR_ABORTED (-3)'), { code: 'ERR_ABORTED' });
+    await windows.open(ceremony(handle(LIVE_URL, NOW + 600_000)).request);
+    expect(onlyWindow().isDestroyed()).toBe(false);
+  });
+
   it('clears its partition and reports the close exactly once', async () => {
     const windows = opener();
     const { request, onClosed } = ceremony(handle(LIVE_URL, NOW + 600_000));
@@ -289,7 +315,14 @@ describe('the ceremony window', () => {
         code: 'ERR_CONNECTION_REFUSED',
       },
     );
-    await windows.open(ceremony(handle(LIVE_URL, NOW + 600_000), undefined, 'batch-1/doc-9').request);
+    // A page that cannot load: the window is closed, and opening fails saying why (its code only).
+    await expect(
+      windows.open(ceremony(handle(LIVE_URL, NOW + 600_000), undefined, 'batch-1/doc-9').request),
+    ).rejects.toMatchObject({
+      code: 'ceremony_window_failed',
+      problem: { kind: 'load_failed', code: 'ERR_CONNECTION_REFUSED' },
+      message: expect.not.stringContaining('LIVE-TOKEN'),
+    });
     for (const candidate of FakeBrowserWindow.windows) {
       candidate.webContents.navigate('will-navigate', 'https://evil.org/');
       candidate.webContents.openWindow(LIVE_URL);

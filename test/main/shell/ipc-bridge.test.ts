@@ -54,6 +54,7 @@ const VALID_ARGS: { [C in InvokeChannel]: ChannelArgs<C> } = {
   'sending.start': ['batch-1'],
   'sending.pause': ['batch-1'],
   'sending.retry': ['batch-1', 'doc-1'],
+  'sending.tryNow': ['batch-1'],
   'sending.linkRequest': ['batch-1', 'doc-1', 'sr_1'],
   'sending.sendAsNew': ['batch-1', 'doc-1'],
   'ceremony.open': ['batch-1', 'doc-1'],

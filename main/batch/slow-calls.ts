@@ -1,0 +1,71 @@
+/**
+ * Whether the service keeps the calls of a run waiting. A service that stops answering, with
+ * no refusal, leaves every call on the wire until its timeout: progress stands still with no
+ * reason given. A call with no sign of life (an answer, bytes of an upload going out) for
+ * longer than a normal answer takes makes the run "slow"; it is slow no more once no call is
+ * that late (answers come again, or the calls ended in a wait the engine states itself).
+ */
+
+/** A normal answer comes well within this (ms); a call silent for longer is said to be slow. */
+export const SLOW_CALL_MS = 2_000;
+
+/** How often outstanding calls are looked at: the slowness shows within this of `afterMs`. */
+const LOOK_EVERY_MS = 250;
+
+export class SlowCalls {
+  readonly #afterMs: number;
+  readonly #onChange: (slow: boolean) => void;
+  readonly #now: () => number;
+  /** Each outstanding call's last sign of life. */
+  readonly #calls = new Map<number, number>();
+  #next = 0;
+  #slow = false;
+  #timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(onChange: (slow: boolean) => void, options: { afterMs?: number; now?: () => number } = {}) {
+    this.#onChange = onChange;
+    this.#afterMs = options.afterMs ?? SLOW_CALL_MS;
+    this.#now = options.now ?? (() => performance.now());
+  }
+
+  /** A call went on the wire; returns its handle. */
+  begin(): number {
+    const call = (this.#next += 1);
+    this.#calls.set(call, this.#now());
+    this.#timer ??= setInterval(() => this.#look(), LOOK_EVERY_MS);
+    this.#timer.unref?.();
+    return call;
+  }
+
+  /** The call showed life (bytes of its upload went out). */
+  alive(call: number): void {
+    if (this.#calls.has(call)) this.#calls.set(call, this.#now());
+    this.#look();
+  }
+
+  /** The call got its answer, or ended. */
+  end(call: number): void {
+    this.#calls.delete(call);
+    this.#look();
+  }
+
+  /** The run ended: no call of it waits any more. */
+  close(): void {
+    this.#calls.clear();
+    this.#look();
+  }
+
+  #look(): void {
+    const now = this.#now();
+    let slow = false;
+    for (const since of this.#calls.values()) if (now - since >= this.#afterMs) slow = true;
+    if (this.#calls.size === 0 && this.#timer) {
+      clearInterval(this.#timer);
+      this.#timer = undefined;
+    }
+    if (slow !== this.#slow) {
+      this.#slow = slow;
+      this.#onChange(slow);
+    }
+  }
+}

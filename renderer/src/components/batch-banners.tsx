@@ -1,0 +1,85 @@
+import type { BatchDetail } from '../../../shared/ipc/views';
+import { useT, useTranslator } from '../i18n';
+import { useDesk } from '../state/store';
+
+/**
+ * What a batch's sending waits for, or why it stopped, each with its way out (PRODUCT.md
+ * "Nothing waits in silence"): a service that is slow to answer (Pause sending), a service that
+ * cannot be reached or asked to wait (Try now), a pause, a connection that cannot be used, a
+ * stop; and a ceremony window that is opening, or could not open (the reason, Try again).
+ */
+export function BatchBanners({ detail }: { readonly detail: BatchDetail }) {
+  const t = useT();
+  const { locale } = useTranslator();
+  const ceremony = useDesk((state) =>
+    state.ceremonyAttempt?.batchId === detail.id ? state.ceremonyAttempt : undefined,
+  );
+  const actions = useDesk.getState();
+  const { engine } = detail;
+  const running = engine.state === 'running' || engine.state === 'waiting';
+  const unfinished = detail.documents.filter((document) => document.class === 'sending').length;
+  const time = (epochMs: number) => new Intl.DateTimeFormat(locale, { timeStyle: 'medium' }).format(epochMs);
+
+  return (
+    <>
+      {running && engine.slow && (
+        <div className="banner banner-with-action" role="status">
+          <p>
+            {t('waits.serviceSlow')} {t('waits.serviceSlowHelp')}
+          </p>
+          <button type="button" onClick={() => void actions.sending.pause(detail.id)}>
+            {t('waits.pauseSending')}
+          </button>
+        </div>
+      )}
+      {engine.state === 'waiting' && (
+        <div className="banner banner-with-action" role="status">
+          <p>
+            {engine.reason ?? t('waits.waitingForService')}
+            {engine.resumesAt ? ` ${t('waits.nextTry', { time: time(engine.resumesAt) })}` : ''}{' '}
+            {t('waits.nothingLost')}
+          </p>
+          <button type="button" onClick={() => void actions.sending.tryNow(detail.id)}>
+            {t('waits.tryNow')}
+          </button>
+        </div>
+      )}
+      {engine.state === 'paused' && unfinished > 0 && (
+        <p className="banner" role="status">
+          {t('waits.paused', { count: unfinished })}
+        </p>
+      )}
+      {detail.connectionProblem && (
+        <p className="banner banner-error" role="alert">
+          {detail.connectionProblem}
+        </p>
+      )}
+      {engine.state === 'stopped' && engine.reason && (
+        <p className="banner banner-error" role="alert">
+          {t('waits.stopped', { reason: engine.reason })}
+        </p>
+      )}
+      {ceremony?.state === 'opening' && (
+        <p className="banner" role="status">
+          {t('waits.ceremonyOpening', { reference: ceremony.reference })}
+        </p>
+      )}
+      {ceremony?.state === 'failed' && (
+        <div className="banner banner-error banner-with-action" role="alert">
+          <p>
+            <strong>{t('waits.ceremonyFailed', { reference: ceremony.reference })}</strong> {ceremony.message}
+          </p>
+          <button
+            type="button"
+            onClick={() => void actions.ceremony.open(ceremony.batchId, ceremony.documentId)}
+          >
+            {t('common.tryAgain')}
+          </button>
+          <button type="button" onClick={actions.ceremony.dismissProblem}>
+            {t('common.dismiss')}
+          </button>
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,76 @@
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import type { DeskService } from '../../../main/app/desk-service';
+import { createMemoryCredentialStore } from '../../../main/credentials/credential-store';
+import { openDataDir, type DataDir } from '../../../main/desk-core';
+import type { EngineStateView } from '../../../shared/ipc/views';
+import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
+import { SAMPLE_MANIFEST } from '../../e2e/journeys';
+import { createTestDeskService } from '../../support/desk-service-harness';
+import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
+
+let files: TempFolder;
+let dataDir: DataDir;
+let sim: Simulator;
+let service: DeskService | undefined;
+const states: EngineStateView[] = [];
+
+beforeEach(async () => {
+  files = makeTempFolder('service-waits-');
+  sim = await startSimulator({ seed: 31 });
+  const opened = await openDataDir(files.file('data'));
+  if (!opened.ok) throw new Error(opened.message);
+  dataDir = opened.value;
+  states.length = 0;
+});
+
+afterEach(async () => {
+  await service?.close();
+  service = undefined;
+  await dataDir.close();
+  await sim.close();
+  files.remove();
+});
+
+/** A desk speaking `locale`'s language, with the sample batch (3 documents) ready to send. */
+async function sampleBatch(locale: string): Promise<{ service: DeskService; batchId: string }> {
+  service = createTestDeskService(dataDir, createMemoryCredentialStore(), {
+    systemLocales: [locale],
+    emit: (event, payload) => {
+      if (event === 'sending.state') states.push((payload as { engine: EngineStateView }).engine);
+    },
+  });
+  const { handlers } = service;
+  await handlers['profiles.save']({
+    name: 'Office',
+    baseUrl: sim.baseUrl,
+    clientId: DEMO_CLIENT.clientId,
+    secret: DEMO_CLIENT.clientSecret,
+  });
+  const batch = await handlers['batches.create']('Lundi');
+  await handlers['manifest.import'](batch.id, SAMPLE_MANIFEST);
+  return { service, batchId: batch.id };
+}
+
+it("a service that cannot be reached: the batch waits, saying so in the person's language (French)", async () => {
+  const { service: desk, batchId } = await sampleBatch('fr-FR');
+  sim.faults.set({ dropBeforeRate: 1 });
+  await desk.handlers['sending.start'](batchId);
+  await expect
+    .poll(() => states.find((state) => state.state === 'waiting'), { timeout: 10_000 })
+    .toMatchObject({
+      reason: 'Le service de signature est injoignable. L’envoi reprend de lui-même.',
+    });
+  await desk.handlers['sending.pause'](batchId);
+});
+
+it('a silent service: the page is told the batch is slow (sending.state), and told again once answers come', async () => {
+  const { service: desk, batchId } = await sampleBatch('en-GB');
+  sim.faults.set({ latencyMs: 4_000, pathPattern: '^/api/v1/signing-requests$' });
+  await desk.handlers['sending.start'](batchId);
+  await expect.poll(() => states.some((state) => state.slow === true), { timeout: 8_000 }).toBe(true);
+  expect((await desk.handlers['batches.get'](batchId)).engine.slow).toBe(true);
+  sim.faults.set({ latencyMs: 0 });
+  await expect.poll(() => states.at(-1), { timeout: 20_000 }).toMatchObject({ state: 'finished' });
+  expect(states.at(-1)?.slow).toBeUndefined();
+  expect((await desk.handlers['batches.get'](batchId)).engine.slow).toBeUndefined();
+});

@@ -1,0 +1,104 @@
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import type { SendEngineEvent } from '../../../main/batch/send-engine';
+import { SLOW_CALL_MS } from '../../../main/batch/slow-calls';
+import type { Desk } from '../../../main/desk-core';
+import { startSimulator, type Simulator } from '../../../simulator/simulator';
+import { makeBatch, openTestDesk } from '../../support/batch-harness';
+import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
+
+let sim: Simulator;
+let files: TempFolder;
+let desk: Desk;
+
+beforeEach(async () => {
+  sim = await startSimulator({ seed: 21 });
+  files = makeTempFolder();
+  desk = await openTestDesk(sim, files.file('data'));
+});
+afterEach(async () => {
+  await desk.close();
+  await sim.close();
+  files.remove();
+});
+
+/** The batch's slowness as the engine said it, with when (ms after `started`). */
+function slowness(events: readonly { event: SendEngineEvent; at: number }[], started: number) {
+  return events.flatMap(({ event, at }) =>
+    event.type === 'service-slow' ? [{ slow: event.slow, after: at - started }] : [],
+  );
+}
+
+it('a service that stops answering (no refusal, just silence): the batch is said to be slow within seconds, and no longer once answers come again', async () => {
+  const batch = await makeBatch(desk, files, 3);
+  const events: { event: SendEngineEvent; at: number }[] = [];
+  desk.engine.subscribe((event) => events.push({ event, at: performance.now() }));
+  // The service takes its creations in, then says nothing for 5 s.
+  sim.faults.set({ latencyMs: 5_000, pathPattern: '^/api/v1/signing-requests$' });
+  const started = performance.now();
+  const sending = desk.engine.send(batch.id);
+
+  await expect
+    .poll(() => slowness(events, started).length, { timeout: 8_000, interval: 50 })
+    .toBeGreaterThan(0);
+  const [first] = slowness(events, started);
+  expect(first?.slow).toBe(true);
+  // Uploads come first; the first creation goes out within a second of the start.
+  expect(first!.after).toBeLessThan(SLOW_CALL_MS + 1_500);
+
+  sim.faults.set({ latencyMs: 0 }); // the service answers again
+  expect(await sending).toMatchObject({ state: 'finished', prepared: 3 });
+  const said = slowness(events, started);
+  expect(said.map((entry) => entry.slow)).toEqual([true, false]);
+  // It was said no longer before the batch finished, once the late answers came.
+  const finishedAt = events.find(
+    ({ event }) => event.type === 'engine-state' && event.state === 'finished',
+  )!.at;
+  expect(said[1]!.after + started).toBeLessThanOrEqual(finishedAt);
+});
+
+it('a service answering at its normal pace: the batch is never said to be slow', async () => {
+  const batch = await makeBatch(desk, files, 4);
+  const events: { event: SendEngineEvent; at: number }[] = [];
+  desk.engine.subscribe((event) => events.push({ event, at: performance.now() }));
+  sim.faults.set({ latencyMs: 200 });
+  expect(await desk.engine.send(batch.id)).toMatchObject({ state: 'finished', prepared: 4 });
+  expect(slowness(events, 0)).toEqual([]);
+});
+
+it('Pause while the service is silent: the slowness ends with the run', async () => {
+  const batch = await makeBatch(desk, files, 2);
+  const events: { event: SendEngineEvent; at: number }[] = [];
+  desk.engine.subscribe((event) => events.push({ event, at: performance.now() }));
+  sim.faults.set({ latencyMs: 20_000, pathPattern: '^/api/v1/signing-requests$' });
+  const sending = desk.engine.send(batch.id);
+  await expect.poll(() => slowness(events, 0).length, { timeout: 8_000, interval: 50 }).toBe(1);
+  desk.engine.pause(batch.id);
+  expect((await sending).state).toBe('paused');
+  expect(slowness(events, 0).map((entry) => entry.slow)).toEqual([true, false]);
+});
+
+it('"Try now" while the service cannot be reached: the batch tries again at once instead of at the end of its wait', async () => {
+  await desk.close();
+  desk = await openTestDesk(sim, files.file('data'), { engineWaitMs: { first: 30_000, longest: 60_000 } });
+  const batch = await makeBatch(desk, files, 2);
+  const events: SendEngineEvent[] = [];
+  desk.engine.subscribe((event) => events.push(event));
+  expect(desk.engine.tryNow(batch.id)).toBe(false); // not sending: nothing to try
+  sim.faults.set({ dropBeforeRate: 1 }); // every connection is cut: the service cannot be reached
+  const sending = desk.engine.send(batch.id);
+  await expect
+    .poll(() => events.some((event) => event.type === 'engine-state' && event.state === 'waiting'), {
+      timeout: 10_000,
+      interval: 50,
+    })
+    .toBe(true);
+  const waiting = events.findLast((event) => event.type === 'engine-state')!;
+  // The next try is at least 15 s away.
+  expect(waiting.type === 'engine-state' && waiting.resumesAt! - Date.now()).toBeGreaterThan(10_000);
+
+  sim.faults.set({ dropBeforeRate: 0 }); // the service is back
+  const tried = performance.now();
+  expect(desk.engine.tryNow(batch.id)).toBe(true);
+  expect(await sending).toMatchObject({ state: 'finished', prepared: 2 });
+  expect(performance.now() - tried).toBeLessThan(5_000);
+});
