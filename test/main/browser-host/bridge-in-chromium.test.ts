@@ -187,7 +187,7 @@ describe('the app page in Chromium', () => {
       ok: true,
       value: reportPath,
     });
-    expect(readFileSync(reportPath, 'utf8')).toMatch(/^\uFEFF"batch","external_reference",/);
+    expect(readFileSync(reportPath, 'utf8')).toMatch(/^\uFEFF"Batch","External reference",/);
     answerNext(null);
     expect(await page.evaluate((id) => window.desk?.report.export(id), batchId)).toEqual({
       ok: true,
