@@ -5,6 +5,7 @@
  * (Electron's safeStorage, @napi-rs/keyring) changes this file only.
  */
 import { Secret } from '../secret';
+import { words } from '../words';
 
 /** Every way the keychain can fail, reduced to the one thing a user can act on. */
 export interface KeychainUnavailable {
@@ -35,6 +36,7 @@ export interface CredentialStore {
   hasSecret(profileName: string): Promise<CredentialResult<boolean>>;
 }
 
+/** The message in English (the command line's language); the app says it in the person's language. */
 export const KEYCHAIN_UNAVAILABLE_MESSAGE =
   'No keychain is available: the client secret cannot be stored or read safely. On Linux, install and unlock a Secret Service keyring (GNOME Keyring or KWallet), then try again. The secret is never kept in a file instead.';
 
@@ -55,7 +57,12 @@ interface KeychainBackend {
 }
 
 function unavailable(detail: string): KeychainUnavailable {
-  return { ok: false, code: 'keychain_unavailable', message: KEYCHAIN_UNAVAILABLE_MESSAGE, detail };
+  return {
+    ok: false,
+    code: 'keychain_unavailable',
+    message: words()('connections.keychainUnavailable'),
+    detail,
+  };
 }
 
 function describe(error: unknown): string {

@@ -188,4 +188,34 @@ console.log(JSON.stringify({ save: await store.saveSecret('sandbox', new Secret(
     }
     expect(run.code).toBe(0);
   });
+
+  it('says the keychain is missing in the language of the call (French)', async () => {
+    const entry = files.file('missing-module-fr.ts');
+    writeFileSync(
+      entry,
+      `
+import { createKeytarCredentialStore } from '${repoModule('main/credentials/credential-store.ts')}';
+import { Secret } from '${repoModule('main/secret.ts')}';
+import { speaking } from '${repoModule('main/words.ts')}';
+import { createTranslator } from '${repoModule('shared/i18n/translator.ts')}';
+const store = createKeytarCredentialStore('${service}');
+const save = await speaking(createTranslator('fr').t, () => store.saveSecret('sandbox', new Secret('x')));
+console.log(JSON.stringify({ save }));
+`,
+    );
+    const outfile = files.file('missing-module-fr.mjs');
+    await build({
+      entryPoints: [entry],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outfile,
+      logLevel: 'error',
+    });
+    const run = await runNode([outfile], environmentWithoutDbus());
+    const { save } = lastJsonLine(run) as { save: { ok: boolean; code: string; message: string } };
+    expect(save).toMatchObject({ ok: false, code: 'keychain_unavailable' });
+    expect(save.message).toMatch(/^Aucun trousseau n’est disponible/);
+    expect(run.code).toBe(0);
+  });
 });
