@@ -15,7 +15,7 @@ import type { ConnectionTuning } from '../../main/desk-core';
 import { DEMO_CLIENT, startSimulator, type Simulator } from '../../simulator/simulator';
 import { launchChromium } from '../support/browser';
 import { makeTempFolder, type TempFolder } from '../support/pdf-files';
-import { SAMPLE_MANIFEST } from './journeys';
+import { SAMPLE_MANIFEST, sendBatch } from './journeys';
 
 const DIST = join(import.meta.dirname, '..', '..', 'dist');
 
@@ -322,7 +322,7 @@ describe('waits, end to end in Chromium through the browser host', () => {
     // The service takes the creations in, and says nothing for 8 s.
     sim.faults.set({ latencyMs: 8_000, pathPattern: '^/api/v1/signing-requests$' });
     const sent = Date.now();
-    await page.getByRole('button', { name: 'Send batch' }).click();
+    await sendBatch(page);
     const slow = page.getByRole('status').filter({ hasText: 'The service is slow to answer; still trying.' });
     await slow.waitFor({ timeout: 6_000 });
     expect(Date.now() - sent).toBeLessThan(6_000);
@@ -341,7 +341,7 @@ describe('waits, end to end in Chromium through the browser host', () => {
     const { page, sim } = desk;
     await openSampleBatch(desk, 'Quiet service');
     sim.faults.set({ latencyMs: 30_000, pathPattern: '^/api/v1/signing-requests$' });
-    await page.getByRole('button', { name: 'Send batch' }).click();
+    await sendBatch(page);
     const slow = page.getByRole('status').filter({ hasText: 'The service is slow to answer; still trying.' });
     await slow.getByRole('button', { name: 'Pause sending' }).click({ timeout: 6_000 });
     await page.getByRole('status').filter({ hasText: 'Sending is paused;' }).waitFor();
@@ -356,7 +356,7 @@ describe('waits, end to end in Chromium through the browser host', () => {
     const { page, sim } = desk;
     const batchId = await openSampleBatch(desk, 'Offline Monday');
     sim.faults.set({ dropBeforeRate: 1 }); // every connection is cut
-    await page.getByRole('button', { name: 'Send batch' }).click();
+    await sendBatch(page);
     const waiting = page.getByRole('status').filter({ hasText: 'The signing service cannot be reached.' });
     await waiting.waitFor({ timeout: 20_000 });
 
@@ -378,7 +378,7 @@ describe('waits, end to end in Chromium through the browser host', () => {
       });
       const { page } = desk;
       const batchId = await openSampleBatch(desk, 'Signing day');
-      await page.getByRole('button', { name: 'Send batch' }).click();
+      await sendBatch(page);
       await expect.poll(() => preparedCount(desk!, batchId), { timeout: 30_000 }).toBe(3);
 
       // This test process has no display: Debian's Chromium stops at once with exit code 1.

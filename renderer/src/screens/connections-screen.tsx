@@ -16,6 +16,16 @@ const EMPTY: Draft = { name: '', baseUrl: '', clientId: '', secret: '' };
  * with a save is said in the form, where the person is; a keychain that keeps the save waiting
  * (its own prompt) is said within a second, with a way to stop waiting.
  */
+/** What a connection's row says of its test: on its way, slow, or its answer. */
+interface TestShown {
+  readonly ok?: boolean;
+  readonly message: string;
+  readonly slow?: boolean;
+}
+
+/** How long a test may wait for the service before the row says it is slow to answer. */
+const SLOW_TEST_MS = 2_000;
+
 export function ConnectionsScreen() {
   const t = useT();
   const profiles = useDesk((state) => state.profiles);
@@ -23,7 +33,9 @@ export function ConnectionsScreen() {
   const { saveProfile, deleteProfile, activateProfile, testProfile, useDemo, notify } = useDesk.getState();
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [editing, setEditing] = useState<string | undefined>();
-  const [testResults, setTestResults] = useState<Record<string, { ok?: boolean; message: string }>>({});
+  const [testResults, setTestResults] = useState<Record<string, TestShown>>({});
+  /** Which test of each connection the row waits for: one the person stopped waiting for is ignored. */
+  const testRuns = useRef<Record<string, number>>({});
   /** The name of the save on its way, which the form waits for; undefined when none. */
   const [saving, setSaving] = useState<string | undefined>();
   /** Which save the form waits for: one the person stopped waiting for ends elsewhere. */
@@ -80,9 +92,25 @@ export function ConnectionsScreen() {
   }
 
   async function test(name: string) {
-    setTestResults((results) => ({ ...results, [name]: { message: t('connections.testing') } }));
+    const run = (testRuns.current[name] ?? 0) + 1;
+    testRuns.current[name] = run;
+    const show = (shown: TestShown) => {
+      if (testRuns.current[name] === run) setTestResults((results) => ({ ...results, [name]: shown }));
+    };
+    show({ message: t('connections.testing') });
+    // A service that keeps the test waiting is said within seconds, with a way out.
+    const slow = setTimeout(() => show({ message: t('waits.serviceSlow'), slow: true }), SLOW_TEST_MS);
     const result = await testProfile(name);
-    setTestResults((results) => ({ ...results, [name]: result }));
+    clearTimeout(slow);
+    show(result);
+  }
+
+  function stopTesting(name: string) {
+    testRuns.current[name] = (testRuns.current[name] ?? 0) + 1;
+    setTestResults((results) => ({
+      ...results,
+      [name]: { ok: false, message: t('connections.testStopped') },
+    }));
   }
 
   return (
@@ -175,6 +203,14 @@ export function ConnectionsScreen() {
                         role="status"
                       >
                         {testResults[profile.name]?.message}
+                        {testResults[profile.name]?.slow && (
+                          <>
+                            {' '}
+                            <button type="button" onClick={() => stopTesting(profile.name)}>
+                              {t('waits.keychainStopWaiting')}
+                            </button>
+                          </>
+                        )}
                       </p>
                     )}
                   </div>
