@@ -6,7 +6,7 @@ import type {
   EngineStateView,
 } from '../../shared/ipc/views';
 import { isLocked, phaseOf, type BatchState, type DocumentState } from '../batch/batch-state';
-import { ceremonyRefusal, classOf } from '../batch/document-class';
+import { ceremonyRefusal, classOf, hasRequest } from '../batch/document-class';
 import { checkExplanation } from '../batch/send-messages';
 import { sendProblems } from '../batch/send-readiness';
 
@@ -21,8 +21,10 @@ export function countsOf(batch: BatchState): Counts {
     inProgress: 0,
     completed: 0,
     gone: 0,
+    sent: 0,
   };
   for (const document of batch.documents) {
+    if (hasRequest(document)) counts.sent += 1;
     switch (classOf(document)) {
       case 'gone':
         counts.gone += 1;
@@ -75,6 +77,8 @@ export function summaryOf(
 export function documentViewOf(batch: BatchState, document: DocumentState): DocumentView {
   const { draft, send } = document;
   const phase = phaseOf(document);
+  // The service's own time once it was read; until then, when the app saw its preparation succeed.
+  const preparedAt = document.tracking?.preparedAt ?? send.prepared?.at;
   return {
     id: draft.id,
     externalReference: draft.externalReference,
@@ -88,6 +92,7 @@ export function documentViewOf(batch: BatchState, document: DocumentState): Docu
     phase,
     class: classOf(document),
     ...(document.tracking?.readAt ? { lastCheckedAt: document.tracking.readAt } : {}),
+    ...(preparedAt ? { preparedAt } : {}),
     problems: phase === 'draft' ? sendProblems(batch.defaults, draft) : [],
     locked: isLocked(document),
     ...(send.requestId ? { requestId: send.requestId } : {}),

@@ -37,3 +37,12 @@ export function ceremonyRefusal(document: DocumentState): string | undefined {
 export function needsTracking(document: DocumentState): boolean {
   return classOf(document) === 'waiting' && document.send.requestId !== undefined;
 }
+
+/**
+ * True once the service holds a request for `document` (it was created there and is not gone),
+ * whatever its group: the batch's "sent" count counts these, so a row waiting for signatures is
+ * never missing from it.
+ */
+export function hasRequest(document: DocumentState): boolean {
+  return document.send.requestId !== undefined && !document.gone;
+}

@@ -34,6 +34,7 @@ function summary(id: string, updatedAt: string, overrides: Partial<BatchSummary>
       inProgress: 0,
       completed: 0,
       gone: 0,
+      sent: 0,
     },
     engine: { state: 'idle' },
     ...overrides,
