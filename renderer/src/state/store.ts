@@ -4,7 +4,6 @@ import type { BatchDefaults } from '../../../shared/domain/batch';
 import type { AppInfo, DocumentEdit, ManifestPreview } from '../../../shared/ipc/views';
 import type { LanguageSetting } from '../../../shared/i18n/languages';
 import { BridgeError, desk, unwrap } from '../bridge';
-import { formatCount } from '../format';
 import {
   initialState,
   withBatchDetail,
@@ -22,6 +21,7 @@ import {
   withTrackingStatus,
   withStarting,
   withLanguage,
+  withFirstScreen,
   type DeskState,
   type Notice,
   type Screen,
@@ -55,7 +55,8 @@ export interface DeskActions {
   addPdfs(batchId: string, source: 'files' | 'folder' | string[]): Promise<void>;
   /** Files dropped on the batch: PDFs are added, anything else is named and left out. */
   addDroppedFiles(batchId: string, files: readonly File[]): Promise<void>;
-  updateDocument(batchId: string, documentId: string, edit: DocumentEdit): Promise<boolean>;
+  /** Saves a document's edit; main's refusal comes back in words for the editor (not a notice behind it), undefined once saved. */
+  updateDocument(batchId: string, documentId: string, edit: DocumentEdit): Promise<string | undefined>;
   removeDocument(batchId: string, documentId: string): Promise<void>;
   pickManifest(): Promise<ManifestPreview | undefined>;
   previewManifest(path: string): Promise<ManifestPreview | undefined>;
@@ -160,11 +161,6 @@ function throttled(load: (batchId: string) => void): (batchId: string) => void {
   };
 }
 
-/** "1 document" / "3 documents", with the number in the user's locale. */
-function documentsCount(count: number): string {
-  return `${formatCount(count)} ${count === 1 ? 'document' : 'documents'}`;
-}
-
 /** The renderer's store: state mirrored from main, and the actions screens call. */
 export const useDesk = create<DeskState & DeskActions>((setState, get) => {
   const set = (fn: (state: DeskState) => DeskState) => setState((state) => fn(state));
@@ -174,7 +170,13 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
     const result = await attempt(set, () => unwrap(desk().documents.addPaths(batchId, [...paths])));
     if (!result) return;
     if (result.added > 0)
-      set((state) => withNotice(state, 'success', `${documentsCount(result.added)} added.`));
+      set((state) =>
+        withNotice(
+          state,
+          'success',
+          `${get().translator.t('common.documents', { count: result.added })} added.`,
+        ),
+      );
     reportRejected(result.rejected);
     await get().loadBatch(batchId);
   }
@@ -233,6 +235,7 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
       void attempt(set, async () => {
         showInfo(await unwrap(api.app.info()));
         await Promise.all([get().refreshBatches(), get().loadProfiles()]);
+        set(withFirstScreen);
       });
       return () => unsubscribers.forEach((unsubscribe) => unsubscribe());
     },
@@ -323,9 +326,11 @@ export const useDesk = create<DeskState & DeskActions>((setState, get) => {
       if (paths.length > 0) await addPaths(batchId, paths);
     },
     async updateDocument(batchId, documentId, edit) {
-      const detail = await attempt(set, () => unwrap(desk().documents.update(batchId, documentId, edit)));
-      if (detail) set((state) => withBatchDetail(state, detail));
-      return detail !== undefined;
+      const answer = await checkAnswer(async () => {
+        const detail = await unwrap(desk().documents.update(batchId, documentId, edit));
+        set((state) => withBatchDetail(state, detail));
+      });
+      return answer.ok ? undefined : answer.message;
     },
     async removeDocument(batchId, documentId) {
       const detail = await attempt(set, () => unwrap(desk().documents.remove(batchId, documentId)));
