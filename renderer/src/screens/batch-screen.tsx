@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } fro
 import type { DocumentView, ManifestPreview } from '../../../shared/ipc/views';
 import { RenameForm } from '../components/rename-form';
 import { formatTime } from '../format';
-import { useT } from '../i18n';
+import { useT, useTranslator } from '../i18n';
 import {
   batchProgress,
   countByBucket,
@@ -24,7 +24,7 @@ import { ManifestImport } from './manifest-import';
 /** One batch: prepare it (offline if need be), send it, follow it, open its ceremonies. */
 export function BatchScreen({ batchId }: { batchId: string }) {
   const t = useT();
-  const locale = useDesk((state) => state.translator.locale);
+  const { locale } = useTranslator();
   const documentsLabel = (count: number) => t('common.documents', { count });
   const detail = useDesk((state) => state.details[batchId]);
   const progress = useDesk((state) => state.progress);

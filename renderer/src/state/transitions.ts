@@ -189,7 +189,8 @@ export function withFirstScreen(state: DeskState): DeskState {
   const firstLaunch = state.profiles.length === 0 && Object.keys(state.batches).length === 0;
   // Only while the user has not chosen a screen yet (not even the batches, which `navigate` makes anew).
   const untouched = state.screen === initialState.screen;
-  return firstLaunch && untouched ? withScreen(state, { name: 'connections' }) : state;
+  // The messages stay: a failure while loading is about this very start, not a screen left behind.
+  return firstLaunch && untouched ? { ...state, screen: { name: 'connections' } } : state;
 }
 
 export function withNotice(state: DeskState, kind: Notice['kind'], text: string): DeskState {

@@ -180,6 +180,8 @@ describe('renderer transitions', () => {
 
   it('starts a first launch (no connection, no batch) on Connections, and any other on the batches', () => {
     expect(withFirstScreen(initialState).screen).toEqual({ name: 'connections' });
+    // A message from the start (say, the batches could not be listed) stays.
+    expect(withFirstScreen(withNotice(initialState, 'error', 'Unreadable.')).notices).toHaveLength(1);
     const withBatch = withBatchList(initialState, [summary('a', '2026-11-20T08:00:00.000Z')]);
     expect(withFirstScreen(withBatch).screen).toEqual({ name: 'batches' });
     const withConnection = withProfiles(initialState, [
