@@ -9,7 +9,7 @@ import type { ItemError } from '../../shared/domain/batch';
 import type { Translator } from '../../shared/i18n/translator';
 import { isCatalogCode, userMessage } from '../../shared/service/error-catalog';
 import { isLocked, phaseOf, type BatchState, type DocumentState } from '../batch/batch-state';
-import { ceremonyRefusal, classOf } from '../batch/document-class';
+import { ceremonyRefusal, classOf, hasRequest } from '../batch/document-class';
 import { peopleOf } from '../batch/people-of';
 import { checkExplanation } from '../batch/send-messages';
 import { sendProblems } from '../batch/send-readiness';
@@ -25,8 +25,10 @@ export function countsOf(batch: BatchState): Counts {
     inProgress: 0,
     completed: 0,
     gone: 0,
+    sent: 0,
   };
   for (const document of batch.documents) {
+    if (hasRequest(document)) counts.sent += 1;
     switch (classOf(document)) {
       case 'gone':
         counts.gone += 1;
@@ -96,6 +98,8 @@ export function documentViewOf(
 ): DocumentView {
   const { draft, send } = document;
   const phase = phaseOf(document);
+  // The service's own time once it was read; until then, when the app saw its preparation succeed.
+  const preparedAt = document.tracking?.preparedAt ?? send.prepared?.at;
   return {
     id: draft.id,
     externalReference: draft.externalReference,
@@ -110,6 +114,7 @@ export function documentViewOf(
     phase,
     class: classOf(document),
     ...(document.tracking?.readAt ? { lastCheckedAt: document.tracking.readAt } : {}),
+    ...(preparedAt ? { preparedAt } : {}),
     problems: phase === 'draft' ? sendProblems(batch.defaults, draft, t) : [],
     locked: isLocked(document),
     ...(send.requestId ? { requestId: send.requestId } : {}),

@@ -1,4 +1,5 @@
 import type { DocumentClass } from '../../shared/domain/document-class';
+import type { MessageId } from '../../shared/i18n/catalog';
 import { phaseOf, type DocumentState } from './batch-state';
 
 /**
@@ -19,21 +20,29 @@ export function classOf(document: DocumentState): DocumentClass {
 }
 
 /**
- * Why `document`'s signing ceremony cannot open now, or undefined when it can: its request
- * waits for signatures and is not signed yet. The page's "Open ceremony" and the handler that
- * opens it both follow this.
+ * Why `document`'s signing ceremony cannot open now (a catalog message, for the caller to say
+ * in the user's language), or undefined when it can: its request waits for signatures and is
+ * not signed yet. The page's "Open ceremony" and the handler that opens it both follow this.
  */
-export function ceremonyRefusal(document: DocumentState): string | undefined {
+export function ceremonyRefusal(document: DocumentState): MessageId | undefined {
   const documentClass = classOf(document);
   if (documentClass === 'completed' || document.tracking?.status === 'completed')
-    return 'This contract is already signed: there is no ceremony left to open.';
-  if (documentClass === 'gone')
-    return 'Its service no longer knows this request: check it again before opening its ceremony.';
-  if (documentClass !== 'waiting') return 'This document has not been prepared yet: send it first.';
+    return 'documents.ceremony.alreadySigned';
+  if (documentClass === 'gone') return 'documents.ceremony.gone';
+  if (documentClass !== 'waiting') return 'documents.ceremony.notPrepared';
   return undefined;
 }
 
 /** True for a document whose request is tracked until it is final: waiting for signatures at the service. */
 export function needsTracking(document: DocumentState): boolean {
   return classOf(document) === 'waiting' && document.send.requestId !== undefined;
+}
+
+/**
+ * True once the service holds a request for `document` (it was created there and is not gone),
+ * whatever its group: the batch's "sent" count counts these, so a row waiting for signatures is
+ * never missing from it.
+ */
+export function hasRequest(document: DocumentState): boolean {
+  return document.send.requestId !== undefined && !document.gone;
 }

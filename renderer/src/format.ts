@@ -1,19 +1,32 @@
 import type { DocumentView } from '../../shared/ipc/views';
-/** Numbers, sizes and dates in the user's own locale. */
-const locale = typeof navigator === 'undefined' ? undefined : navigator.language;
+import type { MessageId } from '../../shared/i18n/catalog';
+import type { Translator } from '../../shared/i18n/translator';
 
-export function formatBytes(bytes: number): string {
-  const units = ['B', 'KB', 'MB', 'GB'];
+/**
+ * Numbers, sizes and dates in the locale the desk speaks: pass the store translator's `locale`
+ * (main's answer: the user's setting or the OS), not the browser's own guess. Without one, the
+ * runtime's default applies.
+ */
+
+/**
+ * A size in binary units (KiB, MiB, GiB: 1,024 each), the units the service's limits are stated
+ * in, so a file's size and the limit it must stay under read alike.
+ */
+export function formatBytes(bytes: number, locale?: string): string {
+  // French writes the same binary units with "octet": o, Kio, Mio, Gio.
+  const units = /^fr\b/i.test(locale ?? '') ? ['o', 'Kio', 'Mio', 'Gio'] : ['B', 'KiB', 'MiB', 'GiB'];
   let value = bytes;
   let unit = 0;
   while (value >= 1024 && unit < units.length - 1) {
     value /= 1024;
     unit += 1;
   }
-  return `${new Intl.NumberFormat(locale, { maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value)} ${units[unit]}`;
+  const number = new Intl.NumberFormat(locale, { maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value);
+  // A non-breaking space: the number never ends one line and its unit starts the next.
+  return `${number}\u00a0${units[unit]}`;
 }
 
-export function formatDateTime(iso: string | undefined): string {
+export function formatDateTime(iso: string | undefined, locale?: string): string {
   if (!iso) return '—';
   const date = new Date(iso);
   return Number.isNaN(date.getTime())
@@ -22,22 +35,22 @@ export function formatDateTime(iso: string | undefined): string {
 }
 
 /** A time of day, e.g. "14:05:30", for "next try at". */
-export function formatTime(epochMs: number): string {
+export function formatTime(epochMs: number, locale?: string): string {
   return new Intl.DateTimeFormat(locale, { timeStyle: 'medium' }).format(new Date(epochMs));
 }
 
-export function formatCount(value: number): string {
+export function formatCount(value: number, locale?: string): string {
   return new Intl.NumberFormat(locale).format(value);
 }
 
 /** Words for the steps of a document being sent (its class is `sending`). */
-const SENDING_STEPS: Readonly<Record<string, string>> = {
-  queued: 'Queued',
-  uploading: 'Uploading',
-  creating: 'Creating request',
-  adding_participants: 'Adding participants',
-  preparing: 'Preparing',
-  prepared: 'Waiting for signatures',
+const SENDING_STEPS: Readonly<Record<string, MessageId>> = {
+  queued: 'documents.step.queued',
+  uploading: 'documents.step.uploading',
+  creating: 'documents.step.creating',
+  adding_participants: 'documents.step.addingParticipants',
+  preparing: 'documents.step.preparing',
+  prepared: 'documents.step.prepared',
 };
 
 /**
@@ -47,28 +60,30 @@ const SENDING_STEPS: Readonly<Record<string, string>> = {
  */
 export function describeState(
   document: Pick<DocumentView, 'class' | 'phase' | 'tracking'>,
+  t: Translator['t'],
   livePhase?: string,
 ): string {
   switch (document.class) {
     case 'gone':
-      return 'No longer at the service';
+      return t('documents.state.gone');
     case 'completed':
-      return 'Completed — evidence ready';
+      return t('documents.state.completed');
     case 'needs_check':
-      return 'Needs your check';
+      return t('documents.state.needsCheck');
     case 'failed':
-      return 'Failed';
+      return t('documents.state.failed');
     case 'not_sent':
-      return 'Not sent';
+      return t('documents.state.notSent');
     case 'sending': {
       const step = livePhase ?? document.phase;
-      return SENDING_STEPS[step] ?? step;
+      const id = SENDING_STEPS[step];
+      return id ? t(id) : step;
     }
     case 'waiting': {
       const status = document.tracking?.status;
-      if (status === 'completed') return 'Completed — evidence pending';
-      if (status === 'in_progress') return 'Signing in progress';
-      return status && status !== 'prepared' ? status : 'Waiting for signatures';
+      if (status === 'completed') return t('documents.state.evidencePending');
+      if (status === 'in_progress') return t('documents.state.inProgress');
+      return status && status !== 'prepared' ? status : t('documents.state.waiting');
     }
   }
 }

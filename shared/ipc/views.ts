@@ -65,6 +65,8 @@ export const documentViewSchema = z.object({
   class: documentClassSchema,
   /** When its request was last read at its service (ISO), if ever. */
   lastCheckedAt: z.string().optional(),
+  /** When its request was prepared (ISO): the service's time once read, else the app's own. */
+  preparedAt: z.string().optional(),
   externalReference: z.string(),
   originalName: z.string(),
   storedFilename: z.string(),
@@ -111,6 +113,8 @@ export const countsSchema = z.object({
   inProgress: z.number(),
   completed: z.number(),
   gone: z.number(),
+  /** Documents whose request exists at their service, whatever their group. */
+  sent: z.number(),
 });
 export type Counts = z.infer<typeof countsSchema>;
 

@@ -44,10 +44,12 @@ describe('accessibility of every screen (axe)', () => {
       const found: string[] = [];
       const scan = async (screen: string) => found.push(...(await seriousViolations(page, screen)));
 
+      // A first launch (no connection, no batch) opens on Connections.
+      await page.getByRole('heading', { name: 'Connections', level: 2 }).waitFor();
+      await scan('connections, empty');
+      await page.getByRole('button', { name: 'Batches', exact: true }).click();
       await page.getByRole('heading', { name: 'Batches', level: 2 }).waitFor();
       await scan('batches, empty');
-      await page.getByRole('button', { name: 'Connections' }).click();
-      await scan('connections, empty');
 
       const client = registerJourneyClient(app);
       await saveConnection(page, { name: 'Office', baseUrl: sim.baseUrl, ...client });
@@ -165,6 +167,10 @@ describe('accessibility of every screen (axe)', () => {
   it('can be used with the keyboard alone: create a batch, import a manifest, edit a document, leave with Escape', async () => {
     app = await launchApp({ host: 'browser' });
     const { page } = app;
+    // A first launch opens on Connections; the batches are one press away.
+    await page.getByRole('heading', { name: 'Connections', level: 2 }).waitFor();
+    await tabTo(page, page.getByRole('button', { name: 'Batches', exact: true }));
+    await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Batches', level: 2 }).waitFor();
     await tabTo(page, page.getByLabel('New batch name'));
     await page.keyboard.type('Keyboard batch');

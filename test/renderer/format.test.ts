@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { describeState } from '../../renderer/src/format';
+import { describeState, formatBytes, formatDateTime } from '../../renderer/src/format';
+import { createTranslator } from '../../shared/i18n/translator';
+
+const { t } = createTranslator('en');
 
 const tracking = (status: string, final = false) => ({
   status,
@@ -11,27 +14,46 @@ const tracking = (status: string, final = false) => ({
 describe('the words for a document state', () => {
   it('words the class main computed, never deciding it from the phase or status', () => {
     // A document main classifies as gone reads so whatever its phase and last status say.
-    expect(describeState({ class: 'gone', phase: 'prepared', tracking: tracking('in_progress') })).toBe(
+    expect(describeState({ class: 'gone', phase: 'prepared', tracking: tracking('in_progress') }, t)).toBe(
       'No longer at the service',
     );
     expect(
-      describeState({ class: 'completed', phase: 'prepared', tracking: tracking('completed', true) }),
+      describeState({ class: 'completed', phase: 'prepared', tracking: tracking('completed', true) }, t),
     ).toBe('Completed — evidence ready');
-    expect(describeState({ class: 'needs_check', phase: 'needs_check' })).toBe('Needs your check');
-    expect(describeState({ class: 'not_sent', phase: 'draft' })).toBe('Not sent');
+    expect(describeState({ class: 'needs_check', phase: 'needs_check' }, t)).toBe('Needs your check');
+    expect(describeState({ class: 'not_sent', phase: 'draft' }, t)).toBe('Not sent');
   });
 
   it('adds the detail a user reads: the step while sending, the service status while waiting', () => {
-    expect(describeState({ class: 'sending', phase: 'queued' }, 'uploading')).toBe('Uploading');
-    expect(describeState({ class: 'waiting', phase: 'prepared', tracking: tracking('completed') })).toBe(
+    expect(describeState({ class: 'sending', phase: 'queued' }, t, 'uploading')).toBe('Uploading');
+    expect(describeState({ class: 'waiting', phase: 'prepared', tracking: tracking('completed') }, t)).toBe(
       'Completed — evidence pending',
     );
-    expect(describeState({ class: 'waiting', phase: 'prepared', tracking: tracking('in_progress') })).toBe(
+    expect(describeState({ class: 'waiting', phase: 'prepared', tracking: tracking('in_progress') }, t)).toBe(
       'Signing in progress',
     );
-    expect(describeState({ class: 'waiting', phase: 'prepared', tracking: tracking('on_hold') })).toBe(
+    expect(describeState({ class: 'waiting', phase: 'prepared', tracking: tracking('on_hold') }, t)).toBe(
       'on_hold',
     );
-    expect(describeState({ class: 'waiting', phase: 'prepared' })).toBe('Waiting for signatures');
+    expect(describeState({ class: 'waiting', phase: 'prepared' }, t)).toBe('Waiting for signatures');
+  });
+});
+
+describe('sizes, numbers and dates', () => {
+  it('gives sizes in the binary units the service states its limits in (KiB, MiB), in the locale', () => {
+    expect(formatBytes(512, 'en')).toBe('512\u00a0B');
+    expect(formatBytes(1536, 'en')).toBe('1.5\u00a0KiB');
+    expect(formatBytes(50 * 1024 * 1024, 'en')).toBe('50\u00a0MiB');
+    expect(formatBytes(2.5 * 1024 * 1024, 'de-DE')).toBe('2,5\u00a0MiB');
+    expect(formatBytes(2.5 * 1024 * 1024, 'fr-FR')).toBe('2,5\u00a0Mio');
+  });
+
+  it("writes dates in the desk's locale, not the browser's", () => {
+    const iso = '2026-11-23T14:05:00Z';
+    expect(formatDateTime(iso, 'de-DE')).toBe(
+      new Intl.DateTimeFormat('de-DE', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso)),
+    );
+    expect(formatDateTime(iso, 'de-DE')).not.toBe(formatDateTime(iso, 'en-US'));
+    expect(formatDateTime(undefined, 'en')).toBe('—');
   });
 });

@@ -41,7 +41,7 @@ export function ceremonyHandlers(ctx: DeskContext): Pick<DeskHandlers, 'ceremony
         throw new DeskError('not_prepared', ctx.translator().t('errors.notPrepared'));
       }
       const refusal = ceremonyRefusal(document);
-      if (refusal) throw new DeskError('ceremony_unavailable', refusal);
+      if (refusal) throw new DeskError('ceremony_unavailable', ctx.translator().t(refusal));
       const key = `${batchId}/${documentId}`;
       // Already open (Electron): bring it forward rather than create a second session. The
       // browser host replaces the window instead, closing the first (its onClosed runs first).

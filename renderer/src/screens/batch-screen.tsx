@@ -2,12 +2,16 @@ import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } fro
 import type { DocumentView, ManifestPreview } from '../../../shared/ipc/views';
 import { BatchBanners } from '../components/batch-banners';
 import { RenameForm } from '../components/rename-form';
-import { formatCount } from '../format';
+import { useT, useTranslator } from '../i18n';
 import {
   batchProgress,
   countByBucket,
+  editRefusal,
   filterDocuments,
+  nextSort,
+  sortDocuments,
   STATUS_FILTERS,
+  type DocumentSort,
   type StatusFilter,
 } from '../state/document-status';
 import { useDesk } from '../state/store';
@@ -18,12 +22,11 @@ import { DocumentTable } from './document-table';
 import { ManifestImport } from './manifest-import';
 import { ReviewDialog, SentSummary } from './review-dialog';
 
-function documentsLabel(count: number): string {
-  return `${formatCount(count)} ${count === 1 ? 'document' : 'documents'}`;
-}
-
 /** One batch: prepare it (offline if need be), send it, follow it, open its ceremonies. */
 export function BatchScreen({ batchId }: { batchId: string }) {
+  const t = useT();
+  const { locale } = useTranslator();
+  const documentsLabel = (count: number) => t('common.documents', { count });
   const detail = useDesk((state) => state.details[batchId]);
   const progress = useDesk((state) => state.progress);
   const loadError = useDesk((state) => state.loadErrors[batchId]);
@@ -32,6 +35,7 @@ export function BatchScreen({ batchId }: { batchId: string }) {
   const [preview, setPreview] = useState<ManifestPreview | undefined>();
   const [filter, setFilter] = useState<StatusFilter>('all');
   const [search, setSearch] = useState('');
+  const [sort, setSort] = useState<DocumentSort | undefined>();
   const [editing, setEditing] = useState<DocumentView | undefined>();
   const [checking, setChecking] = useState<DocumentView | undefined>();
   /** The document whose check was just resolved: the focus goes to it once it is shown. */
@@ -42,10 +46,14 @@ export function BatchScreen({ batchId }: { batchId: string }) {
   const [reviewing, setReviewing] = useState(false);
 
   const documents = useMemo(() => detail?.documents ?? [], [detail]);
-  const shown = useMemo(() => filterDocuments(documents, filter, search), [documents, filter, search]);
+  const shown = useMemo(
+    () => sortDocuments(filterDocuments(documents, filter, search), sort, locale),
+    [documents, filter, search, sort, locale],
+  );
   const buckets = useMemo(() => countByBucket(documents), [documents]);
-  const overall = useMemo(() => batchProgress(documents, progress, batchId), [documents, progress, batchId]);
+  const overall = useMemo(() => (detail ? batchProgress(detail, progress) : undefined), [detail, progress]);
   const focusDone = useCallback(() => setFocusDocumentId(undefined), []);
+  const sortBy = useCallback((key: DocumentSort['key']) => setSort((current) => nextSort(current, key)), []);
 
   // A resolved document the filter now hides: the focus goes to the filter, not nowhere.
   useEffect(() => {
@@ -59,11 +67,11 @@ export function BatchScreen({ batchId }: { batchId: string }) {
       <section className="screen">
         <p role="alert">{loadError}</p>
         <button type="button" onClick={() => actions.navigate({ name: 'batches' })}>
-          Back to batches
+          {t('batch.back')}
         </button>
       </section>
     ) : (
-      <p role="status">Loading the batch…</p>
+      <p role="status">{t('batch.loading')}</p>
     );
   }
 
@@ -117,28 +125,29 @@ export function BatchScreen({ batchId }: { batchId: string }) {
             />
           ) : (
             <button type="button" className="link" onClick={() => setRenaming(true)}>
-              Rename<span className="visually-hidden"> batch {detail.name}</span>
+              {t('batch.rename')}
+              <span className="visually-hidden"> {t('batch.renameBatch', { name: detail.name })}</span>
             </button>
           )}
         </div>
         <button type="button" className="link" onClick={() => actions.navigate({ name: 'batches' })}>
-          Back to batches
+          {t('batch.back')}
         </button>
       </div>
 
-      <div className="toolbar" role="toolbar" aria-label="Batch actions">
+      <div className="toolbar" role="toolbar" aria-label={t('batch.actions')}>
         <button type="button" onClick={() => void actions.addPdfs(batchId, 'files')}>
-          Add PDFs…
+          {t('batch.addPdfs')}
         </button>
         <button type="button" onClick={() => void actions.addPdfs(batchId, 'folder')}>
-          Add a folder…
+          {t('batch.addFolder')}
         </button>
         <button type="button" onClick={() => void actions.pickManifest().then(setPreview)}>
-          Import manifest…
+          {t('batch.importManifest')}
         </button>
         {running ? (
           <button type="button" onClick={() => void actions.sending.pause(batchId)}>
-            Pause sending
+            {t('batch.pause')}
           </button>
         ) : canResume ? (
           <button
@@ -147,7 +156,7 @@ export function BatchScreen({ batchId }: { batchId: string }) {
             disabled={starting}
             onClick={() => void actions.sending.start(batchId)}
           >
-            {starting ? 'Starting…' : 'Resume sending'}
+            {starting ? t('batch.starting') : t('batch.resume')}
           </button>
         ) : (
           <button
@@ -156,7 +165,7 @@ export function BatchScreen({ batchId }: { batchId: string }) {
             disabled={ready.length === 0 || starting}
             onClick={() => setReviewing(true)}
           >
-            {starting ? 'Starting…' : 'Send batch'}
+            {starting ? t('batch.starting') : t('batch.send')}
           </button>
         )}
         {reviewing && (
@@ -172,28 +181,23 @@ export function BatchScreen({ batchId }: { batchId: string }) {
               )
             }
           >
-            Retry{' '}
-            {failed.length === 1 ? 'the failed document' : `${formatCount(failed.length)} failed documents`}
+            {t('batch.retryFailed', { count: failed.length })}
           </button>
         )}
         <button type="button" onClick={() => void actions.tracking.refreshNow(batchId)}>
-          Refresh statuses now
+          {t('batch.refresh')}
         </button>
         <button type="button" onClick={() => void actions.report.export(batchId)}>
-          Export CSV…
+          {t('batch.export')}
         </button>
       </div>
-      <p className="hint drop-hint">You can also drop PDF files anywhere on this batch.</p>
+      <p className="hint drop-hint">{t('batch.dropHint')}</p>
 
       <SentSummary batchId={batchId} documents={documents} engine={engine} />
       <BatchBanners detail={detail} />
       {needsCheck > 0 && (
         <div className="banner banner-error banner-with-action" role="alert">
-          <p>
-            {documentsLabel(needsCheck)} {needsCheck === 1 ? 'needs' : 'need'} your check: a signing request
-            may already exist at the service, so the app will not send {needsCheck === 1 ? 'it' : 'them'}{' '}
-            again by itself. Use “Check and resolve…” on {needsCheck === 1 ? 'it' : 'each'}.
-          </p>
+          <p>{t('batch.needsCheck', { count: needsCheck })}</p>
           {(filter !== 'needs_check' || search !== '') && (
             <button
               type="button"
@@ -202,22 +206,23 @@ export function BatchScreen({ batchId }: { batchId: string }) {
                 setSearch('');
               }}
             >
-              {needsCheck === 1 ? 'Show only this document' : 'Show only these documents'}
+              {t('batch.showOnlyNeedsCheck', { count: needsCheck })}
             </button>
           )}
         </div>
       )}
       {!running && withProblems.length > 0 && (
         <p className="hint">
-          {documentsLabel(withProblems.length)} {withProblems.length === 1 ? 'needs' : 'need'} attention
-          before sending (see Recipients); the others can be sent.
+          {ready.length === 0
+            ? t('batch.attentionAll', { count: withProblems.length })
+            : t('batch.attentionSome', { count: withProblems.length, ready: ready.length })}
         </p>
       )}
 
-      {overall.total > 0 && (
+      {overall && overall.total > 0 && (
         <div className="batch-progress">
           <label htmlFor="batch-progress">
-            {formatCount(overall.sent)} of {documentsLabel(overall.total)} sent
+            {t('batch.progress', { sent: overall.sent, total: overall.total })}
           </label>
           <progress id="batch-progress" max={1} value={overall.fraction} />
         </div>
@@ -237,16 +242,13 @@ export function BatchScreen({ batchId }: { batchId: string }) {
 
       {documents.length === 0 ? (
         <div className="empty">
-          <p>
-            This batch is empty. Add PDFs (or drop them here) and set their recipients, or import a manifest —
-            you can do all of this offline.
-          </p>
+          <p>{t('batch.empty')}</p>
         </div>
       ) : (
         <>
           <div className="row">
             <label className="inline">
-              Show
+              {t('batch.show')}
               <select
                 ref={filterSelect}
                 value={filter}
@@ -254,28 +256,31 @@ export function BatchScreen({ batchId }: { batchId: string }) {
               >
                 {STATUS_FILTERS.map((option) => (
                   <option key={option.value} value={option.value}>
-                    {option.label} ({formatCount(buckets[option.value])})
+                    {t('batch.filterOption', { label: t(option.label), count: buckets[option.value] })}
                   </option>
                 ))}
               </select>
             </label>
             <label className="inline">
-              Search reference, file or recipient
+              {t('batch.search')}
               <input type="search" value={search} onChange={(event) => setSearch(event.target.value)} />
             </label>
             <span className="muted-inline" role="status">
               {shown.length === documents.length
                 ? documentsLabel(documents.length)
-                : `${formatCount(shown.length)} of ${documentsLabel(documents.length)}`}
+                : t('batch.shownOf', { shown: shown.length, total: documents.length })}
             </span>
           </div>
           {shown.length === 0 ? (
-            <p className="empty">No document matches. Clear the search or show all.</p>
+            <p className="empty">{t('batch.noMatch')}</p>
           ) : (
             <DocumentTable
               batchId={batchId}
               batchName={detail.name}
               documents={shown}
+              engine={engine}
+              sort={sort}
+              onSort={sortBy}
               onEdit={setEditing}
               onCheck={setChecking}
               focusDocumentId={focusDocumentId}
@@ -300,6 +305,14 @@ export function BatchScreen({ batchId }: { batchId: string }) {
         <DocumentEditor
           batchId={batchId}
           document={editing}
+          // The document as main reports it now: it may start on its way while the editor is open.
+          inFlight={
+            editRefusal(
+              documents.find((document) => document.id === editing.id) ?? editing,
+              engine,
+              progress[`${batchId}/${editing.id}`],
+            ) !== undefined
+          }
           defaults={detail.defaults}
           onClose={() => setEditing(undefined)}
         />

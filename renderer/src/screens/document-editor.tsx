@@ -4,6 +4,7 @@ import type { DocumentView } from '../../../shared/ipc/views';
 import { OptionsFields } from '../components/options-fields';
 import { ParticipantList, toRows, type ParticipantRow } from '../components/participant-list';
 import { formatBytes } from '../format';
+import { useT, useTranslator } from '../i18n';
 import {
   canSave,
   fromOptions,
@@ -17,19 +18,26 @@ import { useDesk } from '../state/store';
 /**
  * Edits one document before it is sent: its reference, the recipients sent with the creation,
  * the participants added afterwards, and options that differ from the batch's. A modal dialog:
- * focus stays in it, Escape closes it, nothing is kept until "Save".
+ * focus stays in it, Escape closes it, nothing is kept until "Save". Whatever stops a save —
+ * the document started on its way, or main refused — is said inside the dialog, and the edit
+ * stays in the form.
  */
 export function DocumentEditor({
   batchId,
   document,
   defaults,
+  inFlight,
   onClose,
 }: {
   batchId: string;
   document: DocumentView;
   defaults: BatchDefaults;
+  /** The document is being sent now: main would refuse a change, so Save waits. */
+  inFlight: boolean;
   onClose: () => void;
 }) {
+  const t = useT();
+  const { locale } = useTranslator();
   const dialog = useRef<HTMLDialogElement>(null);
   const id = useId();
   const updateDocument = useDesk((state) => state.updateDocument);
@@ -43,6 +51,8 @@ export function DocumentEditor({
   const [options, setOptions] = useState<OptionsDraft>(() => fromOptions(document.options));
   const [attempted, setAttempted] = useState(false);
   const [saving, setSaving] = useState(false);
+  /** Main's refusal of the last save, shown in the dialog (a notice would be hidden behind it). */
+  const [refusal, setRefusal] = useState<string | undefined>();
 
   useEffect(() => {
     const element = dialog.current;
@@ -51,22 +61,24 @@ export function DocumentEditor({
   }, []);
 
   const everyone = [...recipients, ...extras].map((row) => row.draft);
-  const referenceProblem = reference.trim() === '' ? 'The reference is required.' : undefined;
+  const referenceProblem = reference.trim() === '' ? t('editor.referenceRequired') : undefined;
   const invalid = referenceProblem !== undefined || !canSave(everyone, options);
 
   async function save(event: FormEvent) {
     event.preventDefault();
     setAttempted(true);
-    if (invalid) return;
+    if (invalid || inFlight) return;
     setSaving(true);
-    const saved = await updateDocument(batchId, document.id, {
+    setRefusal(undefined);
+    const refused = await updateDocument(batchId, document.id, {
       externalReference: reference.trim(),
       recipients: toParticipants(recipients.map((row) => row.draft)),
       extraParticipants: toParticipants(extras.map((row) => row.draft)),
       options: toOptions(options),
     });
     setSaving(false);
-    if (saved) onClose();
+    if (refused === undefined) onClose();
+    else setRefusal(refused);
   }
 
   return (
@@ -80,13 +92,15 @@ export function DocumentEditor({
       }}
     >
       <form onSubmit={(event) => void save(event)} noValidate>
-        <h3 id={`${id}-title`}>Edit {document.externalReference}</h3>
+        <h3 id={`${id}-title`}>{t('editor.title', { reference: document.externalReference })}</h3>
         <p className="muted">
-          {document.storedFilename} · {formatBytes(document.sizeBytes)} — the service will store the file
-          under this name.
+          {t('editor.fileNote', {
+            file: document.storedFilename,
+            size: formatBytes(document.sizeBytes, locale),
+          })}
         </p>
         <label className="field">
-          <span>External reference</span>
+          <span>{t('editor.reference')}</span>
           <input
             value={reference}
             aria-invalid={attempted && referenceProblem ? true : undefined}
@@ -100,37 +114,53 @@ export function DocumentEditor({
           )}
         </label>
         <ParticipantList
-          legend="Recipients (sent with the request)"
+          legend={t('editor.recipients')}
           noun="recipient"
           rows={recipients}
           onChange={setRecipients}
           showAllErrors={attempted}
           emptyText={
             defaults.defaultRecipients.length > 0
-              ? `None of its own: the batch's ${defaults.defaultRecipients.length} default recipient(s) apply.`
-              : 'No recipient yet: add at least one signer.'
+              ? t('editor.defaultRecipientsApply', { count: defaults.defaultRecipients.length })
+              : t('editor.noRecipient')
           }
         />
         <ParticipantList
-          legend="Participants added after the request is created"
+          legend={t('editor.participants')}
           noun="participant"
           rows={extras}
           onChange={setExtras}
           showAllErrors={attempted}
-          emptyText="None."
+          emptyText={t('editor.none')}
         />
         <OptionsFields draft={options} onChange={setOptions} inherited={defaults} />
         {attempted && invalid && (
           <p className="field-error" role="alert">
-            Some fields need attention (marked above). Nothing was saved yet.
+            {t('editor.invalid')}
           </p>
         )}
+        {inFlight ? (
+          <p className="dialog-error" role="alert" id={`${id}-blocked`}>
+            {t('editor.inFlight')}
+          </p>
+        ) : (
+          refusal && (
+            <p className="dialog-error" role="alert">
+              {t('editor.notSaved', { reason: refusal })}
+            </p>
+          )
+        )}
         <div className="row">
-          <button type="submit" className="primary" disabled={saving}>
-            Save document
+          <button
+            type="submit"
+            className="primary"
+            disabled={saving || inFlight}
+            aria-describedby={inFlight ? `${id}-blocked` : undefined}
+          >
+            {saving ? t('editor.saving') : t('editor.save')}
           </button>
           <button type="button" onClick={onClose}>
-            Cancel
+            {t('common.cancel')}
           </button>
         </div>
       </form>

@@ -1,10 +1,12 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useRef } from 'react';
-import type { DocumentView } from '../../../shared/ipc/views';
+import type { MessageId } from '../../../shared/i18n/catalog';
+import type { DocumentView, EngineStateView } from '../../../shared/ipc/views';
 import { PeopleCell } from '../components/people-cell';
 import { PdfThumbnail } from '../components/pdf-thumbnail';
 import { describeState, formatBytes, formatDateTime } from '../format';
-import { documentProgress } from '../state/document-status';
+import { useT, useTranslator } from '../i18n';
+import { documentProgress, editRefusal, type DocumentSort, type SortKey } from '../state/document-status';
 import { useDesk } from '../state/store';
 import type { Progress } from '../state/transitions';
 
@@ -16,7 +18,13 @@ const ESTIMATED_ROW_PX = 72;
 export interface DocumentTableProps {
   readonly batchId: string;
   readonly batchName: string;
+  /** The documents to show, in the order to show them (see `sortDocuments`). */
   readonly documents: readonly DocumentView[];
+  /** The batch's engine: a document it is sending cannot be edited or removed. */
+  readonly engine: Pick<EngineStateView, 'state'>;
+  /** The column the documents are sorted by, if any, and the header that changes it. */
+  readonly sort: DocumentSort | undefined;
+  readonly onSort: (key: SortKey) => void;
   readonly onEdit: (document: DocumentView) => void;
   /** Opens the check of a document that needs one (link the existing request, or send anew). */
   readonly onCheck: (document: DocumentView) => void;
@@ -35,11 +43,15 @@ export function DocumentTable({
   batchId,
   batchName,
   documents,
+  engine,
+  sort,
+  onSort,
   onEdit,
   onCheck,
   focusDocumentId,
   onFocused,
 }: DocumentTableProps) {
+  const t = useT();
   const scroller = useRef<HTMLDivElement>(null);
   const progress = useDesk((state) => state.progress);
   const virtualizer = useVirtualizer({
@@ -67,17 +79,28 @@ export function DocumentTable({
       // Focusable, so the list scrolls with the keyboard.
       tabIndex={0}
       role="region"
-      aria-label={`Documents of ${batchName}`}
+      aria-label={t('documents.region', { batch: batchName })}
     >
       <table className="table documents" aria-rowcount={documents.length + 1}>
         <thead>
           <tr aria-rowindex={1}>
-            <th scope="col">Reference</th>
-            <th scope="col">File</th>
-            <th scope="col">Recipients</th>
-            <th scope="col">State</th>
-            <th scope="col">Timeline</th>
-            <th scope="col">Actions</th>
+            <SortableHeader
+              sortKey="reference"
+              label="documents.column.reference"
+              sort={sort}
+              onSort={onSort}
+            />
+            <SortableHeader sortKey="file" label="documents.column.file" sort={sort} onSort={onSort} />
+            <th scope="col">{t('documents.column.recipients')}</th>
+            <SortableHeader sortKey="state" label="documents.column.state" sort={sort} onSort={onSort} />
+            <SortableHeader
+              sortKey="updated"
+              label="documents.column.timeline"
+              hint="documents.column.timelineSort"
+              sort={sort}
+              onSort={onSort}
+            />
+            <th scope="col">{t('documents.column.actions')}</th>
           </tr>
         </thead>
         <tbody>
@@ -97,6 +120,7 @@ export function DocumentTable({
                 batchId={batchId}
                 document={document}
                 live={progress[`${batchId}/${document.id}`]}
+                engineState={engine.state}
                 onEdit={onEdit}
                 onCheck={onCheck}
                 takeFocus={item.index === focusIndex}
@@ -115,12 +139,45 @@ export function DocumentTable({
   );
 }
 
+/**
+ * A column header that sorts the table: a button inside the header, whose state `aria-sort`
+ * tells assistive technology. `hint` says what the column sorts by when its name does not.
+ */
+function SortableHeader({
+  sortKey,
+  label,
+  hint,
+  sort,
+  onSort,
+}: {
+  sortKey: SortKey;
+  label: MessageId;
+  hint?: MessageId;
+  sort: DocumentSort | undefined;
+  onSort: (key: SortKey) => void;
+}) {
+  const t = useT();
+  const direction = sort?.key === sortKey ? sort.direction : undefined;
+  return (
+    <th scope="col" aria-sort={direction ?? 'none'}>
+      <button type="button" className="sort-button" onClick={() => onSort(sortKey)}>
+        {t(label)}
+        {hint && <span className="visually-hidden"> {t(hint)}</span>}
+        <span className="sort-indicator" aria-hidden="true">
+          {direction === 'ascending' ? '▲' : direction === 'descending' ? '▼' : '↕'}
+        </span>
+      </button>
+    </th>
+  );
+}
+
 const DocumentRow = memo(function DocumentRow({
   measure,
   index,
   batchId,
   document,
   live,
+  engineState,
   onEdit,
   onCheck,
   takeFocus,
@@ -131,12 +188,15 @@ const DocumentRow = memo(function DocumentRow({
   batchId: string;
   document: DocumentView;
   live: Progress | undefined;
+  engineState: EngineStateView['state'];
   onEdit: (document: DocumentView) => void;
   onCheck: (document: DocumentView) => void;
   takeFocus: boolean;
   onFocused: (() => void) | undefined;
 }) {
   const actions = useDesk.getState();
+  const t = useT();
+  const { locale } = useTranslator();
   const stateLabel = useRef<HTMLSpanElement>(null);
   useEffect(() => {
     if (!takeFocus) return;
@@ -145,7 +205,9 @@ const DocumentRow = memo(function DocumentRow({
   }, [takeFocus, onFocused]);
   const value = documentProgress(document, live);
   const bucket = document.class;
-  const state = describeState(document, live?.phase);
+  const state = describeState(document, t, live?.phase);
+  const refusal = editRefusal(document, { state: engineState }, live);
+  const reasonId = `reason-${batchId}-${document.id}`;
   const reference = document.externalReference;
   const uploading = live?.phase === 'uploading' && live.sentBytes !== undefined && live.totalBytes;
   return (
@@ -158,15 +220,15 @@ const DocumentRow = memo(function DocumentRow({
         <PdfThumbnail batchId={batchId} document={document} />
         <span className="filename">{document.storedFilename}</span>
         <span className="muted">
-          {formatBytes(document.sizeBytes)} · SHA-256{' '}
+          {formatBytes(document.sizeBytes, locale)} · SHA-256{' '}
           <button
             type="button"
             className="link mono"
-            title="Copy the full SHA-256"
-            onClick={() => void actions.copyText(document.sha256, `The SHA-256 of ${reference} is copied.`)}
+            title={t('documents.sha.title')}
+            onClick={() => void actions.copyText(document.sha256, t('documents.sha.copied', { reference }))}
           >
             {document.sha256.slice(0, 12)}…
-            <span className="visually-hidden"> copy the full SHA-256 of {reference}</span>
+            <span className="visually-hidden"> {t('documents.sha.copy', { reference })}</span>
           </button>
         </span>
       </td>
@@ -184,73 +246,107 @@ const DocumentRow = memo(function DocumentRow({
           {state}
         </span>
         {value !== undefined && value < 1 && (
-          <progress max={1} value={value} aria-label={`Progress of ${reference}`} />
+          <progress max={1} value={value} aria-label={t('documents.progressOf', { reference })} />
         )}
         {uploading && (
           <span className="muted">
-            {formatBytes(live.sentBytes ?? 0)} of {formatBytes(live.totalBytes ?? 0)}
+            {t('documents.uploaded', {
+              sent: formatBytes(live.sentBytes ?? 0, locale),
+              total: formatBytes(live.totalBytes ?? 0, locale),
+            })}
           </span>
         )}
         {document.error && <span className="problem">{document.error.message}</span>}
-        {document.tracking && (
-          <span className="muted">
-            Evidence {document.tracking.evidenceReady ? 'ready' : 'not ready yet'}
-          </span>
-        )}
       </td>
       <td>
+        {/* Only what happened: a step not reached yet has no line (no "Prepared —"). */}
         <dl className="timeline">
-          <dt>Prepared</dt>
-          <dd>{formatDateTime(document.tracking?.preparedAt)}</dd>
-          <dt>Opened</dt>
-          <dd>{formatDateTime(document.tracking?.openedAt)}</dd>
-          <dt>Finalized</dt>
-          <dd>{formatDateTime(document.tracking?.finalizedAt)}</dd>
-          {document.lastCheckedAt && (
+          {document.preparedAt && (
             <>
-              <dt>Last checked</dt>
-              <dd>{formatDateTime(document.lastCheckedAt)}</dd>
+              <dt>{t('documents.timeline.prepared')}</dt>
+              <dd>{formatDateTime(document.preparedAt, locale)}</dd>
             </>
           )}
+          {document.tracking?.openedAt && (
+            <>
+              <dt>{t('documents.timeline.opened')}</dt>
+              <dd>{formatDateTime(document.tracking.openedAt, locale)}</dd>
+            </>
+          )}
+          {document.tracking?.finalizedAt && (
+            <>
+              <dt>{t('documents.timeline.finalized')}</dt>
+              <dd>{formatDateTime(document.tracking.finalizedAt, locale)}</dd>
+            </>
+          )}
+          {document.lastCheckedAt && (
+            <>
+              <dt>{t('documents.timeline.lastChecked')}</dt>
+              <dd>{formatDateTime(document.lastCheckedAt, locale)}</dd>
+            </>
+          )}
+          <dt>{t('documents.timeline.lastChange')}</dt>
+          <dd>{formatDateTime(document.updatedAt, locale)}</dd>
         </dl>
       </td>
       <td>
         <div className="actions">
           {document.canOpenCeremony && (
             <button type="button" onClick={() => void actions.ceremony.open(batchId, document.id)}>
-              Open ceremony<span className="visually-hidden"> for {reference}</span>
+              {t('documents.action.openCeremony')}
+              <span className="visually-hidden"> {t('documents.action.openCeremonyFor', { reference })}</span>
             </button>
           )}
           {document.check && (
             <button type="button" onClick={() => onCheck(document)}>
-              Check and resolve…<span className="visually-hidden"> {reference}</span>
+              {t('documents.action.check')}
+              <span className="visually-hidden"> {reference}</span>
             </button>
           )}
           {document.gone && (
             <button type="button" onClick={() => void actions.tracking.checkAgain(batchId, document.id)}>
-              Check again<span className="visually-hidden"> {reference} at its service</span>
+              {t('documents.action.checkAgain')}
+              <span className="visually-hidden"> {t('documents.action.checkAgainFor', { reference })}</span>
             </button>
           )}
           {document.class === 'failed' && (
             <button type="button" onClick={() => void actions.sending.retry(batchId, document.id)}>
-              Retry<span className="visually-hidden"> {reference}</span>
+              {t('documents.action.retry')}
+              <span className="visually-hidden"> {reference}</span>
             </button>
           )}
+          {/* A sent document offers neither; one in flight shows both disabled, with why. */}
           {!document.locked && (
             <>
-              <button type="button" onClick={() => onEdit(document)}>
-                Edit<span className="visually-hidden"> {reference}</span>
+              <button
+                type="button"
+                disabled={refusal !== undefined}
+                aria-describedby={refusal ? reasonId : undefined}
+                title={refusal ? t(refusal) : undefined}
+                onClick={() => onEdit(document)}
+              >
+                {t('documents.action.edit')}
+                <span className="visually-hidden"> {reference}</span>
               </button>
               <button
                 type="button"
                 className="danger"
+                disabled={refusal !== undefined}
+                aria-describedby={refusal ? reasonId : undefined}
+                title={refusal ? t(refusal) : undefined}
                 onClick={() => {
-                  if (window.confirm(`Remove ${reference} from the batch? Its PDF stays where it was.`))
+                  if (window.confirm(t('documents.action.removeConfirm', { reference })))
                     void actions.removeDocument(batchId, document.id);
                 }}
               >
-                Remove<span className="visually-hidden"> {reference}</span>
+                {t('documents.action.remove')}
+                <span className="visually-hidden"> {reference}</span>
               </button>
+              {refusal && (
+                <span id={reasonId} className="action-reason">
+                  {t(refusal)}
+                </span>
+              )}
             </>
           )}
         </div>

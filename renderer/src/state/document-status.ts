@@ -3,20 +3,22 @@
  * (and of live progress events, which main never stores).
  */
 import type { DocumentClass } from '../../../shared/domain/document-class';
-import type { DocumentView } from '../../../shared/ipc/views';
+import type { MessageId } from '../../../shared/i18n/catalog';
+import type { BatchDetail, DocumentView, EngineStateView } from '../../../shared/ipc/views';
 import type { Progress } from './transitions';
 
 export type StatusFilter = 'all' | DocumentClass;
 
-export const STATUS_FILTERS: readonly { readonly value: StatusFilter; readonly label: string }[] = [
-  { value: 'all', label: 'All' },
-  { value: 'not_sent', label: 'Not sent' },
-  { value: 'sending', label: 'Sending' },
-  { value: 'waiting', label: 'Waiting for signatures' },
-  { value: 'completed', label: 'Completed' },
-  { value: 'needs_check', label: 'Needs your check' },
-  { value: 'failed', label: 'Failed' },
-  { value: 'gone', label: 'No longer at the service' },
+/** The filter's choices, in the order a batch moves through them; `label` is a catalog message. */
+export const STATUS_FILTERS: readonly { readonly value: StatusFilter; readonly label: MessageId }[] = [
+  { value: 'all', label: 'documents.filter.all' },
+  { value: 'not_sent', label: 'documents.filter.notSent' },
+  { value: 'sending', label: 'documents.filter.sending' },
+  { value: 'waiting', label: 'documents.filter.waiting' },
+  { value: 'completed', label: 'documents.filter.completed' },
+  { value: 'needs_check', label: 'documents.filter.needsCheck' },
+  { value: 'failed', label: 'documents.filter.failed' },
+  { value: 'gone', label: 'documents.filter.gone' },
 ];
 
 /** Share of a document's sending done once each step is reached: the upload is the first 60 %. */
@@ -42,39 +44,103 @@ export function documentProgress(document: DocumentView, live: Progress | undefi
 }
 
 export interface BatchProgress {
-  /** Documents the service holds, prepared or further. */
+  /** Documents whose request exists at their service: main's count (`Counts.sent`), never the page's. */
   readonly sent: number;
-  /** Documents that are sent, being sent, or waiting to be sent (failed and not-sent ones aside). */
-  readonly inScope: number;
   /** Every document. */
   readonly total: number;
-  /** 0…1 over the documents in scope, counting partial progress of those in flight. */
+  /** 0…1 over the documents sent, being sent, or waiting to be sent, counting partial progress of those in flight. */
   readonly fraction: number;
 }
 
-/** The batch's progress bar, from each document's own progress. */
+/**
+ * The batch's progress: how many documents are sent comes from main's counts (one source with
+ * the batch list and the filter); the bar adds each document's live progress.
+ */
 export function batchProgress(
-  documents: readonly DocumentView[],
+  detail: Pick<BatchDetail, 'id' | 'counts' | 'documents'>,
   progress: Readonly<Record<string, Progress>>,
-  batchId: string,
 ): BatchProgress {
-  let sent = 0;
   let inScope = 0;
   let done = 0;
-  for (const document of documents) {
+  for (const document of detail.documents) {
     if (document.class === 'gone') continue; // not at its service: neither sent nor in flight
     if (document.class === 'waiting' || document.class === 'completed') {
-      sent += 1;
       inScope += 1;
       done += 1;
       continue;
     }
-    const value = documentProgress(document, progress[`${batchId}/${document.id}`]);
+    const value = documentProgress(document, progress[`${detail.id}/${document.id}`]);
     if (value === undefined) continue;
     inScope += 1;
     done += value;
   }
-  return { sent, inScope, total: documents.length, fraction: inScope === 0 ? 0 : done / inScope };
+  return {
+    sent: detail.counts.sent,
+    total: detail.documents.length,
+    fraction: inScope === 0 ? 0 : done / inScope,
+  };
+}
+
+/**
+ * Why a document cannot be edited or removed now, or undefined when it can. A sent one (locked)
+ * never can (its row offers neither); one in flight — its batch is being sent and it is queued or
+ * uploading — cannot until sending is paused, since its creation may start at any moment and
+ * main then refuses the change.
+ */
+export function editRefusal(
+  document: Pick<DocumentView, 'class' | 'locked'>,
+  engine: Pick<EngineStateView, 'state'>,
+  live: Progress | undefined,
+): MessageId | undefined {
+  if (document.locked) return 'documents.action.inFlight';
+  const running = engine.state === 'running' || engine.state === 'waiting';
+  if (document.class === 'sending' && (running || live !== undefined)) return 'documents.action.inFlight';
+  return undefined;
+}
+
+/** The columns the table sorts by; "updated" is the timeline's last change. */
+export type SortKey = 'reference' | 'file' | 'state' | 'updated';
+export interface DocumentSort {
+  readonly key: SortKey;
+  readonly direction: 'ascending' | 'descending';
+}
+
+/** The next sort when a column's header is pressed: ascending first, then descending. */
+export function nextSort(current: DocumentSort | undefined, key: SortKey): DocumentSort {
+  return current?.key === key && current.direction === 'ascending'
+    ? { key, direction: 'descending' }
+    : { key, direction: 'ascending' };
+}
+
+/** The order of the groups, as the filter lists them. */
+const CLASS_ORDER: readonly DocumentClass[] = STATUS_FILTERS.flatMap((filter) =>
+  filter.value === 'all' ? [] : [filter.value],
+);
+
+/**
+ * `documents` in `sort`'s order (a copy; without a sort, as they are). Text compares as the
+ * locale does, numbers inside it by value ("NDA-9" before "NDA-10"); states follow the filter's
+ * order; ties keep the batch's order.
+ */
+export function sortDocuments(
+  documents: readonly DocumentView[],
+  sort: DocumentSort | undefined,
+  locale: string,
+): readonly DocumentView[] {
+  if (!sort) return documents;
+  const collator = new Intl.Collator(locale, { numeric: true, sensitivity: 'base' });
+  const compare: (a: DocumentView, b: DocumentView) => number = {
+    reference: (a: DocumentView, b: DocumentView) =>
+      collator.compare(a.externalReference, b.externalReference),
+    file: (a: DocumentView, b: DocumentView) => collator.compare(a.storedFilename, b.storedFilename),
+    state: (a: DocumentView, b: DocumentView) => CLASS_ORDER.indexOf(a.class) - CLASS_ORDER.indexOf(b.class),
+    updated: (a: DocumentView, b: DocumentView) => a.updatedAt.localeCompare(b.updatedAt),
+  }[sort.key];
+  const sign = sort.direction === 'ascending' ? 1 : -1;
+  return documents
+    .map((document, index) => ({ document, index }))
+    .sort((a, b) => sign * compare(a.document, b.document) || a.index - b.index)
+    .map(({ document }) => document);
 }
 
 /** Documents in `filter` whose reference, file or recipients contain `search` (case and accents ignored). */

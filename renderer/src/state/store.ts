@@ -23,6 +23,7 @@ import {
   withTrackingStatus,
   withStarting,
   withLanguage,
+  withFirstScreen,
   type DeskState,
   type Notice,
   type Screen,
@@ -77,7 +78,8 @@ export interface DeskActions {
   addPdfs(batchId: string, source: 'files' | 'folder' | string[]): Promise<void>;
   /** Files dropped on the batch: PDFs are added, anything else is named and left out. */
   addDroppedFiles(batchId: string, files: readonly File[]): Promise<void>;
-  updateDocument(batchId: string, documentId: string, edit: DocumentEdit): Promise<boolean>;
+  /** Saves a document's edit; main's refusal comes back in words for the editor (not a notice behind it), undefined once saved. */
+  updateDocument(batchId: string, documentId: string, edit: DocumentEdit): Promise<string | undefined>;
   removeDocument(batchId: string, documentId: string): Promise<void>;
   pickManifest(): Promise<ManifestPreview | undefined>;
   previewManifest(path: string): Promise<ManifestPreview | undefined>;
@@ -283,6 +285,7 @@ export const useDesk = create<DeskState & WaitsState & DeskActions>((setState, g
       await attempt(set, async () => {
         showInfo(await unwrap(desk().app.info()));
         await Promise.all([get().refreshBatches(), get().loadProfiles()]);
+        set(withFirstScreen);
       });
       const screen = get().screen;
       if (screen.name === 'batch') await get().loadBatch(screen.batchId);
@@ -375,9 +378,11 @@ export const useDesk = create<DeskState & WaitsState & DeskActions>((setState, g
       if (paths.length > 0) await addPaths(batchId, paths);
     },
     async updateDocument(batchId, documentId, edit) {
-      const detail = await attempt(set, () => unwrap(desk().documents.update(batchId, documentId, edit)));
-      if (detail) set((state) => withBatchDetail(state, detail));
-      return detail !== undefined;
+      const answer = await checkAnswer(async () => {
+        const detail = await unwrap(desk().documents.update(batchId, documentId, edit));
+        set((state) => withBatchDetail(state, detail));
+      }, get().translator);
+      return answer.ok ? undefined : answer.message;
     },
     async removeDocument(batchId, documentId) {
       const detail = await attempt(set, () => unwrap(desk().documents.remove(batchId, documentId)));

@@ -168,8 +168,29 @@ export function withProfiles(state: DeskState, profiles: readonly ProfileView[])
   return { ...state, profiles };
 }
 
+/**
+ * Another screen: the messages about the one left behind go (an error about one batch never
+ * follows the user to the next). Staying on the same screen keeps them.
+ */
 export function withScreen(state: DeskState, screen: Screen): DeskState {
-  return { ...state, screen };
+  if (sameScreen(state.screen, screen)) return { ...state, screen };
+  return { ...state, screen, notices: [] };
+}
+
+function sameScreen(a: Screen, b: Screen): boolean {
+  return a.name === b.name && (a.name !== 'batch' || b.name !== 'batch' || a.batchId === b.batchId);
+}
+
+/**
+ * The first screen once main's profiles and batches are known: a first launch (no connection,
+ * no batch) starts on Connections, where the desk can be set up; anything else stays where it is.
+ */
+export function withFirstScreen(state: DeskState): DeskState {
+  const firstLaunch = state.profiles.length === 0 && Object.keys(state.batches).length === 0;
+  // Only while the user has not chosen a screen yet (not even the batches, which `navigate` makes anew).
+  const untouched = state.screen === initialState.screen;
+  // The messages stay: a failure while loading is about this very start, not a screen left behind.
+  return firstLaunch && untouched ? { ...state, screen: { name: 'connections' } } : state;
 }
 
 export function withNotice(state: DeskState, kind: Notice['kind'], text: string): DeskState {

@@ -3,6 +3,7 @@ import type { BatchEvent } from '../../../main/batch/batch-events';
 import { applyBatchEvent, emptyBatch, type DocumentState } from '../../../main/batch/batch-state';
 import { ceremonyRefusal, classOf, needsTracking } from '../../../main/batch/document-class';
 import type { TrackedStatus } from '../../../shared/domain/batch';
+import { createTranslator } from '../../../shared/i18n/translator';
 
 /** The one classification, from documents built by folding real journal events. */
 const DOC = 'doc-1';
@@ -105,7 +106,8 @@ describe('ceremonyRefusal: whether a signing ceremony can open (the page and the
     ['completed, evidence ready', [queued, created, prepared, status('completed', true)], 'already signed'],
     ['gone', [queued, created, prepared, gone], 'no longer knows'],
   ])('%s → %s', (_name, events, refusal) => {
-    const answer = ceremonyRefusal(documentAfter(...events));
+    const message = ceremonyRefusal(documentAfter(...events));
+    const answer = message && createTranslator('en').t(message);
     if (refusal === undefined) expect(answer).toBeUndefined();
     else expect(answer).toContain(refusal);
   });

@@ -2,12 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { documentClassSchema } from '../../../shared/domain/document-class';
 import type { DocumentView } from '../../../shared/ipc/views';
 import type { Participant } from '../../../shared/service/wire';
+import { createTranslator } from '../../../shared/i18n/translator';
 import {
   STATUS_FILTERS,
   batchProgress,
   countByBucket,
   documentProgress,
+  editRefusal,
   filterDocuments,
+  nextSort,
+  sortDocuments,
   type StatusFilter,
 } from '../../../renderer/src/state/document-status';
 import type { Progress } from '../../../renderer/src/state/transitions';
@@ -53,8 +57,11 @@ function document(id: string, overrides: Partial<DocumentView> = {}): DocumentVi
   };
 }
 
-const labelOf = (filter: StatusFilter): string | undefined =>
-  STATUS_FILTERS.find((candidate) => candidate.value === filter)?.label;
+const english = createTranslator('en');
+const labelOf = (filter: StatusFilter): string | undefined => {
+  const label = STATUS_FILTERS.find((candidate) => candidate.value === filter)?.label;
+  return label && english.t(label);
+};
 
 describe('STATUS_FILTERS', () => {
   it.each(documentClassSchema.options)('has words for every class main sends: %s', (documentClass) => {
@@ -62,7 +69,7 @@ describe('STATUS_FILTERS', () => {
   });
 
   it('offers "All" first, then each group once with the words a user reads', () => {
-    expect(STATUS_FILTERS.map((filter) => [filter.value, filter.label])).toEqual([
+    expect(STATUS_FILTERS.map((filter) => [filter.value, english.t(filter.label)])).toEqual([
       ['all', 'All'],
       ['not_sent', 'Not sent'],
       ['sending', 'Sending'],
@@ -126,18 +133,36 @@ describe('documentProgress', () => {
 });
 
 describe('batchProgress', () => {
-  it('counts sent documents and averages the progress of those in flight', () => {
+  /** A batch as main sends it: its counts come from main's classification, not from the page. */
+  const batch = (id: string, documents: DocumentView[], sent: number) => ({
+    id,
+    documents,
+    counts: {
+      draft: 0,
+      sending: 0,
+      prepared: 0,
+      failed: 0,
+      needsCheck: 0,
+      inProgress: 0,
+      completed: 0,
+      gone: 0,
+      sent,
+    },
+  });
+
+  it("says main's count of sent documents and averages the progress of those in flight", () => {
     const documents = [
       document('1', { phase: 'prepared', class: 'waiting' }),
       document('2', { phase: 'prepared', class: 'completed', tracking: tracking('completed', true) }),
       document('3', { phase: 'uploading' }),
-      document('4', { phase: 'adding_participants' }),
+      document('4', { phase: 'adding_participants', class: 'sending', requestId: 'sr_4' }),
     ];
     const progress: Record<string, Progress> = {
       'b/3': { phase: 'uploading', sentBytes: 512, totalBytes: 1024 },
     };
-    const result = batchProgress(documents, progress, 'b');
-    expect(result).toMatchObject({ sent: 2, inScope: 4, total: 4 });
+    // Main counts 4's request too: it exists at the service, participants are being added.
+    const result = batchProgress(batch('b', documents, 3), progress);
+    expect(result).toMatchObject({ sent: 3, total: 4 });
     expect(result.fraction).toBeCloseTo((1 + 1 + 0.3 + 0.75) / 4, 10);
   });
 
@@ -150,8 +175,8 @@ describe('batchProgress', () => {
       // Its service no longer knows it: main says so, whatever its phase.
       document('5', { phase: 'prepared', class: 'gone', gone: true }),
     ];
-    const result = batchProgress(documents, {}, 'b');
-    expect(result).toMatchObject({ sent: 1, inScope: 2, total: 5 });
+    const result = batchProgress(batch('b', documents, 2), {});
+    expect(result).toMatchObject({ sent: 2, total: 5 });
     expect(result.fraction).toBeCloseTo((1 + 0.9) / 2, 10);
   });
 
@@ -160,15 +185,14 @@ describe('batchProgress', () => {
     const progress: Record<string, Progress> = {
       'other/1': { phase: 'uploading', sentBytes: 1024, totalBytes: 1024 },
     };
-    expect(batchProgress(documents, progress, 'b').fraction).toBe(0);
-    expect(batchProgress(documents, progress, 'other').fraction).toBeCloseTo(0.6, 10);
+    expect(batchProgress(batch('b', documents, 0), progress).fraction).toBe(0);
+    expect(batchProgress(batch('other', documents, 0), progress).fraction).toBeCloseTo(0.6, 10);
   });
 
   it('is at 0 with nothing in scope', () => {
-    expect(batchProgress([], {}, 'b')).toEqual({ sent: 0, inScope: 0, total: 0, fraction: 0 });
-    expect(batchProgress([document('1'), document('2', { phase: 'failed' })], {}, 'b')).toEqual({
+    expect(batchProgress(batch('b', [], 0), {})).toEqual({ sent: 0, total: 0, fraction: 0 });
+    expect(batchProgress(batch('b', [document('1'), document('2', { phase: 'failed' })], 0), {})).toEqual({
       sent: 0,
-      inScope: 0,
       total: 2,
       fraction: 0,
     });
@@ -179,7 +203,111 @@ describe('batchProgress', () => {
       document('1', { phase: 'prepared', class: 'waiting' }),
       document('2', { phase: 'draft' }),
     ];
-    expect(batchProgress(documents, {}, 'b')).toEqual({ sent: 1, inScope: 1, total: 2, fraction: 1 });
+    expect(batchProgress(batch('b', documents, 1), {})).toEqual({ sent: 1, total: 2, fraction: 1 });
+  });
+});
+
+describe('editRefusal: Edit and Remove are offered only when main would accept them', () => {
+  const idle = { state: 'idle' } as const;
+  const running = { state: 'running' } as const;
+
+  it('allows a document not sent, whatever the batch does', () => {
+    expect(editRefusal(document('1'), running, undefined)).toBeUndefined();
+    expect(
+      editRefusal(document('1', { class: 'failed', phase: 'failed' }), running, undefined),
+    ).toBeUndefined();
+  });
+
+  it('refuses a document in flight, with the reason, while its batch is being sent', () => {
+    const queued = document('1', { class: 'sending', phase: 'queued' });
+    expect(editRefusal(queued, running, undefined)).toBe('documents.action.inFlight');
+    expect(editRefusal(queued, { state: 'waiting' }, undefined)).toBe('documents.action.inFlight');
+    // Live progress says it is uploading before main's next view does.
+    expect(editRefusal(queued, idle, { phase: 'uploading', sentBytes: 1, totalBytes: 2 })).toBe(
+      'documents.action.inFlight',
+    );
+  });
+
+  it('allows a queued document again once sending is paused', () => {
+    expect(
+      editRefusal(document('1', { class: 'sending', phase: 'uploading' }), { state: 'paused' }, undefined),
+    ).toBeUndefined();
+  });
+
+  it('refuses a document already sent', () => {
+    expect(
+      editRefusal(document('1', { class: 'waiting', phase: 'prepared', locked: true }), idle, undefined),
+    ).toBeDefined();
+  });
+});
+
+describe('sortDocuments', () => {
+  const documents = [
+    document('a', {
+      externalReference: 'NDA-10',
+      storedFilename: 'zoe.pdf',
+      class: 'waiting',
+      updatedAt: '2026-11-20T10:00:00Z',
+    }),
+    document('b', {
+      externalReference: 'nda-9',
+      storedFilename: 'Émile.pdf',
+      class: 'not_sent',
+      updatedAt: '2026-11-20T12:00:00Z',
+    }),
+    document('c', {
+      externalReference: 'NDA-11',
+      storedFilename: 'anne.pdf',
+      class: 'failed',
+      updatedAt: '2026-11-20T08:00:00Z',
+    }),
+  ];
+  const ids = (sorted: readonly DocumentView[]) => sorted.map((document) => document.id);
+
+  it('keeps the batch order without a sort', () => {
+    expect(ids(sortDocuments(documents, undefined, 'en'))).toEqual(['a', 'b', 'c']);
+  });
+
+  it('sorts references as people read them: case ignored, numbers by value', () => {
+    expect(ids(sortDocuments(documents, { key: 'reference', direction: 'ascending' }, 'en'))).toEqual([
+      'b',
+      'a',
+      'c',
+    ]);
+    expect(ids(sortDocuments(documents, { key: 'reference', direction: 'descending' }, 'en'))).toEqual([
+      'c',
+      'a',
+      'b',
+    ]);
+  });
+
+  it('sorts files with accents where the locale puts them', () => {
+    expect(ids(sortDocuments(documents, { key: 'file', direction: 'ascending' }, 'fr'))).toEqual([
+      'c',
+      'b',
+      'a',
+    ]);
+  });
+
+  it("sorts states in the filter's order, and the last change by time", () => {
+    expect(ids(sortDocuments(documents, { key: 'state', direction: 'ascending' }, 'en'))).toEqual([
+      'b',
+      'a',
+      'c',
+    ]);
+    expect(ids(sortDocuments(documents, { key: 'updated', direction: 'descending' }, 'en'))).toEqual([
+      'b',
+      'a',
+      'c',
+    ]);
+  });
+
+  it('sorts ascending first, then descending on a second press', () => {
+    const first = nextSort(undefined, 'state');
+    expect(first).toEqual({ key: 'state', direction: 'ascending' });
+    expect(nextSort(first, 'state')).toEqual({ key: 'state', direction: 'descending' });
+    expect(nextSort(nextSort(first, 'state'), 'state')).toEqual({ key: 'state', direction: 'ascending' });
+    expect(nextSort(first, 'file')).toEqual({ key: 'file', direction: 'ascending' });
   });
 });
 

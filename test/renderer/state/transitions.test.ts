@@ -12,6 +12,8 @@ import {
   withoutNotice,
   withProgress,
   withScreen,
+  withFirstScreen,
+  withProfiles,
   withStarting,
   withTrackingPaused,
   withTrackingChecked,
@@ -34,6 +36,7 @@ function summary(id: string, updatedAt: string, overrides: Partial<BatchSummary>
       inProgress: 0,
       completed: 0,
       gone: 0,
+      sent: 0,
     },
     engine: { state: 'idle' },
     ...overrides,
@@ -163,6 +166,36 @@ describe('renderer transitions', () => {
     state = withoutNotice(state, state.notices[0]!.id);
     expect(state.notices.map((notice) => notice.text)).toEqual(['n4', 'n5', 'n6']);
   });
+
+  it('dismisses the messages of a screen when the user goes to another one, errors included', () => {
+    let state = withScreen(initialState, { name: 'batch', batchId: 'a' });
+    state = withNotice(state, 'error', 'The service refused a.pdf.');
+    state = withNotice(state, 'success', 'Report saved.');
+    // Loading the same screen again keeps them.
+    expect(withScreen(state, { name: 'batch', batchId: 'a' }).notices).toHaveLength(2);
+    // Another batch, the list or Connections: they do not follow.
+    expect(withScreen(state, { name: 'batch', batchId: 'b' }).notices).toEqual([]);
+    expect(withScreen(state, { name: 'batches' }).notices).toEqual([]);
+    expect(withScreen(state, { name: 'connections' }).notices).toEqual([]);
+  });
+
+  it('starts a first launch (no connection, no batch) on Connections, and any other on the batches', () => {
+    expect(withFirstScreen(initialState).screen).toEqual({ name: 'connections' });
+    // A message from the start (say, the batches could not be listed) stays.
+    expect(withFirstScreen(withNotice(initialState, 'error', 'Unreadable.')).notices).toHaveLength(1);
+    const withBatch = withBatchList(initialState, [summary('a', '2026-11-20T08:00:00.000Z')]);
+    expect(withFirstScreen(withBatch).screen).toEqual({ name: 'batches' });
+    const withConnection = withProfiles(initialState, [
+      { name: 'Office', baseUrl: 'https://x', clientId: 'c', hasSecret: true, active: true, demo: false },
+    ]);
+    expect(withFirstScreen(withConnection).screen).toEqual({ name: 'batches' });
+    // A user who already went somewhere stays there.
+    const elsewhere = withScreen(initialState, { name: 'batch', batchId: 'a' });
+    expect(withFirstScreen(elsewhere).screen).toEqual({ name: 'batch', batchId: 'a' });
+    const chose = withScreen(initialState, { name: 'batches' });
+    expect(withFirstScreen(chose).screen).toEqual({ name: 'batches' });
+  });
+
   it('records why a batch could not be loaded, next to other batches’ errors', () => {
     const state = withLoadError(
       withLoadError(initialState, 'a', 'The batch file is damaged.'),

@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { countsOf, documentViewOf } from '../../../main/app/batch-views';
+import type { BatchEvent } from '../../../main/batch/batch-events';
+import { applyBatchEvent, emptyBatch, type BatchState } from '../../../main/batch/batch-state';
+import type { TrackedStatus } from '../../../shared/domain/batch';
+
+/** Batches built by folding real journal events, as main reads them from disk. */
+const PREPARED_AT = '2026-11-23T10:05:00.000Z';
+
+function batchAfter(documentIds: readonly string[], ...events: [BatchEvent, string?][]): BatchState {
+  const all: [BatchEvent, string?][] = [
+    [{ type: 'batch_created', batchId: 'b', name: 'B', defaults: { defaultRecipients: [] } }],
+    ...documentIds.map((id): [BatchEvent] => [
+      {
+        type: 'document_added',
+        document: {
+          id,
+          externalReference: `REF-${id}`,
+          pdf: { originalName: 'a.pdf', storedFilename: `${id}.pdf`, sizeBytes: 10, sha256: 'a'.repeat(64) },
+          recipients: [
+            { participant_type: 'signer', role: 'Employee', name: 'Anne', email: 'anne@example.com' },
+          ],
+          extraParticipants: [],
+          options: {},
+        },
+      },
+    ]),
+    ...events,
+  ];
+  return all.reduce(
+    (batch, [event, at], index) =>
+      applyBatchEvent(batch, { seq: index + 1, at: at ?? '2026-11-23T10:00:00.000Z', event }),
+    emptyBatch('b'),
+  );
+}
+
+const created = (documentId: string): [BatchEvent] => [
+  { type: 'request_created', documentId, requestId: `sr_${documentId}`, replayed: false },
+];
+const prepared = (documentId: string): [BatchEvent, string] => [
+  { type: 'request_prepared', documentId, revision: 1, sha256: 'b'.repeat(64), alreadyPrepared: false },
+  PREPARED_AT,
+];
+const status = (documentId: string, value: string, extra: Partial<TrackedStatus> = {}): [BatchEvent] => [
+  {
+    type: 'status_read',
+    documentId,
+    status: {
+      status: value,
+      evidenceReady: false,
+      readAt: '2026-11-23T11:00:00.000Z',
+      final: false,
+      preparedAt: undefined,
+      openedAt: undefined,
+      finalizedAt: undefined,
+      documentStatus: undefined,
+      ...extra,
+    } as TrackedStatus,
+  },
+];
+
+describe('countsOf: the batch counts from the one classification', () => {
+  it('counts as sent every document whose request exists, whatever its group', () => {
+    const batch = batchAfter(
+      ['1', '2', '3', '4', '5'],
+      [{ type: 'send_requested', documentIds: ['1', '2', '3', '4'] }],
+      created('1'),
+      prepared('1'),
+      created('2'),
+      prepared('2'),
+      status('2', 'completed', { final: true, evidenceReady: true }),
+      created('3'),
+      created('4'),
+      prepared('4'),
+      [{ type: 'request_gone', documentId: '4' }],
+    );
+    // 1 waits for signatures, 2 is completed, 3 is still being prepared: their requests exist.
+    // 4 is gone from its service, 5 was never sent.
+    expect(countsOf(batch)).toMatchObject({
+      sent: 3,
+      prepared: 1,
+      completed: 1,
+      sending: 1,
+      gone: 1,
+      draft: 1,
+    });
+  });
+});
+
+describe('documentViewOf: the timeline', () => {
+  it('shows when the request was prepared right after sending, before its service was read', () => {
+    const batch = batchAfter(
+      ['1'],
+      [{ type: 'send_requested', documentIds: ['1'] }],
+      created('1'),
+      prepared('1'),
+    );
+    expect(documentViewOf(batch, batch.documents[0]!).preparedAt).toBe(PREPARED_AT);
+  });
+
+  it("takes the service's own time once it was read", () => {
+    const batch = batchAfter(
+      ['1'],
+      [{ type: 'send_requested', documentIds: ['1'] }],
+      created('1'),
+      prepared('1'),
+      status('1', 'prepared', { preparedAt: '2026-11-23T10:04:59.000Z' }),
+    );
+    expect(documentViewOf(batch, batch.documents[0]!).preparedAt).toBe('2026-11-23T10:04:59.000Z');
+  });
+
+  it('has no prepared time for a document not prepared yet', () => {
+    const batch = batchAfter(['1'], [{ type: 'send_requested', documentIds: ['1'] }], created('1'));
+    expect(documentViewOf(batch, batch.documents[0]!).preparedAt).toBeUndefined();
+  });
+});
