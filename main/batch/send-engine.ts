@@ -416,7 +416,8 @@ export class SendEngine {
       resumeAt: 0,
       waitStreak: 0,
       fatal: undefined,
-      wake: () => wake(),
+      // Every wake starts a new signal: a resolved one left in place would end every later nap at once (a busy loop).
+      wake: () => wakeAll(),
       tryNow: () => {
         run.resumeAt = 0;
         wakeAll();

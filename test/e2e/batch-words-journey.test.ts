@@ -14,6 +14,7 @@ import {
   importSampleManifest,
   registerJourneyClient,
   saveConnection,
+  sendBatch,
 } from './journeys';
 
 let app: App | undefined;
@@ -25,9 +26,9 @@ afterEach(async () => {
   expect(errors, 'the app page logged errors').toEqual([]);
 });
 
-/** Starts sending the batch on screen. */
+/** Starts sending the batch on screen, through its review. */
 async function startSending(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Send batch' }).click();
+  await sendBatch(page);
 }
 
 /** The references of the table's rows, top to bottom. */

@@ -102,3 +102,40 @@ it('"Try now" while the service cannot be reached: the batch tries again at once
   expect(await sending).toMatchObject({ state: 'finished', prepared: 2 });
   expect(performance.now() - tried).toBeLessThan(5_000);
 });
+
+it('a retry asked while the batch waits for its service wakes it once, without spinning until the wait ends', async () => {
+  await desk.close();
+  desk = await openTestDesk(sim, files.file('data'), { engineWaitMs: { first: 30_000, longest: 60_000 } });
+  const batch = await makeBatch(desk, files, 2);
+  const events: SendEngineEvent[] = [];
+  desk.engine.subscribe((event) => events.push(event));
+  // The first upload is refused for good (the document fails); then the service cannot be reached.
+  sim.faults.enqueue({ kind: 'reject', status: 400, code: 'invalid_pdf', pathPattern: '^/api/v1/uploads$' });
+  const sending = desk.engine.send(batch.id);
+  await expect
+    .poll(() => desk.store.get(batch.id)?.documents.some((document) => document.send.error), {
+      timeout: 10_000,
+      interval: 20,
+    })
+    .toBe(true);
+  sim.faults.set({ dropBeforeRate: 1 });
+  await expect
+    .poll(() => events.some((event) => event.type === 'engine-state' && event.state === 'waiting'), {
+      timeout: 10_000,
+      interval: 50,
+    })
+    .toBe(true);
+  const failed = desk.store.get(batch.id)!.documents.find((document) => document.send.error)!;
+  await desk.engine.retry(batch.id, failed.draft.id);
+
+  // Waiting costs nothing: the process stays mostly idle for the next second and a half.
+  const cpuBefore = process.cpuUsage();
+  const wallBefore = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  const cpu = process.cpuUsage(cpuBefore);
+  const busy = (cpu.user + cpu.system) / 1_000 / (performance.now() - wallBefore);
+  expect(busy, 'share of one core used while waiting').toBeLessThan(0.5);
+
+  desk.engine.pause(batch.id);
+  expect((await sending).state).toBe('paused');
+});
