@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ItemError, SendPhase } from '../../shared/domain/batch';
 import { backoffDelayMs, sleep } from '../client/backoff';
-import type { CallOptions, ServiceClient } from '../client/service-client';
+import { uploadWireMs, type CallOptions, type ServiceClient } from '../client/service-client';
 import type { Result, ServiceFailure } from '../client/service-failure';
 import { silentLogger, type Logger } from '../log';
 import type { BlobStore } from '../store/blob-store';
@@ -612,7 +612,7 @@ export class SendEngine {
               signal,
               ...attempts,
               onProgress: (sent, total) => {
-                alive();
+                alive(uploadWireMs(sent));
                 if (sent === 0 || sent === total || sent - reported >= PROGRESS_STEP_BYTES) {
                   reported = sent;
                   this.#emitItem(run.batchId, draft.id, sent, total);
@@ -666,7 +666,7 @@ export class SendEngine {
    */
   async #call<T>(
     run: Run,
-    call: (attempts: AttemptTracking, alive: () => void) => Promise<Result<T>>,
+    call: (attempts: AttemptTracking, alive: (wireMs?: number) => void) => Promise<Result<T>>,
   ): Promise<Answer<T>> {
     const { signal } = run.controller;
     let onTheWire = false;
@@ -689,8 +689,8 @@ export class SendEngine {
         if (outcome === 'maybe_applied') mayHaveApplied = true;
       },
     };
-    const alive = () => {
-      if (watched !== undefined) run.slow.alive(watched);
+    const alive = (wireMs?: number) => {
+      if (watched !== undefined) run.slow.alive(watched, wireMs);
     };
     const left = (): boolean => onTheWire || mayHaveApplied;
     try {

@@ -3,7 +3,9 @@
  * no refusal, leaves every call on the wire until its timeout: progress stands still with no
  * reason given. A call with no sign of life (an answer, bytes of an upload going out) for
  * longer than a normal answer takes makes the run "slow"; it is slow no more once no call is
- * that late (answers come again, or the calls ended in a wait the engine states itself).
+ * that late (answers come again, or the calls ended in a wait the engine states itself). An
+ * upload's bytes may still be on their way long after the app handed them over: such a call is
+ * not late before the time they may take on a slow line has passed (`alive`'s `wireMs`).
  */
 
 /** A normal answer comes well within this (ms); a call silent for longer is said to be slow. */
@@ -16,8 +18,8 @@ export class SlowCalls {
   readonly #afterMs: number;
   readonly #onChange: (slow: boolean) => void;
   readonly #now: () => number;
-  /** Each outstanding call's last sign of life. */
-  readonly #calls = new Map<number, number>();
+  /** Each outstanding call's start, and since when it owes an answer (its last sign of life, or later). */
+  readonly #calls = new Map<number, { readonly began: number; readonly owedSince: number }>();
   #next = 0;
   #slow = false;
   #timer: ReturnType<typeof setInterval> | undefined;
@@ -31,15 +33,24 @@ export class SlowCalls {
   /** A call went on the wire; returns its handle. */
   begin(): number {
     const call = (this.#next += 1);
-    this.#calls.set(call, this.#now());
+    const now = this.#now();
+    this.#calls.set(call, { began: now, owedSince: now });
     this.#timer ??= setInterval(() => this.#look(), LOOK_EVERY_MS);
     this.#timer.unref?.();
     return call;
   }
 
-  /** The call showed life (bytes of its upload went out). */
-  alive(call: number): void {
-    if (this.#calls.has(call)) this.#calls.set(call, this.#now());
+  /**
+   * The call showed life: bytes of its upload were handed over. `wireMs`: how long, from the
+   * call's start, the bytes handed over so far may take to reach the service; no answer is owed
+   * before then.
+   */
+  alive(call: number, wireMs = 0): void {
+    const watched = this.#calls.get(call);
+    if (watched) {
+      const owedSince = Math.max(this.#now(), watched.began + wireMs);
+      this.#calls.set(call, { began: watched.began, owedSince });
+    }
     this.#look();
   }
 
@@ -58,7 +69,7 @@ export class SlowCalls {
   #look(): void {
     const now = this.#now();
     let slow = false;
-    for (const since of this.#calls.values()) if (now - since >= this.#afterMs) slow = true;
+    for (const { owedSince } of this.#calls.values()) if (now - owedSince >= this.#afterMs) slow = true;
     if (this.#calls.size === 0 && this.#timer) {
       clearInterval(this.#timer);
       this.#timer = undefined;

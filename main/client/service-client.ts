@@ -79,7 +79,10 @@ export interface CallOptions {
 }
 
 export interface UploadOptions extends CallOptions {
-  /** Bytes sent so far in the current attempt (restarts at 0 when an attempt is retried). */
+  /**
+   * Bytes handed to the connection so far in the current attempt (restarts at 0 when an attempt
+   * is retried). They may not have left this machine yet: see `uploadWireMs`.
+   */
   readonly onProgress?: (sentBytes: number, totalBytes: number) => void;
 }
 
@@ -118,9 +121,22 @@ export interface WidgetSessionHandle {
   readonly expiresAt: number;
 }
 
-/** Upload deadline: a minute plus the time the file takes at a slow 128 KiB/s. */
+/** The slowest line an upload is made for (bytes a second): its deadline allows for this rate. */
+const SLOWEST_UPLOAD_BYTES_PER_S = 128 * 1024;
+
+/**
+ * How long `bytes` of an upload may take to reach the service on the slowest line uploads are
+ * made for (ms). Bytes handed to the connection may still sit in the system's buffers (on a
+ * slow line, megabytes: the whole of a small file at once), and nothing here can see them
+ * leave: the service cannot be expected to answer before this long after the attempt began.
+ */
+export function uploadWireMs(bytes: number): number {
+  return (bytes / SLOWEST_UPLOAD_BYTES_PER_S) * 1000;
+}
+
+/** Upload deadline: a minute plus the time the file takes on the slowest line. */
 function uploadTimeoutMs(sizeBytes: number): number {
-  return 60_000 + Math.ceil(sizeBytes / (128 * 1024)) * 1000;
+  return 60_000 + Math.ceil(uploadWireMs(sizeBytes) / 1000) * 1000;
 }
 
 /**

@@ -1,10 +1,14 @@
+import { writeFileSync } from 'node:fs';
+import { createConnection, createServer, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { addPdfDocuments } from '../../../main/batch/batch-preparation';
 import type { SendEngineEvent } from '../../../main/batch/send-engine';
 import { SLOW_CALL_MS } from '../../../main/batch/slow-calls';
 import type { Desk } from '../../../main/desk-core';
-import { startSimulator, type Simulator } from '../../../simulator/simulator';
-import { makeBatch, openTestDesk } from '../../support/batch-harness';
-import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
+import { Secret } from '../../../main/secret';
+import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
+import { makeBatch, openTestDesk, signer } from '../../support/batch-harness';
+import { makePdfBytes, makeTempFolder, type TempFolder } from '../../support/pdf-files';
 
 let sim: Simulator;
 let files: TempFolder;
@@ -139,3 +143,78 @@ it('a retry asked while the batch waits for its service wakes it once, without s
   desk.engine.pause(batch.id);
   expect((await sending).state).toBe('paused');
 });
+
+/**
+ * A slow line in front of the simulator: what the app sends reaches the service at `bytesPerS`
+ * (answers come back at once). As on a real slow line, the system takes megabytes of the
+ * request into its buffers at once and lets them out at the line's pace.
+ */
+async function slowLine(sim: Simulator, bytesPerS: number) {
+  const sockets = new Set<Socket>();
+  const upstreamPort = Number(new URL(sim.baseUrl).port);
+  const server = createServer((app) => {
+    const service = createConnection({ host: '127.0.0.1', port: upstreamPort });
+    for (const socket of [app, service]) {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.on('close', () => sockets.delete(socket));
+    }
+    service.pipe(app);
+    app.on('data', (chunk: Buffer) => {
+      service.write(chunk);
+      app.pause();
+      setTimeout(() => app.resume(), (chunk.length / bytesPerS) * 1000);
+    });
+    app.on('end', () => service.end());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+it('a large upload on a slow line, going at the pace the app allows for: the batch is never said to be slow', async () => {
+  const RATE = 128 * 1024; // the slowest line uploads are made for
+  const line = await slowLine(sim, RATE);
+  try {
+    await desk.close();
+    desk = await openTestDesk(sim, files.file('data'), {
+      connection: {
+        baseUrl: line.baseUrl,
+        clientId: DEMO_CLIENT.clientId,
+        clientSecret: new Secret(DEMO_CLIENT.clientSecret),
+      },
+    });
+    // A real PDF of 1.5 MiB (a long comment after it): 12 s on this line.
+    const path = files.file('large contract.pdf');
+    const padding = Buffer.alloc(1.5 * 1024 * 1024, 'x');
+    writeFileSync(path, Buffer.concat([await makePdfBytes('Large contract'), Buffer.from('\n%'), padding]));
+    const batch = await desk.store.create('Large', {
+      defaultRecipients: [],
+      locale: 'fr-FR',
+      transactionType: 'employment_contract',
+    });
+    const { added } = await addPdfDocuments(desk.store, desk.blobs, batch.id, [path]);
+    await desk.store.record(batch.id, [
+      {
+        type: 'document_edited',
+        document: { ...added[0]!, externalReference: 'REF-1', recipients: [signer(1)] },
+      },
+    ]);
+    const events: { event: SendEngineEvent; at: number }[] = [];
+    desk.engine.subscribe((event) => events.push({ event, at: performance.now() }));
+
+    const started = performance.now();
+    expect(await desk.engine.send(batch.id)).toMatchObject({ state: 'finished', prepared: 1 });
+    // The upload really went at the line's pace, silent for far longer than a normal answer…
+    expect(performance.now() - started).toBeGreaterThan(10_000);
+    // …and while its bytes were still leaving, the service was not said to be slow to answer.
+    expect(slowness(events, started)).toEqual([]);
+  } finally {
+    await line.close();
+  }
+}, 40_000);

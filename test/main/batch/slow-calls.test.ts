@@ -1,0 +1,49 @@
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { SLOW_CALL_MS, SlowCalls } from '../../../main/batch/slow-calls';
+import { uploadWireMs } from '../../../main/client/service-client';
+
+let clock = 0;
+let said: boolean[];
+let calls: SlowCalls;
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  clock = 0;
+  said = [];
+  calls = new SlowCalls((slow) => said.push(slow), { now: () => clock });
+});
+afterEach(() => {
+  calls.close();
+  vi.useRealTimers();
+});
+
+function pass(ms: number): void {
+  clock += ms;
+  vi.advanceTimersByTime(ms);
+}
+
+it('an upload handed over at once owes no answer before its bytes can have crossed a slow line; then silence is slowness', () => {
+  const size = 3 * 1024 * 1024;
+  const call = calls.begin();
+  // The system takes the whole body into its buffers at once: nothing more is seen of it.
+  pass(20);
+  calls.alive(call, uploadWireMs(size));
+  expect(uploadWireMs(size)).toBe(24_000); // 3 MiB at 128 KiB/s
+  pass(24_000 - 20 + SLOW_CALL_MS - 300);
+  expect(said).toEqual([]);
+  // The bytes may all be there; the service says nothing: it is slow to answer.
+  pass(600);
+  expect(said).toEqual([true]);
+  calls.end(call);
+  expect(said).toEqual([true, false]);
+});
+
+it('a call silent from the start (a small request, or an upload that stalls): slow after SLOW_CALL_MS', () => {
+  const call = calls.begin();
+  calls.alive(call, uploadWireMs(10_000)); // a small PDF: 76 ms on a slow line
+  pass(SLOW_CALL_MS - 300);
+  expect(said).toEqual([]);
+  pass(600);
+  expect(said).toEqual([true]);
+  calls.end(call);
+});
