@@ -12,11 +12,52 @@ export interface FailureWords {
   readonly code: string;
   readonly message: string;
   readonly retryable: boolean;
+  /** The service's own words, verbatim, so a view can word the failure anew in its language. */
+  readonly serviceMessage?: string;
 }
 
-function serviceDetail(failure: Pick<ServiceFailure, 'code' | 'serviceMessage'>): string {
-  const message = failure.serviceMessage?.trim();
-  return `error "${failure.code}"${message ? `: ${message}` : ''}`;
+let englishT: Translator['t'] | undefined;
+/** English: the words stored with a batch's events (a view words them anew, errorMessageIn). */
+function english(): Translator['t'] {
+  return (englishT ??= createTranslator('en').t);
+}
+
+/** How a failure is worded: the catalog's (or the unknown code's), or one of a step's own. */
+type Wording = 'catalog' | 'createRefused' | 'uploadRefusedAgain';
+
+function serviceDetail(code: string, serviceMessage: string | undefined, t: Translator['t']): string {
+  const message = serviceMessage?.trim();
+  return message
+    ? t('errors.serviceDetailWithMessage', { code, message })
+    : t('errors.serviceDetail', { code });
+}
+
+function worded(
+  wording: Wording,
+  code: string,
+  serviceMessage: string | undefined,
+  t: Translator['t'],
+): string {
+  switch (wording) {
+    case 'catalog':
+      return userMessage(code, serviceMessage, t);
+    case 'createRefused':
+      return t('errors.createRefused', { detail: serviceDetail(code, serviceMessage, t) });
+    case 'uploadRefusedAgain':
+      return t('errors.uploadRefusedAgain', { detail: serviceDetail(code, serviceMessage, t) });
+  }
+}
+
+function words(
+  wording: Wording,
+  failure: Pick<ServiceFailure, 'code' | 'retryable'> & Partial<Pick<ServiceFailure, 'serviceMessage'>>,
+): FailureWords {
+  return {
+    code: failure.code,
+    retryable: failure.retryable,
+    message: worded(wording, failure.code, failure.serviceMessage, english()),
+    ...(failure.serviceMessage === undefined ? {} : { serviceMessage: failure.serviceMessage }),
+  };
 }
 
 /**
@@ -27,29 +68,34 @@ export function failureMessage(
   failure: Pick<ServiceFailure, 'code' | 'retryable'> &
     Partial<Pick<ServiceFailure, 'serviceMessage' | 'operation'>>,
 ): FailureWords {
-  if (!isCatalogCode(failure.code) && failure.operation === 'createSigningRequest') {
-    return {
-      code: failure.code,
-      retryable: failure.retryable,
-      message: `The service refused to create the signing request (${serviceDetail(failure)}). Check this document's recipients and options, correct them, then retry it.`,
-    };
-  }
-  return {
-    code: failure.code,
-    retryable: failure.retryable,
-    message: userMessage(failure.code, failure.serviceMessage),
-  };
+  const ownRefusal = !isCatalogCode(failure.code) && failure.operation === 'createSigningRequest';
+  return words(ownRefusal ? 'createRefused' : 'catalog', failure);
 }
 
 /** The words when the service kept refusing a document's upload after it was uploaded again. */
 export function repeatedUploadRefusalMessage(
   failure: Pick<ServiceFailure, 'code' | 'serviceMessage'>,
 ): FailureWords {
-  return {
-    code: failure.code,
-    retryable: true,
-    message: `The service refused this document's upload again after it was uploaded twice more (${serviceDetail(failure)}). Nothing was created. Retry later; if it keeps happening, report it to the service's support.`,
-  };
+  return words('uploadRefusedAgain', { ...failure, retryable: true });
+}
+
+/**
+ * A stored failure's message in `t`'s language: it was stored in English, the words of the
+ * day it happened; when those are one of the wordings above (for the stored code and service
+ * message), they are made anew in `t`'s language, the code and the service's own words kept
+ * verbatim. Other words (an older app's) stay as they were.
+ */
+export function errorMessageIn(
+  error: Pick<FailureWords, 'code' | 'message' | 'serviceMessage'>,
+  t: Translator['t'],
+): string {
+  const wordings: readonly Wording[] = ['catalog', 'createRefused', 'uploadRefusedAgain'];
+  // A catalog code's own message was stored without the service's words (userMessage ignores them).
+  for (const wording of wordings)
+    for (const serviceMessage of new Set([error.serviceMessage, undefined]))
+      if (worded(wording, error.code, serviceMessage, english()) === error.message)
+        return worded(wording, error.code, serviceMessage, t);
+  return error.message;
 }
 
 /** `2026-11-23 12:13 (UTC+01:00)`: this computer's local time, its offset said; undefined when unknown. */
@@ -64,17 +110,12 @@ function whenSent(iso: string | undefined): string | undefined {
   return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())} (${zone})`;
 }
 
-let englishT: Translator['t'] | undefined;
-
 /**
  * The plain words of a document that needs the user's check, in `t`'s language (English unless
  * given): what happened, why the app will not send it again by itself, where to look and what
  * each answer does.
  */
-export function checkExplanation(
-  document: DocumentState,
-  t: Translator['t'] = (englishT ??= createTranslator('en').t),
-): string {
+export function checkExplanation(document: DocumentState, t: Translator['t'] = english()): string {
   const check = document.send.check;
   if (!check) return '';
   const reference = document.draft.externalReference;

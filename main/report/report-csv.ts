@@ -3,6 +3,7 @@ import type { Translator } from '../../shared/i18n/translator';
 import type { BatchState, DocumentState } from '../batch/batch-state';
 import { classOf } from '../batch/document-class';
 import { peopleOf } from '../batch/people-of';
+import { errorMessageIn } from '../batch/send-messages';
 
 /** Characters that make Excel or LibreOffice read a cell as a formula (OWASP "CSV injection"). */
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -94,7 +95,7 @@ export function batchReportCsv(batch: BatchState, translator: Translator): strin
         document.tracking?.status === 'completed' && !document.gone
           ? translator.t(document.tracking.evidenceReady ? 'report.yes' : 'report.no')
           : undefined,
-      problem: document.send.error?.message,
+      problem: document.send.error && errorMessageIn(document.send.error, translator.t),
     };
     return line(REPORT_COLUMNS.map((column) => cells[column]));
   });
