@@ -98,6 +98,35 @@ export function errorMessageIn(
   return error.message;
 }
 
+/**
+ * Why a batch's queue waits or stopped, as the engine reports it: a code and what its words
+ * need, so each view words it in its own language (engineReasonText).
+ */
+export interface EngineReason {
+  readonly code: string;
+  /** The service's own words, verbatim, when it sent some. */
+  readonly serviceMessage?: string;
+  /** For `other_connection`: the connection the batch was sent with. */
+  readonly connection?: { readonly baseUrl: string; readonly clientId: string };
+}
+
+/** The engine's own stops (not the service's), each with its words in the catalogs. */
+const ENGINE_STOPS = {
+  storage_full: 'errors.storageFull',
+  storage_failed: 'errors.storageFailed',
+  batch_unbound: 'errors.batchUnbound',
+  batch_deleted: 'errors.batchDeleted',
+} as const;
+
+/** Why the queue waits or stopped, in `t`'s language (English unless given). */
+export function engineReasonText(reason: EngineReason, t: Translator['t'] = english()): string {
+  if (reason.code === 'other_connection' && reason.connection)
+    return t('errors.otherConnection', reason.connection);
+  if (Object.hasOwn(ENGINE_STOPS, reason.code))
+    return t(ENGINE_STOPS[reason.code as keyof typeof ENGINE_STOPS]);
+  return userMessage(reason.code, reason.serviceMessage, t);
+}
+
 /** `2026-11-23 12:13 (UTC+01:00)`: this computer's local time, its offset said; undefined when unknown. */
 function whenSent(iso: string | undefined): string | undefined {
   const at = iso === undefined ? Number.NaN : Date.parse(iso);
