@@ -79,10 +79,27 @@ export function repeatedUploadRefusalMessage(
   return words('uploadRefusedAgain', { ...failure, retryable: true });
 }
 
+/** Stands for the service's words while finding them in a wording (never in a real message). */
+const SERVICE_WORDS = '\u0000';
+
+/**
+ * The service's words inside `message` when it is `wording` for `code` with some service
+ * words: how a failure stored before they were kept apart (ItemError.serviceMessage) gives
+ * them back.
+ */
+function serviceWordsIn(wording: Wording, code: string, message: string): string | undefined {
+  const parts = worded(wording, code, SERVICE_WORDS, english()).split(SERVICE_WORDS);
+  if (parts.length !== 2) return undefined; // this wording does not show the service's words
+  const [before = '', after = ''] = parts;
+  if (message.length <= before.length + after.length) return undefined;
+  if (!message.startsWith(before) || !message.endsWith(after)) return undefined;
+  return message.slice(before.length, message.length - after.length);
+}
+
 /**
  * A stored failure's message in `t`'s language: it was stored in English, the words of the
  * day it happened; when those are one of the wordings above (for the stored code and service
- * message), they are made anew in `t`'s language, the code and the service's own words kept
+ * words), they are made anew in `t`'s language, the code and the service's own words kept
  * verbatim. Other words (an older app's) stay as they were.
  */
 export function errorMessageIn(
@@ -90,11 +107,17 @@ export function errorMessageIn(
   t: Translator['t'],
 ): string {
   const wordings: readonly Wording[] = ['catalog', 'createRefused', 'uploadRefusedAgain'];
-  // A catalog code's own message was stored without the service's words (userMessage ignores them).
-  for (const wording of wordings)
-    for (const serviceMessage of new Set([error.serviceMessage, undefined]))
+  for (const wording of wordings) {
+    // A catalog code's words leave the service's out; a failure stored before they were kept has them only in its message.
+    const candidates = new Set([
+      error.serviceMessage,
+      undefined,
+      serviceWordsIn(wording, error.code, error.message),
+    ]);
+    for (const serviceMessage of candidates)
       if (worded(wording, error.code, serviceMessage, english()) === error.message)
         return worded(wording, error.code, serviceMessage, t);
+  }
   return error.message;
 }
 

@@ -167,7 +167,7 @@ describe('a failure the service words itself, in the person’s language', () =>
     );
   });
 
-  it('a failure stored before the service’s words were kept still loads: reworded when it can be, else as stored', () => {
+  it('a failure stored before the service’s words were kept still loads, and is reworded, the service’s words found in it', () => {
     const bare = {
       code: 'tenant_suspended',
       message: 'The signing service answered with error "tenant_suspended"',
@@ -175,11 +175,26 @@ describe('a failure the service words itself, in the person’s language', () =>
       at,
     };
     expect(messageIn(bare)).toBe('Le service de signature a répondu avec l’erreur « tenant_suspended »');
-    const older = {
-      ...bare,
-      message: 'The signing service answered with error "tenant_suspended": Tenant suspended',
+    const older = { ...bare, message: userMessage('tenant_suspended', 'Tenant: suspended "x"') };
+    expect(messageIn(older)).toBe(
+      'Le service de signature a répondu avec l’erreur « tenant_suspended »\u00a0: Tenant: suspended "x"',
+    );
+    const refused = {
+      ...failureMessage({
+        code: 'recipient_blocked',
+        serviceMessage: 'Blocked',
+        retryable: false,
+        operation: 'createSigningRequest',
+      }),
+      at,
     };
-    expect(messageIn(older)).toBe(older.message);
+    const { serviceMessage: _kept, ...olderRefused } = refused;
+    expect(messageIn(olderRefused)).toMatch(
+      /^Le service a refusé de créer la demande de signature \(erreur «\u00a0recipient_blocked\u00a0»\u00a0: Blocked\)/,
+    );
+    // Words no wording of this app makes stay as they were stored.
+    const foreign = { ...bare, message: 'Something an older app said' };
+    expect(messageIn(foreign)).toBe(foreign.message);
   });
 });
 
