@@ -7,11 +7,10 @@ import type {
 } from '../../shared/ipc/views';
 import type { ItemError } from '../../shared/domain/batch';
 import type { Translator } from '../../shared/i18n/translator';
-import { isCatalogCode, userMessage } from '../../shared/service/error-catalog';
 import { isLocked, phaseOf, type BatchState, type DocumentState } from '../batch/batch-state';
 import { ceremonyRefusal, classOf, hasRequest } from '../batch/document-class';
 import { peopleOf } from '../batch/people-of';
-import { checkExplanation } from '../batch/send-messages';
+import { checkExplanation, errorMessageIn } from '../batch/send-messages';
 import { sendProblems } from '../batch/send-readiness';
 
 /** How many documents of a batch are in each state a user cares about. */
@@ -79,15 +78,10 @@ export function summaryOf(
 
 /**
  * A document's failure in the language of the view: it was stored in the words of the day it
- * happened; a catalog code's own message is worded anew, other words (the service's, for an
- * unknown code) stay as they were.
+ * happened; the app's own wordings are made anew, the code and the service's words kept.
  */
 function errorView(error: ItemError, t: Translator['t'] | undefined): { code: string; message: string } {
-  const reworded =
-    t !== undefined && isCatalogCode(error.code) && error.message === userMessage(error.code)
-      ? userMessage(error.code, undefined, t)
-      : error.message;
-  return { code: error.code, message: reworded };
+  return { code: error.code, message: t === undefined ? error.message : errorMessageIn(error, t) };
 }
 
 /** One document as the editor and the status table show it, in `t`'s language (English unless given). */

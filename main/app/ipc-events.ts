@@ -1,3 +1,4 @@
+import { engineReasonText } from '../batch/send-messages';
 import type { SendEngineEvent } from '../batch/send-engine';
 import type { PollerEvent } from '../tracking/status-poller';
 import { documentViewOf } from './batch-views';
@@ -28,12 +29,14 @@ export function ipcEvents(ctx: DeskContext): {
         case 'engine-state':
           ctx.engineStates.set(event.batchId, {
             state: event.state,
-            // The service out of reach is said in the person's language; other reasons are the service's own.
+            // Worded here, in the person's language: the engine's English is for the command line.
             ...(event.unreachable
               ? { reason: ctx.translator().t('waits.unreachable') }
-              : event.reason
-                ? { reason: event.reason }
-                : {}),
+              : event.cause
+                ? { reason: engineReasonText(event.cause, ctx.translator().t) }
+                : event.reason
+                  ? { reason: event.reason }
+                  : {}),
             ...(event.resumesAt ? { resumesAt: event.resumesAt } : {}),
             // Slowness is the calls' own: it ends when they do, whatever the queue's state.
             ...(ctx.engineState(event.batchId).slow ? { slow: true } : {}),

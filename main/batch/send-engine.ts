@@ -20,6 +20,7 @@ import {
   type ResolutionOutcome,
 } from './check-resolution';
 import { documentsToSend } from './send-readiness';
+import { engineReasonText, type EngineReason } from './send-messages';
 import {
   decideCreation,
   decideParticipant,
@@ -58,8 +59,10 @@ export type SendEngineEvent =
       readonly type: 'engine-state';
       readonly batchId: string;
       readonly state: EngineState;
-      /** Why the queue waits or stopped, in plain words. */
+      /** Why the queue waits or stopped, in plain English words (the command line, logs). */
       readonly reason?: string;
+      /** The same reason as a code, for a view to word it in the person's language. */
+      readonly cause?: EngineReason;
       /** While waiting: the service cannot be reached (no answer at all), rather than asked to wait. */
       readonly unreachable?: boolean;
       readonly resumesAt?: number;
@@ -162,6 +165,12 @@ function isOfflineFailure(failure: ServiceFailure): boolean {
 interface RunStop {
   readonly code: string;
   readonly message: string;
+  readonly serviceMessage?: string;
+}
+
+/** A stop's reason, in English and as a code, as `engine-state` events carry it. */
+function stopReason(cause: EngineReason): { reason: string; cause: EngineReason } {
+  return { reason: engineReasonText(cause), cause };
 }
 
 /** A write to the data folder failed: nothing more may be sent until it works again. */
@@ -170,9 +179,7 @@ function storageFailure(error: unknown): RunStop {
   const full = code === 'ENOSPC' || code === 'EDQUOT';
   return {
     code: full ? 'storage_full' : 'storage_failed',
-    message: full
-      ? "The disk holding the app's data folder is full, so progress could not be saved. Free some space, then resume sending; nothing is sent twice."
-      : 'The app could not save its progress in its data folder. Check that the disk is writable, then resume sending; nothing is sent twice.',
+    message: engineReasonText({ code: full ? 'storage_full' : 'storage_failed' }),
   };
 }
 
@@ -248,9 +255,8 @@ export class SendEngine {
     const unbound = this.#options.store.get(batchId);
     if (unbound && holdsRequests(unbound)) {
       // An earlier version sent it somewhere unrecorded: only a proof binds it (adoptOlderBatch).
-      const reason =
-        'This batch was sent by an earlier version of the app, which did not record its connection: it is continued only once the service that holds its requests is known. Make that connection the active one.';
-      this.#emit({ type: 'engine-state', batchId, state: 'stopped', reason });
+      const { reason, cause } = stopReason({ code: 'batch_unbound' });
+      this.#emit({ type: 'engine-state', batchId, state: 'stopped', reason, cause });
       return { batchId, state: 'stopped', ...this.#tally(batchId), reason };
     }
     let bound: ConnectionAddress;
@@ -259,16 +265,19 @@ export class SendEngine {
       bound = await this.#options.store.bindConnection(batchId, own);
     } catch (error) {
       // Deleted meanwhile, or its journal could not be written: either way nothing was sent.
-      const reason = this.#options.store.get(batchId)
-        ? storageFailure(error).message
-        : 'This batch was deleted; nothing of it was sent.';
-      this.#emit({ type: 'engine-state', batchId, state: 'stopped', reason });
+      const { reason, cause } = stopReason({
+        code: this.#options.store.get(batchId) ? storageFailure(error).code : 'batch_deleted',
+      });
+      this.#emit({ type: 'engine-state', batchId, state: 'stopped', reason, cause });
       return { batchId, state: 'stopped', ...this.#tally(batchId), reason };
     }
     if (!sameConnection(bound, own)) {
-      const reason = `This batch was sent with the connection to ${bound.baseUrl} (client ${bound.clientId}); it is continued only with that one, so no document goes to two services.`;
+      const { reason, cause } = stopReason({
+        code: 'other_connection',
+        connection: { baseUrl: bound.baseUrl, clientId: bound.clientId },
+      });
       this.#logger.log('warn', 'send.other_connection', { batchId });
-      this.#emit({ type: 'engine-state', batchId, state: 'stopped', reason });
+      this.#emit({ type: 'engine-state', batchId, state: 'stopped', reason, cause });
       return { batchId, state: 'stopped', ...this.#tally(batchId), reason };
     }
     const batch = this.#batch(batchId);
@@ -280,7 +289,13 @@ export class SendEngine {
       } catch (error) {
         // Nothing was sent: say why, as a run that stopped at once would.
         const stop = storageFailure(error);
-        this.#emit({ type: 'engine-state', batchId, state: 'stopped', reason: stop.message });
+        this.#emit({
+          type: 'engine-state',
+          batchId,
+          state: 'stopped',
+          reason: stop.message,
+          cause: { code: stop.code },
+        });
         return { batchId, state: 'stopped', ...this.#tally(batchId), reason: stop.message };
       }
     }
@@ -508,7 +523,9 @@ export class SendEngine {
     const tally = this.#tally(batchId);
     if (run.fatal) {
       const reason = run.fatal.message;
-      this.#emit({ type: 'engine-state', batchId, state: 'stopped', reason });
+      const { code, serviceMessage } = run.fatal;
+      const cause = { code, ...(serviceMessage === undefined ? {} : { serviceMessage }) };
+      this.#emit({ type: 'engine-state', batchId, state: 'stopped', reason, cause });
       return { batchId, state: 'stopped', ...tally, reason };
     }
     const state = run.controller.signal.aborted ? 'paused' : 'finished';
@@ -749,6 +766,10 @@ export class SendEngine {
       batchId: run.batchId,
       state: 'waiting',
       reason,
+      cause: {
+        code: failure.code,
+        ...(failure.serviceMessage === undefined ? {} : { serviceMessage: failure.serviceMessage }),
+      },
       ...(isOfflineFailure(failure) ? { unreachable: true } : {}),
       // For people: by the wall clock.
       resumesAt: this.#now() + (run.resumeAt - this.#monotonic()),

@@ -12,11 +12,52 @@ export interface FailureWords {
   readonly code: string;
   readonly message: string;
   readonly retryable: boolean;
+  /** The service's own words, verbatim, so a view can word the failure anew in its language. */
+  readonly serviceMessage?: string;
 }
 
-function serviceDetail(failure: Pick<ServiceFailure, 'code' | 'serviceMessage'>): string {
-  const message = failure.serviceMessage?.trim();
-  return `error "${failure.code}"${message ? `: ${message}` : ''}`;
+let englishT: Translator['t'] | undefined;
+/** English: the words stored with a batch's events (a view words them anew, errorMessageIn). */
+function english(): Translator['t'] {
+  return (englishT ??= createTranslator('en').t);
+}
+
+/** How a failure is worded: the catalog's (or the unknown code's), or one of a step's own. */
+type Wording = 'catalog' | 'createRefused' | 'uploadRefusedAgain';
+
+function serviceDetail(code: string, serviceMessage: string | undefined, t: Translator['t']): string {
+  const message = serviceMessage?.trim();
+  return message
+    ? t('errors.serviceDetailWithMessage', { code, message })
+    : t('errors.serviceDetail', { code });
+}
+
+function worded(
+  wording: Wording,
+  code: string,
+  serviceMessage: string | undefined,
+  t: Translator['t'],
+): string {
+  switch (wording) {
+    case 'catalog':
+      return userMessage(code, serviceMessage, t);
+    case 'createRefused':
+      return t('errors.createRefused', { detail: serviceDetail(code, serviceMessage, t) });
+    case 'uploadRefusedAgain':
+      return t('errors.uploadRefusedAgain', { detail: serviceDetail(code, serviceMessage, t) });
+  }
+}
+
+function words(
+  wording: Wording,
+  failure: Pick<ServiceFailure, 'code' | 'retryable'> & Partial<Pick<ServiceFailure, 'serviceMessage'>>,
+): FailureWords {
+  return {
+    code: failure.code,
+    retryable: failure.retryable,
+    message: worded(wording, failure.code, failure.serviceMessage, english()),
+    ...(failure.serviceMessage === undefined ? {} : { serviceMessage: failure.serviceMessage }),
+  };
 }
 
 /**
@@ -27,29 +68,86 @@ export function failureMessage(
   failure: Pick<ServiceFailure, 'code' | 'retryable'> &
     Partial<Pick<ServiceFailure, 'serviceMessage' | 'operation'>>,
 ): FailureWords {
-  if (!isCatalogCode(failure.code) && failure.operation === 'createSigningRequest') {
-    return {
-      code: failure.code,
-      retryable: failure.retryable,
-      message: `The service refused to create the signing request (${serviceDetail(failure)}). Check this document's recipients and options, correct them, then retry it.`,
-    };
-  }
-  return {
-    code: failure.code,
-    retryable: failure.retryable,
-    message: userMessage(failure.code, failure.serviceMessage),
-  };
+  const ownRefusal = !isCatalogCode(failure.code) && failure.operation === 'createSigningRequest';
+  return words(ownRefusal ? 'createRefused' : 'catalog', failure);
 }
 
 /** The words when the service kept refusing a document's upload after it was uploaded again. */
 export function repeatedUploadRefusalMessage(
   failure: Pick<ServiceFailure, 'code' | 'serviceMessage'>,
 ): FailureWords {
-  return {
-    code: failure.code,
-    retryable: true,
-    message: `The service refused this document's upload again after it was uploaded twice more (${serviceDetail(failure)}). Nothing was created. Retry later; if it keeps happening, report it to the service's support.`,
-  };
+  return words('uploadRefusedAgain', { ...failure, retryable: true });
+}
+
+/** Stands for the service's words while finding them in a wording (never in a real message). */
+const SERVICE_WORDS = '\u0000';
+
+/**
+ * The service's words inside `message` when it is `wording` for `code` with some service
+ * words: how a failure stored before they were kept apart (ItemError.serviceMessage) gives
+ * them back.
+ */
+function serviceWordsIn(wording: Wording, code: string, message: string): string | undefined {
+  const parts = worded(wording, code, SERVICE_WORDS, english()).split(SERVICE_WORDS);
+  if (parts.length !== 2) return undefined; // this wording does not show the service's words
+  const [before = '', after = ''] = parts;
+  if (message.length <= before.length + after.length) return undefined;
+  if (!message.startsWith(before) || !message.endsWith(after)) return undefined;
+  return message.slice(before.length, message.length - after.length);
+}
+
+/**
+ * A stored failure's message in `t`'s language: it was stored in English, the words of the
+ * day it happened; when those are one of the wordings above (for the stored code and service
+ * words), they are made anew in `t`'s language, the code and the service's own words kept
+ * verbatim. Other words (an older app's) stay as they were.
+ */
+export function errorMessageIn(
+  error: Pick<FailureWords, 'code' | 'message' | 'serviceMessage'>,
+  t: Translator['t'],
+): string {
+  const wordings: readonly Wording[] = ['catalog', 'createRefused', 'uploadRefusedAgain'];
+  for (const wording of wordings) {
+    // A catalog code's words leave the service's out; a failure stored before they were kept has them only in its message.
+    const candidates = new Set([
+      error.serviceMessage,
+      undefined,
+      serviceWordsIn(wording, error.code, error.message),
+    ]);
+    for (const serviceMessage of candidates)
+      if (worded(wording, error.code, serviceMessage, english()) === error.message)
+        return worded(wording, error.code, serviceMessage, t);
+  }
+  return error.message;
+}
+
+/**
+ * Why a batch's queue waits or stopped, as the engine reports it: a code and what its words
+ * need, so each view words it in its own language (engineReasonText).
+ */
+export interface EngineReason {
+  readonly code: string;
+  /** The service's own words, verbatim, when it sent some. */
+  readonly serviceMessage?: string;
+  /** For `other_connection`: the connection the batch was sent with. */
+  readonly connection?: { readonly baseUrl: string; readonly clientId: string };
+}
+
+/** The engine's own stops (not the service's), each with its words in the catalogs. */
+const ENGINE_STOPS = {
+  storage_full: 'errors.storageFull',
+  storage_failed: 'errors.storageFailed',
+  batch_unbound: 'errors.batchUnbound',
+  batch_deleted: 'errors.batchDeleted',
+} as const;
+
+/** Why the queue waits or stopped, in `t`'s language (English unless given). */
+export function engineReasonText(reason: EngineReason, t: Translator['t'] = english()): string {
+  if (reason.code === 'other_connection' && reason.connection)
+    return t('errors.otherConnection', reason.connection);
+  if (Object.hasOwn(ENGINE_STOPS, reason.code))
+    return t(ENGINE_STOPS[reason.code as keyof typeof ENGINE_STOPS]);
+  return userMessage(reason.code, reason.serviceMessage, t);
 }
 
 /** `2026-11-23 12:13 (UTC+01:00)`: this computer's local time, its offset said; undefined when unknown. */
@@ -64,17 +162,12 @@ function whenSent(iso: string | undefined): string | undefined {
   return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())} (${zone})`;
 }
 
-let englishT: Translator['t'] | undefined;
-
 /**
  * The plain words of a document that needs the user's check, in `t`'s language (English unless
  * given): what happened, why the app will not send it again by itself, where to look and what
  * each answer does.
  */
-export function checkExplanation(
-  document: DocumentState,
-  t: Translator['t'] = (englishT ??= createTranslator('en').t),
-): string {
+export function checkExplanation(document: DocumentState, t: Translator['t'] = english()): string {
   const check = document.send.check;
   if (!check) return '';
   const reference = document.draft.externalReference;

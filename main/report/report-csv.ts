@@ -3,26 +3,44 @@ import type { Translator } from '../../shared/i18n/translator';
 import type { BatchState, DocumentState } from '../batch/batch-state';
 import { classOf } from '../batch/document-class';
 import { peopleOf } from '../batch/people-of';
+import { errorMessageIn } from '../batch/send-messages';
 
 /** Characters that make Excel or LibreOffice read a cell as a formula (OWASP "CSV injection"). */
 const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * A piece of a cell that starts a formula once the cell is split on a list separator (Excel's
+ * "Text to Columns", or the text pasted into a sheet): a formula character after `;` or `,`
+ * and any spaces.
+ */
+const FORMULA_AFTER_SEPARATOR = /([;,]\s*)(?=[=+\-@])/g;
 
 /** `text` with a leading apostrophe when a spreadsheet could read it as a formula. */
 export function defuse(text: string): string {
   return FORMULA_START.test(text) ? `'${text}` : text;
 }
 
-/** One cell, quoted, neutralised when it could be read as a formula. */
+/**
+ * One cell, quoted, neutralised when it could be read as a formula: at its start, and after
+ * every separator inside it, so no piece of it starts a formula once the cell is split.
+ */
 export function csvCell(value: string | undefined): string {
-  return `"${defuse(value ?? '').replace(/"/g, '""')}"`;
+  const safe = defuse(value ?? '').replace(FORMULA_AFTER_SEPARATOR, "$1'");
+  return `"${safe.replace(/"/g, '""')}"`;
 }
 
+/** Languages whose Excel expects a semicolon, whatever the region's decimal sign (Swiss German has a point). */
+const SEMICOLON_LANGUAGES = new Set(['fr', 'de']);
+
 /**
- * The separator a spreadsheet expects in `locale`: where the decimal separator is a comma
- * (French, German), Excel's list separator is a semicolon, and a comma-separated file opens
- * in one column; elsewhere a comma.
+ * The separator a spreadsheet expects in `locale`: in French and German (de-CH and de-LI
+ * included, although their decimal sign is a point), and wherever the decimal sign is a comma,
+ * Excel's list separator is a semicolon, and a comma-separated file opens in one column;
+ * elsewhere a comma.
  */
 export function listSeparatorOf(locale: string): ',' | ';' {
+  const language = new Intl.Locale(locale).language;
+  if (SEMICOLON_LANGUAGES.has(language)) return ';';
   const decimal = new Intl.NumberFormat(locale).formatToParts(1.5).find((part) => part.type === 'decimal');
   return decimal?.value === ',' ? ';' : ',';
 }
@@ -50,8 +68,9 @@ export type ReportColumn = (typeof REPORT_COLUMNS)[number];
 
 /**
  * The status report of a batch as CSV that opens in the person's spreadsheet: UTF-8 with BOM,
- * their list separator, CRLF, every cell quoted, formula-like cells neutralised (each person's
- * name, role and e-mail too, so splitting the recipients cell cannot make a formula either),
+ * their list separator, CRLF, every cell quoted, formula-like cells and pieces of cells
+ * neutralised (csvCell; each person's name, role and e-mail too, so splitting the recipients
+ * cell at its brackets or dashes cannot make a formula either),
  * headers and words in their language, one row per document.
  */
 export function batchReportCsv(batch: BatchState, translator: Translator): string {
@@ -76,7 +95,7 @@ export function batchReportCsv(batch: BatchState, translator: Translator): strin
         document.tracking?.status === 'completed' && !document.gone
           ? translator.t(document.tracking.evidenceReady ? 'report.yes' : 'report.no')
           : undefined,
-      problem: document.send.error?.message,
+      problem: document.send.error && errorMessageIn(document.send.error, translator.t),
     };
     return line(REPORT_COLUMNS.map((column) => cells[column]));
   });

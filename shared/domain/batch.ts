@@ -72,9 +72,12 @@ export type CheckReason = z.infer<typeof checkReasonSchema>;
 
 export interface ItemError {
   readonly code: string;
+  /** In English, as stored; a view words it anew in the person's language (errorMessageIn). */
   readonly message: string;
   readonly retryable: boolean;
   readonly at: string;
+  /** The service's own words, verbatim (absent in batches stored before it was kept). */
+  readonly serviceMessage?: string;
 }
 
 /** The service's view of a request, as last read by the poller. */

@@ -7,7 +7,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DeskService } from '../../../main/app/desk-service';
+import { documentViewOf } from '../../../main/app/batch-views';
+import type { BatchEvent } from '../../../main/batch/batch-events';
+import { applyBatchEvent, emptyBatch } from '../../../main/batch/batch-state';
 import { checkManifestFile, formatIssue } from '../../../main/batch/manifest';
+import { failureMessage, repeatedUploadRefusalMessage } from '../../../main/batch/send-messages';
+import { batchReportCsv } from '../../../main/report/report-csv';
+import type { ItemError } from '../../../shared/domain/batch';
 import { withDialogAnswer } from '../../../main/browser-host/host-dialogs';
 import { launchBrowserHost, profileRegistry } from '../../../main/browser-host/launch';
 import { writeRendererFixture } from '../browser-host/host-fixtures';
@@ -80,6 +86,115 @@ describe('main’s messages in the person’s language', () => {
     expect(userMessage('pdf_too_large', undefined, createTranslator('fr').t)).toBe(
       'Le PDF dépasse 50 Mio. Réduisez le fichier (par exemple en compressant les images ou en scindant le document) et ajoutez-le de nouveau.',
     );
+  });
+});
+
+/** A batch of one document that failed with `error`, as stored in its journal. */
+function failedBatch(error: ItemError) {
+  const events: BatchEvent[] = [
+    { type: 'batch_created', batchId: 'b', name: 'B', defaults: { defaultRecipients: [] } },
+    {
+      type: 'document_added',
+      document: {
+        id: 'd',
+        externalReference: 'R-1',
+        pdf: { originalName: 'd.pdf', storedFilename: 'd.pdf', sizeBytes: 10, sha256: 'a'.repeat(64) },
+        recipients: [{ participant_type: 'signer', role: 'R', name: 'Ann', email: 'a@example.com' }],
+        extraParticipants: [],
+        options: {},
+      },
+    },
+    { type: 'send_requested', documentIds: ['d'] },
+    { type: 'item_failed', documentId: 'd', error },
+  ];
+  return events.reduce(
+    (state, event, index) =>
+      applyBatchEvent(state, { seq: index + 1, at: '2026-11-23T10:00:00.000Z', event }),
+    emptyBatch('b'),
+  );
+}
+
+describe('a failure the service words itself, in the person’s language', () => {
+  const at = '2026-11-23T10:00:00.000Z';
+  const french = createTranslator('fr', 'fr-FR');
+  const messageIn = (error: ItemError, t = french.t) => {
+    const batch = failedBatch(error);
+    return documentViewOf(batch, batch.documents[0]!, t).error!.message;
+  };
+
+  it('an unknown code: the wrapper in French, the code and the service’s words verbatim, in the view and the report', () => {
+    const error = {
+      ...failureMessage({
+        code: 'tenant_suspended',
+        serviceMessage: 'Tenant suspended {x}',
+        retryable: false,
+      }),
+      at,
+    };
+    expect(error.message).toMatch(/^The signing service answered/); // stored in English
+    expect(messageIn(error)).toBe(
+      'Le service de signature a répondu avec l’erreur « tenant_suspended »\u00a0: Tenant suspended {x}',
+    );
+    expect(messageIn(error, createTranslator('de').t)).toBe(
+      'Der Signaturdienst antwortete mit dem Fehler „tenant_suspended“: Tenant suspended {x}',
+    );
+    expect(messageIn(error, createTranslator('en').t)).toBe(error.message);
+    expect(batchReportCsv(failedBatch(error), french)).toContain(
+      '"Le service de signature a répondu avec l’erreur « tenant_suspended »\u00a0: Tenant suspended {x}"',
+    );
+  });
+
+  it('a refused creation and a refused upload: the step’s own words in German, the service’s kept', () => {
+    const { t } = createTranslator('de');
+    const created = {
+      ...failureMessage({
+        code: 'recipient_blocked',
+        serviceMessage: 'Blocked: x@y',
+        retryable: false,
+        operation: 'createSigningRequest',
+      }),
+      at,
+    };
+    expect(messageIn(created, t)).toBe(
+      'Der Dienst hat das Erstellen der Signaturanfrage abgelehnt (Fehler „recipient_blocked“: Blocked: x@y). Prüfen Sie die Empfänger und Optionen dieses Dokuments, korrigieren Sie sie und versuchen Sie es dann erneut.',
+    );
+    const upload = {
+      ...repeatedUploadRefusalMessage({ code: 'upload_expired', serviceMessage: 'gone' }),
+      at,
+    };
+    expect(messageIn(upload, t)).toMatch(
+      /^Der Dienst hat das Hochladen dieses Dokuments erneut abgelehnt.*„upload_expired“: gone/,
+    );
+  });
+
+  it('a failure stored before the service’s words were kept still loads, and is reworded, the service’s words found in it', () => {
+    const bare = {
+      code: 'tenant_suspended',
+      message: 'The signing service answered with error "tenant_suspended"',
+      retryable: false,
+      at,
+    };
+    expect(messageIn(bare)).toBe('Le service de signature a répondu avec l’erreur « tenant_suspended »');
+    const older = { ...bare, message: userMessage('tenant_suspended', 'Tenant: suspended "x"') };
+    expect(messageIn(older)).toBe(
+      'Le service de signature a répondu avec l’erreur « tenant_suspended »\u00a0: Tenant: suspended "x"',
+    );
+    const refused = {
+      ...failureMessage({
+        code: 'recipient_blocked',
+        serviceMessage: 'Blocked',
+        retryable: false,
+        operation: 'createSigningRequest',
+      }),
+      at,
+    };
+    const { serviceMessage: _kept, ...olderRefused } = refused;
+    expect(messageIn(olderRefused)).toMatch(
+      /^Le service a refusé de créer la demande de signature \(erreur «\u00a0recipient_blocked\u00a0»\u00a0: Blocked\)/,
+    );
+    // Words no wording of this app makes stay as they were stored.
+    const foreign = { ...bare, message: 'Something an older app said' };
+    expect(messageIn(foreign)).toBe(foreign.message);
   });
 });
 

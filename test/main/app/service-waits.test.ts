@@ -63,6 +63,33 @@ it("a service that cannot be reached: the batch waits, saying so in the person's
   await desk.handlers['sending.pause'](batchId);
 });
 
+it.each([
+  [
+    'fr-FR',
+    'Le service de signature est temporairement indisponible. Rien n’est perdu\u00a0: l’application réessaie d’elle-même. Si cela dure, réessayez plus tard.',
+  ],
+  [
+    'de-DE',
+    'Der Signaturdienst ist vorübergehend nicht verfügbar. Nichts geht verloren: Die App versucht es selbst erneut. Wenn es anhält, versuchen Sie es später noch einmal.',
+  ],
+])(
+  "a busy service (503): the wait is said in the person's language (%s), not in English",
+  async (locale, reason) => {
+    const { service: desk, batchId } = await sampleBatch(locale);
+    sim.faults.set({ rate503: 1 });
+    await desk.handlers['sending.start'](batchId);
+    await expect
+      .poll(() => states.find((state) => state.state === 'waiting'), { timeout: 15_000 })
+      .toBeTruthy();
+    expect(states.find((state) => state.state === 'waiting')).toMatchObject({ reason });
+    // The batch list says the same.
+    const summary = (await desk.handlers['batches.list']()).find((batch) => batch.id === batchId);
+    expect(summary?.engine).toMatchObject({ state: 'waiting', reason });
+    await desk.handlers['sending.pause'](batchId);
+  },
+  30_000,
+);
+
 it('a silent service: the page is told the batch is slow (sending.state), and told again once answers come', async () => {
   const { service: desk, batchId } = await sampleBatch('en-GB');
   sim.faults.set({ latencyMs: 4_000, pathPattern: '^/api/v1/signing-requests$' });

@@ -3,6 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isLocked, phaseOf } from '../../../main/batch/batch-state';
 import type { SendEngineEvent } from '../../../main/batch/send-engine';
+import { engineReasonText, type EngineReason } from '../../../main/batch/send-messages';
+import { createTranslator } from '../../../shared/i18n/translator';
 import type { Desk } from '../../../main/desk-core';
 import { startSimulator, type Simulator } from '../../../simulator/simulator';
 import { makeBatch, observer, openTestDesk } from '../../support/batch-harness';
@@ -22,6 +24,12 @@ afterEach(async () => {
   await sim.close();
   files.remove();
 });
+
+/** Why the engine said its queue stopped, as a code a view words in its language. */
+function stopCause(states: readonly SendEngineEvent[]): EngineReason | undefined {
+  const stopped = states.find((event) => event.type === 'engine-state' && event.state === 'stopped');
+  return stopped?.type === 'engine-state' ? stopped.cause : undefined;
+}
 
 /** Every external reference has exactly one request at the service, prepared, and the store agrees. */
 function expectExactlyOncePrepared(batchId: string, count: number): void {
@@ -135,9 +143,15 @@ describe('send engine', () => {
   it('sends a batch only with the connection it is bound to: one bound to another service stops, says so, and sends nothing', async () => {
     const batch = await makeBatch(desk, files, 2);
     await desk.store.bindConnection(batch.id, { baseUrl: 'https://sign.example.com', clientId: 'desk' });
+    const states: SendEngineEvent[] = [];
+    desk.engine.subscribe((event) => void states.push(event));
     const summary = await desk.engine.send(batch.id);
     expect(summary.state).toBe('stopped');
     expect(summary.reason).toContain('https://sign.example.com');
+    // The page words it in the person's language.
+    expect(engineReasonText(stopCause(states)!, createTranslator('fr').t)).toBe(
+      'Ce lot a été envoyé avec la connexion à https://sign.example.com (client desk)\u00a0; il ne se poursuit qu’avec celle-ci, pour qu’aucun document ne parte vers deux services.',
+    );
     expect(sim.state.calls()).toHaveLength(0);
     // A batch not bound yet is bound by its first send, to this engine's connection.
     const other = await makeBatch(desk, files, 1);
@@ -219,9 +233,14 @@ describe('send engine', () => {
   it('stops the whole batch when the credentials are rejected, and says so', async () => {
     const batch = await makeBatch(desk, files, 3);
     sim.addClient({ clientId: 'demo-desk', clientSecret: 'rotated-secret', scopes: ['signing.read'] });
+    const states: SendEngineEvent[] = [];
+    desk.engine.subscribe((event) => void states.push(event));
     const summary = await desk.engine.send(batch.id);
     expect(summary.state).toBe('stopped');
     expect(summary.reason).toContain('rejected the connection credentials');
+    const { t } = createTranslator('de');
+    expect(stopCause(states)).toMatchObject({ code: 'credentials_rejected' });
+    expect(engineReasonText(stopCause(states)!, t)).toBe(t('errors.credentials_rejected'));
     expect(desk.store.get(batch.id)?.documents.map(phaseOf)).toEqual(['uploading', 'uploading', 'uploading']);
   });
 

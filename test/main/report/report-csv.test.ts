@@ -105,6 +105,10 @@ describe('batchReportCsv', () => {
     ['en', 'en-US', ','],
     ['fr', 'fr-FR', ';'],
     ['de', 'de-DE', ';'],
+    // Swiss German writes 1.5 with a point, yet its Excel separates lists with a semicolon.
+    ['de', 'de-CH', ';'],
+    ['de', 'de-LI', ';'],
+    ['fr', 'fr-CH', ';'],
   ] as const)('in %s (%s): UTF-8 BOM, CRLF and the list separator %s', (language, locale, separator) => {
     expect(listSeparatorOf(locale)).toBe(separator);
     const csv = batchReportCsv(batch(), createTranslator(language, locale));
@@ -203,4 +207,34 @@ describe('batchReportCsv', () => {
       }
     },
   );
+
+  it('no piece of a cell starts a formula once the cell is split on a list separator (Text to Columns)', () => {
+    const document = batch().documents[0]!;
+    const name = 'Ann;=HYPERLINK("http://evil.example";"x"), +1, -2;@SUM(A1)';
+    const state: BatchState = {
+      ...batch(),
+      documents: [
+        {
+          ...document,
+          draft: {
+            ...document.draft,
+            externalReference: 'R-1; =1+1',
+            recipients: [person(name, 'ann@example.com')],
+          },
+        },
+      ],
+    };
+    for (const [language, locale, separator] of [
+      ['fr', 'fr-FR', ';'],
+      ['en', 'en-GB', ','],
+    ] as const) {
+      const [row] = read(batchReportCsv(state, createTranslator(language, locale)), separator);
+      const cells = Object.values(row!);
+      for (const cell of cells)
+        for (const piece of cell.split(/[;,]\s*/)) expect(piece).not.toMatch(/^[=+\-@\t\r]/);
+      // Only an apostrophe is added: the name is otherwise as the manifest gave it.
+      expect(cells[3]).toContain(`Ann;'=HYPERLINK("http://evil.example";"x"), '+1, '-2;'@SUM(A1)`);
+      expect(cells[1]).toBe("R-1; '=1+1");
+    }
+  });
 });
