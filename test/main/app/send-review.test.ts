@@ -239,6 +239,32 @@ describe('confirming sends what was reviewed, or nothing (sending.start)', () =>
     });
   });
 
+  it('a confirmation while the batch is being sent (a retry or a resume started meanwhile) is refused, not silently dropped', async () => {
+    await saveOffice();
+    const { batchId, ids } = await batchOf([
+      { reference: 'W-1', recipients: [signer('Ann', 'ann@example.com')] },
+    ]);
+    sim.faults.set({ dropBeforeRate: 1 }); // W-1 stays on its way: the batch keeps sending
+    await sendAsReviewed(handlers, batchId);
+    await handlers['documents.addPaths'](batchId, [await writePdf(files, 'W-2.pdf', 'W-2')]);
+    const added = (await handlers['batches.get'](batchId)).documents.find((d) => d.id !== ids['W-1'])!;
+    await handlers['documents.update'](batchId, added.id, {
+      externalReference: 'W-2',
+      recipients: [signer('Bob', 'bob@example.com')],
+    });
+    const review = await handlers['sending.review'](batchId);
+    expect(review.reviewed?.documentIds).toEqual([added.id]);
+
+    await expect(handlers['sending.start'](batchId, review.reviewed!)).rejects.toMatchObject({
+      code: 'already_sending',
+      message: expect.stringContaining('This batch is being sent right now'),
+    });
+    await handlers['sending.pause'](batchId);
+    expect((await handlers['batches.get'](batchId)).documents.find((d) => d.id === added.id)?.class).toBe(
+      'not_sent',
+    );
+  });
+
   it('confirming the same review twice at once (two tabs) sends each document once', async () => {
     await saveOffice();
     const { batchId } = await batchOf([
