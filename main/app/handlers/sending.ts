@@ -42,14 +42,16 @@ export function sendingHandlers(
       };
       // The connection sending would use now (it may wait for the keychain), never bound by looking.
       const current = await ctx.connectionForBatch(batchId);
+      // A send in progress would not take these documents (engine.send joins it): said, not dropped.
+      const busy = () => new DeskError('already_sending', t('review.alreadySending'));
       if (!sameConnection(current.connection, reviewed.connection)) throw outdated();
-      if (current.engine.isRunning(batchId))
-        throw new DeskError('already_sending', t('review.alreadySending'));
+      if (current.engine.isRunning(batchId)) throw busy();
       if (!documentsAsReviewed()) throw outdated();
       if (reviewed.documentIds.length === 0) return ctx.engineState(batchId);
       // Bound to the reviewed connection itself (not whichever is active by now); the first binding stands.
       const bound = await ctx.store.bindConnection(batchId, current.connection);
       if (!sameConnection(bound, reviewed.connection) || !documentsAsReviewed()) throw outdated();
+      if (current.engine.isRunning(batchId)) throw busy(); // started while binding (another window)
       ctx.runSend(batchId, current, reviewed.documentIds);
       return ctx.engineState(batchId);
     },
