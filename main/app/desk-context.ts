@@ -42,8 +42,12 @@ export interface DeskContext {
    * `interrupted` ones), each with its own connection; batches already running are left as they are.
    */
   resumeUnfinished(interrupted?: readonly string[]): Promise<void>;
-  /** Starts sending a batch in the background with `current`; a crash is reported, never thrown. */
-  runSend(batchId: string, current: Connected): void;
+  /**
+   * Sends a batch in the background with `current`: what it has queued goes on, and `reviewed`
+   * (documents the person reviewed and confirmed) is queued too; no other document is ever
+   * queued here. A crash is reported, never thrown.
+   */
+  runSend(batchId: string, current: Connected, reviewed?: readonly string[]): void;
   trackingPaused(): boolean;
   setTrackingPaused(paused: boolean): void;
   /** The person's settings (language, tracking paused), kept in the data folder. */

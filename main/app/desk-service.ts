@@ -182,8 +182,8 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
         if (current && !current.engine.isRunning(batch.id)) ctx.runSend(batch.id, current);
       }
     },
-    runSend(batchId, current) {
-      void current.engine.send(batchId).catch((error: unknown) => {
+    runSend(batchId, current, reviewed = []) {
+      void current.engine.send(batchId, reviewed).catch((error: unknown) => {
         logger.log('error', 'send.crashed', {
           batchId,
           error: error instanceof Error ? error.message : String(error),

@@ -223,9 +223,10 @@ export class SendEngine {
   }
 
   /**
-   * Queues every document of the batch that is ready (or those given) and sends until each is
-   * prepared, failed or waiting for the user's check; also finishes anything an earlier run
-   * left half done. Resolves when the batch is finished, paused or stopped. Documents with
+   * Queues every document of the batch that is ready (or only those of `documentIds`: none when
+   * it is empty) and sends until each is prepared, failed or waiting for the user's check; also
+   * finishes anything an earlier run left half done. The desk always names them (the reviewed
+   * ones, or none to continue); the command line sends the whole batch. Resolves when the batch is finished, paused or stopped. Documents with
    * problems are reported, not sent.
    */
   send(batchId: string, documentIds?: readonly string[]): Promise<SendSummary> {

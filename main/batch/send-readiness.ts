@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createTranslator, type Translator } from '../../shared/i18n/translator';
 import { participantSchema } from '../../shared/service/wire';
 import type { BatchDefaults, DocumentDraft } from '../../shared/domain/batch';
@@ -51,4 +52,18 @@ export function documentsToSend(batch: BatchState, wanted?: ReadonlySet<string>)
   return batch.documents
     .filter((document) => !document.send.queued && (!wanted || wanted.has(document.draft.id)))
     .filter((document) => sendProblems(batch.defaults, document.draft).length === 0);
+}
+
+/**
+ * A fingerprint of what sending `documents` of `batch` sends: each one's file, reference,
+ * recipients, participants and options, and the batch's defaults (its recipients and options
+ * are added to every document). The review gives it; a confirmation carrying another one
+ * reviewed something else.
+ */
+export function sendDigest(batch: BatchState, documents: readonly DocumentState[]): string {
+  return createHash('sha256')
+    .update(
+      JSON.stringify({ defaults: batch.defaults, documents: documents.map((document) => document.draft) }),
+    )
+    .digest('hex');
 }

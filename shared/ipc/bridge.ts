@@ -45,6 +45,7 @@ export const BRIDGE_METHODS = {
   sending: {
     review: 'sending.review',
     start: 'sending.start',
+    resume: 'sending.resume',
     pause: 'sending.pause',
     retry: 'sending.retry',
     tryNow: 'sending.tryNow',

@@ -23,6 +23,7 @@ import {
   sendPhaseSchema,
   documentViewSchema,
   sendReviewSchema,
+  reviewedSendSchema,
   documentContentSchema,
 } from './views';
 
@@ -71,7 +72,10 @@ export const invokeChannels = {
   'manifest.import': channel(z.tuple([id, filePath]), manifestImportSchema),
   /** What "Send batch" would send, to whom, with which connection, and what stays behind (nothing is sent). */
   'sending.review': channel(z.tuple([id]), sendReviewSchema),
-  'sending.start': channel(z.tuple([id]), engineStateSchema),
+  /** Sends exactly what the person reviewed (`sending.review`'s `reviewed`), or refuses when the batch or its connection changed since. */
+  'sending.start': channel(z.tuple([id, reviewedSendSchema]), engineStateSchema),
+  /** Goes on with the documents already queued (paused, stopped, interrupted); never one that was not reviewed. */
+  'sending.resume': channel(z.tuple([id]), engineStateSchema),
   'sending.pause': channel(z.tuple([id]), engineStateSchema),
   'sending.retry': channel(z.tuple([id, id]), engineStateSchema),
   /** A batch waiting for its service tries again at once, instead of at the end of its wait. */

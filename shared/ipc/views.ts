@@ -220,6 +220,23 @@ export const ceremonyOpenedSchema = z.union([
  * documents stay behind and why. `connection` is absent, and `connectionProblem` says why, when
  * the batch's connection cannot be used; nothing can be sent then.
  */
+/**
+ * What the person reviewed, given back when they confirm (`sending.start`): the documents that
+ * were to go, a fingerprint of what they were (`digest`: their files, references, recipients and
+ * options, and the batch's defaults), and the connection. Main sends exactly these, or refuses
+ * (`review_outdated`) when the batch or its connection changed since.
+ */
+export const reviewedSendSchema = z
+  .object({
+    documentIds: z.array(z.string().min(1).max(200)).max(100_000),
+    digest: z.string().min(1).max(200),
+    connection: z
+      .object({ baseUrl: z.string().min(1).max(2048), clientId: z.string().min(1).max(512) })
+      .strict(),
+  })
+  .strict();
+export type ReviewedSend = z.infer<typeof reviewedSendSchema>;
+
 export const sendReviewSchema = z.object({
   documentIds: z.array(z.string()),
   /** Distinct people (by e-mail address) across the documents that go: recipients and participants added later. */
@@ -235,6 +252,12 @@ export const sendReviewSchema = z.object({
     })
     .optional(),
   connectionProblem: z.string().optional(),
+  /** What confirming gives back to `sending.start`; absent when nothing can be confirmed (no usable connection). */
+  reviewed: reviewedSendSchema.optional(),
+  /**
+   * The documents that stay behind and why, in the person's language: those not ready (their
+   * problems), those that failed (retried from their row) and those that need the person's check.
+   */
   blocked: z.array(
     z.object({ id: z.string(), externalReference: z.string(), problems: z.array(z.string()) }),
   ),

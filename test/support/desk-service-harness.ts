@@ -7,6 +7,7 @@ import type { CredentialStore } from '../../main/credentials/credential-store';
 import type { DataDir } from '../../main/desk-core';
 import { silentLogger } from '../../main/log';
 import type { DeskHandlers } from '../../shared/ipc/contract';
+import type { EngineStateView } from '../../shared/ipc/views';
 import type { Simulator } from '../../simulator/simulator';
 import { writePdf, type TempFolder } from './pdf-files';
 
@@ -58,6 +59,17 @@ export async function until<T>(what: string, probe: () => Promise<T | undefined>
   throw new Error(`${what}: not within ${ms} ms`);
 }
 
+/**
+ * "Send batch" as the person does it: the review (`sending.review`), confirmed as it is
+ * (`sending.start` with what was reviewed). Throws the review's connection problem when it
+ * cannot be confirmed.
+ */
+export async function sendAsReviewed(handlers: DeskHandlers, batchId: string): Promise<EngineStateView> {
+  const review = await handlers['sending.review'](batchId);
+  if (!review.reviewed) throw new Error(review.connectionProblem ?? 'nothing to confirm');
+  return handlers['sending.start'](batchId, review.reviewed);
+}
+
 /** A batch of one PDF (one signer) sent with the active connection, until prepared; its id. */
 export async function sendOneDocumentBatch(
   handlers: DeskHandlers,
@@ -71,7 +83,7 @@ export async function sendOneDocumentBatch(
     externalReference: reference,
     recipients: [{ participant_type: 'signer', role: 'Employee', name: 'Ann', email: 'ann@example.com' }],
   });
-  await handlers['sending.start'](batch.id);
+  await sendAsReviewed(handlers, batch.id);
   await until(`${reference} prepared`, async () =>
     (await handlers['batches.get'](batch.id)).documents[0]?.phase === 'prepared' ? true : undefined,
   );

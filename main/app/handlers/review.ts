@@ -2,7 +2,9 @@ import type { DeskHandlers } from '../../../shared/ipc/contract';
 import type { SendReview } from '../../../shared/ipc/views';
 import { sameConnection } from '../../batch/batch-connection';
 import { effectiveRecipients } from '../../batch/create-body';
-import { documentsToSend, sendProblems } from '../../batch/send-readiness';
+import type { DocumentState } from '../../batch/batch-state';
+import { classOf } from '../../batch/document-class';
+import { documentsToSend, sendDigest, sendProblems } from '../../batch/send-readiness';
 import { DeskError } from '../desk-error';
 import type { DeskContext } from '../desk-context';
 
@@ -11,12 +13,14 @@ import type { DeskContext } from '../desk-context';
  * people, with which connection, and what stays behind and why. Computed from the rules the
  * engine follows (`documentsToSend`, `sendProblems`) and the connection sending would use
  * (`connectionForBatch`, which never binds when only looking), so the review cannot promise
- * what the send then does otherwise. Nothing is sent or bound here.
+ * what the send then does otherwise. Nothing is sent or bound here. `reviewed` is what confirming
+ * gives back: `sending.start` sends exactly that, or refuses when the batch changed since.
  */
 export function reviewHandlers(ctx: DeskContext): Pick<DeskHandlers, 'sending.review'> {
   return {
     'sending.review': async (batchId) => {
       const batch = ctx.batchOrThrow(batchId);
+      const { t } = ctx.translator();
       const going = documentsToSend(batch);
       const people = new Set(
         going.flatMap((document) =>
@@ -25,19 +29,23 @@ export function reviewHandlers(ctx: DeskContext): Pick<DeskHandlers, 'sending.re
           ),
         ),
       );
+      // What stays behind, and what the person does about it, in their language.
+      const staysBecause = (document: DocumentState): string[] => {
+        const documentClass = classOf(document);
+        if (documentClass === 'failed') return [t('review.stayFailed')];
+        if (documentClass === 'needs_check') return [t('review.stayNeedsCheck')];
+        if (document.send.queued) return [];
+        return sendProblems(batch.defaults, document.draft, t);
+      };
       const blocked = batch.documents
-        .filter((document) => !document.send.queued)
         .map((document) => ({
           id: document.draft.id,
           externalReference: document.draft.externalReference,
-          problems: sendProblems(batch.defaults, document.draft),
+          problems: staysBecause(document),
         }))
         .filter((document) => document.problems.length > 0);
-      const review: SendReview = {
-        documentIds: going.map((document) => document.draft.id),
-        people: people.size,
-        blocked,
-      };
+      const documentIds = going.map((document) => document.draft.id);
+      const review: SendReview = { documentIds, people: people.size, blocked };
       try {
         const { baseUrl, clientId } = (await ctx.connectionForBatch(batchId)).connection;
         // Its name among the user's connections: the active one when it is that, else one with its secret.
@@ -54,6 +62,7 @@ export function reviewHandlers(ctx: DeskContext): Pick<DeskHandlers, 'sending.re
             clientId,
             bound: batch.connection !== undefined,
           },
+          reviewed: { documentIds, digest: sendDigest(batch, going), connection: { baseUrl, clientId } },
         };
       } catch (error) {
         // A connection that cannot be used (none chosen, deleted, its secret missing): said, never replaced.

@@ -1,5 +1,8 @@
 import type { DeskHandlers } from '../../../shared/ipc/contract';
+import { sameConnection } from '../../batch/batch-connection';
 import type { ResolutionRefusal } from '../../batch/check-resolution';
+import { classOf } from '../../batch/document-class';
+import { documentsToSend, sendDigest } from '../../batch/send-readiness';
 import { DeskError } from '../desk-error';
 import type { DeskContext } from '../desk-context';
 
@@ -15,6 +18,7 @@ export function sendingHandlers(
 ): Pick<
   DeskHandlers,
   | 'sending.start'
+  | 'sending.resume'
   | 'sending.pause'
   | 'sending.retry'
   | 'sending.tryNow'
@@ -22,9 +26,42 @@ export function sendingHandlers(
   | 'sending.sendAsNew'
 > {
   return {
-    'sending.start': async (batchId) => {
-      const current = await ctx.connectionForBatch(batchId, { bind: true });
-      ctx.runSend(batchId, current);
+    'sending.start': async (batchId, reviewed) => {
+      const { t } = ctx.translator();
+      const outdated = () => new DeskError('review_outdated', t('review.outdated'));
+      // What would go now is what was reviewed: the same documents, unchanged, nothing added.
+      const documentsAsReviewed = () => {
+        const batch = ctx.batchOrThrow(batchId);
+        const going = documentsToSend(batch);
+        const ids = going.map((document) => document.draft.id);
+        return (
+          ids.length === reviewed.documentIds.length &&
+          ids.every((documentId) => reviewed.documentIds.includes(documentId)) &&
+          sendDigest(batch, going) === reviewed.digest
+        );
+      };
+      // The connection sending would use now (it may wait for the keychain), never bound by looking.
+      const current = await ctx.connectionForBatch(batchId);
+      // A send in progress would not take these documents (engine.send joins it): said, not dropped.
+      const busy = () => new DeskError('already_sending', t('review.alreadySending'));
+      if (!sameConnection(current.connection, reviewed.connection)) throw outdated();
+      if (current.engine.isRunning(batchId)) throw busy();
+      if (!documentsAsReviewed()) throw outdated();
+      if (reviewed.documentIds.length === 0) return ctx.engineState(batchId);
+      // Bound to the reviewed connection itself (not whichever is active by now); the first binding stands.
+      const bound = await ctx.store.bindConnection(batchId, current.connection);
+      if (!sameConnection(bound, reviewed.connection) || !documentsAsReviewed()) throw outdated();
+      if (current.engine.isRunning(batchId)) throw busy(); // started while binding (another window)
+      ctx.runSend(batchId, current, reviewed.documentIds);
+      return ctx.engineState(batchId);
+    },
+    'sending.resume': async (batchId) => {
+      // Only what was queued before goes on; a document never queued leaves through the review only.
+      const batch = ctx.batchOrThrow(batchId);
+      if (!batch.documents.some((document) => classOf(document) === 'sending'))
+        return ctx.engineState(batchId);
+      const current = await ctx.connectionForBatch(batchId);
+      if (!current.engine.isRunning(batchId)) ctx.runSend(batchId, current);
       return ctx.engineState(batchId);
     },
     'sending.pause': async (batchId) => {

@@ -154,7 +154,7 @@ export function BatchScreen({ batchId }: { batchId: string }) {
             type="button"
             className="primary"
             disabled={starting}
-            onClick={() => void actions.sending.start(batchId)}
+            onClick={() => void actions.sending.resume(batchId)}
           >
             {starting ? t('batch.starting') : t('batch.resume')}
           </button>

@@ -44,7 +44,8 @@ function messageOf(error: unknown, fallback: string): string {
  * The review before "Send batch" (PRODUCT.md "Review, then send"): main's account of what goes
  * (`sending.review`) — how many documents, to how many people, with which connection, and which
  * documents stay behind and why. Confirming sends exactly that; cancelling (or Escape) sends
- * nothing. A native modal dialog: the page behind is inert, the focus starts on the confirmation
+ * nothing; when main refuses because the batch changed since (`review_outdated`), the dialog
+ * says so and offers to review again. A native modal dialog: the page behind is inert, the focus starts on the confirmation
  * (or Cancel when nothing can go) and returns to "Send batch" when the dialog closes. A batch whose
  * connection cannot be used, or with nothing ready, cannot be confirmed; errors show in the dialog.
  */
@@ -63,10 +64,15 @@ export function ReviewDialog({
   const opener = useRef<Element | null>(document.activeElement);
   const confirmButton = useRef<HTMLButtonElement>(null);
   const cancelButton = useRef<HTMLButtonElement>(null);
+  const againButton = useRef<HTMLButtonElement>(null);
   const remember = useSentBatches((state) => state.remember);
   const [loaded, setLoaded] = useState<Loaded>({ kind: 'loading' });
   const [sending, setSending] = useState(false);
   const [sendError, setSendError] = useState<string | undefined>();
+  /** Main refused the confirmation: the batch changed since this review (or is being sent). */
+  const [outdated, setOutdated] = useState(false);
+  /** Bumped by "Review again": main is asked for a fresh review. */
+  const [round, setRound] = useState(0);
 
   useEffect(() => {
     const element = dialog.current;
@@ -89,30 +95,47 @@ export function ReviewDialog({
     return () => {
       current = false;
     };
-  }, [batchId, t]);
+  }, [batchId, t, round]);
 
   const review = loaded.kind === 'ready' ? loaded.review : undefined;
   const connection = review?.connection;
-  const canSend = review !== undefined && connection !== undefined && review.documentIds.length > 0;
+  const canSend =
+    review?.reviewed !== undefined && connection !== undefined && review.documentIds.length > 0 && !outdated;
 
-  // Once main answered, the focus goes to the one way on: the confirmation, or Cancel.
+  // Once main answered, the focus goes to the one way on: the confirmation, "Review again", or Cancel.
   useEffect(() => {
     if (loaded.kind === 'loading') return;
-    (canSend ? confirmButton : cancelButton).current?.focus();
-  }, [loaded.kind, canSend]);
+    (outdated ? againButton : canSend ? confirmButton : cancelButton).current?.focus();
+  }, [loaded.kind, canSend, outdated]);
 
   async function confirm() {
-    if (!review || sending) return;
+    if (!review?.reviewed || sending) return;
     setSending(true);
     setSendError(undefined);
     try {
-      await unwrap(desk().sending.start(batchId));
+      // Exactly what this review showed goes, or main refuses: never what changed since.
+      await unwrap(desk().sending.start(batchId, review.reviewed));
       remember(batchId, review.documentIds);
       onClose();
     } catch (error) {
-      setSendError(t('review.sendFailed', { reason: messageOf(error, t('common.unexpected')) }));
+      const refused =
+        error instanceof BridgeError &&
+        (error.code === 'review_outdated' || error.code === 'already_sending');
+      setOutdated(refused);
+      setSendError(
+        refused
+          ? error.message
+          : t('review.sendFailed', { reason: messageOf(error, t('common.unexpected')) }),
+      );
       setSending(false);
     }
+  }
+
+  function reviewAgain() {
+    setOutdated(false);
+    setSendError(undefined);
+    setLoaded({ kind: 'loading' });
+    setRound((value) => value + 1);
   }
 
   return (
@@ -180,6 +203,11 @@ export function ReviewDialog({
         </p>
       )}
       <div className="row">
+        {outdated && (
+          <button ref={againButton} type="button" className="primary" onClick={reviewAgain}>
+            {t('review.reviewAgain')}
+          </button>
+        )}
         {canSend && connection && (
           <button
             ref={confirmButton}

@@ -84,9 +84,13 @@ export interface DeskActions {
   pickManifest(): Promise<ManifestPreview | undefined>;
   previewManifest(path: string): Promise<ManifestPreview | undefined>;
   importManifest(batchId: string, path: string): Promise<boolean>;
-  /** The `sending.*` channels, with feedback: a second Start while the first is on its way waits. */
+  /**
+   * The `sending.*` channels, with feedback: a second Resume while the first is on its way waits.
+   * Sending never-queued documents is the review's own (ReviewDialog, `sending.start`).
+   */
   readonly sending: {
-    start(batchId: string): Promise<void>;
+    /** "Resume sending": only the documents already queued go on. */
+    resume(batchId: string): Promise<void>;
     pause(batchId: string): Promise<void>;
     retry(batchId: string, documentId: string): Promise<void>;
     /** A batch waiting for its service tries again at once ("Try now"). */
@@ -415,11 +419,11 @@ export const useDesk = create<DeskState & WaitsState & DeskActions>((setState, g
       return true;
     },
     sending: {
-      async start(batchId) {
+      async resume(batchId) {
         if (get().starting[batchId]) return; // a second click while the first is on its way
         set((state) => withStarting(state, batchId, true));
         try {
-          await attempt(set, () => unwrap(desk().sending.start(batchId)));
+          await attempt(set, () => unwrap(desk().sending.resume(batchId)));
         } finally {
           set((state) => withStarting(state, batchId, false));
         }

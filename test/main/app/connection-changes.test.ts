@@ -13,6 +13,7 @@ import type { DeskHandlers, EventPayload } from '../../../shared/ipc/contract';
 import {
   createTestDeskService,
   expectNoForeignReads as expectNoForeignReadsAt,
+  sendAsReviewed,
   sendOneDocumentBatch,
   until,
 } from '../../support/desk-service-harness';
@@ -191,7 +192,7 @@ it('deleted then re-added connection: tracking resumes by itself and the problem
 it('re-saving the ACTIVE profile while its batch sends does not leave the batch paused', async () => {
   await handlers['profiles.activate']('Sandbox');
   const batchId = await draftBatch('A4', 8);
-  await handlers['sending.start'](batchId);
+  await sendAsReviewed(handlers, batchId);
   // At once: the documents are still being queued, before the run has started.
   await handlers['profiles.save']({
     name: 'Sandbox',
@@ -209,7 +210,7 @@ it('re-saving the ACTIVE profile while its batch sends does not leave the batch 
 it('deleting the active profile while its batch sends: the batch says its connection is gone (not silently idle/running)', async () => {
   await handlers['profiles.activate']('Sandbox');
   const batchId = await draftBatch('A5', 8);
-  await handlers['sending.start'](batchId);
+  await sendAsReviewed(handlers, batchId);
   await sleep(30);
   await handlers['profiles.delete']('Sandbox');
   await sleep(2_000);
@@ -223,10 +224,10 @@ for (const delayMs of [250, 400]) {
     const batchId = await draftBatch('RACE', 16);
     keychainDelayMs.set('Sandbox', delayMs);
     keychainDelayMs.set('Production', 20);
-    const first = handlers['sending.start'](batchId);
+    const first = sendAsReviewed(handlers, batchId);
     await sleep(50);
     await handlers['profiles.activate']('Production');
-    const second = handlers['sending.start'](batchId);
+    const second = sendAsReviewed(handlers, batchId);
     await Promise.allSettled([first, second]);
     await allPrepared(batchId);
     await sleep(1_000); // anything still on its way arrives
@@ -341,7 +342,7 @@ it('Send, Retry or a ceremony on a batch of an earlier version whose service is 
   await restart();
   await waitsForItsConnection(older);
   const [document] = (await handlers['batches.get'](older)).documents;
-  await expect(handlers['sending.start'](older)).rejects.toThrow('earlier version');
+  await expect(sendAsReviewed(handlers, older)).rejects.toThrow('earlier version');
   await expect(handlers['sending.retry'](older, document!.id)).rejects.toThrow('earlier version');
   await expect(handlers['ceremony.open'](older, document!.id)).rejects.toThrow('earlier version');
   expect(dataDir.store.get(older)?.connection).toBeUndefined();
@@ -363,7 +364,7 @@ it('a batch of an earlier version whose candidate service does not answer says s
   expect(Date.now() - started).toBeLessThan(20_000);
   // Asked again in a minute, not at every click: the user's Send is answered at once.
   const clicked = Date.now();
-  await expect(handlers['sending.start'](older)).rejects.toThrow('did not answer');
+  await expect(sendAsReviewed(handlers, older)).rejects.toThrow('did not answer');
   expect(Date.now() - clicked).toBeLessThan(2_000);
   expect(dataDir.store.get(older)?.connection).toBeUndefined();
   production.faults.reset();
@@ -377,7 +378,7 @@ it('a batch an earlier version split across two services is bound to neither: on
   // Its second document went to Production: the request a Production batch made for it.
   const carrier = await draftBatch('SPLIT-1');
   await handlers['profiles.activate']('Production');
-  await handlers['sending.start'](carrier);
+  await sendAsReviewed(handlers, carrier);
   await allPrepared(carrier);
   const requestId = dataDir.store.get(carrier)!.documents[0]!.send.requestId!;
   await handlers['batches.delete'](carrier);
@@ -407,7 +408,7 @@ it('a batch half sent when its connection could not be used goes on by itself on
       }
     }, 10);
   });
-  await handlers['sending.start'](batchId);
+  await sendAsReviewed(handlers, batchId);
   await paused;
   // The app stops mid-batch; at the next start the keychain has lost the secret.
   await service.close();
@@ -484,7 +485,7 @@ it('"Refresh statuses now" on a draft batch does not bind it: it is sent with th
   const batchId = await draftBatch('A6');
   await handlers['tracking.refreshNow'](batchId);
   await handlers['profiles.activate']('Production');
-  await handlers['sending.start'](batchId);
+  await sendAsReviewed(handlers, batchId);
   await allPrepared(batchId);
   expect(production.state.countByExternalReference()).toEqual({ A6: 1 });
   expect(sandbox.state.countByExternalReference()).toEqual({});
@@ -554,7 +555,7 @@ it('events of a non-active connection reach the UI; pausing tracking then openin
   const b2 = await draftBatch('A10b', 2);
   const [doc] = (await handlers['batches.get'](batchId)).documents;
   await handlers['sending.retry'](batchId, doc!.id).catch(() => undefined);
-  await handlers['sending.start'](b2);
+  await sendAsReviewed(handlers, b2);
   await allPrepared(b2);
   const states = emitted
     .filter((e) => e.event === 'sending.state')

@@ -3,7 +3,7 @@ import { DEMO_PROFILE_NAME, type DeskService } from '../../../main/app/desk-serv
 import { simulatorDemo } from '../../../main/app/simulator-demo';
 import { createMemoryCredentialStore } from '../../../main/credentials/credential-store';
 import { openDataDir, type DataDir } from '../../../main/desk-core';
-import { createTestDeskService, until } from '../../support/desk-service-harness';
+import { createTestDeskService, sendAsReviewed, until } from '../../support/desk-service-harness';
 import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
 
 /** The demo connection keeps its service data in the data folder: a restart loses nothing. */
@@ -47,7 +47,7 @@ it('a restart between sending and signing with the demo connection loses nothing
     externalReference: 'DEMO-1',
     recipients: [{ participant_type: 'signer', role: 'Employee', name: 'Ann', email: 'ann@example.com' }],
   });
-  await service.handlers['sending.start'](batch.id);
+  await sendAsReviewed(service.handlers, batch.id);
   const requestId = await until('prepared', async () => {
     const [sent] = (await service.handlers['batches.get'](batch.id)).documents;
     return sent?.phase === 'prepared' ? sent.requestId : undefined;

@@ -11,6 +11,7 @@ import { silentLogger } from '../../../main/log';
 import type { DeskHandlers } from '../../../shared/ipc/contract';
 import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
 import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
+import { sendAsReviewed } from '../../support/desk-service-harness';
 
 /** A ceremony opener that keeps its windows in a map and can be told to fail. */
 class RecordingCeremonies implements CeremonyOpener {
@@ -87,7 +88,7 @@ async function sendOneDocument(name: string): Promise<{ batchId: string; documen
       { participant_type: 'signer', role: 'Employee', name: 'Anne Dupré', email: 'anne@example.com' },
     ],
   });
-  await handlers['sending.start'](batch.id);
+  await sendAsReviewed(handlers, batch.id);
   for (let waited = 0; waited < 10_000; waited += 50) {
     const detail = await handlers['batches.get'](batch.id);
     if (detail.documents[0]?.phase === 'prepared') return { batchId: batch.id, documentId: document.id };

@@ -4,8 +4,9 @@ import type { DeskService } from '../../../main/app/desk-service';
 import { createMemoryCredentialStore } from '../../../main/credentials/credential-store';
 import { openDataDir, type DataDir } from '../../../main/desk-core';
 import type { DeskHandlers } from '../../../shared/ipc/contract';
+import type { ReviewedSend } from '../../../shared/ipc/views';
 import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
-import { createTestDeskService, until } from '../../support/desk-service-harness';
+import { createTestDeskService, sendAsReviewed, until } from '../../support/desk-service-harness';
 import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
 
 let files: TempFolder;
@@ -109,7 +110,7 @@ describe('the review before sending (sending.review)', () => {
     const { batchId, ids } = await batchOf([
       { reference: 'C-1', recipients: [signer('Ann', 'ann@example.com')] },
     ]);
-    await handlers['sending.start'](batchId);
+    await sendAsReviewed(handlers, batchId);
     await until('C-1 prepared', async () =>
       (await handlers['batches.get'](batchId)).documents[0]?.class === 'waiting' ? true : undefined,
     );
@@ -120,6 +121,292 @@ describe('the review before sending (sending.review)', () => {
     expect(review.people).toBe(0);
     expect(review.connection).toMatchObject({ name: 'Office', bound: true });
     expect(ids['C-1']).toBeDefined();
+  });
+});
+
+/** Confirming `reviewed` is refused as outdated: the person is told to review again, and nothing is sent. */
+async function expectOutdated(batchId: string, reviewed: ReviewedSend): Promise<void> {
+  await expect(handlers['sending.start'](batchId, reviewed)).rejects.toMatchObject({
+    code: 'review_outdated',
+    message: expect.stringContaining('The batch changed since you reviewed it'),
+  });
+  await new Promise((resolve) => setTimeout(resolve, 300)); // anything wrongly started would have called by now
+  expect(sim.state.uploads()).toHaveLength(0);
+  expect(sim.state.requests()).toHaveLength(0);
+  expect((await handlers['batches.get'](batchId)).connection).toBeUndefined(); // not even bound
+}
+
+async function allWaiting(batchId: string, count: number): Promise<void> {
+  await until(`${count} waiting for signatures`, async () =>
+    (await handlers['batches.get'](batchId)).documents.filter((document) => document.class === 'waiting')
+      .length === count
+      ? true
+      : undefined,
+  );
+}
+
+describe('confirming sends what was reviewed, or nothing (sending.start)', () => {
+  it('a document added and made ready after the review: the confirmation is refused, nothing is sent; reviewed again, both go', async () => {
+    await saveOffice();
+    const { batchId, ids } = await batchOf([
+      { reference: 'R-1', recipients: [signer('Ann', 'ann@example.com')] },
+    ]);
+    const review = await handlers['sending.review'](batchId);
+    expect(review.reviewed?.documentIds).toEqual([ids['R-1']]);
+    // Another window (the browser host's second tab) adds a document and makes it ready.
+    await handlers['documents.addPaths'](batchId, [await writePdf(files, 'R-2.pdf', 'R-2')]);
+    const added = (await handlers['batches.get'](batchId)).documents.find((d) => d.id !== ids['R-1'])!;
+    await handlers['documents.update'](batchId, added.id, {
+      externalReference: 'R-2',
+      recipients: [signer('Eve', 'eve@example.com')],
+    });
+
+    await expectOutdated(batchId, review.reviewed!);
+
+    const again = await handlers['sending.review'](batchId);
+    expect(again.reviewed?.documentIds.sort()).toEqual([ids['R-1'], added.id].sort());
+    await handlers['sending.start'](batchId, again.reviewed!);
+    await allWaiting(batchId, 2);
+    expect(sim.state.countByExternalReference()).toEqual({ 'R-1': 1, 'R-2': 1 });
+  });
+
+  it('a reviewed document edited after the review (another recipient), or the batch’s default recipients changed: refused', async () => {
+    await saveOffice();
+    const { batchId, ids } = await batchOf([
+      { reference: 'E-1', recipients: [signer('Ann', 'ann@example.com')] },
+    ]);
+    const review = await handlers['sending.review'](batchId);
+    await handlers['documents.update'](batchId, ids['E-1']!, {
+      recipients: [signer('Eve', 'eve@example.com')],
+    });
+    await expectOutdated(batchId, review.reviewed!);
+
+    const second = await handlers['sending.review'](batchId);
+    await handlers['batches.setDefaults'](batchId, {
+      defaultRecipients: [signer('Mallory', 'mallory@example.com')],
+    });
+    await expectOutdated(batchId, second.reviewed!);
+  });
+
+  it('a reviewed document removed after the review: refused', async () => {
+    await saveOffice();
+    const { batchId, ids } = await batchOf([
+      { reference: 'G-1', recipients: [signer('Ann', 'ann@example.com')] },
+      { reference: 'G-2', recipients: [signer('Bob', 'bob@example.com')] },
+    ]);
+    const review = await handlers['sending.review'](batchId);
+    await handlers['documents.remove'](batchId, ids['G-2']!);
+    await expectOutdated(batchId, review.reviewed!);
+  });
+
+  it('another connection activated between review and confirm: refused, the batch stays unbound and neither service hears of it', async () => {
+    await saveOffice();
+    const { batchId } = await batchOf([{ reference: 'S-1', recipients: [signer('Ann', 'ann@example.com')] }]);
+    const review = await handlers['sending.review'](batchId);
+    expect(review.reviewed?.connection).toEqual({ baseUrl: sim.baseUrl, clientId: DEMO_CLIENT.clientId });
+    const other = await startSimulator({ seed: 8 });
+    try {
+      await handlers['profiles.save']({
+        name: 'Other',
+        baseUrl: other.baseUrl,
+        clientId: DEMO_CLIENT.clientId,
+        secret: DEMO_CLIENT.clientSecret,
+      });
+      await handlers['profiles.activate']('Other');
+
+      await expectOutdated(batchId, review.reviewed!);
+      expect(other.state.uploads()).toHaveLength(0);
+
+      // Reviewed again, the review names the connection it now goes to, and it goes there.
+      const again = await handlers['sending.review'](batchId);
+      expect(again.connection).toMatchObject({ name: 'Other', baseUrl: other.baseUrl });
+      await handlers['sending.start'](batchId, again.reviewed!);
+      await allWaiting(batchId, 1);
+      expect(other.state.countByExternalReference()).toEqual({ 'S-1': 1 });
+      expect(sim.state.uploads()).toHaveLength(0);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('a confirmation naming another connection than the one reviewed (a tampered page) is refused', async () => {
+    await saveOffice();
+    const { batchId } = await batchOf([{ reference: 'X-1', recipients: [signer('Ann', 'ann@example.com')] }]);
+    const review = await handlers['sending.review'](batchId);
+    await expectOutdated(batchId, {
+      ...review.reviewed!,
+      connection: { baseUrl: 'https://elsewhere.example', clientId: DEMO_CLIENT.clientId },
+    });
+  });
+
+  it('a confirmation while the batch is being sent (a retry or a resume started meanwhile) is refused, not silently dropped', async () => {
+    await saveOffice();
+    const { batchId, ids } = await batchOf([
+      { reference: 'W-1', recipients: [signer('Ann', 'ann@example.com')] },
+    ]);
+    sim.faults.set({ dropBeforeRate: 1 }); // W-1 stays on its way: the batch keeps sending
+    await sendAsReviewed(handlers, batchId);
+    await handlers['documents.addPaths'](batchId, [await writePdf(files, 'W-2.pdf', 'W-2')]);
+    const added = (await handlers['batches.get'](batchId)).documents.find((d) => d.id !== ids['W-1'])!;
+    await handlers['documents.update'](batchId, added.id, {
+      externalReference: 'W-2',
+      recipients: [signer('Bob', 'bob@example.com')],
+    });
+    const review = await handlers['sending.review'](batchId);
+    expect(review.reviewed?.documentIds).toEqual([added.id]);
+
+    await expect(handlers['sending.start'](batchId, review.reviewed!)).rejects.toMatchObject({
+      code: 'already_sending',
+      message: expect.stringContaining('This batch is being sent right now'),
+    });
+    await handlers['sending.pause'](batchId);
+    expect((await handlers['batches.get'](batchId)).documents.find((d) => d.id === added.id)?.class).toBe(
+      'not_sent',
+    );
+  });
+
+  it('confirming the same review twice at once (two tabs) sends each document once', async () => {
+    await saveOffice();
+    const { batchId } = await batchOf([
+      { reference: 'T-1', recipients: [signer('Ann', 'ann@example.com')] },
+      { reference: 'T-2', recipients: [signer('Bob', 'bob@example.com')] },
+    ]);
+    const review = await handlers['sending.review'](batchId);
+    await Promise.allSettled([
+      handlers['sending.start'](batchId, review.reviewed!),
+      handlers['sending.start'](batchId, review.reviewed!),
+    ]);
+    await allWaiting(batchId, 2);
+    expect(sim.state.countByExternalReference()).toEqual({ 'T-1': 1, 'T-2': 1 });
+  });
+});
+
+describe('only the review sends a document never queued (sending.resume, retries)', () => {
+  it('"Resume sending" after a pause continues the queued document only; one made ready since stays not sent', async () => {
+    await saveOffice();
+    const { batchId, ids } = await batchOf([
+      { reference: 'P-1', recipients: [signer('Ann', 'ann@example.com')] },
+    ]);
+    sim.faults.set({ dropBeforeRate: 1 }); // the service is out of reach: P-1 stays on its way
+    await sendAsReviewed(handlers, batchId);
+    await until('waiting for the service', async () =>
+      (await handlers['batches.get'](batchId)).engine.state === 'waiting' ? true : undefined,
+    );
+    await handlers['sending.pause'](batchId);
+    await until('paused', async () =>
+      (await handlers['batches.get'](batchId)).engine.state === 'paused' ? true : undefined,
+    );
+    await handlers['documents.addPaths'](batchId, [await writePdf(files, 'P-2.pdf', 'P-2')]);
+    const added = (await handlers['batches.get'](batchId)).documents.find((d) => d.id !== ids['P-1'])!;
+    await handlers['documents.update'](batchId, added.id, {
+      externalReference: 'P-2',
+      recipients: [signer('Bob', 'bob@example.com')],
+    });
+    sim.faults.set({ dropBeforeRate: 0 });
+
+    await handlers['sending.resume'](batchId);
+
+    await allWaiting(batchId, 1);
+    await until('finished', async () =>
+      (await handlers['batches.get'](batchId)).engine.state === 'finished' ? true : undefined,
+    );
+    const after = await handlers['batches.get'](batchId);
+    expect(after.documents.find((d) => d.id === added.id)?.class).toBe('not_sent');
+    expect(sim.state.countByExternalReference()).toEqual({ 'P-1': 1 });
+  });
+
+  it('"Resume sending" with nothing queued sends nothing and binds nothing', async () => {
+    await saveOffice();
+    const { batchId } = await batchOf([{ reference: 'N-1', recipients: [signer('Ann', 'ann@example.com')] }]);
+    await handlers['sending.resume'](batchId);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(sim.state.uploads()).toHaveLength(0);
+    expect((await handlers['batches.get'](batchId)).connection).toBeUndefined();
+  });
+
+  it('retrying a failed document does not send a document made ready since', async () => {
+    await saveOffice();
+    const { batchId, ids } = await batchOf([
+      { reference: 'F-1', recipients: [signer('Ann', 'ann@example.com')] },
+    ]);
+    sim.faults.enqueue({
+      kind: 'reject',
+      pathPattern: '^/api/v1/signing-requests$',
+      status: 422,
+      code: 'invalid_signing_request',
+    });
+    await sendAsReviewed(handlers, batchId);
+    await until('F-1 failed', async () =>
+      (await handlers['batches.get'](batchId)).documents[0]?.class === 'failed' ? true : undefined,
+    );
+    await handlers['documents.addPaths'](batchId, [await writePdf(files, 'F-2.pdf', 'F-2')]);
+    const added = (await handlers['batches.get'](batchId)).documents.find((d) => d.id !== ids['F-1'])!;
+    await handlers['documents.update'](batchId, added.id, {
+      externalReference: 'F-2',
+      recipients: [signer('Bob', 'bob@example.com')],
+    });
+
+    await handlers['sending.retry'](batchId, ids['F-1']!);
+
+    await allWaiting(batchId, 1);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await handlers['batches.get'](batchId)).documents.find((d) => d.id === added.id)?.class).toBe(
+      'not_sent',
+    );
+    expect(Object.keys(sim.state.countByExternalReference())).toEqual(['F-1']);
+  });
+});
+
+describe('what stays behind, and why, in the person’s language', () => {
+  it('a failed document and one that needs the person’s check are listed with what to do', async () => {
+    await saveOffice();
+    const { batchId, ids } = await batchOf([
+      { reference: 'K-1', recipients: [signer('Ann', 'ann@example.com')] },
+      { reference: 'K-2', recipients: [signer('Bob', 'bob@example.com')] },
+      { reference: 'K-3', recipients: [signer('Cid', 'cid@example.com')] },
+    ]);
+    const at = new Date().toISOString();
+    await dataDir.store.record(batchId, [
+      { type: 'send_requested', documentIds: [ids['K-1']!, ids['K-2']!] },
+      {
+        type: 'item_failed',
+        documentId: ids['K-1']!,
+        error: { code: 'invalid_signing_request', message: 'Refused.', retryable: false, at },
+      },
+      { type: 'check_needed', documentId: ids['K-2']!, reason: 'created_without_id' },
+    ]);
+
+    const review = await handlers['sending.review'](batchId);
+
+    expect(review.documentIds).toEqual([ids['K-3']]);
+    expect(review.blocked).toEqual([
+      { id: ids['K-1'], externalReference: 'K-1', problems: ['It failed: retry it from its row.'] },
+      {
+        id: ids['K-2'],
+        externalReference: 'K-2',
+        problems: ['It needs your check: resolve that from its row first.'],
+      },
+    ]);
+  });
+
+  it('in French, the review says why a document stays behind in French, as its row does', async () => {
+    await service.close();
+    service = createTestDeskService(dataDir, createMemoryCredentialStore(), { systemLocales: ['fr-FR'] });
+    handlers = service.handlers;
+    await saveOffice();
+    const { batchId } = await batchOf([
+      { reference: 'L-1', recipients: [signer('Ann', 'ann@example.com')] },
+      { reference: 'L-2', recipients: [] },
+    ]);
+    const row = (await handlers['batches.get'](batchId)).documents.find(
+      (d) => d.externalReference === 'L-2',
+    )!;
+
+    const review = await handlers['sending.review'](batchId);
+
+    expect(review.blocked).toHaveLength(1);
+    expect(review.blocked[0]!.problems).toEqual(row.problems);
+    expect(review.blocked[0]!.problems).toContain('Ajoutez au moins un destinataire.');
   });
 });
 

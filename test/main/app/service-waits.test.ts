@@ -5,7 +5,7 @@ import { openDataDir, type DataDir } from '../../../main/desk-core';
 import type { EngineStateView } from '../../../shared/ipc/views';
 import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
 import { SAMPLE_MANIFEST } from '../../e2e/journeys';
-import { createTestDeskService } from '../../support/desk-service-harness';
+import { createTestDeskService, sendAsReviewed } from '../../support/desk-service-harness';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 
 let files: TempFolder;
@@ -54,7 +54,7 @@ async function sampleBatch(locale: string): Promise<{ service: DeskService; batc
 it("a service that cannot be reached: the batch waits, saying so in the person's language (French)", async () => {
   const { service: desk, batchId } = await sampleBatch('fr-FR');
   sim.faults.set({ dropBeforeRate: 1 });
-  await desk.handlers['sending.start'](batchId);
+  await sendAsReviewed(desk.handlers, batchId);
   await expect
     .poll(() => states.find((state) => state.state === 'waiting'), { timeout: 10_000 })
     .toMatchObject({
@@ -93,7 +93,7 @@ it.each([
 it('a silent service: the page is told the batch is slow (sending.state), and told again once answers come', async () => {
   const { service: desk, batchId } = await sampleBatch('en-GB');
   sim.faults.set({ latencyMs: 4_000, pathPattern: '^/api/v1/signing-requests$' });
-  await desk.handlers['sending.start'](batchId);
+  await sendAsReviewed(desk.handlers, batchId);
   await expect.poll(() => states.some((state) => state.slow === true), { timeout: 8_000 }).toBe(true);
   expect((await desk.handlers['batches.get'](batchId)).engine.slow).toBe(true);
   sim.faults.set({ latencyMs: 0 });

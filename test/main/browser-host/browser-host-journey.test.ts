@@ -88,7 +88,13 @@ describe('a whole journey through the browser host', () => {
         (window as unknown as { closedCeremonies: string[] }).closedCeremonies.push(closed),
       );
     });
-    expect(await page.evaluate((id) => window.desk?.sending.start(id), batchId)).toMatchObject({ ok: true });
+    // "Send batch": the review, confirmed as it is.
+    const started = await page.evaluate(async (id) => {
+      const review = await window.desk?.sending.review(id);
+      if (!review?.ok || !review.value.reviewed) return review;
+      return window.desk?.sending.start(id, review.value.reviewed);
+    }, batchId);
+    expect(started).toMatchObject({ ok: true, value: { state: expect.any(String) } });
     // Polled from here: waitForFunction would take the predicate's promise itself as truthy.
     await expect
       .poll(

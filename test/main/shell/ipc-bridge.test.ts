@@ -51,7 +51,15 @@ const VALID_ARGS: { [C in InvokeChannel]: ChannelArgs<C> } = {
   'manifest.preview': ['/home/ana/manifest.csv'],
   'manifest.import': ['batch-1', '/home/ana/manifest.csv'],
   'sending.review': ['batch-1'],
-  'sending.start': ['batch-1'],
+  'sending.start': [
+    'batch-1',
+    {
+      documentIds: ['doc-1'],
+      digest: 'f'.repeat(64),
+      connection: { baseUrl: 'https://sign.example.com', clientId: 'client-1' },
+    },
+  ],
+  'sending.resume': ['batch-1'],
   'sending.pause': ['batch-1'],
   'sending.retry': ['batch-1', 'doc-1'],
   'sending.tryNow': ['batch-1'],
