@@ -77,7 +77,7 @@ it.each([
   async (locale, reason) => {
     const { service: desk, batchId } = await sampleBatch(locale);
     sim.faults.set({ rate503: 1 });
-    await desk.handlers['sending.start'](batchId);
+    await sendAsReviewed(desk.handlers, batchId);
     await expect
       .poll(() => states.find((state) => state.state === 'waiting'), { timeout: 15_000 })
       .toBeTruthy();
