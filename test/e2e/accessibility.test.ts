@@ -7,13 +7,9 @@ import type { Locator, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { launchApp, type App } from './app-harness';
 import { seriousViolations } from './axe-scan';
-import {
-  createBatch,
-  importSampleManifest,
-  registerJourneyClient,
-  saveConnection,
-  sendBatch,
-} from './journeys';
+import { LANGUAGES, type Language } from '../../shared/i18n/languages';
+import { createTranslator } from '../../shared/i18n/translator';
+import { registerJourneyClient } from './journeys';
 
 const SAMPLES = join(import.meta.dirname, '..', '..', 'samples');
 
@@ -36,128 +32,108 @@ afterEach(async () => {
 });
 
 describe('accessibility of every screen (axe)', () => {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    it(`finds no serious or critical violation, ${colorScheme} theme`, async () => {
-      app = await launchApp({ host: 'browser' });
-      const { page, sim } = app;
-      await page.emulateMedia({ colorScheme });
-      const found: string[] = [];
-      const scan = async (screen: string) => found.push(...(await seriousViolations(page, screen)));
+  /** A computer set up in each language: the desk follows it (and is worded from the same catalogs). */
+  const SYSTEM_LOCALES: Readonly<Record<Language, string>> = { en: 'en-GB', fr: 'fr-FR', de: 'de-DE' };
 
-      // A first launch (no connection, no batch) opens on Connections.
-      await page.getByRole('heading', { name: 'Connections', level: 2 }).waitFor();
-      await scan('connections, empty');
-      await page.getByRole('button', { name: 'Batches', exact: true }).click();
-      await page.getByRole('heading', { name: 'Batches', level: 2 }).waitFor();
-      await scan('batches, empty');
-
-      const client = registerJourneyClient(app);
-      await saveConnection(page, { name: 'Office', baseUrl: sim.baseUrl, ...client });
-      await scan('connections, saved and tested');
-
-      await createBatch(page, 'Accessible batch');
-      await scan('batch, empty');
-      await app.answerNextDialog(join(SAMPLES, 'manifest-with-errors.csv'));
-      await page.getByRole('button', { name: 'Import manifest…' }).click();
-      await page.getByRole('list', { name: 'Problems in the manifest' }).waitFor();
-      await scan('manifest preview with problems');
-      await page.getByRole('button', { name: 'Close' }).click();
-
-      const table = await importSampleManifest(app, 'Accessible batch');
-      await scan('batch with documents');
-      await page.getByText('Batch settings: options and default recipients').click();
-      await page.locator('details.settings').getByLabel('Locale').fill('fr');
-      await scan('batch settings with a mistake');
-
-      await table.getByRole('button', { name: 'Edit NDA-2026-017' }).click();
-      const editor = page.getByRole('dialog');
-      await editor.getByLabel('E-mail of recipient 1').fill('berenice@');
-      await editor.getByRole('button', { name: 'Add participant' }).click();
-      await scan('document editor with a mistake');
-      await editor.getByRole('button', { name: 'Cancel' }).click();
-
-      await sendBatch(page);
-      await page.getByText('3 of 3 documents sent').waitFor({ timeout: 30_000 });
-      await scan('batch sent, waiting for signatures');
-      await page.getByRole('button', { name: 'Pause tracking' }).click();
-      await page.getByText('Tracking is paused').waitFor();
-      await scan('tracking paused');
-
-      await page.getByRole('button', { name: 'Batches', exact: true }).click();
-      await page.getByRole('button', { name: 'Accessible batch', exact: true }).waitFor();
-      await scan('batches, one sent');
-      if (colorScheme === 'light') await app.screenshot('batches');
-
-      expect(found).toEqual([]);
-    }, 120_000);
-  }
-
-  // The screens this branch words, in French and German (the English run above covers them all).
-  const LANGUAGE_WORDS = {
-    fr: {
-      locale: 'fr-FR',
-      batches: 'Lots',
-      connections: 'Connexions',
-      newName: 'Nom du nouveau lot',
-      create: 'Créer le lot',
-      settings: 'Paramètres du lot\u00a0: options et destinataires par défaut',
-      localeField: 'Langue (locale)',
-      addDefault: 'Ajouter un destinataire par défaut',
-      email: 'E-mail de Destinataire par défaut 1',
-      save: 'Enregistrer les paramètres du lot',
-      pause: 'Suspendre le suivi',
-      paused: 'Le suivi est suspendu',
-      rename: 'Renommer le lot Contrats',
-    },
-    de: {
-      locale: 'de-DE',
-      batches: 'Stapel',
-      connections: 'Verbindungen',
-      newName: 'Name des neuen Stapels',
-      create: 'Stapel anlegen',
-      settings: 'Stapel-Einstellungen: Optionen und Standardempfänger',
-      localeField: 'Gebietsschema',
-      addDefault: 'Standardempfänger hinzufügen',
-      email: 'E-Mail von Standardempfänger 1',
-      save: 'Stapel-Einstellungen speichern',
-      pause: 'Verfolgung anhalten',
-      paused: 'Die Verfolgung ist angehalten',
-      rename: 'Umbenennen Stapel Contrats',
-    },
-  } as const;
-  for (const [language, w] of Object.entries(LANGUAGE_WORDS)) {
+  for (const language of LANGUAGES) {
     for (const colorScheme of ['light', 'dark'] as const) {
-      it(`finds no serious or critical violation in ${language}, ${colorScheme} theme`, async () => {
-        app = await launchApp({ host: 'browser', systemLocales: [w.locale] });
-        const { page } = app;
+      it(`finds no serious or critical violation on any screen, ${language}, ${colorScheme} theme`, async () => {
+        app = await launchApp({ host: 'browser', systemLocales: [SYSTEM_LOCALES[language]] });
+        const { page, sim } = app;
+        const { t } = createTranslator(language);
         await page.emulateMedia({ colorScheme });
         const found: string[] = [];
-        const scan = async (screen: string) => found.push(...(await seriousViolations(page, screen)));
+        const scan = async (screen: string) =>
+          found.push(...(await seriousViolations(page, `${screen} (${language}, ${colorScheme})`)));
+        const button = (name: string, exact = true) => page.getByRole('button', { name, exact });
 
-        await page.getByRole('heading', { name: w.batches, level: 2 }).waitFor();
-        await scan('batches, empty');
-        await page.getByRole('button', { name: w.connections }).click();
+        // A first launch (no connection, no batch) opens on Connections.
+        await page.getByRole('heading', { name: t('connections.title'), level: 2 }).waitFor();
         await scan('connections, empty');
+        await button(t('common.batches')).click();
+        await page.getByRole('heading', { name: t('common.batches'), level: 2 }).waitFor();
+        await scan('batches, empty');
 
-        await page.getByRole('button', { name: w.batches, exact: true }).click();
-        await page.getByLabel(w.newName).fill('Contrats');
-        await page.getByRole('button', { name: w.create }).click();
+        const client = registerJourneyClient(app);
+        await button(t('common.connections')).click();
+        await page.getByLabel(t('connections.name'), { exact: true }).fill('Office');
+        await page.getByLabel(t('connections.baseUrl')).fill(sim.baseUrl);
+        await page.getByLabel(t('connections.clientId'), { exact: true }).fill(client.clientId);
+        await page.getByLabel(t('connections.secret')).fill(client.clientSecret);
+        await button(t('connections.save')).click();
+        const row = page.getByRole('row', { name: /Office/ });
+        await row.getByText(t('connections.secretSaved')).waitFor();
+        await row.getByRole('button', { name: t('connections.test') }).click();
+        // "Connected", "Connecté", "Verbunden": the answer's first word, before its colon.
+        const connected = t('connections.testOk', { scopes: '' }).split(/\s*:/)[0]!;
+        await row.getByRole('status').filter({ hasText: connected }).waitFor();
+        await scan('connections, saved and tested');
+
+        await button(t('common.batches')).click();
+        await page.getByLabel(t('batches.newName')).fill('Contrats');
+        await button(t('batches.create')).click();
         await page.getByRole('heading', { name: 'Contrats', level: 2 }).waitFor();
         await scan('batch, empty');
-        const settings = page.locator('details.settings');
-        await settings.getByText(w.settings, { exact: true }).click();
-        await settings.getByLabel(w.localeField).fill('fr');
-        await settings.getByRole('button', { name: w.addDefault }).click();
-        await settings.getByLabel(w.email).fill('paie@');
-        await settings.getByRole('button', { name: w.save }).click();
-        await scan('batch settings with mistakes');
+        await app.answerNextDialog(join(SAMPLES, 'manifest-with-errors.csv'));
+        await button(t('batch.importManifest')).click();
+        await page.getByRole('list', { name: t('manifest.problemsLabel') }).waitFor();
+        await scan('manifest preview with problems');
+        await button(t('common.close')).click();
 
-        await page.getByRole('button', { name: w.pause }).click();
-        await page.getByText(w.paused).waitFor();
-        await page.getByRole('button', { name: w.batches, exact: true }).click();
-        await page.getByRole('button', { name: w.rename }).click();
-        await scan('batches, one renaming, tracking paused');
-        if (language === 'fr' && colorScheme === 'light') await app.screenshot('batches-fr');
+        await app.answerNextDialog(join(SAMPLES, 'manifest.csv'));
+        await button(t('batch.importManifest')).click();
+        await button(t('manifest.import', { count: 3 })).click();
+        const table = page.getByRole('region', { name: t('documents.region', { batch: 'Contrats' }) });
+        await table.getByRole('rowheader', { name: 'NDA-2026-017' }).waitFor();
+        await scan('batch with documents');
+        await page.getByText(t('batches.settingsSummary'), { exact: true }).click();
+        await page.locator('details.settings').getByLabel(t('batches.locale')).fill('fr');
+        await scan('batch settings with a mistake');
+
+        await table.getByRole('button', { name: t('editor.title', { reference: 'NDA-2026-017' }) }).click();
+        const editor = page.getByRole('dialog');
+        await editor
+          .getByRole('group', { name: t('common.participantRow', { noun: 'recipient', number: 1 }) })
+          .getByLabel(t('common.participantEmail'))
+          .fill('berenice@');
+        await editor
+          .getByRole('button', { name: t('common.addParticipant', { noun: 'participant' }) })
+          .click();
+        await scan('document editor with a mistake');
+        await editor.getByRole('button', { name: t('common.cancel') }).click();
+
+        const previewName = t('preview.open', { name: '' }).trim();
+        await table
+          .getByRole('button', { name: new RegExp(`^${previewName}`) })
+          .first()
+          .click();
+        const viewer = page.getByRole('dialog');
+        await viewer.locator('canvas').first().waitFor();
+        await scan('document preview');
+        if (colorScheme === 'light' && language === 'en') await app.screenshot('preview');
+        await page.keyboard.press('Escape');
+        await viewer.waitFor({ state: 'hidden' });
+
+        await button(t('batch.send')).click();
+        const review = page.getByRole('dialog', { name: t('review.title', { name: 'Contrats' }) });
+        const confirm = review.getByRole('button', {
+          name: t('review.confirm', { count: 3, host: new URL(sim.baseUrl).host }),
+        });
+        await confirm.waitFor();
+        await scan('review before sending');
+        if (colorScheme === 'light' && language === 'en') await app.screenshot('review');
+        await confirm.click();
+        await page.getByText(t('batch.progress', { sent: 3, total: 3 })).waitFor({ timeout: 30_000 });
+        await scan('batch sent, waiting for signatures');
+        await button(t('common.pauseTracking')).click();
+        await page.getByText(t('common.trackingPaused')).waitFor();
+        await scan('tracking paused');
+
+        await button(t('common.batches')).click();
+        await button('Contrats').waitFor();
+        await scan('batches, one sent');
+        if (colorScheme === 'light' && language === 'en') await app.screenshot('batches');
+        if (colorScheme === 'light' && language === 'fr') await app.screenshot('batches-fr');
 
         expect(found).toEqual([]);
       }, 120_000);

@@ -98,6 +98,8 @@ afterEach(async () => {
 /** Prepares a batch by hand in `language`, checking every word on the way. */
 async function prepareByHand(page: Page, language: Language): Promise<void> {
   const w = WORDS[language];
+  // A first launch opens on Connections; the batches are one click away.
+  await page.getByRole('button', { name: w.batches, exact: true }).click();
   await page.getByRole('heading', { name: w.batches, level: 2 }).waitFor();
   expect(await page.locator('html').getAttribute('lang')).toBe(w.lang);
   await expect.poll(() => page.getByLabel(w.language).inputValue()).toBe('system');
@@ -152,6 +154,7 @@ describe('the desk in three languages', () => {
     const dataDir = kept.file('data');
     app = await launchApp({ host: 'browser', systemLocales: ['en-US'], dataDir });
     let page = app.page;
+    await page.getByRole('button', { name: 'Batches', exact: true }).click();
     await page.getByRole('heading', { name: 'Batches', level: 2 }).waitFor();
     await page.getByLabel('Language').selectOption({ label: 'Français' });
     // At once, everywhere: the heading, the form, the navigation, the page's own language.
@@ -164,6 +167,7 @@ describe('the desk in three languages', () => {
     await app.close();
     app = await launchApp({ host: 'browser', systemLocales: ['en-US'], dataDir });
     page = app.page;
+    await page.getByRole('button', { name: 'Lots', exact: true }).click();
     await page.getByRole('heading', { name: 'Lots', level: 2 }).waitFor();
     expect(await page.getByLabel('Langue').inputValue()).toBe('fr');
     await page.getByLabel('Langue').selectOption({ label: 'Système (English)' });

@@ -324,9 +324,9 @@ const DocumentRow = memo(function DocumentRow({
                 aria-describedby={refusal ? reasonId : undefined}
                 title={refusal ? t(refusal) : undefined}
                 onClick={() => onEdit(document)}
+                aria-label={t('editor.title', { reference })}
               >
                 {t('documents.action.edit')}
-                <span className="visually-hidden"> {reference}</span>
               </button>
               <button
                 type="button"
@@ -334,13 +334,13 @@ const DocumentRow = memo(function DocumentRow({
                 disabled={refusal !== undefined}
                 aria-describedby={refusal ? reasonId : undefined}
                 title={refusal ? t(refusal) : undefined}
+                aria-label={t('documents.action.removeNamed', { reference })}
                 onClick={() => {
                   if (window.confirm(t('documents.action.removeConfirm', { reference })))
                     void actions.removeDocument(batchId, document.id);
                 }}
               >
                 {t('documents.action.remove')}
-                <span className="visually-hidden"> {reference}</span>
               </button>
               {refusal && (
                 <span id={reasonId} className="action-reason">
