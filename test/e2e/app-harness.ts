@@ -13,6 +13,7 @@
  * fails a test when the app's page logged an error or an Electron security warning.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import {
   _electron as electron,
@@ -23,7 +24,8 @@ import {
 } from 'playwright-core';
 import { expect } from 'vitest';
 import type { CeremonyOpener } from '../../main/app/ports';
-import { launchBrowserHost, type LaunchedBrowserHost } from '../../main/browser-host/launch';
+import { launchBrowserHost, profileRegistry, type LaunchedBrowserHost } from '../../main/browser-host/launch';
+import { createKeytarCredentialStore } from '../../main/credentials/credential-store';
 import { createJsonLogger } from '../../main/log';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../simulator/simulator';
 import { launchChromium } from '../support/browser';
@@ -150,6 +152,14 @@ async function launchBrowser(files: TempFolder, sim: Simulator, options: LaunchO
     host = await launchBrowserHost({
       dataDir,
       port: 0,
+      // The real keychain, with entries of this data folder's own: journeys running side by side
+      // each save an "Office" connection, which must not replace one another's secret.
+      profiles: profileRegistry(
+        dataDir,
+        createKeytarCredentialStore(
+          `signing-batch-desk-test-${createHash('sha256').update(dataDir).digest('hex').slice(0, 16)}`,
+        ),
+      ),
       ceremonyOpener: opener,
       // Undefined: the host starts its own built-in simulator when the demo is chosen.
       ...(demo ? {} : { demo: false as const }),

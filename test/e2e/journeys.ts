@@ -13,6 +13,7 @@ import { startSimulator } from '../../simulator/simulator';
 import { ALL_SCOPES } from '../../simulator/types';
 import { writePdf } from '../support/pdf-files';
 import { expectNoSecretLeft, type App } from './app-harness';
+import { seriousViolations } from './axe-scan';
 
 const SAMPLES = join(import.meta.dirname, '..', '..', 'samples');
 export const SAMPLE_MANIFEST = join(SAMPLES, 'manifest.csv');
@@ -561,6 +562,7 @@ export const needsYourCheck: Journey = {
     await trigger.click();
     const dialog = page.getByRole('dialog', { name: 'CHK-1 needs your check' });
     await dialog.waitFor();
+    expect(await seriousViolations(page, 'check dialog')).toEqual([]);
     const description = await dialog.evaluate(
       (element) => document.getElementById(element.getAttribute('aria-describedby') ?? '')?.textContent,
     );
