@@ -180,11 +180,15 @@ export function ReviewDialog({
           {review.blocked.length > 0 && (
             <section aria-labelledby={`${id}-blocked`}>
               <h4 id={`${id}-blocked`}>{t('review.blockedHeading', { count: review.blocked.length })}</h4>
-              <p className="hint">{t('review.blockedHint')}</p>
+              <p className="hint">{t('review.blockedHint', { count: review.blocked.length })}</p>
               <ul className="review-blocked">
                 {review.blocked.map((document) => (
                   <li key={document.id}>
-                    <strong>{document.externalReference}</strong>: {document.problems.join(' ')}
+                    {/* One message: each language puts its own space before the colon (French a non-breaking one). */}
+                    {t('review.blockedDocument', {
+                      reference: document.externalReference,
+                      problems: document.problems.join(' '),
+                    })}
                   </li>
                 ))}
               </ul>
