@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { sendProblems } from '../../../main/batch/send-readiness';
+import type { DocumentDraft } from '../../../shared/domain/batch';
 import { createTranslator } from '../../../shared/i18n/translator';
 
 describe('the review’s words about documents that cannot go yet', () => {
@@ -20,5 +22,24 @@ describe('the review’s words about documents that cannot go yet', () => {
     expect(
       createTranslator('en').t('review.blockedDocument', { ...values, problems: 'Add a recipient.' }),
     ).toBe('RH-2: Add a recipient.');
+  });
+});
+
+describe('a participant’s problem before sending', () => {
+  it('is the editor’s sentence in the person’s language, not the schema’s English', () => {
+    const draft: DocumentDraft = {
+      id: 'd',
+      externalReference: 'RH-9',
+      pdf: { originalName: 'a.pdf', storedFilename: 'a.pdf', sizeBytes: 10, sha256: 'a'.repeat(64) },
+      recipients: [{ participant_type: 'signer', role: 'Salarié', name: '', email: 'zoe@example.com' }],
+      extraParticipants: [],
+      options: {},
+    };
+    expect(sendProblems({ defaultRecipients: [] }, draft, createTranslator('fr').t)).toEqual([
+      'Participant 1 (zoe@example.com)\u00a0: Le nom est obligatoire.',
+    ]);
+    expect(sendProblems({ defaultRecipients: [] }, draft, createTranslator('de').t)).toEqual([
+      `Teilnehmende Person 1 (zoe@example.com): ${createTranslator('de').t('common.fieldRequired', { field: 'name' })}`,
+    ]);
   });
 });
