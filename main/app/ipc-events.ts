@@ -69,9 +69,11 @@ export function ipcEvents(ctx: DeskContext): {
           });
       } else if (event.type === 'completed') {
         deps.emit('tracking.completed', event);
+        // In the person's language, like every word the desk shows.
+        const { t } = ctx.translator();
         deps.notifier.notify(
-          'Contract fully signed',
-          `${event.externalReference} is completed and its evidence is ready.`,
+          t('common.fullySignedTitle'),
+          t('common.fullySigned', { reference: event.externalReference }),
         );
       }
     },

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createTranslator, type Translator } from '../../shared/i18n/translator';
+import { FIELD_OF, participantProblem } from '../../shared/i18n/participant-problems';
 import { participantSchema } from '../../shared/service/wire';
 import type { BatchDefaults, DocumentDraft } from '../../shared/domain/batch';
 import type { BatchState, DocumentState } from './batch-state';
@@ -31,9 +32,8 @@ export function sendProblems(
         t('batches.problemParticipant', {
           number: index + 1,
           email: participant.email,
-          field: String(issue?.path[0] ?? ''),
-          // The schema's own words (English): the field and its rule are named for support.
-          rule: issue?.message ?? '',
+          // The editor's sentence for the same issue, in the person's language.
+          problem: issue ? participantProblem(FIELD_OF[String(issue.path[0])], issue, t) : '',
         }),
       );
     }

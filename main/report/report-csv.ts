@@ -1,9 +1,10 @@
 import type { Person } from '../../shared/domain/people';
 import type { Translator } from '../../shared/i18n/translator';
-import type { BatchState, DocumentState } from '../batch/batch-state';
+import { phaseOf, type BatchState, type DocumentState } from '../batch/batch-state';
 import { classOf } from '../batch/document-class';
 import { peopleOf } from '../batch/people-of';
 import { errorMessageIn } from '../batch/send-messages';
+import { sendProblems } from '../batch/send-readiness';
 
 /** Characters that make Excel or LibreOffice read a cell as a formula (OWASP "CSV injection"). */
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -95,11 +96,21 @@ export function batchReportCsv(batch: BatchState, translator: Translator): strin
         document.tracking?.status === 'completed' && !document.gone
           ? translator.t(document.tracking.evidenceReady ? 'report.yes' : 'report.no')
           : undefined,
-      problem: document.send.error && errorMessageIn(document.send.error, translator.t),
+      problem: problemText(batch, document, translator),
     };
     return line(REPORT_COLUMNS.map((column) => cells[column]));
   });
   return `\uFEFF${[header, ...rows].join('\r\n')}\r\n`;
+}
+
+/**
+ * What went wrong, or what stops a document not sent yet from going: the same sentences the
+ * table shows (each ends with its own full stop), one after the other.
+ */
+function problemText(batch: BatchState, document: DocumentState, translator: Translator): string | undefined {
+  if (document.send.error) return errorMessageIn(document.send.error, translator.t);
+  if (phaseOf(document) !== 'draft') return undefined;
+  return sendProblems(batch.defaults, document.draft, translator.t).join(' ') || undefined;
 }
 
 /**

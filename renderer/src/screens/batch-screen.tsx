@@ -44,6 +44,13 @@ export function BatchScreen({ batchId }: { batchId: string }) {
   const [renaming, setRenaming] = useState(false);
   const [dragging, setDragging] = useState(false);
   const [reviewing, setReviewing] = useState(false);
+  /** The send/pause button, where the focus goes after a confirmed review once it can take it. */
+  const primaryAction = useRef<HTMLButtonElement>(null);
+  /**
+   * A review was just confirmed: "Send batch" is disabled then (nothing ready is left) until it
+   * becomes "Pause sending", so the focus waits for it rather than falling to the page.
+   */
+  const [focusAction, setFocusAction] = useState(false);
 
   const documents = useMemo(() => detail?.documents ?? [], [detail]);
   const shown = useMemo(
@@ -54,6 +61,18 @@ export function BatchScreen({ batchId }: { batchId: string }) {
   const overall = useMemo(() => (detail ? batchProgress(detail, progress) : undefined), [detail, progress]);
   const focusDone = useCallback(() => setFocusDocumentId(undefined), []);
   const sortBy = useCallback((key: DocumentSort['key']) => setSort((current) => nextSort(current, key)), []);
+
+  useEffect(() => {
+    if (!focusAction) return;
+    const button = primaryAction.current;
+    const holder = document.activeElement;
+    // Already placed (the sent summary takes a lost focus when the batch finished first).
+    if (holder !== null && holder !== document.body && holder !== button) setFocusAction(false);
+    else if (button && !button.disabled) {
+      button.focus();
+      setFocusAction(false);
+    }
+  });
 
   // A resolved document the filter now hides: the focus goes to the filter, not nowhere.
   useEffect(() => {
@@ -146,11 +165,12 @@ export function BatchScreen({ batchId }: { batchId: string }) {
           {t('batch.importManifest')}
         </button>
         {running ? (
-          <button type="button" onClick={() => void actions.sending.pause(batchId)}>
+          <button ref={primaryAction} type="button" onClick={() => void actions.sending.pause(batchId)}>
             {t('batch.pause')}
           </button>
         ) : canResume ? (
           <button
+            ref={primaryAction}
             type="button"
             className="primary"
             disabled={starting}
@@ -160,6 +180,7 @@ export function BatchScreen({ batchId }: { batchId: string }) {
           </button>
         ) : (
           <button
+            ref={primaryAction}
             type="button"
             className="primary"
             disabled={ready.length === 0 || starting}
@@ -169,7 +190,14 @@ export function BatchScreen({ batchId }: { batchId: string }) {
           </button>
         )}
         {reviewing && (
-          <ReviewDialog batchId={batchId} batchName={detail.name} onClose={() => setReviewing(false)} />
+          <ReviewDialog
+            batchId={batchId}
+            batchName={detail.name}
+            onClose={(sent) => {
+              setReviewing(false);
+              setFocusAction(sent);
+            }}
+          />
         )}
         {failed.length > 0 && (
           <button

@@ -54,10 +54,19 @@ export function DocumentEditor({
   /** Main's refusal of the last save, shown in the dialog (a notice would be hidden behind it). */
   const [refusal, setRefusal] = useState<string | undefined>();
 
+  /** The row's Edit button: the focus goes back to it however the dialog closes. */
+  const opener = useRef<Element | null>(window.document.activeElement);
+
   useEffect(() => {
     const element = dialog.current;
     if (element && !element.open) element.showModal();
-    return () => element?.close();
+    const from = opener.current;
+    return () => {
+      element?.close();
+      // Saving disables the focused Save button, so the dialog's own return of the focus finds
+      // it outside and gives up: put it back on the row's Edit button as Escape does.
+      if (from instanceof HTMLElement && from.isConnected) from.focus();
+    };
   }, []);
 
   const everyone = [...recipients, ...extras].map((row) => row.draft);

@@ -56,7 +56,8 @@ export function ReviewDialog({
 }: {
   batchId: string;
   batchName: string;
-  onClose: () => void;
+  /** `sent`: the review was confirmed and the batch is on its way. */
+  onClose: (sent: boolean) => void;
 }) {
   const t = useT();
   const id = useId();
@@ -116,7 +117,7 @@ export function ReviewDialog({
       // Exactly what this review showed goes, or main refuses: never what changed since.
       await unwrap(desk().sending.start(batchId, review.reviewed));
       remember(batchId, review.documentIds);
-      onClose();
+      onClose(true);
     } catch (error) {
       const refused =
         error instanceof BridgeError &&
@@ -146,7 +147,7 @@ export function ReviewDialog({
       aria-busy={loaded.kind === 'loading' || sending}
       onCancel={(event) => {
         event.preventDefault();
-        if (!sending) onClose();
+        if (!sending) onClose(false);
       }}
     >
       <h3 id={`${id}-title`}>{t('review.title', { name: batchName })}</h3>
@@ -180,11 +181,15 @@ export function ReviewDialog({
           {review.blocked.length > 0 && (
             <section aria-labelledby={`${id}-blocked`}>
               <h4 id={`${id}-blocked`}>{t('review.blockedHeading', { count: review.blocked.length })}</h4>
-              <p className="hint">{t('review.blockedHint')}</p>
+              <p className="hint">{t('review.blockedHint', { count: review.blocked.length })}</p>
               <ul className="review-blocked">
                 {review.blocked.map((document) => (
                   <li key={document.id}>
-                    <strong>{document.externalReference}</strong>: {document.problems.join(' ')}
+                    {/* One message: each language puts its own space before the colon (French a non-breaking one). */}
+                    {t('review.blockedDocument', {
+                      reference: document.externalReference,
+                      problems: document.problems.join(' '),
+                    })}
                   </li>
                 ))}
               </ul>
@@ -221,7 +226,7 @@ export function ReviewDialog({
               : t('review.confirm', { count: review.documentIds.length, host: hostOf(connection.baseUrl) })}
           </button>
         )}
-        <button ref={cancelButton} type="button" disabled={sending} onClick={onClose}>
+        <button ref={cancelButton} type="button" disabled={sending} onClick={() => onClose(false)}>
           {t('common.cancel')}
         </button>
       </div>
@@ -246,19 +251,31 @@ export function SentSummary({
   const t = useT();
   const sentIds = useSentBatches((state) => state.sent[batchId]);
   const forget = useSentBatches((state) => state.forget);
-  if (!sentIds || engine.state !== 'finished') return null;
+  const banner = useRef<HTMLDivElement>(null);
   const taken = new Set(sentIds);
   const mine = documents.filter((document) => taken.has(document.id));
-  // Still on their way (the finish of an earlier run, not this one's): nothing to say yet.
-  if (mine.some((document) => document.class === 'not_sent' || document.class === 'sending')) return null;
   const count = (...classes: DocumentView['class'][]) =>
     mine.filter((document) => classes.includes(document.class)).length;
   const sent = count('waiting', 'completed');
   const failed = count('failed');
   const needsCheck = count('needs_check');
-  if (sent + failed + needsCheck === 0) return null; // all gone meanwhile: the table says so
+  const shown =
+    sentIds !== undefined &&
+    engine.state === 'finished' &&
+    // Still on their way (the finish of an earlier run, not this one's): nothing to say yet.
+    !mine.some((document) => document.class === 'not_sent' || document.class === 'sending') &&
+    sent + failed + needsCheck > 0; // all gone meanwhile: the table says so
+  // The focus the finish leaves on the page (or on "Pause sending", disabled as "Send batch" once
+  // nothing is left to send) comes here rather than to the page's body.
+  useEffect(() => {
+    const holder = document.activeElement;
+    const lost =
+      holder === null || holder === document.body || (holder as HTMLButtonElement).disabled === true;
+    if (shown && lost) banner.current?.focus();
+  }, [shown]);
+  if (!shown) return null;
   return (
-    <div className="banner banner-success banner-with-action" role="status">
+    <div ref={banner} tabIndex={-1} className="banner banner-success banner-with-action" role="status">
       <p>
         {sent > 0 && t('review.sent', { count: sent })}{' '}
         {failed > 0 && t('review.sentFailed', { count: failed })}{' '}

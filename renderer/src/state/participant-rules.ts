@@ -2,9 +2,12 @@
  * Recipients and signing options as the editor holds them (text fields), checked as the user
  * types with the service's own rules: the shared schemas that main also uses before sending.
  */
-import type { z } from 'zod';
 import type { SigningOptions } from '../../../shared/domain/batch';
-import type { MessageId } from '../../../shared/i18n/catalog';
+import {
+  FIELD_OF,
+  participantProblem,
+  type ParticipantField,
+} from '../../../shared/i18n/participant-problems';
 import { createTranslator, type Translator } from '../../../shared/i18n/translator';
 import { localeSchema, participantSchema, type Participant } from '../../../shared/service/wire';
 
@@ -19,7 +22,7 @@ export interface ParticipantDraft {
   readonly signingOrder: string;
 }
 
-export type ParticipantField = 'role' | 'name' | 'email' | 'signingOrder';
+export type { ParticipantField };
 
 export const EMPTY_PARTICIPANT: ParticipantDraft = {
   participantType: 'signer',
@@ -28,13 +31,6 @@ export const EMPTY_PARTICIPANT: ParticipantDraft = {
   name: '',
   email: '',
   signingOrder: '',
-};
-
-const FIELD_OF: Readonly<Record<string, ParticipantField>> = {
-  role: 'role',
-  name: 'name',
-  email: 'email',
-  signing_order: 'signingOrder',
 };
 
 /** The field's name in a problem ("{field} is required."): a select in each language's catalog. */
@@ -47,26 +43,6 @@ const FIELD_NAME: Readonly<Record<ParticipantField, string>> = {
 
 /** Problems are worded in English unless a screen passes its language's `t`. */
 const ENGLISH = createTranslator('en').t;
-
-/** The problem of one schema issue, as a message of the catalog (the schema's words stay English). */
-function problemOf(field: ParticipantField, issue: z.core.$ZodIssue, t: Translator['t']): string {
-  const values = { field: FIELD_NAME[field] };
-  const rule = (id: MessageId, extra: Record<string, number> = {}) => t(id, { ...values, ...extra });
-  switch (issue.code) {
-    case 'too_small':
-      return issue.origin === 'number'
-        ? rule('common.fieldAtLeast', { minimum: Number(issue.minimum) })
-        : rule('common.fieldRequired');
-    case 'too_big':
-      return rule('common.fieldAtMost', { maximum: Number(issue.maximum) });
-    case 'invalid_format':
-      return rule('common.fieldEmail');
-    case 'invalid_type':
-      return rule('common.fieldWholeNumber');
-    default:
-      return field === 'signingOrder' ? rule('common.fieldWholeNumber') : rule('common.fieldInvalid');
-  }
-}
 
 export function fromParticipant(participant: Participant): ParticipantDraft {
   return {
@@ -103,7 +79,7 @@ export function participantErrors(
   for (const issue of parsed.error.issues) {
     const field = FIELD_OF[String(issue.path[0])];
     if (!field || errors[field]) continue;
-    errors[field] = problemOf(field, issue, t);
+    errors[field] = participantProblem(field, issue, t);
   }
   // Nothing typed yet is "required", as for the other fields, not "invalid".
   if (errors.email && draft.email.trim() === '')

@@ -159,6 +159,17 @@ describe('batchReportCsv', () => {
     expect(german[1]).toMatchObject({ 'Externe Referenz': 'RH-2', Status: 'Nicht gesendet' });
   });
 
+  it('says in its problem column what stops a document not sent yet, as the table does', () => {
+    // RH-2 goes to the batch's default observer only: nobody could sign it.
+    const french = read(batchReportCsv(batch(), createTranslator('fr', 'fr-FR')), ';');
+    const noSigner = createTranslator('fr').t('batches.problemNoSigner');
+    expect(french[1]).toMatchObject({ 'Référence externe': 'RH-2', Problème: noSigner });
+    expect(noSigner).toMatch(/^Ajoutez au moins un signataire/);
+    // Documents already sent have nothing to fix.
+    expect(french[0]!['Problème']).toBe('');
+    expect(french[2]!['Problème']).toBe('');
+  });
+
   it('lists every recipient, the batch’s default ones included, in signing order with where they come from', () => {
     const [done, defaults] = read(batchReportCsv(batch(), createTranslator('en', 'en-GB')), ',');
     expect(done?.Recipients).toBe(
