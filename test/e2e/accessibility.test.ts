@@ -2,6 +2,7 @@
  * An accessibility scan (axe-core, from npm) of every screen of the desk, in light and dark
  * themes, through the browser host in Chromium: no serious or critical violation is allowed.
  */
+import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -134,6 +135,39 @@ describe('accessibility of every screen (axe)', () => {
         await scan('batches, one sent');
         if (colorScheme === 'light' && language === 'en') await app.screenshot('batches');
         if (colorScheme === 'light' && language === 'fr') await app.screenshot('batches-fr');
+
+        // A document whose request may already exist at the service, and the dialog that resolves it.
+        cpSync(join(SAMPLES, 'pdfs'), app.files.file('pdfs'), { recursive: true });
+        const oneContract = app.files.file('one contract.csv');
+        writeFileSync(
+          oneContract,
+          [
+            'document;external_reference;participant_type;role;name;email',
+            'pdfs/Avenant au contrat - Jürgen Müller.pdf;CHK-1;signer;Gérant;Jürgen Müller;juergen.mueller@example.com',
+          ].join('\n'),
+        );
+        await page.getByLabel(t('batches.newName')).fill('Avenants');
+        await button(t('batches.create')).click();
+        await page.getByRole('heading', { name: 'Avenants', level: 2 }).waitFor();
+        await app.answerNextDialog(oneContract);
+        await button(t('batch.importManifest')).click();
+        await button(t('manifest.import', { count: 1 })).click();
+        const amendments = page.getByRole('region', { name: t('documents.region', { batch: 'Avenants' }) });
+        await amendments.getByRole('rowheader', { name: 'CHK-1' }).waitFor();
+        // The service creates the request but its answer is lost; the retry's key is then refused.
+        sim.faults.enqueue(
+          { kind: 'dropAfter', pathPattern: '^/api/v1/signing-requests$' },
+          { kind: 'reject', pathPattern: '^/api/v1/signing-requests$', status: 422, code: 'upload_expired' },
+        );
+        await button(t('batch.send')).click();
+        await page
+          .getByRole('dialog', { name: t('review.title', { name: 'Avenants' }) })
+          .getByRole('button', { name: t('review.confirm', { count: 1, host: new URL(sim.baseUrl).host }) })
+          .click();
+        const checkButton = amendments.getByRole('button', { name: t('documents.action.check') });
+        await checkButton.click({ timeout: 60_000 });
+        await page.getByRole('dialog', { name: t('check.title', { reference: 'CHK-1' }) }).waitFor();
+        await scan('a document that needs your check, its dialog');
 
         expect(found).toEqual([]);
       }, 120_000);
