@@ -113,21 +113,18 @@ it('a retry asked while the batch waits for its service wakes it once, without s
   const batch = await makeBatch(desk, files, 2);
   const events: SendEngineEvent[] = [];
   desk.engine.subscribe((event) => events.push(event));
-  // The first upload is refused for good (the document fails); then the service cannot be reached.
+  // The first upload is refused for good (that document fails); every creation is cut (the
+  // service cannot be reached), from the start, so the batch is waiting whatever the pace.
   sim.faults.enqueue({ kind: 'reject', status: 400, code: 'invalid_pdf', pathPattern: '^/api/v1/uploads$' });
+  sim.faults.set({ dropBeforeRate: 1, pathPattern: '^/api/v1/signing-requests$' });
   const sending = desk.engine.send(batch.id);
   await expect
-    .poll(() => desk.store.get(batch.id)?.documents.some((document) => document.send.error), {
-      timeout: 10_000,
-      interval: 20,
-    })
-    .toBe(true);
-  sim.faults.set({ dropBeforeRate: 1 });
-  await expect
-    .poll(() => events.some((event) => event.type === 'engine-state' && event.state === 'waiting'), {
-      timeout: 10_000,
-      interval: 50,
-    })
+    .poll(
+      () =>
+        desk.store.get(batch.id)?.documents.some((document) => document.send.error) &&
+        events.some((event) => event.type === 'engine-state' && event.state === 'waiting'),
+      { timeout: 10_000, interval: 20 },
+    )
     .toBe(true);
   const failed = desk.store.get(batch.id)!.documents.find((document) => document.send.error)!;
   await desk.engine.retry(batch.id, failed.draft.id);
