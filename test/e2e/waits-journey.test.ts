@@ -10,12 +10,13 @@ import type { Browser, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProfileRegistry } from '../../main/app/ports';
 import { launchBrowserHost, profileRegistry, type LaunchedBrowserHost } from '../../main/browser-host/launch';
-import { createMemoryCredentialStore, type CredentialStore } from '../../main/credentials/credential-store';
+import { createMemoryCredentialStore } from '../../main/credentials/credential-store';
 import type { ConnectionTuning } from '../../main/desk-core';
 import { DEMO_CLIENT, startSimulator, type Simulator } from '../../simulator/simulator';
 import { launchChromium } from '../support/browser';
 import { makeTempFolder, type TempFolder } from '../support/pdf-files';
 import { SAMPLE_MANIFEST, sendBatch } from './journeys';
+import { promptingKeychain } from '../support/prompting-keychain';
 
 const DIST = join(import.meta.dirname, '..', '..', 'dist');
 
@@ -93,36 +94,6 @@ async function launchWaitsDesk(
     files.remove();
     throw error;
   }
-}
-
-/** A keychain that, once locked, answers only when its own unlock prompt is answered. */
-function promptingKeychain(): { credentials: CredentialStore; lock: () => void; answer: () => void } {
-  const memory = createMemoryCredentialStore();
-  let gate: Promise<void> | undefined;
-  let release: (() => void) | undefined;
-  const prompt = async () => {
-    if (gate) await gate;
-  };
-  return {
-    credentials: {
-      ...memory,
-      saveSecret: async (name, secret) => {
-        await prompt();
-        return memory.saveSecret(name, secret);
-      },
-      readSecret: async (name) => {
-        await prompt();
-        return memory.readSecret(name);
-      },
-    },
-    lock: () => {
-      gate = new Promise<void>((resolve) => (release = resolve));
-    },
-    answer: () => {
-      gate = undefined;
-      release?.();
-    },
-  };
 }
 
 /** A saved connection to the simulator and a batch of the sample manifest (3 documents), opened on the page. */

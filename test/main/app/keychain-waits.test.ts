@@ -8,36 +8,7 @@ import { openDataDir, type DataDir } from '../../../main/desk-core';
 import { DEMO_CLIENT } from '../../../simulator/simulator';
 import { createTestDeskService } from '../../support/desk-service-harness';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
-
-/** A keychain that, while locked, answers only once its own unlock prompt was answered. */
-function promptingKeychain(): { credentials: CredentialStore; lock: () => void; answer: () => void } {
-  const memory = createMemoryCredentialStore();
-  let gate: Promise<void> | undefined;
-  let release: (() => void) | undefined;
-  const prompt = async () => {
-    if (gate) await gate;
-  };
-  return {
-    credentials: {
-      ...memory,
-      saveSecret: async (name, secret) => {
-        await prompt();
-        return memory.saveSecret(name, secret);
-      },
-      readSecret: async (name) => {
-        await prompt();
-        return memory.readSecret(name);
-      },
-    },
-    lock: () => {
-      gate = new Promise<void>((resolve) => (release = resolve));
-    },
-    answer: () => {
-      gate = undefined;
-      release?.();
-    },
-  };
-}
+import { promptingKeychain } from '../../support/prompting-keychain';
 
 let files: TempFolder;
 let dataDir: DataDir;
