@@ -63,7 +63,8 @@ export async function syncManifest(
       else summary.lockedChanges.push(manifestDocument.externalReference);
       continue;
     }
-    const intake = await blobs.intake(manifestDocument.pdfPath);
+    // Checked again as it is copied: a link may have been changed since the manifest was checked.
+    const intake = await blobs.intake(manifestDocument.pdfPath, manifestDocument.folder);
     if (!intake.ok) {
       summary.rejected.push({ path: manifestDocument.pdfPath, ...intake.problem });
       continue;
@@ -102,18 +103,20 @@ export async function syncManifest(
 /**
  * Adds PDFs picked by the user (dialog, folder or drop) to a batch: each is checked with the
  * service's rules and copied into the data folder; the batch's default recipients apply. A file
- * that fails a check is reported and nothing else is affected.
+ * that fails a check is reported and nothing else is affected. Files from a folder (`within`)
+ * must stay inside it once their links are resolved; files picked one by one may be anywhere.
  */
 export async function addPdfDocuments(
   store: BatchStore,
   blobs: BlobStore,
   batchId: string,
   paths: readonly string[],
+  within?: string,
 ): Promise<{ readonly added: readonly DocumentDraft[]; readonly rejected: readonly RejectedFile[] }> {
   const added: DocumentDraft[] = [];
   const rejected: RejectedFile[] = [];
   for (const path of paths) {
-    const intake = await blobs.intake(path);
+    const intake = await blobs.intake(path, within);
     if (!intake.ok) {
       rejected.push({ path, ...intake.problem });
       continue;

@@ -4,8 +4,9 @@
  * options — or into a list of every problem, each with its line and column, all at once.
  */
 import { isUtf8 } from 'node:buffer';
-import { readFile, stat } from 'node:fs/promises';
 import { dirname, posix, resolve, win32 } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { parse as parseStream } from 'csv-parse';
 import { parse } from 'csv-parse/sync';
 import type { CsvError, InfoRecord } from 'csv-parse/sync';
 import type { SigningOptions } from '../../shared/domain/batch';
@@ -18,6 +19,7 @@ import { checkPdfFile } from './pdf-check';
 import type { PdfCheckResult, PdfProblem } from './pdf-check';
 import type { Translator } from '../../shared/i18n/translator';
 import { speaking, words } from '../words';
+import { unreadableReason, userFiles, type UserFiles } from './user-files';
 
 /**
  * One problem in a manifest. `row` is the line where the record starts, as a text editor or
@@ -46,17 +48,44 @@ export interface ManifestDocument {
   readonly storedFilename: string;
   /** Set by `checkManifestFile` when the PDF passed the service's upload rules. */
   readonly pdf?: { sha256: string; sizeBytes: number };
+  /** The manifest's folder: its PDFs must stay inside it once their symbolic links are resolved. */
+  readonly folder: string;
 }
 
 export interface ManifestCheck {
   readonly documents: ManifestDocument[];
+  /**
+   * The problems, sorted by line: at most {@link MAX_LISTED_ISSUES}, then one more (line 0) saying
+   * how many are not listed.
+   */
   readonly issues: ManifestIssue[];
+  /** Every problem found, listed or not. */
+  readonly problemCount: number;
 }
 
-/** More rows than this is almost certainly the wrong file, and far more than one batch should hold. */
-export const MAX_MANIFEST_ROWS = 10_000;
-/** A manifest of 10,000 rows stays far below this; a bigger file is the wrong file, not read into memory. */
-export const MAX_MANIFEST_BYTES = 32 * 1024 * 1024;
+// Caps on what a manifest may hold: each far above what an office batch needs (10,000 documents
+// of three people each), each with its own message, so that a wrong or hostile file is refused
+// quickly and in bounded memory rather than read to the end.
+/** Participant rows, for 10,000 documents of up to five people. */
+export const MAX_MANIFEST_ROWS = 50_000;
+/** 50,000 rows of a few hundred characters; a bigger file is the wrong file, not read into memory. */
+export const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
+/** Columns in the header line: 15 are known, the rest is room for a spreadsheet's own columns. */
+export const MAX_MANIFEST_COLUMNS = 100;
+/** One value: a path or an e-mail address is far shorter; a longer value is a lost quote. */
+export const MAX_FIELD_CHARS = 4_096;
+/** One record, quotes included: beyond this the parser stops, since a lost quote swallowed the rest. */
+export const MAX_LINE_CHARS = 65_536;
+/** Values in one record: the header's width is capped far lower, this bounds a line of bare delimiters. */
+export const MAX_LINE_VALUES = 1_000;
+/** Problems listed one by one; the others are counted ("and 9,900 more problems"). */
+export const MAX_LISTED_ISSUES = 100;
+/** Problems kept in memory while checking, from which the first ones are listed. */
+const MAX_KEPT_ISSUES = 2_000;
+/** Rows checked between two turns of the event loop, so the desk stays responsive during a large check. */
+const ROWS_PER_SLICE = 500;
+/** Characters handed to the CSV parser at a time, between two turns of the event loop. */
+const CHARS_PER_SLICE = 256 * 1024;
 
 const REQUIRED_COLUMNS = [
   'document',
@@ -143,7 +172,20 @@ const MESSAGES = {
   get noRows() {
     return say()('manifest.noRows');
   },
-  tooManyRows: (count: number) => say()('manifest.tooManyRows', { count, max: MAX_MANIFEST_ROWS }),
+  get tooManyRows() {
+    return say()('manifest.tooManyRows', { max: MAX_MANIFEST_ROWS });
+  },
+  get tooManyColumns() {
+    return say()('manifest.tooManyColumns', { max: MAX_MANIFEST_COLUMNS });
+  },
+  fieldTooLong: (length: number) => say()('manifest.fieldTooLong', { max: MAX_FIELD_CHARS, length }),
+  get lineTooLong() {
+    return say()('manifest.lineTooLong', { max: MAX_LINE_CHARS });
+  },
+  get lineTooWide() {
+    return say()('manifest.lineTooWide', { max: MAX_LINE_VALUES });
+  },
+  moreProblems: (count: number) => say()('manifest.moreProblems', { count }),
   get missingColumn() {
     return say()('manifest.missingColumn');
   },
@@ -241,6 +283,19 @@ export function formatIssue(issue: ManifestIssue, t: Translator['t'] = say()): s
     : t('manifest.issueAtColumn', { ...values, column: issue.column });
 }
 
+/** The problems found: kept up to a cap, in the order found (mostly line order), and counted beyond it. */
+class IssueList {
+  readonly kept: ManifestIssue[] = [];
+  count = 0;
+
+  push(...issues: readonly ManifestIssue[]): void {
+    for (const issue of issues) {
+      this.count += 1;
+      if (this.kept.length < MAX_KEPT_ISSUES) this.kept.push(issue);
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Reading the CSV
 
@@ -301,69 +356,171 @@ function parseOptions(delimiter: Delimiter) {
   };
 }
 
-/** Comma or semicolon, whichever splits the header line into more columns (quotes respected). */
-function detectDelimiter(text: string): Delimiter {
+/**
+ * Comma or semicolon, whichever splits the header line into more columns (quotes respected),
+ * and how many columns that makes. Only the file's first {@link MAX_LINE_CHARS} characters are
+ * read for it, so a header of a million columns costs no more than a normal one.
+ */
+function sniffHeader(text: string): { readonly delimiter: Delimiter; readonly width: number } {
+  const start = text.slice(0, MAX_LINE_CHARS);
   const countFields = (delimiter: Delimiter): number => {
     try {
-      const [first] = parse(text, { ...parseOptions(delimiter), to: 1 });
+      const [first] = parse(start, { ...parseOptions(delimiter), to: 1 });
       return first?.length ?? 0;
     } catch {
       return 0;
     }
   };
-  return countFields(';') > countFields(',') ? ';' : ',';
+  const semicolons = countFields(';');
+  const commas = countFields(',');
+  return semicolons > commas ? { delimiter: ';', width: semicolons } : { delimiter: ',', width: commas };
 }
 
 function countLineBreaks(fields: readonly string[]): number {
   return fields.reduce((sum, field) => sum + (field.match(/\n/g)?.length ?? 0), 0);
 }
 
+/** Where the text stops being read: the start of the first record over a cap, and why. */
+interface Oversized {
+  readonly index: number;
+  readonly line: number;
+  readonly message: string;
+}
+
+const QUOTE = 0x22;
+const NEWLINE = 0x0a;
+const SPACE = 0x20;
+const TAB = 0x09;
+
+/**
+ * The first record longer than {@link MAX_LINE_CHARS} characters or with more than
+ * {@link MAX_LINE_VALUES} values, found in one pass before parsing, so that a lost quote or a
+ * line of a million delimiters is never built into a record in memory. Follows the CSV quoting
+ * the parser uses: a quote opens a value only at its start (after spaces), `""` inside quotes is
+ * a quote, and a line break inside quotes belongs to the value.
+ */
+function findOversizedRecord(text: string, delimiter: Delimiter): Oversized | undefined {
+  const separator = delimiter.charCodeAt(0);
+  let recordStart = 0;
+  let recordLine = 1;
+  let line = 1;
+  let values = 1;
+  let quoted = false;
+  let atValueStart = true;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code === NEWLINE) line += 1;
+    if (quoted) {
+      if (code === QUOTE) {
+        if (text.charCodeAt(index + 1) === QUOTE) index += 1;
+        else quoted = false;
+      }
+    } else if (code === separator) {
+      values += 1;
+      atValueStart = true;
+    } else if (code === NEWLINE) {
+      recordStart = index + 1;
+      recordLine = line;
+      values = 1;
+      atValueStart = true;
+      continue;
+    } else if (code === QUOTE && atValueStart) {
+      quoted = true;
+      atValueStart = false;
+    } else if (code !== SPACE && code !== TAB) {
+      atValueStart = false;
+    }
+    if (values > MAX_LINE_VALUES)
+      return { index: recordStart, line: recordLine, message: MESSAGES.lineTooWide };
+    if (index - recordStart >= MAX_LINE_CHARS)
+      return { index: recordStart, line: recordLine, message: MESSAGES.lineTooLong };
+  }
+  return undefined;
+}
+
 function unreadableMessage(error: CsvError): string {
   return error.code === 'CSV_QUOTE_NOT_CLOSED' ? MESSAGES.quoteNotClosed : MESSAGES.unreadableRecord;
+}
+
+function isBlankFields(fields: readonly string[]): boolean {
+  return fields.every((field) => field.trim() === '');
+}
+
+interface Entries {
+  /** The header and data records that are not blank, and the records that could not be read. */
+  readonly entries: SourceEntry[];
+  /** More than {@link MAX_MANIFEST_ROWS} data rows: reading stopped there. */
+  readonly tooManyRows: boolean;
 }
 
 /**
  * Every record with the line where it starts, and the records csv-parse could not read in their
  * place. csv-parse reports the line where a record ends; a record spans one line more for each
- * line break inside its quoted values.
+ * line break inside its quoted values. The text is parsed in slices, with a turn of the event
+ * loop between them, and reading stops past the row cap or at a record over the length cap.
  */
-function readEntries(text: string, delimiter: Delimiter): SourceEntry[] | undefined {
-  const lines = text.split('\n');
+async function readEntries(text: string, delimiter: Delimiter): Promise<Entries | undefined> {
   const entries: SourceEntry[] = [];
   let lastEndLine = 0;
+  let records = 0;
+  let stop = false;
+  // Where line `cursorLine` starts in the text; lines only move forward, so the scan is linear.
+  let cursorLine = 1;
+  let cursorStart = 0;
+  /** The first line after `after` (1-based) that is not empty: where an unreadable record starts. */
   const nextNonEmptyLine = (after: number): number => {
-    for (let index = after; index < lines.length; index += 1) {
-      if (lines[index] !== '') return index + 1;
+    while (cursorLine <= after) {
+      const end = text.indexOf('\n', cursorStart);
+      if (end === -1) return after + 1;
+      cursorStart = end + 1;
+      cursorLine += 1;
     }
-    return after + 1;
+    let line = cursorLine;
+    for (let index = cursorStart; text[index] === '\n'; index += 1) line += 1;
+    return line;
   };
-  try {
-    parse(text, {
-      ...parseOptions(delimiter),
-      on_record: (record: string[], context: InfoRecord) => {
-        entries.push({ kind: 'record', line: context.lines - countLineBreaks(record), fields: record });
-        lastEndLine = context.lines;
-        return null;
-      },
-      on_skip: (error: CsvError | undefined) => {
-        if (error === undefined) return undefined;
-        entries.push({
-          kind: 'unreadable',
-          line: nextNonEmptyLine(lastEndLine),
-          message: unreadableMessage(error),
-        });
-        lastEndLine = typeof error['lines'] === 'number' ? error['lines'] : lastEndLine + 1;
-        return undefined;
-      },
-    });
-  } catch {
-    return undefined;
+  const parser = parseStream({
+    ...parseOptions(delimiter),
+    on_record: (record: string[], context: InfoRecord) => {
+      lastEndLine = context.lines;
+      if (stop || isBlankFields(record)) return null;
+      records += 1;
+      // The header, then one row more than allowed: enough to say there are too many.
+      if (records > MAX_MANIFEST_ROWS + 1) stop = true;
+      else entries.push({ kind: 'record', line: context.lines - countLineBreaks(record), fields: record });
+      return null;
+    },
+    on_skip: (error: CsvError | undefined) => {
+      if (error === undefined || stop) return undefined;
+      entries.push({
+        kind: 'unreadable',
+        line: nextNonEmptyLine(lastEndLine),
+        message: unreadableMessage(error),
+      });
+      lastEndLine = typeof error['lines'] === 'number' ? error['lines'] : lastEndLine + 1;
+      return undefined;
+    },
+  });
+  let failed = false;
+  parser.on('error', () => {
+    failed = true;
+  });
+  parser.resume();
+  for (let start = 0; start < text.length && !stop && !failed; start += CHARS_PER_SLICE) {
+    parser.write(text.slice(start, start + CHARS_PER_SLICE));
+    await nextTurn();
   }
-  return entries;
-}
-
-function isBlankRecord(entry: SourceEntry): boolean {
-  return entry.kind === 'record' && entry.fields.every((field) => field.trim() === '');
+  if (!stop && !failed) {
+    parser.end();
+    await new Promise<void>((resolveEnd) => {
+      parser.once('end', resolveEnd);
+      parser.once('error', () => resolveEnd());
+    });
+  } else {
+    parser.destroy();
+  }
+  if (failed) return undefined;
+  return { entries, tooManyRows: records > MAX_MANIFEST_ROWS + 1 };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -404,7 +561,7 @@ function suggestColumn(name: string): string | undefined {
   return best?.column;
 }
 
-function readHeader(line: number, cells: readonly string[], issues: ManifestIssue[]): Header | undefined {
+function readHeader(line: number, cells: readonly string[], issues: IssueList): Header | undefined {
   const positions = new Map<string, number>();
   const unnamed: number[] = [];
   const unknown: string[] = [];
@@ -477,12 +634,7 @@ function describeParticipantIssue(column: string, issue: z.core.$ZodIssue, raw: 
   return withValue(message, raw);
 }
 
-function parseRow(
-  line: number,
-  fields: readonly string[],
-  header: Header,
-  issues: ManifestIssue[],
-): ParsedRow {
+function parseRow(line: number, fields: readonly string[], header: Header, issues: IssueList): ParsedRow {
   const rowIssues: ManifestIssue[] = [];
   const flag = (column: string | undefined, message: string): void => {
     rowIssues.push({ row: line, column, message });
@@ -496,6 +648,22 @@ function parseRow(
     const field = read(column);
     return field.kind === 'value' ? field.value : '';
   };
+
+  for (const [column, position] of header.positions) {
+    const length = fields[position]?.length ?? 0;
+    if (length > MAX_FIELD_CHARS) flag(column, MESSAGES.fieldTooLong(length));
+  }
+  if (rowIssues.length > 0) {
+    issues.push(...rowIssues);
+    return {
+      line,
+      documentColumn: '',
+      externalReference: '',
+      participant: undefined,
+      documentValues: new Map(),
+      hasIssue: true,
+    };
+  }
 
   for (const position of header.unnamed) {
     if ((fields[position] ?? '').trim() !== '') flag(undefined, MESSAGES.unnamedColumnValue(position + 1));
@@ -595,11 +763,7 @@ interface DocumentGroup {
   hasIssue: boolean;
 }
 
-function groupRows(
-  rows: readonly ParsedRow[],
-  manifestDir: string,
-  issues: ManifestIssue[],
-): DocumentGroup[] {
+function groupRows(rows: readonly ParsedRow[], manifestDir: string, issues: IssueList): DocumentGroup[] {
   const groups = new Map<string, DocumentGroup>();
   for (const row of rows) {
     if (row.documentColumn === '' || row.externalReference === '') continue;
@@ -629,7 +793,7 @@ function firstLine(group: DocumentGroup): number {
 }
 
 /** Checks that need all rows: agreement of per-document columns, duplicate e-mails, reused references. */
-function checkDocuments(groups: readonly DocumentGroup[], issues: ManifestIssue[]): void {
+function checkDocuments(groups: readonly DocumentGroup[], issues: IssueList): void {
   const references = new Map<string, DocumentGroup>();
   for (const group of groups) {
     const owner = references.get(group.externalReference);
@@ -677,7 +841,7 @@ function checkDocuments(groups: readonly DocumentGroup[], issues: ManifestIssue[
   }
 }
 
-function buildDocument(group: DocumentGroup, pdfPath: string): ManifestDocument {
+function buildDocument(group: DocumentGroup, pdfPath: string, folder: string): ManifestDocument {
   const merged: Partial<Record<keyof SigningOptions, string | boolean>> = {};
   for (const row of group.rows) {
     for (const [column, { value }] of row.documentValues) merged[OPTION_KEYS[column]] ??= value;
@@ -686,6 +850,7 @@ function buildDocument(group: DocumentGroup, pdfPath: string): ManifestDocument 
   const options = signingOptionsSchema.parse(merged);
   return {
     pdfPath,
+    folder,
     documentColumn: group.documentColumn,
     externalReference: group.externalReference,
     transactionType: options.transactionType,
@@ -701,37 +866,48 @@ function buildDocument(group: DocumentGroup, pdfPath: string): ManifestDocument 
 
 interface Analysis {
   readonly groups: readonly DocumentGroup[];
-  readonly issues: ManifestIssue[];
+  readonly issues: IssueList;
   readonly columnOrder: ReadonlyMap<string, number>;
 }
 
 function wholeFile(message: string, row = 0): Analysis {
-  return { groups: [], issues: [{ row, column: undefined, message }], columnOrder: new Map() };
+  const issues = new IssueList();
+  issues.push({ row, column: undefined, message });
+  return { groups: [], issues, columnOrder: new Map() };
 }
 
-function analyse(content: Buffer | string, manifestDir: string): Analysis {
+async function analyse(content: Buffer | string, manifestDir: string): Promise<Analysis> {
   const decoded = decode(content);
-  if (decoded.issue !== undefined) return { groups: [], issues: [decoded.issue], columnOrder: new Map() };
+  if (decoded.issue !== undefined) return wholeFile(decoded.issue.message, decoded.issue.row);
   if (decoded.text.trim() === '') return wholeFile(MESSAGES.empty, 1);
 
-  const delimiter = detectDelimiter(decoded.text);
-  const entries = readEntries(decoded.text, delimiter)?.filter((entry) => !isBlankRecord(entry));
-  if (entries === undefined) return wholeFile(MESSAGES.unreadableFile);
-  const [headerEntry, ...dataEntries] = entries;
+  const { delimiter, width } = sniffHeader(decoded.text);
+  if (width > MAX_MANIFEST_COLUMNS) return wholeFile(MESSAGES.tooManyColumns, 1);
+  // Past an oversized record nothing can be trusted: a lost quote has swallowed the rest.
+  const oversized = findOversizedRecord(decoded.text, delimiter);
+  const read = await readEntries(
+    oversized === undefined ? decoded.text : decoded.text.slice(0, oversized.index),
+    delimiter,
+  );
+  if (read === undefined) return wholeFile(MESSAGES.unreadableFile);
+  const [headerEntry, ...dataEntries] = read.entries;
   if (headerEntry === undefined) return wholeFile(MESSAGES.empty, 1);
   if (headerEntry.kind === 'unreadable') return wholeFile(headerEntry.message, headerEntry.line);
+  if (read.tooManyRows) return wholeFile(MESSAGES.tooManyRows);
 
-  const issues: ManifestIssue[] = [];
+  const issues = new IssueList();
+  if (oversized !== undefined)
+    issues.push({ row: oversized.line, column: undefined, message: oversized.message });
   const header = readHeader(headerEntry.line, headerEntry.fields, issues);
   if (header === undefined) return { groups: [], issues, columnOrder: new Map() };
   if (dataEntries.length === 0) {
-    issues.push({ row: 0, column: undefined, message: MESSAGES.noRows });
+    if (oversized === undefined) issues.push({ row: 0, column: undefined, message: MESSAGES.noRows });
     return { groups: [], issues, columnOrder: header.positions };
   }
-  if (dataEntries.length > MAX_MANIFEST_ROWS) return wholeFile(MESSAGES.tooManyRows(dataEntries.length));
 
   const rows: ParsedRow[] = [];
-  for (const entry of dataEntries) {
+  for (const [index, entry] of dataEntries.entries()) {
+    if (index % ROWS_PER_SLICE === ROWS_PER_SLICE - 1) await nextTurn();
     if (entry.kind === 'unreadable') {
       issues.push({ row: entry.line, column: undefined, message: entry.message });
     } else if (entry.fields.length > header.width) {
@@ -750,7 +926,9 @@ function analyse(content: Buffer | string, manifestDir: string): Analysis {
       rows.push(parseRow(entry.line, entry.fields, header, issues));
     }
   }
+  await nextTurn();
   const groups = groupRows(rows, manifestDir, issues);
+  await nextTurn();
   checkDocuments(groups, issues);
   return { groups, issues, columnOrder: header.positions };
 }
@@ -765,9 +943,21 @@ function sortIssues(
   return [...issues].sort((a, b) => a.row - b.row || position(a) - position(b));
 }
 
-function validDocuments(groups: readonly DocumentGroup[]): ManifestDocument[] {
+/** The first problems in line order, then how many more there are. */
+function listIssues(
+  issues: IssueList,
+  columnOrder: ReadonlyMap<string, number>,
+): Pick<ManifestCheck, 'issues' | 'problemCount'> {
+  const listed = sortIssues(issues.kept, columnOrder).slice(0, MAX_LISTED_ISSUES);
+  if (issues.count > listed.length) {
+    listed.push({ row: 0, column: undefined, message: MESSAGES.moreProblems(issues.count - listed.length) });
+  }
+  return { issues: listed, problemCount: issues.count };
+}
+
+function validDocuments(groups: readonly DocumentGroup[], folder: string): ManifestDocument[] {
   return groups.flatMap((group) =>
-    group.hasIssue || !group.path.ok ? [] : [buildDocument(group, group.path.pdfPath)],
+    group.hasIssue || !group.path.ok ? [] : [buildDocument(group, group.path.pdfPath, folder)],
   );
 }
 
@@ -776,18 +966,20 @@ function validDocuments(groups: readonly DocumentGroup[]): ManifestDocument[] {
  * UTF-8) or its text, `manifestDir` the folder its relative paths start from. Returns every
  * problem, each with its line and column, sorted by line; a valid manifest gives `issues: []`.
  * `documents` lists only the documents none of whose rows has a problem: import only when
- * `issues` is empty.
+ * `issues` is empty. A large manifest is parsed in slices, giving the event loop turns.
  */
 export function parseManifest(
   content: Buffer | string,
   manifestDir: string,
   t: Translator['t'] = say(),
-): ManifestCheck {
-  const analysis = speaking(t, () => analyse(content, manifestDir));
-  return {
-    documents: validDocuments(analysis.groups),
-    issues: sortIssues(analysis.issues, analysis.columnOrder),
-  };
+): Promise<ManifestCheck> {
+  return speaking(t, async () => {
+    const analysis = await analyse(content, manifestDir);
+    return {
+      documents: validDocuments(analysis.groups, manifestDir),
+      ...listIssues(analysis.issues, analysis.columnOrder),
+    };
+  });
 }
 
 function pdfIssueMessage(documentColumn: string, problem: PdfProblem): string {
@@ -799,47 +991,43 @@ function pdfIssueMessage(documentColumn: string, problem: PdfProblem): string {
       return say()('manifest.pdfTooLarge', { file, bytes: 52_428_800 });
     case 'invalid_pdf':
       return say()('manifest.pdfInvalid', { file });
-    case 'unreadable_file': {
-      return say()('manifest.pdfUnreadable', {
-        file,
-        reason: manifestReadReason({ code: problem.systemCode }),
-      });
-    }
+    case 'unreadable_file':
+      return say()('manifest.pdfUnreadable', { file, reason: unreadableReason(problem.systemCode, say()) });
   }
 }
 
-function manifestReadReason(error: unknown): string {
-  const code = (error as { code?: unknown }).code;
-  if (code === 'ENOENT') return say()('manifest.reasonMissing');
-  if (code === 'EACCES' || code === 'EPERM') return say()('manifest.reasonPermission');
-  if (code === 'EISDIR') return say()('manifest.reasonFolder');
-  return say()('manifest.reasonOther', { code: typeof code === 'string' ? code : 'unknown error' });
-}
-
-async function readManifest(manifestPath: string): Promise<Buffer | ManifestIssue> {
+/** The manifest's bytes: a regular file of at most {@link MAX_MANIFEST_BYTES}, read within the deadline. */
+async function readManifest(manifestPath: string, files: UserFiles): Promise<Buffer | ManifestIssue> {
   try {
-    const info = await stat(manifestPath);
-    if (info.isDirectory()) {
-      return {
-        row: 0,
-        column: undefined,
-        message: MESSAGES.manifestUnreadable(say()('manifest.reasonFolder')),
-      };
-    }
-    if (info.size > MAX_MANIFEST_BYTES)
-      return { row: 0, column: undefined, message: MESSAGES.manifestTooLarge };
-    return await readFile(manifestPath);
+    return await files.readWhole(manifestPath, { maxBytes: MAX_MANIFEST_BYTES });
   } catch (error) {
-    return { row: 0, column: undefined, message: MESSAGES.manifestUnreadable(manifestReadReason(error)) };
+    const code = (error as { code?: unknown }).code;
+    const message =
+      code === 'TOO_LARGE'
+        ? MESSAGES.manifestTooLarge
+        : MESSAGES.manifestUnreadable(unreadableReason(typeof code === 'string' ? code : undefined, say()));
+    return { row: 0, column: undefined, message };
   }
 }
 
-async function checkPdfs(paths: readonly string[]): Promise<Map<string, PdfCheckResult>> {
+async function checkPdfs(
+  paths: readonly string[],
+  folder: string,
+  files: UserFiles,
+): Promise<Map<string, PdfCheckResult>> {
   const results = new Map<string, PdfCheckResult>();
   const queue = [...paths];
   const worker = async (): Promise<void> => {
     for (let path = queue.shift(); path !== undefined; path = queue.shift()) {
-      results.set(path, await checkPdfFile(path));
+      results.set(
+        path,
+        await checkPdfFile(
+          path,
+          undefined,
+          (source, options) => files.createReadStream(source, options),
+          folder,
+        ),
+      );
     }
   };
   await Promise.all(Array.from({ length: Math.min(PDF_CHECK_CONCURRENCY, paths.length) }, worker));
@@ -850,21 +1038,28 @@ async function checkPdfs(paths: readonly string[]): Promise<Map<string, PdfCheck
  * Reads the manifest at `manifestPath`, parses it like `parseManifest`, then checks every PDF it
  * references with the service's upload rules — also for documents whose rows have other problems,
  * so that everything is reported at once. A PDF problem is reported on the first row of its
- * document, column "document". Each valid document carries its PDF's SHA-256 and size.
+ * document, column "document". Each valid document carries its PDF's SHA-256 and size. The
+ * manifest and its PDFs are read as the person's files (main/batch/user-files.ts): regular
+ * files only, the PDFs inside the manifest's folder, bounded in time.
  */
-export function checkManifestFile(manifestPath: string, t: Translator['t'] = say()): Promise<ManifestCheck> {
-  return speaking(t, () => checkManifestFileNow(manifestPath));
+export function checkManifestFile(
+  manifestPath: string,
+  t: Translator['t'] = say(),
+  files: UserFiles = userFiles,
+): Promise<ManifestCheck> {
+  return speaking(t, () => checkManifestFileNow(manifestPath, files));
 }
 
-async function checkManifestFileNow(manifestPath: string): Promise<ManifestCheck> {
+async function checkManifestFileNow(manifestPath: string, files: UserFiles): Promise<ManifestCheck> {
   const absolutePath = resolve(manifestPath);
-  const content = await readManifest(absolutePath);
-  if (!Buffer.isBuffer(content)) return { documents: [], issues: [content] };
+  const content = await readManifest(absolutePath, files);
+  if (!Buffer.isBuffer(content)) return { documents: [], issues: [content], problemCount: 1 };
 
-  const analysis = analyse(content, dirname(absolutePath));
+  const folder = dirname(absolutePath);
+  const analysis = await analyse(content, folder);
   const paths = [...new Set(analysis.groups.flatMap((group) => (group.path.ok ? [group.path.pdfPath] : [])))];
-  const results = await checkPdfs(paths);
-  const issues = [...analysis.issues];
+  const results = await checkPdfs(paths, folder, files);
+  const { issues } = analysis;
   const documents: ManifestDocument[] = [];
   for (const group of analysis.groups) {
     if (!group.path.ok) continue;
@@ -877,8 +1072,8 @@ async function checkManifestFileNow(manifestPath: string): Promise<ManifestCheck
         message: pdfIssueMessage(group.documentColumn, result.problem),
       });
     } else if (!group.hasIssue) {
-      documents.push({ ...buildDocument(group, group.path.pdfPath), pdf: result.pdf });
+      documents.push({ ...buildDocument(group, group.path.pdfPath, folder), pdf: result.pdf });
     }
   }
-  return { documents, issues: sortIssues(issues, analysis.columnOrder) };
+  return { documents, ...listIssues(issues, analysis.columnOrder) };
 }

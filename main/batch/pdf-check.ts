@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { createTranslator, type Translator } from '../../shared/i18n/translator';
 import { MAX_PDF_BYTES, PDF_HEADER_PATTERN } from '../../shared/service/limits';
+import { unreadableReason, userFiles, type ReadOptions } from './user-files';
 
 /** Why a file cannot be sent, in the service's own terms (spec §7 upload errors). */
 export interface PdfProblem {
@@ -39,18 +39,8 @@ export function pdfProblemMessage(
       return t('errors.pdfTooLarge', { bytes: MAX_PDF_BYTES });
     case 'invalid_pdf':
       return t('errors.pdfInvalid');
-    case 'unreadable_file': {
-      const code = problem.systemCode;
-      const reason =
-        code === 'ENOENT'
-          ? t('manifest.reasonMissing')
-          : code === 'EACCES' || code === 'EPERM'
-            ? t('manifest.reasonPermission')
-            : code === 'EISDIR'
-              ? t('manifest.reasonFolder')
-              : t('manifest.reasonOther', { code: code ?? 'unknown error' });
-      return t('errors.pdfUnreadable', { reason });
-    }
+    case 'unreadable_file':
+      return t('errors.pdfUnreadable', { reason: unreadableReason(problem.systemCode, t) });
   }
 }
 
@@ -67,18 +57,24 @@ function readProblem(error: unknown): PdfProblem {
  * Applies the service's upload rules to a file on disk, locally and with the same outcome the
  * service would give (spec §7): not empty, at most 50 MiB, starts with a PDF header. Streams the
  * file once, computing its SHA-256, and hands every chunk to `sink` (to copy it) when given.
- * `read` opens the file: the real disk unless a test reads it from memory.
+ * `read` opens the file: the person's files on the real disk (regular files only, bounded in
+ * time; inside `within` when given) unless a test reads it from memory.
  */
 export async function checkPdfFile(
   path: string,
   sink?: (chunk: Buffer) => Promise<void>,
-  read: (path: string, options: { readonly highWaterMark: number }) => Readable = createReadStream,
+  read: (path: string, options: ReadOptions) => Readable = (source, options) =>
+    userFiles.createReadStream(source, options),
+  within?: string,
 ): Promise<PdfCheckResult> {
   const hash = createHash('sha256');
   let size = 0;
   let header = Buffer.alloc(0);
   try {
-    for await (const chunk of read(path, { highWaterMark: 1024 * 1024 })) {
+    for await (const chunk of read(path, {
+      highWaterMark: 1024 * 1024,
+      ...(within === undefined ? {} : { within }),
+    })) {
       const bytes = chunk as Buffer;
       size += bytes.length;
       if (size > MAX_PDF_BYTES) {

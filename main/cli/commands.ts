@@ -25,13 +25,13 @@ export async function validateCommand(args: CliArgs, out: CliOutput): Promise<nu
     valid,
     documents: check.documents.length,
     recipients,
-    issues: check.issues.length,
+    issues: check.problemCount,
   });
   if (!out.json) {
     out.say(
       valid
         ? `Valid: ${check.documents.length} documents, ${recipients} recipients. Nothing was sent.`
-        : `Invalid: ${check.issues.length} problem(s). Fix them and run validate again; nothing was sent.`,
+        : `Invalid: ${check.problemCount} problem(s). Fix them and run validate again; nothing was sent.`,
     );
   }
   return valid ? EXIT.ok : EXIT.badInput;

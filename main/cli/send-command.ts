@@ -99,8 +99,8 @@ export async function sendCommand(args: CliArgs, out: CliOutput): Promise<number
         out.event({ type: 'issue', ...issue });
         if (!out.json) out.error(formatIssue(issue));
       }
-      if (!out.json) out.error(`Nothing was sent: the manifest has ${check.issues.length} problem(s).`);
-      out.event({ type: 'summary', sent: false, issues: check.issues.length });
+      if (!out.json) out.error(`Nothing was sent: the manifest has ${check.problemCount} problem(s).`);
+      out.event({ type: 'summary', sent: false, issues: check.problemCount });
       return EXIT.badInput;
     }
     const existing = desk.store.list().find((batch) => batch.source === manifestPath);

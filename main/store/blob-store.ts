@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { checkPdfFile, type PdfCheckResult } from '../batch/pdf-check';
+import { userFiles, type UserFiles } from '../batch/user-files';
 import { makeDirectoryDurable } from './durable-fs';
 import { nodeFileSystem, type FileSystem } from './file-system';
 
@@ -12,10 +13,11 @@ export interface BlobStoreOptions {
   /** Where the data folder lives: the real disk unless a test says otherwise. */
   readonly fs?: FileSystem;
   /**
-   * Where the user's original files are read from: the real disk. A test may read them from
-   * memory, so that a seeded run replays the same interleaving of operations.
+   * Where the user's original files are read from: the real disk, by the rules for the person's
+   * files (main/batch/user-files.ts). A test may read them from memory, so that a seeded run
+   * replays the same interleaving of operations.
    */
-  readonly originals?: Pick<FileSystem, 'createReadStream'>;
+  readonly originals?: Pick<UserFiles, 'createReadStream'>;
 }
 
 /**
@@ -25,13 +27,13 @@ export interface BlobStoreOptions {
 export class BlobStore {
   readonly #root: string;
   readonly #fs: FileSystem;
-  readonly #originals: Pick<FileSystem, 'createReadStream'>;
+  readonly #originals: Pick<UserFiles, 'createReadStream'>;
   #rootMadeDurable: Promise<void> | undefined;
 
   constructor(dataDir: string, options: BlobStoreOptions = {}) {
     this.#root = join(dataDir, 'blobs');
     this.#fs = options.fs ?? nodeFileSystem;
-    this.#originals = options.originals ?? nodeFileSystem;
+    this.#originals = options.originals ?? userFiles;
   }
 
   /** Removes copies left half-written by a process that stopped mid-way; call it under the data folder's lock. */
@@ -63,9 +65,10 @@ export class BlobStore {
   /**
    * Checks a PDF with the service's rules while streaming it once into a private copy, durably
    * (fsync, then rename into place, then fsync the folder). The original is only read; a
-   * rejected file leaves nothing. Once this resolves, the copy survives a power cut.
+   * rejected file leaves nothing. Once this resolves, the copy survives a power cut. With
+   * `within`, the file must be inside that folder once its links are resolved (a manifest's PDF).
    */
-  async intake(sourcePath: string): Promise<PdfCheckResult> {
+  async intake(sourcePath: string, within?: string): Promise<PdfCheckResult> {
     // The copies' folder must be durable, the whole path once per process, since a process
     // that died may have left it unsynced; `incoming` is scratch space and need not be.
     this.#rootMadeDurable ??= makeDirectoryDurable(this.#root, this.#fs, { wholePath: true }).catch(
@@ -87,6 +90,7 @@ export class BlobStore {
           await output.write(chunk);
         },
         (path, options) => this.#originals.createReadStream(path, options),
+        within,
       );
       if (result.ok) await output.sync();
     } catch (error) {

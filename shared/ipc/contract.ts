@@ -61,9 +61,17 @@ export const invokeChannels = {
   'batches.setDefaults': channel(z.tuple([id, batchDefaultsSchema]), batchSummarySchema),
   'batches.delete': channel(z.tuple([id]), z.null()),
   'dialogs.pickPdfs': channel(z.tuple([]), z.array(filePath)),
-  'dialogs.pickFolder': channel(z.tuple([]), z.array(filePath)),
+  /** The folder picked and the PDFs in it (any kind of entry named .pdf: adding says why one is not a file). */
+  'dialogs.pickFolder': channel(
+    z.tuple([]),
+    z.object({ folder: filePath, paths: z.array(filePath) }).nullable(),
+  ),
   'dialogs.pickManifest': channel(z.tuple([]), filePath.nullable()),
-  'documents.addPaths': channel(z.tuple([id, z.array(filePath).min(1).max(2000)]), addDocumentsResultSchema),
+  /** Adds PDFs; with a folder (the one they were listed from), each must stay inside it once its links are resolved. */
+  'documents.addPaths': channel(
+    z.tuple([id, z.array(filePath).min(1).max(2000), filePath.optional()]),
+    addDocumentsResultSchema,
+  ),
   'documents.update': channel(z.tuple([id, id, documentEditSchema]), batchDetailSchema),
   'documents.remove': channel(z.tuple([id, id]), batchDetailSchema),
   /** A document's stored copy (batch id, document id), for its preview: never a path the page names. */

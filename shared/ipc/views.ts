@@ -174,7 +174,10 @@ export const manifestPreviewSchema = z.object({
       rows: z.array(z.number()),
     }),
   ),
+  /** The first problems (then one saying how many more). */
   issues: z.array(manifestIssueViewSchema),
+  /** Every problem found, listed or not. */
+  problemCount: z.number().int().nonnegative(),
 });
 export type ManifestPreview = z.infer<typeof manifestPreviewSchema>;
 

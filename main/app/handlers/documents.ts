@@ -45,9 +45,9 @@ export function documentsHandlers(
   }
 
   return {
-    'documents.addPaths': async (batchId, paths) => {
+    'documents.addPaths': async (batchId, paths, folder) => {
       ctx.batchOrThrow(batchId);
-      const { added, rejected } = await addPdfDocuments(ctx.store, ctx.blobs, batchId, paths);
+      const { added, rejected } = await addPdfDocuments(ctx.store, ctx.blobs, batchId, paths, folder);
       const { t } = ctx.translator();
       return {
         added: added.length,

@@ -35,6 +35,7 @@ export function manifestHandlers(
           message: issue.message,
           text: formatIssue(issue, t),
         })),
+        problemCount: check.problemCount,
       };
     },
     'manifest.import': async (batchId, path) => {
@@ -42,7 +43,7 @@ export function manifestHandlers(
       const { t } = ctx.translator();
       const check = await checkManifestFile(manifestPathOrThrow(path, t), t);
       if (check.issues.length > 0)
-        throw new DeskError('manifest_invalid', t('manifest.invalidImport', { count: check.issues.length }));
+        throw new DeskError('manifest_invalid', t('manifest.invalidImport', { count: check.problemCount }));
       const sync = await syncManifest(ctx.store, ctx.blobs, batchId, check.documents);
       return { ...sync, lockedChanges: [...sync.lockedChanges], rejected: [...sync.rejected] };
     },

@@ -46,7 +46,7 @@ export function ManifestImport({
         <p role="status">{t('manifest.summary', { documents: preview.documents.length, recipients })}</p>
       ) : (
         <>
-          <p role="alert">{t('manifest.problems', { count: preview.issues.length })}</p>
+          <p role="alert">{t('manifest.problems', { count: preview.problemCount })}</p>
           <ul className="issues" aria-label={t('manifest.problemsLabel')}>
             {preview.issues.map((issue, index) => (
               <li key={index}>{issue.text}</li>

@@ -218,8 +218,10 @@ export const useDesk = create<DeskState & WaitsState & DeskActions>((setState, g
   const setWaits = (waits: Partial<WaitsState>) => setState(waits);
 
   /** Adds files by path; says what was added and, one by one, why any file was not. */
-  async function addPaths(batchId: string, paths: readonly string[]): Promise<void> {
-    const result = await attempt(set, () => unwrap(desk().documents.addPaths(batchId, [...paths])));
+  async function addPaths(batchId: string, paths: readonly string[], folder?: string): Promise<void> {
+    const result = await attempt(set, () =>
+      unwrap(desk().documents.addPaths(batchId, [...paths], ...(folder === undefined ? [] : [folder]))),
+    );
     if (!result) return;
     if (result.added > 0)
       set((state) => withNotice(state, 'success', t('batches.added', { count: result.added })));
@@ -350,10 +352,14 @@ export const useDesk = create<DeskState & WaitsState & DeskActions>((setState, g
     },
     async addPdfs(batchId, source) {
       const api = desk();
+      if (source === 'folder') {
+        // A folder's files must stay inside it: main checks them against the folder picked.
+        const picked = await attempt(set, () => unwrap(api.dialogs.pickFolder()));
+        if (picked && picked.paths.length > 0) await addPaths(batchId, picked.paths, picked.folder);
+        return;
+      }
       const paths = await attempt(set, () =>
-        Array.isArray(source)
-          ? Promise.resolve(source)
-          : unwrap(source === 'files' ? api.dialogs.pickPdfs() : api.dialogs.pickFolder()),
+        Array.isArray(source) ? Promise.resolve(source) : unwrap(api.dialogs.pickPdfs()),
       );
       if (!paths || paths.length === 0) return;
       await addPaths(batchId, paths);

@@ -1,19 +1,31 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   closeSync,
+  copyFileSync,
   ftruncateSync,
   mkdirSync,
+  mkdtempSync,
   openSync,
   readFileSync,
+  rmSync,
+  symlinkSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   checkManifestFile,
   formatIssue,
+  MAX_FIELD_CHARS,
+  MAX_LINE_CHARS,
+  MAX_LINE_VALUES,
+  MAX_LISTED_ISSUES,
+  MAX_MANIFEST_COLUMNS,
   MAX_MANIFEST_ROWS,
   parseManifest,
   type ManifestCheck,
@@ -45,8 +57,8 @@ describe('the sample manifest (samples/manifest.csv)', () => {
     expect(text.endsWith('\r\n')).toBe(true);
   });
 
-  it('parses with no issue into 3 documents with their recipients and options', () => {
-    const check = parseManifest(bytes, SAMPLES_DIR);
+  it('parses with no issue into 3 documents with their recipients and options', async () => {
+    const check = await parseManifest(bytes, SAMPLES_DIR);
     expect(check.issues).toEqual([]);
     expect(check.documents.map((document) => document.externalReference)).toEqual([
       'RH-2026-0142',
@@ -147,7 +159,10 @@ describe('CSV dialects', () => {
     'on site";Jürgen Müller;jurgen@example.com;1;de-DE',
   ];
   const semicolonLf = `${lines.join('\n')}\n`;
-  const baseline = parseManifest(semicolonLf, '/manifests');
+  let baseline: ManifestCheck;
+  beforeAll(async () => {
+    baseline = await parseManifest(semicolonLf, '/manifests');
+  });
 
   it('reads a semicolon-delimited file, keeping embedded delimiters and line breaks', () => {
     expect(baseline.issues).toEqual([]);
@@ -158,7 +173,7 @@ describe('CSV dialects', () => {
     expect(baseline.documents[0]?.pdfPath).toBe(resolve('/manifests', 'a.pdf'));
   });
 
-  it('detects a comma delimiter and gives the same result', () => {
+  it('detects a comma delimiter and gives the same result', async () => {
     const comma = csv(
       'document,external_reference,participant_type,role,name,email,signing_order,locale',
       'a.pdf,REF-1,signer,Employee,Anne Dupré,anne@example.com,1,fr-FR',
@@ -166,36 +181,36 @@ describe('CSV dialects', () => {
       'b.pdf,REF-2,signer,"Manager',
       'on site",Jürgen Müller,jurgen@example.com,1,de-DE',
     );
-    expect(parseManifest(comma, '/manifests')).toEqual(baseline);
+    expect(await parseManifest(comma, '/manifests')).toEqual(baseline);
   });
 
-  it('ignores delimiters inside quoted header names when detecting', () => {
+  it('ignores delimiters inside quoted header names when detecting', async () => {
     const quotedHeader = csv(
       '"document","external_reference","participant_type","role","name","email","signing_order","locale"',
       'a.pdf,REF-1,signer,"a;b;c;d;e;f;g;h;i",Anne Dupré,anne@example.com,1,fr-FR',
     );
-    expect(parseManifest(quotedHeader, '/manifests').documents[0]?.recipients[0]?.role).toBe(
+    expect((await parseManifest(quotedHeader, '/manifests')).documents[0]?.recipients[0]?.role).toBe(
       'a;b;c;d;e;f;g;h;i',
     );
   });
 
-  it('reads UTF-8 with or without BOM, as bytes or text', () => {
+  it('reads UTF-8 with or without BOM, as bytes or text', async () => {
     const withBom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(semicolonLf, 'utf8')]);
-    expect(parseManifest(withBom, '/manifests')).toEqual(baseline);
-    expect(parseManifest(Buffer.from(semicolonLf, 'utf8'), '/manifests')).toEqual(baseline);
-    expect(parseManifest(`\uFEFF${semicolonLf}`, '/manifests')).toEqual(baseline);
+    expect(await parseManifest(withBom, '/manifests')).toEqual(baseline);
+    expect(await parseManifest(Buffer.from(semicolonLf, 'utf8'), '/manifests')).toEqual(baseline);
+    expect(await parseManifest(`\uFEFF${semicolonLf}`, '/manifests')).toEqual(baseline);
   });
 
-  it('reads CRLF like LF, including line breaks inside quoted values', () => {
-    expect(parseManifest(semicolonLf.replace(/\n/g, '\r\n'), '/manifests')).toEqual(baseline);
+  it('reads CRLF like LF, including line breaks inside quoted values', async () => {
+    expect(await parseManifest(semicolonLf.replace(/\n/g, '\r\n'), '/manifests')).toEqual(baseline);
   });
 
-  it('reads a file without a final line break', () => {
-    expect(parseManifest(semicolonLf.trimEnd(), '/manifests')).toEqual(baseline);
+  it('reads a file without a final line break', async () => {
+    expect(await parseManifest(semicolonLf.trimEnd(), '/manifests')).toEqual(baseline);
   });
 
-  it('unescapes doubled quotes', () => {
-    const check = parseManifest(
+  it('unescapes doubled quotes', async () => {
+    const check = await parseManifest(
       csv(HEADER, 'a.pdf,REF-1,signer,"Directeur ""commercial"", Lyon",Anne Dupré,anne@example.com,1'),
       '/m',
     );
@@ -203,8 +218,8 @@ describe('CSV dialects', () => {
     expect(check.documents[0]?.recipients[0]?.role).toBe('Directeur "commercial", Lyon');
   });
 
-  it('reads hand-written files: spaces after delimiters, quotes inside unquoted values', () => {
-    const check = parseManifest(
+  it('reads hand-written files: spaces after delimiters, quotes inside unquoted values', async () => {
+    const check = await parseManifest(
       csv(HEADER, 'a.pdf, REF-1, signer, "Head of sales, Lyon", Jean "JJ" Dupont, jj@example.com, 1'),
       '/m',
     );
@@ -218,7 +233,7 @@ describe('CSV dialects', () => {
   it.each([
     ['LF', '\n'],
     ['CRLF', '\r\n'],
-  ])('numbers rows after a multi-line value by the line they start on (%s)', (_, newline) => {
+  ])('numbers rows after a multi-line value by the line they start on (%s)', async (_, newline) => {
     const text = [
       HEADER,
       'a.pdf,REF-1,signer,"Line one',
@@ -229,14 +244,14 @@ describe('CSV dialects', () => {
       'a.pdf,REF-1,signer,"Two',
       'lines",Carl,,2',
     ].join(newline);
-    expect(messages(parseManifest(text, '/m'))).toEqual([
+    expect(messages(await parseManifest(text, '/m'))).toEqual([
       'line 6, column "email": must be a valid e-mail address (got "bob@")',
       'line 7, column "email": is required',
     ]);
   });
 
-  it('skips empty lines and the blank rows Excel exports as a line of delimiters', () => {
-    const check = parseManifest(
+  it('skips empty lines and the blank rows Excel exports as a line of delimiters', async () => {
+    const check = await parseManifest(
       `\n${HEADER}\n\n${ROW}\n,,,,,,\n  \n , ,\nb.pdf,REF-2,signer,Employee,Bob,bob@example.com,x\nb.pdf\n`,
       '/m',
     );
@@ -247,8 +262,8 @@ describe('CSV dialects', () => {
     expect(check.documents.map((document) => document.rows)).toEqual([[4]]);
   });
 
-  it('matches header names case-insensitively after trimming, in any order', () => {
-    const check = parseManifest(
+  it('matches header names case-insensitively after trimming, in any order', async () => {
+    const check = await parseManifest(
       csv(
         ' EMAIL ,Name,Role,Participant_Type,External_Reference,DOCUMENT',
         'anne@example.com,Anne,Boss,Signer,R-1,a.pdf',
@@ -261,8 +276,8 @@ describe('CSV dialects', () => {
     ]);
   });
 
-  it('trims values and accepts the usual spellings of booleans, including Excel French and German', () => {
-    const check = parseManifest(
+  it('trims values and accepts the usual spellings of booleans, including Excel French and German', async () => {
+    const check = await parseManifest(
       csv(
         'document,external_reference,participant_type,role,name,email,is_internal,enforce_order,owner_must_sign',
         ' a.pdf , REF-1 , signer ,  Boss , Anne , anne@example.com ,YES,VRAI,falsch',
@@ -280,8 +295,8 @@ describe('CSV dialects', () => {
     ]);
   });
 
-  it('takes every per-document column, and Windows-style relative paths', () => {
-    const check = parseManifest(
+  it('takes every per-document column, and Windows-style relative paths', async () => {
+    const check = await parseManifest(
       csv(
         'document,external_reference,transaction_type,participant_type,role,name,email,enforce_order,owner_must_sign,ceremony_mode,meeting_provider,evidence_level,locale',
         'contracts\\2026\\offer.pdf,R-1,employment,signer,Boss,Anne,anne@example.com,true,false,video,teams,advanced,de-DE',
@@ -309,8 +324,8 @@ describe('CSV dialects', () => {
     ]);
   });
 
-  it('keeps the same PDF under two references as two documents', () => {
-    const check = parseManifest(
+  it('keeps the same PDF under two references as two documents', async () => {
+    const check = await parseManifest(
       csv(HEADER, ROW, 'a.pdf,REF-2,signer,Employee,Anne Dupré,anne@example.com,1'),
       '/m',
     );
@@ -335,7 +350,7 @@ interface BadCase {
   readonly name: string;
   readonly manifest: string | Buffer;
   /** Creates the odd files the case needs next to the manifest. */
-  readonly prepare?: (folder: TempFolder) => void;
+  readonly prepare?: (folder: TempFolder) => void | Promise<void>;
   readonly expected: readonly string[];
 }
 
@@ -609,10 +624,139 @@ const BAD_CASES: readonly BadCase[] = [
     name: 'too many rows',
     manifest: manyRows(MAX_MANIFEST_ROWS + 1),
     expected: [
-      'the manifest has 10,001 participant rows; at most 10,000 can be imported at once, so split it into several files',
+      'the manifest has more than 50,000 participant rows, more than can be imported at once: split it into several files',
+    ],
+  },
+  {
+    name: 'a FIFO instead of a PDF (it would block a reader for as long as nobody writes to it)',
+    manifest: csv(HEADER, ROW.replace('a.pdf', 'pipe.pdf')),
+    prepare: (folder) => makeFifo(folder.file('pipe.pdf')),
+    expected: ['line 2, column "document": cannot read "pipe.pdf": it is a named pipe (FIFO), not a file'],
+  },
+  {
+    name: 'four FIFOs instead of PDFs',
+    manifest: csv(
+      HEADER,
+      ...[1, 2, 3, 4].map((index) =>
+        ROW.replace('a.pdf', `pipe${index}.pdf`).replace('REF-1', `REF-${index}`),
+      ),
+    ),
+    prepare: (folder) => [1, 2, 3, 4].forEach((index) => makeFifo(folder.file(`pipe${index}.pdf`))),
+    expected: [1, 2, 3, 4].map(
+      (index) =>
+        `line ${index + 1}, column "document": cannot read "pipe${index}.pdf": it is a named pipe (FIFO), not a file`,
+    ),
+  },
+  {
+    name: 'a socket instead of a PDF',
+    manifest: csv(HEADER, ROW.replace('a.pdf', 's.pdf')),
+    prepare: async (folder) => {
+      await listenOn(folder.file('s.pdf'));
+    },
+    expected: ['line 2, column "document": cannot read "s.pdf": it is a socket, not a file'],
+  },
+  {
+    name: 'a symbolic link leading out of the folder (innocent.pdf → /elsewhere/private.pdf)',
+    manifest: csv(HEADER, ROW.replace('a.pdf', 'innocent.pdf')),
+    prepare: (folder) => {
+      const elsewhere = elsewhereFolder();
+      copyFileSync(folder.file('a.pdf'), join(elsewhere, 'private.pdf'));
+      symlinkSync(join(elsewhere, 'private.pdf'), folder.file('innocent.pdf'));
+    },
+    expected: [
+      'line 2, column "document": cannot read "innocent.pdf": a symbolic link leads out of its folder; only files inside the folder are taken',
+    ],
+  },
+  {
+    name: 'a linked subfolder leading out of the folder',
+    manifest: csv(HEADER, ROW.replace('a.pdf', 'shared/private.pdf')),
+    prepare: (folder) => {
+      const elsewhere = elsewhereFolder();
+      copyFileSync(folder.file('a.pdf'), join(elsewhere, 'private.pdf'));
+      symlinkSync(elsewhere, folder.file('shared'));
+    },
+    expected: [
+      'line 2, column "document": cannot read "shared/private.pdf": a symbolic link leads out of its folder; only files inside the folder are taken',
+    ],
+  },
+  {
+    name: 'a symbolic link to a device, which would be read forever',
+    manifest: csv(HEADER, ROW.replace('a.pdf', 'zero.pdf')),
+    prepare: (folder) => symlinkSync('/dev/zero', folder.file('zero.pdf')),
+    expected: [
+      'line 2, column "document": cannot read "zero.pdf": a symbolic link leads out of its folder; only files inside the folder are taken',
+    ],
+  },
+  {
+    name: 'a header of 101 columns',
+    manifest: csv(
+      [HEADER, ...Array.from({ length: MAX_MANIFEST_COLUMNS - 6 }, (_, index) => `extra${index}`)].join(','),
+      ROW,
+    ),
+    expected: ['line 1: the header line has more than 100 columns: is it the right file?'],
+  },
+  {
+    name: 'a header of a million unknown columns (2 MB)',
+    manifest: csv(Array.from({ length: 1_000_000 }, () => 'x').join(','), ROW),
+    expected: ['line 1: the header line has more than 100 columns: is it the right file?'],
+  },
+  {
+    name: 'a value longer than 4,096 characters',
+    manifest: csv(HEADER, ROW.replace('Anne Dupré', 'A'.repeat(MAX_FIELD_CHARS + 1))),
+    expected: [
+      'line 2, column "name": is longer than 4,096 characters (this one has 4,097): is a closing quote (") missing?',
+    ],
+  },
+  {
+    name: 'a lost quote that swallows more than 65,536 characters',
+    manifest: csv(
+      HEADER,
+      ROW,
+      ROW.replace('REF-1', 'REF-2').replace('Employee', '"Employee'),
+      ...Array.from({ length: MAX_LINE_CHARS / 32 }, (_, index) =>
+        ROW.replace('REF-1', `REF-${index + 3}`).replace('anne@', `anne${index}@`),
+      ),
+    ),
+    expected: [
+      'line 3: this line is longer than 65,536 characters, so it and the rest of the file were not read: is a closing quote (") missing?',
+    ],
+  },
+  {
+    name: 'a line of more than 1,000 values',
+    manifest: csv(HEADER, ROW, `${ROW.replace('REF-1', 'REF-2')}${','.repeat(MAX_LINE_VALUES)}`),
+    expected: [
+      'line 3: this line has more than 1,000 values, so it and the rest of the file were not read: is it the right file?',
+    ],
+  },
+  {
+    name: 'a line of 16 million delimiters',
+    manifest: csv(HEADER, ','.repeat(16 * 1024 * 1024 - 100)),
+    expected: [
+      'line 2: this line has more than 1,000 values, so it and the rest of the file were not read: is it the right file?',
     ],
   },
 ];
+
+/** A named pipe at `path`: opening it for reading blocks until someone writes, unless opened without blocking. */
+function makeFifo(path: string): void {
+  execFileSync('mkfifo', [path]);
+}
+
+const servers: Server[] = [];
+/** A unix socket listening at `path`. */
+function listenOn(path: string): Promise<void> {
+  const server = createServer();
+  servers.push(server);
+  return new Promise((resolveListen) => server.listen(path, resolveListen));
+}
+
+const elsewhereFolders: string[] = [];
+/** A folder outside the manifest's, like another user's files. */
+function elsewhereFolder(): string {
+  const path = mkdtempSync(join(tmpdir(), 'elsewhere-'));
+  elsewhereFolders.push(path);
+  return path;
+}
 
 describe('bad input: each problem is named the way the user sees it', () => {
   let folder: TempFolder;
@@ -621,18 +765,60 @@ describe('bad input: each problem is named the way the user sees it', () => {
     await writePdf(folder, 'a.pdf', 'Contract A');
     await writePdf(folder, 'b.pdf', 'Contract B');
   });
-  afterEach(() => folder.remove());
+  afterEach(() => {
+    folder.remove();
+    for (const server of servers.splice(0)) server.close();
+    for (const path of elsewhereFolders.splice(0)) rmSync(path, { recursive: true, force: true });
+  });
 
   it.each(BAD_CASES.map((badCase) => [badCase.name, badCase] as const))('%s', async (_, badCase) => {
-    badCase.prepare?.(folder);
+    await badCase.prepare?.(folder);
     const manifestPath = folder.file('manifest.csv');
     writeFileSync(manifestPath, badCase.manifest);
     const check = await checkManifestFile(manifestPath);
     expect(messages(check)).toEqual(badCase.expected);
   });
 
-  it('accepts exactly 10,000 rows', () => {
-    const check = parseManifest(manyRows(MAX_MANIFEST_ROWS), folder.path);
+  it('takes a symbolic link that stays inside the folder', async () => {
+    mkdirSync(folder.file('signed'));
+    symlinkSync(folder.file('a.pdf'), folder.file('signed/link.pdf'));
+    writeFileSync(folder.file('manifest.csv'), csv(HEADER, ROW.replace('a.pdf', 'signed/link.pdf')));
+    const check = await checkManifestFile(folder.file('manifest.csv'));
+    expect(messages(check)).toEqual([]);
+    expect(check.documents.map((document) => document.pdf?.sizeBytes)).toEqual([
+      readFileSync(folder.file('a.pdf')).length,
+    ]);
+  });
+
+  it(`lists the first ${MAX_LISTED_ISSUES} problems, then says how many more there are`, async () => {
+    const rows = Array.from({ length: 300 }, (_, index) =>
+      ROW.replace('REF-1', `REF-${index}`).replace('anne@example.com', `anne${index}@`),
+    );
+    const check = await parseManifest(csv(HEADER, ...rows), folder.path);
+    expect(check.problemCount).toBe(300);
+    expect(check.issues).toHaveLength(MAX_LISTED_ISSUES + 1);
+    expect(messages(check)[0]).toBe('line 2, column "email": must be a valid e-mail address (got "anne0@")');
+    expect(messages(check).at(-1)).toBe(
+      'and 200 more problems, not listed here: fix these, then check again',
+    );
+  });
+
+  it('refuses a FIFO, a device or a socket named as the manifest, at once', async () => {
+    makeFifo(folder.file('manifest.csv'));
+    expect(messages(await checkManifestFile(folder.file('manifest.csv')))).toEqual([
+      'the manifest cannot be read: it is a named pipe (FIFO), not a file',
+    ]);
+    expect(messages(await checkManifestFile('/dev/zero'))).toEqual([
+      'the manifest cannot be read: it is a device, not a file',
+    ]);
+    await listenOn(folder.file('socket.csv'));
+    expect(messages(await checkManifestFile(folder.file('socket.csv')))).toEqual([
+      'the manifest cannot be read: it is a socket, not a file',
+    ]);
+  });
+
+  it('accepts exactly the largest number of rows', async () => {
+    const check = await parseManifest(manyRows(MAX_MANIFEST_ROWS), folder.path);
     expect(check.issues).toEqual([]);
     expect(check.documents).toHaveLength(MAX_MANIFEST_ROWS);
   });
@@ -646,8 +832,8 @@ describe('bad input: each problem is named the way the user sees it', () => {
     ]);
   });
 
-  it('shortens long values to 60 characters on one line', () => {
-    const check = parseManifest(
+  it('shortens long values to 60 characters on one line', async () => {
+    const check = await parseManifest(
       csv(HEADER, `a.pdf,REF-1,signer,Employee,Anne,"${'x'.repeat(40)}\n${'y'.repeat(40)}@",1`),
       '/m',
     );

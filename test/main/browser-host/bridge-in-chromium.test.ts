@@ -176,7 +176,8 @@ describe('the app page in Chromium', () => {
     expect(await page.evaluate(() => window.desk?.dialogs.pickPdfs())).toEqual({ ok: true, value: [] });
     answerNext(files.path);
     const folder = await page.evaluate(() => window.desk?.dialogs.pickFolder());
-    expect(folder?.ok && [...folder.value].sort()).toEqual([one, two].sort());
+    expect(folder?.ok && folder.value?.folder).toBe(files.path);
+    expect(folder?.ok && [...(folder.value?.paths ?? [])].sort()).toEqual([one, two].sort());
     answerNext(null);
     expect(await page.evaluate(() => window.desk?.dialogs.pickManifest())).toEqual({ ok: true, value: null });
     const created = await page.evaluate(() => window.desk?.batches.create('Report batch'));

@@ -312,9 +312,9 @@ describe('dialogs in the browser host', () => {
     await writePdf(files, 'Two.PDF');
     writeFileSync(files.file('notes.txt'), 'not a pdf');
     const picked = await page.call('dialogs.pickFolder', [], { paths: [files.path] });
-    expect(picked.result.ok && [...(picked.result.value as string[])].sort()).toEqual(
-      [files.file('Two.PDF'), files.file('one.pdf')].sort(),
-    );
+    const value = picked.result.ok ? (picked.result.value as { folder: string; paths: string[] }) : null;
+    expect(value?.folder).toBe(files.path);
+    expect([...(value?.paths ?? [])].sort()).toEqual([files.file('Two.PDF'), files.file('one.pdf')].sort());
   });
 
   it('returns the paths answered for PDFs, manifests and reports, and "cancelled" without an answer', async () => {
@@ -326,7 +326,7 @@ describe('dialogs in the browser host', () => {
     expect((await page.call('dialogs.pickPdfs', [])).result).toEqual({ ok: true, value: [] });
     expect((await page.call('dialogs.pickFolder', [], { paths: [] })).result).toEqual({
       ok: true,
-      value: [],
+      value: null,
     });
     expect((await page.call('dialogs.pickManifest', [], { paths: ['/data/manifest.csv'] })).result).toEqual({
       ok: true,

@@ -1,0 +1,293 @@
+/**
+ * Reading the files a person names — a manifest, the PDFs it lists, PDFs added by hand or from a
+ * folder. Every one is hostile until checked (ENGINEERING.md "Promises against the world"):
+ *
+ * - **Regular files only.** A file is opened without blocking (`O_NONBLOCK`: a FIFO opens at
+ *   once instead of waiting for a writer) and without following a last symbolic link, then
+ *   checked with `fstat` on the open handle, so what is checked is what is read. FIFOs, devices,
+ *   sockets and folders are refused with a reason, before a single byte is read.
+ * - **Inside its folder** when asked: a manifest's PDFs, after their symbolic links are resolved
+ *   (`realpath`), must stay inside the manifest's folder, so a folder received from someone else
+ *   cannot send `innocent.pdf → /elsewhere/private.pdf`.
+ * - **Bounded in time and in threads.** Node runs file-system calls on a small shared pool of
+ *   threads (libuv's, four by default), the same threads the data folder's journal writes on. A
+ *   file on a drive that stopped answering would hold a thread for as long as the drive hangs, so
+ *   at most {@link USER_FILE_THREADS} calls on the person's files are in flight at once (the
+ *   journal always keeps the other threads), and each call gives up after a deadline with a
+ *   clear reason. A call that never returns keeps its thread; later reads wait for a free one,
+ *   under the same deadline.
+ */
+import { constants } from 'node:fs';
+import type { Stats } from 'node:fs';
+import {
+  open as openFile,
+  readdir as readdirOf,
+  realpath as realpathOf,
+  stat as statOf,
+  type FileHandle,
+} from 'node:fs/promises';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { Readable } from 'node:stream';
+import type { Translator } from '../../shared/i18n/translator';
+
+/** At most this many of libuv's threads serve the person's files at once; the journal keeps the rest. */
+export const USER_FILE_THREADS = 2;
+/** A file-system call on a person's file that takes longer than this is a drive that stopped answering. */
+export const USER_FILE_DEADLINE_MS = 15_000;
+
+/**
+ * Why a file the person named cannot be read. `code` is the system's (ENOENT, EACCES, EISDIR…)
+ * or one of ours for what the system does not call an error: `FIFO`, `DEVICE`, `SOCKET`,
+ * `OUTSIDE_FOLDER`, `ETIMEDOUT` (our deadline), `TOO_LARGE`.
+ */
+export class UserFileError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(message);
+    this.name = 'UserFileError';
+    this.code = code;
+  }
+}
+
+/** The reason a file cannot be read, in `t`'s language, by its code (see {@link UserFileError}). */
+export function unreadableReason(code: string | undefined, t: Translator['t']): string {
+  switch (code) {
+    case 'ENOENT':
+    case 'ENOTDIR':
+      return t('manifest.reasonMissing');
+    case 'EACCES':
+    case 'EPERM':
+      return t('manifest.reasonPermission');
+    case 'EISDIR':
+      return t('manifest.reasonFolder');
+    case 'FIFO':
+      return t('manifest.reasonPipe');
+    case 'DEVICE':
+      return t('manifest.reasonDevice');
+    case 'SOCKET':
+      return t('manifest.reasonSocket');
+    case 'OUTSIDE_FOLDER':
+      return t('manifest.reasonOutside');
+    case 'ETIMEDOUT':
+      return t('manifest.reasonTimeout', { seconds: USER_FILE_DEADLINE_MS / 1000 });
+    case 'ELOOP':
+      return t('manifest.reasonLink');
+    default:
+      return t('manifest.reasonOther', { code: code ?? 'unknown error' });
+  }
+}
+
+/** The system calls this module makes; a test gives ones that hang, to check the deadline and the thread budget. */
+export interface UserFileSystem {
+  realpath(path: string): Promise<string>;
+  open(path: string, flags: number): Promise<FileHandle>;
+  stat(path: string): Promise<Stats>;
+  readdir(path: string): Promise<string[]>;
+}
+
+const nodeCalls: UserFileSystem = {
+  realpath: (path) => realpathOf(path),
+  open: openFile,
+  stat: statOf,
+  readdir: (path) => readdirOf(path),
+};
+
+/** Our code for what is not a regular file, by its kind. */
+function kindCode(
+  info: Pick<Stats, 'isDirectory' | 'isFIFO' | 'isSocket' | 'isCharacterDevice' | 'isBlockDevice'>,
+): string {
+  if (info.isDirectory()) return 'EISDIR';
+  if (info.isFIFO()) return 'FIFO';
+  if (info.isSocket()) return 'SOCKET';
+  if (info.isCharacterDevice() || info.isBlockDevice()) return 'DEVICE';
+  return 'EINVAL';
+}
+
+/** Errors of `open` that mean "this is not a file one can open" (a socket: ENXIO on Linux, EOPNOTSUPP on macOS). */
+const NOT_OPENABLE: ReadonlySet<string> = new Set(['ENXIO', 'EOPNOTSUPP', 'ENODEV']);
+
+/**
+ * Read-only, no waiting for a FIFO's writer, no terminal taken over, and no symbolic link as
+ * the last part of the (already resolved) path: a link swapped in after `realpath` is refused.
+ * Windows has none of these flags, nor FIFOs; there they are 0.
+ */
+const OPEN_FLAGS =
+  constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0) | (constants.O_NOFOLLOW ?? 0);
+
+export interface UserFileOptions {
+  /** The file must be inside this folder once symbolic links are resolved (a manifest's folder). */
+  readonly within?: string;
+}
+
+export interface ReadOptions extends UserFileOptions {
+  readonly highWaterMark: number;
+}
+
+/** The person's files, read by the rules above. */
+export interface UserFiles {
+  /** The file's bytes, chunk by chunk; the stream fails with a {@link UserFileError}. */
+  createReadStream(path: string, options: ReadOptions): Readable;
+  /** The whole file, refused with `TOO_LARGE` when it holds more than `maxBytes`. */
+  readWhole(path: string, options: UserFileOptions & { readonly maxBytes: number }): Promise<Buffer>;
+  /** The names in a folder, sorted. */
+  list(folder: string): Promise<string[]>;
+}
+
+/** A counting gate: at most `size` holders at once, the others wait in turn. */
+class ThreadBudget {
+  readonly #waiting: (() => void)[] = [];
+  #free: number;
+  constructor(size: number) {
+    this.#free = size;
+  }
+  /** A place in the queue; `cancel` leaves the queue (a place already granted is given back with `give`). */
+  take(): { readonly granted: Promise<void>; readonly cancel: () => void } {
+    if (this.#free > 0) {
+      this.#free -= 1;
+      return { granted: Promise.resolve(), cancel: () => undefined };
+    }
+    let grant!: () => void;
+    const granted = new Promise<void>((resolveGrant) => {
+      grant = resolveGrant;
+    });
+    this.#waiting.push(grant);
+    return {
+      granted,
+      cancel: () => {
+        const index = this.#waiting.indexOf(grant);
+        if (index !== -1) this.#waiting.splice(index, 1);
+      },
+    };
+  }
+  give(): void {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#free += 1;
+  }
+}
+
+export interface UserFilesOptions {
+  readonly calls?: UserFileSystem;
+  readonly deadlineMs?: number;
+  readonly threads?: number;
+}
+
+/** The person's files on the real disk, or through `calls` in a test. */
+export function createUserFiles(options: UserFilesOptions = {}): UserFiles {
+  const calls = options.calls ?? nodeCalls;
+  const deadlineMs = options.deadlineMs ?? USER_FILE_DEADLINE_MS;
+  const budget = new ThreadBudget(options.threads ?? USER_FILE_THREADS);
+
+  /**
+   * One file-system call, on one of the budget's threads, given up after the deadline (waiting
+   * for a thread counts). A call given up keeps its thread until the system answers.
+   */
+  function bounded<T>(call: () => Promise<T>, onLateResult?: (value: T) => void): Promise<T> {
+    return new Promise<T>((resolveCall, rejectCall) => {
+      let settled = false;
+      const ticket = budget.take();
+      const timer = setTimeout(() => {
+        settled = true;
+        ticket.cancel();
+        rejectCall(new UserFileError('ETIMEDOUT', `no answer from the file system in ${deadlineMs} ms`));
+      }, deadlineMs);
+      void ticket.granted.then(() => {
+        // Granted after the deadline: the thread was never used.
+        if (settled) {
+          budget.give();
+          return;
+        }
+        call().then(
+          (value) => {
+            budget.give();
+            clearTimeout(timer);
+            if (settled) onLateResult?.(value);
+            else resolveCall(value);
+            settled = true;
+          },
+          (error: unknown) => {
+            budget.give();
+            clearTimeout(timer);
+            if (!settled) rejectCall(error);
+            settled = true;
+          },
+        );
+      });
+    });
+  }
+
+  async function openRegular(path: string, { within }: UserFileOptions): Promise<FileHandle> {
+    const real = await bounded(() => calls.realpath(path));
+    if (within !== undefined) {
+      const folder = await bounded(() => calls.realpath(resolve(within)));
+      const inside = relative(folder, real);
+      if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside))
+        throw new UserFileError('OUTSIDE_FOLDER', 'the file is outside its folder');
+    }
+    let handle: FileHandle;
+    try {
+      handle = await bounded(
+        () => calls.open(real, OPEN_FLAGS),
+        (late) => void late.close().catch(() => undefined),
+      );
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (typeof code !== 'string' || !NOT_OPENABLE.has(code)) throw error;
+      const info = await bounded(() => calls.stat(real));
+      throw new UserFileError(info.isFile() ? code : kindCode(info), 'not a regular file');
+    }
+    try {
+      const info = await bounded(() => handle.stat());
+      if (!info.isFile()) throw new UserFileError(kindCode(info), 'not a regular file');
+      return handle;
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async function* chunksOf(path: string, options: ReadOptions): AsyncGenerator<Buffer> {
+    const handle = await openRegular(path, options);
+    try {
+      for (;;) {
+        const buffer = Buffer.allocUnsafe(options.highWaterMark);
+        const { bytesRead } = await bounded(() => handle.read(buffer, 0, buffer.length, null));
+        if (bytesRead === 0) return;
+        yield bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead);
+      }
+    } finally {
+      await handle.close().catch(() => undefined);
+    }
+  }
+
+  return {
+    createReadStream: (path, options) => Readable.from(chunksOf(path, options), { objectMode: false }),
+    async readWhole(path, options) {
+      const handle = await openRegular(path, options);
+      try {
+        const { size } = await bounded(() => handle.stat());
+        if (size > options.maxBytes) throw new UserFileError('TOO_LARGE', 'the file is too large');
+        const chunks: Buffer[] = [];
+        let total = 0;
+        for (;;) {
+          // One byte more than allowed tells a file that grew past the limit from one that fits.
+          const buffer = Buffer.allocUnsafe(Math.min(1024 * 1024, options.maxBytes - total + 1));
+          const { bytesRead } = await bounded(() => handle.read(buffer, 0, buffer.length, null));
+          if (bytesRead === 0) break;
+          total += bytesRead;
+          if (total > options.maxBytes) throw new UserFileError('TOO_LARGE', 'the file is too large');
+          chunks.push(buffer.subarray(0, bytesRead));
+        }
+        return Buffer.concat(chunks, total);
+      } finally {
+        await handle.close().catch(() => undefined);
+      }
+    },
+    async list(folder) {
+      return (await bounded(() => calls.readdir(folder))).sort();
+    },
+  };
+}
+
+/** The real disk, shared by the whole process so that the thread budget holds for every caller. */
+export const userFiles: UserFiles = createUserFiles();

@@ -1,0 +1,151 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { open, realpath, stat, readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { checkManifestFile, formatIssue } from '../../../main/batch/manifest';
+import {
+  createUserFiles,
+  unreadableReason,
+  USER_FILE_THREADS,
+  type UserFileSystem,
+} from '../../../main/batch/user-files';
+import { createMemoryCredentialStore } from '../../../main/credentials/credential-store';
+import { openDataDir, type DataDir } from '../../../main/desk-core';
+import { createTranslator } from '../../../shared/i18n/translator';
+import { createTestDeskService } from '../../support/desk-service-harness';
+import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
+
+const english = createTranslator('en').t;
+
+/** The real calls, except `open`, which never answers: a network drive that went away. */
+function hangingOpen(opened: { count: number }): UserFileSystem {
+  return {
+    realpath: (path) => realpath(path),
+    stat: (path) => stat(path),
+    readdir: (path) => readdir(path),
+    open: () => {
+      opened.count += 1;
+      return new Promise(() => undefined);
+    },
+  };
+}
+
+let folder: TempFolder;
+beforeEach(() => {
+  folder = makeTempFolder('user-files-');
+});
+afterEach(() => folder.remove());
+
+describe('reads of the person’s files are bounded in time and in threads', () => {
+  it('gives up on a file whose drive does not answer, with a reason a person understands', async () => {
+    writeFileSync(folder.file('m.csv'), 'document\n');
+    const files = createUserFiles({ calls: hangingOpen({ count: 0 }), deadlineMs: 200 });
+    const started = performance.now();
+    const error = await files.readWhole(folder.file('m.csv'), { maxBytes: 1024 }).catch((e: unknown) => e);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect((error as { code?: string }).code).toBe('ETIMEDOUT');
+    expect(unreadableReason('ETIMEDOUT', english)).toBe(
+      'its drive did not answer within 15 seconds (a network drive that is offline?)',
+    );
+  });
+
+  it(`never has more than ${USER_FILE_THREADS} calls in flight, so the journal keeps the other threads`, async () => {
+    for (const name of ['a', 'b', 'c', 'd']) writeFileSync(folder.file(`${name}.pdf`), '%PDF-1.7\n');
+    const opened = { count: 0 };
+    const files = createUserFiles({ calls: hangingOpen(opened), deadlineMs: 300 });
+    const reads = ['a', 'b', 'c', 'd'].map((name) =>
+      files.readWhole(folder.file(`${name}.pdf`), { maxBytes: 1024 }).catch((e: unknown) => e),
+    );
+    const errors = await Promise.all(reads);
+    // Two calls hang on their threads; the two others waited for a thread and gave up too.
+    expect(opened.count).toBe(USER_FILE_THREADS);
+    expect(errors.map((error) => (error as { code?: string }).code)).toEqual([
+      'ETIMEDOUT',
+      'ETIMEDOUT',
+      'ETIMEDOUT',
+      'ETIMEDOUT',
+    ]);
+    // The hung calls still hold their threads: a later read waits for one, then gives up.
+    const later = await files.readWhole(folder.file('a.pdf'), { maxBytes: 1024 }).catch((e: unknown) => e);
+    expect((later as { code?: string }).code).toBe('ETIMEDOUT');
+    expect(opened.count).toBe(USER_FILE_THREADS);
+  });
+
+  it('keeps durable writes going while a manifest names four FIFOs as its PDFs', async () => {
+    const rows = [1, 2, 3, 4].map((index) => {
+      execFileSync('mkfifo', [folder.file(`pipe${index}.pdf`)]);
+      return `pipe${index}.pdf,REF-${index},signer,Employee,Anne,anne@example.com`;
+    });
+    writeFileSync(
+      folder.file('manifest.csv'),
+      ['document,external_reference,participant_type,role,name,email', ...rows].join('\n'),
+    );
+    const check = checkManifestFile(folder.file('manifest.csv'));
+    // What the journal does: write, sync, close, on libuv's threads.
+    const writes = Array.from({ length: 20 }, async (_, index) => {
+      const handle = await open(folder.file(`journal-${index}`), 'w');
+      await handle.write('event\n');
+      await handle.sync();
+      await handle.close();
+    });
+    await Promise.all(writes);
+    expect((await check).issues.map((issue) => formatIssue(issue))).toEqual(
+      [1, 2, 3, 4].map(
+        (index) =>
+          `line ${index + 1}, column "document": cannot read "pipe${index}.pdf": it is a named pipe (FIFO), not a file`,
+      ),
+    );
+  });
+});
+
+describe('a folder of PDFs added in the app', () => {
+  let dataDir: DataDir;
+  let elsewhere: string;
+  beforeEach(async () => {
+    const opened = await openDataDir(folder.file('data'));
+    if (!opened.ok) throw new Error(opened.message);
+    dataDir = opened.value;
+    elsewhere = mkdtempSync(join(tmpdir(), 'elsewhere-'));
+  });
+  afterEach(async () => {
+    await dataDir.close();
+    rmSync(elsewhere, { recursive: true, force: true });
+  });
+
+  it('adds its PDFs and a link that stays inside it, and says why a link out of it or a pipe is not taken', async () => {
+    const inbox = folder.file('inbox');
+    mkdirSync(inbox);
+    await writePdf({ ...folder, path: inbox, file: (name) => join(inbox, name) }, 'contract.pdf', 'Contract');
+    symlinkSync(join(inbox, 'contract.pdf'), join(inbox, 'copy.pdf'));
+    await writePdf({ ...folder, path: elsewhere, file: (name) => join(elsewhere, name) }, 'private.pdf');
+    symlinkSync(join(elsewhere, 'private.pdf'), join(inbox, 'innocent.pdf'));
+    execFileSync('mkfifo', [join(inbox, 'pipe.pdf')]);
+    writeFileSync(join(inbox, 'notes.txt'), 'not a PDF');
+
+    const service = createTestDeskService(dataDir, createMemoryCredentialStore());
+    try {
+      const batch = await service.handlers['batches.create']('From a folder');
+      const picked = { folder: inbox, paths: ['contract.pdf', 'copy.pdf', 'innocent.pdf', 'pipe.pdf'] };
+      const result = await service.handlers['documents.addPaths'](
+        batch.id,
+        picked.paths.map((name) => join(inbox, name)),
+        picked.folder,
+      );
+      expect(result.added).toBe(2);
+      expect(result.rejected.map((file) => [file.path, file.message])).toEqual([
+        [
+          join(inbox, 'innocent.pdf'),
+          'Cannot read the file: a symbolic link leads out of its folder; only files inside the folder are taken.',
+        ],
+        [join(inbox, 'pipe.pdf'), 'Cannot read the file: it is a named pipe (FIFO), not a file.'],
+      ]);
+      // Picked by hand, the same link is the person's own choice.
+      const byHand = await service.handlers['documents.addPaths'](batch.id, [join(inbox, 'innocent.pdf')]);
+      expect(byHand).toEqual({ added: 1, rejected: [] });
+    } finally {
+      await service.close();
+    }
+  });
+});
