@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { baseUrlSchema } from '../credentials/base-url';
+import { checkBaseUrl } from '../credentials/base-url';
 
 export const USAGE = `Usage:
   npm run cli -- validate MANIFEST
@@ -23,10 +23,9 @@ const optionsSchema = z.object({
   'base-url': z
     .string()
     .transform((text, context) => {
-      const parsed = baseUrlSchema.safeParse(text);
-      if (parsed.success) return parsed.data;
-      for (const issue of parsed.error.issues)
-        context.addIssue({ code: 'custom', message: `--base-url: ${issue.message}` });
+      const checked = checkBaseUrl(text);
+      if (checked.ok) return checked.baseUrl;
+      context.addIssue({ code: 'custom', message: `--base-url: ${checked.message}` });
       return z.NEVER;
     })
     .optional(),

@@ -1,4 +1,5 @@
 /** Where the command line gets its connection and how it logs: shared by every command that calls the service. */
+import { checkBaseUrl } from '../credentials/base-url';
 import { createKeytarCredentialStore } from '../credentials/credential-store';
 import { createProfileStore } from '../credentials/profile-store';
 import { sameConnection, type ConnectionAddress } from '../batch/batch-connection';
@@ -7,13 +8,32 @@ import { createJsonLogger, type Logger } from '../log';
 import { Secret } from '../secret';
 import type { CliArgs } from './cli-args';
 
+/**
+ * The environment's credentials for `baseUrl`, which is checked here again (the address rule,
+ * base-url.ts): whoever calls, the environment's secret goes only to an address that passes it.
+ */
 function connectionFromEnvironment(baseUrl: string): Connection | string {
+  const address = checkBaseUrl(baseUrl);
+  if (!address.ok) return `--base-url: ${address.message}`;
   const clientId = process.env.SIGNING_CLIENT_ID?.trim();
   const clientSecret = process.env.SIGNING_CLIENT_SECRET;
   if (!clientId || !clientSecret) {
     return 'Set SIGNING_CLIENT_ID and SIGNING_CLIENT_SECRET in the environment (the secret is never accepted on the command line).';
   }
-  return { baseUrl: baseUrl.replace(/\/+$/, ''), clientId, clientSecret: new Secret(clientSecret) };
+  return { baseUrl: address.baseUrl, clientId, clientSecret: new Secret(clientSecret) };
+}
+
+/**
+ * Why the data folder's record of where a batch was sent names an address the address rule
+ * refuses (base-url.ts), or undefined when it passes. The app and the command line only ever
+ * record addresses that pass: another program, or someone who could write the data folder,
+ * wrote this one, and nothing is sent to it, not even to look.
+ */
+export function recordedAddressProblem(address: ConnectionAddress): string | undefined {
+  const checked = checkBaseUrl(address.baseUrl);
+  return checked.ok
+    ? undefined
+    : `the data folder records that it was sent to a service address that is refused. ${checked.message} Nothing is sent there: the data folder was changed outside the app and the command line; restore it from a backup.`;
 }
 
 /** A saved profile of the data folder, with its secret from the OS keychain. */
@@ -45,6 +65,8 @@ export async function connectionForAddress(
   dataDir: string,
   args: Pick<CliArgs, 'baseUrl'>,
 ): Promise<Connection | string> {
+  const refused = recordedAddressProblem(address);
+  if (refused) return refused;
   // A saved profile names its address: it is the surest match.
   const profiles = createProfileStore({ dataDir, credentials: createKeytarCredentialStore() });
   const listed = await profiles.list();
@@ -60,8 +82,9 @@ export async function connectionForAddress(
   const addressAllowed =
     args.baseUrl !== undefined &&
     sameConnection({ baseUrl: args.baseUrl, clientId: address.clientId }, address);
+  // The address as the user typed it (checked), never the data folder's spelling of it.
   if (envClient === address.clientId && process.env.SIGNING_CLIENT_SECRET && addressAllowed)
-    return connectionFromEnvironment(address.baseUrl);
+    return connectionFromEnvironment(args.baseUrl);
   return `no credentials for client ${address.clientId}: set SIGNING_CLIENT_ID and SIGNING_CLIENT_SECRET to that client's and pass --base-url ${address.baseUrl} (the environment's secret goes only where --base-url says), or save a profile for ${address.baseUrl} in the app.${profileProblem}`;
 }
 

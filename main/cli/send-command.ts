@@ -9,7 +9,7 @@ import { checkManifestFile, formatIssue } from '../batch/manifest';
 import { openDesk, type Connection, type Desk } from '../desk-core';
 import type { CliArgs } from './cli-args';
 import { documentsLabel, quoted, runBatch, type ResumeHint } from './batch-run';
-import { chooseConnection, stderrLogger } from './cli-connection';
+import { chooseConnection, recordedAddressProblem, stderrLogger } from './cli-connection';
 import { EXIT, type CliOutput } from './cli-output';
 import { reportStoreDamage } from './store-report';
 
@@ -81,6 +81,12 @@ export async function bindConnection(
     return adoption.ok;
   }
   const bound = await desk.store.bindConnection(batch.id, connection);
+  // Checked before comparing: `http://user:password@host` compares equal to `http://host`.
+  const refused = recordedAddressProblem(bound);
+  if (refused) {
+    out.error(`Nothing was sent for ${batch.name}: ${refused}`);
+    return false;
+  }
   if (sameConnection(bound, connection)) return true;
   out.error(
     `This batch was sent to ${bound.baseUrl} as ${bound.clientId}. Resume it with the same --base-url and client id, so no document goes to two services.`,

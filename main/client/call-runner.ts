@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { checkBaseUrl } from '../credentials/base-url';
 import type { Logger } from '../log';
 import type { Secret } from '../secret';
 import { classifyAnswer, type FailedAnswer } from './answer-classification';
@@ -113,9 +114,17 @@ export interface CallRunnerDeps extends Politeness {
  */
 export class CallRunner {
   readonly #deps: CallRunnerDeps;
+  /**
+   * The service's address in its one spelling, or undefined when it fails the address rule
+   * (main/credentials/base-url.ts): then nothing is sent, not even a token request with the
+   * client secret, whichever caller forgot to check it.
+   */
+  readonly #baseUrl: string | undefined;
 
   constructor(deps: CallRunnerDeps) {
     this.#deps = deps;
+    const address = checkBaseUrl(deps.baseUrl);
+    this.#baseUrl = address.ok ? address.baseUrl : undefined;
   }
 
   /** Runs a call; see `CallSpec` and `OptionalBodyCallSpec` for what counts as success. */
@@ -123,6 +132,18 @@ export class CallRunner {
   run<T>(spec: CallSpec<T>): Promise<Result<CallAnswer<T>>>;
   async run<T>(spec: CallSpec<T> | OptionalBodyCallSpec<T>): Promise<Result<CallAnswer<T | undefined>>> {
     const { logger, random } = this.#deps;
+    const baseUrl = this.#baseUrl;
+    if (baseUrl === undefined) {
+      // Never the address itself in the log: it may hold a user name and password.
+      logger.log('warn', 'service.address_refused', { operation: spec.operation });
+      return failure({
+        operation: spec.operation,
+        code: 'address_refused',
+        retryable: false,
+        outcomeUnknown: false,
+        attempts: 0,
+      });
+    }
     const policy = spec.maxAttempts
       ? { ...this.#deps.policy, maxAttempts: spec.maxAttempts }
       : this.#deps.policy;
@@ -185,7 +206,7 @@ export class CallRunner {
         dispatched = true;
         outcome = await this.#deps.transport.send({
           method: spec.method,
-          url: `${this.#deps.baseUrl}${spec.path}`,
+          url: `${baseUrl}${spec.path}`,
           headers: {
             accept: 'application/json',
             ...(token ? { authorization: `Bearer ${token.value.reveal()}` } : {}),

@@ -33,7 +33,8 @@ const filePath = z.string().min(1).max(4096);
 
 export const profileInputSchema = z.object({
   name: z.string().trim().min(1, 'is required').max(64, 'must be at most 64 characters'),
-  baseUrl: z.string().trim().min(1, 'is required').max(2048),
+  // A bound on what crosses only: main's address rule refuses above 2,048 characters, saying why.
+  baseUrl: z.string().trim().min(1, 'is required').max(8192),
   clientId: z.string().trim().min(1, 'is required').max(512),
   /** Set or replace the secret; absent keeps the saved one. Never sent back. */
   secret: z.string().min(1).max(4096).optional(),

@@ -5,8 +5,14 @@ export const MAX_ROLE_LENGTH = 100;
 export const MAX_NAME_LENGTH = 255;
 export const MIN_SIGNING_ORDER = 1;
 export const UPLOAD_ID_PREFIX = 'upl_';
-/** Every valid PDF starts with this header, followed by a version such as `1.7` (spec §7 `invalid_pdf`). */
-export const PDF_HEADER_PATTERN = /^%PDF-\d\.\d/;
+/**
+ * A PDF starts with its header, `%PDF-` and one of the versions that exist: 1.0 to 1.7 (ISO
+ * 32000-1 §7.5.2) or 2.0 (ISO 32000-2). The service refuses a body that does not start with it
+ * (spec §7 `invalid_pdf`), so `%PDF-1.9`, `%PDF-2.1` or bytes before the header are refused here
+ * too. The first 8 bytes decide. The simulator keeps the same rule on its own (it shares no code
+ * with the app): simulator/routes/upload-route.ts.
+ */
+export const PDF_HEADER_PATTERN = /^%PDF-(?:1\.[0-7]|2\.0)/;
 /**
  * Locale tags take the form language-REGION (spec §4.3), e.g. `fr-FR`; a BCP 47 region is two
  * letters or a three-digit UN M.49 area, e.g. `es-419`.

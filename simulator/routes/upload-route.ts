@@ -8,8 +8,12 @@ import { grantOf, type ApiCall, type ApiRoute } from './api-route';
 /** 50 MiB (spec §8). */
 export const MAX_PDF_BYTES = 50 * 1024 * 1024;
 
-/** `%PDF-` then a version such as `1.7`: the first 8 bytes are all the header check needs. */
-const PDF_HEADER = /^%PDF-\d\.\d$/;
+/**
+ * `%PDF-` then a version that exists, 1.0 to 1.7 (ISO 32000-1) or 2.0 (ISO 32000-2), at the very
+ * start: the first 8 bytes are all the header check needs. The app checks the same before
+ * sending (shared/service/limits.ts; the simulator shares no code with it).
+ */
+const PDF_HEADER = /^%PDF-(?:1\.[0-7]|2\.0)$/;
 const PDF_HEADER_BYTES = 8;
 
 function pdfContentTypeProblem(contentType: string | undefined): string | undefined {
@@ -55,7 +59,11 @@ async function createUpload(call: ApiCall): Promise<ApiResponse | null> {
   }
   if (outcome.sizeBytes === 0) return errorResponse(422, 'missing_pdf', 'the request body is empty');
   if (!PDF_HEADER.test(head.toString('latin1'))) {
-    return errorResponse(422, 'invalid_pdf', 'the body does not start with a PDF header such as %PDF-1.7');
+    return errorResponse(
+      422,
+      'invalid_pdf',
+      'the body does not start with a PDF header: %PDF-1.0 to %PDF-1.7, or %PDF-2.0',
+    );
   }
 
   const now = state.clock.now();

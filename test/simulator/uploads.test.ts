@@ -120,16 +120,31 @@ describe('POST /api/v1/uploads', () => {
     ['a lower-case header', '%pdf-1.7\n'],
     ['a header cut short', '%PDF-1.'],
     ['a leading space', ' %PDF-1.7\n'],
+    ['a version that does not exist, %PDF-1.8', '%PDF-1.8\n%%EOF'],
+    ['a version that does not exist, %PDF-1.9', '%PDF-1.9\n%%EOF'],
+    ['a version that does not exist, %PDF-2.1', '%PDF-2.1\n%%EOF'],
+    ['a version that does not exist, %PDF-3.0', '%PDF-3.0\n%%EOF'],
+    ['a version that does not exist, %PDF-0.9', '%PDF-0.9\n%%EOF'],
+    ['a version that is not a number, %PDF-1.a', '%PDF-1.a\n%%EOF'],
+    ['a header after other bytes (a byte-order mark)', '\u00ef\u00bb\u00bf%PDF-1.7\n%%EOF'],
   ])('answers 422 invalid_pdf for %s', async (_label, content) => {
     const answer = await uploadPdf(simulator, token, Buffer.from(content, 'latin1'));
     expect(answer.status).toBe(422);
-    expect(answer.body.error.code).toBe('invalid_pdf');
+    expect(answer.body).toEqual({
+      error: {
+        code: 'invalid_pdf',
+        message: 'the body does not start with a PDF header: %PDF-1.0 to %PDF-1.7, or %PDF-2.0',
+      },
+    });
   });
 
-  it('accepts any PDF version header such as %PDF-2.0', async () => {
-    const answer = await uploadPdf(simulator, token, Buffer.from('%PDF-2.0\n%%EOF', 'latin1'));
-    expect(answer.status).toBe(201);
-  });
+  it.each(['1.0', '1.1', '1.2', '1.3', '1.4', '1.5', '1.6', '1.7', '2.0'])(
+    'accepts the PDF version that exists %s',
+    async (version) => {
+      const answer = await uploadPdf(simulator, token, Buffer.from(`%PDF-${version}\n%%EOF`, 'latin1'));
+      expect(answer.status).toBe(201);
+    },
+  );
 
   it('accepts exactly 50 MiB, hashing the streamed bytes', async () => {
     const hash = createHash('sha256');

@@ -284,7 +284,7 @@ describe('bad input', () => {
   });
 
   const httpsOnly =
-    'The base URL must use https:// so the client secret is encrypted on the way; http:// is accepted only for this computer (localhost, 127.0.0.1 or [::1]).';
+    'The base URL must use https:// so the client secret is encrypted on the way; http:// is accepted only for this computer (localhost, 127.0.0.1 to 127.255.255.255, or [::1]).';
   it.each([
     ['', 'The base URL is required, e.g. https://sign.example.com.'],
     ['sign.example.com', 'The base URL must be a full address, e.g. https://sign.example.com.'],
