@@ -61,12 +61,12 @@ export interface App {
   answerNextDialog(paths: string | readonly string[] | null): Promise<void>;
   /**
    * Where the next report of the batch `batchName` is saved: the browser host chooses it itself
-   * (its home's XDG download folder, `reportsDir`), Electron's save dialog is answered with a
+   * (its home's XDG download folder, `reportsFolder`), Electron's save dialog is answered with a
    * file of `files`.
    */
   saveNextReport(batchName: string): Promise<string>;
   /** Browser host only: the XDG download folder of the host's own home (never the real user's). */
-  readonly reportsDir: string | undefined;
+  readonly reportsFolder: string | undefined;
   /**
    * A screenshot of the main window, for the README: written to docs/screenshots/<name>.png
    * when UPDATE_SCREENSHOTS=1 (browser host only, so the pictures stay the same), else to the
@@ -158,9 +158,9 @@ async function launchBrowser(files: TempFolder, sim: Simulator, options: LaunchO
   // A home of the host's own, set up like a French desktop's: reports land in its XDG download
   // folder, never in the real user's Downloads.
   const home = files.file('home');
-  const reportsDir = join(home, 'Téléchargements');
+  const reportsFolder = join(home, 'Téléchargements');
   mkdirSync(join(home, '.config'), { recursive: true });
-  mkdirSync(reportsDir);
+  mkdirSync(reportsFolder);
   writeFileSync(join(home, '.config', 'user-dirs.dirs'), 'XDG_DOWNLOAD_DIR="$HOME/Téléchargements"\n');
   let host: LaunchedBrowserHost;
   try {
@@ -230,9 +230,9 @@ async function launchBrowser(files: TempFolder, sim: Simulator, options: LaunchO
       // The browser host's stand-in for a file dialog is a prompt: several paths are separated by ";".
       nextAnswer = paths === null ? undefined : typeof paths === 'string' ? paths : paths.join(';');
     },
-    reportsDir,
+    reportsFolder,
     // Nothing to answer: the host names the file after the batch, in its download folder.
-    saveNextReport: async (batchName) => join(reportsDir, `${batchName}.csv`),
+    saveNextReport: async (batchName) => join(reportsFolder, `${batchName}.csv`),
     async close() {
       await browser.close().catch(() => undefined);
       await host.close();
@@ -312,7 +312,7 @@ async function launchElectron(files: TempFolder, sim: Simulator): Promise<App> {
     logLines: () => (existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').filter(Boolean) : []),
     bridgeFramesToPage: [],
     screenshot: (name) => screenshotOf(page, files, name, false),
-    reportsDir: undefined,
+    reportsFolder: undefined,
     async saveNextReport(batchName) {
       const path = files.file(`${batchName}.csv`);
       await answerNextDialog(path);

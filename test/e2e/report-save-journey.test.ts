@@ -23,7 +23,7 @@ describe('the browser host’s report', () => {
   it('is saved in the host’s download folder without asking the page for a path, never over an earlier one', async () => {
     app = await launchApp({ host: 'browser' });
     const { page } = app;
-    const folder = app.reportsDir ?? '';
+    const folder = app.reportsFolder ?? '';
     const asked: string[] = [];
     page.on('dialog', (dialog) => asked.push(`${dialog.type()}: ${dialog.message()}`));
     await createBatch(page, 'Quarterly');
