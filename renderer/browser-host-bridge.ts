@@ -213,8 +213,8 @@ function installDeskBridge(): void {
       .split(/[;\n]/)
       .map((path) => path.trim())
       .filter((path) => path !== '');
-  const promptPath = (question: string, suggestion = ''): string[] => {
-    const path = window.prompt(question, suggestion)?.trim();
+  const promptPath = (question: string): string[] => {
+    const path = window.prompt(question)?.trim();
     return path ? [path] : [];
   };
   /** The page's language (the renderer sets `<html lang>` to the one the desk speaks). */
@@ -223,7 +223,7 @@ function installDeskBridge(): void {
     return createTranslator(language, locale).t;
   };
 
-  // A browser has no file dialog that yields paths: these ask for them (development host only).
+  // A browser has no open dialog that yields paths: these ask for them (development host only).
   const dialogs: DeskBridge['dialogs'] = Object.freeze({
     pickPdfs: () => dialogCall('dialogs.pickPdfs', [], promptPaths(words()('host.promptPdfs'))),
     pickFolder: () => dialogCall('dialogs.pickFolder', [], promptPath(words()('host.promptFolder'))),
@@ -232,12 +232,9 @@ function installDeskBridge(): void {
   const report: DeskBridge['report'] = Object.freeze({
     csv: (batchId: string) =>
       call('report.csv', [batchId]) as Promise<IpcResult<ChannelResult<'report.csv'>>>,
+    // No prompt: the host saves the report in its Downloads folder and answers with the path.
     export: (batchId: string) =>
-      dialogCall(
-        'report.export',
-        [batchId],
-        promptPath(words()('host.promptReport'), '~/signing-report.csv'),
-      ),
+      call('report.export', [batchId]) as Promise<IpcResult<ChannelResult<'report.export'>>>,
   });
 
   const api = createBridge((channel, args) => call(channel, args), subscribe);

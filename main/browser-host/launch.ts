@@ -16,7 +16,7 @@ import { openDataDir, type ConnectionTuning } from '../desk-core';
 import { silentLogger, type Logger } from '../log';
 import { openAppWindow, removeOrphanedWindowFolders, type AppWindow } from './app-window';
 import { createChromiumCeremonyOpener, type ClosableCeremonyOpener } from './chromium-ceremony-opener';
-import { createPromptedDialogs } from './host-dialogs';
+import { createPromptedDialogs, processPathBases } from './host-dialogs';
 import { startBrowserHost, type BrowserHost } from './host-server';
 import { posixLocales } from '../app/system-locales';
 
@@ -43,6 +43,11 @@ export interface BrowserHostLaunchOptions {
   readonly chromiumPath?: string;
   /** The system's preferred locales (default: the POSIX environment's). */
   readonly systemLocales?: readonly string[];
+  /**
+   * The home folder: `~/…` in prompts, and the Downloads folder reports are saved in (default:
+   * this user's). Tests give one of their own, so no real user folder is touched.
+   */
+  readonly home?: string;
 }
 
 /** A running browser host. */
@@ -106,7 +111,7 @@ export async function launchBrowserHost(options: BrowserHostLaunchOptions): Prom
     version: packageJson.version,
     dataDir,
     profiles,
-    dialogs: createPromptedDialogs(),
+    dialogs: createPromptedDialogs(processPathBases(options.home)),
     ceremony: options.ceremonyOpener ?? (chromiumOpener as ClosableCeremonyOpener),
     notifier: loggingNotifier(logger),
     emit: (event, payload) => host?.emit(event, payload),

@@ -1,8 +1,9 @@
 /**
  * Ceremonies in a locked-down window of their own (PRODUCT.md §4): an in-memory session
  * partition per window with every permission denied, no preload, sandboxed, navigation kept
- * within the widget's origin, the partition cleared on close. The widget URL is a secret: it is
- * revealed only to call loadURL, never logged, never put in a title, and never loaded expired.
+ * within the widget's origin, the partition cleared on close, no menu and no DevTools. The
+ * widget URL is a secret: it is revealed only to call loadURL, never logged, never put in a
+ * title, never shown in DevTools (not even in a development run), and never loaded expired.
  */
 import { randomUUID } from 'node:crypto';
 import { BrowserWindow, session, type BrowserWindowConstructorOptions, type Session } from 'electron';
@@ -37,14 +38,16 @@ export function widgetOriginOf(widgetUrl: string): string | undefined {
   return secure && url.host !== '' ? `${url.protocol}//${url.host}` : undefined;
 }
 
-/** The window options: hardened, no preload, the given in-memory partition, the request's title. */
+/**
+ * The window options: hardened, no preload, the given in-memory partition, the request's title,
+ * DevTools off whatever the build (the page's address is the secret widget URL).
+ */
 export function ceremonyWindowOptions(title: string, partition: string): BrowserWindowConstructorOptions {
   return {
     width: 1100,
     height: 860,
     title,
-    autoHideMenuBar: true,
-    webPreferences: { ...LOCKED_DOWN_WEB_PREFERENCES, partition, spellcheck: false },
+    webPreferences: { ...LOCKED_DOWN_WEB_PREFERENCES, partition, spellcheck: false, devTools: false },
   };
 }
 
@@ -107,6 +110,9 @@ export function createCeremonyWindows(options: CeremonyWindowsOptions): Ceremony
     ses.on('will-download', (event) => event.preventDefault());
 
     const window = new BrowserWindow(ceremonyWindowOptions(request.title, partition));
+    // No menu on Windows and Linux, so none of the app menu's shortcuts (macOS has one menu
+    // for the whole app; DevTools stay off there through the web preferences).
+    window.removeMenu();
     const contents = window.webContents;
     setNavigationScope(contents, origin);
     contents.setWindowOpenHandler(() => ({ action: 'deny' }));

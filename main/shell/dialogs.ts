@@ -2,23 +2,11 @@
 import { join } from 'node:path';
 import { dialog, type BrowserWindow, type OpenDialogOptions, type SaveDialogOptions } from 'electron';
 import type { Dialogs } from '../app/ports';
+import { safeReportName } from '../report/report-file-name';
 
 export const PDF_FILTER = { name: 'PDF documents', extensions: ['pdf'] };
 export const MANIFEST_FILTER = { name: 'Manifest (CSV)', extensions: ['csv'] };
 export const REPORT_FILTER = { name: 'CSV report', extensions: ['csv'] };
-
-/**
- * A file name safe to propose in a save dialog: no folders, no characters Windows refuses, a
- * .csv extension. The name comes from the renderer, so it never chooses the folder.
- */
-export function safeReportName(defaultName: string): string {
-  const cleaned = defaultName
-    .replace(/[\\/:*?"<>|\p{Cc}]/gu, '_')
-    .replace(/^[.\s]+|[.\s]+$/g, '')
-    .slice(0, 150);
-  const name = cleaned === '' ? 'report' : cleaned;
-  return /\.csv$/i.test(name) ? name : `${name}.csv`;
-}
 
 export interface SystemDialogsOptions {
   /** The window the dialogs belong to, when it is shown. */

@@ -14,11 +14,20 @@ export interface MainWindowOptions {
   readonly startHidden: boolean;
   /** True once the user chose Quit: the close is then a real one. */
   readonly isQuitting: () => boolean;
+  /** DevTools in this window: a development run only (`isDevelopmentRun`). */
+  readonly devTools: boolean;
   readonly logger: Logger;
 }
 
-/** The constructor options: hardened web preferences plus the preload, shown only when ready. */
-export function mainWindowOptions(preloadFile: string, iconFile?: string): BrowserWindowConstructorOptions {
+/**
+ * The constructor options: hardened web preferences plus the preload, shown only when ready;
+ * DevTools only when `devTools` (a development run).
+ */
+export function mainWindowOptions(
+  preloadFile: string,
+  options: { readonly iconFile?: string | undefined; readonly devTools: boolean },
+): BrowserWindowConstructorOptions {
+  const { iconFile, devTools } = options;
   return {
     width: 1280,
     height: 840,
@@ -27,13 +36,15 @@ export function mainWindowOptions(preloadFile: string, iconFile?: string): Brows
     show: false,
     title: 'Signing Batch Desk',
     ...(iconFile ? { icon: iconFile } : {}),
-    webPreferences: { ...LOCKED_DOWN_WEB_PREFERENCES, preload: preloadFile, spellcheck: false },
+    webPreferences: { ...LOCKED_DOWN_WEB_PREFERENCES, preload: preloadFile, spellcheck: false, devTools },
   };
 }
 
 /** Creates the main window and starts loading the app into it. */
 export function createMainWindow(options: MainWindowOptions): BrowserWindow {
-  const window = new BrowserWindow(mainWindowOptions(options.preloadFile, options.iconFile));
+  const window = new BrowserWindow(
+    mainWindowOptions(options.preloadFile, { iconFile: options.iconFile, devTools: options.devTools }),
+  );
   window.once('ready-to-show', () => {
     if (!options.startHidden) window.show();
   });

@@ -6,10 +6,13 @@
  */
 // First: the bundled CommonJS dependencies below need `require` while they load.
 import { app, dialog, session, type BrowserWindow } from 'electron';
-import type { EventChannel } from '../../shared/ipc/contract';
+import type { DeskHandlers, EventChannel } from '../../shared/ipc/contract';
+import type { AppInfo } from '../../shared/ipc/views';
+import { createTranslator } from '../../shared/i18n/translator';
 import { createDeskService } from '../app/desk-service';
 import { openDataDir } from '../desk-core';
 import type { Logger } from '../log';
+import { installAppMenu } from './app-menu';
 import { registerAppScheme, serveAppScheme } from './app-protocol';
 import { createCeremonyWindows } from './ceremony-window';
 import { connectionTester } from '../app/connection-tester';
@@ -27,6 +30,7 @@ import {
   applyPermissionPolicy,
   EXTERNAL_LINK_ORIGINS,
   hardenAllWebContents,
+  isDevelopmentRun,
 } from './security';
 import { createDeskTray, type DeskTray } from './tray';
 
@@ -54,6 +58,28 @@ function lazySimulatorDemo(dataDir: string): DemoProvider {
     },
     async resume() {
       return (await load()).resume?.();
+    },
+  };
+}
+
+/** The app's menu in the language `info` says the desk speaks. */
+function installMenuFor(info: Pick<AppInfo, 'language' | 'locale'>): void {
+  installAppMenu({
+    productName: app.getName(),
+    platform: process.platform,
+    development: isDevelopmentRun(app),
+    t: createTranslator(info.language, info.locale).t,
+  });
+}
+
+/** The handlers, with the menu following the desk's language when the person changes it. */
+function withMenuLanguage(handlers: DeskHandlers): DeskHandlers {
+  return {
+    ...handlers,
+    'app.setLanguage': async (setting) => {
+      const info = await handlers['app.setLanguage'](setting);
+      installMenuFor(info);
+      return info;
     },
   };
 }
@@ -94,18 +120,22 @@ async function startDesk(
       if (TRAY_EVENTS.has(event)) outlets.tray?.scheduleRefresh();
     },
     // From the source folder (npm start), the built-in simulator is offered as a demo connection.
-    ...(DESK_DEVELOPMENT_BUILD && !app.isPackaged ? { demo: lazySimulatorDemo(paths.dataDir) } : {}),
+    // The literal flag first lets the bundler drop the simulator from installers' bundles.
+    ...(DESK_DEVELOPMENT_BUILD && isDevelopmentRun(app) ? { demo: lazySimulatorDemo(paths.dataDir) } : {}),
     logger,
     systemLocales: () => app.getPreferredSystemLanguages(),
     testConnection: connectionTester(logger),
   });
-  outlets.ipc = registerDeskIpc({ handlers: service.handlers, logger, mainWebContents });
+  // Ours before any window exists: Electron's default menu opens DevTools (Ctrl+Shift+I).
+  installMenuFor(await service.handlers['app.info']());
+  outlets.ipc = registerDeskIpc({ handlers: withMenuLanguage(service.handlers), logger, mainWebContents });
   state.mainWindow = createMainWindow({
     preloadFile: paths.preloadFile,
     url: APP_ENTRY_URL,
     iconFile: paths.windowIcon,
     startHidden: launchedAtLogin(app, process.argv, process.platform),
     isQuitting: () => state.quitting,
+    devTools: isDevelopmentRun(app),
     logger,
   });
   outlets.tray = createDeskTray({

@@ -20,7 +20,8 @@ export const EXTERNAL_LINK_ORIGINS: readonly string[] = [];
 /**
  * The web preferences of every window (Electron's security checklist): no Node anywhere,
  * isolated and sandboxed, web security on, no insecure content, no `<webview>`, no
- * experimental or Blink features, no navigation by dropping a file on the window.
+ * experimental or Blink features, no navigation by dropping a file on the window, no DevTools
+ * (a window that may have them says so itself, see `isDevelopmentRun`).
  */
 export const LOCKED_DOWN_WEB_PREFERENCES = {
   contextIsolation: true,
@@ -34,7 +35,17 @@ export const LOCKED_DOWN_WEB_PREFERENCES = {
   experimentalFeatures: false,
   navigateOnDragDrop: false,
   safeDialogs: true,
+  devTools: false,
 } as const satisfies WebPreferences;
+
+/**
+ * A development run: a development build (`npm start`, tests; installers are built with
+ * `--production`) that is not packaged. Only such a run gets DevTools in the main window, the
+ * Reload and DevTools menu entries, and the demo connection. The one place this rule lives.
+ */
+export function isDevelopmentRun(app: Pick<App, 'isPackaged'>): boolean {
+  return DESK_DEVELOPMENT_BUILD && !app.isPackaged;
+}
 
 /** The parsed URL, or undefined for anything that is not an absolute URL. */
 export function parseUrl(text: unknown): URL | undefined {

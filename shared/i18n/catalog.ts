@@ -21,6 +21,7 @@ import en_host from './catalog/en/host.json';
 import en_waits from './catalog/en/waits.json';
 import en_people from './catalog/en/people.json';
 import en_settings from './catalog/en/settings.json';
+import en_menu from './catalog/en/menu.json';
 import fr_common from './catalog/fr/common.json';
 import fr_connections from './catalog/fr/connections.json';
 import fr_batches from './catalog/fr/batches.json';
@@ -37,6 +38,7 @@ import fr_host from './catalog/fr/host.json';
 import fr_waits from './catalog/fr/waits.json';
 import fr_people from './catalog/fr/people.json';
 import fr_settings from './catalog/fr/settings.json';
+import fr_menu from './catalog/fr/menu.json';
 import de_common from './catalog/de/common.json';
 import de_connections from './catalog/de/connections.json';
 import de_batches from './catalog/de/batches.json';
@@ -53,6 +55,7 @@ import de_host from './catalog/de/host.json';
 import de_waits from './catalog/de/waits.json';
 import de_people from './catalog/de/people.json';
 import de_settings from './catalog/de/settings.json';
+import de_menu from './catalog/de/menu.json';
 
 const en = {
   ...en_common,
@@ -71,6 +74,7 @@ const en = {
   ...en_waits,
   ...en_people,
   ...en_settings,
+  ...en_menu,
 };
 const fr = {
   ...fr_common,
@@ -89,6 +93,7 @@ const fr = {
   ...fr_waits,
   ...fr_people,
   ...fr_settings,
+  ...fr_menu,
 };
 const de = {
   ...de_common,
@@ -107,6 +112,7 @@ const de = {
   ...de_waits,
   ...de_people,
   ...de_settings,
+  ...de_menu,
 };
 
 /** Every message id (the English catalog is the reference). */
@@ -130,6 +136,7 @@ export const CATALOG_AREAS = {
   waits: { en: en_waits, fr: fr_waits, de: de_waits },
   people: { en: en_people, fr: fr_people, de: de_people },
   settings: { en: en_settings, fr: fr_settings, de: de_settings },
+  menu: { en: en_menu, fr: fr_menu, de: de_menu },
 } as const satisfies Record<string, Record<Language, Record<string, string>>>;
 
 export const MESSAGES: Readonly<Record<Language, Readonly<Record<string, string>>>> = { en, fr, de };

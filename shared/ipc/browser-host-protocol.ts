@@ -27,17 +27,16 @@ export const SECRET_HASH_PARAMETER = 'secret';
 /** Larger messages close the connection (WebSocket close code 1009); nothing legitimate is near. */
 export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
-/** The invoke channels whose call carries what the user answered in the page's prompt. */
-export const DIALOG_CHANNELS = [
-  'dialogs.pickPdfs',
-  'dialogs.pickFolder',
-  'dialogs.pickManifest',
-  'report.export',
-] as const;
+/**
+ * The invoke channels whose call carries what the user answered in the page's prompt: files to
+ * read only. `report.export` is not one: the host chooses where a report is written (in the
+ * Downloads folder), so a page cannot make it write anywhere; an answer sent with it is refused.
+ */
+export const DIALOG_CHANNELS = ['dialogs.pickPdfs', 'dialogs.pickFolder', 'dialogs.pickManifest'] as const;
 
 /**
- * What the user typed in the page's stand-in for a native file dialog: paths on this computer
- * (absolute, `~/…`, or relative to the home folder). Empty means cancelled.
+ * What the user typed in the page's stand-in for a native open dialog: paths on this computer
+ * (absolute, `~/…`, or relative to the folder the host was started in). Empty means cancelled.
  */
 export interface DialogAnswer {
   readonly paths: readonly string[];

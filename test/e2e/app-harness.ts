@@ -12,7 +12,7 @@
  * It records what could leak a secret (log lines, bridge frames) for `expectNoSecretLeft`, and
  * fails a test when the app's page logged an error or an Electron security warning.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import {
@@ -59,6 +59,14 @@ export interface App {
   readonly bridgeFramesToPage: string[];
   /** Answers the next file dialog (open or save) with these paths; null cancels it. */
   answerNextDialog(paths: string | readonly string[] | null): Promise<void>;
+  /**
+   * Where the next report of the batch `batchName` is saved: the browser host chooses it itself
+   * (its home's XDG download folder, `reportsFolder`), Electron's save dialog is answered with a
+   * file of `files`.
+   */
+  saveNextReport(batchName: string): Promise<string>;
+  /** Browser host only: the XDG download folder of the host's own home (never the real user's). */
+  readonly reportsFolder: string | undefined;
   /**
    * A screenshot of the main window, for the README: written to docs/screenshots/<name>.png
    * when UPDATE_SCREENSHOTS=1 (browser host only, so the pictures stay the same), else to the
@@ -147,10 +155,18 @@ async function launchBrowser(files: TempFolder, sim: Simulator, options: LaunchO
     },
   };
   const dataDir = options.dataDir ?? files.file('data');
+  // A home of the host's own, set up like a French desktop's: reports land in its XDG download
+  // folder, never in the real user's Downloads.
+  const home = files.file('home');
+  const reportsFolder = join(home, 'Téléchargements');
+  mkdirSync(join(home, '.config'), { recursive: true });
+  mkdirSync(reportsFolder);
+  writeFileSync(join(home, '.config', 'user-dirs.dirs'), 'XDG_DOWNLOAD_DIR="$HOME/Téléchargements"\n');
   let host: LaunchedBrowserHost;
   try {
     host = await launchBrowserHost({
       dataDir,
+      home,
       port: 0,
       // The real keychain, with entries of this data folder's own: journeys running side by side
       // each save an "Office" connection, which must not replace one another's secret.
@@ -214,6 +230,9 @@ async function launchBrowser(files: TempFolder, sim: Simulator, options: LaunchO
       // The browser host's stand-in for a file dialog is a prompt: several paths are separated by ";".
       nextAnswer = paths === null ? undefined : typeof paths === 'string' ? paths : paths.join(';');
     },
+    reportsFolder,
+    // Nothing to answer: the host names the file after the batch, in its download folder.
+    saveNextReport: async (batchName) => join(reportsFolder, `${batchName}.csv`),
     async close() {
       await browser.close().catch(() => undefined);
       await host.close();
@@ -262,6 +281,26 @@ async function launchElectron(files: TempFolder, sim: Simulator): Promise<App> {
     }
   });
   const logFile = join(userData, 'logs', 'main.log');
+  /** The next native open or save dialog answers these paths, then the real one is back. */
+  const answerNextDialog = async (paths: string | readonly string[] | null): Promise<void> => {
+    const answer = paths === null ? null : typeof paths === 'string' ? [paths] : [...paths];
+    await app.evaluate(({ dialog }, chosen) => {
+      const patched = dialog as unknown as Record<string, unknown>;
+      const originals = { open: dialog.showOpenDialog, save: dialog.showSaveDialog };
+      const restore = () => {
+        patched.showOpenDialog = originals.open;
+        patched.showSaveDialog = originals.save;
+      };
+      patched.showOpenDialog = async () => {
+        restore();
+        return chosen === null ? { canceled: true, filePaths: [] } : { canceled: false, filePaths: chosen };
+      };
+      patched.showSaveDialog = async () => {
+        restore();
+        return chosen === null ? { canceled: true } : { canceled: false, filePath: chosen[0] };
+      };
+    }, answer);
+  };
   return {
     host: 'electron',
     page,
@@ -273,26 +312,13 @@ async function launchElectron(files: TempFolder, sim: Simulator): Promise<App> {
     logLines: () => (existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').filter(Boolean) : []),
     bridgeFramesToPage: [],
     screenshot: (name) => screenshotOf(page, files, name, false),
-    async answerNextDialog(paths) {
-      const answer = paths === null ? null : typeof paths === 'string' ? [paths] : [...paths];
-      // The next native open or save dialog answers these paths, then the real one is back.
-      await app.evaluate(({ dialog }, chosen) => {
-        const patched = dialog as unknown as Record<string, unknown>;
-        const originals = { open: dialog.showOpenDialog, save: dialog.showSaveDialog };
-        const restore = () => {
-          patched.showOpenDialog = originals.open;
-          patched.showSaveDialog = originals.save;
-        };
-        patched.showOpenDialog = async () => {
-          restore();
-          return chosen === null ? { canceled: true, filePaths: [] } : { canceled: false, filePaths: chosen };
-        };
-        patched.showSaveDialog = async () => {
-          restore();
-          return chosen === null ? { canceled: true } : { canceled: false, filePath: chosen[0] };
-        };
-      }, answer);
+    reportsFolder: undefined,
+    async saveNextReport(batchName) {
+      const path = files.file(`${batchName}.csv`);
+      await answerNextDialog(path);
+      return path;
     },
+    answerNextDialog,
     async close() {
       // The app lives in the tray: closing its window does not quit it.
       await app.evaluate(({ app: electronApp }) => electronApp.quit()).catch(() => undefined);

@@ -415,7 +415,7 @@ export const exportReport: Journey = {
   name: 'exports the status report as CSV and reads it back: one row per document, statuses and dates, no formula can run',
   timeoutMs: 90_000,
   async run(app) {
-    const { page, sim, files } = app;
+    const { page, sim } = app;
     const client = registerJourneyClient(app);
     await saveConnection(page, { name: 'Office', baseUrl: sim.baseUrl, ...client });
     await createBatch(page, 'Report batch');
@@ -438,8 +438,8 @@ export const exportReport: Journey = {
       .getByText(/^Completed/)
       .waitFor({ timeout: 30_000 });
 
-    const path = files.file('status report.csv');
-    await app.answerNextDialog(path);
+    // The browser host saves it in its own download folder; Electron's save dialog is answered.
+    const path = await app.saveNextReport('Report batch');
     await page.getByRole('button', { name: 'Export CSV…' }).click();
     await page.getByText(`Report saved to ${path}.`).waitFor();
     const text = readFileSync(path, 'utf8');

@@ -95,8 +95,7 @@ describe('people in view, in Chromium through the browser host', () => {
     ]);
 
     // The report lists the same people, in the same order.
-    const path = files.file('people report.csv');
-    await app.answerNextDialog(path);
+    const path = await app.saveNextReport('People batch');
     await page.getByRole('button', { name: 'Export CSV…' }).click();
     await page.getByText(`Report saved to ${path}.`).waitFor();
     const [row] = parse(readFileSync(path, 'utf8'), { bom: true, columns: true, delimiter: ',' }) as Record<

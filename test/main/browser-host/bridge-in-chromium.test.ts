@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -156,7 +157,7 @@ describe('the app page in Chromium', () => {
     expect(seen).toMatchObject({ dropped: ['First event'] });
   });
 
-  it('asks for paths with a prompt in place of the native file dialogs', async () => {
+  it('asks for paths to read with a prompt in place of the native open dialogs', async () => {
     const one = await writePdf(files, 'prompted one.pdf');
     const two = await writePdf(files, 'prompted two.pdf');
     const page = await openApp();
@@ -180,28 +181,32 @@ describe('the app page in Chromium', () => {
     expect(folder?.ok && [...(folder.value?.paths ?? [])].sort()).toEqual([one, two].sort());
     answerNext(null);
     expect(await page.evaluate(() => window.desk?.dialogs.pickManifest())).toEqual({ ok: true, value: null });
+    expect(questions).toEqual(['prompt: ', 'prompt: ', 'prompt: ', 'prompt: ']);
+  });
+
+  it('saves a report where the host chooses, asking the page nothing, and never over an earlier one', async () => {
+    const page = await openApp();
+    const questions: string[] = [];
+    page.on('dialog', (dialog) => {
+      questions.push(dialog.type());
+      void dialog.accept(files.file('chosen by the page.csv'));
+    });
     const created = await page.evaluate(() => window.desk?.batches.create('Report batch'));
     const batchId = created?.ok ? created.value.id : '';
-    const reportPath = files.file('report.csv');
-    answerNext(reportPath);
+    const downloads = join(host.home, 'Downloads');
     expect(await page.evaluate((id) => window.desk?.report.export(id), batchId)).toEqual({
       ok: true,
-      value: reportPath,
+      value: join(downloads, 'Report batch.csv'),
     });
-    expect(readFileSync(reportPath, 'utf8')).toMatch(/^\uFEFF"Batch","External reference",/);
-    answerNext(null);
+    expect(readFileSync(join(downloads, 'Report batch.csv'), 'utf8')).toMatch(
+      /^\uFEFF"Batch","External reference",/,
+    );
     expect(await page.evaluate((id) => window.desk?.report.export(id), batchId)).toEqual({
       ok: true,
-      value: null,
+      value: join(downloads, 'Report batch (2).csv'),
     });
-    expect(questions).toEqual([
-      'prompt: ',
-      'prompt: ',
-      'prompt: ',
-      'prompt: ',
-      'prompt: ~/signing-report.csv',
-      'prompt: ~/signing-report.csv',
-    ]);
+    expect(questions).toEqual([]);
+    expect(existsSync(files.file('chosen by the page.csv'))).toBe(false);
   });
 });
 

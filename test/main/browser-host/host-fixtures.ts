@@ -84,6 +84,8 @@ export interface TestHost {
   readonly secret: string;
   readonly folder: TempFolder;
   readonly dataDir: string;
+  /** The host's home folder (in `folder`): reports land in its Downloads folder. */
+  readonly home: string;
   /** Every line the host logged. */
   readonly logLines: string[];
   close(): Promise<void>;
@@ -108,9 +110,13 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
   const rendererDir = writeRendererFixture(folder.file('renderer'));
   const bridgeScriptPath = await bundleBridgeScript(folder.path);
   const dataDir = folder.file('data');
+  // A home of its own with a Downloads folder: a report is never saved in the real user's.
+  const home = folder.file('home');
+  mkdirSync(join(home, 'Downloads'), { recursive: true });
   const logLines: string[] = [];
   const launched = await launchBrowserHost({
     dataDir,
+    home,
     rendererDir,
     bridgeScriptPath,
     logger: createJsonLogger((line) => logLines.push(line)),
@@ -128,6 +134,7 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     secret: secretOf(launched.url),
     folder,
     dataDir,
+    home,
     logLines,
     async close() {
       await launched.close();

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BRIDGE_PROTOCOL, SECRET_PROTOCOL_PREFIX } from '../../../shared/ipc/browser-host-protocol';
 import { contentSecurityPolicy, injectBridgeScript } from '../../../main/browser-host/host-server';
@@ -317,7 +317,7 @@ describe('dialogs in the browser host', () => {
     expect([...(value?.paths ?? [])].sort()).toEqual([files.file('Two.PDF'), files.file('one.pdf')].sort());
   });
 
-  it('returns the paths answered for PDFs, manifests and reports, and "cancelled" without an answer', async () => {
+  it('returns the paths answered for PDFs and manifests, and "cancelled" without an answer', async () => {
     const pdfs = [files.file('one.pdf'), files.file('Two.PDF')];
     expect((await page.call('dialogs.pickPdfs', [], { paths: pdfs })).result).toEqual({
       ok: true,
@@ -333,16 +333,20 @@ describe('dialogs in the browser host', () => {
       value: '/data/manifest.csv',
     });
     expect((await page.call('dialogs.pickManifest', [])).result).toEqual({ ok: true, value: null });
+  });
+
+  it('saves a report in the host’s Downloads folder and refuses a path sent with it', async () => {
     const created = await page.call('batches.create', ['Report']);
     const batchId = created.result.ok ? (created.result.value as { id: string }).id : '';
-    const reportPath = files.file('r.csv');
-    const answered = join(files.path, '..', basename(files.path), 'r.csv');
-    expect((await page.call('report.export', [batchId], { paths: [answered] })).result).toEqual({
-      ok: true,
-      value: reportPath,
+    const sent = files.file('r.csv');
+    expect((await page.call('report.export', [batchId], { paths: [sent] })).result).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_message' },
     });
-    expect(existsSync(reportPath)).toBe(true);
-    expect((await page.call('report.export', [batchId])).result).toEqual({ ok: true, value: null });
+    expect(existsSync(sent)).toBe(false);
+    const saved = join(host.home, 'Downloads', 'Report.csv');
+    expect((await page.call('report.export', [batchId])).result).toEqual({ ok: true, value: saved });
+    expect(existsSync(saved)).toBe(true);
   });
 
   it('says so when the answered folder does not exist', async () => {

@@ -86,6 +86,16 @@ describe('the ceremony window', () => {
     expect(FakeSession.fromPartitionCalls.map((call) => call.partition)).toEqual(['ceremony-p1']);
   });
 
+  it('has no menu and no DevTools, even in a development run', async () => {
+    // Tests are a development build: the main window would get DevTools here.
+    expect(DESK_DEVELOPMENT_BUILD).toBe(true);
+    await opener().open(ceremony(handle(LIVE_URL, NOW + 600_000)).request);
+    const window = onlyWindow();
+    expect(window.options.webPreferences?.devTools).toBe(false);
+    expect(window.removeMenu).toHaveBeenCalledOnce();
+    expect(window.menu).toBeNull();
+  });
+
   it('uses a random partition per window by default', async () => {
     const windows = createCeremonyWindows({ logger: log.logger });
     await windows.open(ceremony(handle(LIVE_URL, NOW + 600_000), undefined, 'a/1').request);

@@ -200,6 +200,14 @@ export class FakeBrowserWindow extends EventEmitter {
   readonly setTitle = vi.fn((title: string) => {
     this.title = title;
   });
+  /** The window's own menu: undefined = the application menu (Electron's default), null = none. */
+  menu: FakeMenu | null | undefined = undefined;
+  readonly removeMenu = vi.fn(() => {
+    this.menu = null;
+  });
+  readonly setMenu = vi.fn((menu: FakeMenu | null) => {
+    this.menu = menu;
+  });
 
   constructor(options: Record<string, unknown> = {}) {
     super();
@@ -375,6 +383,8 @@ export const shell = { openExternal: vi.fn(async (_url: string) => undefined) };
 export interface FakeMenuItem {
   id?: string;
   label?: string;
+  role?: string;
+  submenu?: FakeMenuItem[];
   type?: string;
   checked?: boolean;
   enabled?: boolean;
@@ -398,7 +408,13 @@ export class FakeMenu {
 }
 
 export const Menu = {
+  /** What Menu.setApplicationMenu was last given; null as in an app that never set one. */
+  application: null as FakeMenu | null,
   buildFromTemplate: (template: FakeMenuItem[]) => new FakeMenu(template),
+  setApplicationMenu: vi.fn((menu: FakeMenu | null) => {
+    Menu.application = menu;
+  }),
+  getApplicationMenu: () => Menu.application,
 };
 
 export class FakeTray extends EventEmitter {
@@ -494,6 +510,8 @@ export function resetFakeElectron(): void {
   FakeSession.reset();
   FakeWebContents.failNextLoad = undefined;
   FakeTray.trays = [];
+  Menu.application = null;
+  Menu.setApplicationMenu.mockClear();
   FakeNotification.supported = true;
   FakeNotification.shown = [];
   protocol.privileged.length = 0;

@@ -8,8 +8,11 @@ vi.mock('electron', () => import('./fake-electron'));
 
 beforeEach(() => resetFakeElectron());
 
-function open(overrides: { startHidden?: boolean; quitting?: () => boolean } = {}): FakeBrowserWindow {
+function open(
+  overrides: { startHidden?: boolean; quitting?: () => boolean; devTools?: boolean } = {},
+): FakeBrowserWindow {
   createMainWindow({
+    devTools: overrides.devTools ?? false,
     preloadFile: '/app/dist/preload/index.cjs',
     url: 'app://desk/index.html',
     startHidden: overrides.startHidden ?? false,
@@ -99,7 +102,14 @@ describe('the main window', () => {
   });
 
   it('has options with no icon unless given one', () => {
-    expect(mainWindowOptions('/p.cjs')).not.toHaveProperty('icon');
-    expect(mainWindowOptions('/p.cjs', '/icon.png')).toMatchObject({ icon: '/icon.png' });
+    expect(mainWindowOptions('/p.cjs', { devTools: false })).not.toHaveProperty('icon');
+    expect(mainWindowOptions('/p.cjs', { iconFile: '/icon.png', devTools: false })).toMatchObject({
+      icon: '/icon.png',
+    });
+  });
+
+  it('has DevTools only when told (a development run)', () => {
+    expect(open().options.webPreferences?.devTools).toBe(false);
+    expect(open({ devTools: true }).options.webPreferences?.devTools).toBe(true);
   });
 });

@@ -26,19 +26,19 @@ afterEach(async () => {
 });
 
 /** Starts main.ts against a fresh fake Electron (the very instance main.ts imports). */
-async function launch(options: { lock: boolean }): Promise<FakeElectron> {
+async function launch(options: { lock: boolean; packaged?: boolean }): Promise<FakeElectron> {
   const fake = (await import('electron')) as unknown as FakeElectron;
   fake.resetFakeElectron();
   fake.app.hasLock = options.lock;
-  // As packaged: the log goes to its file only, not to the test's output.
-  fake.app.isPackaged = true;
+  // As packaged by default: the log goes to its file only, not to the test's output.
+  fake.app.isPackaged = options.packaged ?? true;
   fake.app.paths = { userData: folder.file('user-data'), documents: folder.file('documents') };
   await import('../../../main/shell/main');
   return fake;
 }
 
-async function launchReady(): Promise<FakeElectron> {
-  const fake = await launch({ lock: true });
+async function launchReady(options: { packaged?: boolean } = {}): Promise<FakeElectron> {
+  const fake = await launch({ lock: true, ...options });
   running = fake;
   await vi.waitFor(() => expect(fake.FakeTray.trays).toHaveLength(1));
   await vi.waitFor(() => expect(fake.app.listenerCount('will-quit')).toBe(1));
@@ -49,6 +49,11 @@ function mainWindow(fake: FakeElectron) {
   const window = fake.FakeBrowserWindow.windows[0];
   if (!window) throw new Error('no main window');
   return window;
+}
+
+/** Every role in a menu, submenus included. */
+function rolesIn(items: readonly FakeElectronModule.FakeMenuItem[]): string[] {
+  return items.flatMap((item) => [...(item.role ? [item.role] : []), ...rolesIn(item.submenu ?? [])]);
 }
 
 async function quitApp(fake: FakeElectron): Promise<void> {
@@ -167,6 +172,48 @@ describe('the Electron entry point', () => {
     const created = await fake.ipcMain.invoke(DESK_INVOKE_CHANNEL, from, 'batches.create', ['Monday']);
     expect(created).toMatchObject({ ok: true, value: { name: 'Monday' } });
     expect(window.webContents.sent.some(([, event]) => event === 'batch.changed')).toBe(true);
+  });
+
+  it('packaged: our own menu before the window, with no Reload or DevTools, and a window without DevTools', async () => {
+    const fake = await launchReady({ packaged: true });
+    const menu = fake.Menu.application;
+    expect(fake.Menu.setApplicationMenu).toHaveBeenCalled();
+    expect(menu?.items.map((item) => item.label)).toEqual(
+      process.platform === 'darwin'
+        ? ['Signing Batch Desk', 'Edit', 'View', 'Window']
+        : ['Edit', 'View', 'Window', 'Help'],
+    );
+    const roles = rolesIn(menu?.items ?? []);
+    expect(roles).toEqual(expect.arrayContaining(['undo', 'redo', 'cut', 'copy', 'paste', 'selectAll']));
+    expect(roles).not.toContain('toggleDevTools');
+    expect(roles).not.toContain('reload');
+    expect(roles).not.toContain('forceReload');
+    const window = mainWindow(fake);
+    expect(window.options.webPreferences?.devTools).toBe(false);
+    // Installed before the window loads anything: no moment with Electron's default menu.
+    expect(fake.Menu.setApplicationMenu.mock.invocationCallOrder[0]).toBeLessThan(
+      window.webContents.loadURL.mock.invocationCallOrder[0] ?? 0,
+    );
+  });
+
+  it('in a development run: Reload and DevTools in the menu, DevTools in the window', async () => {
+    const fake = await launchReady({ packaged: false });
+    expect(rolesIn(fake.Menu.application?.items ?? [])).toEqual(
+      expect.arrayContaining(['reload', 'forceReload', 'toggleDevTools']),
+    );
+    expect(mainWindow(fake).options.webPreferences?.devTools).toBe(true);
+  });
+
+  it('speaks the desk’s language in the menu when the person changes it', async () => {
+    const fake = await launchReady();
+    const window = mainWindow(fake);
+    await window.loadURL('app://desk/index.html');
+    const from = { sender: window.webContents, senderFrame: window.webContents.mainFrame };
+    expect(await fake.ipcMain.invoke(DESK_INVOKE_CHANNEL, from, 'app.setLanguage', ['fr'])).toMatchObject({
+      ok: true,
+      value: { language: 'fr' },
+    });
+    expect(fake.Menu.application?.items.map((item) => item.label)).toContain('Édition');
   });
 
   it('pauses tracking from the tray menu', async () => {

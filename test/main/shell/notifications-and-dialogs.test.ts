@@ -2,7 +2,8 @@ import type { App, BrowserWindow } from 'electron';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createSystemDialogs, safeReportName } from '../../../main/shell/dialogs';
+import { createSystemDialogs } from '../../../main/shell/dialogs';
+import { safeReportName } from '../../../main/report/report-file-name';
 import {
   APP_USER_MODEL_ID,
   createSystemNotifier,
