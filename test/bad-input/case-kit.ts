@@ -136,17 +136,19 @@ export function appManifestRun(issues: readonly string[], manifest = MANIFEST): 
 
 /**
  * A bad manifest, through `validate` and the app's import. `input` is the manifest's text
- * (written as manifest.csv next to a good a.pdf) or the folder's files in full (the manifest
- * is manifest.csv, whatever kind of file that is).
+ * (written as manifest.csv next to a good a.pdf) or the folder's files in full, the manifest
+ * being `manifest` (manifest.csv unless given, e.g. `batch/manifest.csv` to have a folder
+ * outside the manifest's), whatever kind of file that is.
  */
 export function manifestCase(
   id: string,
   description: string,
   input: string | readonly FileSpec[],
   issues: readonly string[],
+  manifest = MANIFEST,
 ): BadInputCase {
-  const files = typeof input === 'string' ? [{ path: MANIFEST, text: input }, GOOD_PDF] : input;
-  return { id, description, files, runs: [validateRun(issues), appManifestRun(issues)] };
+  const files = typeof input === 'string' ? [{ path: manifest, text: input }, GOOD_PDF] : input;
+  return { id, description, files, runs: [validateRun(issues, manifest), appManifestRun(issues, manifest)] };
 }
 
 /** A manifest of the required columns whose second line is `row` (its PDF is the good a.pdf). */

@@ -5,8 +5,16 @@
  * Format and builders: case-kit.ts; files: case-files.ts; run by case-runner.ts. `{dir}` stands
  * for the case's temporary folder.
  *
- * A new case is one line, e.g. a FIFO named as the manifest:
+ * A new case is one line, for instance (files: see `FileSpec`; `…`: the exact words):
  *   manifestCase('manifest-fifo', 'a FIFO named as the manifest', [{ path: MANIFEST, fifo: true }], ['…']),
+ *   manifestCase('manifest-device', 'a device as the manifest', [{ path: MANIFEST, symlink: ZERO_DEVICE }], ['…']),
+ *   pdfCase('pdf-socket', 'a unix socket named as a PDF', { path: 'doc.pdf', socket: true }, '…', { code: '…', message: '…' }),
+ *   pdfCase('pdf-1.9', 'a PDF header of a version that does not exist', { path: 'doc.pdf', text: '%PDF-1.9\n' }, '…', { code: '…', message: '…' }),
+ *   manifestCase('pdf-symlink-out', 'a link to a PDF outside the folder', [
+ *     { path: 'batch/manifest.csv', text: oneRow(row({ document: 'innocent.pdf' })) },
+ *     { path: 'private.pdf', pdf: 'Private' }, { path: 'batch/innocent.pdf', symlink: '../private.pdf' },
+ *   ], ['…'], 'batch/manifest.csv'),
+ * A case whose child gives no answer within 20 s is stopped (SIGKILL) and fails with that reason.
  */
 import { USAGE } from '../../main/cli/cli-args';
 import {
