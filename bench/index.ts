@@ -4,6 +4,7 @@
  * repository (every file lives in a temporary folder that is removed afterwards). Exits 0
  * whatever the verdicts: these are measurements, not tests.
  */
+import { runBadInputBench } from './bad-input';
 import { runMemoryBench } from './memory';
 import { runPollerBench } from './poller';
 import { runRendererBench } from './renderer';
@@ -22,6 +23,7 @@ const BENCHES: readonly (() => Promise<BenchReport>)[] = [
   runMemoryBench,
   runPollerBench,
   runRendererBench,
+  runBadInputBench,
 ];
 
 async function main(): Promise<void> {

@@ -1,0 +1,401 @@
+/**
+ * The bad-input table of issue 12: every bad input the desk knows how to refuse, each with the
+ * exact words (English) it is refused with through every entry point it can reach: the command
+ * line, and the app's entry point (the desk service's channels, as the renderer calls them).
+ * Format and builders: case-kit.ts; files: case-files.ts; run by case-runner.ts. `{dir}` stands
+ * for the case's temporary folder.
+ *
+ * A new case is one line, for instance (files: see `FileSpec`; `…`: the exact words):
+ *   manifestCase('manifest-fifo', 'a FIFO named as the manifest', [{ path: MANIFEST, fifo: true }], ['…']),
+ *   manifestCase('manifest-device', 'a device as the manifest', [{ path: MANIFEST, symlink: ZERO_DEVICE }], ['…']),
+ *   pdfCase('pdf-socket', 'a unix socket named as a PDF', { path: 'doc.pdf', socket: true }, '…', { code: '…', message: '…' }),
+ *   pdfCase('pdf-1.9', 'a PDF header of a version that does not exist', { path: 'doc.pdf', text: '%PDF-1.9\n' }, '…', { code: '…', message: '…' }),
+ *   manifestCase('pdf-symlink-out', 'a link to a PDF outside the folder', [
+ *     { path: 'batch/manifest.csv', text: oneRow(row({ document: 'innocent.pdf' })) },
+ *     { path: 'private.pdf', pdf: 'Private' }, { path: 'batch/innocent.pdf', symlink: '../private.pdf' },
+ *   ], ['…'], 'batch/manifest.csv'),
+ * A case whose child gives no answer within 20 s is stopped (SIGKILL) and fails with that reason.
+ */
+import { USAGE } from '../../main/cli/cli-args';
+import {
+  GOOD_PDF,
+  GOOD_ROW,
+  HEADER,
+  MANIFEST,
+  addressCase,
+  commandLineCase,
+  manifestCase,
+  oneRow,
+  pdfCase,
+  type BadInputCase,
+} from './case-kit';
+
+const SEND = [
+  'send',
+  `{dir}/${MANIFEST}`,
+  '--base-url',
+  'https://sign.example.com',
+  '--data-dir',
+  '{dir}/cli-data',
+];
+const MIB = 1024 * 1024;
+/** A row of the good document with one value changed. */
+const row = (
+  change: Partial<Record<'document' | 'reference' | 'type' | 'role' | 'name' | 'email', string>>,
+) =>
+  [
+    change.document ?? 'a.pdf',
+    change.reference ?? 'REF-1',
+    change.type ?? 'signer',
+    change.role ?? 'Employee',
+    change.name ?? 'Ann Smith',
+    change.email ?? 'ann@example.com',
+  ].join(',');
+/** The good row with an extra column `name` holding `value`. */
+const withColumn = (name: string, value: string) => oneRow(`${GOOD_ROW},${value}`, `${HEADER},${name}`);
+const tooManyRows = `${HEADER}\n${Array.from({ length: 10_001 }, (_, index) => row({ email: `p${index}@example.com` })).join('\n')}\n`;
+const KNOWN_COLUMNS =
+  'document, external_reference, transaction_type, participant_type, role, name, email, signing_order, is_internal, enforce_order, owner_must_sign, ceremony_mode, meeting_provider, evidence_level, locale';
+
+export const CASES: readonly BadInputCase[] = [
+  // The manifest file itself
+  manifestCase(
+    'manifest-missing',
+    'the manifest does not exist',
+    [],
+    ['the manifest cannot be read: the file does not exist'],
+  ),
+  manifestCase(
+    'manifest-folder',
+    'the manifest is a folder',
+    [{ path: MANIFEST, folder: true }],
+    ['the manifest cannot be read: it is a folder, not a file'],
+  ),
+  manifestCase('manifest-empty', 'the manifest is an empty file', '', [
+    'line 1: the manifest is empty: its first line must name the columns, then one line per participant',
+  ]),
+  manifestCase('manifest-blank', 'the manifest holds blank lines only', '\n  \n\n', [
+    'line 1: the manifest is empty: its first line must name the columns, then one line per participant',
+  ]),
+  manifestCase(
+    'manifest-not-utf8',
+    'the manifest is saved in Latin-1 (an accented name on line 2)',
+    [
+      {
+        path: MANIFEST,
+        bytes: [
+          ...Buffer.from(`${HEADER}\na.pdf,REF-1,signer,Employee,Ann Dupr\xe9,ann@example.com\n`, 'latin1'),
+        ],
+      },
+      GOOD_PDF,
+    ],
+    [
+      'line 2: the file is not in UTF-8, so accented letters would come out wrong: save it again choosing the type "CSV UTF-8" (in Excel: Save As)',
+    ],
+  ),
+  {
+    id: 'manifest-is-pdf',
+    description: 'a PDF is given as the manifest',
+    files: [GOOD_PDF],
+    runs: [
+      {
+        entry: 'cli',
+        argv: ['validate', '{dir}/a.pdf'],
+        expect: {
+          exitCode: 2,
+          stdout: ['Invalid: 1 problem(s). Fix them and run validate again; nothing was sent.'],
+          stderr: [
+            'line 2: the file is not in UTF-8, so accented letters would come out wrong: save it again choosing the type "CSV UTF-8" (in Excel: Save As)',
+          ],
+        },
+      },
+      {
+        entry: 'app.manifest',
+        path: '{dir}/a.pdf',
+        expect: {
+          preview: {
+            error: {
+              code: 'not_a_manifest',
+              message:
+                'A manifest is a CSV file (.csv, or .txt): choose the CSV exported from your spreadsheet.',
+            },
+          },
+          import: {
+            error: {
+              code: 'not_a_manifest',
+              message:
+                'A manifest is a CSV file (.csv, or .txt): choose the CSV exported from your spreadsheet.',
+            },
+          },
+          batchUnchanged: true,
+        },
+      },
+    ],
+  },
+  manifestCase(
+    'manifest-too-large',
+    'the manifest is over 32 MiB (a sparse file)',
+    [{ path: MANIFEST, sparse: 32 * MIB + 1, start: `${HEADER}\n` }],
+    ['the file is too large to be a manifest (over 32 MiB): is it the right file?'],
+  ),
+
+  // The header line
+  manifestCase('no-header', 'the first line is a participant, not the header', oneRow(GOOD_ROW, GOOD_ROW), [
+    'line 1: the first line must name the columns (document, external_reference, participant_type, role, name, email, …), but none of its values is a known column name',
+  ]),
+  manifestCase('header-only', 'the header line and no participant', `${HEADER}\n`, [
+    'the manifest has no participant rows',
+  ]),
+  manifestCase(
+    'missing-column',
+    'the email column is missing',
+    oneRow('a.pdf,REF-1,signer,Employee,Ann Smith', 'document,external_reference,participant_type,role,name'),
+    ['line 1, column "email": this required column is missing from the header line'],
+  ),
+  manifestCase('duplicate-column', 'the email column appears twice', withColumn('email', 'ann@example.com'), [
+    'line 1, column "email": this column appears twice in the header line (columns 6 and 7)',
+  ]),
+  manifestCase(
+    'unknown-column-typo',
+    'a misspelt column, close to a known one',
+    withColumn('signing_ordr', '1'),
+    ['line 1, column "signing_ordr": unknown column; did you mean "signing_order"?'],
+  ),
+  manifestCase('unknown-column', 'a column the desk does not know', withColumn('colour', 'blue'), [
+    `line 1, column "colour": unknown column (a typo?); the known columns are ${KNOWN_COLUMNS}`,
+  ]),
+
+  // The shape of the rows
+  manifestCase('too-many-rows', '10,001 participant rows', tooManyRows, [
+    'the manifest has 10,001 participant rows; at most 10,000 can be imported at once, so split it into several files',
+  ]),
+  manifestCase(
+    'quote-not-closed',
+    'a quoted value whose closing quote is missing',
+    oneRow('a.pdf,REF-1,signer,"Employee,Ann Smith,ann@example.com'),
+    [
+      'line 2: a quoted value starts on this line but its closing quote (") is missing, so the rest of the file was read as one value',
+    ],
+  ),
+  manifestCase('too-many-fields', 'a row with one value more than the header', oneRow(`${GOOD_ROW},extra`), [
+    'line 2: has 7 values but the header line has 6 columns (a value that contains "," must be put in quotes)',
+  ]),
+  manifestCase(
+    'too-few-fields',
+    'a row with one value less than the header',
+    oneRow('a.pdf,REF-1,signer,Employee,Ann Smith'),
+    ['line 2: has 5 values but the header line has 6 columns'],
+  ),
+  manifestCase(
+    'unnamed-column-value',
+    'a value under a column with no name',
+    oneRow(`${GOOD_ROW},extra`, `${HEADER},`),
+    ['line 2: has a value in column 7, which has no name in the header line'],
+  ),
+
+  // One participant's values
+  manifestCase('required-blank', 'a participant without a name', oneRow(row({ name: '' })), [
+    'line 2, column "name": is required',
+  ]),
+  manifestCase('email', 'an e-mail address without its domain', oneRow(row({ email: 'anne@' })), [
+    'line 2, column "email": must be a valid e-mail address (got "anne@")',
+  ]),
+  manifestCase(
+    'participant-type',
+    'a participant type that is neither signer nor observer',
+    oneRow(row({ type: 'approver' })),
+    ['line 2, column "participant_type": must be "signer" or "observer" (got "approver")'],
+  ),
+  manifestCase(
+    'signing-order-word',
+    'a signing order written in words',
+    withColumn('signing_order', 'first'),
+    ['line 2, column "signing_order": must be a whole number, 1 or more, written in digits (got "first")'],
+  ),
+  manifestCase('signing-order-zero', 'a signing order of 0', withColumn('signing_order', '0'), [
+    'line 2, column "signing_order": must be at least 1 (got "0")',
+  ]),
+  manifestCase('role-too-long', 'a role of 101 characters', oneRow(row({ role: 'r'.repeat(101) })), [
+    'line 2, column "role": must be at most 100 characters (this one has 101)',
+  ]),
+  manifestCase('name-too-long', 'a name of 256 characters', oneRow(row({ name: 'n'.repeat(256) })), [
+    'line 2, column "name": must be at most 255 characters (this one has 256)',
+  ]),
+  manifestCase('locale', 'a locale that is not language-REGION', withColumn('locale', 'french'), [
+    'line 2, column "locale": must look like language-REGION, e.g. fr-FR (got "french")',
+  ]),
+  manifestCase('boolean', 'a yes/no column holding "maybe"', withColumn('is_internal', 'maybe'), [
+    'line 2, column "is_internal": must be true or false (yes/no and 1/0 are accepted too) (got "maybe")',
+  ]),
+
+  // Rows that must agree
+  manifestCase(
+    'document-disagreement',
+    'two rows of one document with different locales',
+    `${HEADER},locale\n${GOOD_ROW},fr-FR\n${row({ name: 'Bob Jones', email: 'bob@example.com' })},de-DE\n`,
+    [
+      'line 3, column "locale": must be the same on every row of this document: line 2 has "fr-FR", this line has "de-DE"',
+    ],
+  ),
+  manifestCase(
+    'duplicate-email',
+    'the same e-mail address twice on one document',
+    `${HEADER}\n${GOOD_ROW}\n${row({ name: 'Ann Again' })}\n`,
+    [
+      'line 3, column "email": "ann@example.com" is already a recipient of this document on line 2; the service refuses the same e-mail address twice',
+    ],
+  ),
+  manifestCase(
+    'reused-reference',
+    'one reference for two documents',
+    [
+      { path: MANIFEST, text: `${HEADER}\n${GOOD_ROW}\n${row({ document: 'b.pdf' })}\n` },
+      GOOD_PDF,
+      { path: 'b.pdf', pdf: 'Contract B' },
+    ],
+    [
+      'line 3, column "external_reference": the reference "REF-1" is already used on line 2 for another document ("a.pdf"); each document needs its own reference',
+    ],
+  ),
+  manifestCase(
+    'absolute-path',
+    'a document named by an absolute path',
+    oneRow(row({ document: '/etc/passwd' })),
+    [
+      'line 2, column "document": must be a path relative to the manifest\'s folder, not an absolute path, so that the folder can be moved with its PDFs (got "/etc/passwd")',
+    ],
+  ),
+  manifestCase(
+    'windows-absolute-path',
+    'a document named by a Windows drive path',
+    oneRow(row({ document: 'C:\\contracts\\a.pdf' })),
+    [
+      'line 2, column "document": must be a path relative to the manifest\'s folder, not an absolute path, so that the folder can be moved with its PDFs (got "C:\\contracts\\a.pdf")',
+    ],
+  ),
+  manifestCase(
+    'escaping-path',
+    "a document outside the manifest's folder (..)",
+    oneRow(row({ document: '../a.pdf' })),
+    [
+      'line 2, column "document": must stay inside the manifest\'s folder (".." leads out of it), so that the folder can be moved with its PDFs (got "../a.pdf")',
+    ],
+  ),
+
+  // The PDFs: named in a manifest, and added by hand
+  pdfCase(
+    'pdf-missing',
+    'the PDF does not exist',
+    undefined,
+    'cannot read "doc.pdf": the file does not exist',
+    {
+      code: 'unreadable_file',
+      message: 'Cannot read the file: the file does not exist.',
+    },
+  ),
+  pdfCase(
+    'pdf-folder',
+    'the PDF is a folder',
+    { path: 'doc.pdf', folder: true },
+    'cannot read "doc.pdf": it is a folder, not a file',
+    {
+      code: 'unreadable_file',
+      message: 'Cannot read the file: it is a folder, not a file.',
+    },
+  ),
+  pdfCase('pdf-empty', 'the PDF is an empty file', { path: 'doc.pdf', text: '' }, '"doc.pdf" is empty', {
+    code: 'missing_pdf',
+    message: 'The file is empty.',
+  }),
+  pdfCase(
+    'pdf-too-large',
+    'the PDF is over 50 MiB (a sparse file)',
+    { path: 'doc.pdf', sparse: 50 * MIB + 1, start: '%PDF-1.7\n' },
+    '"doc.pdf" is larger than 50 MiB (52,428,800 bytes), the most the service accepts',
+    {
+      code: 'pdf_too_large',
+      message: 'The PDF is larger than 50 MiB (52,428,800 bytes), the most the service accepts.',
+    },
+  ),
+  pdfCase(
+    'pdf-not-pdf',
+    'a text file named .pdf',
+    { path: 'doc.pdf', text: 'Minutes of the meeting\n' },
+    '"doc.pdf" is not a PDF: it does not start with a PDF header (%PDF-1.x)',
+    {
+      code: 'invalid_pdf',
+      message: 'The file is not a PDF: it does not start with a PDF header (%PDF-1.x).',
+    },
+  ),
+
+  // The command line's options
+  commandLineCase(
+    'concurrency-zero',
+    '--concurrency 0',
+    [...SEND, '--concurrency', '0'],
+    ['--concurrency must be at least 1'],
+  ),
+  commandLineCase(
+    'concurrency-too-high',
+    '--concurrency 17',
+    [...SEND, '--concurrency', '17'],
+    ['--concurrency must be at most 16'],
+  ),
+  commandLineCase(
+    'concurrency-word',
+    '--concurrency four',
+    [...SEND, '--concurrency', 'four'],
+    ['--concurrency must be a whole number'],
+  ),
+  commandLineCase(
+    'unknown-option',
+    'an option the command line does not have',
+    ['validate', `{dir}/${MANIFEST}`, '--colour'],
+    [
+      "Unknown option '--colour'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- \"--colour\"",
+      '',
+      ...USAGE.split('\n'),
+    ],
+  ),
+  commandLineCase('missing-data-dir', 'send without --data-dir', SEND.slice(0, 4), [
+    'send needs --data-dir DIR.',
+  ]),
+
+  // The service's address: the command line's --base-url and the app's connection form
+  addressCase(
+    'address-http-remote',
+    'http:// to another computer',
+    'http://sign.example.com',
+    'The base URL must use https:// so the client secret is encrypted on the way; http:// is accepted only for this computer (localhost, 127.0.0.1 or [::1]).',
+  ),
+  addressCase(
+    'address-credentials',
+    'a user name and password in the address',
+    'https://user:pass@sign.example.com',
+    'The base URL cannot contain a user name or password; the client id and secret are entered separately.',
+  ),
+  addressCase(
+    'address-query',
+    'a query in the address',
+    'https://sign.example.com/?tenant=1',
+    'The base URL cannot contain a query (?…) or fragment (#…).',
+  ),
+  addressCase(
+    'address-fragment',
+    'a fragment in the address',
+    'https://sign.example.com/#signing',
+    'The base URL cannot contain a query (?…) or fragment (#…).',
+  ),
+  addressCase(
+    'address-ftp',
+    'an ftp:// address',
+    'ftp://sign.example.com',
+    'The base URL must start with https://, e.g. https://sign.example.com.',
+  ),
+  addressCase(
+    'address-no-scheme',
+    'a host name without https://',
+    'sign.example.com',
+    'The base URL must be a full address, e.g. https://sign.example.com.',
+  ),
+];
