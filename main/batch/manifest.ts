@@ -66,6 +66,14 @@ export interface ManifestCheck {
 // Caps on what a manifest may hold: each far above what an office batch needs (10,000 documents
 // of three people each), each with its own message, so that a wrong or hostile file is refused
 // quickly and in bounded memory rather than read to the end.
+/** A manifest is a CSV export: any other file is refused before it is read (its lines would be quoted back). */
+const MANIFEST_FILE_NAME = /\.(csv|txt)$/i;
+
+/** True when `path` names a file that may be a manifest (.csv, or .txt as some spreadsheets save CSV). */
+export function isManifestFileName(path: string): boolean {
+  return MANIFEST_FILE_NAME.test(path);
+}
+
 /** Participant rows, for 10,000 documents of up to five people. */
 export const MAX_MANIFEST_ROWS = 50_000;
 /** 50,000 rows of a few hundred characters; a bigger file is the wrong file, not read into memory. */
@@ -1051,6 +1059,12 @@ export function checkManifestFile(
 }
 
 async function checkManifestFileNow(manifestPath: string, files: UserFiles): Promise<ManifestCheck> {
+  if (!isManifestFileName(manifestPath))
+    return {
+      documents: [],
+      issues: [{ row: 0, column: undefined, message: say()('manifest.notAManifest') }],
+      problemCount: 1,
+    };
   const absolutePath = resolve(manifestPath);
   const content = await readManifest(absolutePath, files);
   if (!Buffer.isBuffer(content)) return { documents: [], issues: [content], problemCount: 1 };

@@ -8,7 +8,7 @@ import { phaseOf, type BatchState, type DocumentState } from '../batch/batch-sta
 import { checkExplanation } from '../batch/send-messages';
 import type { SendEngineEvent } from '../batch/send-engine';
 import type { Desk } from '../desk-core';
-import { EXIT, type CliOutput } from './cli-output';
+import { countLabel, EXIT, type CliOutput } from './cli-output';
 
 function describeEngineEvent(event: SendEngineEvent): string | undefined {
   switch (event.type) {
@@ -35,7 +35,7 @@ export interface ResumeHint {
 
 /** "1 document" / "3 documents". */
 export function documentsLabel(count: number): string {
-  return `${count} ${count === 1 ? 'document' : 'documents'}`;
+  return countLabel(count, 'document', 'documents');
 }
 
 /** The commands that answer a document's check, ready to paste, for its reason. */

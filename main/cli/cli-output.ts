@@ -26,5 +26,10 @@ export function processOutput(json: boolean): CliOutput {
   };
 }
 
+/** "1 problem" / "5,000 problems": a count with its noun, as the command line writes it (in English). */
+export function countLabel(count: number, one: string, other: string): string {
+  return `${count.toLocaleString('en')} ${count === 1 ? one : other}`;
+}
+
 /** Exit codes of PRODUCT.md: 0 all good, 1 some documents failed, 2 bad input. */
 export const EXIT = { ok: 0, someFailed: 1, badInput: 2 } as const;

@@ -8,7 +8,7 @@ import { checkExplanation } from '../batch/send-messages';
 import { checkManifestFile, formatIssue } from '../batch/manifest';
 import { BatchStore } from '../store/batch-store';
 import type { CliArgs } from './cli-args';
-import { EXIT, type CliOutput } from './cli-output';
+import { countLabel, EXIT, type CliOutput } from './cli-output';
 import { reportStoreDamage } from './store-report';
 
 /** `validate MANIFEST`: offline checks only; every problem listed at once. */
@@ -30,8 +30,8 @@ export async function validateCommand(args: CliArgs, out: CliOutput): Promise<nu
   if (!out.json) {
     out.say(
       valid
-        ? `Valid: ${check.documents.length} documents, ${recipients} recipients. Nothing was sent.`
-        : `Invalid: ${check.problemCount} problem(s). Fix them and run validate again; nothing was sent.`,
+        ? `Valid: ${countLabel(check.documents.length, 'document', 'documents')}, ${countLabel(recipients, 'recipient', 'recipients')}. Nothing was sent.`
+        : `Invalid: ${countLabel(check.problemCount, 'problem', 'problems')}. Fix ${check.problemCount === 1 ? 'it' : 'them'} and run validate again; nothing was sent.`,
     );
   }
   return valid ? EXIT.ok : EXIT.badInput;

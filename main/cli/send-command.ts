@@ -10,7 +10,7 @@ import { openDesk, type Connection, type Desk } from '../desk-core';
 import type { CliArgs } from './cli-args';
 import { documentsLabel, quoted, runBatch, type ResumeHint } from './batch-run';
 import { chooseConnection, recordedAddressProblem, stderrLogger } from './cli-connection';
-import { EXIT, type CliOutput } from './cli-output';
+import { countLabel, EXIT, type CliOutput } from './cli-output';
 import { reportStoreDamage } from './store-report';
 
 /** A desk opened for a manifest's batch: the manifest's real path, the connection and the hint for later commands. */
@@ -105,7 +105,10 @@ export async function sendCommand(args: CliArgs, out: CliOutput): Promise<number
         out.event({ type: 'issue', ...issue });
         if (!out.json) out.error(formatIssue(issue));
       }
-      if (!out.json) out.error(`Nothing was sent: the manifest has ${check.problemCount} problem(s).`);
+      if (!out.json)
+        out.error(
+          `Nothing was sent: the manifest has ${countLabel(check.problemCount, 'problem', 'problems')}.`,
+        );
       out.event({ type: 'summary', sent: false, issues: check.problemCount });
       return EXIT.badInput;
     }

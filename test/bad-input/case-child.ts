@@ -132,7 +132,12 @@ async function prepareApp(folder: string, run: Exclude<CaseRun, { entry: 'cli' }
           };
         }
         case 'app.documents': {
-          const added = await call('documents.addPaths', batch.id, run.paths);
+          const added = await call(
+            'documents.addPaths',
+            batch.id,
+            run.paths,
+            ...(run.folder === undefined ? [] : [run.folder]),
+          );
           return {
             ...(added.ok ? (added.value as object) : { error: added.error }),
             batchUnchanged: isDeepStrictEqual(await valueOf('batches.get', batch.id), before.batch),

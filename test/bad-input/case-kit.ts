@@ -56,7 +56,13 @@ export interface ProfileInputData {
 export type CaseRun =
   | { readonly entry: 'cli'; readonly argv: readonly string[]; readonly expect: CliOutcome }
   | { readonly entry: 'app.manifest'; readonly path: string; readonly expect: ManifestOutcome }
-  | { readonly entry: 'app.documents'; readonly paths: readonly string[]; readonly expect: DocumentsOutcome }
+  | {
+      readonly entry: 'app.documents';
+      readonly paths: readonly string[];
+      /** The folder the paths were listed from (a folder added in the app), if any. */
+      readonly folder?: string;
+      readonly expect: DocumentsOutcome;
+    }
   | { readonly entry: 'app.profiles'; readonly input: ProfileInputData; readonly expect: ProfilesOutcome };
 
 export interface BadInputCase {
@@ -108,7 +114,11 @@ export function validateRun(issues: readonly string[], manifest = MANIFEST): Cas
     argv: ['validate', `${DIR}/${manifest}`],
     expect: {
       exitCode: 2,
-      stdout: [`Invalid: ${issues.length} problem(s). Fix them and run validate again; nothing was sent.`],
+      stdout: [
+        issues.length === 1
+          ? 'Invalid: 1 problem. Fix it and run validate again; nothing was sent.'
+          : `Invalid: ${issues.length} problems. Fix them and run validate again; nothing was sent.`,
+      ],
       stderr: issues,
     },
   };
@@ -121,7 +131,7 @@ export function invalidImport(count: number): AppError {
     message:
       count === 1
         ? 'The manifest has 1 problem; nothing was imported. Fix it and import again.'
-        : `The manifest has ${count} problems; nothing was imported. Fix them and import again.`,
+        : `The manifest has ${count.toLocaleString('en')} problems; nothing was imported. Fix them and import again.`,
   };
 }
 

@@ -17,16 +17,20 @@
  * A case whose child gives no answer within 20 s is stopped (SIGKILL) and fails with that reason.
  */
 import { USAGE } from '../../main/cli/cli-args';
+import { ZERO_DEVICE, type FileSpec } from './case-files';
 import {
   GOOD_PDF,
   GOOD_ROW,
   HEADER,
   MANIFEST,
   addressCase,
+  appManifestRun,
   commandLineCase,
+  invalidImport,
   manifestCase,
   oneRow,
   pdfCase,
+  validateRun,
   type BadInputCase,
 } from './case-kit';
 
@@ -53,7 +57,29 @@ const row = (
   ].join(',');
 /** The good row with an extra column `name` holding `value`. */
 const withColumn = (name: string, value: string) => oneRow(`${GOOD_ROW},${value}`, `${HEADER},${name}`);
-const tooManyRows = `${HEADER}\n${Array.from({ length: 10_001 }, (_, index) => row({ email: `p${index}@example.com` })).join('\n')}\n`;
+const tooManyRows = `${HEADER}\n${Array.from({ length: 50_001 }, (_, index) => row({ email: `p${index}@example.com` })).join('\n')}\n`;
+/** The first 100 of 5,000 bad e-mail addresses, then how many more there are. */
+const manyProblems = [
+  ...Array.from(
+    { length: 100 },
+    (_, index) => `line ${index + 2}, column "email": must be a valid e-mail address (got "p${index}@")`,
+  ),
+  'and 4,900 more problems, not listed here: fix these, then check again',
+];
+const fourFifos = [1, 2, 3, 4].map(
+  (index) =>
+    `line ${index + 1}, column "document": cannot read "pipe${index}.pdf": it is a named pipe (FIFO), not a file`,
+);
+const linkOut = (document: string) =>
+  `line 2, column "document": cannot read "${document}": a symbolic link leads out of its folder; only files inside the folder are taken`;
+const NOT_A_PDF =
+  '"doc.pdf" is not a PDF: it does not start with the header of a PDF version that exists (%PDF-1.0 to %PDF-1.7, or %PDF-2.0)';
+const NOT_A_PDF_BY_HAND =
+  'The file is not a PDF: it does not start with the header of a PDF version that exists (%PDF-1.0 to %PDF-1.7, or %PDF-2.0).';
+const HTTP_REMOTE =
+  'The base URL must use https:// so the client secret is encrypted on the way; http:// is accepted only for this computer (localhost, 127.0.0.1 to 127.255.255.255, or [::1]).';
+const ADDRESS_TOO_LONG =
+  'The base URL is too long: 3,025 characters, at most 2,048 are accepted. A service address is much shorter, e.g. https://sign.example.com.';
 const KNOWN_COLUMNS =
   'document, external_reference, transaction_type, participant_type, role, name, email, signing_order, is_internal, enforce_order, owner_must_sign, ceremony_mode, meeting_provider, evidence_level, locale';
 
@@ -103,9 +129,9 @@ export const CASES: readonly BadInputCase[] = [
         argv: ['validate', '{dir}/a.pdf'],
         expect: {
           exitCode: 2,
-          stdout: ['Invalid: 1 problem(s). Fix them and run validate again; nothing was sent.'],
+          stdout: ['Invalid: 1 problem. Fix it and run validate again; nothing was sent.'],
           stderr: [
-            'line 2: the file is not in UTF-8, so accented letters would come out wrong: save it again choosing the type "CSV UTF-8" (in Excel: Save As)',
+            'A manifest is a CSV file (.csv, or .txt): choose the CSV exported from your spreadsheet.',
           ],
         },
       },
@@ -134,9 +160,41 @@ export const CASES: readonly BadInputCase[] = [
   },
   manifestCase(
     'manifest-too-large',
-    'the manifest is over 32 MiB (a sparse file)',
-    [{ path: MANIFEST, sparse: 32 * MIB + 1, start: `${HEADER}\n` }],
-    ['the file is too large to be a manifest (over 32 MiB): is it the right file?'],
+    'the manifest is over 16 MiB (a sparse file)',
+    [{ path: MANIFEST, sparse: 16 * MIB + 1, start: `${HEADER}\n` }],
+    ['the file is too large to be a manifest (over 16 MiB): is it the right file?'],
+  ),
+  manifestCase(
+    'manifest-32-mib',
+    'a 32 MiB manifest (it crashed the process out of memory)',
+    [{ path: MANIFEST, sparse: 32 * MIB, start: `${HEADER}\n` }],
+    ['the file is too large to be a manifest (over 16 MiB): is it the right file?'],
+  ),
+  manifestCase(
+    'manifest-fifo',
+    'a FIFO named as the manifest (it hung validate, which then ignored SIGTERM)',
+    [{ path: MANIFEST, fifo: true }],
+    ['the manifest cannot be read: it is a named pipe (FIFO), not a file'],
+  ),
+  manifestCase(
+    'manifest-device',
+    'the manifest is a link to a device that never ends (/dev/zero)',
+    [{ path: MANIFEST, symlink: ZERO_DEVICE }],
+    ['the manifest cannot be read: it is a device, not a file'],
+  ),
+  manifestCase(
+    'manifest-socket',
+    'a unix socket named as the manifest',
+    [{ path: MANIFEST, socket: true }],
+    ['the manifest cannot be read: it is a socket, not a file'],
+  ),
+  manifestCase(
+    'manifest-16-mib-line',
+    'a 16 MiB manifest that is one line of delimiters',
+    [{ path: MANIFEST, text: `${HEADER}\n${','.repeat(16 * MIB - 100)}\n` }],
+    [
+      'line 2: this line has more than 1,000 values, so it and the rest of the file were not read: is it the right file?',
+    ],
   ),
 
   // The header line
@@ -164,11 +222,65 @@ export const CASES: readonly BadInputCase[] = [
   manifestCase('unknown-column', 'a column the desk does not know', withColumn('colour', 'blue'), [
     `line 1, column "colour": unknown column (a typo?); the known columns are ${KNOWN_COLUMNS}`,
   ]),
+  manifestCase(
+    'header-101-columns',
+    'a header line of 101 columns',
+    oneRow(GOOD_ROW, [HEADER, ...Array.from({ length: 95 }, (_, index) => `extra${index}`)].join(',')),
+    ['line 1: the header line has more than 100 columns: is it the right file?'],
+  ),
+  manifestCase(
+    'header-million-columns',
+    'a header of a million unknown columns (2 MB; it took 21 s and 1.4 GB)',
+    oneRow(GOOD_ROW, Array.from({ length: 1_000_000 }, () => 'x').join(',')),
+    ['line 1: the header line has more than 100 columns: is it the right file?'],
+  ),
 
   // The shape of the rows
-  manifestCase('too-many-rows', '10,001 participant rows', tooManyRows, [
-    'the manifest has 10,001 participant rows; at most 10,000 can be imported at once, so split it into several files',
+  manifestCase('too-many-rows', '50,001 participant rows', tooManyRows, [
+    'the manifest has more than 50,000 participant rows, more than can be imported at once: split it into several files',
   ]),
+  manifestCase('value-too-long', 'a value of 4,097 characters', oneRow(row({ name: 'n'.repeat(4_097) })), [
+    'line 2, column "name": is longer than 4,096 characters (this one has 4,097): is a closing quote (") missing?',
+  ]),
+  manifestCase(
+    'lost-quote',
+    'a lost quote that swallows more than 65,536 characters',
+    `${HEADER}\n${row({ role: '"Employee' })}\n${Array.from({ length: 2_100 }, (_, index) => row({ reference: `REF-${index + 2}` })).join('\n')}\n`,
+    [
+      'line 2: this line is longer than 65,536 characters, so it and the rest of the file were not read: is a closing quote (") missing?',
+    ],
+  ),
+  {
+    id: 'many-problems',
+    description: '5,000 rows with a bad e-mail each: the first 100 listed, the others counted',
+    files: [
+      {
+        path: MANIFEST,
+        text: `${HEADER}\n${Array.from({ length: 5_000 }, (_, index) => row({ reference: `REF-${index}`, email: `p${index}@` })).join('\n')}\n`,
+      },
+      GOOD_PDF,
+    ],
+    runs: [
+      {
+        entry: 'cli',
+        argv: ['validate', `{dir}/${MANIFEST}`],
+        expect: {
+          exitCode: 2,
+          stdout: ['Invalid: 5,000 problems. Fix them and run validate again; nothing was sent.'],
+          stderr: manyProblems,
+        },
+      },
+      {
+        entry: 'app.manifest',
+        path: `{dir}/${MANIFEST}`,
+        expect: {
+          preview: { issues: manyProblems },
+          import: { error: invalidImport(5_000) },
+          batchUnchanged: true,
+        },
+      },
+    ],
+  },
   manifestCase(
     'quote-not-closed',
     'a quoted value whose closing quote is missing',
@@ -318,13 +430,119 @@ export const CASES: readonly BadInputCase[] = [
     },
   ),
   pdfCase(
+    'pdf-fifo',
+    'a FIFO named as a PDF',
+    { path: 'doc.pdf', fifo: true },
+    'cannot read "doc.pdf": it is a named pipe (FIFO), not a file',
+    { code: 'unreadable_file', message: 'Cannot read the file: it is a named pipe (FIFO), not a file.' },
+  ),
+  {
+    id: 'pdf-four-fifos',
+    description: 'four FIFOs as the PDFs of one manifest (they blocked every file-system thread)',
+    files: [
+      {
+        path: MANIFEST,
+        text: `${HEADER}\n${[1, 2, 3, 4].map((index) => row({ document: `pipe${index}.pdf`, reference: `REF-${index}` })).join('\n')}\n`,
+      },
+      ...[1, 2, 3, 4].map((index): FileSpec => ({ path: `pipe${index}.pdf`, fifo: true })),
+    ],
+    runs: [
+      validateRun(fourFifos),
+      appManifestRun(fourFifos),
+      {
+        entry: 'app.documents',
+        paths: [1, 2, 3, 4].map((index) => `{dir}/pipe${index}.pdf`),
+        expect: {
+          added: 0,
+          rejected: [1, 2, 3, 4].map((index) => ({
+            path: `{dir}/pipe${index}.pdf`,
+            code: 'unreadable_file',
+            message: 'Cannot read the file: it is a named pipe (FIFO), not a file.',
+          })),
+          batchUnchanged: true,
+        },
+      },
+    ],
+  },
+  pdfCase(
+    'pdf-socket',
+    'a unix socket named as a PDF',
+    { path: 'doc.pdf', socket: true },
+    'cannot read "doc.pdf": it is a socket, not a file',
+    { code: 'unreadable_file', message: 'Cannot read the file: it is a socket, not a file.' },
+  ),
+  pdfCase(
+    'pdf-device',
+    'a link to a device as a PDF (/dev/zero, read forever)',
+    { path: 'doc.pdf', symlink: ZERO_DEVICE },
+    'cannot read "doc.pdf": a symbolic link leads out of its folder; only files inside the folder are taken',
+    { code: 'unreadable_file', message: 'Cannot read the file: it is a device, not a file.' },
+  ),
+  {
+    id: 'pdf-link-out',
+    description:
+      'innocent.pdf → a private PDF outside the folder, in a manifest and in a folder added in the app',
+    files: [
+      { path: 'batch/manifest.csv', text: oneRow(row({ document: 'innocent.pdf' })) },
+      { path: 'private.pdf', pdf: 'Private' },
+      { path: 'batch/innocent.pdf', symlink: '../private.pdf' },
+    ],
+    runs: [
+      validateRun([linkOut('innocent.pdf')], 'batch/manifest.csv'),
+      appManifestRun([linkOut('innocent.pdf')], 'batch/manifest.csv'),
+      {
+        entry: 'app.documents',
+        paths: ['{dir}/batch/innocent.pdf'],
+        folder: '{dir}/batch',
+        expect: {
+          added: 0,
+          rejected: [
+            {
+              path: '{dir}/batch/innocent.pdf',
+              code: 'unreadable_file',
+              message:
+                'Cannot read the file: a symbolic link leads out of its folder; only files inside the folder are taken.',
+            },
+          ],
+          batchUnchanged: true,
+        },
+      },
+    ],
+  },
+  manifestCase(
+    'pdf-linked-folder-out',
+    'a linked subfolder leading out of the manifest’s folder',
+    [
+      { path: 'batch/manifest.csv', text: oneRow(row({ document: 'shared/private.pdf' })) },
+      { path: 'private.pdf', pdf: 'Private' },
+      { path: 'batch/shared', symlink: '..' },
+    ],
+    [linkOut('shared/private.pdf')],
+    'batch/manifest.csv',
+  ),
+  pdfCase(
+    'pdf-1.9',
+    'a PDF header of a version that does not exist (%PDF-1.9)',
+    { path: 'doc.pdf', text: '%PDF-1.9\n%%EOF\n' },
+    NOT_A_PDF,
+    { code: 'invalid_pdf', message: NOT_A_PDF_BY_HAND },
+  ),
+  pdfCase(
+    'pdf-3.0',
+    'a PDF header of version 3.0',
+    { path: 'doc.pdf', text: '%PDF-3.0\n%%EOF\n' },
+    NOT_A_PDF,
+    { code: 'invalid_pdf', message: NOT_A_PDF_BY_HAND },
+  ),
+  pdfCase(
     'pdf-not-pdf',
     'a text file named .pdf',
     { path: 'doc.pdf', text: 'Minutes of the meeting\n' },
-    '"doc.pdf" is not a PDF: it does not start with a PDF header (%PDF-1.x)',
+    '"doc.pdf" is not a PDF: it does not start with the header of a PDF version that exists (%PDF-1.0 to %PDF-1.7, or %PDF-2.0)',
     {
       code: 'invalid_pdf',
-      message: 'The file is not a PDF: it does not start with a PDF header (%PDF-1.x).',
+      message:
+        'The file is not a PDF: it does not start with the header of a PDF version that exists (%PDF-1.0 to %PDF-1.7, or %PDF-2.0).',
     },
   ),
 
@@ -362,12 +580,7 @@ export const CASES: readonly BadInputCase[] = [
   ]),
 
   // The service's address: the command line's --base-url and the app's connection form
-  addressCase(
-    'address-http-remote',
-    'http:// to another computer',
-    'http://sign.example.com',
-    'The base URL must use https:// so the client secret is encrypted on the way; http:// is accepted only for this computer (localhost, 127.0.0.1 or [::1]).',
-  ),
+  addressCase('address-http-remote', 'http:// to another computer', 'http://sign.example.com', HTTP_REMOTE),
   addressCase(
     'address-credentials',
     'a user name and password in the address',
@@ -391,6 +604,18 @@ export const CASES: readonly BadInputCase[] = [
     'an ftp:// address',
     'ftp://sign.example.com',
     'The base URL must start with https://, e.g. https://sign.example.com.',
+  ),
+  addressCase(
+    'address-too-long',
+    'an address of 3,000 characters',
+    `https://sign.example.com/${'a'.repeat(3_000)}`,
+    ADDRESS_TOO_LONG,
+  ),
+  addressCase(
+    'address-localhost-dot',
+    'http:// to "localhost." (a name the network may resolve elsewhere)',
+    'http://localhost./',
+    HTTP_REMOTE,
   ),
   addressCase(
     'address-no-scheme',

@@ -1,15 +1,13 @@
 import type { DeskHandlers } from '../../../shared/ipc/contract';
 import { syncManifest } from '../../batch/batch-preparation';
-import { checkManifestFile, formatIssue } from '../../batch/manifest';
+import { checkManifestFile, formatIssue, isManifestFileName } from '../../batch/manifest';
 import { DeskError } from '../desk-error';
 import type { DeskContext } from '../desk-context';
 import type { Translator } from '../../../shared/i18n/translator';
 
-const MANIFEST_EXTENSION = /\.(csv|txt)$/i;
-
-/** A manifest is a CSV export: any other file is refused before it is read (its lines would be quoted back). */
+/** A manifest is a CSV export: any other file is refused before it is read, as an error of the dialog. */
 function manifestPathOrThrow(path: string, t: Translator['t']): string {
-  if (!MANIFEST_EXTENSION.test(path)) throw new DeskError('not_a_manifest', t('manifest.notAManifest'));
+  if (!isManifestFileName(path)) throw new DeskError('not_a_manifest', t('manifest.notAManifest'));
   return path;
 }
 

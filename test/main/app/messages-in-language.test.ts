@@ -252,13 +252,13 @@ describe('a file that cannot be added, in the person’s language', () => {
     const missing = files.file('absent.pdf');
     const french = await service.handlers['documents.addPaths'](batch.id, [notPdf, missing]);
     expect(french.rejected.map((file) => file.message)).toEqual([
-      'Le fichier n’est pas un PDF\u00a0: il ne commence pas par un en-tête PDF (%PDF-1.x).',
+      'Le fichier n’est pas un PDF\u00a0: il ne commence pas par l’en-tête d’une version de PDF qui existe (%PDF-1.0 à %PDF-1.7, ou %PDF-2.0).',
       'Impossible de lire le fichier\u00a0: le fichier n’existe pas.',
     ]);
     await service.handlers['app.setLanguage']('en');
     const english = await service.handlers['documents.addPaths'](batch.id, [notPdf, missing]);
     expect(english.rejected.map((file) => file.message)).toEqual([
-      'The file is not a PDF: it does not start with a PDF header (%PDF-1.x).',
+      'The file is not a PDF: it does not start with the header of a PDF version that exists (%PDF-1.0 to %PDF-1.7, or %PDF-2.0).',
       'Cannot read the file: the file does not exist.',
     ]);
   });

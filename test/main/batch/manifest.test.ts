@@ -560,7 +560,7 @@ const BAD_CASES: readonly BadCase[] = [
         Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]),
       ),
     expected: [
-      'line 2, column "document": "scan.pdf" is not a PDF: it does not start with a PDF header (%PDF-1.x)',
+      'line 2, column "document": "scan.pdf" is not a PDF: it does not start with the header of a PDF version that exists (%PDF-1.0 to %PDF-1.7, or %PDF-2.0)',
     ],
   },
   {
@@ -808,7 +808,8 @@ describe('bad input: each problem is named the way the user sees it', () => {
     expect(messages(await checkManifestFile(folder.file('manifest.csv')))).toEqual([
       'the manifest cannot be read: it is a named pipe (FIFO), not a file',
     ]);
-    expect(messages(await checkManifestFile('/dev/zero'))).toEqual([
+    symlinkSync('/dev/zero', folder.file('zero.csv'));
+    expect(messages(await checkManifestFile(folder.file('zero.csv')))).toEqual([
       'the manifest cannot be read: it is a device, not a file',
     ]);
     await listenOn(folder.file('socket.csv'));

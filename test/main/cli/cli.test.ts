@@ -106,7 +106,7 @@ describe('validate', () => {
       ['8', 'document'],
     ]);
     expect(problems[5]).toContain('Marc Perrin.pdf');
-    expect(result.stdout).toContain('Invalid: 6 problem(s)');
+    expect(result.stdout).toContain('Invalid: 6 problems. Fix them');
   });
 
   it('with --json prints one JSON object per line: the issues, then a summary', async () => {

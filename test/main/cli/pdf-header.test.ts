@@ -47,9 +47,9 @@ describe('validate: a PDF header names a version that exists (1.0 to 1.7, 2.0), 
       const result = await runCli(cliPath, ['validate', manifestFor(folder)], { credentials: null });
       expect(result.code).toBe(2);
       expect(result.stderr).toBe(
-        'line 2, column "document": "contract.pdf" is not a PDF: it does not start with a PDF header (%PDF-1.x)\n',
+        'line 2, column "document": "contract.pdf" is not a PDF: it does not start with the header of a PDF version that exists (%PDF-1.0 to %PDF-1.7, or %PDF-2.0)\n',
       );
-      expect(result.stdout).toContain('Invalid: 1 problem(s)');
+      expect(result.stdout).toContain('Invalid: 1 problem. Fix it');
     },
   );
 
