@@ -92,6 +92,8 @@ export const MAX_LISTED_ISSUES = 100;
 const MAX_KEPT_ISSUES = 2_000;
 /** Rows checked between two turns of the event loop, so the desk stays responsive during a large check. */
 const ROWS_PER_SLICE = 500;
+/** Characters scanned for an oversized record between two turns of the event loop. */
+const CHARS_PER_SCAN_SLICE = 1024 * 1024;
 /** Characters handed to the CSV parser at a time, between two turns of the event loop. */
 const CHARS_PER_SLICE = 256 * 1024;
 
@@ -407,7 +409,7 @@ const TAB = 0x09;
  * the parser uses: a quote opens a value only at its start (after spaces), `""` inside quotes is
  * a quote, and a line break inside quotes belongs to the value.
  */
-function findOversizedRecord(text: string, delimiter: Delimiter): Oversized | undefined {
+async function findOversizedRecord(text: string, delimiter: Delimiter): Promise<Oversized | undefined> {
   const separator = delimiter.charCodeAt(0);
   let recordStart = 0;
   let recordLine = 1;
@@ -416,6 +418,7 @@ function findOversizedRecord(text: string, delimiter: Delimiter): Oversized | un
   let quoted = false;
   let atValueStart = true;
   for (let index = 0; index < text.length; index += 1) {
+    if (index % CHARS_PER_SCAN_SLICE === 0 && index > 0) await nextTurn();
     const code = text.charCodeAt(index);
     if (code === NEWLINE) line += 1;
     if (quoted) {
@@ -771,9 +774,14 @@ interface DocumentGroup {
   hasIssue: boolean;
 }
 
-function groupRows(rows: readonly ParsedRow[], manifestDir: string, issues: IssueList): DocumentGroup[] {
+async function groupRows(
+  rows: readonly ParsedRow[],
+  manifestDir: string,
+  issues: IssueList,
+): Promise<DocumentGroup[]> {
   const groups = new Map<string, DocumentGroup>();
-  for (const row of rows) {
+  for (const [index, row] of rows.entries()) {
+    if (index % ROWS_PER_SLICE === ROWS_PER_SLICE - 1) await nextTurn();
     if (row.documentColumn === '' || row.externalReference === '') continue;
     const path = resolveDocumentPath(row.documentColumn, manifestDir);
     const identity = path.ok ? `path:${path.pdfPath}` : `written:${row.documentColumn}`;
@@ -801,9 +809,10 @@ function firstLine(group: DocumentGroup): number {
 }
 
 /** Checks that need all rows: agreement of per-document columns, duplicate e-mails, reused references. */
-function checkDocuments(groups: readonly DocumentGroup[], issues: IssueList): void {
+async function checkDocuments(groups: readonly DocumentGroup[], issues: IssueList): Promise<void> {
   const references = new Map<string, DocumentGroup>();
-  for (const group of groups) {
+  for (const [index, group] of groups.entries()) {
+    if (index % ROWS_PER_SLICE === ROWS_PER_SLICE - 1) await nextTurn();
     const owner = references.get(group.externalReference);
     if (owner === undefined) {
       references.set(group.externalReference, group);
@@ -892,7 +901,7 @@ async function analyse(content: Buffer | string, manifestDir: string): Promise<A
   const { delimiter, width } = sniffHeader(decoded.text);
   if (width > MAX_MANIFEST_COLUMNS) return wholeFile(MESSAGES.tooManyColumns, 1);
   // Past an oversized record nothing can be trusted: a lost quote has swallowed the rest.
-  const oversized = findOversizedRecord(decoded.text, delimiter);
+  const oversized = await findOversizedRecord(decoded.text, delimiter);
   const read = await readEntries(
     oversized === undefined ? decoded.text : decoded.text.slice(0, oversized.index),
     delimiter,
@@ -934,10 +943,8 @@ async function analyse(content: Buffer | string, manifestDir: string): Promise<A
       rows.push(parseRow(entry.line, entry.fields, header, issues));
     }
   }
-  await nextTurn();
-  const groups = groupRows(rows, manifestDir, issues);
-  await nextTurn();
-  checkDocuments(groups, issues);
+  const groups = await groupRows(rows, manifestDir, issues);
+  await checkDocuments(groups, issues);
   return { groups, issues, columnOrder: header.positions };
 }
 

@@ -828,7 +828,8 @@ describe('bad input: each problem is named the way the user sees it', () => {
     expect(messages(await checkManifestFile(folder.file('absent.csv')))).toEqual([
       'the manifest cannot be read: the file does not exist',
     ]);
-    expect(messages(await checkManifestFile(folder.path))).toEqual([
+    mkdirSync(folder.file('folder.csv'));
+    expect(messages(await checkManifestFile(folder.file('folder.csv')))).toEqual([
       'the manifest cannot be read: it is a folder, not a file',
     ]);
   });

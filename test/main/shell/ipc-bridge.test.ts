@@ -44,7 +44,7 @@ const VALID_ARGS: { [C in InvokeChannel]: ChannelArgs<C> } = {
   'dialogs.pickPdfs': [],
   'dialogs.pickFolder': [],
   'dialogs.pickManifest': [],
-  'documents.addPaths': ['batch-1', ['/home/ana/contracts/a.pdf']],
+  'documents.addPaths': ['batch-1', ['/home/ana/contracts/a.pdf'], '/home/ana/contracts'],
   'documents.update': ['batch-1', 'doc-1', { externalReference: 'REF-001' }],
   'documents.remove': ['batch-1', 'doc-1'],
   'documents.content': ['batch-1', 'doc-1'],
