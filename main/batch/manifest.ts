@@ -78,6 +78,8 @@ export function isManifestFileName(path: string): boolean {
 export const MAX_MANIFEST_ROWS = 50_000;
 /** 50,000 rows of a few hundred characters; a bigger file is the wrong file, not read into memory. */
 export const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
+/** Blank rows between the filled ones (those after the last filled row are not even read). */
+const MAX_BLANK_ROWS = MAX_MANIFEST_ROWS;
 /** Columns in the header line: 15 are known, the rest is room for a spreadsheet's own columns. */
 export const MAX_MANIFEST_COLUMNS = 100;
 /** One value: a path or an e-mail address is far shorter; a longer value is a lost quote. */
@@ -271,10 +273,13 @@ const MESSAGES = {
 
 /** A value as shown in a message: on one line, and shortened so that the message stays readable. */
 function quote(value: string): string {
+  return `"${shortened(value)}"`;
+}
+
+/** A value or a column name as shown: on one line, at most {@link VALUE_PREVIEW_LENGTH} characters. */
+function shortened(value: string): string {
   const oneLine = value.replace(/\s*\n\s*/g, ' ');
-  const shown =
-    oneLine.length > VALUE_PREVIEW_LENGTH ? `${oneLine.slice(0, VALUE_PREVIEW_LENGTH - 1)}…` : oneLine;
-  return `"${shown}"`;
+  return oneLine.length > VALUE_PREVIEW_LENGTH ? `${oneLine.slice(0, VALUE_PREVIEW_LENGTH - 1)}…` : oneLine;
 }
 
 function withValue(message: string, value: string): string {
@@ -335,21 +340,56 @@ function firstNonUtf8Line(bytes: Buffer): number {
   return 1;
 }
 
+const CR = 0x0d;
+const LF = 0x0a;
+const BOM = [0xef, 0xbb, 0xbf] as const;
+
+/**
+ * The bytes with one line ending, `\n`, and without a leading BOM: csv-parse counts CRLF inside
+ * quoted values as two lines, and values should not depend on the system the file was saved on.
+ * Done on the bytes in one pass into one buffer, so that a file of millions of line endings costs
+ * no more than its size (a text-wide regular expression took seconds and hundreds of MiB).
+ */
+function withLineFeeds(bytes: Buffer): Buffer {
+  const start = bytes[0] === BOM[0] && bytes[1] === BOM[1] && bytes[2] === BOM[2] ? BOM.length : 0;
+  if (bytes.indexOf(CR, start) === -1) return bytes.subarray(start);
+  const out = Buffer.allocUnsafe(bytes.length - start);
+  let length = 0;
+  for (let index = start; index < bytes.length; index += 1) {
+    const byte = bytes[index] ?? 0;
+    if (byte !== CR) {
+      out[length++] = byte;
+    } else {
+      out[length++] = LF;
+      if (bytes[index + 1] === LF) index += 1;
+    }
+  }
+  return out.subarray(0, length);
+}
+
+/**
+ * Where the last line that holds more than delimiters and spaces ends: the blank rows after it
+ * (Excel exports its whole "used range", up to a million rows of `,,,,,`) are dropped unread.
+ */
+function endOfLastFilledLine(text: string, delimiter: number): number {
+  let end = text.length;
+  for (let index = text.length - 1; index >= 0; index -= 1) {
+    const code = text.charCodeAt(index);
+    if (code === LF) end = index + 1;
+    else if (code !== delimiter && !isTrimmable(code)) return end;
+  }
+  return 0;
+}
+
 function decode(content: Buffer | string): Decoded {
-  let text: string;
-  if (typeof content === 'string') {
-    text = content;
-  } else if (isUtf8(content)) {
-    text = content.toString('utf8');
-  } else {
+  const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+  if (!isUtf8(bytes)) {
     return {
       text: '',
-      issue: { row: firstNonUtf8Line(content), column: undefined, message: MESSAGES.notUtf8 },
+      issue: { row: firstNonUtf8Line(bytes), column: undefined, message: MESSAGES.notUtf8 },
     };
   }
-  // One line ending from here on: csv-parse counts CRLF inside quoted values as two lines, and
-  // values should not depend on the system the file was saved on.
-  return { text: text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n') };
+  return { text: withLineFeeds(bytes).toString('utf8') };
 }
 
 function parseOptions(delimiter: Delimiter) {
@@ -399,8 +439,15 @@ interface Oversized {
 
 const QUOTE = 0x22;
 const NEWLINE = 0x0a;
-const SPACE = 0x20;
-const TAB = 0x09;
+
+/**
+ * The characters the parser's `ltrim` skips before a value (every kind of space, NBSP and the
+ * BOM among them): a quote after them still opens a quoted value, so the pre-scan skips them too.
+ */
+function isTrimmable(code: number): boolean {
+  if (code === 0x20 || code === 0x09 || (code >= 0x0b && code <= 0x0d)) return true;
+  return code >= 0x80 && /\s/.test(String.fromCharCode(code));
+}
 
 /**
  * The first record longer than {@link MAX_LINE_CHARS} characters or with more than
@@ -438,7 +485,7 @@ async function findOversizedRecord(text: string, delimiter: Delimiter): Promise<
     } else if (code === QUOTE && atValueStart) {
       quoted = true;
       atValueStart = false;
-    } else if (code !== SPACE && code !== TAB) {
+    } else if (!isTrimmable(code)) {
       atValueStart = false;
     }
     if (values > MAX_LINE_VALUES)
@@ -474,6 +521,7 @@ async function readEntries(text: string, delimiter: Delimiter): Promise<Entries 
   const entries: SourceEntry[] = [];
   let lastEndLine = 0;
   let records = 0;
+  let blankRecords = 0;
   let stop = false;
   // Where line `cursorLine` starts in the text; lines only move forward, so the scan is linear.
   let cursorLine = 1;
@@ -494,7 +542,12 @@ async function readEntries(text: string, delimiter: Delimiter): Promise<Entries 
     ...parseOptions(delimiter),
     on_record: (record: string[], context: InfoRecord) => {
       lastEndLine = context.lines;
-      if (stop || isBlankFields(record)) return null;
+      if (stop) return null;
+      // Blank rows count too, more loosely: a file of millions of them is not a manifest.
+      blankRecords += 1;
+      if (blankRecords > MAX_BLANK_ROWS) stop = true;
+      if (isBlankFields(record)) return null;
+      blankRecords -= 1;
       records += 1;
       // The header, then one row more than allowed: enough to say there are too many.
       if (records > MAX_MANIFEST_ROWS + 1) stop = true;
@@ -531,7 +584,7 @@ async function readEntries(text: string, delimiter: Delimiter): Promise<Entries 
     parser.destroy();
   }
   if (failed) return undefined;
-  return { entries, tooManyRows: records > MAX_MANIFEST_ROWS + 1 };
+  return { entries, tooManyRows: records > MAX_MANIFEST_ROWS + 1 || blankRecords > MAX_BLANK_ROWS };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -593,8 +646,9 @@ function readHeader(line: number, cells: readonly string[], issues: IssueList): 
     issues.push({ row: line, column: undefined, message: MESSAGES.noHeader });
     return undefined;
   }
-  for (const name of unknown) {
-    issues.push({ row: line, column: name, message: MESSAGES.unknownColumn(suggestColumn(name)) });
+  // Each unknown name once, however often it repeats.
+  for (const name of new Set(unknown)) {
+    issues.push({ row: line, column: shortened(name), message: MESSAGES.unknownColumn(suggestColumn(name)) });
   }
   for (const column of REQUIRED_COLUMNS) {
     if (!positions.has(column)) issues.push({ row: line, column, message: MESSAGES.missingColumn });
@@ -900,15 +954,17 @@ async function analyse(content: Buffer | string, manifestDir: string): Promise<A
 
   const { delimiter, width } = sniffHeader(decoded.text);
   if (width > MAX_MANIFEST_COLUMNS) return wholeFile(MESSAGES.tooManyColumns, 1);
+  const text = decoded.text.slice(0, endOfLastFilledLine(decoded.text, delimiter.charCodeAt(0)));
   // Past an oversized record nothing can be trusted: a lost quote has swallowed the rest.
-  const oversized = await findOversizedRecord(decoded.text, delimiter);
-  const read = await readEntries(
-    oversized === undefined ? decoded.text : decoded.text.slice(0, oversized.index),
-    delimiter,
-  );
+  const oversized = await findOversizedRecord(text, delimiter);
+  const read = await readEntries(oversized === undefined ? text : text.slice(0, oversized.index), delimiter);
   if (read === undefined) return wholeFile(MESSAGES.unreadableFile);
   const [headerEntry, ...dataEntries] = read.entries;
-  if (headerEntry === undefined) return wholeFile(MESSAGES.empty, 1);
+  if (headerEntry === undefined) {
+    return oversized === undefined
+      ? wholeFile(MESSAGES.empty, 1)
+      : wholeFile(oversized.message, oversized.line);
+  }
   if (headerEntry.kind === 'unreadable') return wholeFile(headerEntry.message, headerEntry.line);
   if (read.tooManyRows) return wholeFile(MESSAGES.tooManyRows);
 
@@ -1031,18 +1087,24 @@ async function checkPdfs(
   files: UserFiles,
 ): Promise<Map<string, PdfCheckResult>> {
   const results = new Map<string, PdfCheckResult>();
+  // One check per file, however many spellings lead to it (`a.pdf`, `./a.pdf`, `link/a.pdf`…).
+  const byFile = new Map<string, Promise<PdfCheckResult>>();
+  const check = (path: string) =>
+    checkPdfFile(path, undefined, (source, options) => files.createReadStream(source, options), folder);
   const queue = [...paths];
   const worker = async (): Promise<void> => {
     for (let path = queue.shift(); path !== undefined; path = queue.shift()) {
-      results.set(
-        path,
-        await checkPdfFile(
-          path,
-          undefined,
-          (source, options) => files.createReadStream(source, options),
-          folder,
-        ),
-      );
+      const file = await files.resolved(path);
+      if (file === undefined) {
+        results.set(path, await check(path));
+        continue;
+      }
+      let result = byFile.get(file);
+      if (result === undefined) {
+        result = check(path);
+        byFile.set(file, result);
+      }
+      results.set(path, await result);
     }
   };
   await Promise.all(Array.from({ length: Math.min(PDF_CHECK_CONCURRENCY, paths.length) }, worker));

@@ -22,6 +22,7 @@ import type { Stats } from 'node:fs';
 import {
   open as openFile,
   readdir as readdirOf,
+  readlink as readlinkOf,
   realpath as realpathOf,
   stat as statOf,
   type FileHandle,
@@ -72,6 +73,12 @@ export function unreadableReason(code: string | undefined, t: Translator['t']): 
       return t('manifest.reasonTimeout', { seconds: USER_FILE_DEADLINE_MS / 1000 });
     case 'ELOOP':
       return t('manifest.reasonLink');
+    case 'SYSTEM_FILE':
+      return t('manifest.reasonSystem');
+    case 'BAD_PATH':
+    case 'ERR_INVALID_ARG_VALUE':
+    case 'ENAMETOOLONG':
+      return t('manifest.reasonBadPath');
     default:
       return t('manifest.reasonOther', { code: code ?? 'unknown error' });
   }
@@ -83,6 +90,7 @@ export interface UserFileSystem {
   open(path: string, flags: number): Promise<FileHandle>;
   stat(path: string): Promise<Stats>;
   readdir(path: string): Promise<string[]>;
+  readlink(path: string): Promise<string>;
 }
 
 const nodeCalls: UserFileSystem = {
@@ -90,7 +98,22 @@ const nodeCalls: UserFileSystem = {
   open: openFile,
   stat: statOf,
   readdir: (path) => readdirOf(path),
+  readlink: (path) => readlinkOf(path),
 };
+
+/** True when `path` is inside `folder` (both resolved), not the folder itself. */
+function isInside(folder: string, path: string): boolean {
+  const inside = relative(folder, path);
+  return inside !== '' && inside !== '..' && !inside.startsWith(`..${sep}`) && !isAbsolute(inside);
+}
+
+/**
+ * The operating system's own pseudo-files (Linux's /proc and /sys, and /dev): "regular" to
+ * `fstat` at times, but never a document, and some hold secrets (a process's environment).
+ */
+function isSystemPath(path: string): boolean {
+  return process.platform !== 'win32' && /^\/(proc|sys|dev)(\/|$)/.test(path);
+}
 
 /** Our code for what is not a regular file, by its kind. */
 function kindCode(
@@ -131,6 +154,8 @@ export interface UserFiles {
   readWhole(path: string, options: UserFileOptions & { readonly maxBytes: number }): Promise<Buffer>;
   /** The names in a folder, sorted. */
   list(folder: string): Promise<string[]>;
+  /** The path with its links resolved (what two spellings of one file share), or undefined when it cannot be. */
+  resolved(path: string): Promise<string | undefined>;
 }
 
 /** A counting gate: at most `size` holders at once, the others wait in turn. */
@@ -217,13 +242,12 @@ export function createUserFiles(options: UserFilesOptions = {}): UserFiles {
   }
 
   async function openRegular(path: string, { within }: UserFileOptions): Promise<FileHandle> {
+    if (path.includes('\0')) throw new UserFileError('BAD_PATH', 'a path with a NUL character');
     const real = await bounded(() => calls.realpath(path));
-    if (within !== undefined) {
-      const folder = await bounded(() => calls.realpath(resolve(within)));
-      const inside = relative(folder, real);
-      if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside))
-        throw new UserFileError('OUTSIDE_FOLDER', 'the file is outside its folder');
-    }
+    if (isSystemPath(real)) throw new UserFileError('SYSTEM_FILE', 'a file of the operating system');
+    const folder = within === undefined ? undefined : await bounded(() => calls.realpath(resolve(within)));
+    if (folder !== undefined && !isInside(folder, real))
+      throw new UserFileError('OUTSIDE_FOLDER', 'the file is outside its folder');
     let handle: FileHandle;
     try {
       handle = await bounded(
@@ -239,11 +263,32 @@ export function createUserFiles(options: UserFilesOptions = {}): UserFiles {
     try {
       const info = await bounded(() => handle.stat());
       if (!info.isFile()) throw new UserFileError(kindCode(info), 'not a regular file');
+      // A folder on the way may have been swapped for a link between `realpath` and `open`
+      // (O_NOFOLLOW guards the last part only): the file opened must be the one checked.
+      const opened = await openedPath(handle, real, info);
+      if (isSystemPath(opened)) throw new UserFileError('SYSTEM_FILE', 'a file of the operating system');
+      if (folder !== undefined && !isInside(folder, opened))
+        throw new UserFileError('OUTSIDE_FOLDER', 'the file is outside its folder');
       return handle;
     } catch (error) {
       await handle.close().catch(() => undefined);
       throw error;
     }
+  }
+
+  /**
+   * Where the open file really is: on Linux the kernel says it (`/proc/self/fd`); elsewhere the
+   * checked path, provided it still names the very file that was opened (same device and inode).
+   */
+  async function openedPath(handle: FileHandle, checked: string, info: Stats): Promise<string> {
+    if (process.platform === 'linux') {
+      const where = await bounded(() => calls.readlink(`/proc/self/fd/${handle.fd}`)).catch(() => undefined);
+      if (where !== undefined && isAbsolute(where)) return where;
+    }
+    const now = await bounded(() => calls.stat(checked));
+    if (now.dev !== info.dev || now.ino !== info.ino)
+      throw new UserFileError('ELOOP', 'the file changed while it was being opened');
+    return checked;
   }
 
   async function* chunksOf(path: string, options: ReadOptions): AsyncGenerator<Buffer> {
@@ -286,6 +331,7 @@ export function createUserFiles(options: UserFilesOptions = {}): UserFiles {
     async list(folder) {
       return (await bounded(() => calls.readdir(folder))).sort();
     },
+    resolved: (path) => bounded(() => calls.realpath(path)).catch(() => undefined),
   };
 }
 

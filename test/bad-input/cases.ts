@@ -71,7 +71,7 @@ const fourFifos = [1, 2, 3, 4].map(
     `line ${index + 1}, column "document": cannot read "pipe${index}.pdf": it is a named pipe (FIFO), not a file`,
 );
 const linkOut = (document: string) =>
-  `line 2, column "document": cannot read "${document}": a symbolic link leads out of its folder; only files inside the folder are taken`;
+  `line 2, column "document": cannot read "${document}": it is outside its folder (a symbolic link leads out of it); only files inside the folder are taken`;
 const NOT_A_PDF =
   '"doc.pdf" is not a PDF: it does not start with the header of a PDF version that exists (%PDF-1.0 to %PDF-1.7, or %PDF-2.0)';
 const NOT_A_PDF_BY_HAND =
@@ -180,7 +180,7 @@ export const CASES: readonly BadInputCase[] = [
     'manifest-device',
     'the manifest is a link to a device that never ends (/dev/zero)',
     [{ path: MANIFEST, symlink: ZERO_DEVICE }],
-    ['the manifest cannot be read: it is a device, not a file'],
+    ['the manifest cannot be read: it is a file of the operating system, not a document'],
   ),
   manifestCase(
     'manifest-socket',
@@ -190,8 +190,8 @@ export const CASES: readonly BadInputCase[] = [
   ),
   manifestCase(
     'manifest-16-mib-line',
-    'a 16 MiB manifest that is one line of delimiters',
-    [{ path: MANIFEST, text: `${HEADER}\n${','.repeat(16 * MIB - 100)}\n` }],
+    'a 16 MiB manifest that is one line of delimiters after a value',
+    [{ path: MANIFEST, text: `${HEADER}\na.pdf${','.repeat(16 * MIB - 100)}\n` }],
     [
       'line 2: this line has more than 1,000 values, so it and the rest of the file were not read: is it the right file?',
     ],
@@ -475,8 +475,11 @@ export const CASES: readonly BadInputCase[] = [
     'pdf-device',
     'a link to a device as a PDF (/dev/zero, read forever)',
     { path: 'doc.pdf', symlink: ZERO_DEVICE },
-    'cannot read "doc.pdf": a symbolic link leads out of its folder; only files inside the folder are taken',
-    { code: 'unreadable_file', message: 'Cannot read the file: it is a device, not a file.' },
+    'cannot read "doc.pdf": it is a file of the operating system, not a document',
+    {
+      code: 'unreadable_file',
+      message: 'Cannot read the file: it is a file of the operating system, not a document.',
+    },
   ),
   {
     id: 'pdf-link-out',
@@ -501,7 +504,7 @@ export const CASES: readonly BadInputCase[] = [
               path: '{dir}/batch/innocent.pdf',
               code: 'unreadable_file',
               message:
-                'Cannot read the file: a symbolic link leads out of its folder; only files inside the folder are taken.',
+                'Cannot read the file: it is outside its folder (a symbolic link leads out of it); only files inside the folder are taken.',
             },
           ],
           batchUnchanged: true,

@@ -664,7 +664,7 @@ const BAD_CASES: readonly BadCase[] = [
       symlinkSync(join(elsewhere, 'private.pdf'), folder.file('innocent.pdf'));
     },
     expected: [
-      'line 2, column "document": cannot read "innocent.pdf": a symbolic link leads out of its folder; only files inside the folder are taken',
+      'line 2, column "document": cannot read "innocent.pdf": it is outside its folder (a symbolic link leads out of it); only files inside the folder are taken',
     ],
   },
   {
@@ -676,7 +676,7 @@ const BAD_CASES: readonly BadCase[] = [
       symlinkSync(elsewhere, folder.file('shared'));
     },
     expected: [
-      'line 2, column "document": cannot read "shared/private.pdf": a symbolic link leads out of its folder; only files inside the folder are taken',
+      'line 2, column "document": cannot read "shared/private.pdf": it is outside its folder (a symbolic link leads out of it); only files inside the folder are taken',
     ],
   },
   {
@@ -684,7 +684,53 @@ const BAD_CASES: readonly BadCase[] = [
     manifest: csv(HEADER, ROW.replace('a.pdf', 'zero.pdf')),
     prepare: (folder) => symlinkSync('/dev/zero', folder.file('zero.pdf')),
     expected: [
-      'line 2, column "document": cannot read "zero.pdf": a symbolic link leads out of its folder; only files inside the folder are taken',
+      'line 2, column "document": cannot read "zero.pdf": it is a file of the operating system, not a document',
+    ],
+  },
+  {
+    name: 'a million blank Excel rows after the filled ones (its whole "used range")',
+    manifest: Buffer.from(`${HEADER}\r\n${ROW}\r\n${',,,,,,\r\n'.repeat(1_048_000)}`),
+    expected: [],
+  },
+  {
+    name: '16 MiB of carriage returns after the rows',
+    manifest: Buffer.from(`${HEADER}\n${ROW}\n${'\r'.repeat(16 * 1024 * 1024 - 200)}`),
+    expected: [],
+  },
+  {
+    name: 'millions of blank rows between filled ones',
+    manifest: csv(HEADER, ROW, ',,,,,,\n'.repeat(2_000_000), ROW.replace('REF-1', 'REF-2')),
+    expected: [
+      'the manifest has more than 50,000 participant rows, more than can be imported at once: split it into several files',
+    ],
+  },
+  {
+    name: 'a quote after a no-break space opens a value that swallows the rest',
+    manifest: csv(
+      HEADER,
+      ROW,
+      ROW.replace('REF-1', 'REF-2').replace('Employee', '\u00a0"Employee'),
+      ...Array.from({ length: MAX_LINE_CHARS / 32 }, (_, index) =>
+        ROW.replace('REF-1', `REF-${index + 3}`).replace('anne@', `anne${index}@`),
+      ),
+    ),
+    expected: [
+      'line 3: this line is longer than 65,536 characters, so it and the rest of the file were not read: is a closing quote (") missing?',
+    ],
+  },
+  {
+    name: 'a header line longer than 65,536 characters',
+    manifest: csv(`${HEADER},"${'x'.repeat(70_000)}"`, ROW),
+    expected: [
+      'line 1: this line is longer than 65,536 characters, so it and the rest of the file were not read: is a closing quote (") missing?',
+    ],
+  },
+  {
+    name: 'an unknown column repeated, and one with a very long name',
+    manifest: csv(`${HEADER},notes,notes,${'n'.repeat(200)}`, `${ROW},,,`),
+    expected: [
+      `line 1, column "notes": unknown column (a typo?); the known columns are ${KNOWN_COLUMNS}`,
+      `line 1, column "${'n'.repeat(59)}…": unknown column (a typo?); the known columns are ${KNOWN_COLUMNS}`,
     ],
   },
   {
@@ -730,7 +776,7 @@ const BAD_CASES: readonly BadCase[] = [
   },
   {
     name: 'a line of 16 million delimiters',
-    manifest: csv(HEADER, ','.repeat(16 * 1024 * 1024 - 100)),
+    manifest: csv(HEADER, `a.pdf${','.repeat(16 * 1024 * 1024 - 100)}`),
     expected: [
       'line 2: this line has more than 1,000 values, so it and the rest of the file were not read: is it the right file?',
     ],
@@ -810,7 +856,7 @@ describe('bad input: each problem is named the way the user sees it', () => {
     ]);
     symlinkSync('/dev/zero', folder.file('zero.csv'));
     expect(messages(await checkManifestFile(folder.file('zero.csv')))).toEqual([
-      'the manifest cannot be read: it is a device, not a file',
+      'the manifest cannot be read: it is a file of the operating system, not a document',
     ]);
     await listenOn(folder.file('socket.csv'));
     expect(messages(await checkManifestFile(folder.file('socket.csv')))).toEqual([

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { open, realpath, stat, readdir } from 'node:fs/promises';
+import { open, readdir, readlink, realpath, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -25,6 +25,7 @@ function hangingOpen(opened: { count: number }): UserFileSystem {
     realpath: (path) => realpath(path),
     stat: (path) => stat(path),
     readdir: (path) => readdir(path),
+    readlink: (path) => readlink(path),
     open: () => {
       opened.count += 1;
       return new Promise(() => undefined);
@@ -100,6 +101,67 @@ describe('reads of the person’s files are bounded in time and in threads', () 
   });
 });
 
+describe('what is opened is what was checked', () => {
+  let elsewhere: string;
+  beforeEach(() => {
+    elsewhere = mkdtempSync(join(tmpdir(), 'elsewhere-'));
+  });
+  afterEach(() => rmSync(elsewhere, { recursive: true, force: true }));
+
+  it('refuses a file that a folder swapped for a link between the check and the open leads out to', async () => {
+    // The race, made certain: `realpath` sees the folder's own file, `open` lands elsewhere.
+    writeFileSync(folder.file('contract.pdf'), '%PDF-1.7\n');
+    writeFileSync(join(elsewhere, 'private.pdf'), '%PDF-1.7\nprivate\n');
+    const swapped: UserFileSystem = {
+      realpath: (path) => realpath(path),
+      stat: (path) => stat(path),
+      readdir: (path) => readdir(path),
+      readlink: (path) => readlink(path),
+      open: (_path, flags) => open(join(elsewhere, 'private.pdf'), flags),
+    };
+    const files = createUserFiles({ calls: swapped });
+    const error = await files
+      .readWhole(folder.file('contract.pdf'), { maxBytes: 1024, within: folder.path })
+      .catch((e: unknown) => e);
+    expect((error as { code?: string }).code).toBe('OUTSIDE_FOLDER');
+  });
+
+  it('never reads the operating system’s own files, such as a process’s environment', async () => {
+    symlinkSync('/proc/self/environ', folder.file('manifest.csv'));
+    const check = await checkManifestFile(folder.file('manifest.csv'));
+    expect(check.issues.map((issue) => formatIssue(issue))).toEqual([
+      'the manifest cannot be read: it is a file of the operating system, not a document',
+    ]);
+  });
+
+  it('reads a PDF once however many spellings of it a manifest holds', async () => {
+    await writePdf(folder, 'big.pdf', 'Big');
+    symlinkSync('.', folder.file('l'));
+    symlinkSync('.', folder.file('k'));
+    const spellings = ['big.pdf', './big.pdf', 'l/big.pdf', 'k/l/big.pdf', 'l/k/l/big.pdf'];
+    writeFileSync(
+      folder.file('manifest.csv'),
+      [
+        'document,external_reference,participant_type,role,name,email',
+        ...spellings.map((path, index) => `${path},REF-${index},signer,Employee,Anne,anne@example.com`),
+      ].join('\n'),
+    );
+    const real = createUserFiles();
+    let reads = 0;
+    const counting = {
+      ...real,
+      createReadStream: (...args: Parameters<typeof real.createReadStream>) => {
+        reads += 1;
+        return real.createReadStream(...args);
+      },
+    };
+    const check = await checkManifestFile(folder.file('manifest.csv'), english, counting);
+    expect(check.issues).toEqual([]);
+    expect(check.documents).toHaveLength(spellings.length);
+    expect(reads).toBe(1);
+  });
+});
+
 describe('a folder of PDFs added in the app', () => {
   let dataDir: DataDir;
   let elsewhere: string;
@@ -137,7 +199,7 @@ describe('a folder of PDFs added in the app', () => {
       expect(result.rejected.map((file) => [file.path, file.message])).toEqual([
         [
           join(inbox, 'innocent.pdf'),
-          'Cannot read the file: a symbolic link leads out of its folder; only files inside the folder are taken.',
+          'Cannot read the file: it is outside its folder (a symbolic link leads out of it); only files inside the folder are taken.',
         ],
         [join(inbox, 'pipe.pdf'), 'Cannot read the file: it is a named pipe (FIFO), not a file.'],
       ]);
