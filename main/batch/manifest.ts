@@ -315,7 +315,18 @@ class IssueList {
 // Reading the CSV
 
 type SourceEntry =
-  | { readonly kind: 'record'; readonly line: number; readonly fields: readonly string[] }
+  | {
+      readonly kind: 'record';
+      readonly line: number;
+      /** How many values the record has. */
+      readonly width: number;
+      /**
+       * Its values: all of them for the header; for a data row only those under a known or an
+       * unnamed column, in header order (see {@link usedPositions}), so that a wide spreadsheet's
+       * own columns take no memory.
+       */
+      readonly fields: readonly string[];
+    }
   | { readonly kind: 'unreadable'; readonly line: number; readonly message: string };
 
 type Delimiter = ',' | ';';
@@ -350,12 +361,13 @@ const BOM = [0xef, 0xbb, 0xbf] as const;
  * Done on the bytes in one pass into one buffer, so that a file of millions of line endings costs
  * no more than its size (a text-wide regular expression took seconds and hundreds of MiB).
  */
-function withLineFeeds(bytes: Buffer): Buffer {
+async function withLineFeeds(bytes: Buffer): Promise<Buffer> {
   const start = bytes[0] === BOM[0] && bytes[1] === BOM[1] && bytes[2] === BOM[2] ? BOM.length : 0;
   if (bytes.indexOf(CR, start) === -1) return bytes.subarray(start);
   const out = Buffer.allocUnsafe(bytes.length - start);
   let length = 0;
   for (let index = start; index < bytes.length; index += 1) {
+    if (index % CHARS_PER_SCAN_SLICE === 0) await nextTurn();
     const byte = bytes[index] ?? 0;
     if (byte !== CR) {
       out[length++] = byte;
@@ -371,9 +383,10 @@ function withLineFeeds(bytes: Buffer): Buffer {
  * Where the last line that holds more than delimiters and spaces ends: the blank rows after it
  * (Excel exports its whole "used range", up to a million rows of `,,,,,`) are dropped unread.
  */
-function endOfLastFilledLine(text: string, delimiter: number): number {
+async function endOfLastFilledLine(text: string, delimiter: number): Promise<number> {
   let end = text.length;
   for (let index = text.length - 1; index >= 0; index -= 1) {
+    if (index % CHARS_PER_SCAN_SLICE === 0) await nextTurn();
     const code = text.charCodeAt(index);
     if (code === LF) end = index + 1;
     else if (code !== delimiter && !isTrimmable(code)) return end;
@@ -381,7 +394,7 @@ function endOfLastFilledLine(text: string, delimiter: number): number {
   return 0;
 }
 
-function decode(content: Buffer | string): Decoded {
+async function decode(content: Buffer | string): Promise<Decoded> {
   const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
   if (!isUtf8(bytes)) {
     return {
@@ -389,7 +402,7 @@ function decode(content: Buffer | string): Decoded {
       issue: { row: firstNonUtf8Line(bytes), column: undefined, message: MESSAGES.notUtf8 },
     };
   }
-  return { text: withLineFeeds(bytes).toString('utf8') };
+  return { text: (await withLineFeeds(bytes)).toString('utf8') };
 }
 
 function parseOptions(delimiter: Delimiter) {
@@ -522,6 +535,8 @@ async function readEntries(text: string, delimiter: Delimiter): Promise<Entries 
   let lastEndLine = 0;
   let records = 0;
   let blankRecords = 0;
+  /** The header's positions whose values are read, once the header is known. */
+  let used: readonly number[] | undefined;
   let stop = false;
   // Where line `cursorLine` starts in the text; lines only move forward, so the scan is linear.
   let cursorLine = 1;
@@ -550,8 +565,18 @@ async function readEntries(text: string, delimiter: Delimiter): Promise<Entries 
       blankRecords -= 1;
       records += 1;
       // The header, then one row more than allowed: enough to say there are too many.
-      if (records > MAX_MANIFEST_ROWS + 1) stop = true;
-      else entries.push({ kind: 'record', line: context.lines - countLineBreaks(record), fields: record });
+      if (records > MAX_MANIFEST_ROWS + 1) {
+        stop = true;
+        return null;
+      }
+      const line = context.lines - countLineBreaks(record);
+      if (used === undefined) {
+        used = usedPositions(record);
+        entries.push({ kind: 'record', line, width: record.length, fields: record });
+      } else {
+        const kept = used.map((position) => record[position] ?? '');
+        entries.push({ kind: 'record', line, width: record.length, fields: kept });
+      }
       return null;
     },
     on_skip: (error: CsvError | undefined) => {
@@ -595,7 +620,10 @@ interface Header {
   /** Known column name → position of its first occurrence. */
   readonly positions: ReadonlyMap<string, number>;
   readonly width: number;
-  readonly unnamed: readonly number[];
+  /** Columns with no name: their position in the header, and where a row holds their value. */
+  readonly unnamed: readonly { readonly position: number; readonly at: number }[];
+  /** The header's cells as written. */
+  readonly cells: readonly string[];
 }
 
 function squash(name: string): string {
@@ -625,15 +653,39 @@ function suggestColumn(name: string): string | undefined {
   return best?.column;
 }
 
+/** A header cell's column name as written (without a BOM or surrounding spaces). */
+function writtenName(cell: string): string {
+  return cell.replace(/\uFEFF/g, '').trim();
+}
+
+/** The header positions whose values a row needs: the known columns, and unnamed ones (a value there is a problem). */
+function usedPositions(headerCells: readonly string[]): number[] {
+  return headerCells.flatMap((cell, index) => {
+    const name = writtenName(cell).toLowerCase();
+    return name === '' || KNOWN_COLUMNS.includes(name) ? [index] : [];
+  });
+}
+
+/** The header with its positions counted among the used ones only, as the data rows hold them. */
+function projected(header: Header): Header {
+  const used = usedPositions(header.cells);
+  const at = new Map(used.map((position, index) => [position, index]));
+  return {
+    ...header,
+    positions: new Map([...header.positions].map(([name, position]) => [name, at.get(position) ?? -1])),
+    unnamed: header.unnamed.map(({ position }) => ({ position, at: at.get(position) ?? -1 })),
+  };
+}
+
 function readHeader(line: number, cells: readonly string[], issues: IssueList): Header | undefined {
   const positions = new Map<string, number>();
-  const unnamed: number[] = [];
+  const unnamed: { position: number; at: number }[] = [];
   const unknown: string[] = [];
   cells.forEach((cell, index) => {
-    const written = cell.replace(/\uFEFF/g, '').trim();
+    const written = writtenName(cell);
     const name = written.toLowerCase();
     if (name === '') {
-      unnamed.push(index);
+      unnamed.push({ position: index, at: index });
     } else if (!KNOWN_COLUMNS.includes(name)) {
       unknown.push(written);
     } else {
@@ -653,7 +705,7 @@ function readHeader(line: number, cells: readonly string[], issues: IssueList): 
   for (const column of REQUIRED_COLUMNS) {
     if (!positions.has(column)) issues.push({ row: line, column, message: MESSAGES.missingColumn });
   }
-  return { line, positions, width: cells.length, unnamed };
+  return { line, positions, width: cells.length, unnamed, cells };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -730,8 +782,8 @@ function parseRow(line: number, fields: readonly string[], header: Header, issue
     };
   }
 
-  for (const position of header.unnamed) {
-    if ((fields[position] ?? '').trim() !== '') flag(undefined, MESSAGES.unnamedColumnValue(position + 1));
+  for (const { position, at } of header.unnamed) {
+    if ((fields[at] ?? '').trim() !== '') flag(undefined, MESSAGES.unnamedColumnValue(position + 1));
   }
   for (const column of REQUIRED_COLUMNS) {
     if (header.positions.has(column) && read(column).kind === 'blank') flag(column, MESSAGES.required);
@@ -948,13 +1000,13 @@ function wholeFile(message: string, row = 0): Analysis {
 }
 
 async function analyse(content: Buffer | string, manifestDir: string): Promise<Analysis> {
-  const decoded = decode(content);
+  const decoded = await decode(content);
   if (decoded.issue !== undefined) return wholeFile(decoded.issue.message, decoded.issue.row);
   if (decoded.text.trim() === '') return wholeFile(MESSAGES.empty, 1);
 
   const { delimiter, width } = sniffHeader(decoded.text);
   if (width > MAX_MANIFEST_COLUMNS) return wholeFile(MESSAGES.tooManyColumns, 1);
-  const text = decoded.text.slice(0, endOfLastFilledLine(decoded.text, delimiter.charCodeAt(0)));
+  const text = decoded.text.slice(0, await endOfLastFilledLine(decoded.text, delimiter.charCodeAt(0)));
   // Past an oversized record nothing can be trusted: a lost quote has swallowed the rest.
   const oversized = await findOversizedRecord(text, delimiter);
   const read = await readEntries(oversized === undefined ? text : text.slice(0, oversized.index), delimiter);
@@ -979,24 +1031,25 @@ async function analyse(content: Buffer | string, manifestDir: string): Promise<A
   }
 
   const rows: ParsedRow[] = [];
+  const rowHeader = projected(header);
   for (const [index, entry] of dataEntries.entries()) {
     if (index % ROWS_PER_SLICE === ROWS_PER_SLICE - 1) await nextTurn();
     if (entry.kind === 'unreadable') {
       issues.push({ row: entry.line, column: undefined, message: entry.message });
-    } else if (entry.fields.length > header.width) {
+    } else if (entry.width > header.width) {
       issues.push({
         row: entry.line,
         column: undefined,
-        message: MESSAGES.tooManyFields(entry.fields.length, header.width, delimiter),
+        message: MESSAGES.tooManyFields(entry.width, header.width, delimiter),
       });
-    } else if (entry.fields.length < header.width) {
+    } else if (entry.width < header.width) {
       issues.push({
         row: entry.line,
         column: undefined,
-        message: MESSAGES.tooFewFields(entry.fields.length, header.width),
+        message: MESSAGES.tooFewFields(entry.width, header.width),
       });
     } else {
-      rows.push(parseRow(entry.line, entry.fields, header, issues));
+      rows.push(parseRow(entry.line, entry.fields, rowHeader, issues));
     }
   }
   const groups = await groupRows(rows, manifestDir, issues);

@@ -734,6 +734,15 @@ const BAD_CASES: readonly BadCase[] = [
     ],
   },
   {
+    name: 'a value under an unnamed column that follows a spreadsheet’s own columns',
+    manifest: csv(`${HEADER},notes,,colour`, `${ROW},call first,oops,blue`),
+    expected: [
+      `line 1, column "notes": unknown column (a typo?); the known columns are ${KNOWN_COLUMNS}`,
+      `line 1, column "colour": unknown column (a typo?); the known columns are ${KNOWN_COLUMNS}`,
+      'line 2: has a value in column 9, which has no name in the header line',
+    ],
+  },
+  {
     name: 'a header of 101 columns',
     manifest: csv(
       [HEADER, ...Array.from({ length: MAX_MANIFEST_COLUMNS - 6 }, (_, index) => `extra${index}`)].join(','),
