@@ -15,8 +15,7 @@ import { normalizeFilename } from '../../shared/service/filename';
 import { localeSchema, participantSchema } from '../../shared/service/wire';
 import type { Participant } from '../../shared/service/wire';
 import type { z } from 'zod';
-import { checkPdfFile } from './pdf-check';
-import type { PdfCheckResult, PdfProblem } from './pdf-check';
+import { checkPdfFile, readProblem, type PdfCheckResult, type PdfProblem } from './pdf-check';
 import type { Translator } from '../../shared/i18n/translator';
 import { speaking, words } from '../words';
 import { unreadableReason, userFiles, type UserFiles } from './user-files';
@@ -78,6 +77,8 @@ export function isManifestFileName(path: string): boolean {
 export const MAX_MANIFEST_ROWS = 50_000;
 /** 50,000 rows of a few hundred characters; a bigger file is the wrong file, not read into memory. */
 export const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
+/** Documents (distinct file and reference): twice the 10,000-document goal of one batch. */
+export const MAX_MANIFEST_DOCUMENTS = 20_000;
 /** Blank rows between the filled ones (those after the last filled row are not even read). */
 const MAX_BLANK_ROWS = MAX_MANIFEST_ROWS;
 /** Columns in the header line: 15 are known, the rest is room for a spreadsheet's own columns. */
@@ -186,6 +187,9 @@ const MESSAGES = {
   },
   get tooManyRows() {
     return say()('manifest.tooManyRows', { max: MAX_MANIFEST_ROWS });
+  },
+  get tooManyDocuments() {
+    return say()('manifest.tooManyDocuments', { max: MAX_MANIFEST_DOCUMENTS });
   },
   get tooManyColumns() {
     return say()('manifest.tooManyColumns', { max: MAX_MANIFEST_COLUMNS });
@@ -366,14 +370,21 @@ async function withLineFeeds(bytes: Buffer): Promise<Buffer> {
   if (bytes.indexOf(CR, start) === -1) return bytes.subarray(start);
   const out = Buffer.allocUnsafe(bytes.length - start);
   let length = 0;
-  for (let index = start; index < bytes.length; index += 1) {
-    if (index % CHARS_PER_SCAN_SLICE === 0) await nextTurn();
-    const byte = bytes[index] ?? 0;
-    if (byte !== CR) {
-      out[length++] = byte;
-    } else {
+  let from = start;
+  let nextTurnAt = from + CHARS_PER_SCAN_SLICE;
+  while (from < bytes.length) {
+    // The text up to the next CR in one native copy, then every line ending that follows it.
+    const cr = bytes.indexOf(CR, from);
+    const end = cr === -1 ? bytes.length : cr;
+    length += bytes.copy(out, length, from, end);
+    from = end;
+    while (from < bytes.length && (bytes[from] === CR || bytes[from] === LF)) {
       out[length++] = LF;
-      if (bytes[index + 1] === LF) index += 1;
+      from += bytes[from] === CR && bytes[from + 1] === LF ? 2 : 1;
+    }
+    if (from >= nextTurnAt) {
+      nextTurnAt = from + CHARS_PER_SCAN_SLICE;
+      await nextTurn();
     }
   }
   return out.subarray(0, length);
@@ -386,10 +397,12 @@ async function withLineFeeds(bytes: Buffer): Promise<Buffer> {
 async function endOfLastFilledLine(text: string, delimiter: number): Promise<number> {
   let end = text.length;
   for (let index = text.length - 1; index >= 0; index -= 1) {
-    if (index % CHARS_PER_SCAN_SLICE === 0) await nextTurn();
     const code = text.charCodeAt(index);
-    if (code === LF) end = index + 1;
-    else if (code !== delimiter && !isTrimmable(code)) return end;
+    if (code === LF) {
+      end = index + 1;
+      if (index % CHARS_PER_SCAN_SLICE === 0) await nextTurn();
+      continue;
+    } else if (code !== delimiter && !isTrimmable(code)) return end;
   }
   return 0;
 }
@@ -1053,6 +1066,7 @@ async function analyse(content: Buffer | string, manifestDir: string): Promise<A
     }
   }
   const groups = await groupRows(rows, manifestDir, issues);
+  if (groups.length > MAX_MANIFEST_DOCUMENTS) return wholeFile(MESSAGES.tooManyDocuments);
   await checkDocuments(groups, issues);
   return { groups, issues, columnOrder: header.positions };
 }
@@ -1147,9 +1161,12 @@ async function checkPdfs(
   const queue = [...paths];
   const worker = async (): Promise<void> => {
     for (let path = queue.shift(); path !== undefined; path = queue.shift()) {
-      const file = await files.resolved(path);
-      if (file === undefined) {
-        results.set(path, await check(path));
+      let file: string;
+      try {
+        file = await files.resolved(path);
+      } catch (error) {
+        // Missing, or its path cannot be followed: said at once, without opening anything.
+        results.set(path, { ok: false, problem: readProblem(error) });
         continue;
       }
       let result = byFile.get(file);

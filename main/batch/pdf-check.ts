@@ -49,7 +49,8 @@ function problemOf(code: PdfProblem['code'], systemCode?: string): PdfProblem {
   return { ...problem, message: pdfProblemMessage(problem) };
 }
 
-function readProblem(error: unknown): PdfProblem {
+/** Why a file that cannot be read is not sent, from the error of the attempt (its `.code`). */
+export function readProblem(error: unknown): PdfProblem {
   return problemOf('unreadable_file', (error as { code?: string }).code);
 }
 

@@ -154,8 +154,8 @@ export interface UserFiles {
   readWhole(path: string, options: UserFileOptions & { readonly maxBytes: number }): Promise<Buffer>;
   /** The names in a folder, sorted. */
   list(folder: string): Promise<string[]>;
-  /** The path with its links resolved (what two spellings of one file share), or undefined when it cannot be. */
-  resolved(path: string): Promise<string | undefined>;
+  /** The path with its links resolved (what two spellings of one file share); fails like a read would (ENOENT…). */
+  resolved(path: string): Promise<string>;
 }
 
 /** A counting gate: at most `size` holders at once, the others wait in turn. */
@@ -331,7 +331,10 @@ export function createUserFiles(options: UserFilesOptions = {}): UserFiles {
     async list(folder) {
       return (await bounded(() => calls.readdir(folder))).sort();
     },
-    resolved: (path) => bounded(() => calls.realpath(path)).catch(() => undefined),
+    resolved: (path) =>
+      path.includes('\0')
+        ? Promise.reject(new UserFileError('BAD_PATH', 'a path with a NUL character'))
+        : bounded(() => calls.realpath(path)),
   };
 }
 

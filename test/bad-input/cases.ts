@@ -171,6 +171,59 @@ export const CASES: readonly BadInputCase[] = [
     ['the file is too large to be a manifest (over 16 MiB): is it the right file?'],
   ),
   manifestCase(
+    'manifest-environ',
+    "a manifest that is a link to a process's environment (/proc/self/environ, secrets inside)",
+    [{ path: MANIFEST, symlink: '/proc/self/environ' }],
+    ['the manifest cannot be read: it is a file of the operating system, not a document'],
+  ),
+  manifestCase(
+    'carriage-return-flood',
+    '16 MiB of carriage returns after a row with a bad e-mail (it took 2 s and 700 MiB)',
+    [
+      {
+        path: MANIFEST,
+        bytes: [
+          ...Buffer.from(`${HEADER}\n${row({ email: 'ann@' })}\n`),
+          ...Buffer.alloc(16 * MIB - 200, 0x0d),
+        ],
+      },
+      GOOD_PDF,
+    ],
+    ['line 2, column "email": must be a valid e-mail address (got "ann@")'],
+  ),
+  manifestCase(
+    'blank-rows-between',
+    'two million blank rows between two filled ones',
+    `${HEADER}\n${GOOD_ROW}\n${',,,,,\n'.repeat(2_000_000)}${row({ reference: 'REF-2' })}\n`,
+    [
+      'the manifest has more than 50,000 participant rows, more than can be imported at once: split it into several files',
+    ],
+  ),
+  manifestCase(
+    'too-many-documents',
+    '20,001 documents',
+    `${HEADER}\n${Array.from({ length: 20_001 }, (_, index) => row({ reference: `REF-${index}` })).join('\n')}\n`,
+    [
+      'the manifest names more than 20,000 documents, more than one batch should hold: split it into several files',
+    ],
+  ),
+  manifestCase(
+    'no-break-space-quote',
+    'a quote after a no-break space that swallows the rest of the file',
+    `${HEADER}\n${row({ role: '\u00a0"Employee' })}\n${Array.from({ length: 2_100 }, (_, index) => row({ reference: `REF-${index + 2}` })).join('\n')}\n`,
+    [
+      'line 2: this line is longer than 65,536 characters, so it and the rest of the file were not read: is a closing quote (") missing?',
+    ],
+  ),
+  manifestCase(
+    'header-line-too-long',
+    'a header line of more than 65,536 characters',
+    oneRow(GOOD_ROW, `${HEADER},"${'x'.repeat(70_000)}"`),
+    [
+      'line 1: this line is longer than 65,536 characters, so it and the rest of the file were not read: is a closing quote (") missing?',
+    ],
+  ),
+  manifestCase(
     'manifest-fifo',
     'a FIFO named as the manifest (it hung validate, which then ignored SIGTERM)',
     [{ path: MANIFEST, fifo: true }],

@@ -26,6 +26,7 @@ import {
   MAX_LINE_VALUES,
   MAX_LISTED_ISSUES,
   MAX_MANIFEST_COLUMNS,
+  MAX_MANIFEST_DOCUMENTS,
   MAX_MANIFEST_ROWS,
   parseManifest,
   type ManifestCheck,
@@ -873,10 +874,22 @@ describe('bad input: each problem is named the way the user sees it', () => {
     ]);
   });
 
-  it('accepts exactly the largest number of rows', async () => {
-    const check = await parseManifest(manyRows(MAX_MANIFEST_ROWS), folder.path);
+  it('accepts exactly the largest number of rows, and of documents', async () => {
+    const rows = Array.from(
+      { length: MAX_MANIFEST_ROWS },
+      (_, index) =>
+        `a.pdf,REF-${index % MAX_MANIFEST_DOCUMENTS},signer,Employee,Anne,anne${index}@example.com,${Math.floor(index / MAX_MANIFEST_DOCUMENTS) + 1}`,
+    );
+    const check = await parseManifest(csv(HEADER, ...rows), folder.path);
     expect(check.issues).toEqual([]);
-    expect(check.documents).toHaveLength(MAX_MANIFEST_ROWS);
+    expect(check.documents).toHaveLength(MAX_MANIFEST_DOCUMENTS);
+  });
+
+  it('refuses one document more, at once', async () => {
+    const check = await parseManifest(manyRows(MAX_MANIFEST_DOCUMENTS + 1), folder.path);
+    expect(messages(check)).toEqual([
+      'the manifest names more than 20,000 documents, more than one batch should hold: split it into several files',
+    ]);
   });
 
   it('reports a manifest that cannot be read', async () => {
