@@ -162,8 +162,8 @@ describe('the desk service', () => {
     );
   });
 
-  // Each PDF is copied durably (its copy, its folder and its journal line are fsynced): 7 ms a file on an idle
-  // disk, 15 ms on a busy one, hence the long limit.
+  // Each PDF is copied durably (its copy, its folder and its journal line are fsynced): 7 ms a
+  // file on an idle disk, 15 ms on a busy one, hence the long limit.
   it('adds a folder of 3,000 PDFs in one call, through the contract every window calls', async () => {
     const batch = await handlers['batches.create']('Folder of scans');
     const folder = files.file('scans');
