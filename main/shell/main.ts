@@ -19,7 +19,7 @@ import { connectionTester } from '../app/connection-tester';
 import type { DemoProvider } from '../app/ports';
 import { createSystemDialogs } from './dialogs';
 import { registerDeskIpc, type DeskIpc } from './ipc-bridge';
-import { openLogFile } from './log-file';
+import { openLogFile, openLogFileSync } from './log-file';
 import { launchedAtLogin, systemLoginItem } from './login-item';
 import { createMainWindow, revealWindow } from './main-window';
 import { createSystemNotifier, prepareNotifications } from './notifications';
@@ -31,6 +31,7 @@ import {
   EXTERNAL_LINK_ORIGINS,
   hardenAllWebContents,
   isDevelopmentRun,
+  refusedDebuggingSwitches,
 } from './security';
 import { createDeskTray, type DeskTray } from './tray';
 
@@ -157,14 +158,31 @@ async function startDesk(
   };
 }
 
-function runDesk(): void {
-  const paths = shellPaths({
+/** Where this app's files are. */
+function appShellPaths(): ShellPaths {
+  return shellPaths({
     bundleDir: import.meta.dirname,
     userData: app.getPath('userData'),
     appPath: app.getAppPath(),
     packaged: app.isPackaged,
     resourcesPath: process.resourcesPath,
   });
+}
+
+/**
+ * True (after saying why in the log) when this run was started with a debugging switch it must
+ * refuse: a packaged build relaunched with --remote-debugging-port would let any program attach
+ * to its windows. Only the switches' names are logged, never their values.
+ */
+function refusesDebugging(): boolean {
+  const switches = refusedDebuggingSwitches(app);
+  if (switches.length === 0) return false;
+  openLogFileSync(appShellPaths().logFile).log('error', 'app.debugging_refused', { switches });
+  return true;
+}
+
+function runDesk(): void {
+  const paths = appShellPaths();
   const logger = openLogFile(paths.logFile, !app.isPackaged);
   const state: { mainWindow: BrowserWindow | undefined; quitting: boolean } = {
     mainWindow: undefined,
@@ -217,7 +235,10 @@ registerAppScheme();
 const userDataDir = userDataDirArgument(process.argv);
 if (userDataDir) app.setPath('userData', userDataDir);
 
-if (app.requestSingleInstanceLock()) {
+if (refusesDebugging()) {
+  // Before any window, any IPC handler and the single-instance lock: nothing to attach to.
+  app.exit(1);
+} else if (app.requestSingleInstanceLock()) {
   runDesk();
 } else {
   // Another instance owns this user-data folder: it gets the 'second-instance' event and shows itself.

@@ -47,6 +47,29 @@ export function isDevelopmentRun(app: Pick<App, 'isPackaged'>): boolean {
   return DESK_DEVELOPMENT_BUILD && !app.isPackaged;
 }
 
+/**
+ * Command-line switches that let another program inspect or drive the app: Chromium's remote
+ * debugging (attaches to every window, the ceremony's secret widget URL included) and Node's
+ * inspector. Electron's fuse for inspector arguments covers Node's, not Chromium's, so the app
+ * checks them all itself.
+ */
+export const DEBUGGING_SWITCHES = [
+  'remote-debugging-port',
+  'remote-debugging-pipe',
+  'inspect',
+  'inspect-brk',
+  'js-flags',
+] as const;
+
+/**
+ * The debugging switches this run was started with that it must refuse: none in a development
+ * run (Playwright drives it with --remote-debugging-port), every one present otherwise.
+ */
+export function refusedDebuggingSwitches(app: Pick<App, 'isPackaged' | 'commandLine'>): string[] {
+  if (isDevelopmentRun(app)) return [];
+  return DEBUGGING_SWITCHES.filter((name) => app.commandLine.hasSwitch(name));
+}
+
 /** The parsed URL, or undefined for anything that is not an absolute URL. */
 export function parseUrl(text: unknown): URL | undefined {
   if (typeof text !== 'string') return undefined;

@@ -31,6 +31,12 @@ const id = z.string().trim().min(1).max(200);
 const name = z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters');
 const filePath = z.string().min(1).max(4096);
 
+/**
+ * The most files one `documents.addPaths` call takes: a whole batch at the product's goal
+ * (10,000 documents). The renderer sends a larger pick in calls of this size.
+ */
+export const ADD_PATHS_MAX = 10_000;
+
 export const profileInputSchema = z.object({
   name: z.string().trim().min(1, 'is required').max(64, 'must be at most 64 characters'),
   // A bound on what crosses only: main's address rule refuses above 2,048 characters, saying why.
@@ -70,7 +76,7 @@ export const invokeChannels = {
   'dialogs.pickManifest': channel(z.tuple([]), filePath.nullable()),
   /** Adds PDFs; with a folder (the one they were listed from), each must stay inside it once its links are resolved. */
   'documents.addPaths': channel(
-    z.tuple([id, z.array(filePath).min(1).max(2000), filePath.optional()]),
+    z.tuple([id, z.array(filePath).min(1).max(ADD_PATHS_MAX), filePath.optional()]),
     addDocumentsResultSchema,
   ),
   'documents.update': channel(z.tuple([id, id, documentEditSchema]), batchDetailSchema),

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
-import type { ChannelResult, ProfileInput } from '../../../shared/ipc/contract';
+import { ADD_PATHS_MAX, type ChannelResult, type ProfileInput } from '../../../shared/ipc/contract';
 import type { BatchDefaults } from '../../../shared/domain/batch';
-import type { AppInfo, DocumentEdit, ManifestPreview } from '../../../shared/ipc/views';
+import type { AddDocumentsResult, AppInfo, DocumentEdit, ManifestPreview } from '../../../shared/ipc/views';
 import type { LanguageSetting } from '../../../shared/i18n/languages';
 import { BridgeError, desk, unwrap } from '../bridge';
 import type { MessageId } from '../../../shared/i18n/catalog';
@@ -12,6 +12,7 @@ import {
   withBatchList,
   withBatchSummary,
   withLoadError,
+  withNotAddedNotice,
   withNotice,
   withoutBatch,
   withoutNotice,
@@ -217,23 +218,28 @@ export const useDesk = create<DeskState & WaitsState & DeskActions>((setState, g
   const t: Translator['t'] = (id, values) => get().translator.t(id, values);
   const setWaits = (waits: Partial<WaitsState>) => setState(waits);
 
-  /** Adds files by path; says what was added and, one by one, why any file was not. */
+  /**
+   * Adds files by path, in calls of at most ADD_PATHS_MAX files (so no pick is refused for its
+   * count); says in one notice what was added and in one why any files were not.
+   */
   async function addPaths(batchId: string, paths: readonly string[], folder?: string): Promise<void> {
-    const result = await attempt(set, () =>
-      unwrap(desk().documents.addPaths(batchId, [...paths], ...(folder === undefined ? [] : [folder]))),
-    );
-    if (!result) return;
-    if (result.added > 0)
-      set((state) => withNotice(state, 'success', t('batches.added', { count: result.added })));
-    reportRejected(result.rejected);
-    await get().loadBatch(batchId);
-  }
-
-  function reportRejected(rejected: readonly { path: string; message: string }[]): void {
-    for (const file of rejected) {
-      const name = file.path.split(/[/\\]/).pop() ?? file.path;
-      set((state) => withNotice(state, 'error', t('batches.notAdded', { name, reason: file.message })));
+    let added = 0;
+    const rejected: AddDocumentsResult['rejected'][number][] = [];
+    for (let start = 0; start < paths.length; start += ADD_PATHS_MAX) {
+      const chunk = paths.slice(start, start + ADD_PATHS_MAX);
+      const result = await attempt(set, () =>
+        unwrap(desk().documents.addPaths(batchId, chunk, ...(folder === undefined ? [] : [folder]))),
+      );
+      if (!result) {
+        if (start === 0) return; // nothing happened: the notice says why
+        break;
+      }
+      added += result.added;
+      rejected.push(...result.rejected);
     }
+    if (added > 0) set((state) => withNotice(state, 'success', t('batches.added', { count: added })));
+    set((state) => withNotAddedNotice(state, rejected));
+    await get().loadBatch(batchId);
   }
   /** The reference of a document of a loaded batch, for messages. */
   function referenceOf(batchId: string, documentId: string): string | undefined {
@@ -417,7 +423,7 @@ export const useDesk = create<DeskState & WaitsState & DeskActions>((setState, g
           }),
         ),
       );
-      reportRejected(result.rejected);
+      set((state) => withNotAddedNotice(state, result.rejected));
       for (const reference of result.lockedChanges) {
         set((state) => withNotice(state, 'info', t('manifest.lockedChange', { reference })));
       }

@@ -199,6 +199,35 @@ export function withNotice(state: DeskState, kind: Notice['kind'], text: string)
   return { ...state, notices: [...state.notices.slice(-3), { id, kind, text }] };
 }
 
+/** The most files a "not added" notice names; the others are counted ("…and N more"). */
+export const NOT_ADDED_LISTED = 5;
+
+/**
+ * One error notice for the files that were not added, however many: a single file with its
+ * reason, else the count, the first few files with theirs and how many more (a folder of 3,000
+ * unreadable files is one notice, not 3,000 that push each other away).
+ */
+export function withNotAddedNotice(
+  state: DeskState,
+  rejected: readonly { readonly path: string; readonly message: string }[],
+): DeskState {
+  const { t } = state.translator;
+  const words = (file: { path: string; message: string }) => ({
+    name: file.path.split(/[/\\]/).pop() ?? file.path,
+    reason: file.message,
+  });
+  const [only] = rejected;
+  if (only === undefined) return state;
+  if (rejected.length === 1) return withNotice(state, 'error', t('batches.notAdded', words(only)));
+  const listed = rejected.slice(0, NOT_ADDED_LISTED);
+  const files = listed.map((file) => t('batches.notAddedFile', words(file))).join(' ');
+  return withNotice(
+    state,
+    'error',
+    t('batches.notAddedSeveral', { count: rejected.length, files, more: rejected.length - listed.length }),
+  );
+}
+
 export function withoutNotice(state: DeskState, id: number): DeskState {
   return { ...state, notices: state.notices.filter((notice) => notice.id !== id) };
 }

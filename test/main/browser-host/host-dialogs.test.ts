@@ -4,7 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   createPromptedDialogs,
@@ -81,6 +81,18 @@ describe('the report file', () => {
     mkdirSync(folder);
     expect(await newReportFile(folder, '../../etc/passwd.csv')).toBe(join(folder, '_.._etc_passwd.csv'));
     expect(await newReportFile(folder, '')).toBe(join(folder, 'report.csv'));
+  });
+
+  it('saves under a batch name of 100 CJK characters, and its "(2)" too', async () => {
+    const folder = files.file('out');
+    mkdirSync(folder);
+    const batch = '契約書'.repeat(34).slice(0, 100);
+    const first = await newReportFile(folder, batch);
+    const second = await newReportFile(folder, batch);
+    expect(existsSync(first) && existsSync(second)).toBe(true);
+    expect(second.endsWith(' (2).csv')).toBe(true);
+    // The name keeps as much of the batch name as fits in a file name.
+    expect(basename(first).startsWith('契約書契約書')).toBe(true);
   });
 });
 

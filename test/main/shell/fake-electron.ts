@@ -262,6 +262,9 @@ class FakeApp extends EventEmitter {
   paths: Record<string, string> = {};
   appPath = process.cwd();
   isPackaged = false;
+  /** The switches the process was "started" with, without their leading dashes. */
+  switches = new Set<string>();
+  readonly commandLine = { hasSwitch: vi.fn((name: string) => this.switches.has(name)) };
   loginItem = { openAtLogin: false, wasOpenedAtLogin: false };
   readonly requestSingleInstanceLock = vi.fn(() => this.hasLock);
   readonly quit = vi.fn();
@@ -312,6 +315,8 @@ class FakeApp extends EventEmitter {
     this.paths = {};
     this.appPath = process.cwd();
     this.isPackaged = false;
+    this.switches = new Set();
+    this.commandLine.hasSwitch.mockClear();
     this.loginItem = { openAtLogin: false, wasOpenedAtLogin: false };
     this.requestSingleInstanceLock.mockClear();
     this.setPath.mockClear();

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DESK_INVOKE_CHANNEL } from '../../../shared/ipc/channels';
@@ -26,18 +26,25 @@ afterEach(async () => {
 });
 
 /** Starts main.ts against a fresh fake Electron (the very instance main.ts imports). */
-async function launch(options: { lock: boolean; packaged?: boolean }): Promise<FakeElectron> {
+async function launch(options: {
+  lock: boolean;
+  packaged?: boolean;
+  switches?: readonly string[];
+}): Promise<FakeElectron> {
   const fake = (await import('electron')) as unknown as FakeElectron;
   fake.resetFakeElectron();
   fake.app.hasLock = options.lock;
   // As packaged by default: the log goes to its file only, not to the test's output.
   fake.app.isPackaged = options.packaged ?? true;
+  fake.app.switches = new Set(options.switches ?? []);
   fake.app.paths = { userData: folder.file('user-data'), documents: folder.file('documents') };
   await import('../../../main/shell/main');
   return fake;
 }
 
-async function launchReady(options: { packaged?: boolean } = {}): Promise<FakeElectron> {
+async function launchReady(
+  options: { packaged?: boolean; switches?: readonly string[] } = {},
+): Promise<FakeElectron> {
   const fake = await launch({ lock: true, ...options });
   running = fake;
   await vi.waitFor(() => expect(fake.FakeTray.trays).toHaveLength(1));
@@ -202,6 +209,29 @@ describe('the Electron entry point', () => {
       expect.arrayContaining(['reload', 'forceReload', 'toggleDevTools']),
     );
     expect(mainWindow(fake).options.webPreferences?.devTools).toBe(true);
+  });
+
+  it.each(['remote-debugging-port', 'remote-debugging-pipe', 'inspect', 'inspect-brk', 'js-flags'])(
+    'packaged: refuses to run with --%s, before any window, saying why in the log',
+    async (name) => {
+      const fake = await launch({ lock: true, packaged: true, switches: [name] });
+      expect(fake.app.exit).toHaveBeenCalledWith(1);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(fake.FakeBrowserWindow.windows).toHaveLength(0);
+      expect(fake.ipcMain.handlers.size).toBe(0);
+      expect(fake.FakeTray.trays).toHaveLength(0);
+      expect(fake.app.requestSingleInstanceLock).not.toHaveBeenCalled();
+      expect(existsSync(join(folder.file('user-data'), 'data'))).toBe(false);
+      const log = readFileSync(join(folder.file('user-data'), 'logs', 'main.log'), 'utf8');
+      expect(log).toContain('"app.debugging_refused"');
+      expect(log).toContain(`"${name}"`);
+    },
+  );
+
+  it('in a development run: runs with --remote-debugging-port, as Playwright launches it', async () => {
+    const fake = await launchReady({ packaged: false, switches: ['remote-debugging-port'] });
+    expect(fake.app.exit).not.toHaveBeenCalled();
+    expect(fake.FakeBrowserWindow.windows).toHaveLength(1);
   });
 
   it('speaks the desk’s language in the menu when the person changes it', async () => {

@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSystemDialogs } from '../../../main/shell/dialogs';
-import { safeReportName } from '../../../main/report/report-file-name';
 import {
   APP_USER_MODEL_ID,
   createSystemNotifier,
@@ -119,16 +118,5 @@ describe('dialogs', () => {
         filters: [{ name: 'CSV report', extensions: ['csv'] }],
       }),
     );
-  });
-
-  it.each([
-    ['Monday contracts.csv', 'Monday contracts.csv'],
-    ['Monday', 'Monday.csv'],
-    ['a/b\\c:d*e?f"g<h>i|j.csv', 'a_b_c_d_e_f_g_h_i_j.csv'],
-    ['line\nbreak', 'line_break.csv'],
-    ['...', 'report.csv'],
-    ['', 'report.csv'],
-  ])('names %j as %j', (given, expected) => {
-    expect(safeReportName(given)).toBe(expected);
   });
 });
