@@ -402,7 +402,8 @@ async function endOfLastFilledLine(text: string, delimiter: number): Promise<num
       end = index + 1;
       if (index % CHARS_PER_SCAN_SLICE === 0) await nextTurn();
       continue;
-    } else if (code !== delimiter && !isTrimmable(code)) return end;
+    }
+    if (code !== delimiter && !isTrimmable(code)) return end;
   }
   return 0;
 }

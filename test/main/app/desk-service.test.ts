@@ -164,12 +164,12 @@ describe('the desk service', () => {
 
   // Each PDF is copied durably (its copy, its folder and its journal line are fsynced): 7 ms a
   // file on an idle disk, 15 ms on a busy one, hence the long limit.
-  it('adds a folder of 3,000 PDFs in one call, through the contract every window calls', async () => {
+  it('adds a folder of 2,001 PDFs (more than calls once took) in one call, through the contract every window calls', async () => {
     const batch = await handlers['batches.create']('Folder of scans');
     const folder = files.file('scans');
     mkdirSync(folder);
     const original = await writePdf(files, 'scan.pdf', 'Scan');
-    const paths = Array.from({ length: 3000 }, (_, index) => {
+    const paths = Array.from({ length: 2001 }, (_, index) => {
       const path = join(folder, `scan-${String(index + 1).padStart(4, '0')}.pdf`);
       copyFileSync(original, path);
       return path;
@@ -182,9 +182,9 @@ describe('the desk service', () => {
       silentLogger,
     );
     const seconds = (performance.now() - started) / 1000;
-    expect(answer).toEqual({ ok: true, value: { added: 3000, rejected: [] } });
-    expect((await handlers['batches.get'](batch.id)).documents).toHaveLength(3000);
-    console.log(`documents.addPaths: 3,000 PDFs added in ${seconds.toFixed(1)} s`);
+    expect(answer).toEqual({ ok: true, value: { added: 2001, rejected: [] } });
+    expect((await handlers['batches.get'](batch.id)).documents).toHaveLength(2001);
+    console.log(`documents.addPaths: 2,001 PDFs added in ${seconds.toFixed(1)} s`);
 
     // Above the product's goal of 10,000 documents a call, the contract still says no.
     const tooMany = Array.from({ length: ADD_PATHS_MAX + 1 }, () => paths[0] ?? '');
