@@ -462,6 +462,8 @@ interface Oversized {
   readonly index: number;
   readonly line: number;
   readonly message: string;
+  /** The problem is the file's, not one line's: nothing else is reported. */
+  readonly wholeFile?: boolean;
 }
 
 const QUOTE = 0x22;
@@ -491,6 +493,10 @@ async function findOversizedRecord(text: string, delimiter: Delimiter): Promise<
   let values = 1;
   let quoted = false;
   let atValueStart = true;
+  // Rows are counted here too, so that a file of too many rows is refused before it is parsed.
+  let filled = false;
+  let filledRecords = 0;
+  let blankRecords = 0;
   for (let index = 0; index < text.length; index += 1) {
     if (index % CHARS_PER_SCAN_SLICE === 0 && index > 0) await nextTurn();
     const code = text.charCodeAt(index);
@@ -504,16 +510,24 @@ async function findOversizedRecord(text: string, delimiter: Delimiter): Promise<
       values += 1;
       atValueStart = true;
     } else if (code === NEWLINE) {
+      if (filled) filledRecords += 1;
+      else blankRecords += 1;
+      // The header and the rows, or the blank rows between them: one more than allowed is enough.
+      if (filledRecords > MAX_MANIFEST_ROWS + 1 || blankRecords > MAX_BLANK_ROWS)
+        return { index, line, message: MESSAGES.tooManyRows, wholeFile: true };
       recordStart = index + 1;
       recordLine = line;
       values = 1;
       atValueStart = true;
+      filled = false;
       continue;
     } else if (code === QUOTE && atValueStart) {
       quoted = true;
       atValueStart = false;
+      filled = true;
     } else if (!isTrimmable(code)) {
       atValueStart = false;
+      filled = true;
     }
     if (values > MAX_LINE_VALUES)
       return { index: recordStart, line: recordLine, message: MESSAGES.lineTooWide };
@@ -1023,6 +1037,7 @@ async function analyse(content: Buffer | string, manifestDir: string): Promise<A
   const text = decoded.text.slice(0, await endOfLastFilledLine(decoded.text, delimiter.charCodeAt(0)));
   // Past an oversized record nothing can be trusted: a lost quote has swallowed the rest.
   const oversized = await findOversizedRecord(text, delimiter);
+  if (oversized?.wholeFile) return wholeFile(oversized.message);
   const read = await readEntries(oversized === undefined ? text : text.slice(0, oversized.index), delimiter);
   if (read === undefined) return wholeFile(MESSAGES.unreadableFile);
   const [headerEntry, ...dataEntries] = read.entries;
