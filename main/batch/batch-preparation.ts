@@ -7,6 +7,7 @@ import type { BatchStore } from '../store/batch-store';
 import type { BatchEvent } from './batch-events';
 import { isLocked } from './batch-state';
 import type { ManifestDocument } from './manifest';
+import type { NotPdfKind } from './pdf-check';
 
 /** A file that could not be added, and why, in plain words. */
 export interface RejectedFile {
@@ -15,6 +16,8 @@ export interface RejectedFile {
   readonly message: string;
   /** For an unreadable file: the system's error code (ENOENT…), to word the reason in any language. */
   readonly systemCode?: string;
+  /** For a file that is not a PDF: what it is instead, when its first bytes say so. */
+  readonly looksLike?: NotPdfKind;
 }
 
 export interface ManifestSync {

@@ -4,7 +4,7 @@
  * options — or into a list of every problem, each with its line and column, all at once.
  */
 import { isUtf8 } from 'node:buffer';
-import { dirname, posix, resolve, win32 } from 'node:path';
+import { basename, dirname, posix, resolve, win32 } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { parse as parseStream } from 'csv-parse';
 import { parse } from 'csv-parse/sync';
@@ -15,7 +15,7 @@ import { normalizeFilename } from '../../shared/service/filename';
 import { localeSchema, participantSchema } from '../../shared/service/wire';
 import type { Participant } from '../../shared/service/wire';
 import type { z } from 'zod';
-import { checkPdfFile, readProblem, type PdfCheckResult, type PdfProblem } from './pdf-check';
+import { checkPdfFile, notPdfKind, readProblem, type PdfCheckResult, type PdfProblem } from './pdf-check';
 import type { Translator } from '../../shared/i18n/translator';
 import { speaking, words } from '../words';
 import { unreadableReason, userFiles, type UserFiles } from './user-files';
@@ -187,6 +187,12 @@ const MESSAGES = {
   },
   get tooManyRows() {
     return say()('manifest.tooManyRows', { max: MAX_MANIFEST_ROWS });
+  },
+  get otherDelimiter() {
+    return say()('manifest.otherDelimiter');
+  },
+  get spreadsheet() {
+    return say()('manifest.spreadsheet');
   },
   get tooManyDocuments() {
     return say()('manifest.tooManyDocuments', { max: MAX_MANIFEST_DOCUMENTS });
@@ -410,6 +416,8 @@ async function endOfLastFilledLine(text: string, delimiter: number): Promise<num
 
 async function decode(content: Buffer | string): Promise<Decoded> {
   const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+  if (notPdfKind(bytes.subarray(0, 8)) === 'office')
+    return { text: '', issue: { row: 0, column: undefined, message: MESSAGES.spreadsheet } };
   if (!isUtf8(bytes)) {
     return {
       text: '',
@@ -438,8 +446,12 @@ function parseOptions(delimiter: Delimiter) {
  * and how many columns that makes. Only the file's first {@link MAX_LINE_CHARS} characters are
  * read for it, so a header of a million columns costs no more than a normal one.
  */
-function sniffHeader(text: string): { readonly delimiter: Delimiter; readonly width: number } {
+function sniffHeader(
+  text: string,
+  named?: Delimiter,
+): { readonly delimiter: Delimiter; readonly width: number; readonly tabs: boolean } {
   const start = text.slice(0, MAX_LINE_CHARS);
+  const firstLine = start.replace(/^\n+/, '').split('\n', 1)[0] ?? '';
   const countFields = (delimiter: Delimiter): number => {
     try {
       const [first] = parse(start, { ...parseOptions(delimiter), to: 1 });
@@ -450,7 +462,12 @@ function sniffHeader(text: string): { readonly delimiter: Delimiter; readonly wi
   };
   const semicolons = countFields(';');
   const commas = countFields(',');
-  return semicolons > commas ? { delimiter: ';', width: semicolons } : { delimiter: ',', width: commas };
+  const found: { delimiter: Delimiter; width: number } =
+    named === ';' || (named === undefined && semicolons > commas)
+      ? { delimiter: ';', width: semicolons }
+      : { delimiter: ',', width: commas };
+  // One column by commas and semicolons, several by tabs: Excel's "Text (Tab delimited)".
+  return { ...found, tabs: found.width <= 1 && firstLine.split('\t').length > 1 };
 }
 
 function countLineBreaks(fields: readonly string[]): number {
@@ -1032,9 +1049,14 @@ async function analyse(content: Buffer | string, manifestDir: string): Promise<A
   if (decoded.issue !== undefined) return wholeFile(decoded.issue.message, decoded.issue.row);
   if (decoded.text.trim() === '') return wholeFile(MESSAGES.empty, 1);
 
-  const { delimiter, width } = sniffHeader(decoded.text);
+  // Excel's hint line (`sep=;`) names the delimiter; it is kept as a blank line, so lines keep their numbers.
+  const hint = /^sep=(.)\n/i.exec(decoded.text);
+  if (hint && hint[1] !== ',' && hint[1] !== ';') return wholeFile(MESSAGES.otherDelimiter, 1);
+  const body = hint ? `\n${decoded.text.slice(hint[0].length)}` : decoded.text;
+  const { delimiter, width, tabs } = sniffHeader(body, hint?.[1] as Delimiter | undefined);
+  if (tabs) return wholeFile(MESSAGES.otherDelimiter, hint ? 2 : 1);
   if (width > MAX_MANIFEST_COLUMNS) return wholeFile(MESSAGES.tooManyColumns, 1);
-  const text = decoded.text.slice(0, await endOfLastFilledLine(decoded.text, delimiter.charCodeAt(0)));
+  const text = body.slice(0, await endOfLastFilledLine(body, delimiter.charCodeAt(0)));
   // Past an oversized record nothing can be trusted: a lost quote has swallowed the rest.
   const oversized = await findOversizedRecord(text, delimiter);
   if (oversized?.wholeFile) return wholeFile(oversized.message);
@@ -1144,10 +1166,35 @@ function pdfIssueMessage(documentColumn: string, problem: PdfProblem): string {
     case 'pdf_too_large':
       return say()('manifest.pdfTooLarge', { file, bytes: 52_428_800 });
     case 'invalid_pdf':
-      return say()('manifest.pdfInvalid', { file });
+      return problem.looksLike === 'office'
+        ? say()('manifest.pdfInvalidOffice', { file })
+        : problem.looksLike === 'image'
+          ? say()('manifest.pdfInvalidImage', { file })
+          : say()('manifest.pdfInvalid', { file });
     case 'unreadable_file':
       return say()('manifest.pdfUnreadable', { file, reason: unreadableReason(problem.systemCode, say()) });
   }
+}
+
+/**
+ * A file next to a missing one whose name differs only in capitals or in how its accents are
+ * encoded (files copied from a Mac keep accents decomposed), to say so rather than "missing".
+ * `listed` keeps each folder's names for the rest of one check.
+ */
+async function nearName(
+  path: string,
+  files: UserFiles,
+  listed: Map<string, Promise<readonly string[]>>,
+): Promise<string | undefined> {
+  const folder = dirname(path);
+  let names = listed.get(folder);
+  if (names === undefined) {
+    names = files.list(folder).catch(() => []);
+    listed.set(folder, names);
+  }
+  const loose = (name: string) => name.normalize('NFC').toLowerCase();
+  const wanted = loose(basename(path));
+  return (await names).find((name) => loose(name) === wanted);
 }
 
 /** The manifest's bytes: a regular file of at most {@link MAX_MANIFEST_BYTES}, read within the deadline. */
@@ -1224,21 +1271,30 @@ async function checkManifestFileNow(manifestPath: string, files: UserFiles): Pro
   const content = await readManifest(absolutePath, files);
   if (!Buffer.isBuffer(content)) return { documents: [], issues: [content], problemCount: 1 };
 
-  const folder = dirname(absolutePath);
+  // The PDFs sit next to the manifest itself, also when it was named through a link.
+  const folder = dirname(await files.resolved(absolutePath).catch(() => absolutePath));
   const analysis = await analyse(content, folder);
   const paths = [...new Set(analysis.groups.flatMap((group) => (group.path.ok ? [group.path.pdfPath] : [])))];
   const results = await checkPdfs(paths, folder, files);
   const { issues } = analysis;
   const documents: ManifestDocument[] = [];
+  const listed = new Map<string, Promise<readonly string[]>>();
   for (const group of analysis.groups) {
     if (!group.path.ok) continue;
     const result = results.get(group.path.pdfPath);
     if (result === undefined) continue;
     if (!result.ok) {
+      const near =
+        result.problem.systemCode === 'ENOENT'
+          ? await nearName(group.path.pdfPath, files, listed)
+          : undefined;
       issues.push({
         row: firstLine(group),
         column: 'document',
-        message: pdfIssueMessage(group.documentColumn, result.problem),
+        message:
+          near === undefined
+            ? pdfIssueMessage(group.documentColumn, result.problem)
+            : say()('manifest.pdfNearName', { file: quote(group.documentColumn), name: quote(near) }),
       });
     } else if (!group.hasIssue) {
       documents.push({ ...buildDocument(group, group.path.pdfPath, folder), pdf: result.pdf });

@@ -10,6 +10,28 @@ export interface PdfProblem {
   readonly message: string;
   /** For `unreadable_file`: the system's error code (ENOENT…), for a caller that words it itself. */
   readonly systemCode?: string;
+  /** For `invalid_pdf`: what the file is instead, when its first bytes say so. */
+  readonly looksLike?: NotPdfKind;
+}
+
+/** What a file that is not a PDF often is: an office document (zip or OLE container) or an image. */
+export type NotPdfKind = 'office' | 'image';
+
+/** The first bytes of the files people most often mistake for PDFs. */
+const SIGNATURES: readonly { readonly kind: NotPdfKind; readonly bytes: readonly number[] }[] = [
+  { kind: 'office', bytes: [0x50, 0x4b, 0x03, 0x04] }, // .docx, .xlsx, .odt: a zip
+  { kind: 'office', bytes: [0xd0, 0xcf, 0x11, 0xe0] }, // .doc, .xls: an OLE container
+  { kind: 'office', bytes: [0x7b, 0x5c, 0x72, 0x74, 0x66] }, // {\rtf
+  { kind: 'image', bytes: [0x89, 0x50, 0x4e, 0x47] }, // PNG
+  { kind: 'image', bytes: [0xff, 0xd8, 0xff] }, // JPEG
+  { kind: 'image', bytes: [0x47, 0x49, 0x46, 0x38] }, // GIF8
+  { kind: 'image', bytes: [0x49, 0x49, 0x2a, 0x00] }, // TIFF, little-endian
+  { kind: 'image', bytes: [0x4d, 0x4d, 0x00, 0x2a] }, // TIFF, big-endian
+];
+
+/** What `head` (a file's first bytes) says the file is, when it is one of the usual mistakes. */
+export function notPdfKind(head: Uint8Array): NotPdfKind | undefined {
+  return SIGNATURES.find(({ bytes }) => bytes.every((byte, index) => head[index] === byte))?.kind;
 }
 
 export interface CheckedPdf {
@@ -29,7 +51,7 @@ let englishT: Translator['t'] | undefined;
  * A caller that shows a problem found earlier words it anew by its code.
  */
 export function pdfProblemMessage(
-  problem: Pick<PdfProblem, 'code' | 'systemCode'>,
+  problem: Pick<PdfProblem, 'code' | 'systemCode' | 'looksLike'>,
   t: Translator['t'] = (englishT ??= createTranslator('en').t),
 ): string {
   switch (problem.code) {
@@ -38,7 +60,11 @@ export function pdfProblemMessage(
     case 'pdf_too_large':
       return t('errors.pdfTooLarge', { bytes: MAX_PDF_BYTES });
     case 'invalid_pdf':
-      return t('errors.pdfInvalid');
+      return problem.looksLike === 'office'
+        ? t('errors.pdfInvalidOffice')
+        : problem.looksLike === 'image'
+          ? t('errors.pdfInvalidImage')
+          : t('errors.pdfInvalid');
     case 'unreadable_file':
       return t('errors.pdfUnreadable', { reason: unreadableReason(problem.systemCode, t) });
   }
@@ -95,7 +121,9 @@ export async function checkPdfFile(
   }
   if (size === 0) return { ok: false, problem: problemOf('missing_pdf') };
   if (!PDF_HEADER_PATTERN.test(header.toString('latin1'))) {
-    return { ok: false, problem: problemOf('invalid_pdf') };
+    const looksLike = notPdfKind(header);
+    const problem = { code: 'invalid_pdf' as const, ...(looksLike === undefined ? {} : { looksLike }) };
+    return { ok: false, problem: { ...problem, message: pdfProblemMessage(problem) } };
   }
   return { ok: true, pdf: { sha256: hash.digest('hex'), sizeBytes: size } };
 }

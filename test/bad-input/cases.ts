@@ -171,6 +171,22 @@ export const CASES: readonly BadInputCase[] = [
     ['the file is too large to be a manifest (over 16 MiB): is it the right file?'],
   ),
   manifestCase(
+    'manifest-is-xlsx',
+    'an Excel workbook renamed .csv',
+    [{ path: MANIFEST, bytes: [...Buffer.from('PK\u0003\u0004xl/workbook.xml')] }, GOOD_PDF],
+    [
+      'the file is a spreadsheet workbook (such as .xlsx), not a CSV: in Excel, use Save As and choose "CSV UTF-8"',
+    ],
+  ),
+  manifestCase(
+    'manifest-tabs',
+    'a manifest whose columns are separated by tabs',
+    oneRow(GOOD_ROW.replaceAll(',', '\t'), HEADER.replaceAll(',', '\t')),
+    [
+      'line 1: the columns are separated by tabs or another character, but a manifest separates them with commas or semicolons: save it again choosing "CSV UTF-8" (in Excel: Save As)',
+    ],
+  ),
+  manifestCase(
     'manifest-environ',
     "a manifest that is a link to a process's environment (/proc/self/environ, secrets inside)",
     [{ path: MANIFEST, symlink: '/proc/self/environ' }],
@@ -589,6 +605,17 @@ export const CASES: readonly BadInputCase[] = [
     { path: 'doc.pdf', text: '%PDF-3.0\n%%EOF\n' },
     NOT_A_PDF,
     { code: 'invalid_pdf', message: NOT_A_PDF_BY_HAND },
+  ),
+  pdfCase(
+    'pdf-is-word',
+    'a Word document named .pdf',
+    { path: 'doc.pdf', bytes: [...Buffer.from('PK\u0003\u0004word/document.xml')] },
+    '"doc.pdf" is not a PDF: it is a Word, Excel or other office document; save or export it as PDF',
+    {
+      code: 'invalid_pdf',
+      message:
+        'The file is not a PDF: it is a Word, Excel or other office document. Save or export it as PDF, then add the PDF.',
+    },
   ),
   pdfCase(
     'pdf-not-pdf',

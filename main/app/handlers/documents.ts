@@ -23,6 +23,7 @@ function rejectedWords(file: RejectedFile, t: Translator['t']): string {
         {
           code: file.code as PdfProblem['code'],
           ...(file.systemCode ? { systemCode: file.systemCode } : {}),
+          ...(file.looksLike ? { looksLike: file.looksLike } : {}),
         },
         t,
       )

@@ -561,7 +561,7 @@ const BAD_CASES: readonly BadCase[] = [
         Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]),
       ),
     expected: [
-      'line 2, column "document": "scan.pdf" is not a PDF: it does not start with the header of a PDF version that exists (%PDF-1.0 to %PDF-1.7, or %PDF-2.0)',
+      'line 2, column "document": "scan.pdf" is not a PDF: it is an image; print or export it to PDF',
     ],
   },
   {
@@ -741,6 +741,45 @@ const BAD_CASES: readonly BadCase[] = [
       `line 1, column "notes": unknown column (a typo?); the known columns are ${KNOWN_COLUMNS}`,
       `line 1, column "colour": unknown column (a typo?); the known columns are ${KNOWN_COLUMNS}`,
       'line 2: has a value in column 9, which has no name in the header line',
+    ],
+  },
+  {
+    name: 'a Word document named .pdf',
+    manifest: csv(HEADER, ROW.replace('a.pdf', 'letter.pdf')),
+    prepare: (folder) =>
+      writeFileSync(folder.file('letter.pdf'), Buffer.from('PK\u0003\u0004word/document.xml')),
+    expected: [
+      'line 2, column "document": "letter.pdf" is not a PDF: it is a Word, Excel or other office document; save or export it as PDF',
+    ],
+  },
+  {
+    name: 'an Excel workbook named .csv',
+    manifest: Buffer.from('PK\u0003\u0004xl/workbook.xml'),
+    expected: [
+      'the file is a spreadsheet workbook (such as .xlsx), not a CSV: in Excel, use Save As and choose "CSV UTF-8"',
+    ],
+  },
+  {
+    name: 'columns separated by tabs (Excel’s "Text (Tab delimited)")',
+    manifest: csv(HEADER.replaceAll(',', '\t'), ROW.replaceAll(',', '\t')),
+    expected: [
+      'line 1: the columns are separated by tabs or another character, but a manifest separates them with commas or semicolons: save it again choosing "CSV UTF-8" (in Excel: Save As)',
+    ],
+  },
+  {
+    name: 'a PDF named with other capitals, and one with decomposed accents (copied from a Mac)',
+    manifest: csv(
+      HEADER,
+      ROW.replace('a.pdf', 'Contrat.PDF'),
+      ROW.replace('a.pdf', 'dupr\u00e9.pdf').replace('REF-1', 'REF-2'),
+    ),
+    prepare: (folder) => {
+      copyFileSync(folder.file('a.pdf'), folder.file('contrat.pdf'));
+      copyFileSync(folder.file('a.pdf'), folder.file('dupre\u0301.pdf'));
+    },
+    expected: [
+      'line 2, column "document": cannot read "Contrat.PDF": no file has exactly that name, but the folder holds "contrat.pdf", which differs only in capitals or in how its accents are written: rename the file or change the manifest so that they match',
+      'line 3, column "document": cannot read "dupr\u00e9.pdf": no file has exactly that name, but the folder holds "dupre\u0301.pdf", which differs only in capitals or in how its accents are written: rename the file or change the manifest so that they match',
     ],
   },
   {
@@ -945,5 +984,31 @@ describe('bad input: each problem is named the way the user sees it', () => {
     ]);
     expect(check.documents.map((document) => document.externalReference)).toEqual(['REF-2']);
     expect(check.documents[0]?.pdf?.sizeBytes).toBeGreaterThan(0);
+  });
+});
+
+describe('where a manifest is read from', () => {
+  let folder: TempFolder;
+  beforeEach(async () => {
+    folder = makeTempFolder('manifest-where-');
+    mkdirSync(folder.file('project'));
+    await writePdf(folder, 'project/a.pdf', 'Contract A');
+  });
+  afterEach(() => folder.remove());
+
+  it('looks for the PDFs next to the manifest itself when it is named through a link', async () => {
+    writeFileSync(folder.file('project/manifest.csv'), csv(HEADER, ROW));
+    symlinkSync(folder.file('project/manifest.csv'), folder.file('shortcut.csv'));
+    const check = await checkManifestFile(folder.file('shortcut.csv'));
+    expect(messages(check)).toEqual([]);
+    expect(check.documents.map((document) => document.pdfPath)).toEqual([folder.file('project/a.pdf')]);
+  });
+
+  it('takes Excel’s "sep=;" first line as the delimiter, keeping line numbers', async () => {
+    const check = await parseManifest(
+      `sep=;\n${HEADER.replaceAll(',', ';')}\n${ROW.replaceAll(',', ';').replace('anne@example.com', 'anne@')}\n`,
+      folder.file('project'),
+    );
+    expect(messages(check)).toEqual(['line 3, column "email": must be a valid e-mail address (got "anne@")']);
   });
 });
