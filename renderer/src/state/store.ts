@@ -12,6 +12,7 @@ import {
   withBatchList,
   withBatchSummary,
   withLoadError,
+  withFolderSkippedNotice,
   withNotAddedNotice,
   withNotice,
   withoutBatch,
@@ -371,7 +372,10 @@ export const useDesk = create<DeskState & WaitsState & DeskActions>((setState, g
       if (source === 'folder') {
         // A folder's files must stay inside it: main checks them against the folder picked.
         const picked = await attempt(set, () => unwrap(api.dialogs.pickFolder()));
-        if (picked && picked.paths.length > 0) await addPaths(batchId, picked.paths, picked.folder);
+        if (!picked) return;
+        // Said before the adding, so it is not pushed away by the adding's own notices.
+        set((state) => withFolderSkippedNotice(state, picked.skipped));
+        if (picked.paths.length > 0) await addPaths(batchId, picked.paths, picked.folder);
         return;
       }
       const paths = await attempt(set, () =>
