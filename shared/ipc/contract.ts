@@ -68,10 +68,19 @@ export const invokeChannels = {
   'batches.setDefaults': channel(z.tuple([id, batchDefaultsSchema]), batchSummarySchema),
   'batches.delete': channel(z.tuple([id]), z.null()),
   'dialogs.pickPdfs': channel(z.tuple([]), z.array(filePath)),
-  /** The folder picked and the PDFs in it (any kind of entry named .pdf: adding says why one is not a file). */
+  /**
+   * The folder picked and the PDFs in it (any kind of entry named .pdf: adding says why one is not a
+   * file), with a count of the entries not taken: its subfolders (not searched) and its other files.
+   */
   'dialogs.pickFolder': channel(
     z.tuple([]),
-    z.object({ folder: filePath, paths: z.array(filePath) }).nullable(),
+    z
+      .object({
+        folder: filePath,
+        paths: z.array(filePath),
+        skipped: z.object({ subfolders: z.number().int().min(0), otherFiles: z.number().int().min(0) }),
+      })
+      .nullable(),
   ),
   'dialogs.pickManifest': channel(z.tuple([]), filePath.nullable()),
   /** Adds PDFs; with a folder (the one they were listed from), each must stay inside it once its links are resolved. */

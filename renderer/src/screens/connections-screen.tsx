@@ -51,6 +51,15 @@ export function ConnectionsScreen() {
       draft.clientId.trim() !== editingProfile.clientId);
   const secretRequired = !editingProfile?.hasSecret || movesService;
 
+  /**
+   * A field edited: main's refusal was of what was saved, so it goes (a stale reason beside a
+   * changed field misleads; the next save says anew what is still wrong).
+   */
+  function edit(field: keyof Draft, value: string) {
+    setDraft((current) => ({ ...current, [field]: value }));
+    setSaveError(undefined);
+  }
+
   function reset() {
     setDraft(EMPTY);
     setEditing(undefined);
@@ -241,7 +250,7 @@ export function ConnectionsScreen() {
             value={draft.name}
             readOnly={editing !== undefined}
             aria-describedby={editing !== undefined ? 'profile-name-hint' : undefined}
-            onChange={(event) => setDraft({ ...draft, name: event.target.value })}
+            onChange={(event) => edit('name', event.target.value)}
             placeholder={t('connections.namePlaceholder')}
           />
           {editing !== undefined && (
@@ -254,19 +263,20 @@ export function ConnectionsScreen() {
           {t('connections.baseUrl')}
           <input
             required
-            type="url"
+            // Text, not type="url": the browser's own check would speak instead of the app's rule
+            // (main/credentials/base-url.ts), e.g. for an address typed without https://.
+            type="text"
+            inputMode="url"
+            autoComplete="off"
+            spellCheck={false}
             value={draft.baseUrl}
-            onChange={(event) => setDraft({ ...draft, baseUrl: event.target.value })}
+            onChange={(event) => edit('baseUrl', event.target.value)}
             placeholder="https://sign.example.com"
           />
         </label>
         <label>
           {t('connections.clientId')}
-          <input
-            required
-            value={draft.clientId}
-            onChange={(event) => setDraft({ ...draft, clientId: event.target.value })}
-          />
+          <input required value={draft.clientId} onChange={(event) => edit('clientId', event.target.value)} />
         </label>
         <label>
           {t('connections.secret')}
@@ -276,7 +286,7 @@ export function ConnectionsScreen() {
             value={draft.secret}
             required={secretRequired}
             aria-describedby={movesService ? 'profile-secret-hint' : undefined}
-            onChange={(event) => setDraft({ ...draft, secret: event.target.value })}
+            onChange={(event) => edit('secret', event.target.value)}
             placeholder={
               editingProfile?.hasSecret && !movesService ? t('connections.secretPlaceholderSaved') : ''
             }

@@ -34,9 +34,10 @@ export function ManifestImport({
 
   async function runImport() {
     setBusy(true);
-    const imported = await importManifest(batchId, preview.path);
+    const answer = await importManifest(batchId, preview.path);
     setBusy(false);
-    if (imported) onClose();
+    if (answer.imported) onClose();
+    else if (answer.preview) onPreview(answer.preview);
   }
 
   return (

@@ -12,6 +12,7 @@ import {
   withBatchList,
   withBatchSummary,
   withLoadError,
+  withFolderSkippedNotice,
   withNotAddedNotice,
   withNotice,
   withoutBatch,
@@ -56,6 +57,16 @@ export interface WaitsState {
   readonly ceremonyAttempt: CeremonyAttempt | undefined;
 }
 
+/**
+ * What came of an import: done, or not, with the manifest's preview read anew when main refused it
+ * for problems in the file (it changed since its preview), for the panel to show them.
+ */
+export type ImportAnswer =
+  { readonly imported: true } | { readonly imported: false; readonly preview: ManifestPreview | undefined };
+
+/** The code main gives an import it refused for problems in the manifest. */
+const MANIFEST_INVALID = 'manifest_invalid';
+
 /** How main answered a save of a connection: a failure comes back for the form to show. */
 export type SaveAnswer = { readonly ok: true } | { readonly ok: false; readonly message: string };
 
@@ -84,7 +95,7 @@ export interface DeskActions {
   removeDocument(batchId: string, documentId: string): Promise<void>;
   pickManifest(): Promise<ManifestPreview | undefined>;
   previewManifest(path: string): Promise<ManifestPreview | undefined>;
-  importManifest(batchId: string, path: string): Promise<boolean>;
+  importManifest(batchId: string, path: string): Promise<ImportAnswer>;
   /**
    * The `sending.*` channels, with feedback: a second Resume while the first is on its way waits.
    * Sending never-queued documents is the review's own (ReviewDialog, `sending.start`).
@@ -361,7 +372,10 @@ export const useDesk = create<DeskState & WaitsState & DeskActions>((setState, g
       if (source === 'folder') {
         // A folder's files must stay inside it: main checks them against the folder picked.
         const picked = await attempt(set, () => unwrap(api.dialogs.pickFolder()));
-        if (picked && picked.paths.length > 0) await addPaths(batchId, picked.paths, picked.folder);
+        if (!picked) return;
+        // Said before the adding, so it is not pushed away by the adding's own notices.
+        set((state) => withFolderSkippedNotice(state, picked.skipped));
+        if (picked.paths.length > 0) await addPaths(batchId, picked.paths, picked.folder);
         return;
       }
       const paths = await attempt(set, () =>
@@ -410,8 +424,16 @@ export const useDesk = create<DeskState & WaitsState & DeskActions>((setState, g
     },
     previewManifest: (path) => attempt(set, () => unwrap(desk().manifest.preview(path))),
     async importManifest(batchId, path) {
-      const result = await attempt(set, () => unwrap(desk().manifest.import(batchId, path)));
-      if (!result) return false;
+      let result: ChannelResult<'manifest.import'>;
+      try {
+        result = await unwrap(desk().manifest.import(batchId, path));
+      } catch (error) {
+        set((state) => withNotice(state, 'error', failureText(error, state.translator)));
+        // The file changed since its preview and main found problems in it: the panel shows them
+        // now, not the old preview with its Import button.
+        const invalid = error instanceof BridgeError && error.code === MANIFEST_INVALID;
+        return { imported: false, preview: invalid ? await get().previewManifest(path) : undefined };
+      }
       set((state) =>
         withNotice(
           state,
@@ -428,7 +450,7 @@ export const useDesk = create<DeskState & WaitsState & DeskActions>((setState, g
         set((state) => withNotice(state, 'info', t('manifest.lockedChange', { reference })));
       }
       await get().loadBatch(batchId);
-      return true;
+      return { imported: true };
     },
     sending: {
       async resume(batchId) {

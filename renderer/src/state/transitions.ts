@@ -228,6 +228,29 @@ export function withNotAddedNotice(
   );
 }
 
+/**
+ * What a folder's pick left out, said once and calmly (an info notice that fades): its subfolders
+ * (not searched) and its files that are not PDFs. Nothing left out, nothing said.
+ */
+export function withFolderSkippedNotice(
+  state: DeskState,
+  skipped: { readonly subfolders: number; readonly otherFiles: number },
+): DeskState {
+  const { subfolders, otherFiles } = skipped;
+  if (subfolders + otherFiles === 0) return state;
+  const both = subfolders > 0 && otherFiles > 0 ? 'yes' : 'no';
+  return withNotice(
+    state,
+    'info',
+    state.translator.t('batches.folderSkipped', {
+      subfolders,
+      otherFiles,
+      both,
+      total: subfolders + otherFiles,
+    }),
+  );
+}
+
 export function withoutNotice(state: DeskState, id: number): DeskState {
   return { ...state, notices: state.notices.filter((notice) => notice.id !== id) };
 }

@@ -307,14 +307,23 @@ describe('dialogs in the browser host', () => {
   });
   afterAll(() => files.remove());
 
-  it('lists the PDFs of the folder the page answered, as Electron’s folder dialog does', async () => {
+  it('lists the PDFs of the folder the page answered, as Electron’s folder dialog does, and counts what it left out', async () => {
     await writePdf(files, 'one.pdf');
     await writePdf(files, 'Two.PDF');
     writeFileSync(files.file('notes.txt'), 'not a pdf');
+    mkdirSync(files.file('older'));
+    await writePdf(files, 'older/three.pdf');
     const picked = await page.call('dialogs.pickFolder', [], { paths: [files.path] });
-    const value = picked.result.ok ? (picked.result.value as { folder: string; paths: string[] }) : null;
+    const value = picked.result.ok
+      ? (picked.result.value as {
+          folder: string;
+          paths: string[];
+          skipped: { subfolders: number; otherFiles: number };
+        })
+      : null;
     expect(value?.folder).toBe(files.path);
     expect([...(value?.paths ?? [])].sort()).toEqual([files.file('Two.PDF'), files.file('one.pdf')].sort());
+    expect(value?.skipped).toEqual({ subfolders: 1, otherFiles: 1 });
   });
 
   it('returns the paths answered for PDFs and manifests, and "cancelled" without an answer', async () => {

@@ -1,0 +1,145 @@
+/**
+ * Bad input gets a clear answer in the renderer: a manifest refused at import shows its current
+ * problems (not the preview it had before the file changed), and a folder's pick says once what
+ * it left out, in every language.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { HostBridge } from '../../../shared/ipc/bridge';
+import type { ManifestPreview } from '../../../shared/ipc/views';
+import { initialState, withFolderSkippedNotice, withLanguage } from '../../../renderer/src/state/transitions';
+
+const MANIFEST = '/home/ana/monday/manifest.csv';
+
+const brokenPreview: ManifestPreview = {
+  path: MANIFEST,
+  documents: [],
+  issues: [
+    {
+      row: 2,
+      column: 'recipient_email',
+      message: '"ana.example.com" is not an e-mail address.',
+      text: 'Line 2, column recipient_email: "ana.example.com" is not an e-mail address.',
+    },
+  ],
+  problemCount: 1,
+};
+
+describe('a manifest refused at import', () => {
+  const previews: string[] = [];
+  let importAnswer: { ok: false; error: { code: string; message: string } };
+
+  beforeEach(() => {
+    vi.resetModules();
+    previews.length = 0;
+    importAnswer = {
+      ok: false,
+      error: {
+        code: 'manifest_invalid',
+        message: 'The manifest has 1 problem; nothing was imported. Fix it and import again.',
+      },
+    };
+    const bridge = {
+      host: 'browser',
+      manifest: {
+        import: async () => importAnswer,
+        preview: async (path: string) => {
+          previews.push(path);
+          return { ok: true, value: brokenPreview };
+        },
+      },
+    } as unknown as HostBridge;
+    vi.stubGlobal('window', { desk: bridge });
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('for problems in the file: its preview is read anew, with the problems and without an Import', async () => {
+    const { useDesk } = await import('../../../renderer/src/state/store');
+    const answer = await useDesk.getState().importManifest('batch-1', MANIFEST);
+
+    expect(previews).toEqual([MANIFEST]);
+    expect(answer).toEqual({ imported: false, preview: brokenPreview });
+    // main's refusal is said too: nothing was imported.
+    expect(useDesk.getState().notices.map((notice) => [notice.kind, notice.text])).toEqual([
+      ['error', 'The manifest has 1 problem; nothing was imported. Fix it and import again.'],
+    ]);
+  });
+
+  it('for another reason: the preview stays, and the reason is said', async () => {
+    importAnswer = { ok: false, error: { code: 'batch_not_found', message: 'This batch no longer exists.' } };
+    const { useDesk } = await import('../../../renderer/src/state/store');
+    const answer = await useDesk.getState().importManifest('batch-1', MANIFEST);
+
+    expect(previews).toEqual([]);
+    expect(answer).toEqual({ imported: false, preview: undefined });
+    expect(useDesk.getState().notices.map((notice) => notice.text)).toEqual(['This batch no longer exists.']);
+  });
+});
+
+describe('what a folder’s pick left out', () => {
+  const texts = (state: typeof initialState) => state.notices.map((notice) => [notice.kind, notice.text]);
+
+  it('is said once, as information that fades, with the counts in words', () => {
+    expect(texts(withFolderSkippedNotice(initialState, { subfolders: 1, otherFiles: 2 }))).toEqual([
+      [
+        'info',
+        '2 files that are not PDFs and 1 subfolder were not added; only the PDFs directly in the folder are added.',
+      ],
+    ]);
+    expect(texts(withFolderSkippedNotice(initialState, { subfolders: 0, otherFiles: 1 }))).toEqual([
+      ['info', '1 file that is not a PDF was not added; only the PDFs directly in the folder are added.'],
+    ]);
+    expect(texts(withFolderSkippedNotice(initialState, { subfolders: 3, otherFiles: 0 }))).toEqual([
+      ['info', '3 subfolders were not added; only the PDFs directly in the folder are added.'],
+    ]);
+  });
+
+  it('says nothing when the folder held only PDFs', () => {
+    expect(withFolderSkippedNotice(initialState, { subfolders: 0, otherFiles: 0 })).toBe(initialState);
+  });
+
+  it('speaks French and German', () => {
+    const fr = withFolderSkippedNotice(withLanguage(initialState, 'fr', 'fr-FR'), {
+      subfolders: 1,
+      otherFiles: 2,
+    });
+    expect(fr.notices[0]?.text).toBe(
+      '2 fichiers qui ne sont pas des PDF et 1 sous-dossier n’ont pas été ajoutés\u00a0; ' +
+        'seuls les PDF placés directement dans le dossier sont ajoutés.',
+    );
+    const de = withFolderSkippedNotice(withLanguage(initialState, 'de', 'de-DE'), {
+      subfolders: 0,
+      otherFiles: 1,
+    });
+    expect(de.notices[0]?.text).toBe(
+      '1 Datei, die kein PDF ist, wurde nicht hinzugefügt; nur die PDFs direkt im Ordner werden hinzugefügt.',
+    );
+  });
+
+  describe('through “Add folder…”', () => {
+    beforeEach(() => {
+      vi.resetModules();
+      const bridge = {
+        host: 'browser',
+        dialogs: {
+          pickFolder: async () => ({
+            ok: true,
+            value: { folder: '/home/ana/scans', paths: [], skipped: { subfolders: 1, otherFiles: 2 } },
+          }),
+        },
+      } as unknown as HostBridge;
+      vi.stubGlobal('window', { desk: bridge });
+    });
+    afterEach(() => vi.unstubAllGlobals());
+
+    it('is said even when the folder held no PDF at all', async () => {
+      const { useDesk } = await import('../../../renderer/src/state/store');
+      await useDesk.getState().addPdfs('batch-1', 'folder');
+      expect(texts(useDesk.getState())).toEqual([
+        [
+          'info',
+          '2 files that are not PDFs and 1 subfolder were not added; only the PDFs directly in the folder are added.',
+        ],
+      ]);
+    });
+  });
+});
