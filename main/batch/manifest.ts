@@ -1189,7 +1189,10 @@ async function nearName(
   const folder = dirname(path);
   let names = listed.get(folder);
   if (names === undefined) {
-    names = files.list(folder).catch(() => []);
+    names = files.list(folder).then(
+      (entries) => entries.map((entry) => entry.name),
+      () => [],
+    );
     listed.set(folder, names);
   }
   const loose = (name: string) => name.normalize('NFC').toLowerCase();

@@ -89,7 +89,7 @@ export interface UserFileSystem {
   realpath(path: string): Promise<string>;
   open(path: string, flags: number): Promise<FileHandle>;
   stat(path: string): Promise<Stats>;
-  readdir(path: string): Promise<string[]>;
+  readdir(path: string): Promise<readonly FolderEntry[]>;
   readlink(path: string): Promise<string>;
 }
 
@@ -97,7 +97,7 @@ const nodeCalls: UserFileSystem = {
   realpath: (path) => realpathOf(path),
   open: openFile,
   stat: statOf,
-  readdir: (path) => readdirOf(path),
+  readdir: (path) => readdirOf(path, { withFileTypes: true }),
   readlink: (path) => readlinkOf(path),
 };
 
@@ -146,14 +146,20 @@ export interface ReadOptions extends UserFileOptions {
   readonly highWaterMark: number;
 }
 
+/** An entry of a folder: its name, and whether it is a folder itself (a link is not). */
+export interface FolderEntry {
+  readonly name: string;
+  isDirectory(): boolean;
+}
+
 /** The person's files, read by the rules above. */
 export interface UserFiles {
   /** The file's bytes, chunk by chunk; the stream fails with a {@link UserFileError}. */
   createReadStream(path: string, options: ReadOptions): Readable;
   /** The whole file, refused with `TOO_LARGE` when it holds more than `maxBytes`. */
   readWhole(path: string, options: UserFileOptions & { readonly maxBytes: number }): Promise<Buffer>;
-  /** The names in a folder, sorted. */
-  list(folder: string): Promise<string[]>;
+  /** The entries of a folder, sorted by name. */
+  list(folder: string): Promise<FolderEntry[]>;
   /** The path with its links resolved (what two spellings of one file share); fails like a read would (ENOENT…). */
   resolved(path: string): Promise<string>;
 }
@@ -329,7 +335,8 @@ export function createUserFiles(options: UserFilesOptions = {}): UserFiles {
       }
     },
     async list(folder) {
-      return (await bounded(() => calls.readdir(folder))).sort();
+      const entries = await bounded(() => calls.readdir(folder));
+      return [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     },
     resolved: (path) =>
       path.includes('\0')

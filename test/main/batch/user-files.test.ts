@@ -24,7 +24,7 @@ function hangingOpen(opened: { count: number }): UserFileSystem {
   return {
     realpath: (path) => realpath(path),
     stat: (path) => stat(path),
-    readdir: (path) => readdir(path),
+    readdir: (path) => readdir(path, { withFileTypes: true }),
     readlink: (path) => readlink(path),
     open: () => {
       opened.count += 1;
@@ -115,7 +115,7 @@ describe('what is opened is what was checked', () => {
     const swapped: UserFileSystem = {
       realpath: (path) => realpath(path),
       stat: (path) => stat(path),
-      readdir: (path) => readdir(path),
+      readdir: (path) => readdir(path, { withFileTypes: true }),
       readlink: (path) => readlink(path),
       open: (_path, flags) => open(join(elsewhere, 'private.pdf'), flags),
     };
