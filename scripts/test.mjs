@@ -1,5 +1,5 @@
 // The whole test suite, as CI runs it: types, lint, formatting, the build, then every vitest suite.
-// Ends with a plain "N passed, N failed, N skipped" line.
+// The bad-input table runs last, alone. Ends with a plain "N passed, N failed, N skipped" line.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,53 +31,82 @@ step('format', 'prettier', ['--check', '.', '--log-level', 'warn']);
 step('build', 'node', ['scripts/build.mjs']);
 
 const reportDir = mkdtempSync(join(tmpdir(), 'desk-test-'));
-const reportFile = join(reportDir, 'vitest.json');
-const vitestArgs = [
-  'run',
-  '--reporter=default',
-  '--reporter=json',
-  `--outputFile.json=${reportFile}`,
-  ...process.argv.slice(2),
-];
-console.log('\n== tests');
-let tests;
-if (process.env.DBUS_SESSION_BUS_ADDRESS) {
-  tests = spawnSync('vitest', vitestArgs, { stdio: 'inherit' });
-} else {
-  // The keychain tests need a real Secret Service (ENGINEERING.md "Real parts in tests"): run
-  // vitest inside a private D-Bus session with a GNOME Keyring unlocked by a throwaway password.
-  // The keyring files go to a temporary folder, never to the user's own keyrings.
-  const missing = ['dbus-run-session', 'gnome-keyring-daemon'].filter((command) => !onPath(command));
-  if (missing.length > 0) {
-    console.error(
-      `\nThe keychain tests need ${missing.join(' and ')}, which ${missing.length > 1 ? 'are' : 'is'} not installed. ` +
-        'Install them with: sudo apt-get install -y dbus gnome-keyring (or run npm run setup), then run npm test again.',
+
+/**
+ * One vitest run with a real Secret Service: inside a private D-Bus session with a GNOME Keyring
+ * unlocked by a throwaway password (ENGINEERING.md "Real parts in tests"), unless one is already
+ * there. The keyring files go to a temporary folder, never to the user's own keyrings. Returns
+ * the exit status and the counts of the run's JSON report.
+ */
+function runVitest(name, args) {
+  const reportFile = join(reportDir, `${name}.json`);
+  const vitestArgs = [
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${reportFile}`,
+    ...args,
+  ];
+  let run;
+  if (process.env.DBUS_SESSION_BUS_ADDRESS) {
+    run = spawnSync('vitest', vitestArgs, { stdio: 'inherit' });
+  } else {
+    const missing = ['dbus-run-session', 'gnome-keyring-daemon'].filter((command) => !onPath(command));
+    if (missing.length > 0) {
+      console.error(
+        `\nThe keychain tests need ${missing.join(' and ')}, which ${missing.length > 1 ? 'are' : 'is'} not installed. ` +
+          'Install them with: sudo apt-get install -y dbus gnome-keyring (or run npm run setup), then run npm test again.',
+      );
+      rmSync(reportDir, { recursive: true, force: true });
+      process.exit(1);
+    }
+    run = spawnSync(
+      'dbus-run-session',
+      [
+        '--',
+        'sh',
+        '-c',
+        'printf test | XDG_DATA_HOME="$DESK_TEST_KEYRING_HOME" gnome-keyring-daemon --unlock --components=secrets >/dev/null && exec "$@"',
+        'sh',
+        'vitest',
+        ...vitestArgs,
+      ],
+      {
+        stdio: 'inherit',
+        env: { ...process.env, DESK_TEST_KEYRING_HOME: join(reportDir, `${name}-keyring`) },
+      },
     );
-    rmSync(reportDir, { recursive: true, force: true });
-    process.exit(1);
   }
-  const keyringHome = join(reportDir, 'keyring');
-  tests = spawnSync(
-    'dbus-run-session',
-    [
-      '--',
-      'sh',
-      '-c',
-      'printf test | XDG_DATA_HOME="$DESK_TEST_KEYRING_HOME" gnome-keyring-daemon --unlock --components=secrets >/dev/null && exec "$@"',
-      'sh',
-      'vitest',
-      ...vitestArgs,
-    ],
-    { stdio: 'inherit', env: { ...process.env, DESK_TEST_KEYRING_HOME: keyringHome } },
-  );
+  let counts;
+  try {
+    const report = JSON.parse(readFileSync(reportFile, 'utf8'));
+    counts = {
+      passed: report.numPassedTests,
+      failed: report.numFailedTests,
+      skipped: report.numPendingTests + report.numTodoTests,
+    };
+  } catch {
+    // The run crashed before writing its report; its exit status says so.
+  }
+  return { status: run.status ?? 1, counts };
 }
-let summary = 'tests: no report written';
-try {
-  const report = JSON.parse(readFileSync(reportFile, 'utf8'));
-  summary = `tests: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests + report.numTodoTests} skipped`;
-} catch {
-  // The run crashed before writing its report; the exit status below says so.
+
+// The bad-input table times each case and measures its memory (issue 12), so it runs on its own
+// after the other suites, never sharing the cores with them.
+const TIMED_TABLE = 'test/bad-input/bad-input-table.test.ts';
+const only = process.argv.slice(2);
+console.log('\n== tests');
+const runs = [runVitest('tests', only.length > 0 ? only : ['--exclude', TIMED_TABLE])];
+if (only.length === 0) {
+  console.log('\n== the bad-input table, alone (each case timed and measured)');
+  runs.push(runVitest('bad-input-table', [TIMED_TABLE]));
 }
 rmSync(reportDir, { recursive: true, force: true });
-console.log(`\n${summary}`);
-process.exit(tests.status ?? 1);
+const counted = runs.every((run) => run.counts !== undefined);
+const total = (key) => runs.reduce((sum, run) => sum + (run.counts?.[key] ?? 0), 0);
+console.log(
+  counted
+    ? `\ntests: ${total('passed')} passed, ${total('failed')} failed, ${total('skipped')} skipped`
+    : '\ntests: no report written',
+);
+process.exit(runs.find((run) => run.status !== 0)?.status ?? 0);

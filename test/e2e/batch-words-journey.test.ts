@@ -193,15 +193,18 @@ describe('the batch screen tells the truth, and offers only what can work', () =
     const added = notices.getByRole('status').filter({ hasText: '3 documents added.' });
     await added.waitFor();
 
-    // Errors: files that are not PDFs, one message each.
+    // Errors: files that are not PDFs, in one message that names them.
     const notPdf = files.file('notes.txt');
     const other = files.file('photo.png');
     writeFileSync(notPdf, 'not a pdf');
     writeFileSync(other, 'not a pdf either');
     await app.answerNextDialog([notPdf, other]);
     await page.getByRole('button', { name: 'Add PDFs…' }).click();
-    await notices.getByRole('alert').filter({ hasText: 'notes.txt' }).waitFor();
-    await notices.getByRole('alert').filter({ hasText: 'photo.png' }).waitFor();
+    await notices
+      .getByRole('alert')
+      .filter({ hasText: 'notes.txt' })
+      .filter({ hasText: 'photo.png' })
+      .waitFor();
 
     // No button of the table sits under a message, whatever the scroll.
     const area = await notices.boundingBox();
@@ -221,9 +224,12 @@ describe('the batch screen tells the truth, and offers only what can work', () =
 
     // The success fades by itself; errors stay until dismissed…
     await added.waitFor({ state: 'detached', timeout: 12_000 });
-    expect(await notices.getByRole('alert').count()).toBe(2);
-    await notices.getByRole('button', { name: 'Dismiss message' }).first().click();
     expect(await notices.getByRole('alert').count()).toBe(1);
+    await notices.getByRole('button', { name: 'Dismiss message' }).first().click();
+    expect(await notices.getByRole('alert').count()).toBe(0);
+    await app.answerNextDialog([notPdf]);
+    await page.getByRole('button', { name: 'Add PDFs…' }).click();
+    await notices.getByRole('alert').filter({ hasText: 'notes.txt' }).waitFor();
     // …and do not follow the user to another screen, nor come back with them.
     await page.getByRole('button', { name: 'Batches', exact: true }).click();
     await page.getByRole('heading', { name: 'Batches', level: 2 }).waitFor();
