@@ -120,12 +120,14 @@ export async function sendCommand(args: CliArgs, out: CliOutput): Promise<number
       out.event({ type: 'summary', sent: false, issues: check.problemCount });
       return EXIT.badInput;
     }
+    const existing = desk.store.list().find((batch) => batch.source === manifestPath);
+    // A batch bound elsewhere is refused before anything, not even a token request, goes out.
+    if (existing && !(await bindConnection(desk, existing, connection, out))) return EXIT.badInput;
     // Before a batch is written or anything sent: is the service there, does it take the credentials?
     if (!(await checkService(connection, hint, out, stderrLogger())).ok) return EXIT.badInput;
-    const existing = desk.store.list().find((batch) => batch.source === manifestPath);
     const batch =
       existing ?? (await desk.store.create(basename(manifestPath), { defaultRecipients: [] }, manifestPath));
-    if (!(await bindConnection(desk, batch, connection, out))) return EXIT.badInput;
+    if (!existing && !(await bindConnection(desk, batch, connection, out))) return EXIT.badInput;
     const sync = await syncManifest(desk.store, desk.blobs, batch.id, check.documents);
     for (const rejected of sync.rejected) out.error(`${rejected.path}: ${rejected.message}`);
     if (sync.rejected.length > 0) return EXIT.badInput;
