@@ -97,6 +97,29 @@ describe('send checks the service before sending', () => {
     expect(batchesIn(dataDir)).toEqual([]);
   }, 30_000);
 
+  it('resolve when the service it sent the batch to is away: exit 1, the same line, nothing sent', async () => {
+    work = makeTempFolder('desk-cli-check-');
+    const service = await startSimulator({ seed: 12 });
+    sim = service;
+    const dataDir = work.file('data');
+    const connection = ['--base-url', service.baseUrl, '--data-dir', dataDir];
+    const sent = await runCli(cliPath, ['send', SAMPLE_MANIFEST, ...connection], {
+      credentials: DEMO_CLIENT,
+    });
+    expect(sent.code).toBe(0);
+    await service.goOffline();
+    const resolved = await runCli(
+      cliPath,
+      ['resolve', SAMPLE_MANIFEST, ...connection, '--reference', 'RH-2026-0142', '--link', 'sr_1'],
+      { credentials: DEMO_CLIENT },
+    );
+    await service.goOnline();
+    expect(resolved.stderr).toBe(
+      `The signing service cannot be reached at ${service.baseUrl}: nothing answers at that address (connection refused). Check --base-url and the network, then run the same command again. Nothing was sent.\n`,
+    );
+    expect(resolved.code).toBe(1);
+  }, 30_000);
+
   it('an outage after the first document: one line with the address, not one per try; finishes when the service is back', async () => {
     work = makeTempFolder('desk-cli-check-');
     const service = await startSimulator({ seed: 12 });
