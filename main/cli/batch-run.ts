@@ -9,6 +9,7 @@ import { checkExplanation } from '../batch/send-messages';
 import type { SendEngineEvent } from '../batch/send-engine';
 import type { Desk } from '../desk-core';
 import { countLabel, EXIT, type CliOutput } from './cli-output';
+import { credentialsRejectedLine, outageLine, outageOverLine, type ConnectionSource } from './service-check';
 
 function describeEngineEvent(event: SendEngineEvent): string | undefined {
   switch (event.type) {
@@ -25,8 +26,35 @@ function describeEngineEvent(event: SendEngineEvent): string | undefined {
   }
 }
 
-/** The connection options to repeat in a suggested command. */
-export interface ResumeHint {
+/**
+ * The least time between two lines of one outage: the engine tries the service again every
+ * few seconds, and a line each time buries everything else.
+ */
+export const OUTAGE_LINE_INTERVAL_MS = 30_000;
+
+/**
+ * The engine's events in words, an outage said when it starts, at most every
+ * `OUTAGE_LINE_INTERVAL_MS` while it lasts, and when it ends.
+ */
+function engineNarrator(baseUrl: string): (event: SendEngineEvent) => string | undefined {
+  let outageSaidAt: number | undefined;
+  return (event) => {
+    if (event.type === 'engine-state' && event.state === 'waiting' && event.unreachable) {
+      const now = performance.now();
+      if (outageSaidAt !== undefined && now - outageSaidAt < OUTAGE_LINE_INTERVAL_MS) return undefined;
+      outageSaidAt = now;
+      return `  … ${outageLine(baseUrl)}`;
+    }
+    if (event.type === 'engine-state' && event.state === 'running' && outageSaidAt !== undefined) {
+      outageSaidAt = undefined;
+      return `  … ${outageOverLine(baseUrl)}`;
+    }
+    return describeEngineEvent(event);
+  };
+}
+
+/** The connection options to repeat in a suggested command, and where the connection comes from. */
+export interface ResumeHint extends ConnectionSource {
   readonly manifestPath: string;
   readonly dataDir: string;
   /** `--base-url URL` or `--profile NAME`. */
@@ -64,9 +92,12 @@ export async function runBatch(
   out: CliOutput,
   hint: ResumeHint,
 ): Promise<number> {
+  const narrate = engineNarrator(hint.baseUrl);
+  let stopCode: string | undefined;
   const unsubscribe = desk.engine.subscribe((event) => {
     out.event(event);
-    const text = describeEngineEvent(event);
+    if (event.type === 'engine-state' && event.state === 'stopped') stopCode = event.cause?.code;
+    const text = narrate(event);
     if (text && !out.json) out.say(text);
   });
   const interrupt = () => desk.engine.pause(batch.id);
@@ -119,7 +150,13 @@ export async function runBatch(
     }
     if (summary.state === 'paused')
       out.say(`Paused. Run the same command again to finish ${basename(hint.manifestPath)}.`);
-    if (summary.state === 'stopped') out.error(summary.reason ?? 'Sending stopped.');
+    if (summary.state === 'stopped')
+      out.error(
+        // The app's words point to its "Test connection"; here, what to check on the command line.
+        stopCode === 'credentials_rejected'
+          ? credentialsRejectedLine(hint, false)
+          : (summary.reason ?? 'Sending stopped.'),
+      );
   }
   if (summary.state === 'stopped') return EXIT.badInput;
   return summary.state === 'finished' && failed.length === 0 && needsCheck.length === 0

@@ -7,7 +7,9 @@ import { resolve } from 'node:path';
 import { EXIT, type CliOutput } from './cli-output';
 import type { CliArgs } from './cli-args';
 import { runBatch } from './batch-run';
+import { stderrLogger } from './cli-connection';
 import { bindConnection, openManifestDesk } from './send-command';
+import { checkService } from './service-check';
 
 export async function resolveCommand(args: CliArgs, out: CliOutput): Promise<number> {
   // Nothing to resolve in a folder that does not exist; never create one for it.
@@ -39,6 +41,9 @@ export async function resolveCommand(args: CliArgs, out: CliOutput): Promise<num
       );
       return EXIT.badInput;
     }
+    const checked = await checkService(connection, hint, out, stderrLogger());
+    // The batch was sent there before: the service being away is no mistake of the command.
+    if (!checked.ok) return checked.reason === 'unreachable' ? EXIT.someFailed : EXIT.badInput;
     const outcome = args.link
       ? await desk.engine.linkRequest(batch.id, document.draft.id, args.link, { confirmed: args.confirm })
       : await desk.engine.sendAsNew(batch.id, document.draft.id);

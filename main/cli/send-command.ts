@@ -11,6 +11,7 @@ import type { CliArgs } from './cli-args';
 import { documentsLabel, quoted, runBatch, type ResumeHint } from './batch-run';
 import { chooseConnection, recordedAddressProblem, stderrLogger } from './cli-connection';
 import { countLabel, EXIT, type CliOutput } from './cli-output';
+import { checkService } from './service-check';
 import { reportStoreDamage } from './store-report';
 
 /** A desk opened for a manifest's batch: the manifest's real path, the connection and the hint for later commands. */
@@ -61,7 +62,14 @@ export async function openManifestDesk(args: CliArgs, out: CliOutput): Promise<M
   const connectionOption = args.profile
     ? `--profile ${quoted(args.profile)}`
     : `--base-url ${quoted(connection.baseUrl)}`;
-  return { desk, manifestPath, connection, hint: { manifestPath, dataDir, connectionOption } };
+  const hint: ResumeHint = {
+    manifestPath,
+    dataDir,
+    connectionOption,
+    baseUrl: connection.baseUrl,
+    ...(args.profile ? { profile: args.profile } : {}),
+  };
+  return { desk, manifestPath, connection, hint };
 }
 
 /**
@@ -113,9 +121,13 @@ export async function sendCommand(args: CliArgs, out: CliOutput): Promise<number
       return EXIT.badInput;
     }
     const existing = desk.store.list().find((batch) => batch.source === manifestPath);
+    // A batch bound elsewhere is refused before anything, not even a token request, goes out.
+    if (existing && !(await bindConnection(desk, existing, connection, out))) return EXIT.badInput;
+    // Before a batch is written or anything sent: is the service there, does it take the credentials?
+    if (!(await checkService(connection, hint, out, stderrLogger())).ok) return EXIT.badInput;
     const batch =
       existing ?? (await desk.store.create(basename(manifestPath), { defaultRecipients: [] }, manifestPath));
-    if (!(await bindConnection(desk, batch, connection, out))) return EXIT.badInput;
+    if (!existing && !(await bindConnection(desk, batch, connection, out))) return EXIT.badInput;
     const sync = await syncManifest(desk.store, desk.blobs, batch.id, check.documents);
     for (const rejected of sync.rejected) out.error(`${rejected.path}: ${rejected.message}`);
     if (sync.rejected.length > 0) return EXIT.badInput;

@@ -245,7 +245,14 @@ export class CallRunner {
         spec.onAttemptSettled?.(unknownNow ? 'maybe_applied' : 'not_applied');
         const code = outcome.timedOut ? 'timeout' : 'network_unreachable';
         const fail = (): Result<CallAnswer<T>> =>
-          failure({ operation: spec.operation, code, retryable: true, outcomeUnknown, attempts: attempt });
+          failure({
+            operation: spec.operation,
+            code,
+            retryable: true,
+            outcomeUnknown,
+            attempts: attempt,
+            networkCode: outcome.errorCode,
+          });
         if (unknownNow && !spec.repeatable) return fail();
         // Refused twice: the service is unreachable; the caller (the queue) waits and says so.
         if (!unknownNow && attempt >= 2) return fail();

@@ -50,6 +50,11 @@ export interface ServiceFailure {
    * document, its recipients), and `httpStatus`/`code` are the token endpoint's. Absent otherwise.
    */
   readonly stage?: 'token';
+  /**
+   * For `network_unreachable` and `timeout`: the last attempt's system error code (ENOTFOUND,
+   * ECONNREFUSED, a TLS certificate code…), so a message can name the cause. Never a URL.
+   */
+  readonly networkCode?: string;
   /** How long the service asked the client to wait (Retry-After), when it said so. */
   readonly retryAfterMs?: number;
 }

@@ -28,6 +28,8 @@ export type ConnectionTestResult =
       readonly message: string;
       /** Set with `missing_scopes`: the required scopes the token lacks. */
       readonly missingScopes?: string[];
+      /** Set when the service was not reached: the system's error code (see `unreachableCause`). */
+      readonly networkCode?: string;
     };
 
 export interface ConnectionTestOptions {
@@ -57,6 +59,37 @@ function messageFor(code: string, catalogMessage: string, baseUrl: string): stri
   }
 }
 
+/** TLS failures: the address answered, but not as a server this computer can trust. */
+const TLS_CODES =
+  /^(CERT_|ERR_TLS_|ERR_SSL_|EPROTO$|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|HOSTNAME_MISMATCH$)/;
+
+/**
+ * Why the service could not be reached, in plain words, from the system's error code of a
+ * failed connection (`networkCode`): what a person checks next depends on it.
+ */
+export function unreachableCause(code: string | undefined, timedOut = false): string {
+  if (timedOut || code === 'TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT')
+    return 'nothing answered in time';
+  switch (code) {
+    case 'ENOTFOUND':
+      return 'there is no such host (its name is not found)';
+    case 'EAI_AGAIN':
+      return 'its name could not be looked up (no answer from the name service)';
+    case 'ECONNREFUSED':
+      return 'nothing answers at that address (connection refused)';
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+    case 'ENETDOWN':
+      return 'this computer has no network route to it';
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+      return 'the connection was closed before it answered';
+  }
+  if (code !== undefined && TLS_CODES.test(code))
+    return `its secure connection (TLS) failed: the certificate is not trusted or does not match the name (${code})`;
+  return code === undefined ? 'the connection failed' : `the connection failed (${code})`;
+}
+
 /**
  * Obtains a fresh token with `connection` and reports its scopes and lifetime, or a failure
  * with a user message: rejected credentials, an unreachable service, or a token that lacks
@@ -81,6 +114,7 @@ export async function testConnection(
         ok: false,
         code: grant.error.code,
         message: messageFor(grant.error.code, grant.error.message, connection.baseUrl),
+        ...(grant.error.networkCode === undefined ? {} : { networkCode: grant.error.networkCode }),
       };
     }
     const { scopes, expiresInSeconds } = grant.value;

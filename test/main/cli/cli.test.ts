@@ -505,7 +505,9 @@ describe('the client secret', () => {
       verbose,
     );
     expect(rejected.code).not.toBe(0);
-    expect(rejected.stdout + rejected.stderr).toContain(userMessage('credentials_rejected'));
+    expect(rejected.stderr).toContain(
+      'The service rejected the connection credentials. Check SIGNING_CLIENT_ID and SIGNING_CLIENT_SECRET, then run the same command again.',
+    );
     results.push(rejected);
 
     const secrets = [client.clientSecret, wrongSecret];

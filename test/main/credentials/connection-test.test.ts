@@ -130,6 +130,7 @@ describe('testConnection', () => {
         ok: false,
         code: 'network_unreachable',
         message: `The signing service cannot be reached at ${unreachable}. Check the base URL and the network or VPN, then test again.`,
+        networkCode: 'ECONNREFUSED',
       });
     } finally {
       await sim.goOnline();

@@ -1,0 +1,72 @@
+/**
+ * What the command line says about reaching the service: the check before a run sends
+ * anything (the app's "Test connection", connection-test.ts), and the lines of an outage and of
+ * rejected credentials, worded for the command line (the app's words point to its own buttons).
+ */
+import { testConnection, unreachableCause } from '../credentials/connection-test';
+import type { Connection } from '../desk-core';
+import { silentLogger, type Logger } from '../log';
+import type { CliOutput } from './cli-output';
+
+/** Where the user changes the connection: the saved profile, or the environment and --base-url. */
+export interface ConnectionSource {
+  readonly baseUrl: string;
+  /** The saved profile's name, when the command uses one. */
+  readonly profile?: string;
+}
+
+/** Rejected credentials, with what to check on the command line and how to go on. */
+export function credentialsRejectedLine(source: ConnectionSource, nothingSent: boolean): string {
+  const check = source.profile
+    ? `Check the client id and client secret of the profile ${source.profile} (in the app)`
+    : 'Check SIGNING_CLIENT_ID and SIGNING_CLIENT_SECRET';
+  return `The service rejected the connection credentials. ${check}, then run the same command again.${nothingSent ? ' Nothing was sent.' : ''}`;
+}
+
+/** The service was never reached: the address, the cause in plain words, and the next step. */
+export function unreachableLine(source: ConnectionSource, cause: string): string {
+  const check = source.profile ? `the base URL of the profile ${source.profile}` : '--base-url';
+  return `The signing service cannot be reached at ${source.baseUrl}: ${cause}. Check ${check} and the network, then run the same command again. Nothing was sent.`;
+}
+
+/** A run that reached the service meets an outage: it waits and goes on by itself. */
+export function outageLine(baseUrl: string): string {
+  return `The signing service cannot be reached at ${baseUrl}. Sending resumes by itself when it answers again (Ctrl+C pauses; run the same command again later).`;
+}
+
+/** The end of an outage. */
+export function outageOverLine(baseUrl: string): string {
+  return `The signing service at ${baseUrl} answers again. Sending continues.`;
+}
+
+/** How the command goes on after the check before sending. */
+export type ServiceCheck =
+  { readonly ok: true } | { readonly ok: false; readonly reason: 'unreachable' | 'credentials_rejected' };
+
+/**
+ * Obtains a token once before anything is sent: a wrong address or rejected credentials end
+ * the command at once with one clear line (printed here), instead of a queue that waits for a
+ * service that was never there. Any other answer (busy, rate-limited…) is the engine's to ride out.
+ */
+export async function checkService(
+  connection: Connection,
+  source: ConnectionSource,
+  out: CliOutput,
+  logger: Logger = silentLogger,
+): Promise<ServiceCheck> {
+  // More attempts than the app's test: a busy service (503, 429) is no reason to stop; a
+  // refused connection is still reported after two attempts (call-runner.ts).
+  const result = await testConnection(connection, { logger, retry: { maxAttempts: 4 } });
+  if (result.ok) return { ok: true };
+  if (result.code === 'credentials_rejected') {
+    out.error(credentialsRejectedLine(source, true));
+    out.event({ type: 'summary', sent: false, code: result.code });
+    return { ok: false, reason: 'credentials_rejected' };
+  }
+  if (result.code === 'network_unreachable' || result.code === 'timeout') {
+    out.error(unreachableLine(source, unreachableCause(result.networkCode, result.code === 'timeout')));
+    out.event({ type: 'summary', sent: false, code: result.code, baseUrl: source.baseUrl });
+    return { ok: false, reason: 'unreachable' };
+  }
+  return { ok: true };
+}
