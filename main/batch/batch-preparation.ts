@@ -137,7 +137,7 @@ export async function syncManifest(
         decided.set(reference, outcome.draft);
       }
     });
-    await store.record(batchId, events);
+    if (events.length > 0) await store.record(batchId, events);
   }
   return summary;
 }
@@ -185,7 +185,7 @@ export async function addPdfDocuments(
       events.push({ type: 'document_added', document });
       added.push(document);
     });
-    await store.record(batchId, events);
+    if (events.length > 0) await store.record(batchId, events);
   }
   return { added, rejected };
 }
