@@ -2,7 +2,7 @@
  * The child's side of a benchmark child process: reads its job, hands back its result. Kept
  * apart from the parent's side so a bundled child carries neither esbuild nor test code.
  */
-import type { Desk } from '../../main/desk-core';
+import { openDesk, type Desk } from '../../main/desk-core';
 import { Secret } from '../../main/secret';
 
 /** In a child: the job passed by `runChild`. */
@@ -42,9 +42,6 @@ export async function openChildDesk(
   connection: ChildConnection,
   options: { readonly concurrency?: number } = {},
 ): Promise<Desk> {
-  // Loaded when called: a child that opens no desk does not load the data folder lock's native
-  // module, which a bundle cannot carry.
-  const { openDesk } = await import('../../main/desk-core');
   const opening = await openDesk({
     dataDir: connection.dataDir,
     connection: {

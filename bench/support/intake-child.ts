@@ -8,8 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { addPdfDocuments, syncManifest } from '../../main/batch/batch-preparation';
 import { checkManifestFile } from '../../main/batch/manifest';
-import { BatchStore } from '../../main/store/batch-store';
-import { BlobStore } from '../../main/store/blob-store';
+import { openDataDir } from '../../main/desk-core';
 import { childJob, collectGarbage, sendToParent } from './child-channel';
 import { RssSampler, type PhaseMemory } from './rss-sampler';
 
@@ -41,10 +40,9 @@ async function main(): Promise<void> {
   const job = childJob<IntakeJob>();
   const sampler = new RssSampler(job.sampleEveryMs);
   sampler.phase('startup');
-  // The data folder's parts as `openDataDir` opens them, without its kernel lock: the lock's
-  // native module cannot be bundled, and the folder is this child's alone.
-  const store = await BatchStore.open(job.dataDir);
-  const blobs = new BlobStore(job.dataDir);
+  const opened = await openDataDir(job.dataDir);
+  if (!opened.ok) throw new Error(opened.message);
+  const { store, blobs } = opened.value;
   try {
     const batch = await store.create('Intake benchmark', { defaultRecipients: [] });
     await sampler.idle('idle', job.idleMs, collectGarbage);
@@ -84,7 +82,7 @@ async function main(): Promise<void> {
     };
     await sendToParent(result);
   } finally {
-    await store.close();
+    await opened.value.close();
   }
 }
 
