@@ -5,6 +5,7 @@
  * whatever the verdicts: these are measurements, not tests.
  */
 import { runBadInputBench } from './bad-input';
+import { runIntakeBench } from './intake';
 import { runMemoryBench } from './memory';
 import { runPollerBench } from './poller';
 import { runRendererBench } from './renderer';
@@ -20,6 +21,7 @@ import {
 
 const BENCHES: readonly (() => Promise<BenchReport>)[] = [
   runThroughputBench,
+  runIntakeBench,
   runMemoryBench,
   runPollerBench,
   runRendererBench,

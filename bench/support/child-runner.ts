@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 
 /** What a child benchmark process handed back, and what it wrote to stderr (warnings). */
 export interface ChildOutcome<R> {
@@ -10,6 +10,25 @@ export interface ChildOutcome<R> {
 }
 
 const BENCH_DIR = fileURLToPath(new URL('..', import.meta.url));
+const PROJECT_PACKAGE = fileURLToPath(new URL('../../package.json', import.meta.url));
+
+/**
+ * A native module (the data folder lock's) cannot be bundled, since it finds its binary next to
+ * its own files: the bundle requires it from the project's node_modules instead.
+ */
+const nativeModulesFromProject: Plugin = {
+  name: 'native-modules-from-project',
+  setup(bundler) {
+    // The module's import becomes a require() of it, left to Node (external).
+    bundler.onResolve({ filter: /^fs-native-extensions$/ }, ({ path, namespace }) =>
+      namespace === 'native' ? { path, external: true } : { path, namespace: 'native' },
+    );
+    bundler.onLoad({ filter: /.*/, namespace: 'native' }, ({ path }) => ({
+      contents: `module.exports = require(${JSON.stringify(path)});`,
+      loader: 'js',
+    }));
+  },
+};
 
 /**
  * Bundles a child entry (a file under bench/) with esbuild into `outDir`, so the child runs
@@ -25,9 +44,11 @@ export async function bundleChild(entry: string, outDir: string): Promise<string
     format: 'esm',
     target: 'node24',
     logLevel: 'error',
-    // Bundled CommonJS dependencies (undici) call require() for Node built-ins.
+    plugins: [nativeModulesFromProject],
+    // Bundled CommonJS dependencies (undici) call require() for Node built-ins; it resolves from
+    // the project, for the native modules above.
     banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+      js: `import { createRequire } from 'node:module'; const require = createRequire(${JSON.stringify(PROJECT_PACKAGE)});`,
     },
   });
   return outfile;

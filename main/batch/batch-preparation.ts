@@ -5,7 +5,8 @@ import { normalizeFilename } from '../../shared/service/filename';
 import type { BlobStore } from '../store/blob-store';
 import type { BatchStore } from '../store/batch-store';
 import type { BatchEvent } from './batch-events';
-import { isLocked } from './batch-state';
+import { isLocked, type DocumentState } from './batch-state';
+import type { CheckedPdf } from './pdf-check';
 import type { ManifestDocument } from './manifest';
 import type { NotPdfKind } from './pdf-check';
 
@@ -33,11 +34,60 @@ function sameDraft(a: DocumentDraft, b: DocumentDraft): boolean {
   return JSON.stringify({ ...a, id: '' }) === JSON.stringify({ ...b, id: '' });
 }
 
+/** What a manifest document becomes: an event to record (or none), and how it is counted. */
+type ManifestOutcome =
+  | { readonly kind: 'added' | 'updated'; readonly event: BatchEvent; readonly draft: DocumentDraft }
+  | { readonly kind: 'unchanged' }
+  | { readonly kind: 'lockedChange' };
+
+/** Already with the service: what was sent stays as sent; a changed row is only reported. */
+function lockedOutcome(existing: DocumentState, manifestDocument: ManifestDocument): ManifestOutcome {
+  const sentRows = JSON.stringify([existing.draft.recipients, existing.draft.options.locale]);
+  const manifestRows = JSON.stringify([manifestDocument.recipients, manifestDocument.options.locale]);
+  return sentRows === manifestRows ? { kind: 'unchanged' } : { kind: 'lockedChange' };
+}
+
+/** What a manifest document whose PDF was taken in changes in a batch where it is `existing` (not sent). */
+function draftOutcome(
+  existing: DocumentDraft | undefined,
+  manifestDocument: ManifestDocument,
+  pdf: CheckedPdf,
+): ManifestOutcome {
+  const draft: DocumentDraft = {
+    id: existing?.id ?? randomUUID(),
+    externalReference: manifestDocument.externalReference,
+    pdf: {
+      originalName: basename(manifestDocument.pdfPath),
+      storedFilename: normalizeFilename(basename(manifestDocument.pdfPath)),
+      sizeBytes: pdf.sizeBytes,
+      sha256: pdf.sha256,
+    },
+    recipients: manifestDocument.recipients,
+    extraParticipants: existing?.extraParticipants ?? [],
+    options: {
+      ...manifestDocument.options,
+      transactionType: manifestDocument.transactionType ?? manifestDocument.options.transactionType,
+    },
+  };
+  if (!existing) return { kind: 'added', event: { type: 'document_added', document: draft }, draft };
+  if (sameDraft(existing, draft)) return { kind: 'unchanged' };
+  return { kind: 'updated', event: { type: 'document_edited', document: draft }, draft };
+}
+
+/** The batch's documents by external reference, as it is now. */
+function documentsByReference(store: BatchStore, batchId: string): Map<string, DocumentState> {
+  const batch = store.get(batchId);
+  if (!batch) throw new Error(`unknown batch ${batchId}`);
+  return new Map(batch.documents.map((document) => [document.draft.externalReference, document]));
+}
+
 /**
  * Brings a batch in line with a checked manifest: new documents are copied into the data
  * folder and added, unsent documents are updated, documents already sent are left as sent
  * (their changes reported). Matching is by external reference and document path, so running
- * the same manifest again never adds a document twice.
+ * the same manifest again never adds a document twice. Copies are made durable a group at a
+ * time (`BlobStore.intakeMany`) and each group's changes are recorded in one journal entry once
+ * its copies are durable: a power cut never leaves a document without its copy.
  */
 export async function syncManifest(
   store: BatchStore,
@@ -52,53 +102,45 @@ export async function syncManifest(
     lockedChanges: [] as string[],
     rejected: [] as RejectedFile[],
   };
+  const count = (outcome: ManifestOutcome, manifestDocument: ManifestDocument): void => {
+    if (outcome.kind === 'lockedChange') summary.lockedChanges.push(manifestDocument.externalReference);
+    else summary[outcome.kind] += 1;
+  };
+  // Documents already sent are only reported: their PDFs are not taken in again.
+  const toTakeIn: ManifestDocument[] = [];
+  const before = documentsByReference(store, batchId);
   for (const manifestDocument of documents) {
-    const batch = store.get(batchId);
-    if (!batch) throw new Error(`unknown batch ${batchId}`);
-    const existing = batch.documents.find(
-      (document) => document.draft.externalReference === manifestDocument.externalReference,
-    );
-    if (existing && isLocked(existing)) {
-      // Already with the service: what was sent stays as sent; a changed row is only reported.
-      const sentRows = JSON.stringify([existing.draft.recipients, existing.draft.options.locale]);
-      const manifestRows = JSON.stringify([manifestDocument.recipients, manifestDocument.options.locale]);
-      if (sentRows === manifestRows) summary.unchanged += 1;
-      else summary.lockedChanges.push(manifestDocument.externalReference);
-      continue;
-    }
-    // Checked again as it is copied: a link may have been changed since the manifest was checked.
-    const intake = await blobs.intake(manifestDocument.pdfPath, manifestDocument.folder);
-    if (!intake.ok) {
-      summary.rejected.push({ path: manifestDocument.pdfPath, ...intake.problem });
-      continue;
-    }
-    const draft: DocumentDraft = {
-      id: existing?.draft.id ?? randomUUID(),
-      externalReference: manifestDocument.externalReference,
-      pdf: {
-        originalName: basename(manifestDocument.pdfPath),
-        storedFilename: normalizeFilename(basename(manifestDocument.pdfPath)),
-        sizeBytes: intake.pdf.sizeBytes,
-        sha256: intake.pdf.sha256,
-      },
-      recipients: manifestDocument.recipients,
-      extraParticipants: existing?.draft.extraParticipants ?? [],
-      options: {
-        ...manifestDocument.options,
-        transactionType: manifestDocument.transactionType ?? manifestDocument.options.transactionType,
-      },
-    };
-    let event: BatchEvent | undefined;
-    if (!existing) {
-      event = { type: 'document_added', document: draft };
-      summary.added += 1;
-    } else if (sameDraft(existing.draft, draft)) {
-      summary.unchanged += 1;
-    } else {
-      event = { type: 'document_edited', document: draft };
-      summary.updated += 1;
-    }
-    if (event) await store.record(batchId, [event]);
+    const existing = before.get(manifestDocument.externalReference);
+    if (existing && isLocked(existing)) count(lockedOutcome(existing, manifestDocument), manifestDocument);
+    else toTakeIn.push(manifestDocument);
+  }
+  // Checked again as they are copied: a link may have been changed since the manifest was checked.
+  const sources = toTakeIn.map((document) => ({ path: document.pdfPath, within: document.folder }));
+  for await (const group of blobs.intakeMany(sources)) {
+    // Decided against the batch as it is now: a document may have been sent while its PDF was copied.
+    const current = documentsByReference(store, batchId);
+    // A later document of the group with the same reference sees an earlier one, as the journal will.
+    const decided = new Map<string, DocumentDraft>();
+    const events: BatchEvent[] = [];
+    group.results.forEach((intake, offset) => {
+      const manifestDocument = toTakeIn[group.first + offset]!;
+      if (!intake.ok) {
+        summary.rejected.push({ path: manifestDocument.pdfPath, ...intake.problem });
+        return;
+      }
+      const reference = manifestDocument.externalReference;
+      const existing = current.get(reference);
+      const outcome =
+        existing && isLocked(existing)
+          ? lockedOutcome(existing, manifestDocument)
+          : draftOutcome(decided.get(reference) ?? existing?.draft, manifestDocument, intake.pdf);
+      count(outcome, manifestDocument);
+      if (outcome.kind === 'added' || outcome.kind === 'updated') {
+        events.push(outcome.event);
+        decided.set(reference, outcome.draft);
+      }
+    });
+    if (events.length > 0) await store.record(batchId, events);
   }
   return summary;
 }
@@ -108,6 +150,8 @@ export async function syncManifest(
  * service's rules and copied into the data folder; the batch's default recipients apply. A file
  * that fails a check is reported and nothing else is affected. Files from a folder (`within`)
  * must stay inside it once their links are resolved; files picked one by one may be anywhere.
+ * Copies are made durable a group at a time (`BlobStore.intakeMany`) and each group's documents
+ * are recorded in one journal entry once their copies are durable.
  */
 export async function addPdfDocuments(
   store: BatchStore,
@@ -118,28 +162,33 @@ export async function addPdfDocuments(
 ): Promise<{ readonly added: readonly DocumentDraft[]; readonly rejected: readonly RejectedFile[] }> {
   const added: DocumentDraft[] = [];
   const rejected: RejectedFile[] = [];
-  for (const path of paths) {
-    const intake = await blobs.intake(path, within);
-    if (!intake.ok) {
-      rejected.push({ path, ...intake.problem });
-      continue;
-    }
-    const originalName = basename(path);
-    const draft: DocumentDraft = {
-      id: randomUUID(),
-      externalReference: originalName.replace(/\.pdf$/i, ''),
-      pdf: {
-        originalName,
-        storedFilename: normalizeFilename(originalName),
-        sizeBytes: intake.pdf.sizeBytes,
-        sha256: intake.pdf.sha256,
-      },
-      recipients: [],
-      extraParticipants: [],
-      options: {},
-    };
-    await store.record(batchId, [{ type: 'document_added', document: draft }]);
-    added.push(draft);
+  const sources = paths.map((path) => ({ path, ...(within === undefined ? {} : { within }) }));
+  for await (const group of blobs.intakeMany(sources)) {
+    const events: BatchEvent[] = [];
+    group.results.forEach((intake, offset) => {
+      const path = paths[group.first + offset]!;
+      if (!intake.ok) {
+        rejected.push({ path, ...intake.problem });
+        return;
+      }
+      const originalName = basename(path);
+      const document: DocumentDraft = {
+        id: randomUUID(),
+        externalReference: originalName.replace(/\.pdf$/i, ''),
+        pdf: {
+          originalName,
+          storedFilename: normalizeFilename(originalName),
+          sizeBytes: intake.pdf.sizeBytes,
+          sha256: intake.pdf.sha256,
+        },
+        recipients: [],
+        extraParticipants: [],
+        options: {},
+      };
+      events.push({ type: 'document_added', document });
+      added.push(document);
+    });
+    if (events.length > 0) await store.record(batchId, events);
   }
   return { added, rejected };
 }

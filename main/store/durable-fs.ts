@@ -7,10 +7,11 @@ export async function syncDirectory(path: string, fs: FileSystem = nodeFileSyste
 }
 
 /**
- * Syncs the parent of `path` and, when `firstCreated` says mkdir created levels, the parent of
- * each of them: a new folder is an entry of its parent, lost at a power cut until it is synced.
+ * The folders to sync so that `path` survives a power cut: its parent and, when `firstCreated`
+ * says mkdir created levels, the parent of each of them (a new folder is an entry of its parent,
+ * lost at a power cut until it is synced).
  */
-async function syncNewLevels(path: string, firstCreated: string | undefined, fs: FileSystem): Promise<void> {
+function levelsToSync(path: string, firstCreated: string | undefined): Set<string> {
   const parents = new Set<string>([dirname(path)]);
   if (firstCreated !== undefined) {
     parents.add(dirname(firstCreated));
@@ -21,7 +22,11 @@ async function syncNewLevels(path: string, firstCreated: string | undefined, fs:
       level = join(level, name);
     }
   }
-  for (const parent of parents) await fs.syncDirectory(parent);
+  return parents;
+}
+
+async function syncNewLevels(path: string, firstCreated: string | undefined, fs: FileSystem): Promise<void> {
+  for (const parent of levelsToSync(path, firstCreated)) await fs.syncDirectory(parent);
 }
 
 /**
@@ -46,6 +51,21 @@ export async function makeDirectoryDurable(
     if (dirname(level) === level) break;
   }
   for (const ancestor of ancestors) await fs.syncDirectory(ancestor);
+}
+
+/**
+ * `makeDirectoryDurable` for several folders at once: every folder is created, then each parent
+ * to sync is synced once, however many of the folders it holds.
+ */
+export async function makeDirectoriesDurable(
+  paths: Iterable<string>,
+  fs: FileSystem = nodeFileSystem,
+): Promise<void> {
+  const parents = new Set<string>();
+  for (const path of paths) {
+    for (const parent of levelsToSync(path, await fs.mkdir(path))) parents.add(parent);
+  }
+  for (const parent of parents) await fs.syncDirectory(parent);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { DocumentDraft } from '../../../shared/domain/batch';
 import type { BatchStore } from '../../../main/store/batch-store';
+import type { PdfCheckResult } from '../../../main/batch/pdf-check';
 import type { BlobStore } from '../../../main/store/blob-store';
 import type { LoggedChange, StoreExpectations } from './power-cut-model';
 
@@ -14,6 +15,8 @@ export interface Workload {
   readonly originals: readonly string[];
   /** Makes names unique across the whole run, so a batch is recognised by its name. */
   readonly label: string;
+  /** Hears each acknowledged record of a group of several PDFs taken in together. */
+  readonly onGroupRecorded?: (documents: number) => void;
 }
 
 function pick<T>(plan: () => number, items: readonly T[]): T {
@@ -63,12 +66,10 @@ class Round {
     );
   }
 
-  async #addDocument(handle: object, id: string): Promise<void> {
-    const { blobs, plan } = this.#work;
-    const intake = await blobs.intake(pick(plan, this.#work.originals));
+  #draft(intake: PdfCheckResult): DocumentDraft {
     if (!intake.ok) throw new Error(`intake refused a test PDF: ${intake.problem.message}`);
     const documentId = this.#name('doc');
-    const draft: DocumentDraft = {
+    return {
       id: documentId,
       externalReference: documentId,
       pdf: { originalName: 'contract.pdf', storedFilename: 'contract.pdf', ...intake.pdf },
@@ -76,12 +77,42 @@ class Round {
       extraParticipants: [],
       options: {},
     };
+  }
+
+  /** Records documents in one call, as one journal append. */
+  async #recordDocuments(handle: object, id: string, drafts: readonly DocumentDraft[]): Promise<void> {
     await this.#record(
       handle,
       id,
-      [{ kind: 'document', documentId }],
-      [{ type: 'document_added', document: draft }],
+      drafts.map((draft) => ({ kind: 'document', documentId: draft.id })),
+      drafts.map((document) => ({ type: 'document_added', document })),
     );
+  }
+
+  async #addDocument(handle: object, id: string): Promise<void> {
+    const { blobs, plan } = this.#work;
+    await this.#recordDocuments(handle, id, [
+      this.#draft(await blobs.intake(pick(plan, this.#work.originals))),
+    ]);
+  }
+
+  /**
+   * Several PDFs taken in at once, as addPdfDocuments and syncManifest do: copied a few at a time
+   * in small groups, each group recorded in one call once `intakeMany` says its copies are durable.
+   */
+  async #addDocuments(handle: object, id: string): Promise<void> {
+    const { blobs, plan } = this.#work;
+    // Drawn before the work starts, so concurrent copies cannot change which draw goes where.
+    const paths = Array.from({ length: 2 + Math.floor(plan() * 6) }, () => pick(plan, this.#work.originals));
+    const options = { concurrency: 1 + Math.floor(plan() * 3), groupFiles: 2 + Math.floor(plan() * 3) };
+    for await (const group of blobs.intakeMany(
+      paths.map((path) => ({ path })),
+      options,
+    )) {
+      const drafts = group.results.map((intake) => this.#draft(intake));
+      await this.#recordDocuments(handle, id, drafts);
+      if (drafts.length > 1) this.#work.onGroupRecorded?.(drafts.length);
+    }
   }
 
   /** A few steps of records, each step several at once so they share fsyncs (group commit). */
@@ -89,9 +120,11 @@ class Round {
     const { plan } = this.#work;
     const steps = 1 + Math.floor(plan() * 4);
     for (let step = 0; step < steps; step += 1) {
-      await together(1 + Math.floor(plan() * 3), () =>
-        plan() < 0.35 ? this.#addDocument(handle, id) : this.#rename(handle, id),
-      );
+      await together(1 + Math.floor(plan() * 3), () => {
+        const draw = plan();
+        if (draw < 0.2) return this.#addDocuments(handle, id);
+        return draw < 0.35 ? this.#addDocument(handle, id) : this.#rename(handle, id);
+      });
     }
   }
 
@@ -114,7 +147,7 @@ class Round {
 
 /**
  * One round of concurrent work on a store: records (renames, and documents whose PDF is taken
- * in first) on every batch, often a new batch, sometimes a deletion; compactions follow from the
+ * in first, alone or several at once) on every batch, often a new batch, sometimes a deletion; compactions follow from the
  * store's small threshold. Answers the failures of the work itself (after a crash, all of it).
  */
 export async function runWorkload(work: Workload): Promise<unknown[]> {

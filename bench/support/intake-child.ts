@@ -1,0 +1,93 @@
+/**
+ * Child process of the intake benchmark (bundled by esbuild, run on plain Node with
+ * --expose-gc): opens a fresh data folder and imports the job's PDFs into one batch through the
+ * app's own path, sampling its own memory every few milliseconds: `addPdfDocuments` (what
+ * "Add PDFs" and "Add a folder" call) or a manifest checked with `checkManifestFile` then
+ * imported with `syncManifest` (what "Import a manifest" calls).
+ */
+import { readFile } from 'node:fs/promises';
+import { addPdfDocuments, syncManifest } from '../../main/batch/batch-preparation';
+import { checkManifestFile } from '../../main/batch/manifest';
+import { openDataDir } from '../../main/desk-core';
+import { childJob, collectGarbage, sendToParent } from './child-channel';
+import { RssSampler, type PhaseMemory } from './rss-sampler';
+
+export type IntakeJob = {
+  readonly dataDir: string;
+  readonly sampleEveryMs: number;
+  /** Quiet time sampled before the import, for the idle figure. */
+  readonly idleMs: number;
+} & (
+  | {
+      readonly kind: 'pdfs';
+      /** A file of the PDFs' paths, one a line (too many for a command line). */ readonly pathList: string;
+    }
+  | { readonly kind: 'manifest'; readonly manifest: string }
+);
+
+export interface IntakeResult {
+  readonly phases: readonly PhaseMemory[];
+  readonly added: number;
+  readonly rejected: number;
+  readonly documents: number;
+  /** The manifest's check (read, parse, every PDF hashed once), before the import; 0 for PDFs. */
+  readonly checkMs: number;
+  /** The import itself: every copy made durable and recorded. */
+  readonly importMs: number;
+}
+
+async function main(): Promise<void> {
+  const job = childJob<IntakeJob>();
+  const sampler = new RssSampler(job.sampleEveryMs);
+  sampler.phase('startup');
+  const opened = await openDataDir(job.dataDir);
+  if (!opened.ok) throw new Error(opened.message);
+  const { store, blobs } = opened.value;
+  try {
+    const batch = await store.create('Intake benchmark', { defaultRecipients: [] });
+    await sampler.idle('idle', job.idleMs, collectGarbage);
+    let checkMs = 0;
+    let importMs: number;
+    let added: number;
+    let rejected: number;
+    if (job.kind === 'pdfs') {
+      const paths = (await readFile(job.pathList, 'utf8')).split('\n').filter(Boolean);
+      const started = performance.now();
+      const result = await sampler.during('import', () => addPdfDocuments(store, blobs, batch.id, paths));
+      importMs = performance.now() - started;
+      added = result.added.length;
+      rejected = result.rejected.length;
+    } else {
+      const { manifest } = job;
+      const checkStarted = performance.now();
+      const check = await sampler.during('check', () => checkManifestFile(manifest));
+      checkMs = performance.now() - checkStarted;
+      if (check.issues.length > 0) throw new Error(`the manifest has problems: ${check.issues[0]?.message}`);
+      const started = performance.now();
+      const result = await sampler.during('import', () =>
+        syncManifest(store, blobs, batch.id, check.documents),
+      );
+      importMs = performance.now() - started;
+      added = result.added;
+      rejected = result.rejected.length;
+    }
+    await sampler.idle('idle after', job.idleMs, collectGarbage);
+    const result: IntakeResult = {
+      phases: sampler.stop(),
+      added,
+      rejected,
+      documents: store.get(batch.id)?.documents.length ?? 0,
+      checkMs,
+      importMs,
+    };
+    await sendToParent(result);
+  } finally {
+    await opened.value.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  // The sampler's timer would keep a failed child alive.
+  process.exit(1);
+});
