@@ -174,6 +174,9 @@ export const manifestPreviewSchema = z.object({
       rows: z.array(z.number()),
     }),
   ),
+  /** Documents whose rows are correct, and everyone they go to (`documents` lists the first ones only). */
+  documentCount: z.number().int().nonnegative(),
+  recipientCount: z.number().int().nonnegative(),
   /** The first problems (then one saying how many more). */
   issues: z.array(manifestIssueViewSchema),
   /** Every problem found, listed or not. */

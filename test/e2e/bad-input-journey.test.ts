@@ -71,4 +71,28 @@ describe('bad input answered by the app, in Chromium', () => {
     expect(await page.getByRole('button', { name: 'Check again' }).count()).toBe(1);
     expect(await page.getByText('This batch is empty.').count()).toBe(1);
   });
+
+  it('previews a manifest of 2,000 documents with its first rows and the totals, and imports them all', async () => {
+    app = await launchApp({ host: 'browser' });
+    const { page, files } = app;
+    cpSync(join(dirname(SAMPLE_MANIFEST), 'pdfs'), files.file('pdfs'), { recursive: true });
+    const [header, first] = readFileSync(SAMPLE_MANIFEST, 'utf8')
+      .replace(/^\uFEFF/, '')
+      .split(/\r?\n/);
+    const rows = Array.from({ length: 2_000 }, (_, index) =>
+      (first ?? '')
+        .replace(/;[A-Z]+-\d+-\d+;/, `;BIG-${index};`)
+        .replace(/@example\.com/, `${index}@example.com`),
+    );
+    const manifest = files.file('big.csv');
+    writeFileSync(manifest, [header, ...rows].join('\n'));
+    await createBatch(page, 'Two thousand');
+    await app.answerNextDialog(manifest);
+    await page.getByRole('button', { name: 'Import manifest…' }).click();
+    await page.getByText('2,000 documents, 2,000 recipients. Nothing has been sent.').waitFor();
+    expect(await page.getByRole('table').filter({ hasText: 'BIG-0' }).getByRole('row').count()).toBe(201);
+    await page.getByText('and 1,800 more documents, not listed here').waitFor();
+    await page.getByRole('button', { name: 'Import 2,000 documents' }).click();
+    await page.getByText('Manifest imported: 2,000 added').waitFor({ timeout: 60_000 });
+  }, 120_000);
 });

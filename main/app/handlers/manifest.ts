@@ -5,6 +5,9 @@ import { DeskError } from '../desk-error';
 import type { DeskContext } from '../desk-context';
 import type { Translator } from '../../../shared/i18n/translator';
 
+/** Documents a manifest's preview shows; the others are counted. */
+export const PREVIEW_DOCUMENTS = 200;
+
 /** A manifest is a CSV export: any other file is refused before it is read, as an error of the dialog. */
 function manifestPathOrThrow(path: string, t: Translator['t']): string {
   if (!isManifestFileName(path)) throw new DeskError('not_a_manifest', t('manifest.notAManifest'));
@@ -20,7 +23,11 @@ export function manifestHandlers(
       const check = await checkManifestFile(manifestPathOrThrow(path, t), t);
       return {
         path,
-        documents: check.documents.map((document) => ({
+        // The first documents only: a page of 10,000 rows would freeze the window, and the
+        // import reads the file again in main anyway.
+        documentCount: check.documents.length,
+        recipientCount: check.documents.reduce((sum, document) => sum + document.recipients.length, 0),
+        documents: check.documents.slice(0, PREVIEW_DOCUMENTS).map((document) => ({
           externalReference: document.externalReference,
           documentColumn: document.documentColumn,
           storedFilename: document.storedFilename,

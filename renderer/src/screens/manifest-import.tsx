@@ -22,7 +22,6 @@ export function ManifestImport({
   const { importManifest, previewManifest } = useDesk.getState();
   const [busy, setBusy] = useState(false);
   const valid = preview.issues.length === 0;
-  const recipients = preview.documents.reduce((sum, document) => sum + document.recipients.length, 0);
   const fileName = preview.path.split(/[/\\]/).pop();
 
   async function checkAgain() {
@@ -44,7 +43,9 @@ export function ManifestImport({
     <section className="card" aria-labelledby="manifest-title">
       <h3 id="manifest-title">{t('manifest.title', { name: fileName ?? preview.path })}</h3>
       {valid ? (
-        <p role="status">{t('manifest.summary', { documents: preview.documents.length, recipients })}</p>
+        <p role="status">
+          {t('manifest.summary', { documents: preview.documentCount, recipients: preview.recipientCount })}
+        </p>
       ) : (
         <>
           <p role="alert">{t('manifest.problems', { count: preview.problemCount })}</p>
@@ -86,10 +87,15 @@ export function ManifestImport({
           </tbody>
         </table>
       )}
+      {preview.documentCount > preview.documents.length && (
+        <p className="caption">
+          {t('manifest.moreDocuments', { count: preview.documentCount - preview.documents.length })}
+        </p>
+      )}
       <div className="row">
         {valid ? (
           <button type="button" className="primary" disabled={busy} onClick={() => void runImport()}>
-            {t('manifest.import', { count: preview.documents.length })}
+            {t('manifest.import', { count: preview.documentCount })}
           </button>
         ) : (
           <button type="button" className="primary" disabled={busy} onClick={() => void checkAgain()}>

@@ -8,6 +8,7 @@ import { profileRegistry } from '../../../main/browser-host/launch';
 import { createMemoryCredentialStore } from '../../../main/credentials/credential-store';
 import { openDataDir, type DataDir } from '../../../main/desk-core';
 import { dispatchInvoke } from '../../../main/app/ipc-dispatch';
+import { PREVIEW_DOCUMENTS } from '../../../main/app/handlers/manifest';
 import { silentLogger } from '../../../main/log';
 import { ADD_PATHS_MAX, type DeskHandlers } from '../../../shared/ipc/contract';
 import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
@@ -196,6 +197,27 @@ describe('the desk service', () => {
       error: { code: 'invalid_arguments' },
     });
   }, 30_000);
+
+  it('previews a manifest of 1,000 documents with the first 200 and the totals, and imports all of them', async () => {
+    await writePdf(files, 'contract.pdf', 'Contract');
+    const rows = Array.from(
+      { length: 1_000 },
+      (_, index) => `contract.pdf,REF-${index},signer,Employee,Anne,anne${index}@example.com`,
+    );
+    const manifest = files.file('big.csv');
+    writeFileSync(
+      manifest,
+      ['document,external_reference,participant_type,role,name,email', ...rows].join('\n'),
+    );
+    const preview = await handlers['manifest.preview'](manifest);
+    expect(preview.issues).toEqual([]);
+    expect([preview.documentCount, preview.recipientCount]).toEqual([1_000, 1_000]);
+    expect(preview.documents.map((document) => document.externalReference)).toEqual(
+      Array.from({ length: PREVIEW_DOCUMENTS }, (_, index) => `REF-${index}`),
+    );
+    const batch = await handlers['batches.create']('A thousand');
+    expect((await handlers['manifest.import'](batch.id, manifest)).added).toBe(1_000);
+  }, 60_000);
 
   it('refuses to read a manifest that is not a CSV file, before reading it', async () => {
     const secretFile = files.file('id_rsa');

@@ -13,6 +13,8 @@ const MANIFEST = '/home/ana/monday/manifest.csv';
 const brokenPreview: ManifestPreview = {
   path: MANIFEST,
   documents: [],
+  documentCount: 0,
+  recipientCount: 0,
   issues: [
     {
       row: 2,
