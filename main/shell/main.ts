@@ -188,7 +188,9 @@ function runDesk(): void {
     mainWindow: undefined,
     quitting: false,
   };
-  let shutdown: (() => Promise<void>) | undefined;
+  /** Closes what the start opened; settles once the start has ended, whether or not it succeeded. */
+  let startup: Promise<(() => Promise<void>) | undefined> = Promise.resolve(undefined);
+  let shuttingDown = false;
 
   hardenAllWebContents(app, { externalOrigins: EXTERNAL_LINK_ORIGINS, logger });
   prepareNotifications(app, process.platform);
@@ -200,12 +202,15 @@ function runDesk(): void {
     state.quitting = true;
   });
   app.on('will-quit', (event) => {
-    const pending = shutdown;
-    if (!pending) return;
-    shutdown = undefined;
-    // Batches and the data folder lock are closed before the process exits.
+    if (shuttingDown) return;
+    shuttingDown = true;
+    // Batches and the data folder lock are closed before the process exits, also when the
+    // person quits from the tray while the desk is still starting: the start is awaited first.
     event.preventDefault();
-    void pending()
+    void startup
+      // A start that failed was reported where it failed; there is nothing of it to close.
+      .catch(() => undefined)
+      .then((close) => close?.())
       .catch((error: unknown) =>
         logger.log('error', 'app.shutdown_failed', {
           error: error instanceof Error ? error.name : typeof error,
@@ -214,20 +219,15 @@ function runDesk(): void {
       .finally(() => app.quit());
   });
 
-  app
-    .whenReady()
-    .then(() => startDesk(paths, logger, state))
-    .then((close) => {
-      shutdown = close;
-    })
-    .catch((error: unknown) => {
-      logger.log('error', 'app.start_failed', { error: error instanceof Error ? error.name : typeof error });
-      dialog.showErrorBox(
-        `${app.getName()} cannot start`,
-        'The app could not start. Details are in its log file.',
-      );
-      app.quit();
-    });
+  startup = app.whenReady().then(() => startDesk(paths, logger, state));
+  void startup.catch((error: unknown) => {
+    logger.log('error', 'app.start_failed', { error: error instanceof Error ? error.name : typeof error });
+    dialog.showErrorBox(
+      `${app.getName()} cannot start`,
+      'The app could not start. Details are in its log file.',
+    );
+    app.quit();
+  });
 }
 
 // Must run before the app is ready.
