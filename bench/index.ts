@@ -5,6 +5,7 @@
  * whatever the verdicts: these are measurements, not tests.
  */
 import { runBadInputBench } from './bad-input';
+import { runHistoryBench } from './history';
 import { runIntakeBench } from './intake';
 import { runMemoryBench } from './memory';
 import { runPollerBench } from './poller';
@@ -26,6 +27,7 @@ const BENCHES: readonly (() => Promise<BenchReport>)[] = [
   runPollerBench,
   runRendererBench,
   runBadInputBench,
+  runHistoryBench,
 ];
 
 async function main(): Promise<void> {

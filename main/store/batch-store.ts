@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { BatchDefaults } from '../../shared/domain/batch';
 import type { BatchEvent } from '../batch/batch-events';
 import type { ConnectionAddress } from '../batch/batch-connection';
+import { classOf } from '../batch/document-class';
 import {
   applyBatchEvent,
   emptyBatch,
@@ -16,6 +17,14 @@ import { JournalWriter, loadJournal, type JournalDamage, type JournalEntry } fro
 
 /** Journal entries after which a batch is folded into a fresh snapshot (by default). */
 const COMPACT_AFTER_ENTRIES = 2_000;
+/**
+ * A journal at least this long when loaded is folded into a snapshot right after the store opened,
+ * so the next start reads one snapshot instead of replaying it again (a batch still being tracked
+ * collects status reads for weeks without ever reaching `COMPACT_AFTER_ENTRIES`).
+ */
+const FOLD_ON_LOAD_ENTRIES = 200;
+/** Batches read at once while opening: their reads and fsyncs overlap with the parsing of others. */
+const LOAD_CONCURRENCY = 8;
 /** A batch folder being deleted is first renamed with this suffix, so a crash never leaves half a batch. */
 const DELETED_SUFFIX = '.deleted';
 
@@ -55,6 +64,31 @@ function foldEntries(
   return { ok: true, state };
 }
 
+/**
+ * True when nothing will write to the batch unless the person acts: every document is signed,
+ * gone or failed. Such a batch is folded into its snapshot at once: a year of finished batches
+ * then opens as a year of snapshots, with no journal left to replay.
+ */
+function atRest(state: BatchState): boolean {
+  return (
+    state.documents.length > 0 &&
+    state.documents.every((document) => {
+      const documentClass = classOf(document);
+      return documentClass === 'completed' || documentClass === 'gone' || documentClass === 'failed';
+    })
+  );
+}
+
+/** Events after which a batch may have come to rest (its last document signed, gone or failed). */
+function mayBringToRest(events: readonly BatchEvent[]): boolean {
+  return events.some(
+    (event) =>
+      (event.type === 'status_read' && event.status.final) ||
+      event.type === 'request_gone' ||
+      event.type === 'item_failed',
+  );
+}
+
 /** A batch that could not be loaded, kept aside and reported: never silently dropped. */
 export interface DamagedBatch {
   readonly batchId: string;
@@ -65,6 +99,15 @@ export interface StoreLoadReport {
   readonly damaged: readonly DamagedBatch[];
   /** Half-written last lines left by a crash, set aside while loading. */
   readonly recovered: readonly (JournalDamage & { readonly batchId: string })[];
+}
+
+/** A batch read from its folder, before it joins the store. */
+interface LoadedBatch {
+  readonly batchId: string;
+  readonly open: OpenBatch;
+  readonly recovered: readonly JournalDamage[];
+  /** Journal entries replayed onto the snapshot while loading. */
+  readonly replayed: number;
 }
 
 export type BatchListener = (state: BatchState, events: readonly BatchEvent[]) => void;
@@ -112,39 +155,80 @@ export class BatchStore {
       if (this.#readOnly && errorCode(error) === 'ENOENT') return [];
       throw error;
     });
-    for (const entry of entries) {
-      if (!entry.isDirectory()) continue;
-      const folder = join(this.#root, entry.name);
-      if (entry.name.endsWith(DELETED_SUFFIX)) {
-        // A deletion the app did not finish: the batch is gone already, only its files remain.
-        // Its rename may sit in the page cache only (the process died before syncing it): it is
-        // made durable first, so that no power cut brings the batch back, whole or half removed.
-        if (!this.#readOnly) {
-          await this.#fs.syncDirectory(this.#root);
-          await this.#fs.rm(folder, { recursive: true, force: true });
-        }
+    // Each batch is read on its own; results are kept in the folder's order, so reports read the same.
+    const loaded: (LoadedBatch | DamagedBatch | undefined)[] = Array.from({ length: entries.length });
+    let next = 0;
+    const loadNext = async (): Promise<void> => {
+      for (let index = next++; index < entries.length; index = next++) {
+        const entry = entries[index];
+        if (entry?.isDirectory()) loaded[index] = await this.#loadOne(entry.name);
+      }
+    };
+    await Promise.all(Array.from({ length: LOAD_CONCURRENCY }, loadNext));
+    const toFold: string[] = [];
+    for (const batch of loaded) {
+      if (batch === undefined) continue;
+      if (!('open' in batch)) {
+        damaged.push(batch);
         continue;
       }
-      const loaded = await loadJournal<BatchState, BatchEvent>(folder, this.#fs);
-      if (!loaded.ok) {
-        damaged.push({ batchId: entry.name, damage: loaded.damage });
-        continue;
-      }
-      const { journal } = loaded;
-      // A snapshot written by an earlier version is brought to today's shape before events apply.
-      const initial = journal.snapshot ? upgradeBatchState(journal.snapshot.state) : emptyBatch(entry.name);
-      const folded = foldEntries(folder, initial, journal.entries);
-      if (!folded.ok) {
-        damaged.push({ batchId: entry.name, damage: folded.damage });
-        continue;
-      }
-      const state = folded.state;
-      if (state.createdAt === '') continue; // A batch whose creation never became durable.
-      recovered.push(...journal.recovered.map((damage) => ({ ...damage, batchId: entry.name })));
-      const writer = this.#readOnly ? undefined : await JournalWriter.open(folder, journal, { fs: this.#fs });
-      this.#batches.set(entry.name, { state, writer, queue: Promise.resolve() });
+      recovered.push(...batch.recovered.map((damage) => ({ ...damage, batchId: batch.batchId })));
+      this.#batches.set(batch.batchId, batch.open);
+      if (
+        batch.open.writer &&
+        (batch.replayed >= FOLD_ON_LOAD_ENTRIES || (batch.replayed > 0 && atRest(batch.open.state)))
+      )
+        toFold.push(batch.batchId);
     }
     this.#report = { damaged, recovered };
+    // After opening, not before: the batches are usable at once, the folds follow in each batch's turn.
+    for (const batchId of toFold) this.#fold(batchId);
+  }
+
+  /** Loads one batch folder: its state and writer, or its damage; undefined for a folder that holds no batch. */
+  async #loadOne(name: string): Promise<LoadedBatch | DamagedBatch | undefined> {
+    const folder = join(this.#root, name);
+    if (name.endsWith(DELETED_SUFFIX)) {
+      // A deletion the app did not finish: the batch is gone already, only its files remain.
+      // Its rename may sit in the page cache only (the process died before syncing it): it is
+      // made durable first, so that no power cut brings the batch back, whole or half removed.
+      if (!this.#readOnly) {
+        await this.#fs.syncDirectory(this.#root);
+        await this.#fs.rm(folder, { recursive: true, force: true });
+      }
+      return undefined;
+    }
+    const loaded = await loadJournal<BatchState, BatchEvent>(folder, this.#fs);
+    if (!loaded.ok) return { batchId: name, damage: loaded.damage };
+    const { journal } = loaded;
+    // A snapshot written by an earlier version is brought to today's shape before events apply.
+    const initial = journal.snapshot ? upgradeBatchState(journal.snapshot.state) : emptyBatch(name);
+    const folded = foldEntries(folder, initial, journal.entries);
+    if (!folded.ok) return { batchId: name, damage: folded.damage };
+    const state = folded.state;
+    if (state.createdAt === '') return undefined; // A batch whose creation never became durable.
+    const writer = this.#readOnly ? undefined : await JournalWriter.open(folder, journal, { fs: this.#fs });
+    return {
+      batchId: name,
+      open: { state, writer, queue: Promise.resolve() },
+      recovered: journal.recovered,
+      replayed: journal.entries.length,
+    };
+  }
+
+  /**
+   * Folds a batch's journal into a fresh snapshot in the batch's turn (after the records before
+   * it). A failed fold loses nothing: the journal keeps every entry, and is replayed next time.
+   */
+  #fold(batchId: string): void {
+    const batch = this.#batches.get(batchId);
+    const writer = batch?.writer;
+    if (!batch || !writer) return;
+    batch.queue = batch.queue.then(() =>
+      writer.entriesSinceSnapshot > 0
+        ? writer.compact(batch.state, writer.lastSeq).catch(() => false)
+        : false,
+    );
   }
 
   /** What loading found: damaged batches (not loaded) and recovered torn writes. */
@@ -220,7 +304,12 @@ export class BatchStore {
       const appliedSeq = entries.at(-1)?.seq;
       // A failed compaction loses nothing (the journal keeps every entry) and is tried again
       // after the next record; the events themselves are stored, so the record succeeds.
-      if (appliedSeq !== undefined && writer.entriesSinceSnapshot >= this.#compactAfterEntries)
+      // A batch that just came to rest is folded at once: nothing more will be written to it.
+      if (
+        appliedSeq !== undefined &&
+        (writer.entriesSinceSnapshot >= this.#compactAfterEntries ||
+          (mayBringToRest(events) && atRest(batch.state)))
+      )
         await writer.compact(batch.state, appliedSeq).catch(() => false);
       for (const listener of this.#listeners) listener(batch.state, events);
       return batch.state;
@@ -257,6 +346,12 @@ export class BatchStore {
 
   /** Flushes and closes every journal. */
   async close(): Promise<void> {
-    await Promise.all([...this.#batches.values()].map((batch) => batch.writer?.close()));
+    // Records and folds under way finish first (a fold never fails its queue).
+    await Promise.all(
+      [...this.#batches.values()].map(async (batch) => {
+        await batch.queue;
+        await batch.writer?.close();
+      }),
+    );
   }
 }

@@ -1,0 +1,189 @@
+/**
+ * What a year of batches leaves in the data folder: a batch whose documents are all signed,
+ * gone or failed is folded into its snapshot at once, and a long journal an earlier run left
+ * is folded once after the store opens, so a start reads snapshots, not a year of journals.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { DocumentDraft, TrackedStatus } from '../../../shared/domain/batch';
+import type { BatchEvent } from '../../../main/batch/batch-events';
+import type { BatchState } from '../../../main/batch/batch-state';
+import { BatchStore } from '../../../main/store/batch-store';
+import { JournalWriter } from '../../../main/store/journal';
+import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
+
+let folder: TempFolder | undefined;
+afterEach(() => folder?.remove());
+
+function draft(index: number): DocumentDraft {
+  return {
+    id: `doc-${index}`,
+    externalReference: `REF-${index}`,
+    pdf: {
+      originalName: `contract-${index}.pdf`,
+      storedFilename: `contract-${index}.pdf`,
+      sizeBytes: 1000,
+      sha256: index.toString(16).padStart(64, '0'),
+    },
+    recipients: [
+      {
+        participant_type: 'signer',
+        role: 'Employee',
+        name: `Signer ${index}`,
+        email: `s${index}@example.com`,
+      },
+    ],
+    extraParticipants: [],
+    options: {},
+  };
+}
+
+const signed: TrackedStatus = {
+  status: 'completed',
+  documentStatus: 'finalized',
+  evidenceReady: true,
+  preparedAt: '2026-01-05T09:00:00.000Z',
+  openedAt: '2026-01-05T10:00:00.000Z',
+  finalizedAt: '2026-01-05T11:00:00.000Z',
+  readAt: '2026-01-05T11:01:00.000Z',
+  final: true,
+};
+
+/** The events that take a document from queued to prepared at the service. */
+function sent(documentId: string): BatchEvent[] {
+  return [
+    {
+      type: 'upload_completed',
+      documentId,
+      uploadId: `u-${documentId}`,
+      filename: 'c.pdf',
+      sha256: 'a'.repeat(64),
+      sizeBytes: 1000,
+    },
+    { type: 'request_created', documentId, requestId: `r-${documentId}`, replayed: false },
+    { type: 'request_prepared', documentId, revision: 1, sha256: undefined, alreadyPrepared: false },
+  ];
+}
+
+function journalLines(dataDir: string, batchId: string): number {
+  const text = readFileSync(join(dataDir, 'batches', batchId, 'journal.log'), 'utf8');
+  return text === '' ? 0 : text.split('\n').length - 1;
+}
+
+function hasSnapshot(dataDir: string, batchId: string): boolean {
+  try {
+    return statSync(join(dataDir, 'batches', batchId, 'snapshot.json')).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** A batch of two documents, sent; the first signed, the second as `second` leaves it. */
+async function sentBatch(store: BatchStore): Promise<string> {
+  const batch = await store.create('Contracts', { defaultRecipients: [] });
+  await store.record(batch.id, [
+    { type: 'document_added', document: draft(1) },
+    { type: 'document_added', document: draft(2) },
+  ]);
+  await store.record(batch.id, [{ type: 'send_requested', documentIds: ['doc-1', 'doc-2'] }]);
+  await store.record(batch.id, sent('doc-1'));
+  await store.record(batch.id, sent('doc-2'));
+  await store.record(batch.id, [{ type: 'status_read', documentId: 'doc-1', status: signed }]);
+  return batch.id;
+}
+
+describe('folding a year of batches', () => {
+  it('folds a batch into its snapshot when its last document is signed, gone or failed', async () => {
+    folder = makeTempFolder('desk-folding-');
+    const dataDir = folder.path;
+    const store = await BatchStore.open(dataDir);
+    const batchId = await sentBatch(store);
+    // One document still waits for its signer: the batch's journal goes on.
+    expect(journalLines(dataDir, batchId)).toBeGreaterThan(0);
+    await store.record(batchId, [{ type: 'request_gone', documentId: 'doc-2' }]);
+    expect(journalLines(dataDir, batchId)).toBe(0);
+    expect(hasSnapshot(dataDir, batchId)).toBe(true);
+    const before = store.get(batchId);
+    await store.close();
+
+    const reopened = await BatchStore.open(dataDir);
+    expect(reopened.get(batchId)).toEqual(before);
+    await reopened.close();
+  });
+
+  it('appends the edits of a draft batch without rewriting its snapshot', async () => {
+    folder = makeTempFolder('desk-folding-');
+    const dataDir = folder.path;
+    const store = await BatchStore.open(dataDir);
+    const batch = await store.create('Drafts', { defaultRecipients: [] });
+    for (let index = 1; index <= 5; index += 1)
+      await store.record(batch.id, [{ type: 'document_added', document: draft(index) }]);
+    await store.record(batch.id, [{ type: 'batch_renamed', name: 'Drafts of May' }]);
+    await store.close();
+    expect(journalLines(dataDir, batch.id)).toBe(7);
+    expect(hasSnapshot(dataDir, batch.id)).toBe(false);
+  });
+
+  it('folds a long journal an earlier run left, once, after the store opened', async () => {
+    folder = makeTempFolder('desk-folding-');
+    const dataDir = folder.path;
+    const earlier = await BatchStore.open(dataDir);
+    const batch = await earlier.create('Tracked for weeks', { defaultRecipients: [] });
+    await earlier.record(batch.id, [{ type: 'document_added', document: draft(1) }]);
+    // A status read each time the signer's page changed: 250 entries, never 2,000.
+    for (let index = 0; index < 250; index += 1)
+      await earlier.record(batch.id, [{ type: 'batch_renamed', name: `Tracked ${index}` }]);
+    await earlier.close();
+    expect(journalLines(dataDir, batch.id)).toBe(252);
+
+    const store = await BatchStore.open(dataDir);
+    expect(store.get(batch.id)?.name).toBe('Tracked 249');
+    await store.close();
+    expect(journalLines(dataDir, batch.id)).toBe(0);
+    const next = await BatchStore.open(dataDir, { readOnly: true });
+    expect(next.get(batch.id)?.name).toBe('Tracked 249');
+    await next.close();
+  });
+
+  it('folds, after opening, a finished batch an earlier version left with a journal', async () => {
+    folder = makeTempFolder('desk-folding-');
+    const dataDir = folder.path;
+    // Written as an earlier version did: every event appended, nothing folded before 2,000.
+    const batchId = 'a-finished-batch';
+    const writer = await JournalWriter.open<BatchState, BatchEvent>(
+      join(dataDir, 'batches', batchId),
+      undefined,
+    );
+    await writer.append([
+      { type: 'batch_created', batchId, name: 'Last spring', defaults: { defaultRecipients: [] } },
+      { type: 'document_added', document: draft(1) },
+      { type: 'send_requested', documentIds: ['doc-1'] },
+      ...sent('doc-1'),
+      { type: 'status_read', documentId: 'doc-1', status: signed },
+    ]);
+    await writer.close();
+    expect(journalLines(dataDir, batchId)).toBe(7);
+
+    const store = await BatchStore.open(dataDir);
+    const state = store.get(batchId);
+    await store.close();
+    expect(journalLines(dataDir, batchId)).toBe(0);
+    const reopened = await BatchStore.open(dataDir, { readOnly: true });
+    expect(reopened.get(batchId)).toEqual(state);
+    await reopened.close();
+  });
+
+  it('never folds in a read-only store', async () => {
+    folder = makeTempFolder('desk-folding-');
+    const dataDir = folder.path;
+    const earlier = await BatchStore.open(dataDir);
+    const batch = await earlier.create('Tracked for weeks', { defaultRecipients: [] });
+    for (let index = 0; index < 250; index += 1)
+      await earlier.record(batch.id, [{ type: 'batch_renamed', name: `Tracked ${index}` }]);
+    await earlier.close();
+    const readOnly = await BatchStore.open(dataDir, { readOnly: true });
+    await readOnly.close();
+    expect(journalLines(dataDir, batch.id)).toBe(251);
+  });
+});
