@@ -11,6 +11,7 @@ import type { BatchEvent } from '../../../main/batch/batch-events';
 import type { BatchState } from '../../../main/batch/batch-state';
 import { BatchStore } from '../../../main/store/batch-store';
 import { JournalWriter } from '../../../main/store/journal';
+import { buildCreateBody } from '../../../main/batch/create-body';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 
 let folder: TempFolder | undefined;
@@ -102,10 +103,11 @@ describe('folding a year of batches', () => {
     // One document still waits for its signer: the batch's journal goes on.
     expect(journalLines(dataDir, batchId)).toBeGreaterThan(0);
     await store.record(batchId, [{ type: 'request_gone', documentId: 'doc-2' }]);
+    const before = store.get(batchId);
+    // Folded right after that record (closing waits for it), not by a later start.
+    await store.close();
     expect(journalLines(dataDir, batchId)).toBe(0);
     expect(hasSnapshot(dataDir, batchId)).toBe(true);
-    const before = store.get(batchId);
-    await store.close();
 
     const reopened = await BatchStore.open(dataDir);
     expect(reopened.get(batchId)).toEqual(before);
@@ -185,5 +187,85 @@ describe('folding a year of batches', () => {
     const readOnly = await BatchStore.open(dataDir, { readOnly: true });
     await readOnly.close();
     expect(journalLines(dataDir, batch.id)).toBe(251);
+  });
+});
+
+describe('a year of batches in memory', () => {
+  it('holds the parts a loaded document repeats once: its recipients, its participants’ progress', async () => {
+    folder = makeTempFolder('desk-folding-');
+    const dataDir = folder.path;
+    const defaults = {
+      defaultRecipients: [
+        {
+          participant_type: 'observer' as const,
+          role: 'HR',
+          name: 'Human Resources',
+          email: 'hr@example.com',
+        },
+      ],
+    };
+    const store = await BatchStore.open(dataDir);
+    const batch = await store.create('Contracts', defaults);
+    const drafts = [draft(1), draft(2)].map((each) => ({
+      ...each,
+      extraParticipants: [
+        { participant_type: 'signer' as const, role: 'Manager', name: 'Manager', email: 'm@example.com' },
+      ],
+    }));
+    for (const each of drafts) await store.record(batch.id, [{ type: 'document_added', document: each }]);
+    await store.record(batch.id, [{ type: 'send_requested', documentIds: ['doc-1', 'doc-2'] }]);
+    for (const each of drafts)
+      await store.record(batch.id, [
+        {
+          type: 'upload_completed',
+          documentId: each.id,
+          uploadId: `u-${each.id}`,
+          filename: 'c.pdf',
+          sha256: each.pdf.sha256,
+          sizeBytes: 1000,
+        },
+        {
+          type: 'create_attempted',
+          documentId: each.id,
+          idempotencyKey: `k-${each.id}`,
+          uploadId: `u-${each.id}`,
+          body: buildCreateBody(defaults, each, `u-${each.id}`),
+          attemptsMarked: true,
+        },
+        { type: 'request_created', documentId: each.id, requestId: `r-${each.id}`, replayed: false },
+        { type: 'participant_attempted', documentId: each.id, index: 0 },
+        { type: 'participant_added', documentId: each.id, index: 0, participantId: 'p' },
+      ]);
+    const before = store.get(batch.id);
+    await store.close();
+
+    const reopened = await BatchStore.open(dataDir, { readOnly: true });
+    const loaded = reopened.get(batch.id);
+    expect(loaded).toEqual(before);
+    const [first, second] = loaded?.documents ?? [];
+    const body = first?.send.create?.body;
+    expect(body?.recipients[0]).toBe(first?.draft.recipients[0]);
+    expect(body?.recipients[1]).toBe(loaded?.defaults.defaultRecipients[0]);
+    expect(first?.send.participants[0]).toBe(second?.send.participants[0]);
+    await reopened.close();
+  });
+
+  it('reads every batch one after another for a command that visits each once, keeping none', async () => {
+    folder = makeTempFolder('desk-folding-');
+    const dataDir = folder.path;
+    const store = await BatchStore.open(dataDir);
+    const names = ['January', 'February', 'March'];
+    for (const name of names) await store.create(name, { defaultRecipients: [] });
+    const all = store.list();
+    await store.close();
+
+    const visited: string[] = [];
+    const report = await BatchStore.readEach(dataDir, (batch) => visited.push(batch.name));
+    expect(visited.sort()).toEqual([...names].sort());
+    expect(report).toEqual({ damaged: [], recovered: [] });
+    // Nothing was written: the folder is as the store left it.
+    const again = await BatchStore.open(dataDir, { readOnly: true });
+    expect(again.list()).toEqual(all);
+    await again.close();
   });
 });
