@@ -77,29 +77,45 @@ export async function statusCommand(args: CliArgs, out: CliOutput): Promise<numb
     out.event({ type: 'summary', documents: 0 });
     return EXIT.badInput;
   }
-  const store = await BatchStore.open(dataDir, { readOnly: true });
-  reportStoreDamage(store, out);
-  const rows = store
-    .list()
-    .flatMap((batch) => batch.documents.map((document) => documentRow(batch, document)));
-  for (const row of rows) {
-    out.event({ type: 'document', ...row });
-    if (!out.json) {
+  // Batch by batch, one in memory at a time (a year of batches is 50,000 documents): each
+  // batch's lines are made as it is read, counted, and printed oldest batch first.
+  const counts = new Map<DocumentClass, number>();
+  let documents = 0;
+  const printed: { createdAt: string; lines: string; events: Record<string, unknown>[] }[] = [];
+  const loadReport = await BatchStore.readEach(dataDir, (batch) => {
+    const lines: string[] = [];
+    const events: Record<string, unknown>[] = [];
+    for (const document of batch.documents) {
+      const row = documentRow(batch, document);
+      documents += 1;
+      counts.set(row.class, (counts.get(row.class) ?? 0) + 1);
+      if (out.json) {
+        events.push({ type: 'document', ...row });
+        continue;
+      }
       const state = row.final
         ? 'completed, evidence ready'
         : row.check
           ? `needs your check — ${row.check.explanation} Answer with: npm run cli -- resolve MANIFEST --data-dir … --reference ${row.externalReference} --link REQUEST_ID (or --send-new --confirm)`
           : (row.status ?? row.phase);
-      out.say(
+      lines.push(
         `${row.batch}  ${row.externalReference.padEnd(20)} ${state}${row.error ? ` — ${row.error}` : ''}`,
       );
     }
+    printed.push({ createdAt: batch.createdAt, lines: lines.join('\n'), events });
+  });
+  reportStoreDamage({ loadReport }, out);
+  for (const batch of printed.sort((a, b) => a.createdAt.localeCompare(b.createdAt))) {
+    for (const event of batch.events) out.event(event);
+    // Each batch's lines leave in one write, not one each.
+    if (batch.lines !== '') out.say(batch.lines);
   }
   // The one classification of core (main/batch/document-class.ts), as the app shows it.
-  const inClass = (...classes: DocumentClass[]) => rows.filter((row) => classes.includes(row.class)).length;
+  const inClass = (...classes: DocumentClass[]) =>
+    classes.reduce((sum, documentClass) => sum + (counts.get(documentClass) ?? 0), 0);
   const summary = {
     type: 'summary',
-    documents: rows.length,
+    documents,
     prepared: inClass('waiting', 'completed'),
     waiting: inClass('waiting'),
     completed: inClass('completed'),
@@ -114,6 +130,5 @@ export async function statusCommand(args: CliArgs, out: CliOutput): Promise<numb
     out.say(
       `${summary.documents} documents: ${summary.prepared} prepared, ${summary.completed} completed, ${summary.failed} failed, ${summary.needsCheck > 0 ? `${summary.needsCheck} need your check, ` : ''}${summary.gone} gone.`,
     );
-  await store.close();
   return EXIT.ok;
 }
