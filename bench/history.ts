@@ -63,6 +63,7 @@ interface CliRun {
   readonly firstOutputMs: number;
   readonly exitMs: number;
   readonly peakRss: number;
+  readonly cpuMs: number;
   readonly lines: number;
 }
 
@@ -90,8 +91,14 @@ function runCli(bundle: string, dataDir: string, reportFile: string): Promise<Cl
         reject(new Error(`status exited with ${code}: ${stderr}`));
         return;
       }
-      const report = JSON.parse(readFileSync(reportFile, 'utf8')) as { peakRss: number };
-      resolve({ firstOutputMs: firstOutputMs ?? exitMs, exitMs, peakRss: report.peakRss, lines });
+      const report = JSON.parse(readFileSync(reportFile, 'utf8')) as { peakRss: number; cpuMs: number };
+      resolve({
+        firstOutputMs: firstOutputMs ?? exitMs,
+        exitMs,
+        peakRss: report.peakRss,
+        cpuMs: report.cpuMs,
+        lines,
+      });
     });
   });
 }
@@ -280,11 +287,21 @@ export async function runHistoryBench(): Promise<BenchReport> {
       '',
       '  Browser host, each start a new process ("ready": first batches.list answered, from process start):',
       ...table([
-        ['start', 'server up', 'ready', 'RSS at ready', 'peak RSS', 'batches', 'documents'],
+        [
+          'start',
+          'server up',
+          'ready',
+          'CPU until ready',
+          'RSS at ready',
+          'peak RSS',
+          'batches',
+          'documents',
+        ],
         ...hosts.map((host, index) => [
           index === 0 ? '1 (first after the year)' : `${index + 1}`,
           formatMs(host.launchedMs),
           formatMs(host.readyMs),
+          formatMs(host.cpuMsAtReady),
           formatMiB(host.rssAtReady),
           formatMiB(host.peakRss),
           `${host.batches}`,
@@ -294,11 +311,12 @@ export async function runHistoryBench(): Promise<BenchReport> {
       '',
       '  Command line `status --data-dir DIR` (every document of every batch, one line each):',
       ...table([
-        ['run', 'first output', 'exit', 'peak RSS', 'lines'],
+        ['run', 'first output', 'exit', 'CPU', 'peak RSS', 'lines'],
         ...clis.map((cli, index) => [
           `${index + 1}`,
           formatMs(cli.firstOutputMs),
           formatMs(cli.exitMs),
+          formatMs(cli.cpuMs),
           formatMiB(cli.peakRss),
           cli.lines.toLocaleString('en-US'),
         ]),

@@ -28,6 +28,8 @@ export interface HostResult {
   readonly documents: number;
   readonly rssAtReady: number;
   readonly peakRss: number;
+  /** CPU time (user + system) spent until ready: what the start costs whatever else the machine runs. */
+  readonly cpuMsAtReady: number;
 }
 
 /** The process's peak RSS so far, in bytes (Linux: VmHWM). */
@@ -51,6 +53,7 @@ const launchedMs = performance.now();
 const list = await launched.service.handlers['batches.list']();
 const readyMs = performance.now();
 const rssAtReady = process.memoryUsage().rss;
+const cpu = process.cpuUsage();
 await sleep(job.settleMs);
 const result: HostResult = {
   readyMs,
@@ -59,6 +62,7 @@ const result: HostResult = {
   documents: list.reduce((sum, batch) => sum + batch.documentCount, 0),
   rssAtReady,
   peakRss: peakRssOfThisProcess(),
+  cpuMsAtReady: (cpu.user + cpu.system) / 1000,
 };
 await launched.close();
 process.send?.(result);
