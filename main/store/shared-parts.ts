@@ -17,6 +17,8 @@ function writable<T>(value: T): { -readonly [K in keyof T]: T[K] } {
 
 /** True when two participants (flat objects of plain values) say the same thing. */
 function sameParticipant(a: Participant, b: Participant): boolean {
+  // Most candidates differ by address: told apart before any key is listed.
+  if (a.email !== b.email || a.name !== b.name) return false;
   const aKeys = Object.keys(a) as (keyof Participant)[];
   if (aKeys.length !== Object.keys(b).length) return false;
   return aKeys.every((key) => a[key] === b[key]);
