@@ -10,6 +10,7 @@ import { runMemoryBench } from './memory';
 import { runPollerBench } from './poller';
 import { runRendererBench } from './renderer';
 import { runThroughputBench } from './throughput';
+import { runTrayWeekBench } from './tray-week';
 import {
   formatMs,
   loadLine,
@@ -24,6 +25,7 @@ const BENCHES: readonly (() => Promise<BenchReport>)[] = [
   runIntakeBench,
   runMemoryBench,
   runPollerBench,
+  runTrayWeekBench,
   runRendererBench,
   runBadInputBench,
 ];
