@@ -6,7 +6,8 @@
  * gives the time of every read. Figures: reads per minute per 10-second window and overall,
  * the most reads in any one second, CPU per hour of tracking (extrapolated), and the schedule.
  *
- * Run alone: `npx tsx bench/poller.ts`.
+ * Run alone: `npx tsx bench/poller.ts`. POLLER_PROFILE=<folder> writes a CPU profile of each
+ * tracking child there (--cpu-prof).
  */
 import { makeBatch, openTestDesk } from '../test/support/batch-harness';
 import { makeTempFolder } from '../test/support/pdf-files';
@@ -141,7 +142,9 @@ async function track(requests: number, windowMs: number): Promise<Tracking> {
       settleMs: SETTLE_MS,
       steadyAfterMs: STEADY_AFTER_MS,
     };
-    const { result, stderr } = await runChild<PollerJob, PollerResult>(bundle, job);
+    const profile = process.env.POLLER_PROFILE;
+    const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+    const { result, stderr } = await runChild<PollerJob, PollerResult>(bundle, job, flags);
     const reads = sim.state
       .calls()
       .filter((call) => call.operation === 'readSigningRequest')

@@ -40,6 +40,8 @@ const COMPLETED_PER_DAY = 70;
 const FORGOTTEN_PER_DAY = 30;
 const MAX_GROWTH_BYTES = 10 * 1024 * 1024;
 const MAX_CPU_PER_READ_MS = 1;
+/** The store's default (batch-store.ts): a journal with this many entries is folded into its snapshot. */
+const COMPACT_AFTER_ENTRIES = 2_000;
 /** The simulator's clock follows the child's at least this often (simulated). */
 const TICK_MS = 10_000;
 
@@ -135,6 +137,7 @@ export async function runTrayWeekBench(): Promise<BenchReport> {
       'RSS (GC)',
       'batches/',
       'growth',
+      'journal entries',
       'open',
       'real time',
     ],
@@ -150,6 +153,7 @@ export async function runTrayWeekBench(): Promise<BenchReport> {
       formatMiB(day.rss),
       formatKiB(day.batchesBytes),
       `${day.batchesBytes >= previousBatches ? '+' : ''}${formatKiB(day.batchesBytes - previousBatches)}`,
+      String(day.journalEntries),
       String(day.open),
       formatMs(day.realMs),
     ]);
@@ -163,6 +167,7 @@ export async function runTrayWeekBench(): Promise<BenchReport> {
   const heapGrowth = first && last ? last.heapUsed - first.heapUsed : 0;
   const rssGrowth = first && last ? last.rss - first.rss : 0;
   const maxBatches = Math.max(result.startBatchesBytes, ...days.map((day) => day.batchesBytes));
+  const maxEntries = Math.max(...days.map((day) => day.journalEntries));
   const perDay = last ? (last.batchesBytes - result.startBatchesBytes) / days.length : 0;
   const events = Object.entries(last?.events ?? {})
     .map(([type, count]) => `${type} ${count}`)
@@ -176,9 +181,9 @@ export async function runTrayWeekBench(): Promise<BenchReport> {
     },
     {
       name: 'data folder growth (batch journals), per simulated day',
-      figure: `${perDay >= 0 ? '+' : ''}${formatKiB(perDay)}/day; largest ${formatKiB(maxBatches)}`,
-      target: 'bounded (journals compact)',
-      meets: maxBatches <= result.startBatchesBytes * 3,
+      figure: `${perDay >= 0 ? '+' : ''}${formatKiB(perDay)}/day; largest ${formatKiB(maxBatches)}, at most ${maxEntries} journal entries`,
+      target: `bounded: < ${COMPACT_AFTER_ENTRIES} entries (then compacted), ≤ 2 × the start (${formatKiB(2 * result.startBatchesBytes)})`,
+      meets: maxEntries < COMPACT_AFTER_ENTRIES && maxBatches <= 2 * result.startBatchesBytes,
     },
     {
       name: 'CPU per status read (whole week)',
@@ -190,7 +195,8 @@ export async function runTrayWeekBench(): Promise<BenchReport> {
   const lines = [
     `  ${REQUESTS} requests created through the engine in ${formatMs(setupMs)} (setup, not measured); the child tracks ${result.tracked}.`,
     `  Real StatusPoller (default schedule, default budget ${BUDGET_PER_DAY / 1440} reads/min) and store; the clock moves when the poller waits. Each day ${COMPLETED_PER_DAY} requests complete at the service and ${FORGOTTEN_PER_DAY} are forgotten by it (404 → gone).`,
-    `  ${days.length} simulated days in ${formatMs(realMs)} of real time. Memory after a full collection (--expose-gc) at the end of each day; heap is the target (RSS keeps pages the collector freed).`,
+    `  ${days.length} simulated days in ${formatMs(realMs)} of real time. Memory after a full collection (--expose-gc) at the end of each day.`,
+    `  The memory target is the heap after GC: what the poller, client and store keep. RSS is shown too, but at this bench's pace (over 1,000 reads a second, the app's is one) it mostly holds pages the allocator keeps after the collector freed them.`,
     '',
     ...table(rows),
     '',

@@ -21,6 +21,8 @@ export interface TrayDay {
   /** The batch journals (`batches/`), and the whole data folder (PDF copies included). */
   readonly batchesBytes: number;
   readonly batchesFiles: number;
+  /** Entries in the journals since their last snapshot (the store compacts at 2,000). */
+  readonly journalEntries: number;
   readonly dataBytes: number;
   /** Requests still tracked (not final, not gone) at the end of the day. */
   readonly open: number;

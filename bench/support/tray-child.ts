@@ -2,13 +2,13 @@
  * Child process of the week-in-the-tray benchmark (bundled by esbuild, plain Node, started
  * with --expose-gc): opens the app's desk on a data folder of open requests and tracks them
  * with the real StatusPoller and store for `days` simulated days. Time is a clock this process
- * moves: the poller's waits move it instead of sleeping, and the client (token lifetime, read
+ * moves: the poller's waits move it forward instead of sleeping, and the client (token lifetime, read
  * spacing) and the read budget read it, so a day lasts as long as its reads take over real
  * HTTP. The parent's simulator follows the clock (`tick` messages) and completes or forgets
  * requests as simulated time passes. At the end of each day: reads, CPU, memory after a full
  * garbage collection, and the data folder's bytes.
  */
-import { readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { needsTracking } from '../../main/batch/document-class';
 import { openDesk } from '../../main/desk-core';
@@ -19,22 +19,25 @@ import type { TrayDay, TrayJob, TrayMessage, TrayResult } from './tray-channel';
 
 const DAY_MS = 24 * 60 * 60_000;
 
-/** Bytes of every file under `path`, and how many files. */
-function folderBytes(path: string): { bytes: number; files: number } {
+/** Bytes of every file under `path`, how many files, and how many journal entries await compaction. */
+function folderBytes(path: string): { bytes: number; files: number; journalEntries: number } {
   let bytes = 0;
   let files = 0;
+  let journalEntries = 0;
   for (const entry of readdirSync(path, { withFileTypes: true })) {
     const full = join(path, entry.name);
     if (entry.isDirectory()) {
       const inner = folderBytes(full);
       bytes += inner.bytes;
       files += inner.files;
+      journalEntries += inner.journalEntries;
     } else {
       bytes += statSync(full).size;
       files += 1;
+      if (entry.name === 'journal.log') journalEntries += readFileSync(full, 'utf8').split('\n').length - 1;
     }
   }
-  return { bytes, files };
+  return { bytes, files, journalEntries };
 }
 
 function send(message: TrayMessage): void {
@@ -47,9 +50,11 @@ function cpuMs(usage: NodeJS.CpuUsage): number {
 
 async function main(): Promise<void> {
   const job = childJob<TrayJob & ChildConnection>();
-  let clock = Date.now();
-  const start = clock;
-  const now = () => clock;
+  // This computer's time moved forward by every wait of the poller: anything else that waits
+  // (the client's read spacing for another process's reads) still sees time pass.
+  let offsetMs = 0;
+  const now = () => Date.now() + offsetMs;
+  const start = now();
   const opening = await openDesk({
     dataDir: job.dataDir,
     connection: { baseUrl: job.baseUrl, clientId: job.clientId, clientSecret: new Secret(job.clientSecret) },
@@ -66,7 +71,7 @@ async function main(): Promise<void> {
   let dayStartCpu = process.cpuUsage();
   let dayStartReads = 0;
   let dayStartReal = performance.now();
-  let nextTick = clock + job.tickMs;
+  let nextTick = start + job.tickMs;
   let finished: () => void = () => undefined;
   const done = new Promise<void>((resolve) => (finished = resolve));
 
@@ -90,6 +95,7 @@ async function main(): Promise<void> {
       rss: memory.rss,
       batchesBytes: batches.bytes,
       batchesFiles: batches.files,
+      journalEntries: batches.journalEntries,
       dataBytes: whole.bytes,
       open,
       events: { ...events },
@@ -105,7 +111,8 @@ async function main(): Promise<void> {
     now,
     // Waiting moves the clock: the next read comes as soon as this one is done.
     sleep: (ms) => {
-      clock += ms;
+      offsetMs += ms;
+      const clock = now();
       if (clock >= nextTick) {
         send({ type: 'tick', now: clock });
         nextTick = clock + job.tickMs;
@@ -124,7 +131,7 @@ async function main(): Promise<void> {
   const startMemory = process.memoryUsage();
   const startData = folderBytes(job.dataDir);
   const startBatches = folderBytes(join(job.dataDir, 'batches'));
-  send({ type: 'tick', now: clock });
+  send({ type: 'tick', now: start });
   poller.start();
   await done;
   poller.stop();
