@@ -5,7 +5,7 @@ import { backoffDelayMs, sleep } from '../client/backoff';
 import type { ServiceClient } from '../client/service-client';
 import { isNotFoundAtService } from '../client/service-failure';
 import { silentLogger, type Logger } from '../log';
-import type { BatchState } from '../batch/batch-state';
+import type { BatchState, DocumentState } from '../batch/batch-state';
 import { needsTracking } from '../batch/document-class';
 import type { BatchStore } from '../store/batch-store';
 import { DueQueue } from './due-queue';
@@ -115,23 +115,19 @@ function sameStatus(a: TrackedStatus | undefined, b: TrackedStatus): boolean {
   );
 }
 
-/** The requests of one batch that the poller reads. */
-function trackedOf(batch: BatchState): Tracked[] {
-  const tracked: Tracked[] = [];
-  for (const document of batch.documents) {
-    // needsTracking implies both others; they are checked again only to narrow the types.
-    if (!needsTracking(document) || !document.send.requestId || !document.send.prepared) continue;
-    tracked.push({
-      key: `${batch.id}/${document.draft.id}`,
-      batchId: batch.id,
-      documentId: document.draft.id,
-      requestId: document.send.requestId,
-      externalReference: document.draft.externalReference,
-      since: Date.parse(document.send.prepared.at),
-      last: document.tracking,
-    });
-  }
-  return tracked;
+/** The request of one document that the poller reads, or undefined when it reads none. */
+function trackedOf(batchId: string, document: DocumentState): Tracked | undefined {
+  // needsTracking implies both others; they are checked again only to narrow the types.
+  if (!needsTracking(document) || !document.send.requestId || !document.send.prepared) return undefined;
+  return {
+    key: `${batchId}/${document.draft.id}`,
+    batchId,
+    documentId: document.draft.id,
+    requestId: document.send.requestId,
+    externalReference: document.draft.externalReference,
+    since: Date.parse(document.send.prepared.at),
+    last: document.tracking,
+  };
 }
 
 /**
@@ -149,9 +145,9 @@ export class StatusPoller {
   readonly #logger: Logger;
   readonly #budget: ReadBudget;
   readonly #due = new DueQueue();
-  /** Each batch's tracked requests, rebuilt only when the batch's (immutable) state changes. */
-  readonly #trackedByBatch = new Map<string, { readonly state: BatchState; readonly tracked: Tracked[] }>();
-  /** Every tracked request by its key, from the same cache. */
+  /** The state of each batch the tracked requests were last taken from, and their keys. */
+  readonly #trackedByBatch = new Map<string, { state: BatchState; readonly keys: Set<string> }>();
+  /** Every tracked request by its key. */
   readonly #trackedByKey = new Map<string, Tracked>();
   readonly #attentionUntil = new Map<string, number>();
   readonly #listeners = new Set<(event: PollerEvent) => void>();
@@ -275,8 +271,10 @@ export class StatusPoller {
   }
 
   /**
-   * Brings the tracked requests up to date with the store: only batches whose state changed are
-   * looked at again. A request seen for the first time is scheduled.
+   * Brings the tracked requests up to date with the store. States are immutable: only batches
+   * whose state changed are looked at again, and in them only the documents that changed (a
+   * status read changes one document of a batch of 1,000). A request seen for the first time is
+   * scheduled.
    */
   #refreshTracked(): void {
     const { tracks } = this.#options;
@@ -285,24 +283,44 @@ export class StatusPoller {
     for (const batch of batches) {
       if (tracks && !tracks(batch)) continue;
       present += 1;
-      const cached = this.#trackedByBatch.get(batch.id);
+      let cached = this.#trackedByBatch.get(batch.id);
       if (cached?.state === batch) continue;
-      for (const tracked of cached?.tracked ?? []) this.#trackedByKey.delete(tracked.key);
-      const tracked = trackedOf(batch);
-      this.#trackedByBatch.set(batch.id, { state: batch, tracked });
-      for (const request of tracked) {
-        this.#trackedByKey.set(request.key, request);
-        if (this.#due.dueOf(request.key) === undefined) this.#due.set(request.key, this.#firstDue(request));
+      const previous = cached?.state.documents;
+      const sameShape = previous?.length === batch.documents.length;
+      if (!cached || !sameShape) {
+        for (const key of cached?.keys ?? []) this.#trackedByKey.delete(key);
+        cached = { state: batch, keys: new Set() };
+        this.#trackedByBatch.set(batch.id, cached);
       }
+      cached.state = batch;
+      batch.documents.forEach((document, index) => {
+        const before = sameShape ? previous?.[index] : undefined;
+        if (document === before) return;
+        if (before && before.draft.id !== document.draft.id)
+          this.#untrack(cached, `${batch.id}/${before.draft.id}`);
+        const tracked = trackedOf(batch.id, document);
+        if (!tracked) {
+          this.#untrack(cached, `${batch.id}/${document.draft.id}`);
+          return;
+        }
+        cached.keys.add(tracked.key);
+        this.#trackedByKey.set(tracked.key, tracked);
+        if (this.#due.dueOf(tracked.key) === undefined) this.#due.set(tracked.key, this.#firstDue(tracked));
+      });
     }
     if (this.#trackedByBatch.size > present) {
       const kept = new Set(batches.filter((batch) => !tracks || tracks(batch)).map((batch) => batch.id));
       for (const [batchId, cached] of this.#trackedByBatch) {
         if (kept.has(batchId)) continue;
-        for (const tracked of cached.tracked) this.#trackedByKey.delete(tracked.key);
+        for (const key of cached.keys) this.#trackedByKey.delete(key);
         this.#trackedByBatch.delete(batchId);
       }
     }
+  }
+
+  #untrack(cached: { readonly keys: Set<string> }, key: string): void {
+    cached.keys.delete(key);
+    this.#trackedByKey.delete(key);
   }
 
   #hasAttention(key: string): boolean {
