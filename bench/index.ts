@@ -11,6 +11,7 @@ import { runMemoryBench } from './memory';
 import { runPollerBench } from './poller';
 import { runRendererBench } from './renderer';
 import { runThroughputBench } from './throughput';
+import { runTrayWeekBench } from './tray-week';
 import {
   formatMs,
   loadLine,
@@ -25,6 +26,7 @@ const BENCHES: readonly (() => Promise<BenchReport>)[] = [
   runIntakeBench,
   runMemoryBench,
   runPollerBench,
+  runTrayWeekBench,
   runRendererBench,
   runBadInputBench,
   runHistoryBench,

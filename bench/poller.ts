@@ -6,7 +6,8 @@
  * gives the time of every read. Figures: reads per minute per 10-second window and overall,
  * the most reads in any one second, CPU per hour of tracking (extrapolated), and the schedule.
  *
- * Run alone: `npx tsx bench/poller.ts`.
+ * Run alone: `npx tsx bench/poller.ts`. POLLER_PROFILE=<folder> writes a CPU profile of each
+ * tracking child there (--cpu-prof).
  */
 import { makeBatch, openTestDesk } from '../test/support/batch-harness';
 import { makeTempFolder } from '../test/support/pdf-files';
@@ -141,7 +142,9 @@ async function track(requests: number, windowMs: number): Promise<Tracking> {
       settleMs: SETTLE_MS,
       steadyAfterMs: STEADY_AFTER_MS,
     };
-    const { result, stderr } = await runChild<PollerJob, PollerResult>(bundle, job);
+    const profile = process.env.POLLER_PROFILE;
+    const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+    const { result, stderr } = await runChild<PollerJob, PollerResult>(bundle, job, flags);
     const reads = sim.state
       .calls()
       .filter((call) => call.operation === 'readSigningRequest')
@@ -234,6 +237,11 @@ export async function runPollerBench(): Promise<BenchReport> {
     '',
     `  CPU of the tracking process over the whole window: ${(result.cpuUserMs + result.cpuSystemMs).toFixed(0)} ms (user ${result.cpuUserMs.toFixed(0)}, system ${result.cpuSystemMs.toFixed(0)}) in ${formatMs(windowMs)}, start-up included; event loop busy ${(result.eventLoopUtilization * 100).toFixed(2)} %.`,
     `  After the first ${STEADY_AFTER_MS / 1000} s: ${result.steadyCpuMs.toFixed(0)} ms for ${result.steadyReads} reads in ${formatMs(result.steadyWindowMs)} = ${cpu.perRead.toFixed(1)} ms per read`,
+    ...(result.steadyThreads
+      ? [
+          `     Of which the main thread (JavaScript) ${(result.steadyThreads.main / Math.max(1, result.steadyReads)).toFixed(1)} ms per read, the other threads (V8 compiler and collector helpers, libuv pool: fsync) ${(result.steadyThreads.others / Math.max(1, result.steadyReads)).toFixed(1)} ms (from /proc, 10-ms ticks).`,
+        ]
+      : []),
     `  → ${cpu.perHour.toFixed(1)} CPU seconds per hour of tracking (EXTRAPOLATED from those ${formatMs(result.steadyWindowMs)}: the budget holds the rate at ${BUDGET_PER_MINUTE} reads/min as long as ≥ ${BUDGET_PER_MINUTE} requests are due per minute, true for 1,000 requests at every age).`,
     `     Same rate with ${small.requests} tracked requests (${small.result.steadyReads} reads after the first ${STEADY_AFTER_MS / 1000} s): ${smallCpu.perRead.toFixed(1)} ms per read, ${smallCpu.perHour.toFixed(1)} CPU s/hour; tracking ${REQUESTS} instead costs ${(cpu.perRead - smallCpu.perRead).toFixed(1)} ms more per read.`,
     `     Same process idle with the desk open and the poller stopped: ${idlePerHour.toFixed(1)} CPU s/hour. RSS ${formatMiB(result.rssStart)} → ${formatMiB(result.rssEnd)}.`,

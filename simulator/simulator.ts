@@ -100,6 +100,11 @@ export interface Simulator {
   };
   /** Signs for every signer as if the ceremony ran (opened → in_progress → completed). */
   complete(requestId: string): void;
+  /**
+   * The service no longer holds this request (withdrawn or expired on its side, which spec v1
+   * does not describe otherwise): its reads answer 404 signing_request_not_found.
+   */
+  forget(requestId: string): void;
   /** Invalidates every token issued so far. */
   revokeTokens(): void;
 }
@@ -285,6 +290,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     },
     complete: (requestId) => {
       if (!complete(requestId)) throw new Error(`no signing request ${requestId}`);
+    },
+    forget: (requestId) => {
+      if (!state.requests.delete(requestId)) throw new Error(`no signing request ${requestId}`);
+      saveState();
     },
     revokeTokens: () => tokens.revokeAll(),
   };

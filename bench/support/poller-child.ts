@@ -5,6 +5,7 @@
  * what it cost. The simulator runs in the parent, so the CPU figures are the poller's process
  * alone.
  */
+import { readFileSync, readdirSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { needsTracking } from '../../main/batch/document-class';
@@ -35,6 +36,8 @@ export interface PollerResult {
   readonly rssStart: number;
   readonly rssEnd: number;
   readonly events: Readonly<Record<string, number>>;
+  /** Of `steadyCpuMs`: the main thread's, and the other threads' (Linux only). */
+  readonly steadyThreads?: { readonly main: number; readonly others: number };
   /** CPU of the same process over the same time with the poller stopped, for comparison. */
   readonly idleCpuMs: number;
   readonly idleWindowMs: number;
@@ -42,6 +45,29 @@ export interface PollerResult {
 
 function cpuMs(usage: NodeJS.CpuUsage): number {
   return (usage.user + usage.system) / 1000;
+}
+
+/**
+ * CPU of the main thread (JavaScript, and what it does synchronously) and of every other
+ * thread of this process (V8's compiler and collector helpers, libuv's pool: fsync), in ms,
+ * from /proc (Linux; 10-ms ticks). Undefined elsewhere.
+ */
+function threadCpuMs(): { readonly main: number; readonly others: number } | undefined {
+  try {
+    let main = 0;
+    let others = 0;
+    for (const tid of readdirSync('/proc/self/task')) {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ms = (Number(fields[11]) + Number(fields[12])) * 10;
+      if (Number(tid) === process.pid) main += ms;
+      else others += ms;
+    }
+    return { main, others };
+  } catch {
+    return undefined;
+  }
 }
 
 async function main(): Promise<void> {
@@ -68,6 +94,7 @@ async function main(): Promise<void> {
     desk.poller.start();
     await sleep(job.steadyAfterMs);
     const steadyCpu = process.cpuUsage();
+    const steadyThreadsBefore = threadCpuMs();
     const steadyStart = Date.now();
     const readsBeforeSteady = desk.poller.reads;
     await sleep(job.windowMs - job.steadyAfterMs);
@@ -75,6 +102,7 @@ async function main(): Promise<void> {
     const windowEnd = Date.now();
     const cpu = process.cpuUsage(cpuBefore);
     const steadyCpuMs = cpuMs(process.cpuUsage(steadyCpu));
+    const steadyThreadsAfter = threadCpuMs();
     const loop = performance.eventLoopUtilization(loopBefore);
     const result: PollerResult = {
       tracked,
@@ -86,6 +114,14 @@ async function main(): Promise<void> {
       steadyCpuMs,
       steadyReads: desk.poller.reads - readsBeforeSteady,
       steadyWindowMs: windowEnd - steadyStart,
+      ...(steadyThreadsBefore && steadyThreadsAfter
+        ? {
+            steadyThreads: {
+              main: steadyThreadsAfter.main - steadyThreadsBefore.main,
+              others: steadyThreadsAfter.others - steadyThreadsBefore.others,
+            },
+          }
+        : {}),
       eventLoopUtilization: loop.utilization,
       rssStart,
       rssEnd: process.memoryUsage.rss(),

@@ -105,8 +105,6 @@ export class HttpTransport {
 
   /** Performs one attempt of `httpRequest`. */
   async send(httpRequest: HttpRequest): Promise<HttpOutcome> {
-    const deadline = AbortSignal.timeout(httpRequest.timeoutMs);
-    const signal = httpRequest.signal ? AbortSignal.any([httpRequest.signal, deadline]) : deadline;
     let body: string | Readable | undefined;
     try {
       body = typeof httpRequest.body === 'function' ? httpRequest.body() : httpRequest.body;
@@ -114,6 +112,16 @@ export class HttpTransport {
       // The caller's source could not even be opened: nothing left this machine.
       return { kind: 'local', errorCode: errorCodeOf(error) };
     }
+    // A timer cleared once the exchange ends (AbortSignal.timeout would keep each call's timer and
+    // signal alive for the whole deadline: 30 s of them per read for a poller reading 1,000 a minute).
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () => deadline.abort(new DOMException('The operation timed out.', 'TimeoutError')),
+      httpRequest.timeoutMs,
+    );
+    const signal = httpRequest.signal
+      ? AbortSignal.any([httpRequest.signal, deadline.signal])
+      : deadline.signal;
     try {
       const response = await request(httpRequest.url, {
         method: httpRequest.method,
@@ -131,7 +139,7 @@ export class HttpTransport {
     } catch (error) {
       if (httpRequest.signal?.aborted) throw httpRequest.signal.reason;
       if (body !== undefined && typeof body !== 'string') body.destroy();
-      const timedOut = deadline.aborted;
+      const timedOut = deadline.signal.aborted;
       const errorCode = timedOut ? 'TIMEOUT' : errorCodeOf(error);
       if (LOCAL_CODES.has(errorCode)) return { kind: 'local', errorCode };
       return {
@@ -140,6 +148,8 @@ export class HttpTransport {
         timedOut,
         errorCode,
       };
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -5,9 +5,10 @@ import { backoffDelayMs, sleep } from '../client/backoff';
 import type { ServiceClient } from '../client/service-client';
 import { isNotFoundAtService } from '../client/service-failure';
 import { silentLogger, type Logger } from '../log';
-import type { BatchState } from '../batch/batch-state';
+import type { BatchState, DocumentState } from '../batch/batch-state';
 import { needsTracking } from '../batch/document-class';
 import type { BatchStore } from '../store/batch-store';
+import { DueQueue } from './due-queue';
 import { DEFAULT_POLL_SCHEDULE, nextInterval, type PollSchedule } from './poll-schedule';
 import { ReadBudget } from './read-budget';
 
@@ -65,6 +66,11 @@ export interface StatusPollerOptions {
   readonly readsPerMinute?: number;
   readonly burst?: number;
   readonly now?: () => number;
+  /**
+   * How the poller waits for its next read (default: a real timer). A test or benchmark that
+   * moves `now` passes one that moves it too, so days of tracking take as long as their reads.
+   */
+  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly random?: () => number;
   readonly logger?: Logger;
 }
@@ -109,23 +115,19 @@ function sameStatus(a: TrackedStatus | undefined, b: TrackedStatus): boolean {
   );
 }
 
-/** The requests of one batch that the poller reads. */
-function trackedOf(batch: BatchState): Tracked[] {
-  const tracked: Tracked[] = [];
-  for (const document of batch.documents) {
-    // needsTracking implies both others; they are checked again only to narrow the types.
-    if (!needsTracking(document) || !document.send.requestId || !document.send.prepared) continue;
-    tracked.push({
-      key: `${batch.id}/${document.draft.id}`,
-      batchId: batch.id,
-      documentId: document.draft.id,
-      requestId: document.send.requestId,
-      externalReference: document.draft.externalReference,
-      since: Date.parse(document.send.prepared.at),
-      last: document.tracking,
-    });
-  }
-  return tracked;
+/** The request of one document that the poller reads, or undefined when it reads none. */
+function trackedOf(batchId: string, document: DocumentState): Tracked | undefined {
+  // needsTracking implies both others; they are checked again only to narrow the types.
+  if (!needsTracking(document) || !document.send.requestId || !document.send.prepared) return undefined;
+  return {
+    key: `${batchId}/${document.draft.id}`,
+    batchId,
+    documentId: document.draft.id,
+    requestId: document.send.requestId,
+    externalReference: document.draft.externalReference,
+    since: Date.parse(document.send.prepared.at),
+    last: document.tracking,
+  };
 }
 
 /**
@@ -138,12 +140,15 @@ export class StatusPoller {
   readonly #options: StatusPollerOptions;
   readonly #schedule: PollSchedule;
   readonly #now: () => number;
+  readonly #sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly #random: () => number;
   readonly #logger: Logger;
   readonly #budget: ReadBudget;
-  readonly #dueAt = new Map<string, number>();
-  /** Each batch's tracked requests, rebuilt only when the batch's (immutable) state changes. */
-  readonly #trackedByBatch = new Map<string, { readonly state: BatchState; readonly tracked: Tracked[] }>();
+  readonly #due = new DueQueue();
+  /** The state of each batch the tracked requests were last taken from, and their keys. */
+  readonly #trackedByBatch = new Map<string, { state: BatchState; readonly keys: Set<string> }>();
+  /** Every tracked request by its key. */
+  readonly #trackedByKey = new Map<string, Tracked>();
   readonly #attentionUntil = new Map<string, number>();
   readonly #listeners = new Set<(event: PollerEvent) => void>();
   #controller: AbortController | undefined;
@@ -156,6 +161,7 @@ export class StatusPoller {
     this.#options = options;
     this.#schedule = options.schedule ?? DEFAULT_POLL_SCHEDULE;
     this.#now = options.now ?? Date.now;
+    this.#sleep = options.sleep ?? sleep;
     this.#random = options.random ?? Math.random;
     this.#logger = options.logger ?? silentLogger;
     this.#budget = new ReadBudget(options.readsPerMinute ?? 60, options.burst ?? 1, this.#now);
@@ -193,7 +199,7 @@ export class StatusPoller {
   watch(batchId: string, documentId: string): void {
     const key = `${batchId}/${documentId}`;
     this.#attentionUntil.set(key, Number.POSITIVE_INFINITY);
-    this.#dueAt.set(key, this.#now());
+    this.#due.set(key, this.#now());
     this.#wake?.();
   }
 
@@ -204,7 +210,7 @@ export class StatusPoller {
   unwatch(batchId: string, documentId: string, graceMs = this.#schedule.attentionGraceMs): void {
     const key = `${batchId}/${documentId}`;
     this.#attentionUntil.set(key, this.#now() + graceMs);
-    this.#dueAt.set(key, this.#now());
+    this.#due.set(key, this.#now());
     this.#wake?.();
   }
 
@@ -215,9 +221,10 @@ export class StatusPoller {
   refreshNow(batchId?: string): number {
     const now = this.#now();
     let due = 0;
-    for (const tracked of this.#trackedRequests()) {
+    this.#refreshTracked();
+    for (const tracked of this.#trackedByKey.values()) {
       if (!batchId || tracked.batchId === batchId) {
-        this.#dueAt.set(tracked.key, now);
+        this.#due.set(tracked.key, now);
         due += 1;
       }
     }
@@ -263,47 +270,95 @@ export class StatusPoller {
     for (const listener of this.#listeners) listener(event);
   }
 
-  /** Every request to track, from the cache; only batches whose state changed are looked at again. */
-  #trackedRequests(): Tracked[] {
+  /**
+   * Brings the tracked requests up to date with the store. States are immutable: only batches
+   * whose state changed are looked at again, and in them only the documents that changed (a
+   * status read changes one document of a batch of 1,000). A request seen for the first time is
+   * scheduled.
+   */
+  #refreshTracked(): void {
     const { tracks } = this.#options;
-    const batches = this.#options.store.list().filter((batch) => !tracks || tracks(batch));
-    const all: Tracked[] = [];
+    const batches = this.#options.store.list();
+    let present = 0;
     for (const batch of batches) {
+      if (tracks && !tracks(batch)) continue;
+      present += 1;
       let cached = this.#trackedByBatch.get(batch.id);
-      if (cached?.state !== batch) {
-        cached = { state: batch, tracked: trackedOf(batch) };
+      if (cached?.state === batch) continue;
+      const previous = cached?.state.documents;
+      const sameShape = previous?.length === batch.documents.length;
+      if (!cached || !sameShape) {
+        for (const key of cached?.keys ?? []) this.#trackedByKey.delete(key);
+        cached = { state: batch, keys: new Set() };
         this.#trackedByBatch.set(batch.id, cached);
       }
-      for (const tracked of cached.tracked) all.push(tracked);
+      cached.state = batch;
+      batch.documents.forEach((document, index) => {
+        const before = sameShape ? previous?.[index] : undefined;
+        if (document === before) return;
+        if (before && before.draft.id !== document.draft.id)
+          this.#untrack(cached, `${batch.id}/${before.draft.id}`);
+        const tracked = trackedOf(batch.id, document);
+        if (!tracked) {
+          this.#untrack(cached, `${batch.id}/${document.draft.id}`);
+          return;
+        }
+        cached.keys.add(tracked.key);
+        this.#trackedByKey.set(tracked.key, tracked);
+        if (this.#due.dueOf(tracked.key) === undefined) this.#due.set(tracked.key, this.#firstDue(tracked));
+      });
     }
-    if (this.#trackedByBatch.size > batches.length) {
-      const present = new Set(batches.map((batch) => batch.id));
-      for (const batchId of this.#trackedByBatch.keys())
-        if (!present.has(batchId)) this.#trackedByBatch.delete(batchId);
+    if (this.#trackedByBatch.size > present) {
+      const kept = new Set(batches.filter((batch) => !tracks || tracks(batch)).map((batch) => batch.id));
+      for (const [batchId, cached] of this.#trackedByBatch) {
+        if (kept.has(batchId)) continue;
+        for (const key of cached.keys) this.#trackedByKey.delete(key);
+        this.#trackedByBatch.delete(batchId);
+      }
     }
-    return all;
+  }
+
+  #untrack(cached: { readonly keys: Set<string> }, key: string): void {
+    cached.keys.delete(key);
+    this.#trackedByKey.delete(key);
   }
 
   #hasAttention(key: string): boolean {
     return (this.#attentionUntil.get(key) ?? 0) > this.#now();
   }
 
-  /** When a request is next due; a request never read is spread over the first interval, not all at once. */
-  #dueOf(tracked: Tracked): number {
-    const { key } = tracked;
-    let due = this.#dueAt.get(key);
-    if (due === undefined) {
-      const lastRead = tracked.last ? Date.parse(tracked.last.readAt) : tracked.since;
-      const interval = nextInterval(
-        this.#schedule,
-        this.#now() - tracked.since,
-        this.#hasAttention(key),
-        this.#random,
-      );
-      due = Math.max(lastRead + interval, this.#now() + this.#random() * Math.min(interval, 10_000));
-      this.#dueAt.set(key, due);
+  /** When a request is first due after it appears; requests never read are spread over the first interval, not all at once. */
+  #firstDue(tracked: Tracked): number {
+    const lastRead = tracked.last ? Date.parse(tracked.last.readAt) : tracked.since;
+    const interval = nextInterval(
+      this.#schedule,
+      this.#now() - tracked.since,
+      this.#hasAttention(tracked.key),
+      this.#random,
+    );
+    return Math.max(lastRead + interval, this.#now() + this.#random() * Math.min(interval, 10_000));
+  }
+
+  /**
+   * The tracked request to read next and when it is due: requests someone is watching go first
+   * among those due, then the one due first. Attention that ran out is forgotten here.
+   */
+  #next(now: number): { readonly tracked: Tracked; readonly due: number } | undefined {
+    let watched: { tracked: Tracked; due: number } | undefined;
+    for (const [key, until] of this.#attentionUntil) {
+      if (until <= now) {
+        this.#attentionUntil.delete(key);
+        continue;
+      }
+      const tracked = this.#trackedByKey.get(key);
+      const due = this.#due.dueOf(key);
+      if (tracked && due !== undefined && due <= now && (!watched || due < watched.due))
+        watched = { tracked, due };
     }
-    return due;
+    if (watched) return watched;
+    const first = this.#due.first((key) => this.#trackedByKey.has(key));
+    const tracked = first && this.#trackedByKey.get(first.key);
+    return first && tracked ? { tracked, due: first.due } : undefined;
   }
 
   async #loop(signal: AbortSignal): Promise<void> {
@@ -314,18 +369,9 @@ export class StatusPoller {
       if (this.#pausedUntil > now) {
         waitMs = this.#pausedUntil - now;
       } else {
-        const tracked = this.#trackedRequests();
-        let next: Tracked | undefined;
-        let nextDue = Number.POSITIVE_INFINITY;
-        for (const candidate of tracked) {
-          const due = this.#dueOf(candidate);
-          // Requests someone is watching go first among those due.
-          const priority = this.#hasAttention(candidate.key) ? due - 3_600_000 : due;
-          if (due <= now && priority < nextDue) {
-            next = candidate;
-            nextDue = priority;
-          }
-        }
+        this.#refreshTracked();
+        const first = this.#next(now);
+        const next = first && first.due <= now ? first.tracked : undefined;
         if (next) {
           const budgetWait = this.#budget.msUntilAvailable();
           if (budgetWait === 0 && this.#budget.tryTake()) {
@@ -338,20 +384,18 @@ export class StatusPoller {
                 batchId: next.batchId,
                 error: error instanceof Error ? error.message : String(error),
               });
-              this.#dueAt.set(next.key, this.#now() + NOT_STORED_RETRY_MS);
+              this.#due.set(next.key, this.#now() + NOT_STORED_RETRY_MS);
             }
             continue;
           }
           waitMs = budgetWait;
         } else {
-          let earliest = Number.POSITIVE_INFINITY;
-          for (const candidate of tracked) earliest = Math.min(earliest, this.#dueOf(candidate));
-          waitMs = Number.isFinite(earliest) ? Math.max(0, earliest - now) : 60_000;
+          waitMs = first ? Math.max(0, first.due - now) : 60_000;
         }
       }
       // Sleep until the next read is due, woken early by watch/refresh/new requests.
       await Promise.race([
-        sleep(Math.min(waitMs, 60_000), signal).catch(() => undefined),
+        this.#sleep(Math.min(waitMs, 60_000), signal).catch(() => undefined),
         new Promise<void>((resolve) => (this.#wake = resolve)),
       ]);
     }
@@ -381,7 +425,7 @@ export class StatusPoller {
         at: new Date(now).toISOString(),
       });
     const reschedule = () =>
-      this.#dueAt.set(
+      this.#due.set(
         key,
         now + nextInterval(this.#schedule, now - tracked.since, this.#hasAttention(key), this.#random),
       );
@@ -392,7 +436,7 @@ export class StatusPoller {
         await this.#options.store.record(tracked.batchId, [
           { type: 'request_gone', documentId: tracked.documentId },
         ]);
-        this.#dueAt.delete(key);
+        this.#due.delete(key);
         this.#emit({
           type: 'gone',
           batchId: tracked.batchId,
@@ -445,7 +489,7 @@ export class StatusPoller {
       });
     }
     if (status.final) {
-      this.#dueAt.delete(key);
+      this.#due.delete(key);
       this.#emit({
         type: 'completed',
         batchId: tracked.batchId,
