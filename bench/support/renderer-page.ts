@@ -211,7 +211,7 @@ export async function scrollTimed(page: Page, stepPx: number, lastIndex: number)
   let scrollHeight = 0;
   for (const direction of [1, -1] as const) {
     for (;;) {
-      if (Date.now() - started > WAIT_LIMIT_MS * 2) throw new Error('the scroll did not finish in time');
+      if (Date.now() - started > WAIT_LIMIT_MS * 10) throw new Error('the scroll did not finish in time');
       await page.mouse.wheel(0, direction * stepPx);
       wheelEvents += 1;
       // About one event a frame, as a fast flick would send.
@@ -286,4 +286,84 @@ export async function pageMetrics(cdp: CDPSession, collectGarbage: boolean): Pro
     jsHeapTotalBytes: value('JSHeapTotalSize'),
     domNodes: value('Nodes'),
   };
+}
+
+/** One keystroke in the batch screen's search box. */
+export interface Keystroke {
+  /** The key as Playwright names it (`4`, `Backspace`). */
+  readonly key: string;
+  /** Documents the table shows once the search has this keystroke. */
+  readonly expectedRows: number;
+}
+
+/** How long one keystroke took to show in the table. */
+export interface KeystrokeTiming {
+  readonly key: string;
+  readonly rows: number;
+  /** From the key's `keydown` to the table announcing the filtered rows (`aria-rowcount`) in the DOM. */
+  readonly inDomMs: number;
+  /** …then painted (two animation frames later). */
+  readonly paintedMs: number;
+}
+
+const SEARCH = 'input[type="search"]';
+
+/**
+ * Types `keys` one at a time into the batch screen's search box (real key events through
+ * Chromium) and times each in the page: from its `keydown` until the table holds the filtered
+ * rows (its `aria-rowcount`, every shown document plus the header, says `expectedRows + 1` and a
+ * first row is drawn, or none when nothing matches) and that frame is painted.
+ */
+export async function typeSearchTimed(page: Page, keys: readonly Keystroke[]): Promise<KeystrokeTiming[]> {
+  await page.locator(SEARCH).click();
+  const timings: KeystrokeTiming[] = [];
+  for (const { key, expectedRows } of keys) {
+    await page.evaluate(
+      ({ search, table, firstRow, rows, limitMs }) => {
+        const input = document.querySelector<HTMLInputElement>(search);
+        if (!input) throw new Error('the batch screen has no search box');
+        const shown = () => {
+          const region = document.querySelector(table);
+          const count = Number(region?.querySelector('table')?.getAttribute('aria-rowcount') ?? -1);
+          return count === rows + 1 && (rows === 0 || document.querySelector(firstRow) !== null);
+        };
+        const timing = new Promise<{ inDomMs: number; paintedMs: number }>((resolve, reject) => {
+          const timer = window.setTimeout(
+            () => reject(new Error(`the table did not show ${rows} rows within ${limitMs} ms`)),
+            limitMs,
+          );
+          input.addEventListener(
+            'keydown',
+            () => {
+              const started = performance.now();
+              const observer = new MutationObserver(() => check());
+              const check = () => {
+                if (!shown()) return;
+                const inDom = performance.now();
+                observer.disconnect();
+                window.clearTimeout(timer);
+                requestAnimationFrame(() =>
+                  requestAnimationFrame(() =>
+                    resolve({ inDomMs: inDom - started, paintedMs: performance.now() - started }),
+                  ),
+                );
+              };
+              observer.observe(document.body, { childList: true, subtree: true, attributes: true });
+            },
+            { capture: true, once: true },
+          );
+        });
+        (window as unknown as { deskKeystroke: Promise<unknown> }).deskKeystroke = timing;
+      },
+      { search: SEARCH, table: TABLE, firstRow: FIRST_ROW, rows: expectedRows, limitMs: WAIT_LIMIT_MS },
+    );
+    await page.keyboard.press(key);
+    const measured = await page.evaluate(
+      () =>
+        (window as unknown as { deskKeystroke: Promise<{ inDomMs: number; paintedMs: number }> })
+          .deskKeystroke,
+    );
+    timings.push({ key, rows: expectedRows, ...measured });
+  }
+  return timings;
 }
