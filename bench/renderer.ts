@@ -9,8 +9,10 @@
  * - First render: from the click on the batch's name to its first document row in the DOM,
  *   then painted (double requestAnimationFrame), timed in the page. Cold opens (page just
  *   loaded: the 1,000 documents come over the bridge) and re-opens (back to the list between).
- * - Scroll: the table's region scrolled by 200 px every animation frame, top to bottom and
- *   back; each frame's time is the gap between consecutive requestAnimationFrame callbacks.
+ * - Scroll: the table's region scrolled by 200 px every animation frame: 400 events down from
+ *   the top, a jump (not timed) to 100 events before the end, down to the last row, then 400
+ *   events back up; each frame's time is the gap between consecutive requestAnimationFrame
+ *   callbacks.
  * - Search: keys typed one at a time into the batch screen's search box (and erased again);
  *   each from its keydown to the table showing the filtered rows, painted.
  *
@@ -66,6 +68,8 @@ const COLD_RUNS = 3;
 /** Opens after going back to the batches list (the page still holds the batch; it refetches). */
 const WARM_RUNS = 5;
 const SCROLL_STEP_PX = 200;
+/** Wheel events of each flick: down from the top, then (after a jump) to the end, then back up. */
+const FLICK_EVENTS = 400;
 const FIRST_RENDER_TARGET_MS = 500;
 /** Typed into the search box one key at a time, then erased: every key changes what the table shows. */
 const SEARCH_KEYS = [
@@ -181,7 +185,7 @@ function frameRow(label: string, frames: readonly number[], budget: number): str
 interface Measured {
   readonly cold: readonly FirstRender[];
   readonly warm: readonly FirstRender[];
-  readonly scroll: ScrollRun;
+  readonly scroll: ScrollRun & { readonly jumpedPx: number };
   readonly listMetrics: PageMetrics;
   readonly openMetrics: PageMetrics;
   readonly scrolledMetrics: PageMetrics;
@@ -248,7 +252,7 @@ async function measure(
   // Let the re-open's refetch of the batch land before scrolling.
   await page.waitForTimeout(1_000);
   progress(`scrolling the table with the mouse wheel, ${SCROLL_STEP_PX} px an event, top to bottom and back`);
-  const scroll = await scrollTimed(page, SCROLL_STEP_PX, DOCUMENTS - 1);
+  const scroll = await scrollTimed(page, SCROLL_STEP_PX, DOCUMENTS - 1, FLICK_EVENTS);
   const scrolledMetrics = await pageMetrics(cdp, true);
   progress(`typing ${keystrokes.length} keys into the search box, one at a time`);
   const search = await typeSearchTimed(page, keystrokes);
@@ -354,7 +358,7 @@ export async function runRendererBench(): Promise<BenchReport> {
       ...table(firstRenderRows(cold, warm)),
       `  Virtualized: ${lastCold?.documentRows ?? 0} document rows (${lastCold?.tableRows ?? 0} <tr> with header and spacers) in the DOM for aria-rowcount ${lastCold?.ariaRowCount ?? 0}; at most ${scroll.maxDocumentRows} document rows at any sampled frame while scrolling.`,
       '',
-      `  Scroll: the table region with the mouse wheel (real input events through Chromium), ${SCROLL_STEP_PX} px per event, ${scroll.wheelEvents} events, top to bottom and back (${Math.round(scroll.distancePx).toLocaleString('en-US')} px in ${formatMs(scroll.durationMs)}, ${Math.round(speed).toLocaleString('en-US')} px/s; scroll height at the bottom ${scroll.scrollHeightPx.toLocaleString('en-US')} px); frames where the table moved against the wheel as it measured rows: ${scroll.adjustedFrames} (${Math.round(scroll.adjustedPx).toLocaleString('en-US')} px); last document rendered at the bottom: ${scroll.reachedLast ? 'yes' : 'NO'}.`,
+      `  Scroll: the table region with the mouse wheel (real input events through Chromium), ${SCROLL_STEP_PX} px per event, ${scroll.wheelEvents} events, ${FLICK_EVENTS} down from the top, a jump (not timed) of ${Math.round(scroll.jumpedPx).toLocaleString('en-US')} px to ${FLICK_EVENTS / 4} events before the end, down to the end, ${FLICK_EVENTS} back up (${Math.round(scroll.distancePx).toLocaleString('en-US')} px in ${formatMs(scroll.durationMs)}, ${Math.round(speed).toLocaleString('en-US')} px/s; scroll height at the bottom ${scroll.scrollHeightPx.toLocaleString('en-US')} px); frames where the table moved against the wheel as it measured rows: ${scroll.adjustedFrames} (${Math.round(scroll.adjustedPx).toLocaleString('en-US')} px); last document rendered at the bottom: ${scroll.reachedLast ? 'yes' : 'NO'}.`,
       ...table([
         [
           'frames',
