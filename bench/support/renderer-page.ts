@@ -370,8 +370,11 @@ export async function typeSearchTimed(page: Page, keys: readonly Keystroke[]): P
         if (!input) throw new Error('the batch screen has no search box');
         const rowCount = () =>
           Number(document.querySelector(table)?.querySelector('table')?.getAttribute('aria-rowcount') ?? -1);
+        // No match: the screen may say so in place of an empty table.
         const shown = () =>
-          rowCount() === rows + 1 && (rows === 0 || document.querySelector(anyRow) !== null);
+          rows === 0
+            ? rowCount() === 1 || rowCount() === -1
+            : rowCount() === rows + 1 && document.querySelector(anyRow) !== null;
         const timing = new Promise<{ inDomMs: number; paintedMs: number }>((resolve, reject) => {
           const timer = window.setTimeout(
             () =>
