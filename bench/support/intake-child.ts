@@ -3,11 +3,15 @@
  * --expose-gc): opens a fresh data folder and imports the job's PDFs into one batch through the
  * app's own path, sampling its own memory every few milliseconds: `addPdfDocuments` (what
  * "Add PDFs" and "Add a folder" call) or a manifest checked with `checkManifestFile` then
- * imported with `syncManifest` (what "Import a manifest" calls).
+ * imported with `syncManifest` (what "Import a manifest" calls); or the command line's
+ * `validate` of a manifest.
  */
 import { readFile } from 'node:fs/promises';
 import { addPdfDocuments, syncManifest } from '../../main/batch/batch-preparation';
 import { checkManifestFile } from '../../main/batch/manifest';
+import { parseCliArgs } from '../../main/cli/cli-args';
+import { EXIT, type CliOutput } from '../../main/cli/cli-output';
+import { validateCommand } from '../../main/cli/commands';
 import { openDataDir } from '../../main/desk-core';
 import { childJob, collectGarbage, sendToParent } from './child-channel';
 import { RssSampler, type PhaseMemory } from './rss-sampler';
@@ -23,6 +27,8 @@ export type IntakeJob = {
       /** A file of the PDFs' paths, one a line (too many for a command line). */ readonly pathList: string;
     }
   | { readonly kind: 'manifest'; readonly manifest: string }
+  /** The command line's `validate MANIFEST`, its output dropped: no data folder is touched. */
+  | { readonly kind: 'validate'; readonly manifest: string }
 );
 
 export interface IntakeResult {
@@ -32,12 +38,44 @@ export interface IntakeResult {
   readonly documents: number;
   /** The manifest's check (read, parse, every PDF hashed once), before the import; 0 for PDFs. */
   readonly checkMs: number;
-  /** The import itself: every copy made durable and recorded. */
+  /** The import itself: every copy made durable and recorded; for `validate`, the command's run. */
   readonly importMs: number;
+}
+
+/** Output that keeps nothing: the figures are the command's own work, not the terminal's. */
+const quiet: CliOutput = {
+  json: false,
+  say: () => undefined,
+  error: () => undefined,
+  event: () => undefined,
+};
+
+async function validate(job: IntakeJob & { readonly kind: 'validate' }): Promise<void> {
+  const sampler = new RssSampler(job.sampleEveryMs);
+  sampler.phase('startup');
+  await sampler.idle('idle', job.idleMs, collectGarbage);
+  const started = performance.now();
+  const args = parseCliArgs(['validate', job.manifest]);
+  if (!args.ok) throw new Error(args.message);
+  const exit = await sampler.during('check', () => validateCommand(args.args, quiet));
+  const importMs = performance.now() - started;
+  if (exit !== EXIT.ok) throw new Error(`validate found problems in the manifest (exit ${exit})`);
+  // Counted again apart from the timed run (the command prints its totals, it returns none).
+  const check = await checkManifestFile(job.manifest);
+  const result: IntakeResult = {
+    phases: sampler.stop(),
+    added: check.documents.length,
+    rejected: 0,
+    documents: check.documents.length,
+    checkMs: importMs,
+    importMs,
+  };
+  await sendToParent(result);
 }
 
 async function main(): Promise<void> {
   const job = childJob<IntakeJob>();
+  if (job.kind === 'validate') return validate(job);
   const sampler = new RssSampler(job.sampleEveryMs);
   sampler.phase('startup');
   const opened = await openDataDir(job.dataDir);

@@ -4,16 +4,27 @@ import { sendProblems } from '../../main/batch/send-readiness';
 import { openDataDir } from '../../main/desk-core';
 import type { BatchDefaults } from '../../shared/domain/batch';
 import type { Participant } from '../../shared/service/wire';
-import { writePdf, type TempFolder } from '../../test/support/pdf-files';
+import type { TempFolder } from '../../test/support/pdf-files';
+import { makePaddedPdfTemplate, writePaddedPdf } from './pdf-fixtures';
+
+/** A document's words the batch screen's search looks in. */
+export interface SearchableDocument {
+  readonly externalReference: string;
+  readonly storedFilename: string;
+  readonly people: readonly { readonly name: string; readonly email: string }[];
+}
+
+/** Size of each PDF: a one-page contract, small enough that 10,000 are written in seconds. */
+const PDF_BYTES = 2 * 1024;
 
 /** What preparing the renderer benchmark's batch took, step by step. */
 export interface PreparedLargeBatch {
   readonly batchId: string;
   readonly documents: number;
-  /** Documents with two recipients (the others have one). */
-  readonly twoRecipients: number;
-  /** Documents with an extra observer as well. */
-  readonly withObserver: number;
+  /** People on each document: two signers and an observer, the rows a manifest has for it. */
+  readonly peoplePerDocument: number;
+  /** What the search looks in, document by document (reference, file, names, e-mail addresses). */
+  readonly searchable: readonly SearchableDocument[];
   readonly writePdfsMs: number;
   readonly addPdfsMs: number;
   readonly editMs: number;
@@ -36,12 +47,11 @@ function person(
 }
 
 /**
- * Writes `count` distinct one-page PDFs (pdf-lib, a title of their own, so every SHA-256
- * differs) and prepares them as one unsent batch of `dataDir`, through the app's own core: the
- * batch store, `addPdfDocuments` (checked and copied into the data folder), then one
- * `document_edited` per document with a unique reference and one or two recipients (every
- * third has a second signer, every fifth an extra observer). No network; the data folder is
- * closed again, ready for the browser host.
+ * Writes `count` distinct one-page PDFs (pdf-lib, random filler, so every SHA-256 differs) and
+ * prepares them as one unsent batch of `dataDir`, through the app's own core: the batch store,
+ * `addPdfDocuments` (checked and copied into the data folder), then one `document_edited` per
+ * document with a unique reference, two signers and an observer (what a manifest of three rows
+ * a document gives). No network; the data folder is closed again, ready for the browser host.
  */
 export async function prepareLargeBatch(
   dataDir: string,
@@ -51,9 +61,11 @@ export async function prepareLargeBatch(
 ): Promise<PreparedLargeBatch> {
   const started = performance.now();
   const paths: string[] = [];
+  const template = await makePaddedPdfTemplate(PDF_BYTES, 'Employment contract');
   for (let index = 1; index <= count; index += 1) {
-    const padded = String(index).padStart(4, '0');
-    paths.push(await writePdf(sources, `contract-${padded}.pdf`, `Employment contract ${padded}`));
+    const path = sources.file(`contract-${String(index).padStart(5, '0')}.pdf`);
+    await writePaddedPdf(path, template);
+    paths.push(path);
   }
   const pdfsWritten = performance.now();
 
@@ -75,22 +87,20 @@ export async function prepareLargeBatch(
     }
     const pdfsAdded = performance.now();
 
-    let twoRecipients = 0;
-    let withObserver = 0;
+    const searchable: SearchableDocument[] = [];
     const edits = added.map((draft, position) => {
       const index = position + 1;
-      const two = index % 3 === 0;
-      const observer = index % 5 === 0;
-      if (two) twoRecipients += 1;
-      if (observer) withObserver += 1;
       const document = {
         ...draft,
-        externalReference: `HR-2026-${String(index).padStart(4, '0')}`,
-        recipients: two
-          ? [person('signer', index, '', 1), person('signer', index, 'B', 2)]
-          : [person('signer', index, '', 1)],
-        extraParticipants: observer ? [person('observer', index, '', undefined)] : [],
+        externalReference: `HR-2026-${String(index).padStart(5, '0')}`,
+        recipients: [person('signer', index, '', 1), person('signer', index, 'B', 2)],
+        extraParticipants: [person('observer', index, '', undefined)],
       };
+      searchable.push({
+        externalReference: document.externalReference,
+        storedFilename: document.pdf.storedFilename,
+        people: [...document.recipients, ...document.extraParticipants],
+      });
       const problems = sendProblems(defaults, document);
       if (problems.length > 0) throw new Error(`benchmark document ${index}: ${problems.join(' ')}`);
       // Recorded together, as the app does for concurrent edits: the journal commits them as a group.
@@ -104,8 +114,8 @@ export async function prepareLargeBatch(
     return {
       batchId: batch.id,
       documents: count,
-      twoRecipients,
-      withObserver,
+      peoplePerDocument: 3,
+      searchable,
       writePdfsMs: pdfsWritten - started,
       addPdfsMs: pdfsAdded - pdfsWritten,
       editMs: edited - pdfsAdded,

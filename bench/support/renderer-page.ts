@@ -8,6 +8,8 @@ import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 const TABLE = '.table-scroll[role="region"]';
 const FIRST_ROW = `${TABLE} tbody tr[data-index="0"]`;
 const WAIT_LIMIT_MS = 60_000;
+/** Wheel events between two looks at the table's scroll position. */
+const POSITION_EVERY_EVENTS = 8;
 
 /**
  * tsx (esbuild with names kept) wraps named functions in `__name(…)`; functions handed to
@@ -136,6 +138,8 @@ interface Recorder {
   maxRows: number;
   reachedLast: boolean;
   stop: boolean;
+  /** While the bench jumps the table towards its end: frames are not counted. */
+  paused: boolean;
   started: number;
   last: number;
 }
@@ -143,9 +147,17 @@ interface Recorder {
 /**
  * Scrolls the table's region with real mouse-wheel input (Chromium's input pipeline, as a user's
  * wheel or touchpad), `stepPx` per event, from the top to the bottom and back, while the page
- * records each animation frame's time and the scroll position.
+ * records each animation frame's time and the scroll position. A table longer than
+ * `flickEvents` events is flicked that far down, then jumped (uncounted) to `flickEvents / 4`
+ * events before its end and flicked to the bottom, then flicked `flickEvents` events back up:
+ * thousands of rows are measured without minutes of wheel events.
  */
-export async function scrollTimed(page: Page, stepPx: number, lastIndex: number): Promise<ScrollRun> {
+export async function scrollTimed(
+  page: Page,
+  stepPx: number,
+  lastIndex: number,
+  flickEvents = Number.POSITIVE_INFINITY,
+): Promise<ScrollRun & { readonly jumpedPx: number }> {
   const region = page.locator(TABLE);
   await region.evaluate((element) => {
     element.scrollTop = 0;
@@ -164,6 +176,7 @@ export async function scrollTimed(page: Page, stepPx: number, lastIndex: number)
         maxRows: 0,
         reachedLast: false,
         stop: false,
+        paused: false,
         started: 0,
         last: 0,
       };
@@ -179,8 +192,13 @@ export async function scrollTimed(page: Page, stepPx: number, lastIndex: number)
       let frames = 0;
       const frame = (now: number) => {
         if (recorder.stop) return;
-        if (previous === undefined) recorder.started = now;
-        else recorder.frameMs.push(now - previous);
+        if (recorder.paused) {
+          previous = undefined;
+          requestAnimationFrame(frame);
+          return;
+        }
+        if (recorder.started === 0) recorder.started = now;
+        if (previous !== undefined) recorder.frameMs.push(now - previous);
         previous = now;
         recorder.last = now;
         recorder.scrollTops.push(element.scrollTop);
@@ -209,13 +227,37 @@ export async function scrollTimed(page: Page, stepPx: number, lastIndex: number)
   let wheelEvents = 0;
   let downFrames = 0;
   let scrollHeight = 0;
+  let jumpedPx = 0;
   for (const direction of [1, -1] as const) {
+    let events = 0;
     for (;;) {
-      if (Date.now() - started > WAIT_LIMIT_MS * 2) throw new Error('the scroll did not finish in time');
+      if (Date.now() - started > WAIT_LIMIT_MS * 10) throw new Error('the scroll did not finish in time');
+      if (direction === 1 && events === flickEvents) {
+        const setRecording = (paused: boolean) =>
+          page.evaluate((value) => {
+            (window as unknown as { deskScroll: Recorder }).deskScroll.paused = value;
+          }, paused);
+        await setRecording(true);
+        jumpedPx = await region.evaluate(
+          (element, before) => {
+            const from = element.scrollTop;
+            element.scrollTop = Math.max(from, element.scrollHeight - element.clientHeight - before);
+            return element.scrollTop - from;
+          },
+          (flickEvents / 4) * stepPx,
+        );
+        await page.waitForTimeout(300);
+        await setRecording(false);
+      }
+      if (direction === -1 && events === flickEvents) break;
       await page.mouse.wheel(0, direction * stepPx);
       wheelEvents += 1;
+      events += 1;
       // About one event a frame, as a fast flick would send.
       await page.waitForTimeout(12);
+      // The position is asked for every few events: each question is a round trip that would
+      // slow the flick (a batch of 10,000 is thousands of events long).
+      if (wheelEvents % POSITION_EVERY_EVENTS !== 0) continue;
       const now = await position();
       if (direction === 1 && now.top >= now.bottom - 1) {
         scrollHeight = now.height;
@@ -258,7 +300,8 @@ export async function scrollTimed(page: Page, stepPx: number, lastIndex: number)
     frameMs: recorded.frameMs,
     durationMs: recorded.last - recorded.started,
     downFrames,
-    distancePx: distance,
+    distancePx: distance - jumpedPx,
+    jumpedPx,
     adjustedFrames,
     adjustedPx,
     wheelEvents,
@@ -286,4 +329,100 @@ export async function pageMetrics(cdp: CDPSession, collectGarbage: boolean): Pro
     jsHeapTotalBytes: value('JSHeapTotalSize'),
     domNodes: value('Nodes'),
   };
+}
+
+/** One keystroke in the batch screen's search box. */
+export interface Keystroke {
+  /** The key as Playwright names it (`4`, `Backspace`). */
+  readonly key: string;
+  /** Documents the table shows once the search has this keystroke. */
+  readonly expectedRows: number;
+}
+
+/** How long one keystroke took to show in the table. */
+export interface KeystrokeTiming {
+  readonly key: string;
+  readonly rows: number;
+  /** From the key's `keydown` to the table announcing the filtered rows (`aria-rowcount`) in the DOM. */
+  readonly inDomMs: number;
+  /** …then painted (two animation frames later). */
+  readonly paintedMs: number;
+}
+
+const SEARCH = 'input[type="search"]';
+
+/**
+ * Types `keys` one at a time into the batch screen's search box (real key events through
+ * Chromium) and times each in the page: from its `keydown` until the table holds the filtered
+ * rows (its `aria-rowcount`, every shown document plus the header, says `expectedRows + 1` and a
+ * first row is drawn, or none when nothing matches) and that frame is painted.
+ */
+export async function typeSearchTimed(page: Page, keys: readonly Keystroke[]): Promise<KeystrokeTiming[]> {
+  await page.locator(TABLE).evaluate((element) => {
+    element.scrollTop = 0;
+  });
+  await page.locator(SEARCH).click();
+  const timings: KeystrokeTiming[] = [];
+  for (const { key, expectedRows } of keys) {
+    await page.evaluate(
+      ({ search, table, anyRow, rows, limitMs }) => {
+        const input = document.querySelector<HTMLInputElement>(search);
+        if (!input) throw new Error('the batch screen has no search box');
+        const rowCount = () =>
+          Number(document.querySelector(table)?.querySelector('table')?.getAttribute('aria-rowcount') ?? -1);
+        // No match: the screen may say so in place of an empty table.
+        const shown = () =>
+          rows === 0
+            ? rowCount() === 1 || rowCount() === -1
+            : rowCount() === rows + 1 && document.querySelector(anyRow) !== null;
+        const timing = new Promise<{ inDomMs: number; paintedMs: number }>((resolve, reject) => {
+          const timer = window.setTimeout(
+            () =>
+              reject(
+                new Error(
+                  `the table did not show ${rows} rows within ${limitMs} ms (aria-rowcount ${rowCount()})`,
+                ),
+              ),
+            limitMs,
+          );
+          input.addEventListener(
+            'keydown',
+            () => {
+              const started = performance.now();
+              const observer = new MutationObserver(() => check());
+              const check = () => {
+                if (!shown()) return;
+                const inDom = performance.now();
+                observer.disconnect();
+                window.clearTimeout(timer);
+                requestAnimationFrame(() =>
+                  requestAnimationFrame(() =>
+                    resolve({ inDomMs: inDom - started, paintedMs: performance.now() - started }),
+                  ),
+                );
+              };
+              observer.observe(document.body, { childList: true, subtree: true, attributes: true });
+            },
+            { capture: true, once: true },
+          );
+        });
+        (window as unknown as { deskKeystroke: Promise<unknown> }).deskKeystroke = timing;
+      },
+      {
+        search: SEARCH,
+        table: TABLE,
+        anyRow: `${TABLE} tbody tr[data-index]`,
+        rows: expectedRows,
+        limitMs: WAIT_LIMIT_MS,
+      },
+    );
+    await page.keyboard.press(key);
+    const measured = await page.evaluate(
+      () =>
+        (window as unknown as { deskKeystroke: Promise<{ inDomMs: number; paintedMs: number }> })
+          .deskKeystroke,
+    );
+    timings.push({ key, rows: expectedRows, ...measured });
+  }
+  return timings;
 }

@@ -1222,8 +1222,21 @@ async function checkPdfs(
   const results = new Map<string, PdfCheckResult>();
   // One check per file, however many spellings lead to it (`a.pdf`, `./a.pdf`, `link/a.pdf`…).
   const byFile = new Map<string, Promise<PdfCheckResult>>();
-  const check = (path: string) =>
-    checkPdfFile(path, undefined, (source, options) => files.createReadStream(source, options), folder);
+  // The folder is resolved once; each file is opened by its resolved path, not resolved again.
+  let within: string;
+  try {
+    within = await files.resolved(folder);
+  } catch (error) {
+    const problem = readProblem(error);
+    return new Map(paths.map((path) => [path, { ok: false, problem }]));
+  }
+  const check = (file: string) =>
+    checkPdfFile(
+      file,
+      undefined,
+      (source, options) => files.chunks(source, { ...options, resolved: true }),
+      within,
+    );
   const queue = [...paths];
   const worker = async (): Promise<void> => {
     for (let path = queue.shift(); path !== undefined; path = queue.shift()) {
@@ -1237,7 +1250,7 @@ async function checkPdfs(
       }
       let result = byFile.get(file);
       if (result === undefined) {
-        result = check(path);
+        result = check(file);
         byFile.set(file, result);
       }
       results.set(path, await result);

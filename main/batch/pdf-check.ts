@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { Readable } from 'node:stream';
 import { createTranslator, type Translator } from '../../shared/i18n/translator';
 import { MAX_PDF_BYTES, PDF_HEADER_PATTERN } from '../../shared/service/limits';
 import { unreadableReason, userFiles, type ReadOptions } from './user-files';
@@ -97,19 +96,18 @@ export function readProblem(error: unknown): PdfProblem {
 export async function checkPdfFile(
   path: string,
   sink?: (chunk: Buffer) => Promise<void>,
-  read: (path: string, options: ReadOptions) => Readable = (source, options) =>
-    userFiles.createReadStream(source, options),
+  read: (path: string, options: ReadOptions) => AsyncIterable<Buffer> = (source, options) =>
+    userFiles.chunks(source, options),
   within?: string,
 ): Promise<PdfCheckResult> {
   const hash = createHash('sha256');
   let size = 0;
   let header = Buffer.alloc(0);
   try {
-    for await (const chunk of read(path, {
+    for await (const bytes of read(path, {
       highWaterMark: READ_CHUNK_BYTES,
       ...(within === undefined ? {} : { within }),
     })) {
-      const bytes = chunk as Buffer;
       size += bytes.length;
       if (size > MAX_PDF_BYTES) {
         return {

@@ -140,6 +140,11 @@ const OPEN_FLAGS =
 export interface UserFileOptions {
   /** The file must be inside this folder once symbolic links are resolved (a manifest's folder). */
   readonly within?: string;
+  /**
+   * The path and `within` are already resolved ({@link UserFiles.resolved}): they are not resolved
+   * again. What is opened is still checked against where the system says the open file is.
+   */
+  readonly resolved?: boolean;
 }
 
 export interface ReadOptions extends UserFileOptions {
@@ -154,7 +159,9 @@ export interface FolderEntry {
 
 /** The person's files, read by the rules above. */
 export interface UserFiles {
-  /** The file's bytes, chunk by chunk; the stream fails with a {@link UserFileError}. */
+  /** The file's bytes, chunk by chunk, each read when asked for; fails with a {@link UserFileError}. */
+  chunks(path: string, options: ReadOptions): AsyncIterable<Buffer>;
+  /** The same bytes as a stream (read ahead), for a consumer that pipes. */
   createReadStream(path: string, options: ReadOptions): Readable;
   /** The whole file, refused with `TOO_LARGE` when it holds more than `maxBytes`. */
   readWhole(path: string, options: UserFileOptions & { readonly maxBytes: number }): Promise<Buffer>;
@@ -247,11 +254,16 @@ export function createUserFiles(options: UserFilesOptions = {}): UserFiles {
     });
   }
 
-  async function openRegular(path: string, { within }: UserFileOptions): Promise<FileHandle> {
+  /** The file open, once checked, with what `fstat` says of it. */
+  async function openRegular(
+    path: string,
+    { within, resolved = false }: UserFileOptions,
+  ): Promise<{ readonly handle: FileHandle; readonly info: Stats }> {
     if (path.includes('\0')) throw new UserFileError('BAD_PATH', 'a path with a NUL character');
-    const real = await bounded(() => calls.realpath(path));
+    const real = resolved ? path : await bounded(() => calls.realpath(path));
     if (isSystemPath(real)) throw new UserFileError('SYSTEM_FILE', 'a file of the operating system');
-    const folder = within === undefined ? undefined : await bounded(() => calls.realpath(resolve(within)));
+    const folder =
+      within === undefined || resolved ? within : await bounded(() => calls.realpath(resolve(within)));
     if (folder !== undefined && !isInside(folder, real))
       throw new UserFileError('OUTSIDE_FOLDER', 'the file is outside its folder');
     let handle: FileHandle;
@@ -275,7 +287,7 @@ export function createUserFiles(options: UserFilesOptions = {}): UserFiles {
       if (isSystemPath(opened)) throw new UserFileError('SYSTEM_FILE', 'a file of the operating system');
       if (folder !== undefined && !isInside(folder, opened))
         throw new UserFileError('OUTSIDE_FOLDER', 'the file is outside its folder');
-      return handle;
+      return { handle, info };
     } catch (error) {
       await handle.close().catch(() => undefined);
       throw error;
@@ -298,12 +310,17 @@ export function createUserFiles(options: UserFilesOptions = {}): UserFiles {
   }
 
   async function* chunksOf(path: string, options: ReadOptions): AsyncGenerator<Buffer> {
-    const handle = await openRegular(path, options);
+    const { handle, info } = await openRegular(path, options);
+    let left = info.size;
     try {
       for (;;) {
-        const buffer = Buffer.allocUnsafe(options.highWaterMark);
+        // Sized to what `fstat` said is left, plus a byte to see the end (or a file that grew):
+        // a small file's buffers come from Node's shared pool instead of a fresh 64 KiB each.
+        const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(options.highWaterMark, left + 1)));
         const { bytesRead } = await bounded(() => handle.read(buffer, 0, buffer.length, null));
         if (bytesRead === 0) return;
+        // Past what `fstat` said, the file grew: full reads from then on.
+        left = bytesRead > left ? Number.POSITIVE_INFINITY : left - bytesRead;
         yield bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead);
       }
     } finally {
@@ -312,11 +329,12 @@ export function createUserFiles(options: UserFilesOptions = {}): UserFiles {
   }
 
   return {
+    chunks: chunksOf,
     createReadStream: (path, options) => Readable.from(chunksOf(path, options), { objectMode: false }),
     async readWhole(path, options) {
-      const handle = await openRegular(path, options);
+      const { handle, info } = await openRegular(path, options);
       try {
-        const { size } = await bounded(() => handle.stat());
+        const { size } = info;
         if (size > options.maxBytes) throw new UserFileError('TOO_LARGE', 'the file is too large');
         const chunks: Buffer[] = [];
         let total = 0;

@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useRef } from 'react';
+import { memo, useCallback, useEffect, useRef } from 'react';
 import type { MessageId } from '../../../shared/i18n/catalog';
 import type { DocumentView, EngineStateView } from '../../../shared/ipc/views';
 import { PeopleCell } from '../components/people-cell';
@@ -14,6 +14,7 @@ const COLUMNS = 6;
 /** A typical row (a document with one or two recipients): close to real, so measuring rows as they
  * appear hardly moves the scroll position. Each row is measured once shown. */
 const ESTIMATED_ROW_PX = 72;
+const estimatedRowSize = () => ESTIMATED_ROW_PX;
 
 export interface DocumentTableProps {
   readonly batchId: string;
@@ -54,12 +55,15 @@ export function DocumentTable({
   const t = useT();
   const scroller = useRef<HTMLDivElement>(null);
   const progress = useDesk((state) => state.progress);
+  // The same function while the documents stay the same: a new one makes the virtualizer lay
+  // out every row again (10,000 in a large batch) on each render, such as each scroll frame.
+  const itemKey = useCallback((index: number) => documents[index]?.id ?? index, [documents]);
   const virtualizer = useVirtualizer({
     count: documents.length,
     getScrollElement: () => scroller.current,
-    estimateSize: () => ESTIMATED_ROW_PX,
+    estimateSize: estimatedRowSize,
     overscan: 8,
-    getItemKey: (index) => documents[index]?.id ?? index,
+    getItemKey: itemKey,
   });
   const items = virtualizer.getVirtualItems();
   const paddingTop = items[0]?.start ?? 0;

@@ -153,13 +153,32 @@ export function filterDocuments(
   return documents.filter((document) => {
     if (filter !== 'all' && document.class !== filter) return false;
     if (!needle) return true;
-    const haystack = [
-      document.externalReference,
-      document.storedFilename,
-      ...document.people.flatMap((person) => [person.name, person.email]),
-    ];
-    return haystack.some((text) => fold(text).includes(needle));
+    return !needle.includes(WORD_BREAK) && searchKeyOf(document).includes(needle);
   });
+}
+
+/**
+ * Between two words of a search key: a search box holds one line, so no needle spans two words.
+ */
+const WORD_BREAK = '\n';
+
+/** Each document's words, folded once: typing in a batch of 10,000 folds the needle only. */
+const searchKeys = new WeakMap<DocumentView, string>();
+
+/** The reference, file and people's names and addresses of `document`, folded, one a line. */
+function searchKeyOf(document: DocumentView): string {
+  let key = searchKeys.get(document);
+  if (key === undefined) {
+    key = fold(
+      [
+        document.externalReference,
+        document.storedFilename,
+        ...document.people.flatMap((person) => [person.name, person.email]),
+      ].join(WORD_BREAK),
+    );
+    searchKeys.set(document, key);
+  }
+  return key;
 }
 
 /** Lower case without accents, so "dupre" finds "Dupré". */

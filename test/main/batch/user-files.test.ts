@@ -126,6 +126,33 @@ describe('what is opened is what was checked', () => {
     expect((error as { code?: string }).code).toBe('OUTSIDE_FOLDER');
   });
 
+  it('refuses a manifest’s PDF that a folder swapped for a link between the check and the open leads out to', async () => {
+    // The manifest check resolves each PDF once and opens it by that path: the open is still
+    // checked against where the system says the opened file is.
+    writeFileSync(folder.file('contract.pdf'), '%PDF-1.7\n');
+    writeFileSync(join(elsewhere, 'private.pdf'), '%PDF-1.7\nprivate\n');
+    writeFileSync(
+      folder.file('manifest.csv'),
+      'document,external_reference,participant_type,role,name,email\ncontract.pdf,REF-1,signer,Employee,Anne,anne@example.com\n',
+    );
+    const swapped: UserFileSystem = {
+      realpath: (path) => realpath(path),
+      stat: (path) => stat(path),
+      readdir: (path) => readdir(path, { withFileTypes: true }),
+      readlink: (path) => readlink(path),
+      open: (path, flags) => open(path.endsWith('.pdf') ? join(elsewhere, 'private.pdf') : path, flags),
+    };
+    const check = await checkManifestFile(
+      folder.file('manifest.csv'),
+      english,
+      createUserFiles({ calls: swapped }),
+    );
+    expect(check.documents).toEqual([]);
+    expect(check.issues.map((issue) => formatIssue(issue))).toEqual([
+      'line 2, column "document": cannot read "contract.pdf": it is outside its folder (a symbolic link leads out of it); only files inside the folder are taken',
+    ]);
+  });
+
   it('never reads the operating system’s own files, such as a process’s environment', async () => {
     symlinkSync('/proc/self/environ', folder.file('manifest.csv'));
     const check = await checkManifestFile(folder.file('manifest.csv'));
@@ -150,9 +177,9 @@ describe('what is opened is what was checked', () => {
     let reads = 0;
     const counting = {
       ...real,
-      createReadStream: (...args: Parameters<typeof real.createReadStream>) => {
+      chunks: (...args: Parameters<typeof real.chunks>) => {
         reads += 1;
-        return real.createReadStream(...args);
+        return real.chunks(...args);
       },
     };
     const check = await checkManifestFile(folder.file('manifest.csv'), english, counting);

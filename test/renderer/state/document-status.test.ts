@@ -366,6 +366,7 @@ describe('filterDocuments', () => {
     ['a batch default recipient', 'paie', ['carl']],
     ['surrounding spaces', '  svensson  ', ['carl']],
     ['text nobody has', 'nothing-like-this', []],
+    ['the end of one field and the start of the next', '001bail', []],
   ])('finds documents by %s ("%s")', (_name, search, expected) => {
     expect(ids(filterDocuments(all, 'all', search))).toEqual(expected);
   });
