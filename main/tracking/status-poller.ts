@@ -286,7 +286,12 @@ export class StatusPoller {
       let cached = this.#trackedByBatch.get(batch.id);
       if (cached?.state === batch) continue;
       const previous = cached?.state.documents;
-      const sameShape = previous?.length === batch.documents.length;
+      // Only the same documents at the same places may be compared one by one: a draft removed
+      // and another added keeps the length but shifts the others (an attack found a waiting
+      // request dropped that way, never read again).
+      const sameShape =
+        previous?.length === batch.documents.length &&
+        batch.documents.every((document, index) => previous[index]?.draft.id === document.draft.id);
       if (!cached || !sameShape) {
         for (const key of cached?.keys ?? []) this.#trackedByKey.delete(key);
         cached = { state: batch, keys: new Set() };
@@ -296,8 +301,6 @@ export class StatusPoller {
       batch.documents.forEach((document, index) => {
         const before = sameShape ? previous?.[index] : undefined;
         if (document === before) return;
-        if (before && before.draft.id !== document.draft.id)
-          this.#untrack(cached, `${batch.id}/${before.draft.id}`);
         const tracked = trackedOf(batch.id, document);
         if (!tracked) {
           this.#untrack(cached, `${batch.id}/${document.draft.id}`);
