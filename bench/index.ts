@@ -10,6 +10,7 @@ import { runMemoryBench } from './memory';
 import { runPollerBench } from './poller';
 import { runRendererBench } from './renderer';
 import { runThroughputBench } from './throughput';
+import { runUplinkBench } from './uplink';
 import {
   formatMs,
   loadLine,
@@ -21,6 +22,7 @@ import {
 
 const BENCHES: readonly (() => Promise<BenchReport>)[] = [
   runThroughputBench,
+  runUplinkBench,
   runIntakeBench,
   runMemoryBench,
   runPollerBench,

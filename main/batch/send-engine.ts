@@ -141,7 +141,8 @@ interface Run {
   done: Promise<SendSummary>;
 }
 
-const PROGRESS_STEP_BYTES = 256 * 1024;
+/** An upload's progress is told to listeners each time this many more bytes were taken by the connection. */
+export const PROGRESS_STEP_BYTES = 256 * 1024;
 const PHASES: readonly SendPhase[] = [
   'draft',
   'queued',
