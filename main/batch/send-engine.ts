@@ -676,21 +676,19 @@ export class SendEngine {
         );
       }
       case 'create': {
-        const answer = await this.#call(
-          run,
-          (attempts) => client.createSigningRequest(step.body, step.key, { signal, ...attempts }),
-          this.#marker(run, step.marker),
-        );
+        const answer = await this.#call(run, async (attempts) => {
+          await this.#options.store.record(run.batchId, step.marker);
+          return client.createSigningRequest(step.body, step.key, { signal, ...attempts });
+        });
         const create = this.#document(run.batchId, draft.id)?.send.create;
         if (!create) throw new Error('a creation step without a key');
         return decideCreation(document, create, answer, facts, this.#context(run.batchId));
       }
       case 'add-participant': {
-        const answer = await this.#call(
-          run,
-          (attempts) => client.addParticipant(step.requestId, step.participant, { signal, ...attempts }),
-          this.#marker(run, step.marker),
-        );
+        const answer = await this.#call(run, async (attempts) => {
+          await this.#options.store.record(run.batchId, step.marker);
+          return client.addParticipant(step.requestId, step.participant, { signal, ...attempts });
+        });
         return decideParticipant(
           this.#document(run.batchId, draft.id) ?? document,
           step.index,
@@ -708,19 +706,7 @@ export class SendEngine {
   }
 
   /**
-   * Stores a step's marker ("an attempt may reach the service") before its call leaves: the
-   * call slots run it while the call is next in line, not while it holds a slot.
-   */
-  #marker(run: Run, marker: readonly BatchEvent[]): (() => Promise<void>) | undefined {
-    if (marker.length === 0) return undefined;
-    return async () => {
-      await this.#options.store.record(run.batchId, marker);
-    };
-  }
-
-  /**
-   * Runs one call in a call slot (after `prepare`, the durable write it needs first) and turns
-   * its result into an answer. A stop of the run while
+   * Runs one call in a call slot and turns its result into an answer. A stop of the run while
    * the call waits or is in flight becomes `interrupted`, saying whether an attempt may have
    * been applied: one is on the wire, or one that left got no answer proving it was not (a
    * Pause during the backoff after a 503 is not a lost answer).
@@ -728,7 +714,6 @@ export class SendEngine {
   async #call<T>(
     run: Run,
     call: (attempts: AttemptTracking, alive: (wireMs?: number) => void) => Promise<Result<T>>,
-    prepare?: () => Promise<void>,
   ): Promise<Answer<T>> {
     const { signal } = run.controller;
     let onTheWire = false;
@@ -756,7 +741,7 @@ export class SendEngine {
     };
     const left = (): boolean => onTheWire || mayHaveApplied;
     try {
-      const result = await run.slots.run(signal, () => call(attempts, alive), prepare);
+      const result = await run.slots.run(signal, () => call(attempts, alive));
       return result.ok ? { kind: 'applied', value: result.value } : { kind: 'failed', failure: result.error };
     } catch (error) {
       if (signal.aborted) return { kind: 'interrupted', left: left() };

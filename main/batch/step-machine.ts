@@ -63,9 +63,8 @@ export type Step =
   /** Uploads the document's PDF, known by `sha256` when the step was taken. */
   | { readonly kind: 'upload'; readonly startedAt: number; readonly sha256: string }
   /**
-   * A call whose `marker` is stored first, while the call is next in line for a slot (not
-   * holding one), right before it leaves; a stop before it left settles the marker, so it
-   * leaves no false "may have reached the service" (see CallSlots).
+   * A call whose `marker` is stored first, inside its call slot right before it leaves, so
+   * that a stop while it waits for a slot leaves no false "may have reached the service".
    */
   | {
       readonly kind: 'create';
@@ -181,7 +180,7 @@ export function nextStep(document: DocumentState, facts: RunFacts, context: Step
   return { kind: 'prepare', requestId: send.requestId };
 }
 
-/** A new key and the frozen body it goes with, stored before any attempt under it (the attempt's own marker follows just before it leaves). */
+/** A new key and the frozen body it goes with, stored before any attempt under it (the attempt's own marker follows in its slot). */
 function mintKey(document: DocumentState, uploadId: string, context: StepContext): BatchEvent {
   return {
     type: 'create_attempted',

@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CallSlots } from '../../../main/batch/call-slots';
 
-/** Lets every pending promise callback run. */
-const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve: () => void = () => undefined;
   const promise = new Promise<void>((done) => (resolve = done));
@@ -49,97 +46,6 @@ describe('call slots', () => {
     await expect(
       slots.run(new AbortController().signal, () => Promise.reject(new Error('boom'))),
     ).rejects.toThrow('boom');
-    expect(await slots.run(new AbortController().signal, () => Promise.resolve('free'))).toBe('free');
-  });
-
-  it('runs a prepare while its call is among the next in line, and the call only after it', async () => {
-    const slots = new CallSlots(1);
-    const signal = new AbortController().signal;
-    const busy = deferred();
-    const events: string[] = [];
-    const first = slots.run(signal, async () => {
-      events.push('first call');
-      await busy.promise;
-    });
-    const marker = deferred();
-    const second = slots.run(
-      signal,
-      async () => {
-        events.push('second call');
-      },
-      async () => {
-        events.push('second prepare');
-        await marker.promise;
-        events.push('second prepared');
-      },
-    );
-    const third = slots.run(
-      signal,
-      async () => {
-        events.push('third call');
-      },
-      async () => {
-        events.push('third prepare');
-      },
-    );
-    await settle();
-    // The prepare overlaps the call in flight; the one behind it in line waits its turn.
-    expect(events).toEqual(['second prepare', 'first call']);
-    busy.resolve();
-    await first;
-    await settle();
-    // Its slot is free, but the call waits for its prepare to end.
-    expect(events).toEqual(['second prepare', 'first call', 'third prepare']);
-    marker.resolve();
-    await Promise.all([second, third]);
-    expect(events).toEqual([
-      'second prepare',
-      'first call',
-      'third prepare',
-      'second prepared',
-      'second call',
-      'third call',
-    ]);
-  });
-
-  it('a stop while waiting lets a started prepare end first; a failed prepare fails its call', async () => {
-    const slots = new CallSlots(1);
-    const busy = deferred();
-    const first = slots.run(new AbortController().signal, () => busy.promise);
-    const controller = new AbortController();
-    const marker = deferred();
-    let prepared = false;
-    let called = false;
-    const waiting = slots.run(
-      controller.signal,
-      async () => {
-        called = true;
-      },
-      async () => {
-        await marker.promise;
-        prepared = true;
-      },
-    );
-    controller.abort(new Error('paused'));
-    let settled = false;
-    void waiting.catch(() => (settled = true));
-    await settle();
-    expect(settled).toBe(false);
-    marker.resolve();
-    await expect(waiting).rejects.toThrow('paused');
-    expect(prepared).toBe(true);
-    busy.resolve();
-    await first;
-    await expect(
-      slots.run(
-        new AbortController().signal,
-        async () => {
-          called = true;
-        },
-        () => Promise.reject(new Error('disk full')),
-      ),
-    ).rejects.toThrow('disk full');
-    expect(called).toBe(false);
     expect(await slots.run(new AbortController().signal, () => Promise.resolve('free'))).toBe('free');
   });
 });
