@@ -261,7 +261,7 @@ function diagnosticLines(runs: readonly SendRun[]): string[] {
   };
   return [
     ...table(rows),
-    `  Journal records per document: ${(recordsPerDoc[0] ?? 0).toFixed(0)}, each awaited before the next step (the two markers, before a creation and a participant, while the call waits in line for its slot, not holding it); a record takes ${recordAt(1).toFixed(2)} ms alone (c=1) and ${recordAt(4).toFixed(2)} ms at c=4, ${recordAt(8).toFixed(2)} ms at c=8 (records of one batch wait for each other).`,
+    `  Journal records per document: ${(recordsPerDoc[0] ?? 0).toFixed(0)}, each awaited before the next step (the two markers, before a creation and a participant, inside the call's slot: stored while waiting in line, a crash would leave a false "may already exist"); a record takes ${recordAt(1).toFixed(2)} ms alone (c=1) and ${recordAt(4).toFixed(2)} ms at c=4, ${recordAt(8).toFixed(2)} ms at c=8 (records of one batch wait for each other).`,
     '  Share of the time above latency, per document:',
     ...shares.filter(Boolean).map((share) => `    ${share}`),
   ];
