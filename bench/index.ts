@@ -12,6 +12,7 @@ import { runPollerBench } from './poller';
 import { runRendererBench } from './renderer';
 import { runThroughputBench } from './throughput';
 import { runTrayWeekBench } from './tray-week';
+import { runUplinkBench } from './uplink';
 import {
   formatMs,
   loadLine,
@@ -23,6 +24,7 @@ import {
 
 const BENCHES: readonly (() => Promise<BenchReport>)[] = [
   runThroughputBench,
+  runUplinkBench,
   runIntakeBench,
   runMemoryBench,
   runPollerBench,

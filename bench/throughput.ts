@@ -35,7 +35,8 @@ import {
 const DOCUMENTS = 200;
 const DOCUMENT_BYTES = MIB;
 const LATENCY_MS = 25;
-const TARGET_RATIO = 1.15;
+/** Issue 13: at most 10 % above the latency-bound ideal at 4 and 8 calls in flight. */
+const TARGET_RATIO = 1.1;
 /** Measured runs per concurrency; the median is reported. One-at-a-time is slow, so once. */
 const RUNS: readonly { readonly concurrency: number; readonly repeats: number }[] = [
   { concurrency: 4, repeats: 3 },
@@ -260,7 +261,7 @@ function diagnosticLines(runs: readonly SendRun[]): string[] {
   };
   return [
     ...table(rows),
-    `  Journal records per document: ${(recordsPerDoc[0] ?? 0).toFixed(0)}, each awaited before the next step; a record takes ${recordAt(1).toFixed(2)} ms alone (c=1) and ${recordAt(4).toFixed(2)} ms at c=4, ${recordAt(8).toFixed(2)} ms at c=8 (records of one batch wait for each other).`,
+    `  Journal records per document: ${(recordsPerDoc[0] ?? 0).toFixed(0)}, each awaited before the next step (the two markers, before a creation and a participant, inside the call's slot: stored while waiting in line, a crash would leave a false "may already exist"); a record takes ${recordAt(1).toFixed(2)} ms alone (c=1) and ${recordAt(4).toFixed(2)} ms at c=4, ${recordAt(8).toFixed(2)} ms at c=8 (records of one batch wait for each other).`,
     '  Share of the time above latency, per document:',
     ...shares.filter(Boolean).map((share) => `    ${share}`),
   ];

@@ -5,6 +5,8 @@
  *   --port N          port on 127.0.0.1 (default 4010; 0 picks a free one)
  *   --latency-ms N    latency added to every API answer
  *   --fail-rate F     probability of 503 upstream_unavailable per API call
+ *   --upload-mbit N   the client's uplink in Mbit/s: every upload body, all connections
+ *                     together, is read at most this fast (default: unlimited)
  *   --seed N          seed of the random faults
  *   --variant NAME    the service variant to play (variants.ts; default reference); an unknown
  *                     name exits 2 listing the names
@@ -19,6 +21,7 @@ const flagsSchema = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(4010),
   latencyMs: z.coerce.number().min(0).default(0),
   failRate: z.coerce.number().min(0).max(1).default(0),
+  uploadMbit: z.coerce.number().positive().optional(),
   seed: z.coerce.number().int().optional(),
   variant: z.string().optional(),
   json: z.boolean().default(false),
@@ -30,6 +33,7 @@ function readFlags(): z.infer<typeof flagsSchema> {
       port: { type: 'string' },
       'latency-ms': { type: 'string' },
       'fail-rate': { type: 'string' },
+      'upload-mbit': { type: 'string' },
       seed: { type: 'string' },
       variant: { type: 'string' },
       json: { type: 'boolean' },
@@ -39,6 +43,7 @@ function readFlags(): z.infer<typeof flagsSchema> {
     port: values.port,
     latencyMs: values['latency-ms'],
     failRate: values['fail-rate'],
+    uploadMbit: values['upload-mbit'],
     seed: values.seed,
     variant: values.variant,
     json: values.json,
@@ -50,7 +55,7 @@ function readFlags(): z.infer<typeof flagsSchema> {
   return parsed.data;
 }
 
-function banner(baseUrl: string, variant: ServiceVariant): string {
+function banner(baseUrl: string, variant: ServiceVariant, uploadMbit: number | undefined): string {
   return [
     '',
     `Signing service simulator listening on ${baseUrl}`,
@@ -60,6 +65,9 @@ function banner(baseUrl: string, variant: ServiceVariant): string {
     `  Client secret   ${DEMO_CLIENT.clientSecret}   (a demo credential of this local simulator)`,
     `  Control API     ${baseUrl}/__simulator/state  (see simulator/README.md)`,
     `  Variant         ${describeVariant(variant)}`,
+    ...(uploadMbit === undefined
+      ? []
+      : [`  Uplink          ${uploadMbit} Mbit/s for uploads, all connections together`]),
     '',
     'Press Ctrl+C to stop.',
     '',
@@ -72,6 +80,7 @@ async function main(): Promise<void> {
   const simulator = await startSimulator({
     port: flags.port,
     variant,
+    ...(flags.uploadMbit === undefined ? {} : { uploadMbit: flags.uploadMbit }),
     ...(flags.seed === undefined ? {} : { seed: flags.seed }),
   });
   simulator.faults.set({ latencyMs: flags.latencyMs, rate503: flags.failRate });
@@ -84,7 +93,7 @@ async function main(): Promise<void> {
       }),
     );
   } else {
-    console.log(banner(simulator.baseUrl, simulator.variant));
+    console.log(banner(simulator.baseUrl, simulator.variant, flags.uploadMbit));
   }
 
   let stopping = false;

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { withExtraFields } from './extra-fields';
+import type { Uplink } from './uplink';
 import type { ServiceVariant } from './variants';
 
 /**
@@ -48,24 +49,32 @@ export type BodyOutcome =
  * Reads a request body chunk by chunk without keeping it: `onChunk` sees each chunk while the
  * total stays within `maxBytes`. Past the limit the rest is read and discarded (so the client
  * can read the answer on a healthy keep-alive connection) up to another `maxBytes` or 1 MiB,
- * whichever is larger; beyond that reading stops and the connection must be closed.
+ * whichever is larger; beyond that reading stops and the connection must be closed. With an
+ * `uplink`, each chunk is seen only once the link has carried it, and the request is not read
+ * meanwhile (uploads on a throttled line).
  */
 export function consumeBody(
   request: IncomingMessage,
   maxBytes: number,
   onChunk: (chunk: Buffer) => void,
+  uplink?: Uplink,
 ): Promise<BodyOutcome> {
   const discardLimit = maxBytes + Math.max(maxBytes, 1024 * 1024);
   return new Promise((resolve) => {
     let sizeBytes = 0;
     let settled = false;
+    let ended = false;
+    /** The chunk still crossing the uplink, if any: the body ends only once it has arrived. */
+    let crossing: Promise<void> = Promise.resolve();
     const settle = (outcome: BodyOutcome) => {
       if (settled) return;
       settled = true;
       request.off('data', onData);
       resolve(outcome);
     };
-    const onData = (chunk: Buffer) => {
+    const take = (chunk: Buffer) => {
+      if (settled) return;
+      uplink?.arrived(chunk.length);
       sizeBytes += chunk.length;
       if (sizeBytes <= maxBytes) {
         onChunk(chunk);
@@ -74,13 +83,33 @@ export function consumeBody(
         settle({ kind: 'tooLarge', drained: false });
       }
     };
+    const onData = (chunk: Buffer) => {
+      const waitMs = uplink?.reserve(chunk.length) ?? 0;
+      if (waitMs <= 0) {
+        take(chunk);
+        return;
+      }
+      request.pause();
+      crossing = new Promise((arrived) =>
+        setTimeout(() => {
+          take(chunk);
+          if (!settled) request.resume();
+          arrived();
+        }, waitMs),
+      );
+    };
     request.on('data', onData);
-    request.once('end', () =>
-      settle(sizeBytes > maxBytes ? { kind: 'tooLarge', drained: true } : { kind: 'complete', sizeBytes }),
-    );
+    request.once('end', () => {
+      ended = true;
+      void crossing.then(() =>
+        settle(sizeBytes > maxBytes ? { kind: 'tooLarge', drained: true } : { kind: 'complete', sizeBytes }),
+      );
+    });
     // A reset connection emits 'error' then 'close'; both mean the body will never end.
     request.once('error', () => settle({ kind: 'aborted' }));
-    request.once('close', () => settle({ kind: 'aborted' }));
+    request.once('close', () => {
+      if (!ended) settle({ kind: 'aborted' });
+    });
   });
 }
 

@@ -13,6 +13,7 @@ import type { ServiceContext } from './routes/api-route';
 import { createSeededRandom } from './seeded-random';
 import { ServiceState, type ServiceSettings } from './service-state';
 import { TokenStore } from './token-store';
+import { Uplink } from './uplink';
 import type {
   CallRecord,
   FaultConfig,
@@ -78,6 +79,13 @@ export interface Simulator {
   /** Listens again on the same port. */
   goOnline(): Promise<void>;
   addClient(client: SimulatorClient): void;
+  /** The client's uplink, one link shared by every upload (`SimulatorOptions.uploadMbit`). */
+  uplink: {
+    /** Sets its rate in Mbit/s; undefined or 0: unlimited. */
+    set(mbit: number | undefined): void;
+    /** Upload body bytes received so far (that crossed the link), every upload together. */
+    receivedBytes(): number;
+  };
   /** Simulated time = real time + an offset that only moves forward. */
   clock: { now(): number; advance(ms: number): void };
   faults: {
@@ -172,7 +180,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const baseUrl = () => `http://127.0.0.1:${listener.port}`;
   const politeness = new PolitenessWatch((kind, description) => state.recordViolation(kind, description));
   const connections = new ConnectionRegistry(() => state.nextSequence());
-  const service: ServiceContext = { state, tokens, politeness, connections, baseUrl };
+  const uplink = new Uplink(options.uploadMbit);
+  const service: ServiceContext = { state, tokens, politeness, connections, uplink, baseUrl };
   let offlineTimer: NodeJS.Timeout | undefined;
   let closed = false;
 
@@ -198,6 +207,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       variant: settings.variant,
       faults: faults.config(),
       queuedFaults: faults.pending(),
+      uplink: { mbit: uplink.mbit ?? null, receivedBytes: uplink.receivedBytes },
     }),
     setFaults: (changes, reset) => {
       if (reset) faults.reset();
@@ -274,6 +284,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       return listener.start();
     },
     addClient: (client) => state.addClient(client),
+    uplink: { set: (mbit) => uplink.setMbit(mbit), receivedBytes: () => uplink.receivedBytes },
     clock: { now: () => clock.now(), advance: (ms) => clock.advance(ms) },
     faults: {
       set: (config) => faults.set(config),

@@ -45,6 +45,11 @@ export interface SimulatorOptions {
   evidenceDelayMs?: number;
   /** Registered applications. Default: [DEMO_CLIENT]. */
   clients?: SimulatorClient[];
+  /**
+   * The client's uplink in Mbit/s (10^6 bits a second): every upload body, all connections
+   * together, crosses one link at this rate. Default: unlimited.
+   */
+  uploadMbit?: number;
   /** Serve the HTTP control API under `/__simulator/`. Default true. */
   control?: boolean;
   /**

@@ -3,6 +3,7 @@ import type { ItemError, SendPhase } from '../../shared/domain/batch';
 import { backoffDelayMs, sleep } from '../client/backoff';
 import { uploadWireMs, type CallOptions, type ServiceClient } from '../client/service-client';
 import type { Result, ServiceFailure } from '../client/service-failure';
+import type { Upload } from '../../shared/service/wire';
 import { silentLogger, type Logger } from '../log';
 import type { BlobStore } from '../store/blob-store';
 import type { BatchStore } from '../store/batch-store';
@@ -12,6 +13,7 @@ import { holdsRequests } from './older-batch';
 import { phaseOf, type BatchState, type DocumentState, type NeedsCheck } from './batch-state';
 import { CallSlots } from './call-slots';
 import { SlowCalls } from './slow-calls';
+import { UploadPace } from './upload-pace';
 import {
   isPreparedOrLater,
   linkProblemAfterRead,
@@ -131,6 +133,8 @@ interface Run {
   readonly facts: Map<string, RunFacts>;
   /** This run's calls that the service keeps waiting. */
   readonly slow: SlowCalls;
+  /** How fast this run's uploads reach the service (what upload progress may show). */
+  readonly pace: UploadPace;
   /** No new step starts before this time (the service is unreachable or asked to wait). */
   resumeAt: number;
   waitStreak: number;
@@ -141,7 +145,10 @@ interface Run {
   done: Promise<SendSummary>;
 }
 
-const PROGRESS_STEP_BYTES = 256 * 1024;
+/** An upload's progress is told to listeners each time it moved on by this many bytes. */
+export const PROGRESS_STEP_BYTES = 256 * 1024;
+/** How often an upload's progress is looked at again while its bytes cross the line (ms). */
+const PACE_TICK_MS = 250;
 const PHASES: readonly SendPhase[] = [
   'draft',
   'queued',
@@ -429,6 +436,7 @@ export class SendEngine {
       slow: new SlowCalls((slow) => this.#emit({ type: 'service-slow', batchId, slow }), {
         ...(this.#options.slowAfterMs === undefined ? {} : { afterMs: this.#options.slowAfterMs }),
       }),
+      pace: new UploadPace(),
       resumeAt: 0,
       waitStreak: 0,
       fatal: undefined,
@@ -618,27 +626,48 @@ export class SendEngine {
         if (!(await blobs.has(draft.pdf.sha256))) {
           return decideUpload(document, step, localCopyMissing(), context);
         }
+        const total = draft.pdf.sizeBytes;
+        /** Bytes the connection took in this attempt, and when the attempt began. */
+        let handed = 0;
+        let attemptAt = this.#monotonic();
         let reported = 0;
-        const answer = await this.#call(run, (attempts, alive) =>
-          client.uploadDocument(
-            {
-              open: () => blobs.openRead(draft.pdf.sha256),
-              sizeBytes: draft.pdf.sizeBytes,
-              filename: draft.pdf.originalName,
-            },
-            {
-              signal,
-              ...attempts,
-              onProgress: (sent, total) => {
-                alive(uploadWireMs(sent));
-                if (sent === 0 || sent === total || sent - reported >= PROGRESS_STEP_BYTES) {
-                  reported = sent;
-                  this.#emitItem(run.batchId, draft.id, sent, total);
-                }
+        /** Tells listeners how far the upload is: no further than the line could have carried it. */
+        const report = () => {
+          const shown = run.pace.shown(handed, this.#monotonic() - attemptAt);
+          if (shown - reported < PROGRESS_STEP_BYTES && !(shown === total && reported < total)) return;
+          reported = shown;
+          this.#emitItem(run.batchId, draft.id, shown, total);
+        };
+        // The pace moves a bar on while the connection, its buffers full, takes nothing more.
+        const ticker = setInterval(report, PACE_TICK_MS);
+        let answer: Answer<Upload>;
+        try {
+          answer = await this.#call(run, (attempts, alive) =>
+            client.uploadDocument(
+              {
+                open: () => blobs.openRead(draft.pdf.sha256, total),
+                sizeBytes: total,
+                filename: draft.pdf.originalName,
               },
-            },
-          ),
-        );
+              {
+                signal,
+                ...attempts,
+                onProgress: (sent) => {
+                  alive(uploadWireMs(sent));
+                  handed = sent;
+                  if (sent > 0) return report();
+                  // A new attempt: its bytes start again from the first.
+                  attemptAt = this.#monotonic();
+                  reported = 0;
+                  this.#emitItem(run.batchId, draft.id, 0, total);
+                },
+              },
+            ),
+          );
+        } finally {
+          clearInterval(ticker);
+        }
+        if (answer.kind === 'applied') run.pace.finished(total, this.#monotonic() - attemptAt);
         return decideUpload(
           this.#document(run.batchId, draft.id) ?? document,
           step,

@@ -26,7 +26,11 @@ export interface FileSystem {
   /** Makes the folder's entries (files created, renamed or removed in it) survive a power cut. */
   syncDirectory(path: string): Promise<void>;
   /** Streams a file's bytes in chunks of at most `highWaterMark`; a read error is a stream error. */
-  createReadStream(path: string, options: { readonly highWaterMark: number }): Readable;
+  /** `end`: the last byte to read (inclusive), as Node's; the rest of the file is never read. */
+  createReadStream(
+    path: string,
+    options: { readonly highWaterMark: number; readonly end?: number },
+  ): Readable;
 }
 
 export type OpenFlags = 'r' | 'w' | 'a' | 'wx';
@@ -144,8 +148,14 @@ class NodeFileSystem implements FileSystem {
     }
   }
 
-  createReadStream(path: string, options: { readonly highWaterMark: number }): Readable {
-    return createReadStream(path, { highWaterMark: options.highWaterMark });
+  createReadStream(
+    path: string,
+    options: { readonly highWaterMark: number; readonly end?: number },
+  ): Readable {
+    return createReadStream(path, {
+      highWaterMark: options.highWaterMark,
+      ...(options.end === undefined ? {} : { end: options.end }),
+    });
   }
 }
 

@@ -4,6 +4,7 @@ import type { ConnectionRegistry } from '../connections';
 import type { PolitenessWatch } from '../politeness';
 import type { ServiceState } from '../service-state';
 import type { TokenGrant, TokenStore } from '../token-store';
+import type { Uplink } from '../uplink';
 import type { OperationName, Scope } from '../types';
 
 /** What every API handler can reach. */
@@ -14,6 +15,8 @@ export interface ServiceContext {
   politeness: PolitenessWatch;
   /** The accepted connections, numbered (politeness tells in-flight calls apart with them). */
   connections: ConnectionRegistry;
+  /** The client's uplink: upload bodies cross it at its rate (unlimited unless set). */
+  uplink: Uplink;
   /** `http://127.0.0.1:<port>`, used to build widget URLs. */
   baseUrl(): string;
 }

@@ -44,12 +44,17 @@ async function createUpload(call: ApiCall): Promise<ApiResponse | null> {
 
   const hash = createHash('sha256');
   let head = Buffer.alloc(0);
-  const outcome = await consumeBody(call.request, MAX_PDF_BYTES, (chunk) => {
-    hash.update(chunk);
-    if (head.length < PDF_HEADER_BYTES) {
-      head = Buffer.concat([head, chunk.subarray(0, PDF_HEADER_BYTES - head.length)]);
-    }
-  });
+  const outcome = await consumeBody(
+    call.request,
+    MAX_PDF_BYTES,
+    (chunk) => {
+      hash.update(chunk);
+      if (head.length < PDF_HEADER_BYTES) {
+        head = Buffer.concat([head, chunk.subarray(0, PDF_HEADER_BYTES - head.length)]);
+      }
+    },
+    call.service.uplink,
+  );
   if (outcome.kind === 'aborted') return null;
   if (outcome.kind === 'tooLarge') {
     return {

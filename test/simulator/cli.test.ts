@@ -74,6 +74,16 @@ describe('npm run simulator (cli.ts)', () => {
     expect(exitCode).toBe(0);
   });
 
+  it('--upload-mbit throttles uploads and says so in the banner and the control API', async () => {
+    const cli = await startCli(['--port', '0', '--upload-mbit', '20'], /Ctrl\+C/);
+    expect(cli.output()).toContain('Uplink          20 Mbit/s for uploads');
+    const baseUrl = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(cli.output())?.[1] ?? '';
+    const state = await fetchJson(`${baseUrl}/__simulator/state`);
+    expect(state.body.uplink).toEqual({ mbit: 20, receivedBytes: 0 });
+    cli.process.kill('SIGTERM');
+    await once(cli.process, 'exit');
+  });
+
   it('--variant plays the named variant and says so in the banner', async () => {
     const cli = await startCli(['--port', '0', '--variant', 'terse-token'], /Ctrl\+C/);
     expect(cli.output()).toContain('Variant         terse-token: upload 201');

@@ -108,6 +108,24 @@ describe('each endpoint (spec §4)', () => {
     expect(progress.at(-1)).toBe(upload.size_bytes);
   });
 
+  it('reports upload progress in slices of at most 64 KiB as the connection takes them, not a whole read at once', async () => {
+    const { client: c } = client();
+    // 3 MiB in one stored file: the disk is read a MiB at a time.
+    const pdf = readFileSync(pdfPath);
+    const bigPath = files.file('big.pdf');
+    writeFileSync(bigPath, Buffer.concat([pdf, Buffer.alloc(3 * 1024 * 1024 - pdf.length, 0x20)]));
+    const progress: number[] = [];
+    const upload = expectOk(
+      await c.uploadDocument(uploadSourceOf(bigPath), { onProgress: (sent) => progress.push(sent) }),
+    );
+    expect(upload.size_bytes).toBe(3 * 1024 * 1024);
+    expect(progress[0]).toBe(0);
+    expect(progress.at(-1)).toBe(3 * 1024 * 1024);
+    const steps = progress.slice(1).map((sent, index) => sent - (progress[index] ?? 0));
+    expect(Math.min(...steps)).toBeGreaterThan(0);
+    expect(Math.max(...steps)).toBeLessThanOrEqual(64 * 1024);
+  });
+
   it.each([
     ['Q3%20report.pdf', 'Q3_20report.pdf'],
     ['Devis n°12 – Müller & Söhne.pdf', normalizeFilename('Devis n°12 – Müller & Söhne.pdf')],
