@@ -15,13 +15,14 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { DEMO_CLIENT, startSimulator } from './simulator';
+import { MIN_UPLINK_MBIT } from './uplink';
 import { REFERENCE_VARIANT, describeVariant, variantNamed, type ServiceVariant } from './variants';
 
 const flagsSchema = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(4010),
   latencyMs: z.coerce.number().min(0).default(0),
   failRate: z.coerce.number().min(0).max(1).default(0),
-  uploadMbit: z.coerce.number().positive().optional(),
+  uploadMbit: z.coerce.number().min(MIN_UPLINK_MBIT).optional(),
   seed: z.coerce.number().int().optional(),
   variant: z.string().optional(),
   json: z.boolean().default(false),
@@ -49,7 +50,11 @@ function readFlags(): z.infer<typeof flagsSchema> {
     json: values.json,
   });
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `--${issue.path.join('.')}: ${issue.message}`);
+    // Named as typed: --upload-mbit, not the schema's uploadMbit.
+    const flagName = (key: string) => key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+    const problems = parsed.error.issues.map(
+      (issue) => `--${flagName(issue.path.join('.'))}: ${issue.message}`,
+    );
     throw new Error(`invalid options: ${problems.join('; ')}`);
   }
   return parsed.data;

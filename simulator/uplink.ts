@@ -5,6 +5,12 @@
  * connection is not read, so the client feels the link through TCP flow control, as on a real
  * line. Unthrottled (the default), bytes pass at once.
  */
+/**
+ * The slowest link the simulator plays: 1 kbit/s. Slower, a 64 KiB chunk's crossing would pass
+ * setTimeout's 24.8-day limit, which Node silently turns into 1 ms (an unlimited link).
+ */
+export const MIN_UPLINK_MBIT = 0.001;
+
 export class Uplink {
   /** Bytes a millisecond; undefined: no limit. */
   #bytesPerMs: number | undefined;
@@ -18,8 +24,10 @@ export class Uplink {
 
   /** Sets the rate in Mbit/s (10^6 bits a second); undefined or 0 removes the limit. */
   setMbit(mbit: number | undefined): void {
-    if (mbit !== undefined && (!Number.isFinite(mbit) || mbit < 0))
-      throw new RangeError(`the upload rate must be a non-negative number of Mbit/s, got ${mbit}`);
+    if (mbit !== undefined && mbit !== 0 && !(Number.isFinite(mbit) && mbit >= MIN_UPLINK_MBIT))
+      throw new RangeError(
+        `the upload rate must be 0 (no limit) or at least ${MIN_UPLINK_MBIT} Mbit/s, got ${mbit}`,
+      );
     this.#bytesPerMs = mbit ? (mbit * 1_000_000) / 8 / 1000 : undefined;
   }
 

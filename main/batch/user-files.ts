@@ -289,22 +289,46 @@ export function createUserFiles(options: UserFilesOptions = {}): UserFiles {
         throw new UserFileError('OUTSIDE_FOLDER', 'the file is outside its folder');
       return { handle, info };
     } catch (error) {
-      await handle.close().catch(() => undefined);
+      await release(handle);
       throw error;
     }
   }
 
   /**
+   * Closes a file without waiting past the deadline: Node's close waits for the handle's pending
+   * reads, and a read from a drive that stopped answering mid-file never returns (the close then
+   * ends whenever that read does, on its own).
+   */
+  async function release(handle: FileHandle): Promise<void> {
+    await new Promise<void>((resolveRelease) => {
+      const timer = setTimeout(resolveRelease, deadlineMs);
+      void handle
+        .close()
+        .catch(() => undefined)
+        .finally(() => {
+          clearTimeout(timer);
+          resolveRelease();
+        });
+    });
+  }
+
+  /**
    * Where the open file really is: on Linux the kernel says it (`/proc/self/fd`); elsewhere the
-   * checked path, provided it still names the very file that was opened (same device and inode).
+   * checked path, provided it still resolves to itself (no folder on the way became a link since
+   * it was checked: `stat` alone would follow such a link to the very file opened) and still
+   * names the very file that was opened (same device and inode). Without the kernel's word, a
+   * swap made and undone between the open and these checks goes unseen: the README says so.
    */
   async function openedPath(handle: FileHandle, checked: string, info: Stats): Promise<string> {
     if (process.platform === 'linux') {
       const where = await bounded(() => calls.readlink(`/proc/self/fd/${handle.fd}`)).catch(() => undefined);
       if (where !== undefined && isAbsolute(where)) return where;
     }
-    const now = await bounded(() => calls.stat(checked));
-    if (now.dev !== info.dev || now.ino !== info.ino)
+    const [now, resolvedNow] = await Promise.all([
+      bounded(() => calls.stat(checked)),
+      bounded(() => calls.realpath(checked)),
+    ]);
+    if (resolvedNow !== checked || now.dev !== info.dev || now.ino !== info.ino)
       throw new UserFileError('ELOOP', 'the file changed while it was being opened');
     return checked;
   }
@@ -324,7 +348,7 @@ export function createUserFiles(options: UserFilesOptions = {}): UserFiles {
         yield bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead);
       }
     } finally {
-      await handle.close().catch(() => undefined);
+      await release(handle);
     }
   }
 
@@ -349,7 +373,7 @@ export function createUserFiles(options: UserFilesOptions = {}): UserFiles {
         }
         return Buffer.concat(chunks, total);
       } finally {
-        await handle.close().catch(() => undefined);
+        await release(handle);
       }
     },
     async list(folder) {

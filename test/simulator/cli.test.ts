@@ -120,4 +120,18 @@ describe('npm run simulator (cli.ts)', () => {
     const [exitCode] = (await once(started, 'exit')) as [number | null];
     expect(exitCode).toBe(2);
   });
+
+  it('refuses an uplink too slow to play, naming the option as typed', async () => {
+    // 1e-12 Mbit/s: each chunk's wait would pass setTimeout's limit and become 1 ms (no limit).
+    const started = spawn(process.execPath, [TSX_CLI, CLI, '--upload-mbit', '1e-12'], { stdio: 'pipe' });
+    child = started;
+    let stderr = '';
+    started.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    const [exitCode] = (await once(started, 'exit')) as [number | null];
+    expect(exitCode).toBe(2);
+    expect(stderr).toContain('--upload-mbit');
+    expect(stderr).toContain('0.001');
+  });
 });

@@ -66,5 +66,8 @@ describe('the uplink (uploadMbit): one link shared by every upload', () => {
       receivedBytes: 100_000,
     });
     expect(() => sim.uplink.set(-1)).toThrow(RangeError);
+    // Slower than 1 kbit/s would silently become no limit at all (setTimeout's cap).
+    expect(() => sim.uplink.set(1e-12)).toThrow(RangeError);
+    await expect(startSimulator({ uploadMbit: 1e-12 })).rejects.toThrow(RangeError);
   });
 });
