@@ -258,6 +258,12 @@ export const prepareByHand: Journey = {
     // Send: both prepared, each with what was set here.
     await sendBatch(page);
     await page.getByText('2 of 2 documents sent').waitFor({ timeout: 30_000 });
+    // "Sent" counts a request once created; it is ready to sign once prepared, as each row says.
+    for (const reference of ['HAND-1', 'HAND-2'])
+      await table
+        .getByRole('row', { name: new RegExp(reference) })
+        .getByText('Waiting for signatures')
+        .waitFor({ timeout: 30_000 });
     expect(sim.state.countByExternalReference()).toEqual({ 'HAND-1': 1, 'HAND-2': 1 });
     const byReference = Object.fromEntries(
       sim.state.requests().map((request) => [request.externalReference, request]),
