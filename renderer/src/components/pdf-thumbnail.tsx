@@ -16,22 +16,20 @@ export function PdfThumbnail({ batchId, document }: { batchId: string; document:
   const [viewing, setViewing] = useState(false);
 
   useEffect(() => {
-    let current = true;
+    const shown = new AbortController();
     setState('loading');
-    thumbnailOf(batchId, document.id, document.sha256).then(
+    thumbnailOf(batchId, document.id, document.sha256, shown.signal).then(
       (bitmap) => {
         const target = canvas.current;
-        if (!current || !target) return;
+        if (shown.signal.aborted || !target) return;
         target.width = bitmap.width;
         target.height = bitmap.height;
         target.getContext('2d')?.drawImage(bitmap, 0, 0);
         setState('ready');
       },
-      () => current && setState('failed'),
+      () => !shown.signal.aborted && setState('failed'),
     );
-    return () => {
-      current = false;
-    };
+    return () => shown.abort();
   }, [batchId, document.id, document.sha256]);
 
   return (

@@ -25,12 +25,19 @@ function pdfjsReady(): Promise<{ readonly pdfjs: PdfJs; readonly worker: PDFWork
   return loading;
 }
 
-/** Opens a PDF from its bytes (which pdf.js takes over: pass a copy if you keep them). */
-export async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
+/**
+ * Opens a PDF from its bytes (which pdf.js takes over: pass a copy if you keep them).
+ * `glyphPaths` draws the text as paths rather than through the page's fonts: pdf.js otherwise
+ * adds each PDF's fonts to `document.fonts` and removes them on `destroy()`, and every such
+ * change makes Chromium restyle and reshape all the page's text (a full layout) — once per
+ * thumbnail of a scrolling table, a frame missed each time.
+ */
+export async function openPdf(bytes: Uint8Array, { glyphPaths = false } = {}): Promise<PDFDocumentProxy> {
   const { pdfjs, worker } = await pdfjsReady();
   return pdfjs.getDocument({
     data: bytes,
     worker,
+    disableFontFace: glyphPaths,
     isEvalSupported: false,
     useWasm: false,
     useSystemFonts: false,
