@@ -26,6 +26,7 @@ import { buildCreateBody } from '../../main/batch/create-body';
 import { BatchStore } from '../../main/store/batch-store';
 import { BlobStore } from '../../main/store/blob-store';
 import { nodeFileSystem, type FileSystem, type OpenFile } from '../../main/store/file-system';
+import { createSeededRandom } from '../../simulator/seeded-random';
 import { makePdfBytes } from '../../test/support/pdf-files';
 
 /** How the year looks. */
@@ -91,18 +92,6 @@ export function batchSizes(batches: number, total: number): number[] {
   const last = sizes.length - 1;
   sizes[last] = (sizes[last] ?? 0) + total - sizes.reduce((a, b) => a + b, 0);
   return sizes;
-}
-
-/** A small deterministic pseudo-random generator (mulberry32): the same folder every run. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function person(type: Participant['participant_type'], role: string, index: number): Participant {
@@ -171,7 +160,8 @@ export async function generateHistory(
   const store = await BatchStore.open(dataDir, { fs: unsyncedFileSystem });
   const blobs = new BlobStore(dataDir, { fs: unsyncedFileSystem });
   const template = await makePdfBytes('Employment contract');
-  const roll = random(2026);
+  // Seeded: the same folder every run.
+  const roll = createSeededRandom(2026);
   const sizes = batchSizes(shape.batches, shape.documents);
   let events = 0;
   let reference = 0;

@@ -7,7 +7,7 @@ import { makeBatch, observer, openTestDesk } from '../../support/batch-harness';
 import { answerChecks } from '../../support/user-checks';
 import { bundleEntry, killAllCli, parseJsonLines, runCli, startCli } from '../../support/cli-process';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
-import { seededRandom } from '../cli/cli-fixtures';
+import { createSeededRandom } from '../../../simulator/seeded-random';
 
 /**
  * The send engine killed with SIGKILL while it adds extra participants, a call the spec gives no
@@ -67,7 +67,7 @@ describe('the send engine, killed while adding participants and run again', () =
     await desk.close();
 
     const args = [dataDir, batch.id, sim.baseUrl];
-    const random = seededRandom(SEED);
+    const random = createSeededRandom(SEED);
     const kills: Record<KillKind, number> = { 'random-delay': 0, 'after-participant': 0 };
     for (let kill = 0; kill < KILLS_WANTED; kill += 1) {
       const kind: KillKind = kill % 2 === 0 ? 'after-participant' : 'random-delay';

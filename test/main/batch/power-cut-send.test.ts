@@ -9,7 +9,7 @@ import { observer, openTestDesk, signer } from '../../support/batch-harness';
 import { CrashFileSystem } from '../../support/crash-fs';
 import { makePdfBytes, makeTempFolder, type TempFolder } from '../../support/pdf-files';
 import { answerChecks } from '../../support/user-checks';
-import { seededRandom } from '../cli/cli-fixtures';
+import { createSeededRandom } from '../../../simulator/seeded-random';
 
 /**
  * Power cuts while sending (ENGINEERING.md, "Durability is tested, not assumed"): the real
@@ -109,7 +109,7 @@ describe.concurrent.each(
 )('power cuts while sending, against %s', (_description, variant: ServiceVariant, index: number) => {
   it(`survives ${cutsPerVariant} power cuts: nothing lost, nothing sent twice, the journal always loads (seed ${BASE_SEED + index})`, async () => {
     const seed = BASE_SEED + index;
-    const random = seededRandom(seed);
+    const random = createSeededRandom(seed);
     const sim = await startSimulator({ seed, variant });
     const files = makeTempFolder('desk-power-cut-');
     try {
@@ -129,7 +129,7 @@ describe.concurrent.each(
         dropBeforeRate: 0.02,
       });
       const machine: Machine = {
-        fs: new CrashFileSystem({ scheduling: seededRandom(seed * 7 + 1) }),
+        fs: new CrashFileSystem({ scheduling: createSeededRandom(seed * 7 + 1) }),
         sim,
         files,
         pdfs,
@@ -197,7 +197,7 @@ describe.concurrent.each(
 
         // The machine restarts from what the disk kept. Now and then it stays off over a
         // weekend: the service forgets keys it keeps less than a day, and uploads expire.
-        machine.fs = new CrashFileSystem({ image, scheduling: seededRandom(seed + tally.cuts) });
+        machine.fs = new CrashFileSystem({ image, scheduling: createSeededRandom(seed + tally.cuts) });
         desk = await openDesk(machine);
         if (random() < 0.05) {
           sim.clock.advance(25 * HOUR);

@@ -3,6 +3,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { expect } from 'vitest';
 import { phaseOf } from '../../../main/batch/batch-state';
 import { BatchStore } from '../../../main/store/batch-store';
+import { createSeededRandom } from '../../../simulator/seeded-random';
 import type { Simulator } from '../../../simulator/simulator';
 import { makePdfBytes, type TempFolder } from '../../support/pdf-files';
 
@@ -19,18 +20,6 @@ export function variantSeed(base: number, variant: { readonly name: string }): n
 /** The references the service holds more than one request for, with their counts: duplicates. */
 export function duplicateReferences(sim: Simulator): [string, number][] {
   return Object.entries(sim.state.countByExternalReference()).filter(([, count]) => count > 1);
-}
-
-/** A small deterministic generator (mulberry32), so a run can be replayed from its seed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 /**
@@ -130,7 +119,7 @@ export async function writeContractManifest(
   folder: TempFolder,
   options: ContractManifestOptions,
 ): Promise<ContractManifest> {
-  const random = seededRandom(options.seed);
+  const random = createSeededRandom(options.seed);
   const prefix = options.referencePrefix ?? 'HR-2026-';
   const header = [
     'document',

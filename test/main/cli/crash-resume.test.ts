@@ -16,11 +16,11 @@ import {
   type CliResult,
 } from '../../support/cli-process';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
+import { createSeededRandom } from '../../../simulator/seeded-random';
 import {
   duplicateReferences,
   expectExactlyOnePreparedRequestEach,
   readLocalDocuments,
-  seededRandom,
   variantSeed,
   writeContractManifest,
   type ContractManifest,
@@ -178,7 +178,7 @@ describe.each(variantsForSuite().map((variant) => [describeVariant(variant), var
       const dataDir = files.file(`data-${variant.name}`);
       const connection = ['--base-url', service.baseUrl, '--data-dir', dataDir];
       const args = ['send', manifest.path, ...connection, '--json', '--concurrency', '4'];
-      const random = seededRandom(seed);
+      const random = createSeededRandom(seed);
       const kills: Record<KillKind, number> = { 'random-delay': 0, 'during-upload': 0, 'after-create': 0 };
       const unknownAfterKill: number[] = [];
       const log: string[] = [];
