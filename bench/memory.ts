@@ -7,13 +7,11 @@
  *
  * Run alone: `npx tsx bench/memory.ts`.
  */
-import { observer, signer } from '../test/support/batch-harness';
 import { makeTempFolder } from '../test/support/pdf-files';
 import { DEMO_CLIENT, startSimulator } from '../simulator/simulator';
-import type { BenchDocument } from './support/batch-setup';
 import { bundleChild, runChild } from './support/child-runner';
 import type { MemoryJob, MemoryResult } from './support/memory-child';
-import { makePaddedPdfTemplate, writePaddedPdf } from './support/pdf-fixtures';
+import { writeBenchDocuments } from './support/bench-documents';
 import type { PhaseMemory } from './support/rss-sampler';
 import {
   formatMiB,
@@ -56,18 +54,12 @@ export async function runMemoryBench(): Promise<BenchReport> {
   try {
     sim.faults.set({ latencyMs: LATENCY_MS });
     progress(`writing ${DOCUMENTS} PDFs of ${DOCUMENT_BYTES / MIB} MiB (real bytes)`);
-    const template = await makePaddedPdfTemplate(DOCUMENT_BYTES, 'Large benchmark contract');
-    const documents: BenchDocument[] = [];
-    for (let index = 1; index <= DOCUMENTS; index += 1) {
-      const path = folder.file(`large-contract-${index}.pdf`);
-      await writePaddedPdf(path, template);
-      documents.push({
-        path,
-        externalReference: `BIG-${index}`,
-        recipients: [signer(index)],
-        extraParticipants: [observer(index)],
-      });
-    }
+    const documents = await writeBenchDocuments(folder, {
+      count: DOCUMENTS,
+      sizeBytes: DOCUMENT_BYTES,
+      title: 'Large benchmark contract',
+      referencePrefix: 'BIG',
+    });
     const bundle = await bundleChild('support/memory-child.ts', folder.path);
     progress('preparing and sending in a child process, sampling its memory every 20 ms');
     const job: MemoryJob = {

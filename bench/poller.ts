@@ -9,11 +9,11 @@
  * Run alone: `npx tsx bench/poller.ts`. POLLER_PROFILE=<folder> writes a CPU profile of each
  * tracking child there (--cpu-prof).
  */
-import { makeBatch, openTestDesk } from '../test/support/batch-harness';
 import { makeTempFolder } from '../test/support/pdf-files';
 import { DEMO_CLIENT, startSimulator } from '../simulator/simulator';
 import { DEFAULT_POLL_SCHEDULE } from '../main/tracking/poll-schedule';
 import { bundleChild, runChild } from './support/child-runner';
+import { createOpenRequests } from './support/open-requests';
 import type { PollerJob, PollerResult } from './support/poller-child';
 import {
   formatMiB,
@@ -117,17 +117,7 @@ async function track(requests: number, windowMs: number): Promise<Tracking> {
   const sim = await startSimulator({ seed: 13 });
   try {
     const dataDir = folder.file('data');
-    progress(`creating ${requests} open requests through the engine (small PDFs, no latency)`);
-    const setupStarted = performance.now();
-    const desk = await openTestDesk(sim, dataDir, { concurrency: 8 });
-    try {
-      const batch = await makeBatch(desk, folder, requests, 'Poller');
-      const summary = await desk.engine.send(batch.id);
-      if (summary.prepared !== requests) throw new Error(`setup prepared ${summary.prepared} of ${requests}`);
-    } finally {
-      await desk.close();
-    }
-    const setupMs = performance.now() - setupStarted;
+    const setupMs = await createOpenRequests(sim, folder, dataDir, requests, 'Poller');
     const open = sim.state.requests().filter((request) => request.status === 'prepared').length;
     const bundle = await bundleChild('support/poller-child.ts', folder.path);
     progress(

@@ -12,12 +12,12 @@ import { rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { openDesk, type Desk } from '../main/desk-core';
 import { Secret } from '../main/secret';
-import { observer, openTestDesk, signer } from '../test/support/batch-harness';
+import { openTestDesk } from '../test/support/batch-harness';
 import { makeTempFolder, type TempFolder } from '../test/support/pdf-files';
 import { startSimulator, type CallRecord } from '../simulator/simulator';
 import { prepareBatch, type BenchDocument } from './support/batch-setup';
 import { meanMs, probeDurableAppend, timeMethod, type Timings } from './support/instrument';
-import { makePaddedPdfTemplate, writePaddedPdf } from './support/pdf-fixtures';
+import { writeBenchDocuments } from './support/bench-documents';
 import { startSimulatorProcess } from './support/simulator-process';
 import {
   formatMs,
@@ -70,19 +70,12 @@ interface SendRun {
 
 /** Writes the source PDFs once; every run prepares its own copy of them. */
 async function writeSources(folder: TempFolder): Promise<BenchDocument[]> {
-  const template = await makePaddedPdfTemplate(DOCUMENT_BYTES, 'Benchmark contract');
-  const documents: BenchDocument[] = [];
-  for (let index = 1; index <= DOCUMENTS; index += 1) {
-    const path = folder.file(`contract-${String(index).padStart(3, '0')}.pdf`);
-    await writePaddedPdf(path, template);
-    documents.push({
-      path,
-      externalReference: `REF-${index}`,
-      recipients: [signer(index)],
-      extraParticipants: [observer(index)],
-    });
-  }
-  return documents;
+  return writeBenchDocuments(folder, {
+    count: DOCUMENTS,
+    sizeBytes: DOCUMENT_BYTES,
+    title: 'Benchmark contract',
+    referencePrefix: 'REF',
+  });
 }
 
 /** Wraps the client's calls and the store's durable record on this desk only. */

@@ -12,11 +12,11 @@
  * Run alone: `npx tsx bench/tray-week.ts`. TRAY_WEEK_DAYS=1 runs a shorter week (development);
  * TRAY_WEEK_PROFILE=<folder> writes a CPU profile of the child there (--cpu-prof).
  */
-import { makeBatch, openTestDesk } from '../test/support/batch-harness';
 import { makeTempFolder } from '../test/support/pdf-files';
 import { DEMO_CLIENT, startSimulator } from '../simulator/simulator';
 import { createSeededRandom } from '../simulator/seeded-random';
 import { bundleChild } from './support/child-runner';
+import { createOpenRequests } from './support/open-requests';
 import { runTrayChild, type TrayJob, type TrayResult } from './support/tray-channel';
 import {
   formatMiB,
@@ -73,17 +73,7 @@ async function runWeek(): Promise<{ result: TrayResult; stderr: string; setupMs:
   const sim = await startSimulator({ seed: 13 });
   try {
     const dataDir = folder.file('data');
-    progress(`creating ${REQUESTS} open requests through the engine (small PDFs, no latency)`);
-    const setupStarted = performance.now();
-    const desk = await openTestDesk(sim, dataDir, { concurrency: 8 });
-    try {
-      const batch = await makeBatch(desk, folder, REQUESTS, 'Tray week');
-      const summary = await desk.engine.send(batch.id);
-      if (summary.prepared !== REQUESTS) throw new Error(`setup prepared ${summary.prepared} of ${REQUESTS}`);
-    } finally {
-      await desk.close();
-    }
-    const setupMs = performance.now() - setupStarted;
+    const setupMs = await createOpenRequests(sim, folder, dataDir, REQUESTS, 'Tray week');
     const changes = planChanges(sim.state.requests().map((request) => request.id));
     const bundle = await bundleChild('support/tray-child.ts', folder.path);
     progress(`tracking them for ${DAYS} simulated days in a child process (moved clock, real HTTP)`);

@@ -14,13 +14,13 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { SendPhase } from '../shared/domain/batch';
-import { observer, openTestDesk, signer } from '../test/support/batch-harness';
+import { openTestDesk } from '../test/support/batch-harness';
 import { makeTempFolder } from '../test/support/pdf-files';
 import { startSimulator } from '../simulator/simulator';
 import { PROGRESS_STEP_BYTES } from '../main/batch/send-engine';
 import { UPLOAD_SLICE_BYTES } from '../main/client/service-client';
-import { prepareBatch, type BenchDocument } from './support/batch-setup';
-import { makePaddedPdfTemplate, writePaddedPdf } from './support/pdf-fixtures';
+import { prepareBatch } from './support/batch-setup';
+import { writeBenchDocuments } from './support/bench-documents';
 import {
   formatMiB,
   formatMs,
@@ -108,18 +108,12 @@ export async function runUplinkBench(): Promise<BenchReport> {
   try {
     sim.faults.set({ latencyMs: LATENCY_MS });
     progress(`writing ${DOCUMENTS} PDFs of ${DOCUMENT_BYTES / MIB} MiB`);
-    const template = await makePaddedPdfTemplate(DOCUMENT_BYTES, 'Uplink contract');
-    const sources: BenchDocument[] = [];
-    for (let index = 1; index <= DOCUMENTS; index += 1) {
-      const path = folder.file(`contract-${String(index).padStart(3, '0')}.pdf`);
-      await writePaddedPdf(path, template);
-      sources.push({
-        path,
-        externalReference: `UP-${index}`,
-        recipients: [signer(index)],
-        extraParticipants: [observer(index)],
-      });
-    }
+    const sources = await writeBenchDocuments(folder, {
+      count: DOCUMENTS,
+      sizeBytes: DOCUMENT_BYTES,
+      title: 'Uplink contract',
+      referencePrefix: 'UP',
+    });
     const desk = await openTestDesk(sim, folder.file('data'), { concurrency: CONCURRENCY });
     try {
       const batch = await prepareBatch(desk, 'Uplink', sources);
