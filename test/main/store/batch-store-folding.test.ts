@@ -6,7 +6,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DocumentDraft, TrackedStatus } from '../../../shared/domain/batch';
 import type { BatchEvent } from '../../../main/batch/batch-events';
 import type { BatchState } from '../../../main/batch/batch-state';
 import { BatchStore } from '../../../main/store/batch-store';
@@ -14,58 +13,10 @@ import { JournalWriter } from '../../../main/store/journal';
 import { buildCreateBody } from '../../../main/batch/create-body';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 
+import { draft, sent, signed } from './fold-fixtures';
+
 let folder: TempFolder | undefined;
 afterEach(() => folder?.remove());
-
-function draft(index: number): DocumentDraft {
-  return {
-    id: `doc-${index}`,
-    externalReference: `REF-${index}`,
-    pdf: {
-      originalName: `contract-${index}.pdf`,
-      storedFilename: `contract-${index}.pdf`,
-      sizeBytes: 1000,
-      sha256: index.toString(16).padStart(64, '0'),
-    },
-    recipients: [
-      {
-        participant_type: 'signer',
-        role: 'Employee',
-        name: `Signer ${index}`,
-        email: `s${index}@example.com`,
-      },
-    ],
-    extraParticipants: [],
-    options: {},
-  };
-}
-
-const signed: TrackedStatus = {
-  status: 'completed',
-  documentStatus: 'finalized',
-  evidenceReady: true,
-  preparedAt: '2026-01-05T09:00:00.000Z',
-  openedAt: '2026-01-05T10:00:00.000Z',
-  finalizedAt: '2026-01-05T11:00:00.000Z',
-  readAt: '2026-01-05T11:01:00.000Z',
-  final: true,
-};
-
-/** The events that take a document from queued to prepared at the service. */
-function sent(documentId: string): BatchEvent[] {
-  return [
-    {
-      type: 'upload_completed',
-      documentId,
-      uploadId: `u-${documentId}`,
-      filename: 'c.pdf',
-      sha256: 'a'.repeat(64),
-      sizeBytes: 1000,
-    },
-    { type: 'request_created', documentId, requestId: `r-${documentId}`, replayed: false },
-    { type: 'request_prepared', documentId, revision: 1, sha256: undefined, alreadyPrepared: false },
-  ];
-}
 
 function journalLines(dataDir: string, batchId: string): number {
   const text = readFileSync(join(dataDir, 'batches', batchId, 'journal.log'), 'utf8');

@@ -1,53 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { DocumentDraft, TrackedStatus } from '../../../shared/domain/batch';
-import type { BatchEvent } from '../../../main/batch/batch-events';
 import { BatchStore } from '../../../main/store/batch-store';
 import { CrashFileSystem, type DiskImage } from '../../support/crash-fs';
 import { createSeededRandom } from '../../../simulator/seeded-random';
 
-const DATA = '/home/user/data';
+import { draft, sent, trackedStatus } from './fold-fixtures';
 
-function draft(index: number): DocumentDraft {
-  return {
-    id: `doc-${index}`,
-    externalReference: `REF-${index}`,
-    pdf: {
-      originalName: `c${index}.pdf`,
-      storedFilename: `c${index}.pdf`,
-      sizeBytes: 1000,
-      sha256: 'b'.repeat(64),
-    },
-    recipients: [
-      { participant_type: 'signer', role: 'Employee', name: `S ${index}`, email: `s${index}@example.com` },
-    ],
-    extraParticipants: [],
-    options: {},
-  };
-}
-const status = (n: number, final: boolean): TrackedStatus => ({
-  status: final ? 'completed' : 'sent',
-  documentStatus: final ? 'finalized' : 'ready',
-  evidenceReady: final,
-  preparedAt: '2026-01-05T09:00:00.000Z',
-  openedAt: `2026-01-05T10:00:${String(n % 60).padStart(2, '0')}.000Z`,
-  finalizedAt: final ? '2026-01-05T11:00:00.000Z' : undefined,
-  readAt: '2026-01-05T11:01:00.000Z',
-  final,
-});
-function sent(documentId: string): BatchEvent[] {
-  return [
-    {
-      type: 'upload_completed',
-      documentId,
-      uploadId: `u-${documentId}`,
-      filename: 'c.pdf',
-      sha256: 'a'.repeat(64),
-      sizeBytes: 1000,
-    },
-    { type: 'request_created', documentId, requestId: `r-${documentId}`, replayed: false },
-    { type: 'request_prepared', documentId, revision: 1, sha256: undefined, alreadyPrepared: false },
-  ] as BatchEvent[];
-}
+const DATA = '/home/user/data';
 
 /** A disk with one batch: doc-1 signed, doc-2 waiting, `reads` status reads in its journal (no snapshot fold). */
 async function prepared(reads: number): Promise<{ image: DiskImage; batchId: string }> {
@@ -61,9 +19,13 @@ async function prepared(reads: number): Promise<{ image: DiskImage; batchId: str
   await store.record(batch.id, [{ type: 'send_requested', documentIds: ['doc-1', 'doc-2'] }]);
   await store.record(batch.id, sent('doc-1'));
   await store.record(batch.id, sent('doc-2'));
-  await store.record(batch.id, [{ type: 'status_read', documentId: 'doc-1', status: status(0, true) }]);
+  await store.record(batch.id, [
+    { type: 'status_read', documentId: 'doc-1', status: trackedStatus(0, true) },
+  ]);
   for (let n = 1; n <= reads; n++)
-    await store.record(batch.id, [{ type: 'status_read', documentId: 'doc-2', status: status(n, false) }]);
+    await store.record(batch.id, [
+      { type: 'status_read', documentId: 'doc-2', status: trackedStatus(n, false) },
+    ]);
   await store.close();
   return { image: fs.imageAfterPowerCut(createSeededRandom(1)), batchId: batch.id };
 }
@@ -93,7 +55,9 @@ describe('folds through power cuts', () => {
           const work = [
             store.record(batchId, [{ type: 'batch_renamed', name: 'one' }]).then(() => acked.push('one')),
             store
-              .record(batchId, [{ type: 'status_read', documentId: 'doc-2', status: status(999, true) }])
+              .record(batchId, [
+                { type: 'status_read', documentId: 'doc-2', status: trackedStatus(999, true) },
+              ])
               .then(() => {
                 finalAcked = true;
               }),

@@ -1,49 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { DocumentDraft, TrackedStatus } from '../../../shared/domain/batch';
-import type { BatchEvent } from '../../../main/batch/batch-events';
 import { BatchStore } from '../../../main/store/batch-store';
 import { CrashFileSystem } from '../../support/crash-fs';
 import { createSeededRandom } from '../../../simulator/seeded-random';
 
+import { draft, sent, signed } from './fold-fixtures';
+
 const DATA = '/home/user/data';
-const draft = (index: number): DocumentDraft => ({
-  id: `doc-${index}`,
-  externalReference: `REF-${index}`,
-  pdf: {
-    originalName: `c${index}.pdf`,
-    storedFilename: `c${index}.pdf`,
-    sizeBytes: 1000,
-    sha256: 'b'.repeat(64),
-  },
-  recipients: [
-    { participant_type: 'signer', role: 'Employee', name: `S ${index}`, email: `s${index}@example.com` },
-  ],
-  extraParticipants: [],
-  options: {},
-});
-const final: TrackedStatus = {
-  status: 'completed',
-  documentStatus: 'finalized',
-  evidenceReady: true,
-  preparedAt: '2026-01-05T09:00:00.000Z',
-  openedAt: undefined,
-  finalizedAt: '2026-01-05T11:00:00.000Z',
-  readAt: '2026-01-05T11:01:00.000Z',
-  final: true,
-};
-const sent = (documentId: string): BatchEvent[] =>
-  [
-    {
-      type: 'upload_completed',
-      documentId,
-      uploadId: `u-${documentId}`,
-      filename: 'c.pdf',
-      sha256: 'a'.repeat(64),
-      sizeBytes: 1000,
-    },
-    { type: 'request_created', documentId, requestId: `r-${documentId}`, replayed: false },
-    { type: 'request_prepared', documentId, revision: 1, sha256: undefined, alreadyPrepared: false },
-  ] as BatchEvent[];
 
 async function setup(fs: CrashFileSystem) {
   const store = await BatchStore.open(DATA, { fs });
@@ -61,7 +23,7 @@ describe('a fold at rest racing delete() and close()', () => {
       const fs = new CrashFileSystem({ scheduling: createSeededRandom(seed) });
       const { store, id } = await setup(fs);
       const recorded = store
-        .record(id, [{ type: 'status_read', documentId: 'doc-1', status: final }])
+        .record(id, [{ type: 'status_read', documentId: 'doc-1', status: signed }])
         .catch((e) => e);
       for (let i = 0; i < seed % 7; i++) await Promise.resolve();
       const deleted = store
@@ -91,7 +53,7 @@ describe('a fold at rest racing delete() and close()', () => {
         if (closed && op.kind !== 'readFile')
           bad.push(`seed ${seed}: ${op.kind} ${op.path} after close resolved`);
       };
-      const recorded = store.record(id, [{ type: 'status_read', documentId: 'doc-1', status: final }]);
+      const recorded = store.record(id, [{ type: 'status_read', documentId: 'doc-1', status: signed }]);
       for (let i = 0; i < seed % 7; i++) await Promise.resolve();
       await store.close().then(() => (closed = true));
       await recorded;
