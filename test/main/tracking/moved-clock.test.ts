@@ -89,6 +89,10 @@ describe('status poller on a clock it is given', () => {
 
     // A status that changes is written, once.
     sim.complete(requestIds[0]!);
+    // The simulator's evidence is ready 1.5 s after the last signature (its clock): the poller
+    // starts again after that, so the one change it can see is the final one. (A read inside
+    // those 1.5 s finds "completed, evidence pending", a change of its own: the test met it once.)
+    await moveClock(2_000);
     poller.start();
     await untilClock(now() + HOUR);
     poller.stop();
