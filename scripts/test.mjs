@@ -78,6 +78,7 @@ function runVitest(name, args) {
     );
   }
   let counts;
+  let failures = [];
   try {
     const report = JSON.parse(readFileSync(reportFile, 'utf8'));
     counts = {
@@ -85,10 +86,36 @@ function runVitest(name, args) {
       failed: report.numFailedTests,
       skipped: report.numPendingTests + report.numTodoTests,
     };
+    failures = failuresOf(report);
   } catch {
     // The run crashed before writing its report; its exit status says so.
   }
-  return { status: run.status ?? 1, counts };
+  return { status: run.status ?? 1, counts, failures };
+}
+
+/** The first line of a failure message, cut to a readable length. */
+function firstLine(message) {
+  const line =
+    String(message ?? '')
+      .split('\n')
+      .find((text) => text.trim() !== '') ?? '';
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+}
+
+/**
+ * Each failed test of a vitest JSON report as "file > test: first line of its message", and each
+ * file that failed to run at all. CI shows only the end of a run's output; this list is the end.
+ */
+function failuresOf(report) {
+  const cwd = `${process.cwd()}/`;
+  return report.testResults.flatMap((file) => {
+    const name = file.name.startsWith(cwd) ? file.name.slice(cwd.length) : file.name;
+    const failed = file.assertionResults
+      .filter((test) => test.status === 'failed')
+      .map((test) => `${name} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+    if (failed.length === 0 && file.status === 'failed') failed.push(`${name}: ${firstLine(file.message)}`);
+    return failed;
+  });
 }
 
 // The bad-input table times each case and measures its memory (issue 12), so it runs on its own
@@ -111,6 +138,11 @@ if (only.length === 0) {
   runs.push(runVitest('bad-input-table', [TIMED_TABLE]));
 }
 rmSync(reportDir, { recursive: true, force: true });
+const failures = runs.flatMap((run) => run.failures);
+if (failures.length > 0) {
+  console.log(`\n== failed (service variant of this run: seeded-${process.env.SIM_VARIANT_SEED})`);
+  for (const failure of failures) console.log(`- ${failure}`);
+}
 const counted = runs.every((run) => run.counts !== undefined);
 const total = (key) => runs.reduce((sum, run) => sum + (run.counts?.[key] ?? 0), 0);
 console.log(
