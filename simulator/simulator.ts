@@ -78,6 +78,13 @@ export interface Simulator {
   goOffline(): Promise<void>;
   /** Listens again on the same port. */
   goOnline(): Promise<void>;
+  /**
+   * Resolves once no client connection is open: each was closed by its client, and what was
+   * sent on it was received and answered. A test that restarts a machine waits for this before
+   * it moves the clock, as a real restart gives the network time to deliver what the machine
+   * sent before it went down. Rejects after `timeoutMs`, saying how many are still open.
+   */
+  connectionsClosed(timeoutMs?: number): Promise<void>;
   addClient(client: SimulatorClient): void;
   /** The client's uplink, one link shared by every upload (`SimulatorOptions.uploadMbit`). */
   uplink: {
@@ -282,6 +289,18 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     goOnline: () => {
       clearTimeout(offlineTimer);
       return listener.start();
+    },
+    connectionsClosed: async (timeoutMs = 5_000) => {
+      const deadline = performance.now() + timeoutMs;
+      for (;;) {
+        const open = await new Promise<number>((resolve, reject) =>
+          server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+        );
+        if (open === 0) return;
+        if (performance.now() > deadline)
+          throw new Error(`${open} client connection(s) still open after ${timeoutMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
     },
     addClient: (client) => state.addClient(client),
     uplink: { set: (mbit) => uplink.setMbit(mbit), receivedBytes: () => uplink.receivedBytes },

@@ -82,9 +82,15 @@ async function openDesk(machine: Machine): Promise<Desk> {
   });
 }
 
-/** Closes what a dead process left open; its file system refuses everything now. */
-async function abandon(desk: Desk): Promise<void> {
+/**
+ * Closes what a dead process left open (its file system refuses everything now), and lets the
+ * network deliver what it sent before it went down, as the seconds of a real restart do: a
+ * read on the wire at the cut would otherwise reach the service after the clock has moved on,
+ * a few milliseconds before the next machine's first read of the same request.
+ */
+async function abandon(desk: Desk, sim: Simulator): Promise<void> {
   await desk.close().catch(() => undefined);
+  await sim.connectionsClosed();
 }
 
 /** What the journal acknowledged: each document's request and whether it was prepared. */
@@ -192,7 +198,7 @@ describe.concurrent.each(
         roundsWithoutCut = 0;
         tally.cuts += 1;
         if (afterCreate) tally.afterCreate += 1;
-        await abandon(desk);
+        await abandon(desk, sim);
         expectNoDuplicates(sim, `after cut ${tally.cuts} (seed ${seed})`);
 
         // The machine restarts from what the disk kept. Now and then it stays off over a

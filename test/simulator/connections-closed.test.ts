@@ -1,0 +1,57 @@
+import { connect } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEMO_CLIENT, startSimulator, type Simulator } from '../../simulator/simulator';
+import { keepAliveClient, rawRequest } from './test-support';
+
+/**
+ * `connectionsClosed`: the moment a test may restart a "machine" and move the clock, because
+ * everything the machine before it sent has reached the service (power-cut-send.test.ts).
+ */
+describe('the simulator says when every client connection is closed', () => {
+  let sim: Simulator;
+
+  beforeEach(async () => {
+    sim = await startSimulator();
+  });
+
+  afterEach(async () => {
+    await sim.close();
+  });
+
+  it('waits while a kept-alive connection stays open, and resolves once its client closes it', async () => {
+    const client = keepAliveClient(sim.baseUrl);
+    const answer = await client.send({ method: 'GET', path: '/api/v1/signing-requests/sr_1', headers: {} });
+    expect(answer.status).toBe(401);
+    await expect(sim.connectionsClosed(100)).rejects.toThrow(
+      '1 client connection(s) still open after 100 ms',
+    );
+    client.close();
+    await expect(sim.connectionsClosed(1_000)).resolves.toBeUndefined();
+  });
+
+  it('has received the call a client sent in the instant before it went away', async () => {
+    const token = await rawRequest(sim.baseUrl, {
+      method: 'POST',
+      path: '/oauth/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: DEMO_CLIENT.clientId,
+        client_secret: DEMO_CLIENT.clientSecret,
+      }).toString(),
+    });
+    if (token.kind !== 'answered') throw new Error(`token call failed: ${token.code}`);
+    const accessToken = (JSON.parse(token.text) as { access_token: string }).access_token;
+    const path = '/api/v1/signing-requests/sr_gone_with_its_machine';
+    const socket = connect(Number(new URL(sim.baseUrl).port), '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    // A machine that dies with its read on the wire: the read is sent, the socket dropped at once.
+    socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${accessToken}\r\n\r\n`);
+    socket.destroy();
+    const reads = () => sim.state.calls().filter((call) => call.path === path);
+    // Still on its way: the service has not seen it yet when the machine is gone.
+    expect(reads()).toEqual([]);
+    await sim.connectionsClosed(1_000);
+    expect(reads().map((call) => call.method)).toEqual(['GET']);
+  });
+});
