@@ -88,6 +88,11 @@ export interface LaunchOptions {
   readonly systemLocales?: readonly string[];
   /** Browser host only: this data folder (kept at close), to start the app again on the same data. */
   readonly dataDir?: string;
+  /**
+   * Browser host only: the page reaches its host through this HTTP proxy, loopback included
+   * (a `CuttableLine`'s server), so a test can cut the line between them.
+   */
+  readonly proxy?: string;
 }
 
 /** The Electron runtime, when `npm run setup` could download it. */
@@ -195,6 +200,8 @@ async function launchBrowser(files: TempFolder, sim: Simulator, options: LaunchO
   const context = await browser.newContext({
     viewport: { width: 1280, height: 860 },
     ...(options.systemLocales?.[0] ? { locale: options.systemLocales[0] } : {}),
+    // Chromium sends nothing for loopback through a proxy unless told to (`<-loopback>`).
+    ...(options.proxy ? { proxy: { server: options.proxy, bypass: '<-loopback>' } } : {}),
   });
   const page = await context.newPage();
   const consoleErrors: string[] = [];

@@ -6,17 +6,21 @@
  */
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startCuttableLine, type CuttableLine } from '../support/cuttable-line';
 import { launchApp, type App } from './app-harness';
 import { createBatch } from './journeys';
 
 const SAMPLES = join(import.meta.dirname, '..', '..', 'samples');
 
 let app: App | undefined;
+let line: CuttableLine | undefined;
 
 afterEach(async () => {
   const errors = app?.consoleErrors ?? [];
   await app?.close();
+  await line?.close();
   app = undefined;
+  line = undefined;
   expect(errors, 'the app page logged errors').toEqual([]);
 });
 
@@ -32,44 +36,24 @@ describe('the browser host', () => {
   }, 60_000);
 
   it('shows at once that its backend is gone, and recovers by itself when it is back', async () => {
-    app = await launchApp({ host: 'browser' });
+    // The page reaches its host over a line the test can cut, as a network would be.
+    line = await startCuttableLine();
+    app = await launchApp({ host: 'browser', proxy: line.server });
     const { page } = app;
-    // The page's one WebSocket to the host goes through here, so the test can cut it.
-    let reachable = true;
-    const open: { close(): Promise<void> }[] = [];
-    await page.routeWebSocket(/\/bridge/, (socket) => {
-      if (!reachable) {
-        void socket.close({ code: 1011, reason: 'backend gone' });
-        return;
-      }
-      const server = socket.connectToServer();
-      open.push({
-        async close() {
-          await server.close();
-          await socket.close();
-        },
-      });
-    });
-    await page.reload();
     await createBatch(page, 'Before the cut');
     await page.getByRole('button', { name: 'Batches', exact: true }).click();
     await page.getByRole('button', { name: 'Before the cut', exact: true }).waitFor();
     const banner = page.getByRole('alert').filter({ hasText: 'The app’s backend is not reachable.' });
     expect(await banner.count()).toBe(0);
 
-    reachable = false;
     const cutAt = Date.now();
-    await Promise.all(open.splice(0).map((connection) => connection.close()));
+    line.cut();
     await banner.waitFor({ timeout: 2_000 });
     expect(Date.now() - cutAt, 'the banner shows within a second or two').toBeLessThan(2_000);
     await expect.poll(() => banner.innerText()).toContain('reconnects by itself');
 
-    reachable = true;
+    line.restore();
     await banner.waitFor({ state: 'detached', timeout: 15_000 });
-    // The page's socket opens as soon as Playwright routes it; the route's own connection to the
-    // host may still be opening, and a message sent meanwhile was seen lost (twice in ten full
-    // runs). A real socket has no such gap. Give the route a moment before the next call.
-    await page.waitForTimeout(1_000);
     await page.getByLabel('New batch name').fill('After the cut');
     await page.getByRole('button', { name: 'Create batch' }).click();
     await page.getByRole('button', { name: 'Batches', exact: true }).click();
