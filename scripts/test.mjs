@@ -90,15 +90,15 @@ function runVitest(name, args) {
   } catch {
     // The run crashed before writing its report; its exit status says so.
   }
-  return { status: run.status ?? 1, counts, failures };
+  return { name, status: run.status ?? 1, counts, failures };
 }
 
 /** The first line of a failure message, cut to a readable length. */
-function firstLine(message) {
+function firstLine(message, fallback = '(no message: see the output above)') {
   const line =
     String(message ?? '')
       .split('\n')
-      .find((text) => text.trim() !== '') ?? '';
+      .find((text) => text.trim() !== '') ?? fallback;
   return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }
 
@@ -113,7 +113,11 @@ function failuresOf(report) {
     const failed = file.assertionResults
       .filter((test) => test.status === 'failed')
       .map((test) => `${name} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
-    if (failed.length === 0 && file.status === 'failed') failed.push(`${name}: ${firstLine(file.message)}`);
+    // The file's own error (an import, a hook): alone, or beside the failed tests it explains.
+    if (file.status === 'failed' && (failed.length === 0 || file.message))
+      failed.push(
+        `${name}: ${firstLine(file.message, 'failed outside its tests (a hook, or its import): see the output above')}`,
+      );
     return failed;
   });
 }
@@ -139,6 +143,14 @@ if (only.length === 0) {
 }
 rmSync(reportDir, { recursive: true, force: true });
 const failures = runs.flatMap((run) => run.failures);
+// A run can fail with no failed test in its report: an unhandled error (vitest's JSON report
+// leaves those out), or a crash before the report was written.
+for (const run of runs) {
+  if (run.status !== 0 && run.failures.length === 0)
+    failures.push(
+      `${run.name}: exit ${run.status}, no failed test in its report (an unhandled error or a crash: see the output above)`,
+    );
+}
 if (failures.length > 0) {
   console.log(`\n== failed (service variant of this run: seeded-${process.env.SIM_VARIANT_SEED})`);
   for (const failure of failures) console.log(`- ${failure}`);
