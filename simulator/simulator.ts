@@ -79,10 +79,10 @@ export interface Simulator {
   /** Listens again on the same port. */
   goOnline(): Promise<void>;
   /**
-   * Resolves once no client connection is open: each was closed by its client, and what was
-   * sent on it was received and answered. A test that restarts a machine waits for this before
-   * it moves the clock, as a real restart gives the network time to deliver what the machine
-   * sent before it went down. Rejects after `timeoutMs`, saying how many are still open.
+   * Resolves once no client connection is open (each was closed by its client, what was sent
+   * on it received) and no call is still being answered. A test that restarts a machine waits
+   * for this before it moves the clock, as a real restart gives the network time to deliver
+   * what the machine sent before it went down. Rejects after `timeoutMs`, saying what is left.
    */
   connectionsClosed(timeoutMs?: number): Promise<void>;
   addClient(client: SimulatorClient): void;
@@ -259,7 +259,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     }
   }
 
+  /** Calls received and not yet answered (or given up): their answers are still to come. */
+  let answering = 0;
   const server = createServer((request, response) => {
+    answering += 1;
     dispatch(request, response)
       // What a call changed outlives the process when the service keeps its data in a file.
       .then(() => {
@@ -268,6 +271,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       .catch((error: unknown) => {
         console.error('simulator: unexpected error', request.method, pathOf(request).path, error);
         writeJson(response, errorResponse(500, 'simulator_error', 'the simulator failed; see its console'));
+      })
+      .finally(() => {
+        answering -= 1;
       });
   });
   server.on('connection', (socket) => connections.accept(socket));
@@ -296,9 +302,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         const open = await new Promise<number>((resolve, reject) =>
           server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
         );
-        if (open === 0) return;
+        if (open === 0 && answering === 0) return;
         if (performance.now() > deadline)
-          throw new Error(`${open} client connection(s) still open after ${timeoutMs} ms`);
+          throw new Error(
+            `${open} client connection(s) still open and ${answering} call(s) still being answered after ${timeoutMs} ms`,
+          );
         await new Promise((resolve) => setTimeout(resolve, 2));
       }
     },

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_CLIENT, startSimulator, type Simulator } from '../../simulator/simulator';
-import { keepAliveClient, rawRequest } from './test-support';
+import { JSON_HEADERS, keepAliveClient, rawRequest } from './test-support';
 
 /**
  * `connectionsClosed`: the moment a test may restart a "machine" and move the clock, because
@@ -23,17 +23,17 @@ describe('the simulator says when every client connection is closed', () => {
     const answer = await client.send({ method: 'GET', path: '/api/v1/signing-requests/sr_1', headers: {} });
     expect(answer.status).toBe(401);
     await expect(sim.connectionsClosed(100)).rejects.toThrow(
-      '1 client connection(s) still open after 100 ms',
+      '1 client connection(s) still open and 0 call(s) still being answered after 100 ms',
     );
     client.close();
     await expect(sim.connectionsClosed(1_000)).resolves.toBeUndefined();
   });
 
-  it('has received the call a client sent in the instant before it went away', async () => {
+  it('has received what a machine sent in the instant before it went away, before the clock moves on', async () => {
     const token = await rawRequest(sim.baseUrl, {
       method: 'POST',
       path: '/oauth/token',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { ...JSON_HEADERS, 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({
         grant_type: 'client_credentials',
         client_id: DEMO_CLIENT.clientId,
@@ -46,12 +46,34 @@ describe('the simulator says when every client connection is closed', () => {
     const socket = connect(Number(new URL(sim.baseUrl).port), '127.0.0.1');
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
     // A machine that dies with its read on the wire: the read is sent, the socket dropped at once.
-    socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${accessToken}\r\n\r\n`);
+    socket.write(
+      `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${accessToken}\r\nAccept: application/json\r\n\r\n`,
+    );
     socket.destroy();
-    const reads = () => sim.state.calls().filter((call) => call.path === path);
-    // Still on its way: the service has not seen it yet when the machine is gone.
-    expect(reads()).toEqual([]);
     await sim.connectionsClosed(1_000);
-    expect(reads().map((call) => call.method)).toEqual(['GET']);
+    // The machine comes back 6 s later and reads the same request: the two reads are 6 s apart.
+    sim.clock.advance(6_000);
+    const again = await rawRequest(sim.baseUrl, {
+      method: 'GET',
+      path,
+      headers: { ...JSON_HEADERS, authorization: `Bearer ${accessToken}` },
+    });
+    expect(again).toMatchObject({ kind: 'answered', status: 404 });
+    expect(sim.state.calls().filter((call) => call.path === path)).toHaveLength(2);
+    expect(sim.state.violations()).toEqual([]);
+  });
+
+  it('waits for a call still being answered after its client went away', async () => {
+    sim.faults.set({ latencyMs: 300 });
+    const socket = connect(Number(new URL(sim.baseUrl).port), '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write(
+      'GET /api/v1/signing-requests/sr_1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n\r\n',
+    );
+    socket.destroy();
+    const start = performance.now();
+    await sim.connectionsClosed(2_000);
+    // Its answer (a 401 after 300 ms of latency) was still to come when the connection closed.
+    expect(performance.now() - start).toBeGreaterThanOrEqual(250);
   });
 });
