@@ -17,10 +17,13 @@ let line: CuttableLine | undefined;
 
 afterEach(async () => {
   const errors = app?.consoleErrors ?? [];
-  await app?.close();
-  await line?.close();
-  app = undefined;
-  line = undefined;
+  try {
+    await app?.close();
+  } finally {
+    await line?.close();
+    app = undefined;
+    line = undefined;
+  }
   expect(errors, 'the app page logged errors').toEqual([]);
 });
 

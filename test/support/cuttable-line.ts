@@ -1,9 +1,10 @@
 /**
  * A line between a browser and a server on loopback that a test can cut: an HTTP proxy (the
  * browser context's `proxy`) that forwards plain requests and tunnels everything else, the
- * app's WebSocket included, through CONNECT. `cut()` drops every connection through it and
- * refuses new ones until `restore()`, so the page loses its server exactly as over a real
- * network, with no stand-in socket of the test's own in between.
+ * app's WebSocket included, through CONNECT. `cut()` closes every connection through it and
+ * refuses new ones until `restore()`: the page loses its server as when the server goes away
+ * (its connections closed, new ones refused), with no stand-in socket of the test's own in
+ * between.
  */
 import { createServer, request, type IncomingHttpHeaders } from 'node:http';
 import { connect, type Socket } from 'node:net';
@@ -24,10 +25,22 @@ function loopbackPort(host: string | undefined, port: string | undefined): numbe
   return Number.isInteger(number) && number > 0 && number < 65_536 ? number : undefined;
 }
 
-function withoutProxyHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+/** Headers that concern one hop only (RFC 9110 §7.6.1), never forwarded. */
+const HOP_BY_HOP = [
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+];
+
+function forwardable(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   const forwarded = { ...headers };
-  delete forwarded['proxy-connection'];
-  delete forwarded['proxy-authorization'];
+  for (const name of HOP_BY_HOP) delete forwarded[name];
   return forwarded;
 }
 
@@ -35,6 +48,8 @@ export async function startCuttableLine(): Promise<CuttableLine> {
   let open = true;
   const sockets = new Set<Socket>();
   const track = (socket: Socket): void => {
+    // A kept-alive socket is handed out again for each request: tracked once.
+    if (sockets.has(socket)) return;
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   };
@@ -52,10 +67,10 @@ export async function startCuttableLine(): Promise<CuttableLine> {
         port,
         method: incoming.method,
         path: `${target.pathname}${target.search}`,
-        headers: withoutProxyHeaders(incoming.headers),
+        headers: forwardable(incoming.headers),
       },
       (response) => {
-        answer.writeHead(response.statusCode ?? 502, response.headers);
+        answer.writeHead(response.statusCode ?? 502, forwardable(response.headers));
         response.pipe(answer);
       },
     );
