@@ -13,7 +13,7 @@ import { JournalWriter } from '../../../main/store/journal';
 import { buildCreateBody } from '../../../main/batch/create-body';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 
-import { draft, sent, signed } from './fold-fixtures';
+import { draft, preparedBatch, sent, signed } from './fold-fixtures';
 
 let folder: TempFolder | undefined;
 afterEach(() => folder?.remove());
@@ -33,16 +33,9 @@ function hasSnapshot(dataDir: string, batchId: string): boolean {
 
 /** A batch of two documents, sent; the first signed, the second as `second` leaves it. */
 async function sentBatch(store: BatchStore): Promise<string> {
-  const batch = await store.create('Contracts', { defaultRecipients: [] });
-  await store.record(batch.id, [
-    { type: 'document_added', document: draft(1) },
-    { type: 'document_added', document: draft(2) },
-  ]);
-  await store.record(batch.id, [{ type: 'send_requested', documentIds: ['doc-1', 'doc-2'] }]);
-  await store.record(batch.id, sent('doc-1'));
-  await store.record(batch.id, sent('doc-2'));
-  await store.record(batch.id, [{ type: 'status_read', documentId: 'doc-1', status: signed }]);
-  return batch.id;
+  const batchId = await preparedBatch(store, 2);
+  await store.record(batchId, [{ type: 'status_read', documentId: 'doc-1', status: signed }]);
+  return batchId;
 }
 
 describe('folding a year of batches', () => {

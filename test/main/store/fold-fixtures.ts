@@ -1,5 +1,6 @@
 import type { DocumentDraft, TrackedStatus } from '../../../shared/domain/batch';
 import type { BatchEvent } from '../../../main/batch/batch-events';
+import type { BatchStore } from '../../../main/store/batch-store';
 
 /** The documents and events the store's folding tests record: one signer each, no PDF on disk. */
 
@@ -57,4 +58,20 @@ export function sent(documentId: string): BatchEvent[] {
     { type: 'request_created', documentId, requestId: `r-${documentId}`, replayed: false },
     { type: 'request_prepared', documentId, revision: 1, sha256: undefined, alreadyPrepared: false },
   ];
+}
+
+/**
+ * A batch of `count` documents (doc-1…doc-n), each prepared at the service and none read yet:
+ * the documents added in one record, the send in one, then each document's events in one.
+ */
+export async function preparedBatch(store: BatchStore, count: number): Promise<string> {
+  const ids = Array.from({ length: count }, (_, index) => `doc-${index + 1}`);
+  const batch = await store.create('Contracts', { defaultRecipients: [] });
+  await store.record(
+    batch.id,
+    ids.map((_, index) => ({ type: 'document_added', document: draft(index + 1) })),
+  );
+  await store.record(batch.id, [{ type: 'send_requested', documentIds: ids }]);
+  for (const id of ids) await store.record(batch.id, sent(id));
+  return batch.id;
 }

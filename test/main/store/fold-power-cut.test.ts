@@ -3,7 +3,7 @@ import { BatchStore } from '../../../main/store/batch-store';
 import { CrashFileSystem, type DiskImage } from '../../support/crash-fs';
 import { createSeededRandom } from '../../../simulator/seeded-random';
 
-import { draft, sent, trackedStatus } from './fold-fixtures';
+import { preparedBatch, trackedStatus } from './fold-fixtures';
 
 const DATA = '/home/user/data';
 
@@ -11,23 +11,14 @@ const DATA = '/home/user/data';
 async function prepared(reads: number): Promise<{ image: DiskImage; batchId: string }> {
   const fs = new CrashFileSystem();
   const store = await BatchStore.open(DATA, { fs, compactAfterEntries: 100_000 });
-  const batch = await store.create('Contracts', { defaultRecipients: [] });
-  await store.record(batch.id, [
-    { type: 'document_added', document: draft(1) },
-    { type: 'document_added', document: draft(2) },
-  ]);
-  await store.record(batch.id, [{ type: 'send_requested', documentIds: ['doc-1', 'doc-2'] }]);
-  await store.record(batch.id, sent('doc-1'));
-  await store.record(batch.id, sent('doc-2'));
-  await store.record(batch.id, [
-    { type: 'status_read', documentId: 'doc-1', status: trackedStatus(0, true) },
-  ]);
+  const batchId = await preparedBatch(store, 2);
+  await store.record(batchId, [{ type: 'status_read', documentId: 'doc-1', status: trackedStatus(0, true) }]);
   for (let n = 1; n <= reads; n++)
-    await store.record(batch.id, [
+    await store.record(batchId, [
       { type: 'status_read', documentId: 'doc-2', status: trackedStatus(n, false) },
     ]);
   await store.close();
-  return { image: fs.imageAfterPowerCut(createSeededRandom(1)), batchId: batch.id };
+  return { image: fs.imageAfterPowerCut(createSeededRandom(1)), batchId };
 }
 
 /**

@@ -3,17 +3,13 @@ import { BatchStore } from '../../../main/store/batch-store';
 import { CrashFileSystem } from '../../support/crash-fs';
 import { createSeededRandom } from '../../../simulator/seeded-random';
 
-import { draft, sent, signed } from './fold-fixtures';
+import { preparedBatch, signed } from './fold-fixtures';
 
 const DATA = '/home/user/data';
 
 async function setup(fs: CrashFileSystem) {
   const store = await BatchStore.open(DATA, { fs });
-  const batch = await store.create('C', { defaultRecipients: [] });
-  await store.record(batch.id, [{ type: 'document_added', document: draft(1) }]);
-  await store.record(batch.id, [{ type: 'send_requested', documentIds: ['doc-1'] }]);
-  await store.record(batch.id, sent('doc-1'));
-  return { store, id: batch.id };
+  return { store, id: await preparedBatch(store, 1) };
 }
 
 describe('a fold at rest racing delete() and close()', () => {
