@@ -65,14 +65,27 @@ export async function makeBatch(
   count: number,
   name = 'Test batch',
 ): Promise<BatchState> {
+  const paths = [];
+  for (let index = 1; index <= count; index += 1)
+    paths.push(await writePdf(files, `${name} contract ${index}.pdf`, `Contract ${index}`));
+  return batchOfPdfs(desk, paths, name, 'REF');
+}
+
+/**
+ * Creates a batch of these PDFs, each with one signer (sent at creation) and one extra observer
+ * (added afterwards), references `<prefix>-1`…`<prefix>-n` in the order given.
+ */
+export async function batchOfPdfs(
+  desk: Desk,
+  paths: readonly string[],
+  name: string,
+  prefix: string,
+): Promise<BatchState> {
   const batch = await desk.store.create(name, {
     defaultRecipients: [],
     locale: 'fr-FR',
     transactionType: 'employment_contract',
   });
-  const paths = [];
-  for (let index = 1; index <= count; index += 1)
-    paths.push(await writePdf(files, `${name} contract ${index}.pdf`, `Contract ${index}`));
   const { added } = await addPdfDocuments(desk.store, desk.blobs, batch.id, paths);
   for (const [index, draft] of added.entries()) {
     await desk.store.record(batch.id, [
@@ -80,7 +93,7 @@ export async function makeBatch(
         type: 'document_edited',
         document: {
           ...draft,
-          externalReference: `REF-${index + 1}`,
+          externalReference: `${prefix}-${index + 1}`,
           recipients: [signer(index + 1)],
           extraParticipants: [observer(index + 1)],
         },

@@ -1,9 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addPdfDocuments } from '../../../main/batch/batch-preparation';
 import type { Desk } from '../../../main/desk-core';
 import { startSimulator, type Simulator } from '../../../simulator/simulator';
 import { makePaddedPdfTemplate, writePaddedPdf } from '../../../bench/support/pdf-fixtures';
-import { observer, openTestDesk, signer } from '../../support/batch-harness';
+import { batchOfPdfs, openTestDesk } from '../../support/batch-harness';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 
 const MIB = 1024 * 1024;
@@ -34,25 +33,7 @@ describe('upload progress on a slow line', () => {
       await writePaddedPdf(path, template);
       paths.push(path);
     }
-    const batch = await desk.store.create('Slow line', {
-      defaultRecipients: [],
-      locale: 'fr-FR',
-      transactionType: 'employment_contract',
-    });
-    const { added } = await addPdfDocuments(desk.store, desk.blobs, batch.id, paths);
-    for (const [index, draft] of added.entries()) {
-      await desk.store.record(batch.id, [
-        {
-          type: 'document_edited',
-          document: {
-            ...draft,
-            externalReference: `SLOW-${index + 1}`,
-            recipients: [signer(index + 1)],
-            extraParticipants: [observer(index + 1)],
-          },
-        },
-      ]);
-    }
+    const batch = await batchOfPdfs(desk, paths, 'Slow line', 'SLOW');
     const order: string[] = [];
     /** Per progress event of an upload: bytes shown, and bytes of that upload the service had. */
     const seen: { reference: string; shown: number; received: number }[] = [];
