@@ -35,6 +35,18 @@ async function startCli(
   return { process: started, output: () => stdout };
 }
 
+/** Runs the CLI to its end (one that refuses its options); resolves with its exit code and stderr. */
+async function runCliToExit(args: string[]): Promise<{ exitCode: number | null; stderr: string }> {
+  const started = spawn(process.execPath, [TSX_CLI, CLI, ...args], { stdio: 'pipe' });
+  child = started;
+  let stderr = '';
+  started.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  const [exitCode] = (await once(started, 'exit')) as [number | null];
+  return { exitCode, stderr };
+}
+
 describe('npm run simulator (cli.ts)', () => {
   it('--json prints one line for scripts, serves the API, and stops cleanly on SIGTERM', async () => {
     const cli = await startCli(['--port', '0', '--json'], /\n/);
@@ -102,34 +114,20 @@ describe('npm run simulator (cli.ts)', () => {
   });
 
   it('exits with 2 on an unknown variant, listing the names', async () => {
-    const started = spawn(process.execPath, [TSX_CLI, CLI, '--variant', 'nope'], { stdio: 'pipe' });
-    child = started;
-    let stderr = '';
-    started.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
-    const [exitCode] = (await once(started, 'exit')) as [number | null];
+    const { exitCode, stderr } = await runCliToExit(['--variant', 'nope']);
     expect(exitCode).toBe(2);
     expect(stderr).toContain('unknown service variant "nope"');
     expect(stderr).toContain('reference, strict-24h');
   });
 
   it('exits with 2 on an invalid option', async () => {
-    const started = spawn(process.execPath, [TSX_CLI, CLI, '--fail-rate', '3'], { stdio: 'pipe' });
-    child = started;
-    const [exitCode] = (await once(started, 'exit')) as [number | null];
+    const { exitCode } = await runCliToExit(['--fail-rate', '3']);
     expect(exitCode).toBe(2);
   });
 
   it('refuses an uplink too slow to play, naming the option as typed', async () => {
     // 1e-12 Mbit/s: each chunk's wait would pass setTimeout's limit and become 1 ms (no limit).
-    const started = spawn(process.execPath, [TSX_CLI, CLI, '--upload-mbit', '1e-12'], { stdio: 'pipe' });
-    child = started;
-    let stderr = '';
-    started.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
-    const [exitCode] = (await once(started, 'exit')) as [number | null];
+    const { exitCode, stderr } = await runCliToExit(['--upload-mbit', '1e-12']);
     expect(exitCode).toBe(2);
     expect(stderr).toContain('--upload-mbit');
     expect(stderr).toContain('0.001');
