@@ -102,18 +102,18 @@ export async function startCuttableLine(): Promise<CuttableLine> {
   const address = proxy.address();
   if (!address || typeof address !== 'object') throw new Error('the line has no port');
 
+  const cut = (): void => {
+    open = false;
+    for (const socket of sockets) socket.destroy();
+  };
   return {
     server: `http://127.0.0.1:${address.port}`,
-    cut() {
-      open = false;
-      for (const socket of sockets) socket.destroy();
-    },
+    cut,
     restore() {
       open = true;
     },
     async close() {
-      open = false;
-      for (const socket of sockets) socket.destroy();
+      cut();
       await new Promise<void>((resolve) => proxy.close(() => resolve()));
     },
   };
