@@ -44,8 +44,15 @@ afterAll(async () => {
   files?.remove();
 });
 
-function participantsAtService(): number {
-  return sim.state.requests().reduce((sum, request) => sum + request.participants.length, 0);
+/** Extra participants (observers) the service holds: not the signer that a creation adds. */
+function observersAtService(): number {
+  return sim.state
+    .requests()
+    .reduce(
+      (sum, request) =>
+        sum + request.participants.filter((person) => person.participantType === 'observer').length,
+      0,
+    );
 }
 
 describe('the send engine, killed while adding participants and run again', () => {
@@ -69,9 +76,11 @@ describe('the send engine, killed while adding participants and run again', () =
     const args = [dataDir, batch.id, sim.baseUrl];
     const random = createSeededRandom(SEED);
     const kills: Record<KillKind, number> = { 'random-delay': 0, 'after-participant': 0 };
+    /** After each kill: how far the service got, so that a run ending too soon says why. */
+    const log: string[] = [];
     for (let kill = 0; kill < KILLS_WANTED; kill += 1) {
       const kind: KillKind = kill % 2 === 0 ? 'after-participant' : 'random-delay';
-      const before = participantsAtService();
+      const before = observersAtService();
       const child = startCli(childPath, args, { credentials: DEMO_CLIENT });
       let killed = false;
       const killNow = () => {
@@ -84,7 +93,7 @@ describe('the send engine, killed while adding participants and run again', () =
       if (kind === 'after-participant') {
         // The service has just added a participant; its answer is on its way to the child.
         poll = setInterval(() => {
-          if (participantsAtService() > before) killNow();
+          if (observersAtService() > before) killNow();
         }, 1);
       } else {
         timer = setTimeout(killNow, 100 + Math.floor(random() * 500));
@@ -94,10 +103,13 @@ describe('the send engine, killed while adding participants and run again', () =
       clearTimeout(timer);
       if (result.signal !== 'SIGKILL') {
         throw new Error(
-          `run ${kill + 1} (${kind}) ended by itself: the batch finished too soon to test\n${result.stdout.slice(-800)}`,
+          `run ${kill + 1} (${kind}) ended by itself: the batch finished too soon to test; before it, ${log.at(-1) ?? 'nothing sent'}\n  ${log.join('\n  ')}\n${result.stdout.slice(-800)}`,
         );
       }
       kills[kind] += 1;
+      log.push(
+        `after kill ${kill + 1} (${kind}): ${sim.state.requests().length} of ${DOCUMENTS} requests, ${observersAtService()} of ${DOCUMENTS * EXTRA_PARTICIPANTS} observers at the service`,
+      );
     }
 
     // A kill while a creation was on its way may leave documents that need the user's check,
@@ -151,7 +163,7 @@ describe('the send engine, killed while adding participants and run again', () =
     expect(progress.filter((state) => state?.done === 'already_there').length).toBeGreaterThan(0);
     expect(kills['after-participant']).toBe(KILLS_WANTED / 2);
     console.log(
-      `participants crash seed ${SEED}: kills ${JSON.stringify(kills)}; checks answered ${JSON.stringify(answers)}; participants found already there after a lost answer: ${progress.filter((state) => state?.done === 'already_there').length}`,
+      `participants crash seed ${SEED}: kills ${JSON.stringify(kills)}; checks answered ${JSON.stringify(answers)}; participants found already there after a lost answer: ${progress.filter((state) => state?.done === 'already_there').length}\n  ${log.join('\n  ')}`,
     );
   }, 240_000);
 });
