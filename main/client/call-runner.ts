@@ -19,6 +19,8 @@ export interface AccessToken {
 /** Where authenticated calls get their token, and report one the service refused. */
 export interface TokenSource {
   current(): Promise<Result<AccessToken>>;
+  /** A token asked for now (sharing one already on its way), not one kept from earlier. */
+  renew(): Promise<Result<AccessToken>>;
   invalidate(token: AccessToken): void;
 }
 
@@ -152,6 +154,8 @@ export class CallRunner {
     /** HTTP attempts that left, every one counted. */
     let sent = 0;
     let renewedAfterUnauthorized = false;
+    /** The next attempt goes with a token asked for right before it (after a 401). */
+    let renewToken = false;
     let outcomeUnknown = false;
 
     for (;;) {
@@ -175,7 +179,12 @@ export class CallRunner {
       }
       let token: AccessToken | undefined;
       if (spec.auth) {
-        const tokenResult = await spec.auth.current().catch((error: unknown) => {
+        // After a 401, a token kept from earlier (another call may have renewed it while this one
+        // waited its turn) may be too old already: only a token asked for now tells whether the
+        // service refuses the credentials.
+        const asked = renewToken ? spec.auth.renew() : spec.auth.current();
+        renewToken = false;
+        const tokenResult = await asked.catch((error: unknown) => {
           admission.pass.finish(false);
           throw error;
         });
@@ -289,6 +298,7 @@ export class CallRunner {
         if (token && spec.auth && !renewedAfterUnauthorized) {
           // An expired or revoked token: renew once and try again without counting an attempt.
           renewedAfterUnauthorized = true;
+          renewToken = true;
           spec.auth.invalidate(token);
           attempt -= 1;
           continue;

@@ -46,6 +46,11 @@ export class TokenManager implements TokenSource {
     if (this.#current && (this.#current.expiresAt === undefined || this.#now() < this.#renewAt)) {
       return success(this.#current);
     }
+    return this.renew();
+  }
+
+  /** A token asked for now: after a 401, the one kept may be too old, whoever renewed it. */
+  async renew(): Promise<Result<AccessToken>> {
     const grant = await this.obtain();
     return grant.ok ? success(grant.value.token) : grant;
   }

@@ -387,6 +387,24 @@ describe('tokens', () => {
     expect(sim.state.countByExternalReference()).toMatchObject({ 'TOK-3': 1, 'TOK-4': 1 });
   });
 
+  it('after a 401, retries with a token asked for then: one another call renewed during the wait and the service refused since is no sign of bad credentials', async () => {
+    // A service that does not say how long tokens live answers 401 when one is too old. The read
+    // waits its spacing (5 s) before trying again; meanwhile another call gets a new token, and
+    // that one grows too old as well before the read goes.
+    const { client: c } = client();
+    const { created } = await prepareOne('TOK-7', c);
+    sim.revokeTokens();
+    const reading = c.getSigningRequest(created.id);
+    const refusedReads = () =>
+      sim.state.calls().filter((call) => call.operation === 'readSigningRequest' && call.status === 401)
+        .length;
+    while (refusedReads() === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    expectOk(await c.testConnection());
+    sim.revokeTokens();
+    expect(expectOk(await reading).id).toBe(created.id);
+    expect(refusedReads()).toBe(1);
+  }, 20_000);
+
   it('shares one token request between concurrent calls', async () => {
     const { client: c } = client();
     await Promise.all(Array.from({ length: 8 }, () => c.uploadDocument(uploadSourceOf(pdfPath))));
