@@ -44,15 +44,11 @@ afterAll(async () => {
   files?.remove();
 });
 
-/** Extra participants (observers) the service holds: not the signer that a creation adds. */
+/** Participants the service added with the participants endpoint: not the signer a creation adds. */
 function observersAtService(): number {
   return sim.state
     .requests()
-    .reduce(
-      (sum, request) =>
-        sum + request.participants.filter((person) => person.participantType === 'observer').length,
-      0,
-    );
+    .reduce((sum, request) => sum + request.participants.filter((person) => person.addedLater).length, 0);
 }
 
 describe('the send engine, killed while adding participants and run again', () => {

@@ -310,7 +310,10 @@ describe('send', () => {
     sim.faults.set({ rate503: 1, pathPattern: '/prepare$' });
     const partial = startCli(cliPath, sendArgs(dataDir), { credentials: DEMO_CLIENT });
     while (sim.state.requests().length < SAMPLE_REFERENCES.length && partial.running()) await sleep(20);
-    expect(partial.running(), `the run ended before it was killed:\n${partial.stdout()}`).toBe(true);
+    expect(
+      partial.running(),
+      `the run ended before it was killed:\n${partial.stdout()}\n${partial.stderr()}`,
+    ).toBe(true);
     await partial.kill();
     sim.faults.reset();
     const [batchFolder] = readdirSync(join(dataDir, 'batches'));
