@@ -153,8 +153,7 @@ export class CallRunner {
     let attempt = 0;
     /** HTTP attempts that left, every one counted. */
     let sent = 0;
-    let renewedAfterUnauthorized = false;
-    /** The next attempt goes with a token asked for right before it (after a 401). */
+    /** After a 401: the next attempt that leaves goes with a token asked for right before it. */
     let renewToken = false;
     let outcomeUnknown = false;
 
@@ -178,12 +177,14 @@ export class CallRunner {
         });
       }
       let token: AccessToken | undefined;
+      /** This attempt's token was asked for right before it: a 401 to it refuses the credentials. */
+      let tokenRenewed = false;
       if (spec.auth) {
         // After a 401, a token kept from earlier (another call may have renewed it while this one
         // waited its turn) may be too old already: only a token asked for now tells whether the
         // service refuses the credentials.
+        tokenRenewed = renewToken;
         const asked = renewToken ? spec.auth.renew() : spec.auth.current();
-        renewToken = false;
         const tokenResult = await asked.catch((error: unknown) => {
           admission.pass.finish(false);
           throw error;
@@ -200,12 +201,14 @@ export class CallRunner {
         }
         token = tokenResult.value;
         // Another caller's answer may have held the operation while this one fetched its token:
-        // no attempt starts inside a Retry-After, so it waits for its turn again.
+        // no attempt starts inside a Retry-After, so it waits for its turn again (and asks for a
+        // token again after it: the one it has may be too old by then).
         if (this.#deps.gate.remaining(spec.operation)) {
           admission.pass.finish(false);
           continue;
         }
       }
+      renewToken = false;
       attempt += 1;
       sent += 1;
       let outcome: HttpOutcome;
@@ -295,9 +298,10 @@ export class CallRunner {
         return this.#parseAnswer(spec, outcome.text, attempt, outcomeUnknown);
       }
       if (answer.kind === 'unauthorized') {
-        if (token && spec.auth && !renewedAfterUnauthorized) {
-          // An expired or revoked token: renew once and try again without counting an attempt.
-          renewedAfterUnauthorized = true;
+        if (token && spec.auth && !tokenRenewed) {
+          // A token kept from earlier, expired or revoked: try again, without counting an attempt,
+          // with one asked for right then. (Each such 401 follows an attempt that went out with
+          // a renewed token and was answered otherwise, which counted: the loop is bounded.)
           renewToken = true;
           spec.auth.invalidate(token);
           attempt -= 1;

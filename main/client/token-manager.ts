@@ -21,6 +21,8 @@ const TOKEN_TIMEOUT_MS = 20_000;
 const CREDENTIAL_ERRORS = new Set(['invalid_client', 'unauthorized_client', 'invalid_grant']);
 /** Renew this early before expiry, but never more than 10% of the lifetime. */
 const MAX_RENEWAL_MARGIN_MS = 60_000;
+/** A token asked for this recently is fresh enough to answer a renewal after a 401. */
+export const RENEWAL_SHARED_MS = 1_000;
 
 /**
  * Obtains OAuth client-credentials tokens (spec §4.1) and keeps the current one in memory.
@@ -32,6 +34,8 @@ export class TokenManager implements TokenSource {
   readonly #credentials: ClientCredentials;
   readonly #now: () => number;
   #current: AccessToken | undefined;
+  /** When the current token was asked for (local clock). */
+  #currentAskedAt = 0;
   #renewAt = 0;
   #pending: Promise<Result<TokenGrant>> | undefined;
 
@@ -49,8 +53,14 @@ export class TokenManager implements TokenSource {
     return this.renew();
   }
 
-  /** A token asked for now: after a 401, the one kept may be too old, whoever renewed it. */
+  /**
+   * A token asked for now: after a 401, the one kept may be too old, whoever renewed it. One
+   * asked for within `RENEWAL_SHARED_MS` counts as asked for now, so that calls refused together
+   * share one renewal instead of each asking (a service may also cancel a token when it issues
+   * the next).
+   */
   async renew(): Promise<Result<AccessToken>> {
+    if (this.#current && this.#now() - this.#currentAskedAt < RENEWAL_SHARED_MS) return success(this.#current);
     const grant = await this.obtain();
     return grant.ok ? success(grant.value.token) : grant;
   }
@@ -108,6 +118,7 @@ export class TokenManager implements TokenSource {
       expiresAt: lifetimeMs === undefined ? undefined : requestedAt + lifetimeMs,
     };
     this.#current = token;
+    this.#currentAskedAt = requestedAt;
     this.#renewAt =
       token.expiresAt === undefined
         ? Number.POSITIVE_INFINITY

@@ -403,6 +403,12 @@ describe('tokens', () => {
     sim.revokeTokens();
     expect(expectOk(await reading).id).toBe(created.id);
     expect(refusedReads()).toBe(1);
+    // The read went last, with a token of its own: asked for after the one Test connection got.
+    const calls = sim.state.calls();
+    const tokenCalls = calls.flatMap((call, index) => (call.operation === 'token' ? [index] : []));
+    expect(tokenCalls).toHaveLength(3);
+    const read = calls.findIndex((call) => call.operation === 'readSigningRequest' && call.status === 200);
+    expect(read).toBeGreaterThan(tokenCalls[2] ?? Infinity);
   }, 20_000);
 
   it('shares one token request between concurrent calls', async () => {
