@@ -32,9 +32,16 @@ export async function answerChecks(
     const [request] = held;
     if (request) {
       let outcome = await engine.linkRequest(batchId, document.draft.id, request.id);
-      // The service could not be reached to check the id (a storm): the user tries again.
-      for (let tries = 1; !outcome.ok && outcome.refusal === 'service_unreachable' && tries < 5; tries += 1)
+      // The service could not be reached to check the id (a storm, a Retry-After the read must
+      // wait out): the user tries again a moment later, as the message asks.
+      for (
+        let tries = 1;
+        !outcome.ok && outcome.refusal === 'service_unreachable' && tries < 10;
+        tries += 1
+      ) {
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
         outcome = await engine.linkRequest(batchId, document.draft.id, request.id);
+      }
       // A service whose reads do not show the reference: the user saw at the service that it
       // is this document's request, and confirms it.
       if (!outcome.ok && outcome.refusal === 'needs_confirmation')
