@@ -263,11 +263,14 @@ describe('status poller', () => {
       .slice(before)
       .filter((call) => call.operation === 'readSigningRequest')
       .map((call) => Date.parse(call.at));
-    // 600 per minute: one every 100 ms, with no burst at the start.
+    // 600 per minute: one every 100 ms, with no burst at the start. The times are when the reads
+    // reached the service, which shares this process's event loop: a busy machine can bring two
+    // arrivals some tens of milliseconds closer. A burst comes milliseconds apart; the count
+    // above bounds the rate.
     expect(times.length).toBeGreaterThanOrEqual(10);
     expect(times.length).toBeLessThanOrEqual(16);
     for (let index = 1; index < times.length; index += 1)
-      expect(times[index]! - times[index - 1]!).toBeGreaterThanOrEqual(90);
+      expect(times[index]! - times[index - 1]!).toBeGreaterThanOrEqual(50);
   });
 
   it('never exceeds its read budget, however many requests are due', async () => {
