@@ -60,7 +60,8 @@ export class TokenManager implements TokenSource {
    * the next).
    */
   async renew(): Promise<Result<AccessToken>> {
-    if (this.#current && this.#now() - this.#currentAskedAt < RENEWAL_SHARED_MS) return success(this.#current);
+    if (this.#current && this.#now() - this.#currentAskedAt < RENEWAL_SHARED_MS)
+      return success(this.#current);
     const grant = await this.obtain();
     return grant.ok ? success(grant.value.token) : grant;
   }
