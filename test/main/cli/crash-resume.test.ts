@@ -111,10 +111,16 @@ function workLeft(local: readonly LocalDocument[]): Record<KillKind, number> {
 }
 
 /**
+ * The kinds in the order every run uses up their work: a document still to upload is also still
+ * to create, and open; any run, whatever kills it, may upload several documents first.
+ */
+const SCARCEST_FIRST: readonly KillKind[] = ['during-upload', 'after-create', 'random-delay'];
+
+/**
  * The kind of the next kill. While every kind has a run's worth of work for each of its kills
  * left, it is drawn at random, each kind as likely as its kills left, so the kinds come mixed.
  * Once one runs short (a run can carry several documents past a step before its kill, and a run
- * that ends by itself tests nothing), the kind with the least to spare comes first.
+ * that ends by itself tests nothing), the short kind whose work runs out first comes first.
  */
 function nextKind(
   left: Readonly<Record<KillKind, number>>,
@@ -122,11 +128,10 @@ function nextKind(
   random: () => number,
 ): KillKind | undefined {
   const possible = KINDS.filter((kind) => left[kind] > 0 && work[kind] > 0);
-  const spare = (kind: KillKind) => work[kind] - PER_RUN * left[kind];
-  const least = Math.min(...possible.map(spare));
-  const pool = least < 0 ? possible.filter((kind) => spare(kind) === least) : possible;
-  let draw = random() * pool.reduce((sum, kind) => sum + left[kind], 0);
-  return pool.find((kind) => (draw -= left[kind]) < 0) ?? pool.at(-1);
+  const short = SCARCEST_FIRST.find((kind) => possible.includes(kind) && work[kind] < PER_RUN * left[kind]);
+  if (short) return short;
+  let draw = random() * possible.reduce((sum, kind) => sum + left[kind], 0);
+  return possible.find((kind) => (draw -= left[kind]) < 0) ?? possible.at(-1);
 }
 
 /**
