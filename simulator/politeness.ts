@@ -22,7 +22,7 @@ import type { ViolationKind } from './violations';
 export const MIN_READ_SPACING_MS = 5_000;
 
 /** How long after a Retry-After answer a call on another connection may still have been under way. */
-export const IN_FLIGHT_GRACE_MS = 250;
+export const IN_FLIGHT_GRACE_MS = 500;
 
 /** The operations a Retry-After covers, by the call log's operation name. */
 const WINDOWED_OPERATIONS: Partial<Record<OperationName, string>> = {

@@ -20,8 +20,8 @@ import {
 import { variantNamed } from '../../simulator/variants';
 import { violationsOfKind } from '../../simulator/violations';
 
-/** 300 ms of real time, past the 250 ms grace: a call sent after it on any connection is held to the Retry-After. */
-const pastTheGrace = () => new Promise((resolve) => setTimeout(resolve, 300));
+/** 550 ms of real time, past the 500 ms grace: a call sent after it on any connection is held to the Retry-After. */
+const pastTheGrace = () => new Promise((resolve) => setTimeout(resolve, 550));
 
 describe('PolitenessWatch, at the exact boundaries', () => {
   // The Retry-After answers below are written on connection 1.
@@ -86,15 +86,15 @@ describe('PolitenessWatch, at the exact boundaries', () => {
     expect(lines).toEqual([]);
   });
 
-  it('excuses a call on another connection up to 249 ms after the answer was written, not one 250 ms after', () => {
-    expect(IN_FLIGHT_GRACE_MS).toBe(250);
+  it('excuses a call on another connection up to 499 ms after the answer was written, not one 500 ms after', () => {
+    expect(IN_FLIGHT_GRACE_MS).toBe(500);
     retryAfter(10_000, 12_000);
     call('upload', 10_000, { connection: 2 });
-    call('upload', 10_249, { connection: 3 });
+    call('upload', 10_499, { connection: 3 });
     expect(lines).toEqual([]);
-    call('upload', 10_250, { connection: 2 });
+    call('upload', 10_500, { connection: 2 });
     expect(lines).toEqual([
-      expect.stringMatching(/^retry-after: .* by demo-desk 1750 ms before the Retry-After/),
+      expect.stringMatching(/^retry-after: .* by demo-desk 1500 ms before the Retry-After/),
     ]);
   });
 
@@ -110,10 +110,10 @@ describe('PolitenessWatch, at the exact boundaries', () => {
 
   it('counts the grace from each answer: a later answer does not excuse a breach of an earlier one', () => {
     retryAfter(10_000, 12_000);
-    retryAfter(10_300, 12_300);
-    call('upload', 10_320, { connection: 2 }); // 20 ms after the second answer, 320 ms after the first
+    retryAfter(10_600, 12_600);
+    call('upload', 10_620, { connection: 2 }); // 20 ms after the second answer, 620 ms after the first
     expect(lines).toEqual([
-      expect.stringMatching(/^retry-after: .* 1680 ms before the Retry-After given at \S+:10\.000Z/),
+      expect.stringMatching(/^retry-after: .* 1380 ms before the Retry-After given at \S+:10\.000Z/),
     ]);
   });
 
