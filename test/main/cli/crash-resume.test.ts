@@ -135,26 +135,24 @@ function nextKind(
 }
 
 /**
- * Ids of requests the service created (since it held `since` of them) that the data folder does
- * not know yet. The service's lists only grow, in the order it created.
+ * Of the requests or the uploads the service made (its lists only grow, in the order it made
+ * them), those from the `since`-th on that the data folder does not know yet.
  */
-async function requestsUnknownLocally(service: Simulator, dataDir: string, since = 0): Promise<string[]> {
-  const known = new Set((await readLocalDocuments(dataDir)).map((document) => document.requestId));
-  return service.state
-    .requests()
-    .slice(since)
-    .map((request) => request.id)
-    .filter((id) => !known.has(id));
-}
-
-/** Ids of uploads the service stored since `since` that the data folder does not know. */
-async function uploadsUnknownLocally(service: Simulator, dataDir: string, since: number): Promise<string[]> {
-  const known = new Set((await readLocalDocuments(dataDir)).map((document) => document.uploadId));
-  return service.state
-    .uploads()
-    .slice(since)
-    .map((upload) => upload.uploadId)
-    .filter((id) => !known.has(id));
+async function unknownLocally(
+  service: Simulator,
+  dataDir: string,
+  of: 'requests' | 'uploads',
+  since = 0,
+): Promise<string[]> {
+  const local = await readLocalDocuments(dataDir);
+  const known = new Set(
+    local.map((document) => (of === 'requests' ? document.requestId : document.uploadId)),
+  );
+  const made =
+    of === 'requests'
+      ? service.state.requests().map((request) => request.id)
+      : service.state.uploads().map((upload) => upload.uploadId);
+  return made.slice(since).filter((id) => !known.has(id));
 }
 
 /** Where the documents of the data folder stand, and the work left for each kind of kill. */
@@ -311,20 +309,20 @@ describe.each(variantsForSuite().map((variant) => [describeVariant(variant), var
           );
         }
         kills[kind] += 1;
-        const unknown = await requestsUnknownLocally(service, dataDir);
+        const unknown = await unknownLocally(service, dataDir, 'requests');
         unknownAfterKill.push(unknown.length);
         // The kill landed in the window it was meant for (a check of the test itself): the answer
         // to this run's creation, or upload, was still on its way, and the client cannot know it.
         // (An upload it never heard of is uploaded again; the other one expires at the service.)
         if (kind === 'after-create') {
           expect(
-            await requestsUnknownLocally(service, dataDir, atSendingStart.requests),
+            await unknownLocally(service, dataDir, 'requests', atSendingStart.requests),
             `this run's requests the client never heard of, after kill ${unknownAfterKill.length} (${where})`,
           ).not.toEqual([]);
         }
         if (kind === 'during-upload') {
           expect(
-            await uploadsUnknownLocally(service, dataDir, atSendingStart.uploads),
+            await unknownLocally(service, dataDir, 'uploads', atSendingStart.uploads),
             `this run's uploads the client never heard of, after kill ${unknownAfterKill.length} (${where})`,
           ).not.toEqual([]);
         }
