@@ -26,11 +26,11 @@ export interface Journey {
 }
 
 /** Waits until `condition` holds (polling), or fails after `timeoutMs`. */
-export async function eventually(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+export async function eventually(condition: () => boolean, timeoutMs = 10_000, everyMs = 50): Promise<void> {
   const started = Date.now();
   while (!condition()) {
     if (Date.now() - started > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
 
@@ -403,19 +403,10 @@ export const offlineAndBack: Journey = {
     // waits for its upload's answer), so the cut leaves none whose outcome is unknown, and every
     // document resumes by itself. (A creation cut on its way is the app's question to the user:
     // the needs-check journey.) Watched every millisecond, not every 50: on a busy machine a
-    // slower watch let creations leave before the cut, and the run ended asking about two.
-    await new Promise<void>((resolve, reject) => {
-      const started = Date.now();
-      const watch = setInterval(() => {
-        if (sim.state.uploads().length > 0) {
-          clearInterval(watch);
-          sim.goOffline().then(resolve, reject);
-        } else if (Date.now() - started > 30_000) {
-          clearInterval(watch);
-          reject(new Error('no upload reached the service in 30 s'));
-        }
-      }, 1);
-    });
+    // slower watch let creations leave before the cut, and the run ended asking about two. The
+    // cut follows the watch with no timer in between, so the latency's timer cannot come first.
+    await eventually(() => sim.state.uploads().length > 0, 30_000, 1);
+    await sim.goOffline();
     const banner = page
       .getByRole('status')
       .filter({ hasText: 'The signing service cannot be reached. Sending resumes by itself.' });
