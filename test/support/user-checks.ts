@@ -4,6 +4,7 @@
  * request it finds, or sends the document as a new request when the service has none. A
  * reference the service holds twice is a duplicate the app let through, and fails the test.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'vitest';
 import { phaseOf } from '../../main/batch/batch-state';
 import type { SendEngine } from '../../main/batch/send-engine';
@@ -39,7 +40,7 @@ export async function answerChecks(
         !outcome.ok && outcome.refusal === 'service_unreachable' && tries < 10;
         tries += 1
       ) {
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        await sleep(1_000);
         outcome = await engine.linkRequest(batchId, document.draft.id, request.id);
       }
       // A service whose reads do not show the reference: the user saw at the service that it
