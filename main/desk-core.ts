@@ -16,6 +16,12 @@ export interface Connection {
   readonly baseUrl: string;
   readonly clientId: string;
   readonly clientSecret: Secret;
+  /**
+   * How long this service keeps Idempotency-Keys, in hours, as its operator states it; absent:
+   * the app assumes DEFAULT_KEY_RETENTION_MS (an hour). Within it, a new request after an
+   * attempt of unknown outcome proves that attempt created nothing.
+   */
+  readonly keyRetentionHours?: number;
 }
 
 /** Tuning for tests and benchmarks; the defaults suit production. */
@@ -29,6 +35,8 @@ export interface ConnectionTuning {
   /** The clock of the client, engine and poller (tests move it with the simulator's). */
   readonly now?: () => number;
   readonly readsPerMinute?: number;
+  /** How long a pause or a quit lets calls on their way finish (default DRAIN_MS). */
+  readonly drainMs?: number;
 }
 
 export interface DeskOptions extends ConnectionTuning, DataDirOptions {
@@ -139,6 +147,10 @@ export function connect(dataDir: DataDir, connection: Connection, tuning: Connec
     ...(tuning.engineWaitMs ? { waitMs: tuning.engineWaitMs } : {}),
     ...(tuning.reuploadBackoffMs === undefined ? {} : { reuploadBackoffMs: tuning.reuploadBackoffMs }),
     ...(tuning.now ? { now: tuning.now } : {}),
+    ...(connection.keyRetentionHours === undefined
+      ? {}
+      : { keyRetentionMs: connection.keyRetentionHours * 3_600_000 }),
+    ...(tuning.drainMs === undefined ? {} : { drainMs: tuning.drainMs }),
   });
   const poller = new StatusPoller({
     store,

@@ -7,6 +7,15 @@ import type {
 } from '../../shared/domain/batch';
 import type { CreateSigningRequestBody } from '../../shared/service/wire';
 
+/** Another document of the data folder, named in a check: its batch and file as they were then. */
+export interface HolderRef {
+  readonly batchId: string;
+  readonly batchName: string;
+  readonly documentId: string;
+  readonly fileName: string;
+  readonly requestId?: string;
+}
+
 export type { CheckReason } from '../../shared/domain/batch';
 
 /**
@@ -31,6 +40,11 @@ export type BatchEvent =
   | { readonly type: 'batch_renamed'; readonly name: string }
   /** The service a batch is sent to, fixed at its first send so a resume never goes elsewhere. */
   | { readonly type: 'connection_bound'; readonly baseUrl: string; readonly clientId: string }
+  /**
+   * The manifest a command-line batch follows moved (its folder renamed or moved, or the user
+   * chose to continue the batch from a copy): `send` finds it at its new path from now on.
+   */
+  | { readonly type: 'batch_source_changed'; readonly source: string }
   | { readonly type: 'defaults_changed'; readonly defaults: BatchDefaults }
   | { readonly type: 'document_added'; readonly document: DocumentDraft }
   | { readonly type: 'document_edited'; readonly document: DocumentDraft }
@@ -81,6 +95,19 @@ export type BatchEvent =
       readonly reason: string;
       readonly keepUpload?: boolean;
     }
+  /**
+   * The service answered a creation attempt with success but no id, in its body or its
+   * `Location`: a request exists under the key. The key is replayed (once) to learn its id.
+   */
+  | {
+      readonly type: 'create_answered_without_id';
+      readonly documentId: string;
+      /**
+       * The answer may be a second request: it came after an attempt of unknown outcome, beyond
+       * the time the service is known to keep keys, and said nothing of a replay.
+       */
+      readonly twoMayExist?: true;
+    }
   | {
       readonly type: 'request_created';
       readonly documentId: string;
@@ -95,8 +122,13 @@ export type BatchEvent =
       /** The service's code and message when it refused. */
       readonly code?: string;
       readonly serviceMessage?: string;
-      /** The request the service just created (`new_request_after_unknown`). */
+      /**
+       * The request the service answered with: just created (`new_request_after_unknown`), or
+       * the one it holds for this contract (`held_at_service`, from a replay).
+       */
       readonly newRequestId?: string;
+      /** For `held_elsewhere`: the document of this data folder that holds the reference. */
+      readonly holder?: HolderRef;
     }
   /**
    * The user linked the request the service holds (its reference checked, or confirmed by the
@@ -108,12 +140,32 @@ export type BatchEvent =
       readonly documentId: string;
       readonly requestId: string;
       readonly participantsMayExist: boolean;
+      /**
+       * The request holds this very contract, made and prepared from another data folder or desk
+       * (`held_at_service`): that desk added every participant before it prepared, so none is
+       * added again here (absent: no).
+       */
+      readonly participantsThere?: boolean;
     }
   /**
    * The user chose, after a warning, to send the document as a new request (only after a
    * refused key): the key is released; the upload is kept unless the refusal named it.
    */
-  | { readonly type: 'check_resolved_new'; readonly documentId: string; readonly keepUpload: boolean }
+  | {
+      readonly type: 'check_resolved_new';
+      readonly documentId: string;
+      readonly keepUpload: boolean;
+      /**
+       * The generation of the document's next key: higher than that of every key this data folder
+       * made for the same contract (absent in journals of earlier versions: one more than its own).
+       */
+      readonly generation?: number;
+    }
+  /**
+   * The user chose, after a warning naming the other document, to send this document although
+   * another document of the data folder holds or may hold a request for its reference.
+   */
+  | { readonly type: 'reference_reuse_accepted'; readonly documentId: string; readonly generation: number }
   /** Stored right before an extra participant's call leaves, alone. */
   | { readonly type: 'participant_attempted'; readonly documentId: string; readonly index: number }
   /** The participant's attempt certainly did not apply. */

@@ -7,7 +7,7 @@ import type {
 } from '../../shared/domain/batch';
 import type { CreateSigningRequestBody } from '../../shared/service/wire';
 import type { JournalEntry } from '../store/journal';
-import type { BatchEvent, CheckReason } from './batch-events';
+import type { BatchEvent, CheckReason, HolderRef } from './batch-events';
 
 export interface UploadRecord {
   readonly uploadId: string;
@@ -32,6 +32,13 @@ export interface CreationKey {
   readonly firstAttemptAt: string;
   readonly inFlight: boolean;
   readonly unknown: boolean;
+  /**
+   * The service answered an attempt with success but without the request's id (absent in
+   * batches of earlier versions): a request exists under the key, and a replay tells its id.
+   */
+  readonly appliedWithoutId?: boolean;
+  /** That answer may have been a second request (see `create_answered_without_id`). */
+  readonly twoMayExist?: boolean;
 }
 
 /** What is known of one extra participant's call (spec §4.5, which has no idempotency key). */
@@ -49,8 +56,10 @@ export interface NeedsCheck {
   readonly reason: CheckReason;
   readonly code: string | undefined;
   readonly serviceMessage: string | undefined;
-  /** The request the service just created, for `new_request_after_unknown`. */
+  /** The request the service answered with (`new_request_after_unknown`, `held_at_service`). */
   readonly newRequestId: string | undefined;
+  /** For `held_elsewhere`: the document of the data folder that holds the reference. */
+  readonly holder?: HolderRef | undefined;
   /** When the first creation attempt under the key could leave. */
   readonly firstAttemptAt: string | undefined;
   readonly at: string;
@@ -69,6 +78,17 @@ export interface SendRecord {
     | undefined;
   readonly error: ItemError | undefined;
   readonly check: NeedsCheck | undefined;
+  /**
+   * Keys this document gave up (the service refused one and applied nothing, or the user sent
+   * anew on purpose): its next key is derived with this generation. Absent in batches of
+   * earlier versions: 0.
+   */
+  readonly generation?: number;
+  /**
+   * The user chose to send it although another document of the data folder holds or may hold
+   * a request for its reference (absent: no).
+   */
+  readonly reuseAccepted?: boolean;
 }
 
 /** True once the service holds the participant. */
@@ -211,6 +231,8 @@ export function applyBatchEvent(state: BatchState, entry: JournalEntry<BatchEven
       };
     case 'batch_renamed':
       return { ...state, name: event.name, updatedAt: at };
+    case 'batch_source_changed':
+      return { ...state, source: event.source, updatedAt: at };
     case 'connection_bound':
       // Bound once: the first binding stands (BatchStore.bindConnection records no second one).
       if (state.connection) return state;
@@ -282,6 +304,14 @@ export function applyBatchEvent(state: BatchState, entry: JournalEntry<BatchEven
         ...send,
         create: undefined,
         upload: event.keepUpload === true ? send.upload : undefined,
+        generation: (send.generation ?? 0) + 1,
+      }));
+    case 'create_answered_without_id':
+      return updateCreate(state, event.documentId, at, (create) => ({
+        ...create,
+        inFlight: false,
+        appliedWithoutId: true,
+        ...(event.twoMayExist === true ? { twoMayExist: true } : {}),
       }));
     case 'request_created':
       return updateSend(state, event.documentId, at, (send) => ({
@@ -298,6 +328,7 @@ export function applyBatchEvent(state: BatchState, entry: JournalEntry<BatchEven
           code: event.code,
           serviceMessage: event.serviceMessage,
           newRequestId: event.newRequestId,
+          ...(event.holder ? { holder: event.holder } : {}),
           firstAttemptAt: send.create?.firstAttemptAt,
           at,
         },
@@ -320,6 +351,11 @@ export function applyBatchEvent(state: BatchState, entry: JournalEntry<BatchEven
                 participants: Object.fromEntries(
                   document.draft.extraParticipants.map((_, index) => {
                     const progress = document.send.participants[index] ?? NO_PARTICIPANT_PROGRESS;
+                    if (event.participantsThere === true)
+                      return [
+                        index,
+                        { ...progress, inFlight: false, done: progress.done ?? 'already_there' },
+                      ];
                     return [index, { ...progress, unknown: progress.unknown || event.participantsMayExist }];
                   }),
                 ),
@@ -337,8 +373,17 @@ export function applyBatchEvent(state: BatchState, entry: JournalEntry<BatchEven
               error: undefined,
               create: undefined,
               upload: event.keepUpload ? send.upload : undefined,
+              generation: event.generation ?? (send.generation ?? 0) + 1,
+              // Sent anew on purpose although another document holds its reference: the user chose.
+              reuseAccepted: send.reuseAccepted === true || send.check.reason === 'held_elsewhere',
             },
       );
+    case 'reference_reuse_accepted':
+      return updateSend(state, event.documentId, at, (send) => ({
+        ...send,
+        generation: Math.max(send.generation ?? 0, event.generation),
+        reuseAccepted: true,
+      }));
     case 'participant_attempted':
       return updateParticipant(state, event.documentId, event.index, at, (progress) => ({
         ...progress,

@@ -84,16 +84,25 @@ export function linkProblemBeforeRead(
   return undefined;
 }
 
+/** Another document of the data folder with the same reference, and where it is. */
+export interface SameReference {
+  readonly document: DocumentState;
+  readonly batchName: string;
+}
+
 /**
  * Why the request the service answered cannot be linked to `document`: it must exist at this
  * connection's service and carry the document's reference; a service that does not show the
- * reference (§4.4 does not list it) needs the user's explicit confirmation.
+ * reference (§4.4 does not list it) needs the user's explicit confirmation, and so does a
+ * reference that another document without a request yet also carries (`others`): the request
+ * may be that one's, and linking it here would add this document's people to another's contract.
  */
 export function linkProblemAfterRead(
   document: DocumentState,
   requestId: string,
   read: Result<SigningRequest>,
   confirmed: boolean,
+  others: readonly SameReference[] = [],
 ): ResolutionOutcome | undefined {
   const reference = document.draft.externalReference;
   if (!read.ok) {
@@ -111,6 +120,18 @@ export function linkProblemAfterRead(
     return refused(words()('check.referenceUnknown', { requestId, reference }), 'needs_confirmation');
   if (remoteReference !== undefined && remoteReference !== reference)
     return refused(words()('check.otherReference', { requestId, remoteReference, reference }));
+  const other = others.find((candidate) => candidate.document.send.requestId === undefined);
+  if (other && !confirmed)
+    return refused(
+      words()('check.sameReferenceOther', {
+        requestId,
+        reference,
+        file: document.draft.pdf.originalName,
+        otherFile: other.document.draft.pdf.originalName,
+        otherBatch: other.batchName,
+      }),
+      'needs_confirmation',
+    );
   return undefined;
 }
 
@@ -139,6 +160,8 @@ export function sendAsNewDecision(
       ok: false,
       message: words()('check.createdFindIt', { reference }),
     };
+  // Held elsewhere, or at the service from elsewhere: nothing of this document's own reached the
+  // service; sending it makes a second request, which the user chose after the warning.
   const uploadNamed = refusalNamesUpload({ code: check.code ?? '', serviceMessage: check.serviceMessage });
   const expired = upload?.expiresAt !== undefined && upload.expiresAt <= now;
   return { ok: true, keepUpload: upload !== undefined && !uploadNamed && !expired };

@@ -1,7 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import type { ItemError, SendPhase } from '../../shared/domain/batch';
 import { backoffDelayMs, sleep } from '../client/backoff';
-import { uploadWireMs, type CallOptions, type ServiceClient } from '../client/service-client';
+import {
+  uploadWireMs,
+  type CallOptions,
+  type CreationAnswer,
+  type ServiceClient,
+} from '../client/service-client';
 import type { Result, ServiceFailure } from '../client/service-failure';
 import type { Upload } from '../../shared/service/wire';
 import { silentLogger, type Logger } from '../log';
@@ -9,6 +13,7 @@ import type { BlobStore } from '../store/blob-store';
 import type { BatchStore } from '../store/batch-store';
 import type { BatchEvent } from './batch-events';
 import { sameConnection, type ConnectionAddress } from './batch-connection';
+import { ContractGuard } from './contract-guard';
 import { holdsRequests } from './older-batch';
 import { phaseOf, type BatchState, type DocumentState, type NeedsCheck } from './batch-state';
 import { CallSlots } from './call-slots';
@@ -79,6 +84,16 @@ export type SendEngineEvent =
       readonly slow: boolean;
     }
   | {
+      /**
+       * A pause or a quit: nothing more is sent, and `calls` calls already on their way are given
+       * a moment to be answered (DRAIN_MS), so their outcome is known rather than "may have been
+       * applied".
+       */
+      readonly type: 'draining';
+      readonly batchId: string;
+      readonly calls: number;
+    }
+  | {
       readonly type: 'item-failed';
       readonly batchId: string;
       readonly documentId: string;
@@ -119,14 +134,38 @@ export interface SendEngineOptions {
   readonly reuploadBackoffMs?: number;
   /** A call with no answer for this long (ms) makes the batch "slow to answer" (default SLOW_CALL_MS). */
   readonly slowAfterMs?: number;
+  /**
+   * How long the service is assumed to keep an Idempotency-Key (the connection's setting;
+   * default DEFAULT_KEY_RETENTION_MS): within it, a new request after an attempt of unknown
+   * outcome proves that attempt created nothing, and the user is not asked.
+   */
+  readonly keyRetentionMs?: number;
+  /**
+   * How long a pause or a quit lets calls already on their way finish before abandoning them
+   * (default DRAIN_MS); no new call leaves meanwhile.
+   */
+  readonly drainMs?: number;
 }
 
-/** What a call tells the engine of its attempts, to know whether one may have been applied. */
-type AttemptTracking = Required<Pick<CallOptions, 'onAttempt' | 'onAttemptSettled'>>;
+/** The key retention assumed when the connection does not state one: the shortest of the services the app is tested with. */
+export const DEFAULT_KEY_RETENTION_MS = 3_600_000;
+/** How long calls on their way may finish after a pause or a quit. */
+export const DRAIN_MS = 10_000;
+
+/**
+ * What a call tells the engine of its attempts, to know whether one may have been applied, and
+ * the run's departures signal: after a pause or a quit, nothing more leaves.
+ */
+type AttemptTracking = Required<Pick<CallOptions, 'onAttempt' | 'onAttemptSettled' | 'departures'>>;
 
 interface Run {
   readonly batchId: string;
+  /** Aborted when the run must end now: calls on their way are abandoned. */
   readonly controller: AbortController;
+  /** Aborted by a pause or a quit: no new call leaves, calls on their way may finish (DRAIN_MS). */
+  readonly departures: AbortController;
+  /** Aborted by either: no new step starts. */
+  readonly stopping: AbortSignal;
   readonly slots: CallSlots;
   readonly inFlight: Set<string>;
   /** This run's own facts per document (fresh uploads, backoffs). */
@@ -135,6 +174,8 @@ interface Run {
   readonly slow: SlowCalls;
   /** How fast this run's uploads reach the service (what upload progress may show). */
   readonly pace: UploadPace;
+  /** References claimed by a document's decision until its events are stored. */
+  readonly claims: Map<string, () => void>;
   /** No new step starts before this time (the service is unreachable or asked to wait). */
   resumeAt: number;
   waitStreak: number;
@@ -210,9 +251,12 @@ export class SendEngine {
   readonly #pausedBeforeStart = new Set<string>();
   #closed = false;
   readonly #listeners = new Set<(event: SendEngineEvent) => void>();
+  /** What the data folder holds for each reference, for this engine's connection. */
+  readonly #guard: ContractGuard;
 
   constructor(options: SendEngineOptions) {
     this.#options = options;
+    this.#guard = new ContractGuard(options.store, options.client.address);
     this.#logger = options.logger ?? silentLogger;
     this.#now = options.now ?? Date.now;
     this.#random = options.random ?? Math.random;
@@ -314,11 +358,32 @@ export class SendEngine {
     return this.#start(batchId);
   }
 
-  /** Stops starting new steps and abandons calls in flight; their outcome is resolved on resume. */
+  /**
+   * Stops starting new steps and sending anything more; calls already on their way get
+   * `drainMs` to be answered (their answers are stored), then are abandoned (their outcome is
+   * then settled on resume). A call that had not left is never taken for one that may have
+   * been applied.
+   */
   pause(batchId: string): void {
     const run = this.#runs.get(batchId);
-    if (run) run.controller.abort(new Error('paused'));
+    if (run) this.#drain(run);
     else if (this.#sending.has(batchId)) this.#pausedBeforeStart.add(batchId);
+  }
+
+  #drain(run: Run): void {
+    if (run.departures.signal.aborted) return;
+    run.departures.abort(new Error('paused'));
+    const onTheWire = run.slow.pending;
+    if (onTheWire > 0) {
+      this.#logger.log('info', 'send.draining', { batchId: run.batchId, calls: onTheWire });
+      this.#emit({ type: 'draining', batchId: run.batchId, calls: onTheWire });
+    }
+    const timer = setTimeout(
+      () => run.controller.abort(new Error('paused')),
+      this.#options.drainMs ?? DRAIN_MS,
+    );
+    run.controller.signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
+    void run.done.finally(() => clearTimeout(timer));
   }
 
   /**
@@ -361,7 +426,13 @@ export class SendEngine {
     const early = linkProblemBeforeRead(this.#options.store.list(), before, id);
     if (early || !before) return early ?? { ok: false, refusal: 'refused', message: '' };
     const read = await this.#options.client.getSigningRequest(id);
-    const problem = linkProblemAfterRead(before, id, read, options.confirmed === true);
+    const problem = linkProblemAfterRead(
+      before,
+      id,
+      read,
+      options.confirmed === true,
+      this.#guard.sameReference(batchId, before),
+    );
     if (problem || !read.ok) return problem ?? { ok: false, refusal: 'refused', message: '' };
     // The read can take seconds: the document may have been answered meanwhile (first answer wins).
     const now = this.#document(batchId, documentId);
@@ -373,6 +444,10 @@ export class SendEngine {
         documentId,
         requestId: id,
         participantsMayExist: !isPreparedOrLater(read.value),
+        // This very contract, prepared where it was made: its people were added there first.
+        ...(before.send.check?.reason === 'held_at_service' && isPreparedOrLater(read.value)
+          ? { participantsThere: true }
+          : {}),
       },
     ]);
     this.#runs.get(batchId)?.wake();
@@ -384,13 +459,40 @@ export class SendEngine {
    * the key (and the upload, when the refusal named it) so the next send creates a new request.
    */
   async sendAsNew(batchId: string, documentId: string): Promise<ResolutionOutcome> {
-    const decision = sendAsNewDecision(this.#document(batchId, documentId), this.#now());
-    if (!decision.ok) return { ok: false, refusal: 'refused', message: decision.message };
+    const document = this.#document(batchId, documentId);
+    const decision = sendAsNewDecision(document, this.#now());
+    if (!decision.ok || !document)
+      return { ok: false, refusal: 'refused', message: decision.ok ? '' : decision.message };
     await this.#options.store.record(batchId, [
-      { type: 'check_resolved_new', documentId, keepUpload: decision.keepUpload },
+      {
+        type: 'check_resolved_new',
+        documentId,
+        keepUpload: decision.keepUpload,
+        generation: this.#guard.nextGeneration(batchId, this.#batch(batchId).defaults, document),
+      },
     ]);
     this.#runs.get(batchId)?.wake();
     return { ok: true };
+  }
+
+  /**
+   * "Send anew on purpose" for a document not sent yet that another document of the data folder
+   * holds the reference of (the review says so and holds it back): after the user's warning,
+   * it may go in the next send, under a key of its own. True when recorded; false when the
+   * document is unknown or already on its way.
+   */
+  async acceptReferenceReuse(batchId: string, documentId: string): Promise<boolean> {
+    const document = this.#document(batchId, documentId);
+    if (!document || document.send.queued || document.send.reuseAccepted)
+      return document?.send.reuseAccepted === true;
+    await this.#options.store.record(batchId, [
+      {
+        type: 'reference_reuse_accepted',
+        documentId,
+        generation: this.#guard.nextGeneration(batchId, this.#batch(batchId).defaults, document),
+      },
+    ]);
+    return true;
   }
 
   #batch(batchId: string): BatchState {
@@ -415,21 +517,43 @@ export class SendEngine {
   }
 
   #context(batchId: string): StepContext {
+    const { defaults } = this.#batch(batchId);
     return {
       now: this.#now(),
-      defaults: this.#batch(batchId).defaults,
-      newKey: randomUUID,
+      defaults,
+      keyFor: (document) => this.#guard.keyFor(defaults, document),
+      holdersOf: (document) => this.#guard.holdersOf(batchId, document),
+      keyRetentionMs: this.#options.keyRetentionMs ?? DEFAULT_KEY_RETENTION_MS,
       uploadExpiryMarginMs: this.#options.uploadExpiryMarginMs ?? 10 * 60_000,
       reuploadBackoffMs: this.#options.reuploadBackoffMs ?? 2_000,
     };
   }
 
+  #releaseClaims(run: Run, documentId: string): void {
+    run.claims.get(documentId)?.();
+    run.claims.delete(documentId);
+  }
+
+  /** Records events that may make keys: their references stay claimed until the record settles. */
+  async #recordClaimed(batchId: string, events: readonly BatchEvent[]): Promise<void> {
+    const release = this.#guard.claimKeys(batchId, events);
+    try {
+      await this.#options.store.record(batchId, events);
+    } finally {
+      release();
+    }
+  }
+
   #start(batchId: string): Promise<SendSummary> {
     let wake: () => void = () => undefined;
+    const controller = new AbortController();
+    const departures = new AbortController();
     const concurrency = Math.max(1, this.#options.concurrency ?? 4);
     const run: Run = {
       batchId,
-      controller: new AbortController(),
+      controller,
+      departures,
+      stopping: AbortSignal.any([controller.signal, departures.signal]),
       slots: new CallSlots(concurrency),
       inFlight: new Set(),
       facts: new Map(),
@@ -437,6 +561,7 @@ export class SendEngine {
         ...(this.#options.slowAfterMs === undefined ? {} : { afterMs: this.#options.slowAfterMs }),
       }),
       pace: new UploadPace(),
+      claims: new Map(),
       resumeAt: 0,
       waitStreak: 0,
       fatal: undefined,
@@ -456,7 +581,7 @@ export class SendEngine {
     };
     /** Sleeps until `ms` passed or something changed (a document finished, a retry arrived). */
     const nap = async (ms: number): Promise<void> => {
-      const { signal } = run.controller;
+      const signal = run.stopping;
       const timer = new AbortController();
       const onAbort = () => timer.abort();
       signal.addEventListener('abort', onAbort, { once: true });
@@ -465,7 +590,7 @@ export class SendEngine {
       signal.removeEventListener('abort', onAbort);
     };
     const worker = async (): Promise<void> => {
-      const { signal } = run.controller;
+      const signal = run.stopping;
       while (!signal.aborted && !run.fatal) {
         const waitFor = run.resumeAt - this.#monotonic();
         if (waitFor > 0) {
@@ -537,7 +662,7 @@ export class SendEngine {
       this.#emit({ type: 'engine-state', batchId, state: 'stopped', reason, cause });
       return { batchId, state: 'stopped', ...tally, reason };
     }
-    const state = run.controller.signal.aborted ? 'paused' : 'finished';
+    const state = run.stopping.aborted ? 'paused' : 'finished';
     this.#emit({ type: 'engine-state', batchId, state });
     return { batchId, state, ...tally };
   }
@@ -564,7 +689,7 @@ export class SendEngine {
 
   /** Takes one document's steps until it is done for this run, must wait, or the run stops. */
   async #process(run: Run, documentId: string): Promise<void> {
-    const { signal } = run.controller;
+    const signal = run.stopping;
     while (!signal.aborted && !run.fatal) {
       const document = this.#document(run.batchId, documentId);
       if (!document) return;
@@ -573,7 +698,8 @@ export class SendEngine {
       const step = nextStep(document, facts, context);
       if (step.kind === 'finished' || step.kind === 'wait') return;
       if (step.kind === 'record') {
-        await this.#options.store.record(run.batchId, step.events);
+        // Decided in this very turn: a key it makes claims its reference before anyone else asks.
+        await this.#recordClaimed(run.batchId, step.events);
         this.#emitItem(run.batchId, documentId);
         continue;
       }
@@ -585,9 +711,12 @@ export class SendEngine {
         } catch (error) {
           if (signal.aborted) return; // Interrupted anyway: the next run settles what is unknown.
           throw error;
+        } finally {
+          this.#releaseClaims(run, documentId);
         }
         this.#announce(run.batchId, documentId, decision.events);
       }
+      this.#releaseClaims(run, documentId);
       this.#emitItem(run.batchId, documentId);
       this.#emitBatchProgress(run.batchId);
       switch (decision.next) {
@@ -668,12 +797,15 @@ export class SendEngine {
           clearInterval(ticker);
         }
         if (answer.kind === 'applied') run.pace.finished(total, this.#monotonic() - attemptAt);
-        return decideUpload(
+        const decision = decideUpload(
           this.#document(run.batchId, draft.id) ?? document,
           step,
           answer,
           this.#context(run.batchId),
         );
+        // The key it makes claims its reference in this turn, until the record settles (#process).
+        run.claims.set(draft.id, this.#guard.claimKeys(run.batchId, decision.events));
+        return decision;
       }
       case 'create': {
         const answer = await this.#call(run, async (attempts) => {
@@ -682,7 +814,8 @@ export class SendEngine {
         });
         const create = this.#document(run.batchId, draft.id)?.send.create;
         if (!create) throw new Error('a creation step without a key');
-        return decideCreation(document, create, answer, facts, this.#context(run.batchId));
+        const named = await this.#confirmLocation(answer, draft.externalReference, signal);
+        return decideCreation(document, create, named, facts, this.#context(run.batchId));
       }
       case 'add-participant': {
         const answer = await this.#call(run, async (attempts) => {
@@ -715,7 +848,7 @@ export class SendEngine {
     run: Run,
     call: (attempts: AttemptTracking, alive: (wireMs?: number) => void) => Promise<Result<T>>,
   ): Promise<Answer<T>> {
-    const { signal } = run.controller;
+    const signal = run.stopping;
     let onTheWire = false;
     let mayHaveApplied = false;
     /** The attempt on the wire, watched for an answer that is late. */
@@ -725,6 +858,7 @@ export class SendEngine {
       watched = undefined;
     };
     const attempts: AttemptTracking = {
+      departures: run.departures.signal,
       onAttempt: () => {
         onTheWire = true;
         settle();
@@ -749,6 +883,34 @@ export class SendEngine {
     } finally {
       settle();
     }
+  }
+
+  /**
+   * A creation answered without an id in its body but with a same-origin `Location`: the request
+   * it names is read once, and taken as the answer's id when the read finds it with this
+   * document's reference (or a service that does not show references finds it at all).
+   * Otherwise the answer stays without an id, and the key is replayed to learn it.
+   */
+  async #confirmLocation(
+    answer: Answer<CreationAnswer>,
+    reference: string,
+    signal: AbortSignal,
+  ): Promise<Answer<CreationAnswer>> {
+    if (answer.kind !== 'applied' || answer.value.id !== undefined || answer.value.locationId === undefined)
+      return answer;
+    const read = await this.#options.client
+      .getSigningRequest(answer.value.locationId, { signal, maxAttempts: 2 })
+      .catch(() => undefined);
+    if (!read?.ok) return answer;
+    const remote = read.value.external_reference;
+    if (remote !== undefined && remote !== reference) {
+      this.#logger.log('warn', 'send.location_other_reference', {});
+      return answer;
+    }
+    // A request this attempt just created cannot be prepared yet: one that is was made before,
+    // under this key, and answered as a replay would be (an answer without a body cannot say it).
+    const replayed = answer.value.replayed ?? (isPreparedOrLater(read.value) ? true : undefined);
+    return { kind: 'applied', value: { ...answer.value, id: answer.value.locationId, replayed } };
   }
 
   /** Tells listeners of failures and checks the step machine just recorded. */

@@ -190,5 +190,22 @@ export function checkExplanation(document: DocumentState, t: Translator['t'] = e
         : t('check.newRequestAfterUnknownUnnamed', { reference, sent });
     case 'created_without_id':
       return t('check.createdWithoutId', { reference });
+    case 'held_elsewhere': {
+      const holder = check.holder;
+      const file = holder?.fileName ?? '';
+      const batch = holder?.batchName ?? '';
+      return holder?.requestId
+        ? t('check.heldElsewhereWithId', { reference, file, batch, requestId: holder.requestId })
+        : t('check.heldElsewhere', { reference, file, batch });
+    }
+    case 'held_at_service': {
+      if (check.newRequestId) return t('check.heldAtService', { reference, requestId: check.newRequestId });
+      const detail = check.code
+        ? check.serviceMessage
+          ? t('check.detailWithMessage', { code: check.code, message: check.serviceMessage })
+          : t('check.detail', { code: check.code })
+        : '';
+      return [t('check.heldAtServiceRefused', { reference }), detail].filter(Boolean).join(' ');
+    }
   }
 }

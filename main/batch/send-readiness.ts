@@ -44,14 +44,67 @@ export function sendProblems(
   return problems;
 }
 
+const documentsByReference = new WeakMap<BatchState, Map<string, DocumentState[]>>();
+
+/** The batch's documents by reference, in batch order (computed once per state of the batch). */
+function byReference(batch: BatchState): Map<string, DocumentState[]> {
+  let groups = documentsByReference.get(batch);
+  if (!groups) {
+    groups = new Map();
+    for (const document of batch.documents) {
+      const group = groups.get(document.draft.externalReference);
+      if (group) group.push(document);
+      else groups.set(document.draft.externalReference, [document]);
+    }
+    documentsByReference.set(batch, groups);
+  }
+  return groups;
+}
+
 /**
- * The documents "Send batch" sends: those never queued and ready (no problems), or only those of
- * `wanted`. The engine queues exactly these, and the review before sending counts exactly these.
+ * What stops `document` from being sent because of the rest of its batch: another document with
+ * the same reference (each contract needs its own: the service, linking and the check for
+ * contracts sent twice all know a contract by it), or the very same contract added twice (the
+ * copy after the first one). Empty when nothing does.
  */
-export function documentsToSend(batch: BatchState, wanted?: ReadonlySet<string>): DocumentState[] {
+export function batchProblems(
+  batch: BatchState,
+  document: DocumentState,
+  t: Translator['t'] = (englishT ??= createTranslator('en').t),
+): string[] {
+  const reference = document.draft.externalReference;
+  const others = (byReference(batch).get(reference) ?? []).filter((other) => other !== document);
+  if (others.length === 0) return [];
+  const index = batch.documents.indexOf(document);
+  const sameEarlier = others.find(
+    (other) => other.draft.pdf.sha256 === document.draft.pdf.sha256 && batch.documents.indexOf(other) < index,
+  );
+  if (sameEarlier) return [t('batches.problemSameContract', { file: sameEarlier.draft.pdf.originalName })];
+  // The same contract later in the batch is that copy's problem; any other document with the
+  // reference is both documents' problem.
+  const other = others.find((candidate) => candidate.draft.pdf.sha256 !== document.draft.pdf.sha256);
+  return other ? [t('batches.problemSameReference', { file: other.draft.pdf.originalName, reference })] : [];
+}
+
+/**
+ * The documents "Send batch" sends: those never queued and ready (no problems of their own or
+ * with the rest of the batch, and not `heldBack`), or only those of `wanted`. The engine queues
+ * exactly these, and the review before sending counts exactly these (it also holds back what
+ * another batch already sent: `heldBack`).
+ */
+export function documentsToSend(
+  batch: BatchState,
+  wanted?: ReadonlySet<string>,
+  heldBack?: (document: DocumentState) => boolean,
+): DocumentState[] {
   return batch.documents
     .filter((document) => !document.send.queued && (!wanted || wanted.has(document.draft.id)))
-    .filter((document) => sendProblems(batch.defaults, document.draft).length === 0);
+    .filter(
+      (document) =>
+        sendProblems(batch.defaults, document.draft).length === 0 &&
+        batchProblems(batch, document).length === 0 &&
+        heldBack?.(document) !== true,
+    );
 }
 
 /**

@@ -60,6 +60,11 @@ export class SlowCalls {
     this.#look();
   }
 
+  /** Calls on the wire now, waiting for their answer. */
+  get pending(): number {
+    return this.#calls.size;
+  }
+
   /** The run ended: no call of it waits any more. */
   close(): void {
     this.#calls.clear();

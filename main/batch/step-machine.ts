@@ -8,7 +8,8 @@ import type { BatchDefaults, ItemError } from '../../shared/domain/batch';
 import type { CreateSigningRequestBody, Participant, Upload } from '../../shared/service/wire';
 import type { CreationAnswer, PrepareOutcome } from '../client/service-client';
 import { isNotFoundAtService, type ServiceFailure } from '../client/service-failure';
-import type { BatchEvent, UnknownCause } from './batch-events';
+import type { BatchEvent, HolderRef, UnknownCause } from './batch-events';
+import type { Holder } from './contract-registry';
 import {
   participantDone,
   type BatchState,
@@ -27,9 +28,14 @@ export interface RunFacts {
   readonly uploadNotBefore: number;
   /** Creation attempts answered 409 in this run (the key still being processed, or so it says). */
   readonly keyInUse: number;
+  /** A creation answered without an id is replayed no sooner than this (the service may still be at work). */
+  readonly replayNotBefore: number;
 }
 
-export const NO_RUN_FACTS: RunFacts = { reuploads: 0, uploadNotBefore: 0, keyInUse: 0 };
+export const NO_RUN_FACTS: RunFacts = { reuploads: 0, uploadNotBefore: 0, keyInUse: 0, replayNotBefore: 0 };
+
+/** How long after a creation answered without an id its key is replayed to learn the id. */
+export const REPLAY_FOR_ID_AFTER_MS = 2_000;
 
 /**
  * 409s to a creation before the app stops waiting for the key to settle and asks the user: a
@@ -44,8 +50,22 @@ export const MAX_REUPLOADS_PER_RUN = 2;
 export interface StepContext {
   readonly now: number;
   readonly defaults: BatchDefaults;
-  /** A new Idempotency-Key, for a creation that has none. */
-  readonly newKey: () => string;
+  /**
+   * The Idempotency-Key of `document`'s next creation key: derived from the contract it is (its
+   * service, reference, PDF and people) and its generation (contract-identity.ts).
+   */
+  readonly keyFor: (document: DocumentState) => string;
+  /**
+   * The other documents of the data folder that hold, or may hold, a request for `document`'s
+   * reference at its service (contract-registry.ts): asked before a key is made.
+   */
+  readonly holdersOf: (document: DocumentState) => readonly Holder[];
+  /**
+   * How long the service is assumed to keep an Idempotency-Key (the connection's setting): a
+   * new request answered within it after an attempt of unknown outcome proves that attempt
+   * created nothing.
+   */
+  readonly keyRetentionMs: number;
   /** An upload this close to its known expiry is not used for a new key (default 10 min). */
   readonly uploadExpiryMarginMs: number;
   /** First backoff before a fresh upload after an upload-gone refusal; doubles each time. */
@@ -148,11 +168,17 @@ export function nextStep(document: DocumentState, facts: RunFacts, context: Step
   if (!send.requestId) {
     const create = send.create;
     if (create) {
+      // Answered without an id: replayed once, a moment later, to learn it.
+      if (create.appliedWithoutId && facts.replayNotBefore > context.now)
+        return { kind: 'wait', until: facts.replayNotBefore };
       // A key once stored is always used again, however old its upload: releasing it is
       // decided only from the service's answer (see decideCreation).
       const marker: BatchEvent[] = create.inFlight ? [] : [{ type: 'create_attempt_started', documentId }];
       return { kind: 'create', key: create.idempotencyKey, body: create.body, marker };
     }
+    // Another document of the data folder holds this reference: nothing is uploaded for it.
+    const heldBack = heldElsewhere(document, context);
+    if (heldBack) return { kind: 'record', events: [heldBack] };
     // An upload of another PDF than the document's now (it was replaced while not yet sent)
     // is never used for a new key.
     if (send.upload && send.upload.sha256 !== draft.pdf.sha256) {
@@ -180,16 +206,79 @@ export function nextStep(document: DocumentState, facts: RunFacts, context: Step
   return { kind: 'prepare', requestId: send.requestId };
 }
 
-/** A new key and the frozen body it goes with, stored before any attempt under it (the attempt's own marker follows in its slot). */
-function mintKey(document: DocumentState, uploadId: string, context: StepContext): BatchEvent {
+/** The holder named in a check: what the user needs to find it. */
+function holderRef(holder: Holder): HolderRef {
   return {
-    type: 'create_attempted',
-    documentId: document.draft.id,
-    idempotencyKey: context.newKey(),
-    uploadId,
-    body: buildCreateBody(context.defaults, document.draft, uploadId),
-    attemptsMarked: true,
+    batchId: holder.batchId,
+    batchName: holder.batchName,
+    documentId: holder.documentId,
+    fileName: holder.fileName,
+    ...(holder.requestId === undefined ? {} : { requestId: holder.requestId }),
   };
+}
+
+/**
+ * The check that holds `document` back when another document of the data folder holds, or may
+ * hold, a request for its reference at its service and the user did not choose to send it
+ * anyway; undefined when it may go.
+ */
+function heldElsewhere(document: DocumentState, context: StepContext): BatchEvent | undefined {
+  if (document.send.reuseAccepted) return undefined;
+  const [holder] = context.holdersOf(document);
+  if (!holder) return undefined;
+  return {
+    type: 'check_needed',
+    documentId: document.draft.id,
+    reason: 'held_elsewhere',
+    holder: holderRef(holder),
+  };
+}
+
+/**
+ * A new key and the frozen body it goes with, stored before any attempt under it (the
+ * attempt's own marker follows in its slot); or, when another document holds the reference
+ * now, the check that holds this one back. The engine claims the reference in the same turn.
+ */
+function mintKey(document: DocumentState, uploadId: string, context: StepContext): BatchEvent {
+  return (
+    heldElsewhere(document, context) ?? {
+      type: 'create_attempted',
+      documentId: document.draft.id,
+      idempotencyKey: context.keyFor(document),
+      uploadId,
+      body: buildCreateBody(context.defaults, document.draft, uploadId),
+      attemptsMarked: true,
+    }
+  );
+}
+
+/**
+ * True when the service refused a creation because its key is known with another body: the
+ * service holds a request for this contract's key made elsewhere (this app always sends a key
+ * with the very body stored with it). Services word it their own way (409
+ * `idempotency_key_reused`, Stripe's 400 `idempotency_error`, the IETF draft's 422).
+ */
+export function refusesKeyReuse(failure: Pick<ServiceFailure, 'code' | 'httpStatus' | 'stage'>): boolean {
+  if (failure.stage === 'token') return false;
+  const status = failure.httpStatus ?? 0;
+  return (
+    status >= 400 &&
+    status < 500 &&
+    /idempotency/i.test(failure.code) &&
+    !/invalid_idempotency_key|required|missing/i.test(failure.code)
+  );
+}
+
+/**
+ * True when a new request answered at `now` comes within the service's key retention of the
+ * first attempt under `create`'s key: had an earlier attempt created a request, the service
+ * would still know the key and replay it. A clock that went back proves nothing.
+ */
+function withinKeyRetention(create: CreationKey, now: number, retentionMs: number): boolean {
+  const firstAt = Date.parse(create.firstAttemptAt);
+  if (Number.isNaN(firstAt)) return false;
+  const elapsed = now - firstAt;
+  return elapsed >= 0 && elapsed < retentionMs;
 }
 
 function itemFailed(documentId: string, words: FailureWords, now: number): BatchEvent {
@@ -266,14 +355,49 @@ export function decideCreation(
   }
   if (answer.kind === 'applied') {
     const { id, replayed, earlierAttemptUnknown } = answer.value;
-    if (id === undefined)
-      return { events: [{ type: 'check_needed', documentId, reason: 'created_without_id' }], next: 'stop' };
-    if (replayed !== true && (create.unknown || earlierAttemptUnknown)) {
+    const mayHaveCreated = create.unknown || earlierAttemptUnknown;
+    // Within the time the service keeps keys, an earlier attempt that created a request would
+    // have been replayed: a new request then proves it created nothing. Beyond, two may exist.
+    const beyondRetention =
+      mayHaveCreated && !withinKeyRetention(create, context.now, context.keyRetentionMs);
+    const twoMayExist = (newRequestId: string): Decision => ({
+      events: [{ type: 'check_needed', documentId, reason: 'new_request_after_unknown', newRequestId }],
+      next: 'stop',
+    });
+    if (id === undefined) {
+      // A request exists under the key; a replay of the key, a moment later, says its id.
+      if (create.appliedWithoutId)
+        return { events: [{ type: 'check_needed', documentId, reason: 'created_without_id' }], next: 'stop' };
       return {
-        events: [{ type: 'check_needed', documentId, reason: 'new_request_after_unknown', newRequestId: id }],
+        events: [
+          {
+            type: 'create_answered_without_id',
+            documentId,
+            ...(replayed !== true && beyondRetention ? { twoMayExist: true as const } : {}),
+          },
+        ],
+        next: 'continue',
+        facts: { ...facts, replayNotBefore: context.now + REPLAY_FOR_ID_AFTER_MS },
+      };
+    }
+    if (create.appliedWithoutId) {
+      // The replay that tells the id: of the request the earlier answer made, unless it is new.
+      return replayed === true && create.twoMayExist !== true
+        ? {
+            events: [{ type: 'request_created', documentId, requestId: id, replayed: true }],
+            next: 'continue',
+          }
+        : twoMayExist(id);
+    }
+    if (replayed === true && !mayHaveCreated) {
+      // No attempt of this document can have made it: the service holds this contract's key
+      // from another data folder or desk.
+      return {
+        events: [{ type: 'check_needed', documentId, reason: 'held_at_service', newRequestId: id }],
         next: 'stop',
       };
     }
+    if (replayed !== true && beyondRetention) return twoMayExist(id);
     return {
       events: [{ type: 'request_created', documentId, requestId: id, replayed: replayed === true }],
       next: 'continue',
@@ -286,12 +410,26 @@ export function decideCreation(
     ? { type: 'create_outcome_unknown', documentId, cause: unknownCause(failure) }
     : { type: 'create_attempt_settled', documentId };
   if (kind === 'fatal') return { events: [settled], next: 'fatal', failure };
+  if (refusesKeyReuse(failure)) {
+    return {
+      events: [
+        {
+          type: 'check_needed',
+          documentId,
+          reason: 'held_at_service',
+          code: failure.code,
+          ...(failure.serviceMessage ? { serviceMessage: failure.serviceMessage } : {}),
+        },
+      ],
+      next: 'stop',
+    };
+  }
   // A 409 says the service knows the key: its request is still being processed (the IETF
   // Idempotency-Key draft), so the key's outcome is unknown and a later replay will tell; a
-  // few times, then the user is asked (a 409 that never passes would leave it stuck). Reused
-  // with another body, the key holds a request this body cannot replay: the user is asked.
+  // few times, then the user is asked (a 409 that never passes would leave it stuck). A key
+  // known with another body was answered above (refusesKeyReuse).
   const conflict = failure.httpStatus === 409 && failure.stage !== 'token';
-  if (conflict && failure.code !== 'idempotency_key_reused' && facts.keyInUse < MAX_KEY_IN_USE_PER_RUN) {
+  if (conflict && facts.keyInUse < MAX_KEY_IN_USE_PER_RUN) {
     return {
       events: [{ type: 'create_outcome_unknown', documentId, cause: 'key_in_use' }],
       next: 'wait',

@@ -9,6 +9,12 @@ import type { HttpOutcome, HttpRequest, HttpTransport } from './http-transport';
 import { MAX_OPERATION_HOLD_MS } from './operation-gate';
 import { failure, success, type OperationName, type Result } from './service-failure';
 
+/** A signal aborted when either is (undefined when neither is given). */
+function anySignal(first: AbortSignal | undefined, second: AbortSignal | undefined): AbortSignal | undefined {
+  if (!first || !second) return first ?? second;
+  return AbortSignal.any([first, second]);
+}
+
 /** An access token held in memory only. */
 export interface AccessToken {
   readonly value: Secret;
@@ -52,7 +58,15 @@ interface CallSpecFields<T> {
    */
   readonly repeatable: boolean;
   readonly timeoutMs: number;
+  /** Aborting abandons the call at once, an attempt on its way included (it may have been applied). */
   readonly signal?: AbortSignal | undefined;
+  /**
+   * Aborting stops the call from sending anything more: no further attempt leaves (the call
+   * rejects with the reason where it would have left, or while it waits), while an attempt
+   * already on its way is left to finish and its answer is returned. A pause or a quit uses it
+   * so that calls in flight are answered rather than left "may have been applied".
+   */
+  readonly departures?: AbortSignal | undefined;
   /** Overrides the policy's attempts for this call. */
   readonly maxAttempts?: number | undefined;
   /**
@@ -89,6 +103,8 @@ export interface OptionalBodyCallSpec<T> extends CallSpecFields<T> {
 /** A successful call. */
 export interface CallAnswer<T> {
   readonly body: T;
+  /** The answer's `Location` header, as sent (a creation answered without a body may name its request there). */
+  readonly location: string | undefined;
   /**
    * True when an earlier attempt of this same call may have reached the service (timeout,
    * connection lost after sending, 5xx other than 503) before the attempt that succeeded.
@@ -156,11 +172,17 @@ export class CallRunner {
     /** After a 401: the next attempt that leaves goes with a token asked for right before it. */
     let renewToken = false;
     let outcomeUnknown = false;
+    // Waits end on either signal: nothing more leaves after a pause, and an abort ends it all.
+    const waitSignal = anySignal(spec.signal, spec.departures);
 
     for (;;) {
       // Its turn first (Retry-After holds, read spacing), then its token: a token taken before a
       // long wait could expire during it, and a service that does not say when answers 401.
-      const admission = await admitAttempt(this.#deps, spec, policy.maxRetryAfterMs);
+      const admission = await admitAttempt(
+        this.#deps,
+        { operation: spec.operation, spacingKey: spec.spacingKey, signal: waitSignal },
+        policy.maxRetryAfterMs,
+      );
       if (admission.kind === 'held') {
         logger.log('warn', 'service.held_back', {
           operation: spec.operation,
@@ -209,6 +231,13 @@ export class CallRunner {
         }
       }
       renewToken = false;
+      // Stopped while it waited for its token (a pause, a quit): nothing left, nothing may be
+      // told as "on its way". Checked with no await before the attempt leaves.
+      const stoppedBy = [spec.signal, spec.departures].find((signal) => signal?.aborted);
+      if (stoppedBy) {
+        admission.pass.finish(false);
+        throw stoppedBy.reason;
+      }
       attempt += 1;
       sent += 1;
       let outcome: HttpOutcome;
@@ -295,7 +324,7 @@ export class CallRunner {
       // Callers waiting for this attempt's answer see the pause it asked for, if any.
       admission.pass.finish(true);
       if (answer.kind === 'success') {
-        return this.#parseAnswer(spec, outcome.text, attempt, outcomeUnknown);
+        return this.#parseAnswer(spec, outcome.text, attempt, outcomeUnknown, outcome.headers.location);
       }
       if (answer.kind === 'unauthorized') {
         if (token && spec.auth && !tokenRenewed) {
@@ -368,7 +397,7 @@ export class CallRunner {
     delayMs: number,
   ): Promise<void> {
     this.#deps.logger.log('warn', 'service.retry', { operation: spec.operation, attempt, reason, delayMs });
-    if (delayMs > 0) await sleep(delayMs, spec.signal);
+    if (delayMs > 0) await sleep(delayMs, anySignal(spec.signal, spec.departures));
   }
 
   #parseAnswer<T>(
@@ -376,6 +405,7 @@ export class CallRunner {
     text: string,
     attempt: number,
     earlierAttemptUnknown: boolean,
+    location: string | undefined,
   ): Result<CallAnswer<T | undefined>> {
     let json: unknown;
     try {
@@ -384,12 +414,12 @@ export class CallRunner {
       json = undefined;
     }
     const parsed = spec.schema.safeParse(json);
-    if (parsed.success) return success({ body: parsed.data, earlierAttemptUnknown });
+    if (parsed.success) return success({ body: parsed.data, earlierAttemptUnknown, location });
     if (spec.bodyOptional) {
       if (text.trim() !== '') {
         this.#deps.logger.log('warn', 'service.unread_success_body', { operation: spec.operation });
       }
-      return success({ body: undefined, earlierAttemptUnknown });
+      return success({ body: undefined, earlierAttemptUnknown, location });
     }
     this.#deps.logger.log('error', 'service.invalid_response', {
       operation: spec.operation,

@@ -76,6 +76,12 @@ export interface CallOptions {
    * the wire with no answer yet.
    */
   readonly onAttemptSettled?: (outcome: AttemptOutcome) => void;
+  /**
+   * Aborting stops the call from sending anything more while an attempt already on its way
+   * finishes (see the call runner's `departures`): a pause or a quit leaves no attempt "may
+   * have been applied" that could be answered.
+   */
+  readonly departures?: AbortSignal;
 }
 
 export interface UploadOptions extends CallOptions {
@@ -92,6 +98,11 @@ export interface CreationAnswer {
   readonly id: string | undefined;
   /** `idempotent_replay` when the answer gave it as a boolean; undefined otherwise. */
   readonly replayed: boolean | undefined;
+  /**
+   * When the answer had no readable id: the request its same-origin `Location` names, to be
+   * confirmed by a read before it is trusted (undefined without one).
+   */
+  readonly locationId: string | undefined;
   /**
    * True when an earlier attempt of this same call may have reached the service (timeout,
    * connection lost after sending, 5xx other than 503) before this answer arrived.
@@ -175,6 +186,33 @@ function filenameHeader(filename: string): string {
 }
 
 const PREPARED_OR_LATER = new Set(['prepared', 'in_progress', 'completed']);
+
+/**
+ * The signing request a creation's `Location` names: only at this service's own origin and
+ * under its own path (`{base_url}/api/v1/signing-requests/{id}`, absolute or relative), else
+ * undefined. A Location elsewhere is not this service's word about this request.
+ */
+export function requestIdFromLocation(location: string | undefined, baseUrl: string): string | undefined {
+  if (location === undefined || location.trim() === '') return undefined;
+  let base: URL;
+  let target: URL;
+  try {
+    base = new URL(`${baseUrl.replace(/\/+$/, '')}/`);
+    target = new URL(location.trim(), base);
+  } catch {
+    return undefined;
+  }
+  if (target.origin !== base.origin || target.search !== '' || target.hash !== '') return undefined;
+  const prefix = `${base.pathname}api/v1/signing-requests/`;
+  if (!target.pathname.startsWith(prefix)) return undefined;
+  const rest = target.pathname.slice(prefix.length);
+  if (rest === '' || rest.includes('/')) return undefined;
+  try {
+    return decodeURIComponent(rest);
+  } catch {
+    return undefined;
+  }
+}
 
 function requestPath(requestId: string, action = ''): string {
   return `/api/v1/signing-requests/${encodeURIComponent(requestId)}${action}`;
@@ -267,6 +305,7 @@ export class ServiceClient {
       repeatable: true,
       timeoutMs: uploadTimeoutMs(source.sizeBytes),
       signal: options.signal,
+      departures: options.departures,
       maxAttempts: options.maxAttempts,
       onAttempt: (attempt) => {
         options.onProgress?.(0, source.sizeBytes);
@@ -300,15 +339,19 @@ export class ServiceClient {
       repeatable: true,
       timeoutMs: this.#callTimeoutMs,
       signal: options.signal,
+      departures: options.departures,
       maxAttempts: options.maxAttempts,
       onAttempt: options.onAttempt,
       onAttemptSettled: options.onAttemptSettled,
     });
     if (!answer.ok) return answer;
+    const id = answer.value.body?.id;
     return success({
-      id: answer.value.body?.id,
+      id,
       replayed: answer.value.body?.idempotent_replay,
       earlierAttemptUnknown: answer.value.earlierAttemptUnknown,
+      locationId:
+        id === undefined ? requestIdFromLocation(answer.value.location, this.address.baseUrl) : undefined,
     });
   }
 
@@ -341,6 +384,7 @@ export class ServiceClient {
       repeatable: false,
       timeoutMs: this.#callTimeoutMs,
       signal: options.signal,
+      departures: options.departures,
       maxAttempts: options.maxAttempts,
       onAttempt: options.onAttempt,
       onAttemptSettled: options.onAttemptSettled,
@@ -368,6 +412,7 @@ export class ServiceClient {
       repeatable: true,
       timeoutMs: this.#callTimeoutMs,
       signal: options.signal,
+      departures: options.departures,
       maxAttempts: options.maxAttempts,
       onAttempt: options.onAttempt,
       onAttemptSettled: options.onAttemptSettled,
@@ -421,6 +466,7 @@ export class ServiceClient {
       repeatable: true,
       timeoutMs: this.#callTimeoutMs,
       signal: options.signal,
+      departures: options.departures,
       maxAttempts: options.maxAttempts,
       onAttempt: options.onAttempt,
       onAttemptSettled: options.onAttemptSettled,
@@ -452,6 +498,7 @@ export class ServiceClient {
       repeatable: true,
       timeoutMs: this.#callTimeoutMs,
       signal: options.signal,
+      departures: options.departures,
       maxAttempts: options.maxAttempts,
       spacingKey: requestId,
       onAttempt: options.onAttempt,

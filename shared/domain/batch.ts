@@ -65,9 +65,20 @@ export type SendPhase =
  * - `key_refused`: a creation attempt's outcome was unknown, and the service later refused it.
  * - `new_request_after_unknown`: after an unknown outcome the service answered with a request
  *   that is not a replay, so it may hold an earlier one too.
- * - `created_without_id`: the service accepted a creation but its answer did not say the id.
+ * - `created_without_id`: the service accepted a creation but neither its answer nor a replay
+ *   of the key said the id.
+ * - `held_elsewhere`: another document of this data folder holds (or may hold) a request for the
+ *   same reference at the same service: this one was not sent, so as not to send it twice.
+ * - `held_at_service`: the service already holds a request for this very contract, made from
+ *   another data folder or desk (it replayed, or refused, the key derived from the contract).
  */
-export const checkReasonSchema = z.enum(['key_refused', 'new_request_after_unknown', 'created_without_id']);
+export const checkReasonSchema = z.enum([
+  'key_refused',
+  'new_request_after_unknown',
+  'created_without_id',
+  'held_elsewhere',
+  'held_at_service',
+]);
 export type CheckReason = z.infer<typeof checkReasonSchema>;
 
 export interface ItemError {

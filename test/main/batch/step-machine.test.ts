@@ -12,6 +12,7 @@ import {
   MAX_REUPLOADS_PER_RUN,
   nextStep,
   NO_RUN_FACTS,
+  REPLAY_FOR_ID_AFTER_MS,
   type Answer,
   type RunFacts,
   type StepContext,
@@ -33,7 +34,9 @@ const DOC = 'doc-1';
 const context: StepContext = {
   now: NOW,
   defaults: { defaultRecipients: [] },
-  newKey: () => 'key-new',
+  keyFor: () => 'key-new',
+  holdersOf: () => [],
+  keyRetentionMs: HOUR,
   uploadExpiryMarginMs: 10 * 60_000,
   reuploadBackoffMs: 2_000,
 };
@@ -138,7 +141,7 @@ describe('nextStep', () => {
     [
       'queued, fresh upload held back',
       documentAfter(queued),
-      { reuploads: 1, uploadNotBefore: NOW + 2_000, keyInUse: 0 },
+      { reuploads: 1, uploadNotBefore: NOW + 2_000, keyInUse: 0, replayNotBefore: 0 },
       'wait',
     ],
     [
@@ -305,6 +308,79 @@ describe('nextStep', () => {
   });
 });
 
+describe('the data folder is asked before a key is made (held elsewhere)', () => {
+  const holder = {
+    batchId: 'other',
+    batchName: 'Sent - Batch',
+    documentId: 'doc-9',
+    fileName: 'offer.pdf',
+    requestId: 'sr_1',
+    claimed: false,
+  };
+  const held: StepContext = { ...context, holdersOf: () => [holder] };
+  const expectHeld = (events: readonly BatchEvent[]) =>
+    expect(events.at(-1)).toEqual({
+      type: 'check_needed',
+      documentId: DOC,
+      reason: 'held_elsewhere',
+      holder: {
+        batchId: 'other',
+        batchName: 'Sent - Batch',
+        documentId: 'doc-9',
+        fileName: 'offer.pdf',
+        requestId: 'sr_1',
+      },
+    });
+
+  it('holds a document back before anything is uploaded for it', () => {
+    const step = nextStep(documentAfter(queued), NO_RUN_FACTS, held);
+    expect(step.kind).toBe('record');
+    expectHeld(step.kind === 'record' ? step.events : []);
+  });
+
+  it('holds it back when its key would be made from an upload it has', () => {
+    const step = nextStep(documentAfter(queued, uploaded()), NO_RUN_FACTS, held);
+    expect(step.kind === 'record' && step.events.map((event) => event.type)).toEqual(['check_needed']);
+  });
+
+  it('holds it back when its upload is answered, keeping the upload', () => {
+    const document = documentAfter(queued);
+    const upload: Upload = {
+      upload_id: 'upl_2',
+      filename: 'a.pdf',
+      sha256: SHA,
+      size_bytes: 10,
+      expires_in_hours: 24,
+    };
+    const decision = decideUpload(
+      document,
+      { kind: 'upload', startedAt: NOW, sha256: SHA },
+      { kind: 'applied', value: upload },
+      held,
+    );
+    expect(summary(decision.events)).toEqual(['upload_completed', 'check_needed:held_elsewhere']);
+    expectHeld(decision.events);
+  });
+
+  it("never asks again about a key already made: it is the document's own", () => {
+    const step = nextStep(documentAfter(queued, uploaded(), minted), NO_RUN_FACTS, held);
+    expect(step.kind).toBe('create');
+  });
+
+  it('lets it go once the user chose to send it anew on purpose', () => {
+    const accepted: BatchEvent = { type: 'reference_reuse_accepted', documentId: DOC, generation: 1 };
+    expect(nextStep(documentAfter(accepted, queued), NO_RUN_FACTS, held).kind).toBe('upload');
+    const minting = nextStep(documentAfter(accepted, queued, uploaded()), NO_RUN_FACTS, {
+      ...held,
+      keyFor: (document) => `key-of-generation-${document.send.generation}`,
+    });
+    expect(minting.kind === 'record' && minting.events[0]).toMatchObject({
+      type: 'create_attempted',
+      idempotencyKey: 'key-of-generation-1',
+    });
+  });
+});
+
 describe('decideCreation', () => {
   const fresh = documentAfter(queued, uploaded(NOW + 20 * HOUR), minted, attempting);
   const afterUnknown = documentAfter(
@@ -316,9 +392,17 @@ describe('decideCreation', () => {
     restarted,
   );
   const expiredUpload = documentAfter(queued, uploaded(NOW - HOUR), minted, attempting);
+  const answeredWithoutId = documentAfter(
+    queued,
+    uploaded(NOW + 20 * HOUR),
+    minted,
+    attempting,
+    { type: 'create_answered_without_id', documentId: DOC },
+    attempting,
+  );
   const applied = (value: Partial<CreationAnswer>): Answer<CreationAnswer> => ({
     kind: 'applied',
-    value: { id: 'sr_9', replayed: false, earlierAttemptUnknown: false, ...value },
+    value: { id: 'sr_9', replayed: false, earlierAttemptUnknown: false, locationId: undefined, ...value },
   });
   const uploadExpired = {
     httpStatus: 422,
@@ -335,12 +419,12 @@ describe('decideCreation', () => {
   const rows: Row[] = [
     ['fresh key, created', fresh, applied({}), NO_RUN_FACTS, ['request_created'], 'continue'],
     [
-      'fresh key, a replay',
+      'fresh key, a replay: no attempt of this document can have made it, the contract came from elsewhere',
       fresh,
       applied({ replayed: true }),
       NO_RUN_FACTS,
-      ['request_created'],
-      'continue',
+      ['check_needed:held_at_service'],
+      'stop',
     ],
     [
       'fresh key, replay not said',
@@ -351,11 +435,35 @@ describe('decideCreation', () => {
       'continue',
     ],
     [
-      'fresh key, 2xx without an id',
+      'fresh key, 2xx without an id: the key is replayed to learn it',
       fresh,
       applied({ id: undefined }),
       NO_RUN_FACTS,
+      ['create_answered_without_id'],
+      'continue',
+    ],
+    [
+      'answered without an id, the replay says it',
+      answeredWithoutId,
+      applied({ replayed: true }),
+      NO_RUN_FACTS,
+      ['request_created'],
+      'continue',
+    ],
+    [
+      'answered without an id, the replay does not say it either',
+      answeredWithoutId,
+      applied({ id: undefined, replayed: undefined }),
+      NO_RUN_FACTS,
       ['check_needed:created_without_id'],
+      'stop',
+    ],
+    [
+      'answered without an id, then a new request: two exist',
+      answeredWithoutId,
+      applied({}),
+      NO_RUN_FACTS,
+      ['check_needed:new_request_after_unknown'],
       'stop',
     ],
     [
@@ -434,7 +542,7 @@ describe('decideCreation', () => {
       `fresh key, upload gone after ${MAX_REUPLOADS_PER_RUN} fresh uploads`,
       fresh,
       failed(uploadExpired),
-      { reuploads: MAX_REUPLOADS_PER_RUN, uploadNotBefore: 0, keyInUse: 0 },
+      { reuploads: MAX_REUPLOADS_PER_RUN, uploadNotBefore: 0, keyInUse: 0, replayNotBefore: 0 },
       ['create_abandoned', 'item_failed'],
       'stop',
     ],
@@ -495,11 +603,35 @@ describe('decideCreation', () => {
       'wait',
     ],
     [
-      'fresh key, 409: reused with another body',
+      'fresh key, 409: reused with another body (the contract came from elsewhere)',
       fresh,
       failed({ httpStatus: 409, code: 'idempotency_key_reused' }),
       NO_RUN_FACTS,
-      ['check_needed:key_refused'],
+      ['check_needed:held_at_service'],
+      'stop',
+    ],
+    [
+      "fresh key, Stripe's 400 idempotency_error",
+      fresh,
+      failed({ httpStatus: 400, code: 'idempotency_error' }),
+      NO_RUN_FACTS,
+      ['check_needed:held_at_service'],
+      'stop',
+    ],
+    [
+      "fresh key, the IETF draft's 422 for another body",
+      fresh,
+      failed({ httpStatus: 422, code: 'idempotency_key_mismatch' }),
+      NO_RUN_FACTS,
+      ['check_needed:held_at_service'],
+      'stop',
+    ],
+    [
+      'fresh key, a key the service finds malformed is not a key it holds',
+      fresh,
+      failed({ httpStatus: 400, code: 'invalid_idempotency_key' }),
+      NO_RUN_FACTS,
+      ['create_abandoned:keepUpload', 'item_failed'],
       'stop',
     ],
     [
@@ -583,11 +715,137 @@ describe('decideCreation', () => {
     expect(decision.next).toBe(next);
   });
 
+  it('replays a key answered without an id a moment later, not at once', () => {
+    const decision = decideCreation(
+      fresh,
+      fresh.send.create!,
+      applied({ id: undefined }),
+      NO_RUN_FACTS,
+      context,
+    );
+    expect(decision.facts?.replayNotBefore).toBe(NOW + REPLAY_FOR_ID_AFTER_MS);
+    const waiting = documentAfter(queued, uploaded(NOW + 20 * HOUR), minted, attempting, {
+      type: 'create_answered_without_id',
+      documentId: DOC,
+    });
+    expect(nextStep(waiting, decision.facts!, context)).toEqual({
+      kind: 'wait',
+      until: NOW + REPLAY_FOR_ID_AFTER_MS,
+    });
+    expect(
+      nextStep(waiting, decision.facts!, { ...context, now: NOW + REPLAY_FOR_ID_AFTER_MS }),
+    ).toMatchObject({
+      kind: 'create',
+      key: 'key-1',
+    });
+  });
+
+  it('an answer without an id after an attempt of unknown outcome, beyond the retention, may be a second request: its replay asks the user', () => {
+    const bare = decideCreation(
+      afterUnknown,
+      afterUnknown.send.create!,
+      applied({ id: undefined }),
+      NO_RUN_FACTS,
+      context,
+    );
+    expect(bare.events).toEqual([{ type: 'create_answered_without_id', documentId: DOC, twoMayExist: true }]);
+    const replaying = documentAfter(
+      queued,
+      uploaded(NOW + 20 * HOUR),
+      minted,
+      attempting,
+      unknownOutcome,
+      restarted,
+      ...bare.events,
+      attempting,
+    );
+    const replay = decideCreation(
+      replaying,
+      replaying.send.create!,
+      applied({ replayed: true }),
+      NO_RUN_FACTS,
+      context,
+    );
+    expect(summary(replay.events)).toEqual(['check_needed:new_request_after_unknown']);
+    // Within the retention, the same answers are the one request.
+    const within: StepContext = { ...context, keyRetentionMs: 2 * HOUR };
+    const calm = decideCreation(
+      afterUnknown,
+      afterUnknown.send.create!,
+      applied({ id: undefined }),
+      NO_RUN_FACTS,
+      within,
+    );
+    expect(calm.events).toEqual([{ type: 'create_answered_without_id', documentId: DOC }]);
+  });
+
+  describe('a new request after an attempt of unknown outcome, and the key retention', () => {
+    // The key was stored an hour before NOW (documentAfter's clock).
+    const retention = (ms: number): StepContext => ({ ...context, keyRetentionMs: ms });
+    it.each([
+      [
+        'within the retention: the service would have replayed, so it is the only one',
+        2 * HOUR,
+        ['request_created'],
+      ],
+      ['exactly at the retention: it may have forgotten', HOUR, ['check_needed:new_request_after_unknown']],
+      ['beyond the retention', HOUR - 1, ['check_needed:new_request_after_unknown']],
+    ] as const)('%s', (_name, retentionMs, events) => {
+      for (const answer of [applied({}), applied({ replayed: undefined })]) {
+        const decision = decideCreation(
+          afterUnknown,
+          afterUnknown.send.create!,
+          answer,
+          NO_RUN_FACTS,
+          retention(retentionMs),
+        );
+        expect(summary(decision.events)).toEqual(events);
+      }
+      const sameCall = decideCreation(
+        fresh,
+        fresh.send.create!,
+        applied({ earlierAttemptUnknown: true }),
+        NO_RUN_FACTS,
+        retention(retentionMs),
+      );
+      expect(summary(sameCall.events)).toEqual(events);
+    });
+
+    it('a clock set back before the first attempt proves nothing', () => {
+      const decision = decideCreation(afterUnknown, afterUnknown.send.create!, applied({}), NO_RUN_FACTS, {
+        ...retention(2 * HOUR),
+        now: NOW - 2 * HOUR,
+      });
+      expect(summary(decision.events)).toEqual(['check_needed:new_request_after_unknown']);
+    });
+
+    it('a refusal proves nothing, within the retention or not', () => {
+      const decision = decideCreation(
+        afterUnknown,
+        afterUnknown.send.create!,
+        failed(uploadExpired),
+        NO_RUN_FACTS,
+        retention(2 * HOUR),
+      );
+      expect(summary(decision.events)).toEqual(['check_needed:key_refused']);
+    });
+  });
+
   it('backs off before a fresh upload, doubling, and counts it against the run', () => {
     const first = decideCreation(fresh, fresh.send.create!, failed(uploadExpired), NO_RUN_FACTS, context);
-    expect(first.facts).toEqual({ reuploads: 1, uploadNotBefore: NOW + 2_000, keyInUse: 0 });
+    expect(first.facts).toEqual({
+      reuploads: 1,
+      uploadNotBefore: NOW + 2_000,
+      keyInUse: 0,
+      replayNotBefore: 0,
+    });
     const second = decideCreation(fresh, fresh.send.create!, failed(uploadExpired), first.facts!, context);
-    expect(second.facts).toEqual({ reuploads: 2, uploadNotBefore: NOW + 4_000, keyInUse: 0 });
+    expect(second.facts).toEqual({
+      reuploads: 2,
+      uploadNotBefore: NOW + 4_000,
+      keyInUse: 0,
+      replayNotBefore: 0,
+    });
   });
 
   it(`waits on a 409 ${MAX_KEY_IN_USE_PER_RUN} times in a run, then asks the user instead of waiting forever`, () => {
@@ -610,7 +868,7 @@ describe('decideCreation', () => {
       fresh,
       fresh.send.create!,
       failed(uploadExpired),
-      { reuploads: MAX_REUPLOADS_PER_RUN, uploadNotBefore: 0, keyInUse: 0 },
+      { reuploads: MAX_REUPLOADS_PER_RUN, uploadNotBefore: 0, keyInUse: 0, replayNotBefore: 0 },
       context,
     );
     const failure = decision.events.find((event) => event.type === 'item_failed');
