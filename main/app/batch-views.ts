@@ -6,12 +6,16 @@ import type {
   EngineStateView,
 } from '../../shared/ipc/views';
 import type { ItemError } from '../../shared/domain/batch';
-import type { Translator } from '../../shared/i18n/translator';
+import { createTranslator, type Translator } from '../../shared/i18n/translator';
 import { isLocked, phaseOf, type BatchState, type DocumentState } from '../batch/batch-state';
 import { ceremonyRefusal, classOf, hasRequest } from '../batch/document-class';
 import { peopleOf } from '../batch/people-of';
 import { checkExplanation, errorMessageIn } from '../batch/send-messages';
-import { sendProblems } from '../batch/send-readiness';
+import type { Holder } from '../batch/contract-registry';
+import { batchProblems, sendProblems } from '../batch/send-readiness';
+
+/** Which document of another batch holds a draft's reference at its service, if any (the review's rule). */
+export type HeldBack = (document: DocumentState) => Holder | undefined;
 
 /** How many documents of a batch are in each state a user cares about. */
 export function countsOf(batch: BatchState): Counts {
@@ -84,14 +88,28 @@ function errorView(error: ItemError, t: Translator['t'] | undefined): { code: st
   return { code: error.code, message: t === undefined ? error.message : errorMessageIn(error, t) };
 }
 
+/** Why a draft stays behind: another batch's document holds its reference at its service. */
+export function heldBackWords(holder: Holder, reference: string, t?: Translator['t']): string {
+  const words = { file: holder.fileName, batch: holder.batchName, reference };
+  return t ? t('review.stayHeldElsewhere', words) : englishHeldBack(words);
+}
+
+let english: Translator['t'] | undefined;
+function englishHeldBack(words: Record<string, string>): string {
+  english ??= createTranslator('en').t;
+  return english('review.stayHeldElsewhere', words);
+}
+
 /** One document as the editor and the status table show it, in `t`'s language (English unless given). */
 export function documentViewOf(
   batch: BatchState,
   document: DocumentState,
   t?: Translator['t'],
+  heldBack?: HeldBack,
 ): DocumentView {
   const { draft, send } = document;
   const phase = phaseOf(document);
+  const holder = phase === 'draft' && !send.reuseAccepted ? heldBack?.(document) : undefined;
   // The service's own time once it was read; until then, when the app saw its preparation succeed.
   const preparedAt = document.tracking?.preparedAt ?? send.prepared?.at;
   return {
@@ -109,7 +127,24 @@ export function documentViewOf(
     class: classOf(document),
     ...(document.tracking?.readAt ? { lastCheckedAt: document.tracking.readAt } : {}),
     ...(preparedAt ? { preparedAt } : {}),
-    problems: phase === 'draft' ? sendProblems(batch.defaults, draft, t) : [],
+    problems:
+      phase === 'draft'
+        ? [
+            ...sendProblems(batch.defaults, draft, t),
+            ...batchProblems(batch, document, t),
+            ...(holder ? [heldBackWords(holder, draft.externalReference, t)] : []),
+          ]
+        : [],
+    ...(holder
+      ? {
+          heldBy: {
+            batchId: holder.batchId,
+            batchName: holder.batchName,
+            fileName: holder.fileName,
+            ...(holder.requestId ? { requestId: holder.requestId } : {}),
+          },
+        }
+      : {}),
     locked: isLocked(document),
     ...(send.requestId ? { requestId: send.requestId } : {}),
     ...(send.error ? { error: errorView(send.error, t) } : {}),
@@ -120,6 +155,16 @@ export function documentViewOf(
             explanation: checkExplanation(document, t),
             ...(send.check.firstAttemptAt ? { firstAttemptAt: send.check.firstAttemptAt } : {}),
             ...(send.check.newRequestId ? { newRequestId: send.check.newRequestId } : {}),
+            ...(send.check.holder
+              ? {
+                  holder: {
+                    batchId: send.check.holder.batchId,
+                    batchName: send.check.holder.batchName,
+                    fileName: send.check.holder.fileName,
+                    ...(send.check.holder.requestId ? { requestId: send.check.holder.requestId } : {}),
+                  },
+                }
+              : {}),
           },
         }
       : {}),
@@ -136,10 +181,11 @@ export function detailOf(
   engine: EngineStateView,
   connectionProblem?: string,
   t?: Translator['t'],
+  heldBack?: HeldBack,
 ): BatchDetail {
   return {
     ...summaryOf(batch, engine, connectionProblem),
     defaults: batch.defaults,
-    documents: batch.documents.map((document) => documentViewOf(batch, document, t)),
+    documents: batch.documents.map((document) => documentViewOf(batch, document, t, heldBack)),
   };
 }

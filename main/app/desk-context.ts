@@ -7,6 +7,7 @@ import type { BatchStore } from '../store/batch-store';
 import type { BlobStore } from '../store/blob-store';
 import type { ConnectionSessions } from './connection-sessions';
 import type { DeskServiceDeps } from './desk-service';
+import type { HeldBack } from './batch-views';
 import type { KnownConnections } from './known-connections';
 import type { SettingsFile } from './desk-settings';
 
@@ -50,6 +51,12 @@ export interface DeskContext {
   runSend(batchId: string, current: Connected, reviewed?: readonly string[]): void;
   trackingPaused(): boolean;
   setTrackingPaused(paused: boolean): void;
+  /**
+   * For a batch's drafts: which document of another batch holds each one's reference at the
+   * service the batch goes to (its own connection, else the active one), so the review and the
+   * table hold it back and say so.
+   */
+  heldBackOf(batch: BatchState): Promise<HeldBack>;
   /** The person's settings (language, tracking paused), kept in the data folder. */
   readonly settings: SettingsFile;
   /** The language main speaks now (the setting, or the OS's): messages, the report. */

@@ -2,6 +2,7 @@ import type { DeskHandlers, EventChannel, EventPayload } from '../../shared/ipc/
 import type { EngineStateView } from '../../shared/ipc/views';
 import { resolveLanguage } from '../../shared/i18n/languages';
 import { createTranslator, type Translator } from '../../shared/i18n/translator';
+import { ContractRegistry } from '../batch/contract-registry';
 import { classOf } from '../batch/document-class';
 import { sameConnection } from '../batch/batch-connection';
 import type { ConnectionTuning, DataDir } from '../desk-core';
@@ -197,6 +198,20 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
     },
     trackingPaused: () => trackingPaused,
     setTrackingPaused: (paused) => service.setTrackingPaused(paused),
+    async heldBackOf(batch) {
+      const active = batch.connection ? undefined : (await known.views()).find((view) => view.active);
+      const service = batch.connection ?? (active && { baseUrl: active.baseUrl, clientId: active.clientId });
+      if (!service) return () => undefined;
+      const registry = ContractRegistry.of(store);
+      return (document) =>
+        // Sent anew on purpose: the person chose, after the warning.
+        document.send.reuseAccepted
+          ? undefined
+          : registry.holdersOf(service, document.draft.externalReference, {
+              batchId: batch.id,
+              documentId: document.draft.id,
+            })[0];
+    },
     settings,
     translator() {
       const { language, locale } = resolveLanguage(settings.get().language, deps.systemLocales?.() ?? []);

@@ -44,6 +44,16 @@ export function ipcEvents(ctx: DeskContext): {
           deps.emit('sending.state', { batchId: event.batchId, engine: ctx.engineState(event.batchId) });
           ctx.announce(event.batchId);
           return;
+        case 'draining':
+          // A pause or a quit: nothing more leaves; the calls on their way are being answered.
+          ctx.engineStates.set(event.batchId, {
+            ...ctx.engineState(event.batchId),
+            state: 'running',
+            reason: ctx.translator().t('waits.draining', { calls: event.calls }),
+          });
+          deps.emit('sending.state', { batchId: event.batchId, engine: ctx.engineState(event.batchId) });
+          ctx.announce(event.batchId);
+          return;
         case 'service-slow': {
           const { slow: _wasSlow, ...engine } = ctx.engineState(event.batchId);
           ctx.engineStates.set(event.batchId, { ...engine, ...(event.slow ? { slow: true } : {}) });

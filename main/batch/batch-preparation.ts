@@ -19,6 +19,8 @@ export interface RejectedFile {
   readonly systemCode?: string;
   /** For a file that is not a PDF: what it is instead, when its first bytes say so. */
   readonly looksLike?: NotPdfKind;
+  /** For `already_in_batch`: the name of the document of the batch that is this very contract. */
+  readonly sameAs?: string;
 }
 
 export interface ManifestSync {
@@ -163,6 +165,16 @@ export async function addPdfDocuments(
   const added: DocumentDraft[] = [];
   const rejected: RejectedFile[] = [];
   const sources = paths.map((path) => ({ path, ...(within === undefined ? {} : { within }) }));
+  // The batch's contracts (reference and content): the same file named twice (`offer.pdf`,
+  // `./offer.pdf`), or the same content under the same reference, is one document.
+  const contractKey = (reference: string, sha256: string) => `${sha256} ${reference}`;
+  const batch = store.get(batchId);
+  const contracts = new Map(
+    (batch?.documents ?? []).map((document) => [
+      contractKey(document.draft.externalReference, document.draft.pdf.sha256),
+      document.draft.pdf.originalName,
+    ]),
+  );
   for await (const group of blobs.intakeMany(sources)) {
     const events: BatchEvent[] = [];
     group.results.forEach((intake, offset) => {
@@ -172,9 +184,22 @@ export async function addPdfDocuments(
         return;
       }
       const originalName = basename(path);
+      const externalReference = originalName.replace(/\.pdf$/i, '');
+      const key = contractKey(externalReference, intake.pdf.sha256);
+      const sameAs = contracts.get(key);
+      if (sameAs !== undefined) {
+        rejected.push({
+          path,
+          code: 'already_in_batch',
+          message: `${originalName} is already in this batch as ${sameAs}: it was not added again.`,
+          sameAs,
+        });
+        return;
+      }
+      contracts.set(key, originalName);
       const document: DocumentDraft = {
         id: randomUUID(),
-        externalReference: originalName.replace(/\.pdf$/i, ''),
+        externalReference,
         pdf: {
           originalName,
           storedFilename: normalizeFilename(originalName),

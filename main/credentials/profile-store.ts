@@ -26,6 +26,8 @@ export interface ProfileView {
   readonly baseUrl: string;
   readonly clientId: string;
   readonly hasSecret: boolean;
+  /** How long the service keeps Idempotency-Keys, when its operator states it (hours); absent: the app's default. */
+  readonly keyRetentionHours?: number;
   /**
    * Where the saved secret belongs when that is not this profile's address: the settings file
    * was changed outside the app (or the secret was saved for another client id). Not a secret.
@@ -40,9 +42,14 @@ export interface ProfileInput {
   readonly clientId: string;
   /** Sets or replaces the secret; absent keeps the saved one. */
   readonly secret?: Secret | string;
+  /** How long the service keeps Idempotency-Keys, in hours, as its operator states it; absent: the default. */
+  readonly keyRetentionHours?: number | undefined;
 }
 
-export type ProfileField = 'name' | 'baseUrl' | 'clientId' | 'secret';
+export type ProfileField = 'name' | 'baseUrl' | 'clientId' | 'secret' | 'keyRetentionHours';
+
+/** The longest key retention a connection may state: a year (services keep keys hours to days). */
+export const KEY_RETENTION_HOURS_MAX = 8_760;
 
 /** Bad input, named by field, with a message that says what is accepted. */
 export interface InvalidProfile {
@@ -128,7 +135,20 @@ const clientIdSchema = z
   .min(1, 'The client id is required.')
   .max(CLIENT_ID_MAX, `The client id must be at most ${CLIENT_ID_MAX} characters.`);
 
-const storedProfileSchema = z.object({ name: nameSchema, baseUrl: baseUrlSchema, clientId: clientIdSchema });
+const keyRetentionSchema = z
+  .number()
+  .min(0.25, 'The time the service keeps keys must be at least a quarter of an hour.')
+  .max(
+    KEY_RETENTION_HOURS_MAX,
+    `The time the service keeps keys must be at most ${KEY_RETENTION_HOURS_MAX} hours.`,
+  );
+
+const storedProfileSchema = z.object({
+  name: nameSchema,
+  baseUrl: baseUrlSchema,
+  clientId: clientIdSchema,
+  keyRetentionHours: keyRetentionSchema.optional(),
+});
 type StoredProfile = z.infer<typeof storedProfileSchema>;
 
 const foldName = (name: string) => name.trim().toLocaleLowerCase('en-US');
@@ -206,6 +226,15 @@ function parseInput(
     issues.push({ field: 'secret', message: 'The client secret cannot be empty.' });
   } else if (revealed !== undefined && revealed.length > SECRET_MAX) {
     issues.push({ field: 'secret', message: `The client secret must be at most ${SECRET_MAX} characters.` });
+  }
+  if (input.keyRetentionHours !== undefined) {
+    const retention = keyRetentionSchema.safeParse(input.keyRetentionHours);
+    if (retention.success) profile.keyRetentionHours = retention.data;
+    else
+      issues.push({
+        field: 'keyRetentionHours',
+        message: retention.error.issues[0]?.message ?? 'The time the service keeps keys is not valid.',
+      });
   }
   const complete = (value: Partial<StoredProfile>): value is StoredProfile =>
     value.name !== undefined && value.baseUrl !== undefined && value.clientId !== undefined;
@@ -436,7 +465,14 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
         return secretNotUsable(profile, secret.value, 'savedFor' in secret ? secret.savedFor : undefined);
       return {
         ok: true,
-        value: { baseUrl: profile.baseUrl, clientId: profile.clientId, clientSecret: secret.value },
+        value: {
+          baseUrl: profile.baseUrl,
+          clientId: profile.clientId,
+          clientSecret: secret.value,
+          ...(profile.keyRetentionHours === undefined
+            ? {}
+            : { keyRetentionHours: profile.keyRetentionHours }),
+        },
       };
     },
 

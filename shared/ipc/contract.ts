@@ -44,6 +44,11 @@ export const profileInputSchema = z.object({
   clientId: z.string().trim().min(1, 'is required').max(512),
   /** Set or replace the secret; absent keeps the saved one. Never sent back. */
   secret: z.string().min(1).max(4096).optional(),
+  /**
+   * How long the service keeps Idempotency-Keys, in hours, when its operator states it; absent:
+   * the app's default (an hour). Main's rule says what is accepted.
+   */
+  keyRetentionHours: z.number().finite().optional(),
 });
 export type ProfileInput = z.infer<typeof profileInputSchema>;
 

@@ -34,6 +34,8 @@ export const profileViewSchema = z.object({
   baseUrl: z.string(),
   clientId: z.string(),
   hasSecret: z.boolean(),
+  /** How long the service keeps Idempotency-Keys, in hours, as its operator states it (absent: the default). */
+  keyRetentionHours: z.number().optional(),
   /** Where the saved secret belongs when not this address (the settings were changed outside the app). */
   secretSavedFor: z.string().optional(),
   active: z.boolean(),
@@ -80,6 +82,18 @@ export const documentViewSchema = z.object({
   phase: sendPhaseSchema,
   /** Why it cannot be sent yet, in plain words; empty when ready. */
   problems: z.array(z.string()),
+  /**
+   * Not sent yet, and another batch's document already holds, or may hold, a request for its
+   * reference at its service: it is held back (its problems say so) unless sent anew on purpose.
+   */
+  heldBy: z
+    .object({
+      batchId: z.string(),
+      batchName: z.string(),
+      fileName: z.string(),
+      requestId: z.string().optional(),
+    })
+    .optional(),
   /** Sent to the service: its content can no longer change. */
   locked: z.boolean(),
   requestId: z.string().optional(),
@@ -95,6 +109,15 @@ export const documentViewSchema = z.object({
       explanation: z.string(),
       firstAttemptAt: z.string().optional(),
       newRequestId: z.string().optional(),
+      /** For `held_elsewhere`: the document of the data folder that holds the reference. */
+      holder: z
+        .object({
+          batchId: z.string(),
+          batchName: z.string(),
+          fileName: z.string(),
+          requestId: z.string().optional(),
+        })
+        .optional(),
     })
     .optional(),
   tracking: trackedStatusSchema.optional(),

@@ -18,13 +18,18 @@ export function batchesHandlers(
       ctx.store
         .list()
         .map((batch) => summaryOf(batch, ctx.engineState(batch.id), ctx.sessions.problemOf(batch.id))),
-    'batches.get': async (batchId) =>
-      detailOf(
+    'batches.get': async (batchId) => {
+      const batch = ctx.batchOrThrow(batchId);
+      const heldBack = await ctx.heldBackOf(batch);
+      // The batch as it is once the connection was looked up (it may have changed meanwhile).
+      return detailOf(
         ctx.batchOrThrow(batchId),
         ctx.engineState(batchId),
         ctx.sessions.problemOf(batchId),
         ctx.translator().t,
-      ),
+        heldBack,
+      );
+    },
     'batches.create': async (name) => {
       const batch = await ctx.store.create(name, { defaultRecipients: [] });
       return summaryOf(batch, ctx.engineState(batch.id), ctx.sessions.problemOf(batch.id));

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type { DeskHandlers } from '../../../shared/ipc/contract';
 import type { DocumentDraft } from '../../../shared/domain/batch';
 import { addPdfDocuments } from '../../batch/batch-preparation';
@@ -18,6 +19,8 @@ const PDF_PROBLEMS: ReadonlySet<string> = new Set<PdfProblem['code']>([
 
 /** Why a file was not added, in the person's language (a PDF problem by its code). */
 function rejectedWords(file: RejectedFile, t: Translator['t']): string {
+  if (file.code === 'already_in_batch')
+    return t('documents.alreadyInBatch', { file: basename(file.path), sameAs: file.sameAs ?? '' });
   return PDF_PROBLEMS.has(file.code)
     ? pdfProblemMessage(
         {

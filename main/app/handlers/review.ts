@@ -4,7 +4,8 @@ import { sameConnection } from '../../batch/batch-connection';
 import { effectiveRecipients } from '../../batch/create-body';
 import type { DocumentState } from '../../batch/batch-state';
 import { classOf } from '../../batch/document-class';
-import { documentsToSend, sendDigest, sendProblems } from '../../batch/send-readiness';
+import { batchProblems, documentsToSend, sendDigest, sendProblems } from '../../batch/send-readiness';
+import { heldBackWords } from '../batch-views';
 import { DeskError } from '../desk-error';
 import type { DeskContext } from '../desk-context';
 
@@ -19,9 +20,10 @@ import type { DeskContext } from '../desk-context';
 export function reviewHandlers(ctx: DeskContext): Pick<DeskHandlers, 'sending.review'> {
   return {
     'sending.review': async (batchId) => {
+      const heldBack = await ctx.heldBackOf(ctx.batchOrThrow(batchId));
       const batch = ctx.batchOrThrow(batchId);
       const { t } = ctx.translator();
-      const going = documentsToSend(batch);
+      const going = documentsToSend(batch, undefined, (document) => heldBack(document) !== undefined);
       const people = new Set(
         going.flatMap((document) =>
           [...effectiveRecipients(batch.defaults, document.draft), ...document.draft.extraParticipants].map(
@@ -35,7 +37,12 @@ export function reviewHandlers(ctx: DeskContext): Pick<DeskHandlers, 'sending.re
         if (documentClass === 'failed') return [t('review.stayFailed')];
         if (documentClass === 'needs_check') return [t('review.stayNeedsCheck')];
         if (document.send.queued) return [];
-        return sendProblems(batch.defaults, document.draft, t);
+        const holder = document.send.reuseAccepted ? undefined : heldBack(document);
+        return [
+          ...sendProblems(batch.defaults, document.draft, t),
+          ...batchProblems(batch, document, t),
+          ...(holder ? [heldBackWords(holder, document.draft.externalReference, t)] : []),
+        ];
       };
       const blocked = batch.documents
         .map((document) => ({

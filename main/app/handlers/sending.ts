@@ -29,10 +29,12 @@ export function sendingHandlers(
     'sending.start': async (batchId, reviewed) => {
       const { t } = ctx.translator();
       const outdated = () => new DeskError('review_outdated', t('review.outdated'));
+      // Drafts another batch already sent stay behind, as the review showed them.
+      const heldBack = await ctx.heldBackOf(ctx.batchOrThrow(batchId));
       // What would go now is what was reviewed: the same documents, unchanged, nothing added.
       const documentsAsReviewed = () => {
         const batch = ctx.batchOrThrow(batchId);
-        const going = documentsToSend(batch);
+        const going = documentsToSend(batch, undefined, (document) => heldBack(document) !== undefined);
         const ids = going.map((document) => document.draft.id);
         return (
           ids.length === reviewed.documentIds.length &&
@@ -86,6 +88,16 @@ export function sendingHandlers(
       return ctx.engineState(batchId);
     },
     'sending.sendAsNew': async (batchId, documentId) => {
+      const document = ctx
+        .batchOrThrow(batchId)
+        .documents.find((candidate) => candidate.draft.id === documentId);
+      if (document && !document.send.check && !document.send.queued) {
+        // A draft another batch holds the reference of: it may go in the next review, on purpose.
+        const looking = await ctx.connectionForBatch(batchId);
+        await looking.engine.acceptReferenceReuse(batchId, documentId);
+        ctx.announce(batchId);
+        return ctx.engineState(batchId);
+      }
       const current = await ctx.connectionForBatch(batchId, { bind: true });
       const resolved = await current.engine.sendAsNew(batchId, documentId);
       if (!resolved.ok) throw new DeskError(RESOLUTION_REFUSAL_CODES[resolved.refusal], resolved.message);

@@ -19,6 +19,8 @@ export interface CheckChoices {
  * The ways on for each reason. After an unknown outcome the service created a new request:
  * keep it or link another, never a third. A creation without an id: the request exists, so only
  * linking. A refused key: the request may or may not exist, so linking, or sending anew on purpose.
+ * Held by another document of the data folder: sending anew on purpose only. Held at the service
+ * from another folder or desk: keep (link) that request, link another, or send anew on purpose.
  */
 export function checkChoices(check: Check): CheckChoices {
   switch (check.reason) {
@@ -28,6 +30,12 @@ export function checkChoices(check: Check): CheckChoices {
       return { keep: undefined, linkOther: true, sendAsNew: false };
     case 'key_refused':
       return { keep: undefined, linkOther: true, sendAsNew: true };
+    case 'held_elsewhere':
+      // The other document holds the request: nothing here to link, only to send anew on purpose.
+      return { keep: undefined, linkOther: false, sendAsNew: true };
+    case 'held_at_service':
+      // The service holds this contract from elsewhere: follow that request here, or send anew.
+      return { keep: check.newRequestId, linkOther: true, sendAsNew: true };
   }
 }
 
@@ -326,7 +334,15 @@ export function CheckDialog({
               <p id={`${id}-confirm-new`}>
                 <strong>{t('check.newQuestion', { reference })}</strong>
               </p>
-              <p id={`${id}-confirm-new-why`}>{t('check.newWhy', { reference })}</p>
+              <p id={`${id}-confirm-new-why`}>
+                {check?.holder
+                  ? t('check.newWhyHeld', {
+                      reference,
+                      file: check.holder.fileName,
+                      batch: check.holder.batchName,
+                    })
+                  : t('check.newWhy', { reference })}
+              </p>
               <div className="actions">
                 <button
                   type="button"

@@ -7,9 +7,11 @@ interface Draft {
   baseUrl: string;
   clientId: string;
   secret: string;
+  /** Hours, as typed; empty: the app's default. */
+  keyRetentionHours: string;
 }
 
-const EMPTY: Draft = { name: '', baseUrl: '', clientId: '', secret: '' };
+const EMPTY: Draft = { name: '', baseUrl: '', clientId: '', secret: '', keyRetentionHours: '' };
 
 /**
  * Connection profiles: the secret is typed here once and never shown again. What goes wrong
@@ -78,6 +80,10 @@ export function ConnectionsScreen() {
       baseUrl: draft.baseUrl,
       clientId: draft.clientId,
       ...(draft.secret ? { secret: draft.secret } : {}),
+      // A number main checks (it says what is accepted); empty keeps the default.
+      ...(draft.keyRetentionHours.trim() === ''
+        ? {}
+        : { keyRetentionHours: Number(draft.keyRetentionHours.trim().replace(',', '.')) }),
     });
     if (awaited.current !== id) {
       // The person stopped waiting for it: say how it ended, wherever they are now.
@@ -191,6 +197,8 @@ export function ConnectionsScreen() {
                           baseUrl: profile.baseUrl,
                           clientId: profile.clientId,
                           secret: '',
+                          keyRetentionHours:
+                            profile.keyRetentionHours === undefined ? '' : String(profile.keyRetentionHours),
                         });
                       }}
                     >
@@ -296,6 +304,21 @@ export function ConnectionsScreen() {
               {t('connections.secretAgain')}
             </span>
           )}
+        </label>
+        <label>
+          {t('connections.keyRetention')}
+          <input
+            type="text"
+            inputMode="decimal"
+            autoComplete="off"
+            value={draft.keyRetentionHours}
+            aria-describedby="profile-retention-hint"
+            onChange={(event) => edit('keyRetentionHours', event.target.value)}
+            placeholder="1"
+          />
+          <span id="profile-retention-hint" className="muted">
+            {t('connections.keyRetentionHint')}
+          </span>
         </label>
         {saveError !== undefined && (
           <p className="field-error" role="alert">
