@@ -48,6 +48,19 @@ export interface ServiceVariant {
    * evidence.ready, prepared_at, opened_at, finalized_at).
    */
   readonly readFields: 'full' | 'spec';
+  /**
+   * A key reused with another body (spec §4.3: "not shown"): refused with this status and code
+   * (409 `idempotency_key_reused`; Stripe's 400 `idempotency_error`; the IETF draft's 422), or
+   * 'replay': the body is not compared and the earlier request is replayed.
+   */
+  readonly keyReuse: { readonly status: 400 | 409 | 422; readonly code: string } | 'replay';
+  /**
+   * What a creation's success carries (§4.3 shows a body): 'body' (the id in it); 'location' (no
+   * body, the request named by a `Location` header, as services that accept work asynchronously
+   * do; a replay answers the same way); 'bare-then-replay' (no body and no Location; a replay of
+   * the key answers with the body).
+   */
+  readonly createAnswer: 'body' | 'location' | 'bare-then-replay';
 }
 
 /**
@@ -75,6 +88,10 @@ export const VARIANT_CHOICES = {
   retryAfter: ['seconds', 'http-date'],
   extraFields: [false, true],
   readFields: ['full', 'spec'],
+  keyReuseStatus: [409, 400, 422],
+  keyReuseCode: ['idempotency_key_reused', 'idempotency_error', 'idempotency_key_mismatch'],
+  keyReuseReplays: [false, true],
+  createAnswer: ['body', 'location', 'bare-then-replay'],
 } as const satisfies Record<string, readonly unknown[]>;
 
 /** Exactly the simulator's behaviour before variants existed; the default of `startSimulator`. */
@@ -91,6 +108,8 @@ export const REFERENCE_VARIANT: ServiceVariant = deepFreeze({
   retryAfter: 'seconds',
   extraFields: false,
   readFields: 'full',
+  keyReuse: { status: 409, code: 'idempotency_key_reused' },
+  createAnswer: 'body',
 });
 
 type VariantChanges = Omit<Partial<ServiceVariant>, 'success' | 'name'> & {
@@ -112,6 +131,7 @@ export const SERVICE_VARIANTS: readonly ServiceVariant[] = Object.freeze([
   /** Stripe-like: keys kept 24 h, the body and its upload checked before the key. */
   variantOf('strict-24h', {
     keyRetention: { hours: 24 },
+    keyReuse: { status: 400, code: 'idempotency_error' },
     checkOrder: 'upload-first',
     uploadExpired: { status: 422, code: 'invalid_upload' },
     uploadUnknown: { status: 422, code: 'invalid_upload' },
@@ -133,10 +153,12 @@ export const SERVICE_VARIANTS: readonly ServiceVariant[] = Object.freeze([
   variantOf('accepted-202', {
     success: { upload: 203, create: 202, participant: 202, prepare: 203, read: 203 },
     uploadLifetime: 'string',
+    createAnswer: 'location',
   }),
   /** Tells little: no upload lifetime, one-minute tokens without `expires_in`, empty 200/201 bodies. */
   variantOf('terse-token', {
     success: { participant: 200, prepare: 201 },
+    keyReuse: 'replay',
     emptyBodies: true,
     uploadLifetime: 'absent',
     token: { ttlSeconds: 60, reportsExpiresIn: false },
@@ -153,6 +175,7 @@ export const SERVICE_VARIANTS: readonly ServiceVariant[] = Object.freeze([
   /** Gone is 410, unknown is 404; the lifetime cannot be read. */
   variantOf('gone-404-410', {
     success: { create: 203, replay: 'same', read: 203 },
+    keyReuse: { status: 422, code: 'idempotency_key_mismatch' },
     keyRetention: { hours: 24 },
     checkOrder: 'upload-first',
     uploadExpired: { status: 410, code: 'upload_expired' },
@@ -162,6 +185,7 @@ export const SERVICE_VARIANTS: readonly ServiceVariant[] = Object.freeze([
   /** Everything hard at once: expired uploads purged (404), keys kept 1 h, short silent tokens. */
   variantOf('purged-404', {
     success: { create: 202, replay: 'same', participant: 204, prepare: 200 },
+    createAnswer: 'bare-then-replay',
     emptyBodies: true,
     keyRetention: { hours: 1 },
     checkOrder: 'upload-first',
@@ -215,6 +239,10 @@ export function variantFromSeed(seed: number): ServiceVariant {
     retryAfter: pick(choices.retryAfter),
     extraFields: pick(choices.extraFields),
     readFields: pick(choices.readFields),
+    keyReuse: pick(choices.keyReuseReplays)
+      ? 'replay'
+      : { status: pick(choices.keyReuseStatus), code: pick(choices.keyReuseCode) },
+    createAnswer: pick(choices.createAnswer),
   });
 }
 
@@ -246,6 +274,10 @@ export function describeVariant(variant: ServiceVariant): string {
     `Retry-After ${variant.retryAfter}`,
     variant.extraFields ? 'extra fields' : 'no extra fields',
     variant.readFields === 'spec' ? 'reads show §4.4 fields only' : 'reads echo the reference',
+    variant.keyReuse === 'replay'
+      ? 'a key reused with another body replays'
+      : `a key reused with another body ${variant.keyReuse.status} ${variant.keyReuse.code}`,
+    `creation answers ${variant.createAnswer}`,
   ].join(', ');
 }
 
@@ -295,6 +327,9 @@ export function checkVariant(variant: ServiceVariant): void {
   oneOf('uploadLifetime', variant.uploadLifetime, VARIANT_CHOICES.uploadLifetime);
   oneOf('retryAfter', variant.retryAfter, VARIANT_CHOICES.retryAfter);
   oneOf('readFields', variant.readFields, VARIANT_CHOICES.readFields);
+  oneOf('createAnswer', variant.createAnswer, VARIANT_CHOICES.createAnswer);
+  if (variant.keyReuse !== 'replay')
+    oneOf('keyReuse.status', variant.keyReuse.status, VARIANT_CHOICES.keyReuseStatus);
   const retention = keyRetentionMs(variant);
   if (!(retention >= 0)) problems.push('keyRetention.hours must be a non-negative number');
   if (!Number.isFinite(variant.token.ttlSeconds) || variant.token.ttlSeconds < 0)

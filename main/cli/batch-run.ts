@@ -23,6 +23,8 @@ function describeEngineEvent(event: SendEngineEvent): string | undefined {
       return event.state === 'waiting' ? `  … ${event.reason ?? 'waiting for the service'}` : undefined;
     case 'batch-progress':
       return undefined;
+    case 'draining':
+      return `  … stopping: ${event.calls === 1 ? 'the call already sent is' : `${event.calls} calls already sent are`} given a moment to be answered (Ctrl+C again stops at once)`;
   }
 }
 
@@ -70,6 +72,18 @@ export function documentsLabel(count: number): string {
 function resolveCommands(document: DocumentState, hint: ResumeHint): string[] {
   const base = `npm run cli -- resolve ${quoted(hint.manifestPath)} ${hint.connectionOption} --data-dir ${quoted(hint.dataDir)} --reference ${quoted(document.draft.externalReference)}`;
   const check = document.send.check;
+  if (check?.reason === 'held_elsewhere')
+    return [
+      `carry on with the batch "${check.holder?.batchName ?? ''}", which holds it; or, on purpose,`,
+      `send this one too:            ${base} --send-new --confirm   (a second request for ${document.draft.externalReference})`,
+    ];
+  if (check?.reason === 'held_at_service')
+    return [
+      check.newRequestId
+        ? `follow the service's request: ${base} --link ${quoted(check.newRequestId)}`
+        : `link the request you found:   ${base} --link REQUEST_ID`,
+      `or send it anew on purpose:   ${base} --send-new --confirm   (a second request)`,
+    ];
   const lines = [`link the request you found:   ${base} --link REQUEST_ID`];
   if (check?.reason === 'key_refused')
     lines.push(

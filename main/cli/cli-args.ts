@@ -1,10 +1,12 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { checkBaseUrl } from '../credentials/base-url';
+import { KEY_RETENTION_HOURS_MAX } from '../credentials/profile-store';
 
 export const USAGE = `Usage:
   npm run cli -- validate MANIFEST
   npm run cli -- send MANIFEST (--base-url URL | --profile NAME) --data-dir DIR [--concurrency N] [--json]
+                 [--continue-batch | --send-new --confirm] [--key-retention-hours H]
   npm run cli -- resolve MANIFEST --reference REF (--link REQUEST_ID [--confirm] | --send-new --confirm)
                  (--base-url URL | --profile NAME) --data-dir DIR [--json]
   npm run cli -- status --data-dir DIR [--json]
@@ -13,7 +15,10 @@ export const USAGE = `Usage:
 Credentials come from SIGNING_CLIENT_ID and SIGNING_CLIENT_SECRET, or from a connection
 saved in the app (--profile NAME: settings in DIR/profiles.json, secret in the OS keychain).
 resolve answers a document that needs your check: --link the request the service already
-holds for it (its reference is checked), or --send-new to send it as a new request on purpose.`;
+holds for it (its reference is checked), or --send-new to send it as a new request on purpose.
+send never sends a contract the data folder already sent: a moved or renamed manifest continues
+its batch; for a copy, --continue-batch continues that batch from this manifest, and
+--send-new --confirm sends its contracts anew on purpose (a second request each).`;
 
 const commandSchema = z.enum(['validate', 'send', 'resolve', 'status', 'watch']);
 
@@ -43,6 +48,18 @@ const optionsSchema = z.object({
   reference: z.string().trim().min(1, '--reference must not be empty').optional(),
   link: z.string().trim().min(1, '--link needs the request id').optional(),
   'send-new': z.boolean().optional(),
+  'continue-batch': z.boolean().optional(),
+  'key-retention-hours': z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, '--key-retention-hours must be a number of hours, such as 24')
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .min(0.25, '--key-retention-hours must be at least 0.25')
+        .max(KEY_RETENTION_HOURS_MAX, `--key-retention-hours must be at most ${KEY_RETENTION_HOURS_MAX}`),
+    )
+    .optional(),
   confirm: z.boolean().optional(),
   help: z.boolean().optional(),
 });
@@ -59,6 +76,10 @@ export interface CliArgs {
   readonly reference: string | undefined;
   readonly link: string | undefined;
   readonly sendNew: boolean;
+  /** `send`: continue the batch that already holds this manifest's contracts, from this manifest's path. */
+  readonly continueBatch: boolean;
+  /** `send`, `resolve`: how long the service keeps Idempotency-Keys, as its operator states it (hours). */
+  readonly keyRetentionHours: number | undefined;
   /**
    * `resolve --link … --confirm`: link although the service does not show the request's
    * reference; `resolve --send-new --confirm`: the user looked and found no request.
@@ -87,6 +108,8 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         reference: { type: 'string' },
         link: { type: 'string' },
         'send-new': { type: 'boolean' },
+        'continue-batch': { type: 'boolean' },
+        'key-retention-hours': { type: 'string' },
         confirm: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -123,11 +146,37 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
           'resolve needs exactly one answer: --link REQUEST_ID (the request the service holds) or --send-new.',
       };
   }
-  if (values.confirm === true && command.data !== 'resolve')
+  if (values['key-retention-hours'] !== undefined && command.data !== 'send' && command.data !== 'resolve')
+    return { ok: false, json, message: '--key-retention-hours belongs to send and resolve only.' };
+  if (values['continue-batch'] === true && command.data !== 'send')
+    return { ok: false, json, message: '--continue-batch belongs to send only.' };
+  if (command.data === 'send' && values['send-new'] === true) {
+    if (values['continue-batch'] === true)
+      return {
+        ok: false,
+        json,
+        message: 'send takes --continue-batch or --send-new, not both: continue the batch, or send anew.',
+      };
+    if (values.confirm !== true)
+      return {
+        ok: false,
+        json,
+        message:
+          'send --send-new sends contracts this data folder already sent as new requests: their recipients get a second request. If that is what you want, add --confirm.',
+      };
+  }
+  if (values['send-new'] === true && command.data !== 'send' && command.data !== 'resolve')
+    return { ok: false, json, message: '--send-new belongs to send and resolve only.' };
+  if (
+    values.confirm === true &&
+    command.data !== 'resolve' &&
+    !(command.data === 'send' && values['send-new'])
+  )
     return {
       ok: false,
       json,
-      message: '--confirm belongs to resolve only (--link … --confirm, --send-new --confirm).',
+      message:
+        '--confirm belongs to resolve (--link … --confirm, --send-new --confirm) and to send --send-new.',
     };
   return {
     ok: true,
@@ -142,6 +191,8 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
       reference: values.reference,
       link: values.link,
       sendNew: values['send-new'] === true,
+      continueBatch: values['continue-batch'] === true,
+      keyRetentionHours: values['key-retention-hours'],
       confirm: values.confirm === true,
     },
   };

@@ -49,9 +49,14 @@ export async function chooseConnection(
   dataDir: string,
   baseUrl: string,
 ): Promise<Connection | string> {
-  if (!args.profile) return connectionFromEnvironment(baseUrl);
-  if (args.baseUrl) return 'Use either --profile or --base-url, not both: the profile names its base URL.';
-  return connectionFromProfile(args.profile, dataDir);
+  const chosen = !args.profile
+    ? connectionFromEnvironment(baseUrl)
+    : args.baseUrl
+      ? 'Use either --profile or --base-url, not both: the profile names its base URL.'
+      : await connectionFromProfile(args.profile, dataDir);
+  // What the service's operator states wins over the profile's setting and the default.
+  if (typeof chosen === 'string' || args.keyRetentionHours === undefined) return chosen;
+  return { ...chosen, keyRetentionHours: args.keyRetentionHours };
 }
 
 /**

@@ -8,6 +8,7 @@ import { EXIT, type CliOutput } from './cli-output';
 import type { CliArgs } from './cli-args';
 import { runBatch } from './batch-run';
 import { stderrLogger } from './cli-connection';
+import { findResolveBatch } from './manifest-batch';
 import { bindConnection, openManifestDesk } from './send-command';
 import { checkService } from './service-check';
 
@@ -22,11 +23,13 @@ export async function resolveCommand(args: CliArgs, out: CliOutput): Promise<num
   if (typeof opened === 'number') return opened;
   const { desk, manifestPath, connection, hint } = opened;
   try {
-    const batch = desk.store.list().find((candidate) => candidate.source === manifestPath);
-    if (!batch) {
-      out.error(`No batch of this data folder was made from ${manifestPath}: send it first.`);
+    // The batch made from this manifest, or the one with this reference (the folder moved or was copied).
+    const found = findResolveBatch(desk.store, connection, manifestPath, args.reference ?? '');
+    if ('problem' in found) {
+      out.error(found.problem);
       return EXIT.badInput;
     }
+    const { batch } = found;
     if (!(await bindConnection(desk, batch, connection, out))) return EXIT.badInput;
     const document = batch.documents.find(
       (candidate) => candidate.draft.externalReference === args.reference,

@@ -11,6 +11,7 @@ import type { CliArgs } from './cli-args';
 import { documentsLabel, quoted, runBatch, type ResumeHint } from './batch-run';
 import { chooseConnection, recordedAddressProblem, stderrLogger } from './cli-connection';
 import { countLabel, EXIT, type CliOutput } from './cli-output';
+import { findManifestBatch, type HoldingBatch } from './manifest-batch';
 import { checkService } from './service-check';
 import { reportStoreDamage } from './store-report';
 
@@ -102,6 +103,33 @@ export async function bindConnection(
   return false;
 }
 
+/** Says which batches already hold this manifest's contracts, and the two ways on. */
+function heldElsewhere(holders: readonly HoldingBatch[], hint: ResumeHint, out: CliOutput): void {
+  out.error(
+    'Nothing was sent: this data folder already sent contracts of this manifest from another batch, so they are not sent again.',
+  );
+  for (const { batch, references, sameContracts } of holders) {
+    const where = batch.source ? `made from ${batch.source}` : 'made in the app';
+    const what =
+      sameContracts === references.length
+        ? 'the same contracts'
+        : `${sameContracts} the same contract${sameContracts === 1 ? '' : 's'}, the others another PDF under the same reference`;
+    out.error(`  ${references.join(', ')}: in the batch "${batch.name}", ${where} (${what}).`);
+    out.event({
+      type: 'held-elsewhere',
+      batchId: batch.id,
+      batchName: batch.name,
+      source: batch.source,
+      references,
+      sameContracts,
+    });
+  }
+  const base = `npm run cli -- send ${quoted(hint.manifestPath)} ${hint.connectionOption} --data-dir ${quoted(hint.dataDir)}`;
+  if (holders.length === 1) out.error(`To continue that batch from this manifest: ${base} --continue-batch`);
+  out.error(`To send them anew on purpose (a second request each): ${base} --send-new --confirm`);
+  out.event({ type: 'summary', sent: false, heldElsewhere: holders.length });
+}
+
 export async function sendCommand(args: CliArgs, out: CliOutput): Promise<number> {
   const opened = await openManifestDesk(args, out);
   if (typeof opened === 'number') return opened;
@@ -120,17 +148,44 @@ export async function sendCommand(args: CliArgs, out: CliOutput): Promise<number
       out.event({ type: 'summary', sent: false, issues: check.problemCount });
       return EXIT.badInput;
     }
-    const existing = desk.store.list().find((batch) => batch.source === manifestPath);
+    const found = findManifestBatch(desk.store, connection, manifestPath, check.documents);
+    const continued = found.kind === 'held' && args.continueBatch ? found.holders : undefined;
+    if (found.kind === 'held' && !args.sendNew && !args.continueBatch) {
+      heldElsewhere(found.holders, hint, out);
+      return EXIT.badInput;
+    }
+    if (continued && continued.length > 1) {
+      out.error(
+        `--continue-batch needs one batch, and this manifest's contracts are in ${continued.length}: ${continued.map(({ batch }) => `"${batch.name}"`).join(', ')}. Continue each from the manifest it was sent from.`,
+      );
+      return EXIT.badInput;
+    }
+    const existing =
+      found.kind === 'same-path' || found.kind === 'moved' ? found.batch : continued?.[0]?.batch;
     // A batch bound elsewhere is refused before anything, not even a token request, goes out.
     if (existing && !(await bindConnection(desk, existing, connection, out))) return EXIT.badInput;
     // Before a batch is written or anything sent: is the service there, does it take the credentials?
     if (!(await checkService(connection, hint, out, stderrLogger())).ok) return EXIT.badInput;
+    if (existing && existing.source !== manifestPath) {
+      // A moved folder, or a copy the person chose to continue from: it follows this manifest now.
+      out.say(
+        found.kind === 'moved'
+          ? `This manifest's batch was sent from ${found.from}, which is no longer there: it continues from here.`
+          : `Continuing the batch "${existing.name}" (sent from ${existing.source ?? 'the app'}) from this manifest.`,
+      );
+      await desk.store.record(existing.id, [{ type: 'batch_source_changed', source: manifestPath }]);
+    }
     const batch =
       existing ?? (await desk.store.create(basename(manifestPath), { defaultRecipients: [] }, manifestPath));
     if (!existing && !(await bindConnection(desk, batch, connection, out))) return EXIT.badInput;
     const sync = await syncManifest(desk.store, desk.blobs, batch.id, check.documents);
     for (const rejected of sync.rejected) out.error(`${rejected.path}: ${rejected.message}`);
     if (sync.rejected.length > 0) return EXIT.badInput;
+    if (found.kind === 'held' && args.sendNew) {
+      // On purpose, confirmed: each contract another batch holds goes again, under a key of its own.
+      for (const document of desk.store.get(batch.id)?.documents ?? [])
+        await desk.engine.acceptReferenceReuse(batch.id, document.draft.id);
+    }
     for (const reference of sync.lockedChanges) {
       out.say(`Note: ${reference} was already sent; its changed rows in the manifest are not applied.`);
     }

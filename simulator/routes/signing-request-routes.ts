@@ -102,18 +102,68 @@ function validateCreation(
   return { ok: true, input: parsed.data };
 }
 
-/** The answer a remembered key gives: a replay, or 409 when the body differs. */
+/**
+ * A creation's success as the variant answers it: the body, or no body with the request named
+ * by `Location` (absolute or relative, by the request's id), or no body at all on the first
+ * answer (a replay then says it).
+ */
+function creationAnswer(
+  call: ApiCall,
+  status: number,
+  body: Record<string, unknown>,
+  replay: boolean,
+): ApiResponse {
+  const { createAnswer } = call.service.state.settings.variant;
+  if (createAnswer === 'body' || (createAnswer === 'bare-then-replay' && replay)) return { status, body };
+  if (createAnswer === 'bare-then-replay') return { status, body: null, empty: true };
+  const id = String(body.id);
+  const path = `/api/v1/signing-requests/${encodeURIComponent(id)}`;
+  // Both spellings occur in the wild: a path, or the whole URL of this very service.
+  const location = id.charCodeAt(id.length - 1) % 2 === 0 ? path : `${call.service.baseUrl()}${path}`;
+  return { status, body: null, empty: true, headers: { location } };
+}
+
+/** The answer a remembered key gives: a replay, or the variant's answer when the body differs. */
 function keyAnswer(call: ApiCall, earlier: IdempotencyEntry, canonicalBody: string): ApiResponse {
-  if (earlier.canonicalBody !== canonicalBody) {
+  const { success, keyReuse } = call.service.state.settings.variant;
+  if (earlier.canonicalBody !== canonicalBody && keyReuse !== 'replay') {
     return errorResponse(
-      409,
-      'idempotency_key_reused',
+      keyReuse.status,
+      keyReuse.code,
       'this Idempotency-Key was used with a different body',
     );
   }
-  const { success } = call.service.state.settings.variant;
   const status = success.replay === 'same' ? success.create : 200;
-  return { status, body: { ...earlier.createdResponse, idempotent_replay: true } };
+  return creationAnswer(call, status, { ...earlier.createdResponse, idempotent_replay: true }, true);
+}
+
+/** The e-mail addresses of a creation's recipients, in one order. */
+function recipientEmails(recipients: unknown): string {
+  if (!Array.isArray(recipients)) return '';
+  return recipients
+    .map((recipient) => String((recipient as { email?: unknown } | null)?.email ?? '').toLowerCase())
+    .sort()
+    .join(',');
+}
+
+/**
+ * True when a body reused under a key creates another contract than the key's first body
+ * (another reference, another PDF, other recipients): a client bug. The same contract with
+ * another upload of the same PDF is what a second data folder or desk sends under a key derived
+ * from the contract.
+ */
+function anotherContract(call: ApiCall, earlier: IdempotencyEntry, body: Record<string, unknown>): boolean {
+  const { state } = call.service;
+  const first = state.requests.get(earlier.requestId);
+  const document = body.document as { upload_id?: unknown } | undefined;
+  const upload = typeof document?.upload_id === 'string' ? state.uploads.get(document.upload_id) : undefined;
+  const firstEmails = recipientEmails(first?.participants.filter((participant) => !participant.addedLater));
+  return (
+    !first ||
+    body.external_reference !== first.externalReference ||
+    upload?.sha256 !== first.uploadSha256 ||
+    recipientEmails(body.recipients) !== firstEmails
+  );
 }
 
 /**
@@ -149,10 +199,10 @@ async function createSigningRequest(call: ApiCall): Promise<ApiResponse | null> 
 
   const canonicalBody = canonicalJson(body.value);
   const earlier = state.idempotencyEntry(clientId, key);
-  if (earlier && earlier.canonicalBody !== canonicalBody) {
+  if (earlier && earlier.canonicalBody !== canonicalBody && anotherContract(call, earlier, body.value)) {
     state.recordViolation(
       'idempotency-key',
-      `${call.method} ${call.path} by ${clientId}: Idempotency-Key reused with a different body (key ${JSON.stringify(key)})`,
+      `${call.method} ${call.path} by ${clientId}: Idempotency-Key reused with a body for another contract (key ${JSON.stringify(key)})`,
     );
   }
   const keyFirst = state.settings.variant.checkOrder === 'key-first';
@@ -172,10 +222,12 @@ async function createSigningRequest(call: ApiCall): Promise<ApiResponse | null> 
     createdResponse,
     createdAt: state.clock.now(),
   });
-  return {
-    status: state.settings.variant.success.create,
-    body: { ...createdResponse, idempotent_replay: false },
-  };
+  return creationAnswer(
+    call,
+    state.settings.variant.success.create,
+    { ...createdResponse, idempotent_replay: false },
+    false,
+  );
 }
 
 async function readSigningRequest(call: ApiCall): Promise<ApiResponse | null> {

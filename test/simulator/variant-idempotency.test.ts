@@ -107,14 +107,15 @@ describe('check order', () => {
     },
   );
 
-  it('upload-first validates the body before looking at a reused key (422, not 409), and still records the breach', async () => {
+  it('upload-first validates the body before looking at a reused key (422, not its refusal), and still records the breach', async () => {
     const { sim, token, body } = await setUp(variantNamed('strict-24h'));
     const key = newIdempotencyKey();
     await createSigningRequest(sim, token, body, key);
     const invalid = await createSigningRequest(sim, token, { ...body, recipients: [] }, key);
     expect([invalid.status, invalid.body.error.code]).toEqual([422, 'invalid_signing_request']);
     const reused = await createSigningRequest(sim, token, { ...body, external_reference: 'HR-2' }, key);
-    expect([reused.status, reused.body.error.code]).toEqual([409, 'idempotency_key_reused']);
+    // strict-24h refuses a reused key as Stripe does.
+    expect([reused.status, reused.body.error.code]).toEqual([400, 'idempotency_error']);
     expect(sim.state.violations().filter((line) => line.startsWith('idempotency-key: '))).toHaveLength(2);
   });
 

@@ -90,16 +90,33 @@ describe('idempotency-key', () => {
     ]);
   });
 
-  it('flags a key reused with another body, not a faithful replay', async () => {
+  it('flags a key reused with a body for another contract, not a faithful replay', async () => {
     const upload = await uploadPdf(simulator, token);
     const body = signingRequestBody(upload.body.upload_id as string);
     await createSigningRequest(simulator, token, body, 'key-a');
     await createSigningRequest(simulator, token, body, 'key-a');
     expect(simulator.state.violations()).toEqual([]);
-    await createSigningRequest(simulator, token, { ...body, locale: 'de-DE' }, 'key-a');
+    await createSigningRequest(simulator, token, { ...body, external_reference: 'HR-OTHER' }, 'key-a');
     expect(linesOf('idempotency-key')).toEqual([
-      'idempotency-key: POST /api/v1/signing-requests by demo-desk: Idempotency-Key reused with a different body (key "key-a")',
+      'idempotency-key: POST /api/v1/signing-requests by demo-desk: Idempotency-Key reused with a body for another contract (key "key-a")',
     ]);
+  });
+
+  it('does not flag the same contract under its key from a second desk (another upload of the same PDF), and refuses it', async () => {
+    const first = await uploadPdf(simulator, token);
+    const second = await uploadPdf(simulator, token);
+    expect(second.body.upload_id).not.toBe(first.body.upload_id);
+    await createSigningRequest(simulator, token, signingRequestBody(first.body.upload_id as string), 'key-b');
+    const again = await createSigningRequest(
+      simulator,
+      token,
+      signingRequestBody(second.body.upload_id as string, { locale: 'de-DE' }),
+      'key-b',
+    );
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ error: { code: 'idempotency_key_reused' } });
+    expect(simulator.state.violations()).toEqual([]);
+    expect(simulator.state.countByExternalReference()).toEqual({ 'HR-2026-001': 1 });
   });
 });
 

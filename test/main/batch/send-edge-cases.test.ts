@@ -128,19 +128,21 @@ describe('needs your check: linking', () => {
 
   it('refuses to link the request another document of the data folder already follows, even with the same reference', async () => {
     const current = await start({ seed: 31 }, 'edge-link-sameref-');
-    const batch = await makeBatch(current, files!, 2);
-    const [first, second] = current.store.get(batch.id)!.documents;
-    // Two PDFs named the same in two folders get the same reference.
-    await current.store.record(batch.id, [
-      { type: 'document_edited', document: { ...second!.draft, externalReference: 'REF-1' } },
-    ]);
-    expect(await current.engine.send(batch.id, [first!.draft.id])).toMatchObject({ prepared: 1 });
-    await sendIntoCheck(current, batch.id, [second!.draft.id]);
-    expect(phaseOf(only(current, batch.id, 1))).toBe('needs_check');
-    const firstRequest = only(current, batch.id, 0).send.requestId!;
-    const outcome = await current.engine.linkRequest(batch.id, second!.draft.id, firstRequest);
+    const batch = await makeBatch(current, files!, 1);
+    // Another batch with a PDF of the same reference (two folders, one naming scheme).
+    const copy = await makeBatch(current, files!, 1, 'Second batch');
+    expect(await current.engine.send(batch.id)).toMatchObject({ prepared: 1 });
+    // The data folder already holds REF-1 at this service: the second one is held back, not sent.
+    expect(await current.engine.send(copy.id)).toMatchObject({ prepared: 0, needsCheck: 1 });
+    expect(only(current, copy.id).send.check).toMatchObject({
+      reason: 'held_elsewhere',
+      holder: { batchId: batch.id, batchName: 'Test batch' },
+    });
+    const firstRequest = only(current, batch.id).send.requestId!;
+    const outcome = await current.engine.linkRequest(copy.id, only(current, copy.id).draft.id, firstRequest);
     expect(outcome).toMatchObject({ ok: false, refusal: 'refused' });
-    expect(phaseOf(only(current, batch.id, 1))).toBe('needs_check');
+    expect(phaseOf(only(current, copy.id))).toBe('needs_check');
+    expect(sim!.state.countByExternalReference()).toEqual({ 'REF-1': 1 });
   });
 });
 

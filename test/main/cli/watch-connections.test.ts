@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
-import { makeBatch, openTestDesk } from '../../support/batch-harness';
+import { batchOfPdfs, makeBatch, openTestDesk } from '../../support/batch-harness';
 import { sendingAsEarlierVersion } from '../../support/earlier-version';
 import { bundleCli, killAllCli, parseJsonLines, runCli } from '../../support/cli-process';
-import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
+import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
 import { writeContractManifest } from './cli-fixtures';
 
 /**
@@ -105,7 +105,13 @@ it('a batch sent by an earlier version (not bound) and a bound one at the same s
   // An earlier version sent it without recording its connection.
   const sent = await sendingAsEarlierVersion(desk.store, () => desk.engine.send(older.id));
   expect(sent.state).toBe('finished');
-  const newer = await makeBatch(desk, files, 2, 'Newer');
+  // Contracts of their own: the same references again would be held back as already sent.
+  const newer = await batchOfPdfs(
+    desk,
+    [await writePdf(files, 'Newer 1.pdf'), await writePdf(files, 'Newer 2.pdf')],
+    'Newer',
+    'NEW',
+  );
   expect((await desk.engine.send(newer.id)).state).toBe('finished');
   expect(desk.store.get(older.id)?.connection).toBeUndefined();
   await desk.close();
