@@ -101,7 +101,7 @@ export interface DamagedBatch {
 
 export interface StoreLoadReport {
   readonly damaged: readonly DamagedBatch[];
-  /** Half-written last lines left by a crash, set aside while loading. */
+  /** Half-written last records left by a crash (never acknowledged), set aside while loading. */
   readonly recovered: readonly (JournalDamage & { readonly batchId: string })[];
 }
 

@@ -1,30 +1,26 @@
 import { dirname, join } from 'node:path';
-import { crc32 } from 'node:zlib';
 import { makeDirectoryDurable, writeFileAtomic } from './durable-fs';
 import { errorCode, nodeFileSystem, type FileSystem, type OpenFile } from './file-system';
+import {
+  decodeLine,
+  encodeDurableEntries,
+  encodeLine,
+  encodeRecord,
+  readJournalText,
+  type JournalDamage,
+  type JournalEntry,
+  type PendingRecord,
+} from './journal-lines';
+
+export { encodeLine, type JournalDamage, type JournalEntry } from './journal-lines';
 
 /**
  * One folder, two files: `snapshot.json` (a whole state, replaced atomically) and
- * `journal.log` (events appended since, one per line, each with a CRC-32). Appends are
- * fsynced before the promise resolves, so a caller may act on an event once it is stored.
- * Appends that arrive while a flush is running are written together (group commit). Every
- * file operation goes through a `FileSystem`, so power cuts can be tested.
+ * `journal.log` (events appended since, one per line, each with a CRC-32; journal-lines.ts
+ * has the format). Appends are fsynced before the promise resolves, so a caller may act on an
+ * event once it is stored. Appends that arrive while a flush is running are written together
+ * (group commit). Every file operation goes through a `FileSystem`, so power cuts can be tested.
  */
-
-export interface JournalEntry<E> {
-  readonly seq: number;
-  readonly at: string;
-  readonly event: E;
-}
-
-/** A problem found while loading: the folder, file and line, and what was wrong. */
-export interface JournalDamage {
-  readonly file: string;
-  readonly line: number | undefined;
-  readonly problem: string;
-  /** True when the damage is a half-written last line from a crash: it was never acknowledged. */
-  readonly tornTail: boolean;
-}
 
 export interface LoadedJournal<S, E> {
   readonly snapshot: { readonly seq: number; readonly state: S } | undefined;
@@ -40,29 +36,6 @@ export type JournalLoad<S, E> =
 const SNAPSHOT_FILE = 'snapshot.json';
 const JOURNAL_FILE = 'journal.log';
 
-function checksum(text: string): string {
-  return crc32(Buffer.from(text, 'utf8')).toString(16).padStart(8, '0');
-}
-
-/** Encodes an entry as one journal line: checksum, tab, JSON, newline. */
-export function encodeLine(entry: JournalEntry<unknown>): string {
-  const json = JSON.stringify(entry);
-  return `${checksum(json)}\t${json}\n`;
-}
-
-function decodeLine<E>(line: string): JournalEntry<E> | undefined {
-  const tab = line.indexOf('\t');
-  if (tab !== 8) return undefined;
-  const json = line.slice(tab + 1);
-  if (checksum(json) !== line.slice(0, tab)) return undefined;
-  try {
-    const entry = JSON.parse(json) as JournalEntry<E>;
-    return typeof entry.seq === 'number' && typeof entry.at === 'string' ? entry : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The file's text, or undefined when it does not exist. */
 async function readIfPresent(fs: FileSystem, path: string): Promise<string | undefined> {
   return fs.readFile(path, 'utf8').catch((error: unknown) => {
@@ -72,10 +45,10 @@ async function readIfPresent(fs: FileSystem, path: string): Promise<string | und
 }
 
 /**
- * Reads a journal folder. A damaged snapshot or a damaged line before the last one is
- * corruption: the load fails with its location. A last line without its newline is the trace
- * of a crash mid-write (it was never acknowledged: a line and its newline are written, then
- * synced, together); it is set aside and reported in `recovered`, even when its checksum holds.
+ * Reads a journal folder. A damaged snapshot, or a damaged journal line (journal-lines.ts says
+ * how damage is told from a torn last record), is corruption: the load fails with its location.
+ * A last record torn by a crash while it was written was never acknowledged: it is set aside and
+ * reported in `recovered`.
  */
 export async function loadJournal<S, E>(
   folder: string,
@@ -97,63 +70,18 @@ export async function loadJournal<S, E>(
         },
       };
     }
-    snapshot = { seq: decoded.seq, state: decoded.event };
+    snapshot = { seq: decoded.entry.seq, state: decoded.entry.event };
   }
 
   const journalPath = join(folder, JOURNAL_FILE);
   const text = (await readIfPresent(fs, journalPath)) ?? '';
-  // An empty journal (just compacted) has no lines, not one empty line.
-  const lines = text === '' ? [] : text.split('\n');
-  const endsWithNewline = text.endsWith('\n');
-  if (endsWithNewline) lines.pop();
-  const entries: JournalEntry<E>[] = [];
-  const recovered: JournalDamage[] = [];
-  let previousSeq = snapshot?.seq ?? 0;
-  for (const [index, line] of lines.entries()) {
-    const isLast = index === lines.length - 1;
-    if (isLast && !endsWithNewline) {
-      // Only its newline may be missing, yet a line appended after it would be damaged.
-      recovered.push({
-        file: journalPath,
-        line: index + 1,
-        problem: 'a half-written last line (the app stopped while writing it)',
-        tornTail: true,
-      });
-      break;
-    }
-    const entry = decodeLine<E>(line);
-    if (!entry) {
-      return {
-        ok: false,
-        damage: {
-          file: journalPath,
-          line: index + 1,
-          problem: 'the line fails its checksum',
-          tornTail: false,
-        },
-      };
-    }
-    // Entries already folded into the snapshot (a crash between snapshot and truncation).
-    if (entry.seq <= (snapshot?.seq ?? 0)) continue;
-    if (entry.seq !== previousSeq + 1) {
-      return {
-        ok: false,
-        damage: {
-          file: journalPath,
-          line: index + 1,
-          problem: `entry ${entry.seq} follows entry ${previousSeq}: entries are missing`,
-          tornTail: false,
-        },
-      };
-    }
-    previousSeq = entry.seq;
-    entries.push(entry);
-  }
-  return { ok: true, journal: { snapshot, entries, recovered } };
+  const read = readJournalText<E>(text, journalPath, snapshot?.seq ?? 0);
+  if (!read.ok) return read;
+  return { ok: true, journal: { snapshot, entries: read.entries, recovered: read.recovered } };
 }
 
 interface PendingAppend {
-  readonly lines: string;
+  readonly record: PendingRecord;
   /** The sequence number of the last entry of this append. */
   readonly lastSeq: number;
   readonly resolve: () => void;
@@ -210,8 +138,8 @@ export class JournalWriter<S, E> {
     const writer = new JournalWriter<S, E>(folder, fs, lastSeq, loaded?.snapshot?.seq ?? 0);
     const journalPath = join(folder, JOURNAL_FILE);
     if (loaded && loaded.recovered.length > 0) {
-      // Rewrite the readable entries so the next append does not follow a torn line.
-      await writeFileAtomic(journalPath, loaded.entries.map(encodeLine).join(''), fs);
+      // Rewrite the readable entries so the next append does not follow a torn record.
+      await writeFileAtomic(journalPath, encodeDurableEntries(loaded.entries), fs);
     }
     const handle = await fs.open(journalPath, 'a', 0o600);
     try {
@@ -239,13 +167,13 @@ export class JournalWriter<S, E> {
    * append queued behind them, and the next append repairs the file before it writes.
    */
   append(events: readonly E[], now: Date = new Date()): Promise<JournalEntry<E>[]> {
-    const entries = events.map((event) => {
-      this.#seq += 1;
-      return { seq: this.#seq, at: now.toISOString(), event };
-    });
-    const lines = entries.map(encodeLine).join('');
+    // Encoded before numbers are taken: an event that cannot be stored leaves no gap behind it.
+    const encoded = events.map((event) => JSON.stringify(event));
+    const record = { firstSeq: this.#seq + 1, at: now.toISOString(), events: encoded };
+    const entries = events.map((event, index) => ({ seq: record.firstSeq + index, at: record.at, event }));
+    this.#seq += events.length;
     const stored = new Promise<void>((resolve, reject) =>
-      this.#pending.push({ lines, lastSeq: this.#seq, resolve, reject }),
+      this.#pending.push({ record, lastSeq: this.#seq, resolve, reject }),
     );
     this.#flushing ??= this.#flush();
     return stored.then(() => entries);
@@ -256,7 +184,10 @@ export class JournalWriter<S, E> {
     while (this.#pending.length > 0) {
       const batch = this.#pending;
       this.#pending = [];
-      const lines = batch.map((item) => item.lines).join('');
+      // Each line says what was durable as it is written: a record that survives a cut proves
+      // those before it were acknowledged, so damage to them is never taken for a torn tail.
+      const durableSeq = this.#durableSeq;
+      const lines = batch.map((item) => encodeRecord(item.record, durableSeq)).join('');
       try {
         const handle = this.#handle;
         if (!handle) throw new Error('journal is closed');

@@ -4,7 +4,9 @@
  * folder has durable entries and current entries. Changes reach the current state at once and
  * the durable state only when synced: a file's writes by fsync of that file, a folder's entries
  * (files created, renamed, removed in it; folders made in it) by fsync of that folder. Nothing
- * else is implied: a synced file whose name was never synced into its folder may vanish.
+ * else is implied: a synced file whose name was never synced into its folder may vanish. At a
+ * power cut a file keeps a prefix of its unsynced writes, or its changed 4 KiB pages (or 512-byte
+ * sectors) in any order, as a disk that reorders its writes does (`powerCut` says how).
  */
 
 /** A file of a disk image. Two names holding the same object are hard links to one file. */
@@ -23,7 +25,18 @@ export type ImageNode = ImageFile | ImageDirectory;
 /** What a disk holds when the power comes back: a machine restarted from it sees only this. */
 export interface DiskImage {
   readonly root: ImageDirectory;
+  /** Files the cut wrote in page order and tore out of order (a later page kept, an earlier one lost), by path. */
+  readonly tornOutOfOrder?: readonly string[];
 }
+
+/**
+ * The units in which a power cut writes a file's unsynced changes, in any order: pages of the
+ * page cache, or the disk's sectors (a page reaches a disk of 512-byte sectors as eight writes,
+ * which a power cut tears as well).
+ */
+const UNIT_BYTES = [4096, 512] as const;
+/** Share of the cuts of a file with unsynced changes that write it in page order rather than a prefix of its writes. */
+const PAGE_ORDER_SHARE = 1 / 2;
 
 type FileChange =
   | { readonly kind: 'write'; readonly offset: number; readonly data: Buffer }
@@ -253,19 +266,23 @@ export class CrashDisk {
   }
 
   /**
-   * The disk as the power comes back: durable state, plus for each file a prefix of its
-   * unsynced writes (the next one possibly torn: part of it, or zeros where the size reached
-   * the disk but the data did not), plus for each folder a prefix of its unsynced entry
-   * changes. Only what can be reached from the root remains. `random` decides, so a seed
-   * replays the same cut.
+   * The disk as the power comes back: durable state, plus for each file with unsynced changes
+   * either a prefix of its unsynced writes (the next one possibly torn: part of it, or zeros
+   * where the size reached the disk but the data did not), or its pages written in any order
+   * (each page that changed reaches the disk or not, and the size is the durable or the
+   * current one), plus for each folder a prefix of its unsynced entry changes. Only what can be
+   * reached from the root remains. `random` decides, so a seed replays the same cut.
    */
   powerCut(random: () => number): DiskImage {
     const imaged = new Map<Inode, ImageNode>();
-    const image = (node: Inode): ImageNode => {
+    const tornOutOfOrder: string[] = [];
+    const image = (node: Inode, path: string): ImageNode => {
       const known = imaged.get(node);
       if (known) return known;
       if (node.kind === 'file') {
-        const file: ImageFile = { kind: 'file', content: this.#contentAfterCut(node, random) };
+        const cut = this.#contentAfterCut(node, random);
+        if (cut.outOfOrder) tornOutOfOrder.push(path);
+        const file: ImageFile = { kind: 'file', content: cut.content };
         imaged.set(node, file);
         return file;
       }
@@ -276,24 +293,65 @@ export class CrashDisk {
       for (const change of node.unsynced.slice(0, keptChanges(node.unsynced.length, random))) {
         applyEntryChange(survived, change);
       }
-      for (const [name, child] of survived) entries.set(name, image(child));
+      for (const [name, child] of survived) entries.set(name, image(child, `${path}/${name}`));
       return directory;
     };
-    return { root: image(this.root) as ImageDirectory };
+    return { root: image(this.root, '') as ImageDirectory, tornOutOfOrder };
   }
 
-  #contentAfterCut(file: FileInode, random: () => number): Buffer {
-    const kept = keptChanges(file.unsynced.length, random);
-    let content = file.durable;
-    for (const change of file.unsynced.slice(0, kept)) content = applyFileChange(content, change);
-    const next = file.unsynced[kept];
-    if (next?.kind === 'write' && next.data.length > 1 && random() < 0.5) {
-      // A torn write: its first bytes reached the disk, often all but the very last one.
-      const length =
-        random() < 0.3 ? next.data.length - 1 : 1 + Math.floor(random() * (next.data.length - 1));
-      const part = random() < 0.25 ? Buffer.alloc(length) : next.data.subarray(0, length);
-      content = writeInto(content, next.offset, part);
-    }
-    return content;
+  #contentAfterCut(file: FileInode, random: () => number): { content: Buffer; outOfOrder: boolean } {
+    if (file.unsynced.length > 0 && random() < PAGE_ORDER_SHARE) return pagesAfterCut(file, random);
+    return { content: prefixAfterCut(file, random), outOfOrder: false };
   }
+}
+
+/** A prefix of the file's unsynced changes, the next write possibly torn from the front. */
+function prefixAfterCut(file: FileInode, random: () => number): Buffer {
+  const kept = keptChanges(file.unsynced.length, random);
+  let content = file.durable;
+  for (const change of file.unsynced.slice(0, kept)) content = applyFileChange(content, change);
+  const next = file.unsynced[kept];
+  if (next?.kind === 'write' && next.data.length > 1 && random() < 0.5) {
+    // A torn write: its first bytes reached the disk, often all but the very last one.
+    const length = random() < 0.3 ? next.data.length - 1 : 1 + Math.floor(random() * (next.data.length - 1));
+    const part = random() < 0.25 ? Buffer.alloc(length) : next.data.subarray(0, length);
+    content = writeInto(content, next.offset, part);
+  }
+  return content;
+}
+
+/** Bytes `start` to `end` of `content`, zeros beyond its end. */
+function pageOf(content: Buffer, start: number, end: number): Buffer {
+  const page = Buffer.alloc(end - start);
+  if (start < content.length) content.copy(page, 0, start, Math.min(end, content.length));
+  return page;
+}
+
+/**
+ * The file's pages (or sectors) written in any order: of those whose current content differs
+ * from the durable one, some reach the disk and the others do not — each on its own, or, as
+ * often, the later ones only (the case a prefix of the writes never shows). A page not reached
+ * reads as its durable content (zeros beyond the durable size). The size is the durable or,
+ * more often, the current one.
+ */
+function pagesAfterCut(file: FileInode, random: () => number): { content: Buffer; outOfOrder: boolean } {
+  const unit = UNIT_BYTES[random() < 0.5 ? 0 : 1];
+  const size = random() < 0.25 ? file.durable.length : file.current.length;
+  const content = pageOf(file.durable, 0, size);
+  const changed: number[] = [];
+  for (let start = 0; start < size; start += unit) {
+    const end = Math.min(start + unit, size);
+    if (!pageOf(file.current, start, end).equals(content.subarray(start, end))) changed.push(start);
+  }
+  const laterOnly = random() < 0.5;
+  const firstKept = 1 + Math.floor(random() * Math.max(1, changed.length - 1));
+  let lostBefore = false;
+  let outOfOrder = false;
+  for (const [index, start] of changed.entries()) {
+    if (laterOnly ? index >= firstKept : random() < 0.5) {
+      pageOf(file.current, start, Math.min(start + unit, size)).copy(content, start);
+      outOfOrder ||= lostBefore;
+    } else lostBefore = true;
+  }
+  return { content, outOfOrder };
 }

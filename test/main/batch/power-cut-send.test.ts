@@ -14,12 +14,13 @@ import { createSeededRandom } from '../../../simulator/seeded-random';
 /**
  * Power cuts while sending (ENGINEERING.md, "Durability is tested, not assumed"): the real
  * engine sends batches to the simulator over real HTTP while its data folder lives on the
- * crash-test file system, which drops what was not synced when the power is cut. The power is
- * cut at random operations and in the instant after the service created a request (its answer
- * still on the way); the machine restarts from what the disk kept, and sending goes on. Against
- * every service variant: the journal always loads, nothing acknowledged is lost, no document
- * ever has two requests, and in the end every document is prepared exactly once (documents the
- * app could not be sure about are answered as a user would, from what the service shows).
+ * crash-test file system, which drops what was not synced when the power is cut (or writes its
+ * pages in any order). The power is cut at random operations, on journal writes, and in the
+ * instant after the service created a request (its answer still on the way); the machine
+ * restarts from what the disk kept, and sending goes on. Against every service variant: the
+ * journal always loads, nothing acknowledged is lost, no document ever has two requests, and in
+ * the end every document is prepared exactly once (documents the app could not be sure about
+ * are answered as a user would, from what the service shows).
  *
  * POWER_CUTS (default 1,000, over all variants) and POWER_SEED replay a run.
  */
@@ -142,7 +143,16 @@ describe.concurrent.each(
         random,
         batches: 0,
       };
-      const tally = { cuts: 0, afterCreate: 0, weekends: 0, batches: 0, linked: 0, sentAsNew: 0 };
+      const tally = {
+        cuts: 0,
+        afterCreate: 0,
+        outOfOrder: 0,
+        setAside: 0,
+        weekends: 0,
+        batches: 0,
+        linked: 0,
+        sentAsNew: 0,
+      };
       const acknowledged: Acknowledged = new Map();
 
       let desk = await openDesk(machine);
@@ -162,7 +172,8 @@ describe.concurrent.each(
           tally.batches += 1;
           batchId = await addBatch(desk, machine);
         }
-        // Arm a cut: at a random operation, or right after the service creates a request.
+        // Arm a cut: at a random operation, on the first journal write after one (the records
+        // in flight are torn, in any order of pages), or right after the service creates a request.
         const afterCreate = random() < 0.3;
         const stop = () => desk.engine.pause(batchId);
         let poll: NodeJS.Timeout | undefined;
@@ -174,6 +185,18 @@ describe.concurrent.each(
               machine.fs.powerCut(random);
             }
           }, 1);
+        } else if (random() < 0.4) {
+          const at = machine.fs.operationCount + 1 + Math.floor(random() * 60);
+          machine.fs.onOperation = (operation) => {
+            if (
+              operation.index < at ||
+              operation.kind !== 'write' ||
+              !operation.path.endsWith('/journal.log')
+            )
+              return;
+            stop();
+            machine.fs.cutAfterOperations(0, random);
+          };
         } else {
           const at = machine.fs.operationCount + 1 + Math.floor(random() * 60);
           machine.fs.onOperation = (operation) => {
@@ -198,6 +221,7 @@ describe.concurrent.each(
         roundsWithoutCut = 0;
         tally.cuts += 1;
         if (afterCreate) tally.afterCreate += 1;
+        if (image.tornOutOfOrder?.some((path) => path.endsWith('/journal.log'))) tally.outOfOrder += 1;
         await abandon(desk, sim);
         expectNoDuplicates(sim, `after cut ${tally.cuts} (seed ${seed})`);
 
@@ -212,6 +236,7 @@ describe.concurrent.each(
           sim.clock.advance(REBOOT_MS);
         }
         expect(desk.store.loadReport.damaged, `journal after cut ${tally.cuts} (seed ${seed})`).toEqual([]);
+        tally.setAside += desk.store.loadReport.recovered.length;
         for (const batch of desk.store.list()) {
           for (const document of batch.documents) {
             const before = acknowledged.get(`${batch.id}/${document.draft.id}`);
@@ -253,7 +278,7 @@ describe.concurrent.each(
       }
       expect(sim.state.violations()).toEqual([]);
       console.log(
-        `power cuts, ${describeVariant(variant)} (seed ${seed}): ${tally.cuts} cuts (${tally.afterCreate} right after a creation), ${tally.weekends} weekends, ${documents.length} documents in ${batches.length} batches, checks answered: ${tally.linked} linked, ${tally.sentAsNew} sent anew; 0 duplicates`,
+        `power cuts, ${describeVariant(variant)} (seed ${seed}): ${tally.cuts} cuts (${tally.afterCreate} right after a creation, ${tally.outOfOrder} tearing a journal out of order), ${tally.setAside} torn records set aside, ${tally.weekends} weekends, ${documents.length} documents in ${batches.length} batches, checks answered: ${tally.linked} linked, ${tally.sentAsNew} sent anew; 0 duplicates`,
       );
       await desk.close();
     } finally {

@@ -66,6 +66,56 @@ describe('the crash-test file system', () => {
     expect(seen.some((content) => content!.length > 'synced;'.length && !content!.endsWith(';'))).toBe(true);
   });
 
+  it('may write the pages of unsynced writes in any order: a later page kept, an earlier one lost', async () => {
+    const page = 4096;
+    const written = 'A'.repeat(page - 'synced;'.length) + 'B'.repeat(page) + 'C'.repeat(page);
+    const seen: string[] = [];
+    const outOfOrder: boolean[] = [];
+    for (let seed = 1; seed <= 300; seed += 1) {
+      const fs = new CrashFileSystem();
+      await fs.mkdir('/d');
+      await fs.syncDirectory('/');
+      const handle = await fs.open('/d/log', 'a');
+      await fs.syncDirectory('/d');
+      await handle.write('synced;');
+      await handle.datasync();
+      await handle.write(written);
+      const image = fs.powerCut(createSeededRandom(seed));
+      seen.push((await readAfter(image, '/d/log'))!);
+      outOfOrder.push(image.tornOutOfOrder?.includes('/d/log') === true);
+    }
+    const full = `synced;${written}`;
+    for (const content of seen) {
+      expect(content.startsWith('synced;')).toBe(true);
+      // Each byte is what was written there, or zeros where the size reached the disk but the data did not.
+      expect([...content].every((byte, index) => byte === full[index] || byte === '\0')).toBe(true);
+    }
+    expect(seen).toContain('synced;');
+    expect(seen).toContain(full);
+    // The second and third pages reached the disk while the first did not, and the image says so.
+    const laterKept = seen.flatMap((content, index) =>
+      content.length === full.length &&
+      content.slice(0, page).includes('\0') &&
+      !content.slice(page).includes('\0')
+        ? [index]
+        : [],
+    );
+    expect(laterKept.length).toBeGreaterThan(0);
+    for (const index of laterKept) expect(outOfOrder[index]).toBe(true);
+  });
+
+  it('keeps the durable content of a page rewritten in place that did not reach the disk', async () => {
+    const page = 4096;
+    const seen = await outcomes(async (fs) => {
+      await writeSynced(fs, '/file', 'o'.repeat(2 * page));
+      await fs.syncDirectory('/');
+      const handle = await fs.open('/file', 'w');
+      await handle.write('n'.repeat(2 * page));
+    }, '/file');
+    expect(seen).toContain('o'.repeat(page) + 'n'.repeat(page));
+    expect(seen).toContain('n'.repeat(page) + 'o'.repeat(page));
+  });
+
   it('may lose a rename, or a synced file, until its folder is synced', async () => {
     const replace = (syncFolder: boolean) => async (fs: CrashFileSystem) => {
       await writeSynced(fs, '/target', 'old');

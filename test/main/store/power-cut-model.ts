@@ -9,6 +9,8 @@ export interface LoggedChange {
   /** The batch's name after a creation or a rename. */
   readonly name?: string;
   readonly documentId?: string;
+  /** True for the last change of its `record` call: a record is kept whole or not at all. */
+  readonly endsRecord: boolean;
   acknowledged: boolean;
 }
 
@@ -49,7 +51,8 @@ function describe(expectation: BatchExpectation): string {
  * The power-cut suite's oracle. Workloads tell it what they append and what was acknowledged;
  * `verify` checks a store just opened after a crash: every acknowledged change present, in
  * order, followed by some prefix of the unacknowledged ones (the journal is written in call
- * order), nothing else, and every loaded document's PDF copy intact.
+ * order) that ends with a whole record (one `record` call is kept whole or not at all), nothing
+ * else, and every loaded document's PDF copy intact.
  */
 export class StoreExpectations {
   #batches: BatchExpectation[] = [];
@@ -76,7 +79,7 @@ export class StoreExpectations {
     const batch: BatchExpectation = {
       id: undefined,
       baseline: undefined,
-      log: [{ kind: 'created', name, acknowledged: false }],
+      log: [{ kind: 'created', name, endsRecord: true, acknowledged: false }],
       deleteStarted: false,
       deleteAcknowledged: false,
     };
@@ -91,8 +94,15 @@ export class StoreExpectations {
   }
 
   /** Changes about to be recorded, in this call's order; acknowledge them when `record` resolves. */
-  appending(handle: object, changes: readonly Omit<LoggedChange, 'acknowledged'>[]): LoggedChange[] {
-    const logged = changes.map((change) => ({ ...change, acknowledged: false }));
+  appending(
+    handle: object,
+    changes: readonly Omit<LoggedChange, 'acknowledged' | 'endsRecord'>[],
+  ): LoggedChange[] {
+    const logged = changes.map((change, index) => ({
+      ...change,
+      endsRecord: index === changes.length - 1,
+      acknowledged: false,
+    }));
     (handle as BatchExpectation).log.push(...logged);
     return logged;
   }
@@ -175,7 +185,7 @@ export class StoreExpectations {
     return this.#gone.has(id) || this.#batches.some((batch) => batch.id === id);
   }
 
-  /** Undefined when the state is the baseline plus some prefix of the log covering every acknowledged change. */
+  /** Undefined when the state is the baseline plus some prefix of whole records of the log covering every acknowledged change. */
   #mismatch(batch: BatchExpectation, state: BatchState): string | undefined {
     const documents = state.documents.map((document) => document.draft.id).join(' ');
     const matches = (kept: number): boolean => {
@@ -189,7 +199,10 @@ export class StoreExpectations {
     const lastAcknowledged = batch.log.findLastIndex((change) => change.acknowledged);
     // A loaded batch holds its creation at least.
     const shortest = batch.baseline ? 0 : 1;
-    const found = [...Array(batch.log.length + 1).keys()].filter((kept) => kept >= shortest && matches(kept));
+    const wholeRecords = (kept: number): boolean => kept === 0 || batch.log[kept - 1]!.endsRecord;
+    const found = [...Array(batch.log.length + 1).keys()].filter(
+      (kept) => kept >= shortest && wholeRecords(kept) && matches(kept),
+    );
     if (found.some((kept) => kept > lastAcknowledged)) return undefined;
     const held = `holds name ${state.name} and documents [${documents}]`;
     const { baseline } = batch;
@@ -201,7 +214,7 @@ export class StoreExpectations {
     }
     return found.length > 0
       ? `acknowledged change lost: the batch ${held}, without changes acknowledged since; ${describe(batch)}`
-      : `a change never appended, or out of order: the batch ${held}; ${describe(batch)}`;
+      : `half a record, a change never appended, or out of order: the batch ${held}; ${describe(batch)}`;
   }
 
   async #checkBlobs(state: BatchState, blobs: BlobStore): Promise<string[]> {

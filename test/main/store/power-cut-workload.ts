@@ -47,7 +47,7 @@ class Round {
   async #record(
     handle: object,
     id: string,
-    changes: readonly Omit<LoggedChange, 'acknowledged'>[],
+    changes: readonly Omit<LoggedChange, 'acknowledged' | 'endsRecord'>[],
     events: Parameters<BatchStore['record']>[1],
   ): Promise<void> {
     const logged = this.#work.expectations.appending(handle, changes);
