@@ -6,10 +6,13 @@
  * (`--continue-batch`) or to send anew on purpose (`--send-new --confirm`).
  */
 import { existsSync } from 'node:fs';
+import { basename } from 'node:path';
 import { sameConnection, type ConnectionAddress } from '../batch/batch-connection';
 import type { BatchState } from '../batch/batch-state';
 import { ContractRegistry } from '../batch/contract-registry';
+import { syncManifest, type ManifestSync } from '../batch/batch-preparation';
 import type { ManifestDocument } from '../batch/manifest';
+import type { Desk } from '../desk-core';
 import type { BatchStore } from '../store/batch-store';
 
 /** A batch of the data folder holding some of the manifest's references. */
@@ -95,4 +98,80 @@ export function findResolveBatch(
         .join(', ')}): run resolve with the manifest each was sent from.`,
     };
   return { batch: only };
+}
+
+/** What `send` does with a manifest, once it knows which batch (if any) holds its contracts. */
+export type ManifestTarget =
+  /** Continue this batch; `from` is set when it followed another path until now (moved, or continued from a copy). */
+  | {
+      readonly kind: 'continue';
+      readonly batch: BatchState;
+      readonly from?: string | undefined;
+      readonly moved: boolean;
+    }
+  /** A new batch; `anew` lists the references other batches hold that the person chose to send again on purpose. */
+  | { readonly kind: 'new'; readonly anew: readonly string[] }
+  /** Refused: copies of contracts other batches hold, and the person did not say what to do. */
+  | { readonly kind: 'held'; readonly holders: readonly HoldingBatch[] }
+  /** Refused: `--continue-batch` with the contracts in several batches. */
+  | { readonly kind: 'several'; readonly holders: readonly HoldingBatch[] };
+
+/**
+ * What `send` does for `found` with the person's options (`--continue-batch`, `--send-new`):
+ * a moved batch is continued; a copy only as asked. Decides only; nothing is written.
+ */
+export function manifestTarget(
+  found: ManifestBatch,
+  options: { readonly continueBatch: boolean; readonly sendNew: boolean },
+): ManifestTarget {
+  switch (found.kind) {
+    case 'same-path':
+      return { kind: 'continue', batch: found.batch, moved: false };
+    case 'moved':
+      return { kind: 'continue', batch: found.batch, from: found.from, moved: true };
+    case 'new':
+      return { kind: 'new', anew: [] };
+    case 'held': {
+      const [only] = found.holders;
+      if (options.continueBatch)
+        return found.holders.length === 1 && only
+          ? { kind: 'continue', batch: only.batch, from: only.batch.source, moved: false }
+          : { kind: 'several', holders: found.holders };
+      if (options.sendNew) return { kind: 'new', anew: found.holders.flatMap((holder) => holder.references) };
+      return { kind: 'held', holders: found.holders };
+    }
+  }
+}
+
+/**
+ * Brings the data folder in line with `target` for a checked manifest, once its connection is
+ * settled: the batch continued records its new path, or a new batch is made and bound to
+ * `service`; the manifest's documents are taken in (syncManifest); the contracts sent anew on
+ * purpose are marked so. Returns the batch and what the sync found.
+ */
+export async function takeManifestIn(
+  desk: Pick<Desk, 'store' | 'blobs' | 'engine'>,
+  target: Extract<ManifestTarget, { kind: 'continue' | 'new' }>,
+  service: ConnectionAddress,
+  manifestPath: string,
+  documents: readonly ManifestDocument[],
+): Promise<{ readonly batch: BatchState; readonly sync: ManifestSync }> {
+  let batch: BatchState;
+  if (target.kind === 'continue') {
+    batch = target.batch;
+    // A moved folder, or a copy the person chose to continue from: it follows this manifest now.
+    if (batch.source !== manifestPath)
+      batch = await desk.store.record(batch.id, [{ type: 'batch_source_changed', source: manifestPath }]);
+  } else {
+    batch = await desk.store.create(basename(manifestPath), { defaultRecipients: [] }, manifestPath);
+    await desk.store.bindConnection(batch.id, service);
+  }
+  const sync = await syncManifest(desk.store, desk.blobs, batch.id, documents);
+  if (target.kind === 'new' && target.anew.length > 0) {
+    // On purpose, confirmed: each contract another batch holds goes again, under a key of its own.
+    for (const document of desk.store.get(batch.id)?.documents ?? [])
+      if (target.anew.includes(document.draft.externalReference))
+        await desk.engine.acceptReferenceReuse(batch.id, document.draft.id);
+  }
+  return { batch: desk.store.get(batch.id) ?? batch, sync };
 }

@@ -4,14 +4,13 @@ import { basename, resolve } from 'node:path';
 import type { BatchState } from '../batch/batch-state';
 import { sameConnection } from '../batch/batch-connection';
 import { adoptOlderBatch, holdsRequests } from '../batch/older-batch';
-import { syncManifest } from '../batch/batch-preparation';
 import { checkManifestFile, formatIssue } from '../batch/manifest';
 import { openDesk, type Connection, type Desk } from '../desk-core';
 import type { CliArgs } from './cli-args';
 import { documentsLabel, quoted, runBatch, type ResumeHint } from './batch-run';
 import { chooseConnection, recordedAddressProblem, stderrLogger } from './cli-connection';
 import { countLabel, EXIT, type CliOutput } from './cli-output';
-import { findManifestBatch, type HoldingBatch } from './manifest-batch';
+import { findManifestBatch, manifestTarget, takeManifestIn, type HoldingBatch } from './manifest-batch';
 import { checkService } from './service-check';
 import { reportStoreDamage } from './store-report';
 
@@ -148,44 +147,34 @@ export async function sendCommand(args: CliArgs, out: CliOutput): Promise<number
       out.event({ type: 'summary', sent: false, issues: check.problemCount });
       return EXIT.badInput;
     }
-    const found = findManifestBatch(desk.store, connection, manifestPath, check.documents);
-    const continued = found.kind === 'held' && args.continueBatch ? found.holders : undefined;
-    if (found.kind === 'held' && !args.sendNew && !args.continueBatch) {
-      heldElsewhere(found.holders, hint, out);
+    const target = manifestTarget(findManifestBatch(desk.store, connection, manifestPath, check.documents), {
+      continueBatch: args.continueBatch,
+      sendNew: args.sendNew,
+    });
+    if (target.kind === 'held') {
+      heldElsewhere(target.holders, hint, out);
       return EXIT.badInput;
     }
-    if (continued && continued.length > 1) {
+    if (target.kind === 'several') {
       out.error(
-        `--continue-batch needs one batch, and this manifest's contracts are in ${continued.length}: ${continued.map(({ batch }) => `"${batch.name}"`).join(', ')}. Continue each from the manifest it was sent from.`,
+        `--continue-batch needs one batch, and this manifest's contracts are in ${target.holders.length}: ${target.holders.map(({ batch }) => `"${batch.name}"`).join(', ')}. Continue each from the manifest it was sent from.`,
       );
       return EXIT.badInput;
     }
-    const existing =
-      found.kind === 'same-path' || found.kind === 'moved' ? found.batch : continued?.[0]?.batch;
     // A batch bound elsewhere is refused before anything, not even a token request, goes out.
-    if (existing && !(await bindConnection(desk, existing, connection, out))) return EXIT.badInput;
+    if (target.kind === 'continue' && !(await bindConnection(desk, target.batch, connection, out)))
+      return EXIT.badInput;
     // Before a batch is written or anything sent: is the service there, does it take the credentials?
     if (!(await checkService(connection, hint, out, stderrLogger())).ok) return EXIT.badInput;
-    if (existing && existing.source !== manifestPath) {
-      // A moved folder, or a copy the person chose to continue from: it follows this manifest now.
+    if (target.kind === 'continue' && target.from !== manifestPath && target.batch.source !== manifestPath)
       out.say(
-        found.kind === 'moved'
-          ? `This manifest's batch was sent from ${found.from}, which is no longer there: it continues from here.`
-          : `Continuing the batch "${existing.name}" (sent from ${existing.source ?? 'the app'}) from this manifest.`,
+        target.moved
+          ? `This manifest's batch was sent from ${target.from}, which is no longer there: it continues from here.`
+          : `Continuing the batch "${target.batch.name}" (sent from ${target.from ?? 'the app'}) from this manifest.`,
       );
-      await desk.store.record(existing.id, [{ type: 'batch_source_changed', source: manifestPath }]);
-    }
-    const batch =
-      existing ?? (await desk.store.create(basename(manifestPath), { defaultRecipients: [] }, manifestPath));
-    if (!existing && !(await bindConnection(desk, batch, connection, out))) return EXIT.badInput;
-    const sync = await syncManifest(desk.store, desk.blobs, batch.id, check.documents);
+    const { batch, sync } = await takeManifestIn(desk, target, connection, manifestPath, check.documents);
     for (const rejected of sync.rejected) out.error(`${rejected.path}: ${rejected.message}`);
     if (sync.rejected.length > 0) return EXIT.badInput;
-    if (found.kind === 'held' && args.sendNew) {
-      // On purpose, confirmed: each contract another batch holds goes again, under a key of its own.
-      for (const document of desk.store.get(batch.id)?.documents ?? [])
-        await desk.engine.acceptReferenceReuse(batch.id, document.draft.id);
-    }
     for (const reference of sync.lockedChanges) {
       out.say(`Note: ${reference} was already sent; its changed rows in the manifest are not applied.`);
     }
