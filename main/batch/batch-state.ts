@@ -69,6 +69,12 @@ export interface SendRecord {
     | undefined;
   readonly error: ItemError | undefined;
   readonly check: NeedsCheck | undefined;
+  /**
+   * When the user linked a request the service showed as already prepared (ISO 8601): it has a
+   * ceremony to track whatever happens to the steps after the link (an extra participant it
+   * refuses, since a prepared request takes none).
+   */
+  readonly linkedPreparedAt: string | undefined;
 }
 
 /** True once the service holds the participant. */
@@ -104,6 +110,7 @@ const EMPTY_SEND: SendRecord = {
   prepared: undefined,
   error: undefined,
   check: undefined,
+  linkedPreparedAt: undefined,
 };
 
 const NO_PARTICIPANT_PROGRESS: ParticipantProgress = { inFlight: false, unknown: false, done: undefined };
@@ -315,6 +322,7 @@ export function applyBatchEvent(state: BatchState, entry: JournalEntry<BatchEven
                 check: undefined,
                 error: undefined,
                 requestId: event.requestId,
+                linkedPreparedAt: event.participantsMayExist ? undefined : at,
                 // Nobody knows which extra participants a request found this way already has,
                 // unless it is already prepared (then none can have been added since).
                 participants: Object.fromEntries(
@@ -337,6 +345,7 @@ export function applyBatchEvent(state: BatchState, entry: JournalEntry<BatchEven
               error: undefined,
               create: undefined,
               upload: event.keepUpload ? send.upload : undefined,
+              linkedPreparedAt: undefined,
             },
       );
     case 'participant_attempted':
@@ -435,6 +444,8 @@ export function upgradeBatchState(state: BatchState): BatchState {
           participants,
           check: send.check,
           upload: send.upload && { ...send.upload, expiresAt: send.upload.expiresAt ?? undefined },
+          // Snapshots of earlier versions did not keep it; their journals' links are folded anew.
+          linkedPreparedAt: send.linkedPreparedAt ?? undefined,
         },
       };
     }),

@@ -15,7 +15,7 @@ import { CallSlots } from './call-slots';
 import { SlowCalls } from './slow-calls';
 import { UploadPace } from './upload-pace';
 import {
-  isPreparedOrLater,
+  isReadPreparedOrLater,
   linkProblemAfterRead,
   linkProblemBeforeRead,
   sendAsNewDecision,
@@ -372,7 +372,7 @@ export class SendEngine {
         type: 'check_resolved_linked',
         documentId,
         requestId: id,
-        participantsMayExist: !isPreparedOrLater(read.value),
+        participantsMayExist: !isReadPreparedOrLater(read.value),
       },
     ]);
     this.#runs.get(batchId)?.wake();
