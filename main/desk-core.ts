@@ -28,6 +28,8 @@ export interface ConnectionTuning {
   readonly reuploadBackoffMs?: number;
   /** The clock of the client, engine and poller (tests move it with the simulator's). */
   readonly now?: () => number;
+  /** How the poller waits for its next read (tests that move `now` move it here too). */
+  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly readsPerMinute?: number;
 }
 
@@ -148,6 +150,7 @@ export function connect(dataDir: DataDir, connection: Connection, tuning: Connec
     tracks: (batch) => batchBelongsTo(batch, connection),
     ...(tuning.readsPerMinute ? { readsPerMinute: tuning.readsPerMinute } : {}),
     ...(tuning.now ? { now: tuning.now } : {}),
+    ...(tuning.sleep ? { sleep: tuning.sleep } : {}),
   });
   const unsubscribe = store.subscribe(() => poller.notifyChanged());
   return {
