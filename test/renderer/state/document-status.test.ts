@@ -212,7 +212,8 @@ describe('batchProgress', () => {
 
   it('counts a request that ended, or stands in a status not recognized, as sent all the way', () => {
     const documents = [
-      document('1', { phase: 'prepared', class: 'ended', tracking: tracking('declined', true) }),
+      // Linked while already prepared, its extra participant refused, then declined at the service.
+      document('1', { phase: 'failed', class: 'ended', tracking: tracking('declined', true) }),
       document('2', { phase: 'prepared', class: 'unknown_status', tracking: tracking('on_hold', false) }),
       document('3', { phase: 'uploading', class: 'sending' }),
     ];
