@@ -34,6 +34,8 @@ export interface ConnectionTuning {
   readonly reuploadBackoffMs?: number;
   /** The clock of the client, engine and poller (tests move it with the simulator's). */
   readonly now?: () => number;
+  /** How the poller waits for its next read (tests that move `now` move it here too). */
+  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly readsPerMinute?: number;
   /** How long a pause or a quit lets calls on their way finish (default DRAIN_MS). */
   readonly drainMs?: number;
@@ -160,6 +162,7 @@ export function connect(dataDir: DataDir, connection: Connection, tuning: Connec
     tracks: (batch) => batchBelongsTo(batch, connection),
     ...(tuning.readsPerMinute ? { readsPerMinute: tuning.readsPerMinute } : {}),
     ...(tuning.now ? { now: tuning.now } : {}),
+    ...(tuning.sleep ? { sleep: tuning.sleep } : {}),
   });
   const unsubscribe = store.subscribe(() => poller.notifyChanged());
   return {

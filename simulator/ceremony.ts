@@ -1,9 +1,17 @@
 import type { StoredParticipant, StoredSigningRequest } from './service-state';
+import type { StatusChange } from './types';
 
 /**
  * The ceremony's state machine, which the spec leaves "not shown" beyond its snapshots:
  * draft → prepared (prepare) → in_progress (widget opened) → completed (every signer signed).
+ * A test may move a request to any other status (`setStatus`): the ceremony then goes on only
+ * from `prepared` or `in_progress`.
  */
+
+/** True while signers can sign: the request is prepared or its ceremony under way. */
+export function isSignable(request: StoredSigningRequest): boolean {
+  return request.status === 'prepared' || request.status === 'in_progress';
+}
 
 function signers(request: StoredSigningRequest): StoredParticipant[] {
   return request.participants.filter((participant) => participant.participantType === 'signer');
@@ -34,13 +42,14 @@ export function signersAllowedNow(request: StoredSigningRequest): StoredParticip
   return pending.filter((participant) => rank(participant) === lowest);
 }
 
-export type SignOutcome = 'signed' | 'alreadySigned' | 'notASigner' | 'outOfOrder';
+export type SignOutcome = 'signed' | 'alreadySigned' | 'notASigner' | 'outOfOrder' | 'notSignable';
 
 /** Records one signer's signature, then finalizes the request when every signer has signed. */
 export function sign(request: StoredSigningRequest, participantId: string, now: number): SignOutcome {
   const participant = request.participants.find((candidate) => candidate.participantId === participantId);
   if (!participant || participant.participantType !== 'signer') return 'notASigner';
   if (participant.signedAt !== null) return 'alreadySigned';
+  if (!isSignable(request)) return 'notSignable';
   if (!signersAllowedNow(request).includes(participant)) return 'outOfOrder';
   openCeremony(request, now);
   participant.signedAt = now;
@@ -64,8 +73,25 @@ export function completeCeremony(request: StoredSigningRequest, now: number): vo
   if (request.status === 'draft') {
     throw new Error(`signing request ${request.id} is not prepared; prepare it before completing it`);
   }
+  if (request.status === 'completed') return;
+  if (!isSignable(request)) {
+    throw new Error(
+      `signing request ${request.id} is ${request.status}; put it back in_progress before completing it`,
+    );
+  }
   openCeremony(request, now);
   for (let next = signersAllowedNow(request); next.length > 0; next = signersAllowedNow(request)) {
     for (const participant of next) sign(request, participant.participantId, now);
   }
+}
+
+/**
+ * Puts a request in the status a test chose (the spec's list of statuses is "not shown"): any
+ * status word, optionally its document's status, and `finalized_at` set now or cleared.
+ */
+export function setRequestStatus(request: StoredSigningRequest, change: StatusChange, now: number): void {
+  request.status = change.status;
+  if (change.documentStatus !== undefined) request.documentStatus = change.documentStatus;
+  if (change.finalized === true) request.finalizedAt ??= now;
+  if (change.finalized === false) request.finalizedAt = null;
 }

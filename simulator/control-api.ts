@@ -2,7 +2,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { collectBody, errorResponse, parseJson, writeJson, type ApiResponse } from './http-io';
 import { describeIssues } from './request-schemas';
-import { ALL_SCOPES, type FaultConfig, type QueuedFault, type SimulatorClient } from './types';
+import {
+  ALL_SCOPES,
+  type FaultConfig,
+  type QueuedFault,
+  type SimulatorClient,
+  type StatusChange,
+} from './types';
 
 /**
  * The HTTP control API under `/__simulator/`: lets tests and tools in another process (the
@@ -19,6 +25,8 @@ export interface ControlTarget {
   addClient(client: SimulatorClient): void;
   /** False when no such signing request exists. Throws when it cannot be completed yet. */
   complete(requestId: string): boolean;
+  /** Puts a request in any status; false when no such signing request exists. */
+  setStatus(requestId: string, change: StatusChange): boolean;
   revokeTokens(): void;
   /** Goes offline now and back online after `seconds` of real time. */
   goOfflineFor(seconds: number): void;
@@ -55,6 +63,11 @@ const clientSchema = z.strictObject({
   scopes: z.array(z.enum(ALL_SCOPES)),
 });
 const offlineSchema = z.strictObject({ seconds: z.number().positive().max(3600) });
+const statusChangeSchema = z.strictObject({
+  status: z.string().trim().min(1).max(100),
+  documentStatus: z.string().trim().min(1).max(100).optional(),
+  finalized: z.boolean().optional(),
+});
 
 function invalid(message: string): ApiResponse {
   return errorResponse(400, 'invalid_control_request', message);
@@ -85,6 +98,7 @@ async function route(
   const method = request.method ?? 'GET';
   const path = url.pathname.slice('/__simulator'.length);
   const completeMatch = /^\/requests\/(?<id>[^/]+)\/complete$/.exec(path);
+  const statusMatch = /^\/requests\/(?<id>[^/]+)\/status$/.exec(path);
   const allowed = path === '/state' ? 'GET' : 'POST';
   const known =
     [
@@ -95,7 +109,9 @@ async function route(
       '/clients',
       '/offline',
       '/tokens/revoke',
-    ].includes(path) || completeMatch !== null;
+    ].includes(path) ||
+    completeMatch !== null ||
+    statusMatch !== null;
   if (!known) return errorResponse(404, 'not_found', `no control endpoint ${url.pathname}`);
   if (method !== allowed) {
     return errorResponse(405, 'method_not_allowed', `${method} is not allowed on ${url.pathname}`, {
@@ -121,6 +137,19 @@ async function route(
       );
     }
     return { status: 200, body: { id, completed: true } };
+  }
+  if (statusMatch) {
+    const id = decodeURIComponent(statusMatch.groups?.id ?? '');
+    const body = await readBody(request, statusChangeSchema);
+    if (!body.ok) return body.answer;
+    const change: StatusChange = {
+      status: body.value.status,
+      ...(body.value.documentStatus === undefined ? {} : { documentStatus: body.value.documentStatus }),
+      ...(body.value.finalized === undefined ? {} : { finalized: body.value.finalized }),
+    };
+    if (!target.setStatus(id, change))
+      return errorResponse(404, 'signing_request_not_found', `no signing request ${id}`);
+    return { status: 200, body: { id, ...change } };
   }
   if (path === '/faults') {
     const body = await readBody(request, faultConfigSchema);

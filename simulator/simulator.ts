@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { serveApiCall } from './api-pipeline';
-import { completeCeremony } from './ceremony';
+import { completeCeremony, setRequestStatus } from './ceremony';
 import { SimulatorClock } from './clock';
 import { serveControl, type ControlTarget } from './control-api';
 import { ConnectionRegistry } from './connections';
@@ -21,6 +21,7 @@ import type {
   SignedRequestRecord,
   SimulatorClient,
   SimulatorOptions,
+  StatusChange,
   UploadRecord,
 } from './types';
 import { loadServiceState, saveServiceState } from './persistence';
@@ -39,6 +40,7 @@ export type {
   SignedRequestRecord,
   SimulatorClient,
   SimulatorOptions,
+  StatusChange,
   UploadRecord,
 } from './types';
 export { normalizeFilename } from './normalize-filename';
@@ -115,6 +117,12 @@ export interface Simulator {
   };
   /** Signs for every signer as if the ceremony ran (opened → in_progress → completed). */
   complete(requestId: string): void;
+  /**
+   * Puts a request in any status (the spec's list is "not shown"): `declined`, `expired`,
+   * `cancelled`, `voided`, one no client knows (`on_hold`), or back to `in_progress`; with its
+   * document's status and `finalized_at` set or cleared when given (StatusChange).
+   */
+  setStatus(requestId: string, change: StatusChange): void;
   /**
    * The service no longer holds this request (withdrawn or expired on its side, which spec v1
    * does not describe otherwise): its reads answer 404 signing_request_not_found.
@@ -199,6 +207,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     saveState();
     return true;
   };
+  const setStatus = (requestId: string, change: StatusChange): boolean => {
+    const request = state.requests.get(requestId);
+    if (!request) return false;
+    setRequestStatus(request, change, clock.now());
+    saveState();
+    return true;
+  };
 
   const control: ControlTarget = {
     snapshot: (includeCalls) => ({
@@ -228,6 +243,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     },
     addClient: (client) => state.addClient(client),
     complete,
+    setStatus,
     revokeTokens: () => tokens.revokeAll(),
     goOfflineFor: (seconds) => {
       clearTimeout(offlineTimer);
@@ -328,6 +344,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     },
     complete: (requestId) => {
       if (!complete(requestId)) throw new Error(`no signing request ${requestId}`);
+    },
+    setStatus: (requestId, change) => {
+      if (!setStatus(requestId, change)) throw new Error(`no signing request ${requestId}`);
     },
     forget: (requestId) => {
       if (!state.requests.delete(requestId)) throw new Error(`no signing request ${requestId}`);

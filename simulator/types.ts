@@ -111,8 +111,25 @@ export type OperationName =
   | 'widgetSign'
   | 'unknown';
 
-export type RequestStatus = 'draft' | 'prepared' | 'in_progress' | 'completed';
-export type DocumentStatus = 'pending' | 'prepared' | 'finalized';
+/**
+ * The simulator's own ceremony goes draft → prepared → in_progress → completed. The spec lists
+ * its statuses as "not shown" (§3), so a test may put a request in any other status too
+ * (`Simulator.setStatus`): `declined`, `expired`, `on_hold`… A string, then, beyond these.
+ */
+export type RequestStatus = 'draft' | 'prepared' | 'in_progress' | 'completed' | (string & {});
+/** Its document's status: pending → prepared → finalized, or any other a test sets. */
+export type DocumentStatus = 'pending' | 'prepared' | 'finalized' | (string & {});
+
+/**
+ * A status a test puts a request in (`Simulator.setStatus`, `POST /__simulator/requests/{id}/status`):
+ * any status word; optionally its document's status, and whether `finalized_at` is set (now) or
+ * cleared. What is not given stays as it is.
+ */
+export interface StatusChange {
+  status: string;
+  documentStatus?: string;
+  finalized?: boolean;
+}
 
 export interface ParticipantRecord {
   participantId: string;

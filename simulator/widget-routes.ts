@@ -95,6 +95,15 @@ async function signForParticipant(
           pageHref,
         ),
       };
+    case 'notSignable':
+      return {
+        status: 409,
+        html: renderRefusalPage(
+          'Signature refused',
+          `This request is ${signingRequest.status}: it can no longer be signed.`,
+          pageHref,
+        ),
+      };
     case 'outOfOrder':
       return {
         status: 409,

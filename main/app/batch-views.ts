@@ -27,6 +27,8 @@ export function countsOf(batch: BatchState): Counts {
     needsCheck: 0,
     inProgress: 0,
     completed: 0,
+    ended: 0,
+    unknownStatus: 0,
     gone: 0,
     sent: 0,
   };
@@ -38,6 +40,12 @@ export function countsOf(batch: BatchState): Counts {
         break;
       case 'completed':
         counts.completed += 1;
+        break;
+      case 'ended':
+        counts.ended += 1;
+        break;
+      case 'unknown_status':
+        counts.unknownStatus += 1;
         break;
       case 'waiting':
         // Waiting for signatures: opened by a signer already, or not yet.

@@ -67,7 +67,15 @@ export interface DeskService {
   /** Starts tracking and resumes any batch an earlier run left half sent. */
   start(): Promise<void>;
   /** Counts for the tray: sending, waiting for signatures, completed today. */
-  trayCounts(): { sending: number; waiting: number; completedToday: number };
+  trayCounts(): {
+    sending: number;
+    waiting: number;
+    completedToday: number;
+    /** Requests the app learned today had ended at their service without completion. */
+    endedToday: number;
+    /** Requests in a status the app does not know (not final): still read, less often. */
+    unknownStatus: number;
+  };
   trackingPaused(): boolean;
   setTrackingPaused(paused: boolean): void;
   close(): Promise<void>;
@@ -270,18 +278,19 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
       // "Today" is the user's local day, not UTC's.
       const isToday = (iso: string | undefined) =>
         iso !== undefined && new Date(iso).toDateString() === today;
-      let sending = 0;
-      let waiting = 0;
-      let completedToday = 0;
+      const counts = { sending: 0, waiting: 0, completedToday: 0, endedToday: 0, unknownStatus: 0 };
       for (const batch of store.list()) {
         for (const document of batch.documents) {
           const group = classOf(document);
-          if (group === 'completed' && isToday(document.tracking?.finalizedAt)) completedToday += 1;
-          else if (group === 'waiting') waiting += 1;
-          else if (group === 'sending') sending += 1;
+          if (group === 'completed' && isToday(document.tracking?.finalizedAt)) counts.completedToday += 1;
+          // When the app first read that it ended: a service need not say when it ended.
+          else if (group === 'ended' && isToday(document.tracking?.readAt)) counts.endedToday += 1;
+          else if (group === 'waiting') counts.waiting += 1;
+          else if (group === 'unknown_status') counts.unknownStatus += 1;
+          else if (group === 'sending') counts.sending += 1;
         }
       }
-      return { sending, waiting, completedToday };
+      return counts;
     },
     trackingPaused: () => trackingPaused,
     setTrackingPaused(paused) {

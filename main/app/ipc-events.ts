@@ -85,6 +85,13 @@ export function ipcEvents(ctx: DeskContext): {
           t('common.fullySignedTitle'),
           t('common.fullySigned', { reference: event.externalReference }),
         );
+      } else if (event.type === 'ended') {
+        // Nobody can sign it any more: the person hears of it as of a completion.
+        const { t } = ctx.translator();
+        deps.notifier.notify(
+          t('common.endedTitle'),
+          t('common.ended', { reference: event.externalReference, status: event.status }),
+        );
       }
     },
   };

@@ -89,6 +89,12 @@ export interface SendRecord {
    * a request for its reference (absent: no).
    */
   readonly reuseAccepted?: boolean;
+  /**
+   * When the user linked a request the service showed as already prepared (ISO 8601): it has a
+   * ceremony to track whatever happens to the steps after the link (an extra participant it
+   * refuses, since a prepared request takes none).
+   */
+  readonly linkedPreparedAt: string | undefined;
 }
 
 /** True once the service holds the participant. */
@@ -124,6 +130,7 @@ const EMPTY_SEND: SendRecord = {
   prepared: undefined,
   error: undefined,
   check: undefined,
+  linkedPreparedAt: undefined,
 };
 
 const NO_PARTICIPANT_PROGRESS: ParticipantProgress = { inFlight: false, unknown: false, done: undefined };
@@ -346,6 +353,7 @@ export function applyBatchEvent(state: BatchState, entry: JournalEntry<BatchEven
                 check: undefined,
                 error: undefined,
                 requestId: event.requestId,
+                linkedPreparedAt: event.participantsMayExist ? undefined : at,
                 // Nobody knows which extra participants a request found this way already has,
                 // unless it is already prepared (then none can have been added since).
                 participants: Object.fromEntries(
@@ -376,6 +384,7 @@ export function applyBatchEvent(state: BatchState, entry: JournalEntry<BatchEven
               generation: event.generation ?? (send.generation ?? 0) + 1,
               // Sent anew on purpose although another document holds its reference: the user chose.
               reuseAccepted: send.reuseAccepted === true || send.check.reason === 'held_elsewhere',
+              linkedPreparedAt: undefined,
             },
       );
     case 'reference_reuse_accepted':
@@ -480,6 +489,8 @@ export function upgradeBatchState(state: BatchState): BatchState {
           participants,
           check: send.check,
           upload: send.upload && { ...send.upload, expiresAt: send.upload.expiresAt ?? undefined },
+          // Snapshots of earlier versions did not keep it; their journals' links are folded anew.
+          linkedPreparedAt: send.linkedPreparedAt ?? undefined,
         },
       };
     }),

@@ -3,6 +3,7 @@
  * must hold before a request id is linked, and before a document is sent as a new request. One
  * place, so the app and the command line refuse with the same words.
  */
+import { isPreparedOrLater, statusFactsOf } from '../../shared/service/status';
 import type { SigningRequest } from '../../shared/service/wire';
 import { isNotFoundAtService, type Result } from '../client/service-failure';
 import type { BatchState, DocumentState } from './batch-state';
@@ -45,13 +46,8 @@ export function noCheckProblem(document: DocumentState | undefined): string | un
 }
 
 /** True when a request, as read, is already prepared (or further): no participant can be added to it any more. */
-export function isPreparedOrLater(request: SigningRequest): boolean {
-  return (
-    Boolean(request.prepared_at) ||
-    ['prepared', 'in_progress', 'completed'].includes(request.status) ||
-    request.document?.status === 'prepared' ||
-    request.document?.status === 'finalized'
-  );
+export function isReadPreparedOrLater(request: SigningRequest): boolean {
+  return isPreparedOrLater(statusFactsOf(request));
 }
 
 /**

@@ -20,7 +20,7 @@ import { CallSlots } from './call-slots';
 import { SlowCalls } from './slow-calls';
 import { UploadPace } from './upload-pace';
 import {
-  isPreparedOrLater,
+  isReadPreparedOrLater,
   linkProblemAfterRead,
   linkProblemBeforeRead,
   sendAsNewDecision,
@@ -443,9 +443,9 @@ export class SendEngine {
         type: 'check_resolved_linked',
         documentId,
         requestId: id,
-        participantsMayExist: !isPreparedOrLater(read.value),
+        participantsMayExist: !isReadPreparedOrLater(read.value),
         // This very contract, prepared where it was made: its people were added there first.
-        ...(before.send.check?.reason === 'held_at_service' && isPreparedOrLater(read.value)
+        ...(before.send.check?.reason === 'held_at_service' && isReadPreparedOrLater(read.value)
           ? { participantsThere: true }
           : {}),
       },
@@ -909,7 +909,7 @@ export class SendEngine {
     }
     // A request this attempt just created cannot be prepared yet: one that is was made before,
     // under this key, and answered as a replay would be (an answer without a body cannot say it).
-    const replayed = answer.value.replayed ?? (isPreparedOrLater(read.value) ? true : undefined);
+    const replayed = answer.value.replayed ?? (isReadPreparedOrLater(read.value) ? true : undefined);
     return { kind: 'applied', value: { ...answer.value, id: answer.value.locationId, replayed } };
   }
 

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { BatchState, DocumentState } from '../batch/batch-state';
 import { phaseOf } from '../batch/batch-state';
-import { classOf } from '../batch/document-class';
+import { classOf, hasPreparedRequest, stageOfDocument } from '../batch/document-class';
+import { isFinalStage } from '../../shared/service/status';
 import type { DocumentClass } from '../../shared/domain/document-class';
 import { checkExplanation } from '../batch/send-messages';
 import { checkManifestFile, formatIssue } from '../batch/manifest';
@@ -49,12 +50,13 @@ function documentRow(batch: BatchState, document: DocumentState) {
     requestId: document.send.requestId,
     status: document.gone
       ? 'gone'
-      : (document.tracking?.status ?? (document.send.prepared ? 'prepared' : undefined)),
+      : (document.tracking?.status ?? (hasPreparedRequest(document) ? 'prepared' : undefined)),
     evidenceReady: document.tracking?.evidenceReady ?? false,
     preparedAt: document.tracking?.preparedAt,
     openedAt: document.tracking?.openedAt,
     finalizedAt: document.tracking?.finalizedAt,
-    final: document.tracking?.final ?? false,
+    // By today's rule, also for a status stored by an earlier version (an ended one was not final then).
+    final: isFinalStage(stageOfDocument(document) ?? 'open'),
     error: document.send.error?.message,
     ...(document.send.check
       ? {
@@ -67,6 +69,26 @@ function documentRow(batch: BatchState, document: DocumentState) {
         }
       : {}),
   };
+}
+
+/**
+ * A document's state on its `status` line: its class, with the service's own status word
+ * wherever the service said one (a request that ended, or whose status the app does not know,
+ * is named by the service's word).
+ */
+function stateWords(documentClass: DocumentClass, status: string | undefined, phase: string): string {
+  switch (documentClass) {
+    case 'completed':
+      return 'completed, evidence ready';
+    case 'ended':
+      return `ended at the service: ${status ?? 'final'}`;
+    case 'unknown_status':
+      return `status '${status ?? ''}' not known to this app; still checked, less often`;
+    case 'waiting':
+      return status === 'completed' ? 'completed, evidence not ready yet' : (status ?? 'prepared');
+    default:
+      return status ?? phase;
+  }
 }
 
 /** `status`: what the data folder knows, without touching the network or writing anything. */
@@ -93,11 +115,9 @@ export async function statusCommand(args: CliArgs, out: CliOutput): Promise<numb
         events.push({ type: 'document', ...row });
         continue;
       }
-      const state = row.final
-        ? 'completed, evidence ready'
-        : row.check
-          ? `needs your check — ${row.check.explanation} Answer with: npm run cli -- resolve MANIFEST --data-dir … --reference ${row.externalReference} --link REQUEST_ID (or --send-new --confirm)`
-          : (row.status ?? row.phase);
+      const state = row.check
+        ? `needs your check — ${row.check.explanation} Answer with: npm run cli -- resolve MANIFEST --data-dir … --reference ${row.externalReference} --link REQUEST_ID (or --send-new --confirm)`
+        : stateWords(row.class, row.status, row.phase);
       lines.push(
         `${row.batch}  ${row.externalReference.padEnd(20)} ${state}${row.error ? ` — ${row.error}` : ''}`,
       );
@@ -116,9 +136,11 @@ export async function statusCommand(args: CliArgs, out: CliOutput): Promise<numb
   const summary = {
     type: 'summary',
     documents,
-    prepared: inClass('waiting', 'completed'),
+    prepared: inClass('waiting', 'unknown_status', 'completed', 'ended'),
     waiting: inClass('waiting'),
     completed: inClass('completed'),
+    ended: inClass('ended'),
+    unknownStatus: inClass('unknown_status'),
     failed: inClass('failed'),
     needsCheck: inClass('needs_check'),
     gone: inClass('gone'),
@@ -128,7 +150,7 @@ export async function statusCommand(args: CliArgs, out: CliOutput): Promise<numb
   out.event(summary);
   if (!out.json)
     out.say(
-      `${summary.documents} documents: ${summary.prepared} prepared, ${summary.completed} completed, ${summary.failed} failed, ${summary.needsCheck > 0 ? `${summary.needsCheck} need your check, ` : ''}${summary.gone} gone.`,
+      `${summary.documents} documents: ${summary.prepared} prepared, ${summary.completed} completed, ${summary.ended > 0 ? `${summary.ended} ended at the service, ` : ''}${summary.unknownStatus > 0 ? `${summary.unknownStatus} in a status not recognized, ` : ''}${summary.failed} failed, ${summary.needsCheck > 0 ? `${summary.needsCheck} need your check, ` : ''}${summary.gone} gone.`,
     );
   return EXIT.ok;
 }

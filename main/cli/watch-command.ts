@@ -1,18 +1,31 @@
 import { resolve } from 'node:path';
 import { connectionKey, sameConnection, type ConnectionAddress } from '../batch/batch-connection';
-import type { BatchState } from '../batch/batch-state';
-import { connect, openDataDir, type Connected, type Connection } from '../desk-core';
+import type { BatchState, DocumentState } from '../batch/batch-state';
+import { stageOfStored } from '../../shared/service/status';
+import { connect, openDataDir, type Connected, type Connection, type ConnectionTuning } from '../desk-core';
 import { adoptOlderBatch, isOlderBatch } from '../batch/older-batch';
-import { classOf, needsTracking } from '../batch/document-class';
+import { classOf, needsTracking, stageOfDocument } from '../batch/document-class';
 import type { PollerEvent } from '../tracking/status-poller';
 import type { CliArgs } from './cli-args';
 import { chooseConnection, connectionForAddress, stderrLogger } from './cli-connection';
 import { EXIT, type CliOutput } from './cli-output';
 
-/** The open requests of `batches`. */
+/** The open requests of `batches`: read until final (in a status this app knows or not). */
 function openRequests(batches: readonly BatchState[]): number {
   return batches.reduce((sum, batch) => sum + batch.documents.filter(needsTracking).length, 0);
 }
+
+/**
+ * How long a status this app does not know must have stood unchanged, by this run's latest read
+ * of it, before `watch` stops waiting for it. The poller reads such a status at 15 min, 30 min
+ * and 1 h after it first saw it (poll-schedule.ts): an hour means four reads found it unchanged,
+ * the service is holding it (on hold, awaiting payment…), and a script waiting on `watch` is told
+ * rather than kept waiting for days. The app (and a later `watch`) keeps reading it.
+ */
+export const UNKNOWN_STATUS_SETTLED_MS = 60 * 60_000;
+
+/** What a test may change: the clock of the poller and how it waits, so an hour of reads takes milliseconds. */
+export type WatchTuning = Pick<ConnectionTuning, 'now' | 'sleep'>;
 
 /** The connections the open requests were sent with, each with its batches. */
 function connectionsOf(
@@ -30,13 +43,15 @@ function connectionsOf(
 }
 
 /**
- * `watch`: tracks every open request until it is final, each batch at the service it was sent
- * to (never with another connection), then exits. Credentials per connection: the
- * environment's when its client id matches, else the saved profile for that address. Says
- * which batches it cannot track and why. `--base-url`/`--profile` add a connection for batches
- * not bound to any (sent by an older version).
+ * `watch`: tracks every open request, each batch at the service it was sent to (never with
+ * another connection), until nothing can still progress: every request is completed, ended at
+ * its service or gone, or stands in a status this app does not know, unchanged for an hour of
+ * this run's reads. Then it says which requests it stopped on and why, and exits 0 only when
+ * every request completed. Credentials per connection: the environment's when its client id
+ * matches, else the saved profile for that address. Says which batches it cannot track and why.
+ * `--base-url`/`--profile` add a connection for batches not bound to any (sent by an older version).
  */
-export async function watchCommand(args: CliArgs, out: CliOutput): Promise<number> {
+export async function watchCommand(args: CliArgs, out: CliOutput, tuning: WatchTuning = {}): Promise<number> {
   const dataDir = resolve(args.dataDir ?? '');
   const opened = await openDataDir(dataDir);
   if (!opened.ok) {
@@ -47,12 +62,13 @@ export async function watchCommand(args: CliArgs, out: CliOutput): Promise<numbe
   const logger = stderrLogger();
   const sessions: Connected[] = [];
   try {
-    let untracked = 0;
+    /** Batches this run cannot track (no connection, refused credentials): their requests never progress here. */
+    const untracked = new Set<string>();
     /** One session per connection, so that each request has one reader (and one pace). */
     const sessionOf = (connection: Connection): Connected => {
       const open = sessions.find((session) => sameConnection(session.connection, connection));
       if (open) return open;
-      const session = connect(data, connection, { logger });
+      const session = connect(data, connection, { logger, ...tuning });
       sessions.push(session);
       return session;
     };
@@ -77,7 +93,7 @@ export async function watchCommand(args: CliArgs, out: CliOutput): Promise<numbe
             `${batch.name}, sent by an earlier version, is tracked at ${where?.baseUrl} from now on: its requests are there.`,
           );
         } else {
-          untracked += openRequests([batch]);
+          untracked.add(batch.id);
           out.error(
             `Cannot track ${openRequests([batch])} open request(s) of ${batch.name}: ${adoption.reason}`,
           );
@@ -85,7 +101,7 @@ export async function watchCommand(args: CliArgs, out: CliOutput): Promise<numbe
       }
     }
     const groups = connectionsOf(data.store.list());
-    if (groups.size === 0 && untracked === 0) {
+    if (groups.size === 0 && untracked.size === 0) {
       out.say('Nothing to watch: no request of this data folder is open (or none was sent yet).');
       return summarize(data.store.list(), untracked, out);
     }
@@ -95,7 +111,7 @@ export async function watchCommand(args: CliArgs, out: CliOutput): Promise<numbe
     for (const { address, batches: own } of groups.values()) {
       const connection = await connectionForAddress(address, dataDir, args);
       if (typeof connection === 'string') {
-        untracked += openRequests(own);
+        for (const batch of own) untracked.add(batch.id);
         out.event({
           type: 'untracked',
           baseUrl: address.baseUrl,
@@ -110,23 +126,32 @@ export async function watchCommand(args: CliArgs, out: CliOutput): Promise<numbe
       const session = sessionOf(connection);
       owned.set(session, own);
     }
-    const open = () => openRequests(data.store.list()) - untracked;
+    /** When this run last read each request, by `batchId/documentId` (the poller's clock). */
+    const checkedAt = new Map<string, number>();
+    const tracked = () => data.store.list().filter((batch) => !untracked.has(batch.id));
     out.say(
-      `Watching ${open()} open request(s) at ${sessions.map((session) => session.connection.baseUrl).join(', ') || 'no service'}. It ends when every request is final; Ctrl+C stops.`,
+      `Watching ${openRequests(tracked())} open request(s) at ${sessions.map((session) => session.connection.baseUrl).join(', ') || 'no service'}. It ends when every request is final or cannot progress now; Ctrl+C stops.`,
     );
     await new Promise<void>((done) => {
       const finishIfDone = () => {
-        if (open() <= 0) done();
+        if (
+          !tracked().some((batch) =>
+            batch.documents.some((document) => mayProgress(batch, document, checkedAt)),
+          )
+        )
+          done();
       };
       for (const session of sessions) {
         session.poller.subscribe((event: PollerEvent) => {
           out.event(event);
           if (!out.json) sayEvent(out, event);
+          if (event.type === 'checked')
+            checkedAt.set(`${event.batchId}/${event.documentId}`, Date.parse(event.at));
           if (event.type === 'poller-state' && event.state === 'refused' && !refused.has(session)) {
             // Its credentials are refused: its requests cannot be tracked by this run.
             refused.add(session);
             const own = (owned.get(session) ?? []).map((batch) => data.store.get(batch.id) ?? batch);
-            untracked += openRequests(own);
+            for (const batch of own) untracked.add(batch.id);
             out.error(
               `Cannot track ${openRequests(own)} open request(s) at ${session.connection.baseUrl}: ${event.reason ?? 'the service refused the credentials.'}`,
             );
@@ -149,35 +174,108 @@ export async function watchCommand(args: CliArgs, out: CliOutput): Promise<numbe
 }
 
 /**
- * The last line: how many requests are still open, and how many their service no longer knows
- * (not final: "Check again" in the app). Exit 1 when some could not be tracked or are gone.
+ * True while `document`'s request may still move on in this run: it is tracked and its status
+ * is one the app knows, or one it does not know that has not stood unchanged for
+ * `UNKNOWN_STATUS_SETTLED_MS` by this run's latest read of it (the journal keeps when that
+ * status was first read).
  */
-function summarize(batches: readonly BatchState[], untracked: number, out: CliOutput): number {
-  const remaining = openRequests(batches);
-  const gone = batches.reduce(
-    (sum, batch) => sum + batch.documents.filter((document) => classOf(document) === 'gone').length,
+function mayProgress(
+  batch: BatchState,
+  document: DocumentState,
+  checkedAt: ReadonlyMap<string, number>,
+): boolean {
+  if (!needsTracking(document)) return false;
+  if (stageOfDocument(document) !== 'unrecognized' || !document.tracking) return true;
+  const lastRead = checkedAt.get(`${batch.id}/${document.draft.id}`);
+  return (
+    lastRead === undefined || lastRead - Date.parse(document.tracking.readAt) < UNKNOWN_STATUS_SETTLED_MS
+  );
+}
+
+/** A request `watch` stopped on without its completion, and why, in one line. */
+interface Stopped {
+  readonly externalReference: string;
+  readonly requestId: string | undefined;
+  readonly reason: 'ended' | 'unknown_status' | 'gone';
+  readonly status: string | undefined;
+  readonly line: string;
+}
+
+function stoppedOf(document: DocumentState): Stopped | undefined {
+  const reference = document.draft.externalReference;
+  const status = document.tracking?.status;
+  const about = { externalReference: reference, requestId: document.send.requestId, status };
+  switch (classOf(document)) {
+    case 'ended':
+      return { ...about, reason: 'ended', line: `${reference}: ended at the service: ${status ?? ''}` };
+    case 'unknown_status':
+      return {
+        ...about,
+        reason: 'unknown_status',
+        line: `${reference}: status '${status ?? ''}' not known to this app, unchanged since ${document.tracking?.readAt ?? '?'}; the app keeps checking it`,
+      };
+    case 'gone':
+      return {
+        ...about,
+        reason: 'gone',
+        line: `${reference}: its service says it no longer exists (check it again in the app)`,
+      };
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The last lines: each request that did not complete (ended at its service, in a status this
+ * app does not know, gone) and why, then how many are still open. Exit 0 only when every
+ * request completed; 1 when some could not be tracked, did not complete, or are still open.
+ */
+function summarize(batches: readonly BatchState[], untracked: ReadonlySet<string>, out: CliOutput): number {
+  const stopped = batches.flatMap((batch) =>
+    batch.documents.flatMap((document) => stoppedOf(document) ?? []),
+  );
+  const count = (reason: Stopped['reason']) => stopped.filter((entry) => entry.reason === reason).length;
+  const [ended, unknownStatus, gone] = [count('ended'), count('unknown_status'), count('gone')];
+  // Open in a known status: only when the run was stopped, or its batch could not be tracked.
+  const waiting = batches.reduce(
+    (sum, batch) => sum + batch.documents.filter((document) => classOf(document) === 'waiting').length,
     0,
   );
-  out.event({ type: 'summary', open: remaining, gone });
+  for (const { line: _line, ...entry } of stopped) out.event({ type: 'stopped', ...entry });
+  out.event({ type: 'summary', open: waiting + unknownStatus, gone, ended, unknownStatus });
   if (!out.json) {
-    const open = `${remaining} request(s) still open`;
-    const final = remaining === 0 ? 'Every request is final.' : `${open}.`;
+    if (stopped.length > 0) {
+      out.say(`Stopped on ${stopped.length} request(s) that did not complete:`);
+      for (const entry of stopped) out.say(`  ${entry.line}`);
+    }
+    const open = waiting + unknownStatus;
+    const openWords = `${open} request(s) still open${unknownStatus > 0 ? ` (${unknownStatus} in a status this app does not know)` : ''}`;
+    const endedWords = ended > 0 ? ` ${ended} ended at the service without completion.` : '';
     out.say(
       gone === 0
-        ? final
-        : `${remaining === 0 ? 'Every other request is final' : open}; ${gone} request(s) are no longer known to their service: check them again in the app.`,
+        ? `${open === 0 ? 'Every request is final.' : `${openWords}.`}${endedWords}`
+        : `${open === 0 ? 'Every other request is final' : openWords}; ${gone} request(s) are no longer known to their service: check them again in the app.${endedWords}`,
     );
   }
-  return untracked > 0 || gone > 0 ? EXIT.someFailed : EXIT.ok;
+  const complete = untracked.size === 0 && stopped.length === 0 && waiting === 0;
+  return complete ? EXIT.ok : EXIT.someFailed;
 }
 
 function sayEvent(out: CliOutput, event: PollerEvent): void {
   if (event.type === 'completed') out.say(`  ✓ ${event.externalReference}: completed, evidence ready`);
+  if (event.type === 'ended')
+    out.say(`  ✗ ${event.externalReference}: ended at the service: ${event.status}`);
   if (event.type === 'gone')
     out.say(`  ✗ ${event.externalReference}: its service says it no longer exists (check again in the app)`);
   if (event.type === 'status-changed' && !event.status.final) {
-    const waiting = event.status.status === 'completed' ? ', evidence not ready yet' : '';
-    out.say(`  · ${event.externalReference}: ${event.status.status}${waiting}`);
+    const stage = stageOfStored(event.status);
+    const detail =
+      stage === 'unrecognized'
+        ? ' (a status this app does not know: checked less often)'
+        : event.status.status === 'completed'
+          ? ', evidence not ready yet'
+          : '';
+    out.say(`  · ${event.externalReference}: ${event.status.status}${detail}`);
   }
   if (event.type === 'poller-state' && event.state === 'waiting') out.say(`  … ${event.reason}`);
 }

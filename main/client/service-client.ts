@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { normalizeFilename } from '../../shared/service/filename';
+import { isPreparedOrLater, statusFactsOf } from '../../shared/service/status';
 import {
   addParticipantResponseSchema,
   createSigningRequestResponseSchema,
@@ -184,8 +185,6 @@ function filenameHeader(filename: string): string {
   const baseName = filename.split(/[/\\]/).pop() ?? '';
   return /^[\x20-\x24\x26-\x7e]+$/.test(baseName) ? baseName : normalizeFilename(baseName);
 }
-
-const PREPARED_OR_LATER = new Set(['prepared', 'in_progress', 'completed']);
 
 /**
  * The signing request a creation's `Location` names: only at this service's own origin and
@@ -436,7 +435,7 @@ export class ServiceClient {
     // A read that failed says nothing about the preparation: its own failure is reported (the
     // caller waits for a passing one, stops for credentials, fails the document if it is gone).
     if (!current.ok) return current;
-    const prepared = Boolean(current.value.prepared_at) || PREPARED_OR_LATER.has(current.value.status);
+    const prepared = isPreparedOrLater(statusFactsOf(current.value));
     if (!prepared) return answer;
     return success({
       alreadyPrepared: true,

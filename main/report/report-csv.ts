@@ -116,15 +116,25 @@ function problemText(batch: BatchState, document: DocumentState, translator: Tra
 /**
  * The document's state in the person's words: its class (the one classification), with the
  * service's own progress while it waits for signatures, so a request everyone signed is never
- * reported as still waiting for them.
+ * reported as still waiting for them, and the service's own word for a request that ended or
+ * whose status the app does not know.
  */
 function stateText(document: DocumentState, translator: Translator): string {
   const documentClass = classOf(document);
-  if (documentClass === 'waiting') {
-    if (document.tracking?.status === 'in_progress') return translator.t('report.state.signing');
-    if (document.tracking?.status === 'completed') return translator.t('report.state.signedEvidencePending');
+  const status = defuse(document.tracking?.status ?? '');
+  switch (documentClass) {
+    case 'waiting':
+      if (document.tracking?.status === 'in_progress') return translator.t('report.state.signing');
+      if (document.tracking?.status === 'completed')
+        return translator.t('report.state.signedEvidencePending');
+      return translator.t('report.state.waiting');
+    case 'ended':
+      return translator.t('report.state.ended', { status });
+    case 'unknown_status':
+      return translator.t('report.state.unknownStatus', { status });
+    default:
+      return translator.t(`report.state.${documentClass}`);
   }
-  return translator.t(`report.state.${documentClass}`);
 }
 
 function personText(person: Person, translator: Translator): string {

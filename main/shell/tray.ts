@@ -1,5 +1,6 @@
 /**
- * The tray: counts at a glance (sending, waiting for signatures, completed today) and the menu
+ * The tray: counts at a glance (sending, waiting for signatures, completed today; ended today
+ * and in a status not recognized when there are any) and the menu
  * that keeps the app alive with its window closed: Open, Pause tracking, Start at login, Quit.
  */
 import { Menu, Tray, type MenuItemConstructorOptions } from 'electron';
@@ -33,9 +34,21 @@ export interface DeskTray {
   destroy(): void;
 }
 
-/** "2 sending · 5 waiting for signatures · 3 completed today". */
+/**
+ * "2 sending · 5 waiting for signatures · 3 completed today", then "· 1 ended today" and "· 1 in a
+ * status not recognized" only when there are any.
+ */
 export function describeCounts(counts: TrayCounts): string {
-  return `${counts.sending} sending · ${counts.waiting} waiting for signatures · ${counts.completedToday} completed today`;
+  const rare = [
+    ...(counts.endedToday > 0 ? [`${counts.endedToday} ended today`] : []),
+    ...(counts.unknownStatus > 0 ? [`${counts.unknownStatus} in a status not recognized`] : []),
+  ];
+  return [
+    `${counts.sending} sending`,
+    `${counts.waiting} waiting for signatures`,
+    `${counts.completedToday} completed today`,
+    ...rare,
+  ].join(' · ');
 }
 
 /** The tray menu, built from the current state; each item calls back into the options. */
@@ -47,6 +60,12 @@ export function trayMenuTemplate(options: DeskTrayOptions, counts: TrayCounts): 
     { id: 'sending', label: `Sending: ${counts.sending}`, enabled: false },
     { id: 'waiting', label: `Waiting for signatures: ${counts.waiting}`, enabled: false },
     { id: 'completed', label: `Completed today: ${counts.completedToday}`, enabled: false },
+    ...(counts.endedToday > 0
+      ? [{ id: 'ended', label: `Ended without signing today: ${counts.endedToday}`, enabled: false }]
+      : []),
+    ...(counts.unknownStatus > 0
+      ? [{ id: 'unknown-status', label: `Status not recognized: ${counts.unknownStatus}`, enabled: false }]
+      : []),
     { type: 'separator' },
     {
       id: 'pause-tracking',

@@ -70,7 +70,7 @@ function foldEntries(
 
 /**
  * True when nothing will write to the batch unless the person acts: every document is signed,
- * gone or failed. Such a batch is folded into its snapshot at once: a year of finished batches
+ * ended at its service, gone or failed. Such a batch is folded into its snapshot at once: a year of finished batches
  * then opens as a year of snapshots, with no journal left to replay.
  */
 function atRest(state: BatchState): boolean {
@@ -78,12 +78,17 @@ function atRest(state: BatchState): boolean {
     state.documents.length > 0 &&
     state.documents.every((document) => {
       const documentClass = classOf(document);
-      return documentClass === 'completed' || documentClass === 'gone' || documentClass === 'failed';
+      return (
+        documentClass === 'completed' ||
+        documentClass === 'ended' ||
+        documentClass === 'gone' ||
+        documentClass === 'failed'
+      );
     })
   );
 }
 
-/** Events after which a batch may have come to rest (its last document signed, gone or failed). */
+/** Events after which a batch may have come to rest (its last document signed, ended, gone or failed). */
 function mayBringToRest(events: readonly BatchEvent[]): boolean {
   return events.some(
     (event) =>

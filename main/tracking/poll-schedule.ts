@@ -14,6 +14,11 @@ export interface PollSchedule {
   readonly jitter: number;
   /** No interval is shorter: the client never reads one request twice within its read spacing anyway. */
   readonly minimumMs: number;
+  /**
+   * A status this app does not know, and nothing says is final: the wait before the next read
+   * is as long as the status has stood unchanged, between these bounds (see `unrecognizedInterval`).
+   */
+  readonly unrecognized: { readonly firstMs: number; readonly longestMs: number };
 }
 
 import { READ_SPACING_MS } from '../client/read-spacing';
@@ -32,6 +37,9 @@ export const DEFAULT_POLL_SCHEDULE: PollSchedule = {
   oldestMs: 15 * MINUTE,
   jitter: 0.2,
   minimumMs: READ_SPACING_MS,
+  // 15 min is the pace peers publish for one request (and this schedule's oldest); a day keeps a
+  // request left on hold for weeks at one read a day, yet still notices when it moves on.
+  unrecognized: { firstMs: 15 * MINUTE, longestMs: 24 * HOUR },
 };
 
 /** The interval before the next read of a request of age `ageMs`, jitter included. */
@@ -44,6 +52,26 @@ export function nextInterval(
   const base = attention
     ? schedule.attentionMs
     : (schedule.byAge.find(([limit]) => ageMs < limit)?.[1] ?? schedule.oldestMs);
+  const factor = 1 + schedule.jitter * (2 * random() - 1);
+  return Math.max(schedule.minimumMs, Math.round(base * factor));
+}
+
+/**
+ * The interval before the next read of a request in a status this app does not know (not
+ * final): as long as that status has stood unchanged (`unchangedMs`, since it was first read),
+ * at least `firstMs` and at most `longestMs`, jitter included. Reads of a status that stays put
+ * thus come at 15 min, 30 min, 1 h, 2 h… — the wait doubles with each unchanged read — up to one a
+ * day. It needs no count of reads: the journal keeps when the status was first read, so a
+ * restart keeps the pace. A status that changes starts again at `firstMs`; a known one goes
+ * back to the age schedule (`nextInterval`).
+ */
+export function unrecognizedInterval(
+  schedule: PollSchedule,
+  unchangedMs: number,
+  random: () => number,
+): number {
+  const { firstMs, longestMs } = schedule.unrecognized;
+  const base = Math.min(longestMs, Math.max(firstMs, unchangedMs));
   const factor = 1 + schedule.jitter * (2 * random() - 1);
   return Math.max(schedule.minimumMs, Math.round(base * factor));
 }

@@ -1,6 +1,5 @@
 import type { TrackedStatus } from '../../shared/domain/batch';
-import { isFinal } from '../../shared/service/status';
-import type { SigningRequest } from '../../shared/service/wire';
+import { stageOfStored } from '../../shared/service/status';
 import { backoffDelayMs, sleep } from '../client/backoff';
 import type { ServiceClient } from '../client/service-client';
 import { isNotFoundAtService } from '../client/service-failure';
@@ -9,46 +8,19 @@ import type { BatchState, DocumentState } from '../batch/batch-state';
 import { needsTracking } from '../batch/document-class';
 import type { BatchStore } from '../store/batch-store';
 import { DueQueue } from './due-queue';
-import { DEFAULT_POLL_SCHEDULE, nextInterval, type PollSchedule } from './poll-schedule';
+import {
+  DEFAULT_POLL_SCHEDULE,
+  nextInterval,
+  unrecognizedInterval,
+  type PollSchedule,
+} from './poll-schedule';
 import { ReadBudget } from './read-budget';
+import { sameStatus, trackedStatusOf } from './tracked-status';
 
-export type PollerEvent =
-  | {
-      readonly type: 'status-changed';
-      readonly batchId: string;
-      readonly documentId: string;
-      readonly externalReference: string;
-      readonly status: TrackedStatus;
-    }
-  | {
-      readonly type: 'completed';
-      readonly batchId: string;
-      readonly documentId: string;
-      readonly externalReference: string;
-    }
-  | {
-      readonly type: 'gone';
-      readonly batchId: string;
-      readonly documentId: string;
-      readonly externalReference: string;
-    }
-  | {
-      /** A request was read (whatever it answered): when it was last checked. */
-      readonly type: 'checked';
-      readonly batchId: string;
-      readonly documentId: string;
-      readonly at: string;
-    }
-  | {
-      readonly type: 'poller-state';
-      /** `refused`: the service refused this connection's credentials or scope; reads go on at their pace. */
-      readonly state: 'tracking' | 'paused' | 'waiting' | 'idle' | 'refused';
-      readonly reason?: string;
-    };
+import type { CheckAgainOutcome, PollerEvent } from './poller-events';
 
-/** What "Check again" found. */
-export type CheckAgainOutcome =
-  { readonly found: true } | { readonly found: false; readonly message: string };
+export { trackedStatusOf } from './tracked-status';
+export type { CheckAgainOutcome, PollerEvent } from './poller-events';
 
 export interface StatusPollerOptions {
   readonly store: BatchStore;
@@ -89,50 +61,38 @@ interface Tracked {
   readonly last: TrackedStatus | undefined;
 }
 
-/** The status a read reports, in the form the batch journal keeps. */
-export function trackedStatusOf(request: SigningRequest, readAt: Date): TrackedStatus {
-  return {
-    status: request.status,
-    documentStatus: request.document?.status,
-    evidenceReady: request.evidence?.ready === true,
-    preparedAt: request.prepared_at ?? undefined,
-    openedAt: request.opened_at ?? undefined,
-    finalizedAt: request.finalized_at ?? undefined,
-    readAt: readAt.toISOString(),
-    final: isFinal(request),
-  };
-}
-
-function sameStatus(a: TrackedStatus | undefined, b: TrackedStatus): boolean {
-  return (
-    a !== undefined &&
-    a.status === b.status &&
-    a.documentStatus === b.documentStatus &&
-    a.evidenceReady === b.evidenceReady &&
-    a.preparedAt === b.preparedAt &&
-    a.openedAt === b.openedAt &&
-    a.finalizedAt === b.finalizedAt
-  );
+/**
+ * When a tracked request was prepared, for its age: when the app prepared it, or linked it as
+ * prepared, else the service's own time, else the document's last change.
+ */
+function preparedSince(document: DocumentState): number {
+  const { send, tracking } = document;
+  for (const at of [send.prepared?.at, send.linkedPreparedAt, tracking?.preparedAt, document.updatedAt]) {
+    const time = at === undefined ? Number.NaN : Date.parse(at);
+    if (Number.isFinite(time)) return time;
+  }
+  return 0;
 }
 
 /** The request of one document that the poller reads, or undefined when it reads none. */
 function trackedOf(batchId: string, document: DocumentState): Tracked | undefined {
-  // needsTracking implies both others; they are checked again only to narrow the types.
-  if (!needsTracking(document) || !document.send.requestId || !document.send.prepared) return undefined;
+  // needsTracking implies a request id; it is checked again only to narrow the type.
+  if (!needsTracking(document) || !document.send.requestId) return undefined;
   return {
     key: `${batchId}/${document.draft.id}`,
     batchId,
     documentId: document.draft.id,
     requestId: document.send.requestId,
     externalReference: document.draft.externalReference,
-    since: Date.parse(document.send.prepared.at),
+    since: preparedSince(document),
     last: document.tracking,
   };
 }
 
 /**
- * Reads every prepared request that is not final until it is (PRODUCT.md §5). Polite: a
- * schedule by age and attention, a global read budget, jitter, backoff on 429/503 honouring
+ * Reads every prepared request that is not final until it is (PRODUCT.md §5): completed, or
+ * ended without completion. Polite: a schedule by age and attention (a status this app does not
+ * know: a slow, growing interval), a global read budget, jitter, backoff on 429/503 honouring
  * Retry-After. A 404 marks the request gone. Keeps going as long as it runs, across restarts
  * (the schedule restarts from the journal).
  */
@@ -261,9 +221,21 @@ export class StatusPoller {
     ]);
     const externalReference = document.draft.externalReference;
     this.#emit({ type: 'status-changed', batchId, documentId, externalReference, status });
-    if (status.final) this.#emit({ type: 'completed', batchId, documentId, externalReference });
+    this.#emitFinal({ batchId, documentId, externalReference }, status);
     this.#wake?.();
     return { found: true };
+  }
+
+  /** Says a final status: completed, or ended with the service's word. */
+  #emitFinal(
+    about: { readonly batchId: string; readonly documentId: string; readonly externalReference: string },
+    status: TrackedStatus,
+  ): void {
+    const { batchId, documentId, externalReference } = about;
+    const stage = stageOfStored(status);
+    if (stage === 'completed') this.#emit({ type: 'completed', batchId, documentId, externalReference });
+    if (stage === 'ended')
+      this.#emit({ type: 'ended', batchId, documentId, externalReference, status: status.status });
   }
 
   #emit(event: PollerEvent): void {
@@ -333,13 +305,20 @@ export class StatusPoller {
   /** When a request is first due after it appears; requests never read are spread over the first interval, not all at once. */
   #firstDue(tracked: Tracked): number {
     const lastRead = tracked.last ? Date.parse(tracked.last.readAt) : tracked.since;
-    const interval = nextInterval(
-      this.#schedule,
-      this.#now() - tracked.since,
-      this.#hasAttention(tracked.key),
-      this.#random,
-    );
+    const interval = this.#intervalAfter(tracked, tracked.last, lastRead);
     return Math.max(lastRead + interval, this.#now() + this.#random() * Math.min(interval, 10_000));
+  }
+
+  /**
+   * The wait before the next read of `tracked`, whose last read said `status`, first read at
+   * `statusSince`: a status this app does not know waits as long as it has stood unchanged
+   * (unless someone is watching its ceremony); any other follows the request's age.
+   */
+  #intervalAfter(tracked: Tracked, status: TrackedStatus | undefined, statusSince: number): number {
+    const attention = this.#hasAttention(tracked.key);
+    if (!attention && status !== undefined && stageOfStored(status) === 'unrecognized')
+      return unrecognizedInterval(this.#schedule, this.#now() - statusSince, this.#random);
+    return nextInterval(this.#schedule, this.#now() - tracked.since, attention, this.#random);
   }
 
   /**
@@ -420,22 +399,24 @@ export class StatusPoller {
       return; // Stopped while reading.
     }
     const now = this.#now();
-    if (result.ok || isNotFoundAtService(result.error))
+    const checked = () =>
       this.#emit({
         type: 'checked',
         batchId: tracked.batchId,
         documentId: tracked.documentId,
         at: new Date(now).toISOString(),
       });
-    const reschedule = () =>
-      this.#due.set(
-        key,
-        now + nextInterval(this.#schedule, now - tracked.since, this.#hasAttention(key), this.#random),
-      );
+    // An unchanged status has stood since the read that first found it (the journal keeps it).
+    const lastFirstRead = tracked.last ? Date.parse(tracked.last.readAt) : Number.NaN;
+    const reschedule = (
+      status: TrackedStatus | undefined = tracked.last,
+      statusSince = Number.isFinite(lastFirstRead) ? lastFirstRead : now,
+    ) => this.#due.set(key, now + this.#intervalAfter(tracked, status, statusSince));
     if (!result.ok) {
       const failure = result.error;
       // Gone only when the service itself says so: a gateway's 404 (no service error body) is passing.
       if (isNotFoundAtService(failure)) {
+        checked();
         await this.#options.store.record(tracked.batchId, [
           { type: 'request_gone', documentId: tracked.documentId },
         ]);
@@ -479,7 +460,8 @@ export class StatusPoller {
       this.#emit({ type: 'poller-state', state: 'tracking' });
     }
     const status = trackedStatusOf(result.value, new Date(now));
-    if (!sameStatus(tracked.last, status) || status.final) {
+    const changed = !sameStatus(tracked.last, status);
+    if (changed || status.final) {
       await this.#options.store.record(tracked.batchId, [
         { type: 'status_read', documentId: tracked.documentId, status },
       ]);
@@ -491,16 +473,14 @@ export class StatusPoller {
         status,
       });
     }
+    // Said once its answer is stored: whoever counts reads (watch) sees the status they found.
+    checked();
     if (status.final) {
       this.#due.delete(key);
-      this.#emit({
-        type: 'completed',
-        batchId: tracked.batchId,
-        documentId: tracked.documentId,
-        externalReference: tracked.externalReference,
-      });
+      this.#emitFinal(tracked, status);
       return;
     }
-    reschedule();
+    if (changed) reschedule(status, now);
+    else reschedule(status);
   }
 }

@@ -55,8 +55,9 @@ const SENDING_STEPS: Readonly<Record<string, MessageId>> = {
 
 /**
  * Words for a document's state as main classifies it (`DocumentView.class`), with the detail a
- * user reads: the step while sending, the service's status while waiting for signatures
- * (unknown service values are shown as they are). It words the class; it never decides it.
+ * user reads: the step while sending, the service's status while waiting for signatures, and
+ * the service's own word for a request that ended or whose status the app does not know. It
+ * words the class; it never decides it.
  */
 export function describeState(
   document: Pick<DocumentView, 'class' | 'phase' | 'tracking'>,
@@ -68,6 +69,10 @@ export function describeState(
       return t('documents.state.gone');
     case 'completed':
       return t('documents.state.completed');
+    case 'ended':
+      return t('documents.state.ended', { status: document.tracking?.status ?? '' });
+    case 'unknown_status':
+      return t('documents.state.unknownStatus', { status: document.tracking?.status ?? '' });
     case 'needs_check':
       return t('documents.state.needsCheck');
     case 'failed':

@@ -91,7 +91,12 @@ export interface ItemError {
   readonly serviceMessage?: string;
 }
 
-/** The service's view of a request, as last read by the poller. */
+/**
+ * The service's view of a request, as last read by the poller (written when it changes, so
+ * `readAt` is when this very status was first read). Where it stands — completed, ended, under
+ * way, or in a status this app does not know — is derived from these fields by one rule
+ * (`stageOf`, shared/service/status.ts), so statuses stored by earlier versions read the same.
+ */
 export interface TrackedStatus {
   readonly status: string;
   readonly documentStatus: string | undefined;
@@ -100,5 +105,6 @@ export interface TrackedStatus {
   readonly openedAt: string | undefined;
   readonly finalizedAt: string | undefined;
   readonly readAt: string;
+  /** Nothing more will happen to it (completed or ended), by the rule when it was read. */
   readonly final: boolean;
 }

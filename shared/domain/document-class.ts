@@ -12,6 +12,10 @@ export const documentClassSchema = z.enum([
   'needs_check',
   'waiting',
   'completed',
+  /** Its request ended at the service without completion (declined, expired, cancelled…). */
+  'ended',
+  /** Its request is in a status this app does not know and that is not final: still read, less often. */
+  'unknown_status',
   'failed',
   'gone',
 ]);

@@ -135,6 +135,10 @@ export const countsSchema = z.object({
   needsCheck: z.number(),
   inProgress: z.number(),
   completed: z.number(),
+  /** Requests that ended at their service without completion (declined, expired…). */
+  ended: z.number(),
+  /** Requests in a status this app does not know, not final: still read, less often. */
+  unknownStatus: z.number(),
   gone: z.number(),
   /** Documents whose request exists at their service, whatever their group. */
   sent: z.number(),

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { hasSigner } from '../ceremony';
+import { hasSigner, isSignable } from '../ceremony';
 import { errorResponse, type ApiResponse } from '../http-io';
 import { randomId, randomSecret } from '../random-ids';
 import { describeIssues, participantSchema } from '../request-schemas';
@@ -111,6 +111,9 @@ async function createWidgetSession(call: ApiCall): Promise<ApiResponse | null> {
   }
   if (request.status === 'completed') {
     return errorResponse(409, 'widget_session_conflict', 'the ceremony is already completed');
+  }
+  if (!isSignable(request)) {
+    return errorResponse(409, 'widget_session_conflict', `the request is ${request.status}`);
   }
   const { state } = call.service;
   const token = randomSecret();

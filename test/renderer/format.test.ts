@@ -37,6 +37,21 @@ describe('the words for a document state', () => {
     );
     expect(describeState({ class: 'waiting', phase: 'prepared' }, t)).toBe('Waiting for signatures');
   });
+
+  it("names a request that ended, or whose status the app does not know, by the service's own word", () => {
+    const ended = { class: 'ended', phase: 'prepared', tracking: tracking('declined', true) } as const;
+    const unknown = { class: 'unknown_status', phase: 'prepared', tracking: tracking('on_hold') } as const;
+    expect(describeState(ended, t)).toBe('Ended: declined');
+    expect(describeState(unknown, t)).toBe('Status not recognized: on_hold — still checked, less often');
+    // A participant refused after a prepared request was linked: its request still waits for signatures.
+    expect(describeState({ class: 'waiting', phase: 'failed', tracking: tracking('in_progress') }, t)).toBe(
+      'Signing in progress',
+    );
+    expect(describeState(ended, createTranslator('fr').t)).toBe('Terminé\u00a0: declined');
+    expect(describeState(unknown, createTranslator('de').t)).toBe(
+      'Status nicht erkannt: on_hold — wird weiter geprüft, seltener',
+    );
+  });
 });
 
 describe('sizes, numbers and dates', () => {

@@ -87,6 +87,14 @@ export function BatchesScreen() {
                     {batch.counts.gone > 0 && (
                       <span className="muted">{t('batches.gone', { count: batch.counts.gone })}</span>
                     )}
+                    {batch.counts.ended > 0 && (
+                      <span className="muted">{t('batches.ended', { count: batch.counts.ended })}</span>
+                    )}
+                    {batch.counts.unknownStatus > 0 && (
+                      <span className="muted">
+                        {t('batches.unknownStatus', { count: batch.counts.unknownStatus })}
+                      </span>
+                    )}
                   </th>
                   <td>{count(batch.documentCount)}</td>
                   <td>{count(batch.counts.draft)}</td>

@@ -256,7 +256,7 @@ export function SentSummary({
   const mine = documents.filter((document) => taken.has(document.id));
   const count = (...classes: DocumentView['class'][]) =>
     mine.filter((document) => classes.includes(document.class)).length;
-  const sent = count('waiting', 'completed');
+  const sent = count('waiting', 'unknown_status', 'completed', 'ended');
   const failed = count('failed');
   const needsCheck = count('needs_check');
   const shown =

@@ -15,7 +15,9 @@ export const STATUS_FILTERS: readonly { readonly value: StatusFilter; readonly l
   { value: 'not_sent', label: 'documents.filter.notSent' },
   { value: 'sending', label: 'documents.filter.sending' },
   { value: 'waiting', label: 'documents.filter.waiting' },
+  { value: 'unknown_status', label: 'documents.filter.unknownStatus' },
   { value: 'completed', label: 'documents.filter.completed' },
+  { value: 'ended', label: 'documents.filter.ended' },
   { value: 'needs_check', label: 'documents.filter.needsCheck' },
   { value: 'failed', label: 'documents.filter.failed' },
   { value: 'gone', label: 'documents.filter.gone' },
@@ -52,6 +54,9 @@ export interface BatchProgress {
   readonly fraction: number;
 }
 
+/** Groups whose documents were sent all the way (prepared at their service), whatever came of it since. */
+const SENT_CLASSES: ReadonlySet<DocumentClass> = new Set(['waiting', 'unknown_status', 'completed', 'ended']);
+
 /**
  * The batch's progress: how many documents are sent comes from main's counts (one source with
  * the batch list and the filter); the bar adds each document's live progress.
@@ -64,7 +69,7 @@ export function batchProgress(
   let done = 0;
   for (const document of detail.documents) {
     if (document.class === 'gone') continue; // not at its service: neither sent nor in flight
-    if (document.class === 'waiting' || document.class === 'completed') {
+    if (SENT_CLASSES.has(document.class)) {
       inScope += 1;
       done += 1;
       continue;
@@ -196,7 +201,9 @@ export function countByBucket(documents: readonly DocumentView[]): Readonly<Reco
     not_sent: 0,
     sending: 0,
     waiting: 0,
+    unknown_status: 0,
     completed: 0,
+    ended: 0,
     needs_check: 0,
     failed: 0,
     gone: 0,

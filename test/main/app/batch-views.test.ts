@@ -85,6 +85,41 @@ describe('countsOf: the batch counts from the one classification', () => {
       draft: 1,
     });
   });
+
+  it('counts requests that ended at their service, and those in a status not recognized, apart', () => {
+    const batch = batchAfter(
+      ['1', '2', '3'],
+      [{ type: 'send_requested', documentIds: ['1', '2', '3'] }],
+      created('1'),
+      prepared('1'),
+      status('1', 'declined', { final: true }),
+      created('2'),
+      prepared('2'),
+      status('2', 'on_hold'),
+      created('3'),
+      prepared('3'),
+      status('3', 'in_progress'),
+    );
+    expect(countsOf(batch)).toMatchObject({
+      sent: 3,
+      ended: 1,
+      unknownStatus: 1,
+      inProgress: 1,
+      completed: 0,
+      failed: 0,
+    });
+    expect(batch.documents.map((document) => documentViewOf(batch, document).class)).toEqual([
+      'ended',
+      'unknown_status',
+      'waiting',
+    ]);
+    // A request that ended cannot be signed; one in a status the app does not know may be: the service says.
+    expect(batch.documents.map((document) => documentViewOf(batch, document).canOpenCeremony)).toEqual([
+      false,
+      true,
+      true,
+    ]);
+  });
 });
 
 describe('documentViewOf: the timeline', () => {

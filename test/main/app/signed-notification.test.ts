@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { DeskContext } from '../../../main/app/desk-context';
 import { ipcEvents } from '../../../main/app/ipc-events';
+import type { PollerEvent } from '../../../main/tracking/status-poller';
 import { createTranslator } from '../../../shared/i18n/translator';
 import type { Language } from '../../../shared/i18n/languages';
 
 /** The OS notification of a contract fully signed, as the person's language words it. */
-function notificationIn(language: Language): { title: string; body: string } {
+function notificationIn(
+  language: Language,
+  event: PollerEvent = { type: 'completed', batchId: 'b1', documentId: 'd1', externalReference: 'CTR-7' },
+): { title: string; body: string } {
   const shown: { title: string; body: string }[] = [];
   // Only what the 'completed' event reaches: the page's event and the notifier.
   const ctx = {
@@ -15,12 +19,7 @@ function notificationIn(language: Language): { title: string; body: string } {
     },
     translator: () => createTranslator(language),
   } as unknown as DeskContext;
-  ipcEvents(ctx).onPollerEvent({
-    type: 'completed',
-    batchId: 'b1',
-    documentId: 'd1',
-    externalReference: 'CTR-7',
-  });
+  ipcEvents(ctx).onPollerEvent(event);
   expect(shown).toHaveLength(1);
   return shown[0]!;
 }
@@ -37,5 +36,23 @@ describe('the notification of a fully signed contract', () => {
     });
     expect(notificationIn('de').title).toBe('Vertrag vollständig unterschrieben');
     expect(notificationIn('de').body).toContain('CTR-7 ist vollständig unterschrieben');
+  });
+});
+
+describe('the notification of a contract that ended at its service without completion', () => {
+  it("says so with the service's own word, in the person's language", () => {
+    const ended: PollerEvent = {
+      type: 'ended',
+      batchId: 'b1',
+      documentId: 'd1',
+      externalReference: 'CTR-8',
+      status: 'declined',
+    };
+    expect(notificationIn('en', ended)).toEqual({
+      title: 'Contract ended without signing',
+      body: 'CTR-8 ended at the service: declined.',
+    });
+    expect(notificationIn('fr', ended).body).toBe('CTR-8 a pris fin auprès du service\u00a0: declined.');
+    expect(notificationIn('de', ended).title).toBe('Vertrag ohne Unterschrift beendet');
   });
 });

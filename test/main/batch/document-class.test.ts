@@ -49,6 +49,28 @@ const status = (value: string, final: boolean): BatchEvent => ({
   status: { status: value, evidenceReady: final, readAt: '2026-11-23T10:00:00.000Z', final } as TrackedStatus,
 });
 const gone: BatchEvent = { type: 'request_gone', documentId: DOC };
+const needsCheck: BatchEvent = {
+  type: 'check_needed',
+  documentId: DOC,
+  reason: 'key_refused',
+  code: 'not_found',
+};
+const linked = (participantsMayExist: boolean): BatchEvent => ({
+  type: 'check_resolved_linked',
+  documentId: DOC,
+  requestId: 'sr_1',
+  participantsMayExist,
+});
+const participantRefused: BatchEvent = {
+  type: 'item_failed',
+  documentId: DOC,
+  error: {
+    code: 'participant_conflict',
+    message: 'refused',
+    retryable: false,
+    at: '2026-11-23T10:00:00.000Z',
+  },
+};
 
 describe('classOf: the group a user thinks of a document in', () => {
   it.each<[string, BatchEvent[], string, boolean]>([
@@ -60,6 +82,40 @@ describe('classOf: the group a user thinks of a document in', () => {
     ['completed, evidence ready', [queued, created, prepared, status('completed', true)], 'completed', false],
     ['gone', [queued, created, prepared, gone], 'gone', false],
     ['gone beats completed', [queued, created, prepared, status('completed', true), gone], 'gone', false],
+    ['declined at the service', [queued, created, prepared, status('declined', false)], 'ended', false],
+    ['declined, stored as final', [queued, created, prepared, status('declined', true)], 'ended', false],
+    [
+      'in a status the app does not know',
+      [queued, created, prepared, status('on_hold', false)],
+      'unknown_status',
+      true,
+    ],
+    [
+      'back in a known status',
+      [queued, created, prepared, status('on_hold', false), status('in_progress', false)],
+      'waiting',
+      true,
+    ],
+    ['gone beats ended', [queued, created, prepared, status('expired', false), gone], 'gone', false],
+    // Issue 21, point 8: tracking follows the request, not the way it got there.
+    [
+      'linked to a request already prepared, then its extra participant refused',
+      [queued, needsCheck, linked(false), participantRefused],
+      'waiting',
+      true,
+    ],
+    [
+      'linked to a request already prepared, refused, then read as declined',
+      [queued, needsCheck, linked(false), participantRefused, status('declined', false)],
+      'ended',
+      false,
+    ],
+    [
+      'linked to a request not prepared yet, then its extra participant refused',
+      [queued, needsCheck, linked(true), participantRefused],
+      'failed',
+      false,
+    ],
     [
       'found again after "Check again"',
       [queued, created, prepared, gone, { type: 'request_found', documentId: DOC }],
@@ -105,6 +161,18 @@ describe('ceremonyRefusal: whether a signing ceremony can open (the page and the
     ],
     ['completed, evidence ready', [queued, created, prepared, status('completed', true)], 'already signed'],
     ['gone', [queued, created, prepared, gone], 'no longer knows'],
+    [
+      'ended at the service',
+      [queued, created, prepared, status('cancelled', true)],
+      'can no longer be signed',
+    ],
+    // The service knows whether its ceremony can open; it says so if not.
+    ['in a status the app does not know', [queued, created, prepared, status('on_hold', false)], undefined],
+    [
+      'linked as prepared, a participant refused',
+      [queued, needsCheck, linked(false), participantRefused],
+      undefined,
+    ],
   ])('%s → %s', (_name, events, refusal) => {
     const message = ceremonyRefusal(documentAfter(...events));
     const answer = message && createTranslator('en').t(message);

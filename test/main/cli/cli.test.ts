@@ -271,6 +271,8 @@ describe('send', () => {
       prepared: 3,
       waiting: 3,
       completed: 0,
+      ended: 0,
+      unknownStatus: 0,
       failed: 0,
       needsCheck: 0,
       gone: 0,
@@ -380,6 +382,8 @@ describe('status', () => {
         prepared: 0,
         waiting: 0,
         completed: 0,
+        ended: 0,
+        unknownStatus: 0,
         failed: 0,
         needsCheck: 0,
         gone: 0,
@@ -439,7 +443,13 @@ describe('watch', () => {
     // Nothing is left to watch: it ends at once, with JSON lines when asked.
     const again = await cli(['watch', '--data-dir', dataDir, '--json']);
     expect(again.code).toBe(0);
-    expect(jsonEvents(again).at(-1)).toEqual({ type: 'summary', open: 0, gone: 0 });
+    expect(jsonEvents(again).at(-1)).toEqual({
+      type: 'summary',
+      open: 0,
+      gone: 0,
+      ended: 0,
+      unknownStatus: 0,
+    });
   });
 });
 

@@ -84,7 +84,7 @@ it('send to two services, then one watch: every request completed at its own ser
   expect(completed.sort()).toEqual(
     manifests.flatMap((manifest) => manifest.documents.map((document) => document.reference)).sort(),
   );
-  expect(events.at(-1)).toEqual({ type: 'summary', open: 0, gone: 0 });
+  expect(events.at(-1)).toEqual({ type: 'summary', open: 0, gone: 0, ended: 0, unknownStatus: 0 });
   for (const service of services) {
     const own = new Set(service.state.requests().map((request) => request.id));
     for (const call of service.state

@@ -159,6 +159,44 @@ describe('batchReportCsv', () => {
     expect(german[1]).toMatchObject({ 'Externe Referenz': 'RH-2', Status: 'Nicht gesendet' });
   });
 
+  it("words a request that ended, or stands in a status not recognized, with the service's own word", () => {
+    const sent = (id: string, status: TrackedStatus): BatchEvent[] => [
+      { type: 'document_added', document: draft(id, `RH-${id}`, [person('Anne', 'anne@example.com')]) },
+      { type: 'send_requested', documentIds: [id] },
+      { type: 'request_created', documentId: id, requestId: `sr_${id}`, replayed: false },
+      {
+        type: 'request_prepared',
+        documentId: id,
+        revision: 1,
+        sha256: 'b'.repeat(64),
+        alreadyPrepared: false,
+      },
+      { type: 'status_read', documentId: id, status },
+    ];
+    const open = { ...FINAL, documentStatus: 'prepared', evidenceReady: false, finalizedAt: undefined };
+    const events: BatchEvent[] = [
+      { type: 'batch_created', batchId: 'b', name: 'B', defaults: { defaultRecipients: [] } },
+      ...sent('7', { ...open, status: 'declined', final: true }),
+      // Stored by an earlier version, which did not call it final: ended all the same.
+      ...sent('8', { ...open, status: 'expired', final: false }),
+      ...sent('9', { ...open, status: '=on_hold', final: false }),
+    ];
+    const state = events.reduce(
+      (folded, event, index) =>
+        applyBatchEvent(folded, { seq: index + 1, at: '2026-11-23T10:00:00.000Z', event }),
+      emptyBatch('b'),
+    );
+    const english = read(batchReportCsv(state, createTranslator('en', 'en-GB')), ',');
+    expect(english.map((row) => row.State)).toEqual([
+      'Ended at the service: declined',
+      'Ended at the service: expired',
+      // A service's word that looks like a formula is defused like any other cell.
+      "Status not recognized: '=on_hold",
+    ]);
+    const german = read(batchReportCsv(state, createTranslator('de', 'de-DE')), ';');
+    expect(german[0]).toMatchObject({ Status: 'Beim Dienst beendet: declined' });
+  });
+
   it('says in its problem column what stops a document not sent yet, as the table does', () => {
     // RH-2 goes to the batch's default observer only: nobody could sign it.
     const french = read(batchReportCsv(batch(), createTranslator('fr', 'fr-FR')), ';');

@@ -14,7 +14,8 @@ import { app, asElectron, FakeTray, resetFakeElectron, type FakeMenu } from './f
 
 vi.mock('electron', () => import('./fake-electron'));
 
-let counts = { sending: 2, waiting: 5, completedToday: 3 };
+const QUIET = { endedToday: 0, unknownStatus: 0 };
+let counts = { sending: 2, waiting: 5, completedToday: 3, ...QUIET };
 let paused = false;
 const service = {
   trayCounts: () => counts,
@@ -29,7 +30,7 @@ let tray: DeskTray | undefined;
 
 beforeEach(() => {
   resetFakeElectron();
-  counts = { sending: 2, waiting: 5, completedToday: 3 };
+  counts = { sending: 2, waiting: 5, completedToday: 3, ...QUIET };
   paused = false;
   service.setTrackingPaused.mockClear();
   openWindow.mockClear();
@@ -142,7 +143,7 @@ describe('the tray', () => {
   it('refreshes on demand, and once for a burst of events', () => {
     vi.useFakeTimers();
     const fake = makeTray();
-    counts = { sending: 0, waiting: 6, completedToday: 4 };
+    counts = { sending: 0, waiting: 6, completedToday: 4, ...QUIET };
     tray?.scheduleRefresh();
     tray?.scheduleRefresh();
     tray?.scheduleRefresh();
@@ -151,15 +152,30 @@ describe('the tray', () => {
     expect(fake.tooltip).toBe(
       'Signing Batch Desk — 0 sending · 6 waiting for signatures · 4 completed today',
     );
-    counts = { sending: 1, waiting: 6, completedToday: 4 };
+    counts = { sending: 1, waiting: 6, completedToday: 4, ...QUIET };
     tray?.refresh();
     expect(item(fake, 'sending')?.label).toBe('Sending: 1');
   });
 
   it('describes counts in words', () => {
-    expect(describeCounts({ sending: 0, waiting: 1, completedToday: 0 })).toBe(
+    expect(describeCounts({ sending: 0, waiting: 1, completedToday: 0, ...QUIET })).toBe(
       '0 sending · 1 waiting for signatures · 0 completed today',
     );
+  });
+
+  it('says requests that ended today or stand in a status not recognized, only when there are any', () => {
+    expect(
+      describeCounts({ sending: 0, waiting: 1, completedToday: 0, endedToday: 2, unknownStatus: 1 }),
+    ).toBe(
+      '0 sending · 1 waiting for signatures · 0 completed today · 2 ended today · 1 in a status not recognized',
+    );
+    const fake = makeTray();
+    expect(item(fake, 'ended')).toBeUndefined();
+    expect(item(fake, 'unknown-status')).toBeUndefined();
+    counts = { sending: 0, waiting: 1, completedToday: 0, endedToday: 2, unknownStatus: 1 };
+    tray?.refresh();
+    expect(item(fake, 'ended')?.label).toBe('Ended without signing today: 2');
+    expect(item(fake, 'unknown-status')?.label).toBe('Status not recognized: 1');
   });
 
   it('goes away when destroyed', () => {

@@ -15,6 +15,7 @@ const SCHEDULE: PollSchedule = {
   oldestMs: 10_000,
   jitter: 0.2,
   minimumMs: 0,
+  unrecognized: { firstMs: 10_000, longestMs: 10_000 },
 };
 const T0 = 1_700_000_000_000;
 

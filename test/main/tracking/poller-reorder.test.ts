@@ -13,6 +13,7 @@ const SCHEDULE: PollSchedule = {
   oldestMs: 10_000,
   jitter: 0,
   minimumMs: 0,
+  unrecognized: { firstMs: 10_000, longestMs: 10_000 },
 };
 
 let seq = 0;

@@ -1,3 +1,4 @@
+import { classOf } from '../../../main/batch/document-class';
 import { READ_SPACING_MS } from '../../../main/client/read-spacing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Desk } from '../../../main/desk-core';
@@ -23,6 +24,7 @@ const FAST: PollSchedule = {
   oldestMs: 300,
   jitter: 0.2,
   minimumMs: 0,
+  unrecognized: { firstMs: 600, longestMs: 2_400 },
 };
 
 let sim: Simulator;
@@ -178,7 +180,7 @@ describe('status poller', () => {
     expect(readsOf()).toBeGreaterThanOrEqual(3);
   }, 30_000);
 
-  it('keeps a status value the spec never showed, shows it as it is, and keeps reading', async () => {
+  it('keeps a status value the spec never showed, shows it as it is, files it apart, and keeps reading it', async () => {
     const batch = await makeBatch(desk, files, 1);
     await desk.engine.send(batch.id);
     const server = await startScriptedServer((request) =>
@@ -206,9 +208,11 @@ describe('status poller', () => {
         openedAt: '2026-11-02T10:05:00Z',
         final: false,
       });
+      expect(classOf(desk.store.get(batch.id)!.documents[0]!)).toBe('unknown_status');
       const reads = () => server.requests.filter((request) => request.url !== '/oauth/token').length;
       const seen = reads();
-      // Reads of one request are at least 5 s apart, whatever the schedule asks.
+      // Read again at the slow pace of an unknown status (600 ms here: request-statuses.test.ts
+      // has the real one), and reads of one request are at least 5 s apart, whatever it asks.
       await new Promise((resolve) => setTimeout(resolve, 5_600));
       expect(reads()).toBeGreaterThan(seen);
       expect(events.some((event) => event.type === 'completed' || event.type === 'gone')).toBe(false);

@@ -74,7 +74,9 @@ describe('STATUS_FILTERS', () => {
       ['not_sent', 'Not sent'],
       ['sending', 'Sending'],
       ['waiting', 'Waiting for signatures'],
+      ['unknown_status', 'Status not recognized'],
       ['completed', 'Completed'],
+      ['ended', 'Ended without signing'],
       ['needs_check', 'Needs your check'],
       ['failed', 'Failed'],
       ['gone', 'No longer at the service'],
@@ -145,6 +147,8 @@ describe('batchProgress', () => {
       needsCheck: 0,
       inProgress: 0,
       completed: 0,
+      ended: 0,
+      unknownStatus: 0,
       gone: 0,
       sent,
     },
@@ -204,6 +208,20 @@ describe('batchProgress', () => {
       document('2', { phase: 'draft' }),
     ];
     expect(batchProgress(batch('b', documents, 1), {})).toEqual({ sent: 1, total: 2, fraction: 1 });
+  });
+
+  it('counts a request that ended, or stands in a status not recognized, as sent all the way', () => {
+    const documents = [
+      // Linked while already prepared, its extra participant refused, then declined at the service.
+      document('1', { phase: 'failed', class: 'ended', tracking: tracking('declined', true) }),
+      document('2', { phase: 'prepared', class: 'unknown_status', tracking: tracking('on_hold', false) }),
+      document('3', { phase: 'uploading', class: 'sending' }),
+    ];
+    const progress = { 'b/3': { phase: 'uploading', sentBytes: 0, totalBytes: 10 } } as Record<
+      string,
+      Progress
+    >;
+    expect(batchProgress(batch('b', documents, 2), progress)).toEqual({ sent: 2, total: 3, fraction: 2 / 3 });
   });
 });
 
@@ -394,17 +412,26 @@ describe('countByBucket', () => {
       document('7', { phase: 'failed', class: 'failed' }),
       document('8', { phase: 'prepared', class: 'gone', gone: true, tracking: tracking('completed', true) }),
       document('9', { phase: 'needs_check', class: 'needs_check' }),
+      document('10', { phase: 'prepared', class: 'ended', tracking: tracking('declined', true) }),
+      document('11', { phase: 'prepared', class: 'unknown_status', tracking: tracking('on_hold', false) }),
+      document('12', { phase: 'prepared', class: 'ended', tracking: tracking('expired', true) }),
     ];
     expect(countByBucket(documents)).toEqual({
-      all: 9,
+      all: 12,
       not_sent: 2,
       sending: 2,
       waiting: 1,
+      unknown_status: 1,
       completed: 1,
+      ended: 2,
       needs_check: 1,
       failed: 1,
       gone: 1,
     });
+    // Each filter finds its own: a request that ended is neither completed nor failed.
+    expect(filterDocuments(documents, 'ended', '').map((row) => row.id)).toEqual(['10', '12']);
+    expect(filterDocuments(documents, 'unknown_status', '').map((row) => row.id)).toEqual(['11']);
+    expect(filterDocuments(documents, 'failed', '').map((row) => row.id)).toEqual(['7']);
   });
 
   it('counts zero everywhere for an empty batch', () => {
@@ -413,7 +440,9 @@ describe('countByBucket', () => {
       not_sent: 0,
       sending: 0,
       waiting: 0,
+      unknown_status: 0,
       completed: 0,
+      ended: 0,
       needs_check: 0,
       failed: 0,
       gone: 0,

@@ -35,6 +35,8 @@ function summary(id: string, updatedAt: string, overrides: Partial<BatchSummary>
       needsCheck: 0,
       inProgress: 0,
       completed: 0,
+      ended: 0,
+      unknownStatus: 0,
       gone: 0,
       sent: 0,
     },
