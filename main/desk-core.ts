@@ -39,6 +39,8 @@ export interface ConnectionTuning {
   readonly readsPerMinute?: number;
   /** How long a pause or a quit lets calls on their way finish (default DRAIN_MS). */
   readonly drainMs?: number;
+  /** How long after a creation answered without an id its key is replayed (default 2 s). */
+  readonly replayForIdMs?: number;
 }
 
 export interface DeskOptions extends ConnectionTuning, DataDirOptions {
@@ -81,6 +83,8 @@ export interface DataDirOptions {
    * no kernel lock can be taken, so the folder's lock is only taken on the real disk.
    */
   readonly fs?: FileSystem;
+  /** The clock the journal stamps its entries with (tests move it with the service's); this computer's by default. */
+  readonly now?: () => number;
 }
 
 /**
@@ -97,7 +101,7 @@ export async function openDataDir(path: string, options: DataDirOptions = {}): P
       message: `The data folder ${path} is in use by another process${lock.holder ? ` (${describeLockHolder(lock.holder)})` : ''}. Close it or wait for it to finish.`,
     };
   }
-  const store = await BatchStore.open(path, { fs });
+  const store = await BatchStore.open(path, { fs, ...(options.now ? { now: options.now } : {}) });
   const blobs = new BlobStore(path, { fs });
   await blobs.removeUnfinishedCopies();
   return {
@@ -153,6 +157,7 @@ export function connect(dataDir: DataDir, connection: Connection, tuning: Connec
       ? {}
       : { keyRetentionMs: connection.keyRetentionHours * 3_600_000 }),
     ...(tuning.drainMs === undefined ? {} : { drainMs: tuning.drainMs }),
+    ...(tuning.replayForIdMs === undefined ? {} : { replayForIdMs: tuning.replayForIdMs }),
   });
   const poller = new StatusPoller({
     store,

@@ -178,7 +178,9 @@ export async function serveApiCall(
   const method = request.method ?? 'GET';
   const match = matchApiRoute(method, path);
   const operation = match.kind === 'found' ? match.route.operation : 'unknown';
-  const tracker = new CallTracker(state, { method, path, operation }, response);
+  const idempotencyKey =
+    operation === 'createSigningRequest' ? headerValue(request, 'idempotency-key') : undefined;
+  const tracker = new CallTracker(state, { method, path, operation, idempotencyKey }, response);
   if (match.kind !== 'found' && !path.startsWith('/__simulator/')) {
     state.recordViolation('unknown-endpoint', describeUnknownEndpoint(method, path, match));
   }

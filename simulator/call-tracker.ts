@@ -15,19 +15,21 @@ export class CallTracker {
   readonly #method: string;
   readonly #path: string;
   readonly #operation: OperationName;
+  readonly #idempotencyKey: string | undefined;
   readonly #receivedAt: number;
   /** The state's sequence number taken on arrival (orders this call against answers). */
   readonly sequence: number;
 
   constructor(
     state: ServiceState,
-    call: { method: string; path: string; operation: OperationName },
+    call: { method: string; path: string; operation: OperationName; idempotencyKey?: string | undefined },
     response: ServerResponse,
   ) {
     this.#state = state;
     this.#method = call.method;
     this.#path = call.path;
     this.#operation = call.operation;
+    this.#idempotencyKey = call.idempotencyKey;
     this.#receivedAt = state.clock.now();
     this.sequence = state.nextSequence();
     response.once('close', () => this.settle(null));
@@ -50,6 +52,7 @@ export class CallTracker {
       status,
       fault: this.fault,
       at: isoTimestamp(this.#receivedAt),
+      ...(this.#idempotencyKey === undefined ? {} : { idempotencyKey: this.#idempotencyKey }),
     });
   }
 }

@@ -197,4 +197,6 @@ export interface CallRecord {
   fault: FaultKind | null;
   /** When the call arrived, by the simulator clock (ISO 8601 UTC). */
   at: string;
+  /** A creation's Idempotency-Key as it arrived (not a secret), even when a fault dropped the call. */
+  idempotencyKey?: string;
 }

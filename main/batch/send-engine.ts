@@ -132,6 +132,8 @@ export interface SendEngineOptions {
   readonly uploadExpiryMarginMs?: number;
   /** First wait before uploading again after the service said an upload was gone (default 2 s, doubling). */
   readonly reuploadBackoffMs?: number;
+  /** How long after a creation answered without an id its key is replayed (default 2 s). */
+  readonly replayForIdMs?: number;
   /** A call with no answer for this long (ms) makes the batch "slow to answer" (default SLOW_CALL_MS). */
   readonly slowAfterMs?: number;
   /**
@@ -526,6 +528,7 @@ export class SendEngine {
       keyRetentionMs: this.#options.keyRetentionMs ?? DEFAULT_KEY_RETENTION_MS,
       uploadExpiryMarginMs: this.#options.uploadExpiryMarginMs ?? 10 * 60_000,
       reuploadBackoffMs: this.#options.reuploadBackoffMs ?? 2_000,
+      ...(this.#options.replayForIdMs === undefined ? {} : { replayForIdMs: this.#options.replayForIdMs }),
     };
   }
 

@@ -70,6 +70,8 @@ export interface StepContext {
   readonly uploadExpiryMarginMs: number;
   /** First backoff before a fresh upload after an upload-gone refusal; doubles each time. */
   readonly reuploadBackoffMs: number;
+  /** How long after a creation answered without an id its key is replayed (default REPLAY_FOR_ID_AFTER_MS). */
+  readonly replayForIdMs?: number;
 }
 
 /** The next thing to do for a document. */
@@ -377,7 +379,7 @@ export function decideCreation(
           },
         ],
         next: 'continue',
-        facts: { ...facts, replayNotBefore: context.now + REPLAY_FOR_ID_AFTER_MS },
+        facts: { ...facts, replayNotBefore: context.now + (context.replayForIdMs ?? REPLAY_FOR_ID_AFTER_MS) },
       };
     }
     if (create.appliedWithoutId) {

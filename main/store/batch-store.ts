@@ -39,6 +39,8 @@ export interface BatchStoreOptions {
   readonly compactAfterEntries?: number;
   /** Where the data folder lives: the real disk unless a test says otherwise. */
   readonly fs?: FileSystem;
+  /** The clock entries are stamped with: this computer's, unless a test moves time. */
+  readonly now?: () => number;
 }
 
 interface OpenBatch {
@@ -137,12 +139,14 @@ export class BatchStore {
   readonly #readOnly: boolean;
   readonly #compactAfterEntries: number;
   readonly #fs: FileSystem;
+  readonly #now: () => number;
 
   private constructor(dataDir: string, options: BatchStoreOptions) {
     this.#root = join(dataDir, 'batches');
     this.#fs = options.fs ?? nodeFileSystem;
     this.#readOnly = options.readOnly === true;
     this.#compactAfterEntries = options.compactAfterEntries ?? COMPACT_AFTER_ENTRIES;
+    this.#now = options.now ?? Date.now;
   }
 
   /**
@@ -327,7 +331,7 @@ export class BatchStore {
     if (events.length === 0) return batch.queue.then(() => batch.state);
     // Appended now, in call order, so concurrent records share one fsync (group commit); the
     // state is applied in the same order once each is durable.
-    const appended = writer.append(events);
+    const appended = writer.append(events, new Date(this.#now()));
     appended.catch(() => undefined); // Handled below, in order; this only marks it as awaited.
     const recorded = batch.queue.then(async () => {
       const entries = await appended;
