@@ -2,7 +2,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { collectBody, errorResponse, parseJson, writeJson, type ApiResponse } from './http-io';
 import { describeIssues } from './request-schemas';
-import { ALL_SCOPES, type FaultConfig, type QueuedFault, type SimulatorClient } from './types';
+import {
+  ALL_SCOPES,
+  TOKEN_REFUSAL_CODES,
+  type FaultConfig,
+  type QueuedFault,
+  type SimulatorClient,
+} from './types';
 
 /**
  * The HTTP control API under `/__simulator/`: lets tests and tools in another process (the
@@ -38,10 +44,12 @@ const faultConfigSchema = z.strictObject({
   latencyMs: nonNegative.optional(),
   latencySpikeRate: rate.optional(),
   latencySpikeMs: nonNegative.optional(),
+  tokenRefusalRate: rate.optional(),
+  tokenRefusalCode: z.enum(TOKEN_REFUSAL_CODES).optional(),
   pathPattern: z.string().optional(),
 });
 const queuedFaultSchema = z.strictObject({
-  kind: z.enum(['503', '429', 'dropBefore', 'dropAfter', 'reject', 'gateway404']),
+  kind: z.enum(['503', '429', 'dropBefore', 'dropAfter', 'reject', 'gateway404', 'tokenRefusal']),
   pathPattern: z.string().optional(),
   retryAfterSeconds: nonNegative.optional(),
   status: z.int().min(400).max(599).optional(),
