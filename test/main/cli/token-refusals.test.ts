@@ -106,6 +106,38 @@ describe('send while the service refuses some token requests', () => {
     );
   }, 120_000);
 
+  it('says a refused token once per wait, not once per document that met it', async () => {
+    work = makeTempFolder('desk-cli-token-words-');
+    const manifest = await writeContractManifest(work, { count: 8, pages: 0, seed: 23 });
+    const service = await startSimulator({ seed: 23 });
+    sim = service;
+    const args = sendArgs(manifest.path, work.file('data'), service.baseUrl).filter(
+      (arg) => arg !== '--json',
+    );
+    const cli = startCli(cliPath, args, { credentials: DEMO_CLIENT, env: { DESK_LOG: 'json' } });
+    // Once the first document is prepared, the service forgets every token and refuses the next
+    // token request: every document in progress meets the refusal.
+    let refused = false;
+    cli.onStdoutLine((line) => {
+      if (!refused && line.endsWith(': prepared')) {
+        refused = true;
+        service.faults.enqueue({ kind: 'tokenRefusal' });
+        service.revokeTokens();
+      }
+    });
+    const result = await cli.done;
+
+    expect(result.code, result.stdout).toBe(0);
+    const waits = result.stderr.split('\n').filter((line) => line.includes('"send.waiting"')).length;
+    const said = result.stdout.split('\n').filter((line) => line.includes('refused a token'));
+    expect(tokenStatuses(service).filter((status) => status === 400)).toHaveLength(1);
+    expect(waits).toBeGreaterThan(1);
+    expect(said).toEqual([
+      '  … The service refused a token (invalid_grant) — often a moment during key rotation; trying again…',
+    ]);
+    expect(result.stdout).toContain('8 of 8 documents prepared, 0 failed.');
+  }, 60_000);
+
   it('ends at once, credentials rejected and nothing sent, when the first token of the run is refused', async () => {
     work = makeTempFolder('desk-cli-token-first-');
     const manifest = await writeContractManifest(work, { count: 2, pages: 0, seed: 22 });
