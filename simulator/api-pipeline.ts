@@ -2,7 +2,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CallTracker } from './call-tracker';
 import type { FaultController, FaultDecision } from './faults';
-import { consumeBody, errorResponse, headerValue, writeApiAnswer, type ApiResponse } from './http-io';
+import {
+  consumeBody,
+  errorResponse,
+  headerValue,
+  oauthErrorResponse,
+  writeApiAnswer,
+  type ApiResponse,
+} from './http-io';
 import type { ServiceContext } from './routes/api-route';
 import { matchApiRoute, type RouteMatch } from './routes/api-routes';
 
@@ -24,6 +31,11 @@ const GATEWAY_404_PAGE =
   '<body><center><h1>404 Not Found</h1></center><hr><center>gateway</center></body></html>\n';
 
 function faultAnswer(decision: FaultDecision): ApiResponse {
+  // A key rotation on the service's side: for a moment it refuses to issue tokens (RFC 6749 §5.2).
+  if (decision.tokenRefusal === 'invalid_client')
+    return oauthErrorResponse(401, 'invalid_client', 'client authentication failed (refused by a fault)');
+  if (decision.tokenRefusal === 'invalid_grant')
+    return oauthErrorResponse(400, 'invalid_grant', 'the grant was refused (refused by a fault)');
   if (decision.reject) {
     return errorResponse(decision.reject.status, decision.reject.code, 'rejected by a queued fault');
   }

@@ -5,6 +5,9 @@
  *   --port N          port on 127.0.0.1 (default 4010; 0 picks a free one)
  *   --latency-ms N    latency added to every API answer
  *   --fail-rate F     probability of 503 upstream_unavailable per API call
+ *   --token-refusal-rate F
+ *                     probability that a token request is refused (400 invalid_grant), as a
+ *                     service does for a moment during a key rotation
  *   --upload-mbit N   the client's uplink in Mbit/s: every upload body, all connections
  *                     together, is read at most this fast (default: unlimited)
  *   --seed N          seed of the random faults
@@ -22,6 +25,7 @@ const flagsSchema = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(4010),
   latencyMs: z.coerce.number().min(0).default(0),
   failRate: z.coerce.number().min(0).max(1).default(0),
+  tokenRefusalRate: z.coerce.number().min(0).max(1).default(0),
   uploadMbit: z.coerce.number().min(MIN_UPLINK_MBIT).optional(),
   seed: z.coerce.number().int().optional(),
   variant: z.string().optional(),
@@ -34,6 +38,7 @@ function readFlags(): z.infer<typeof flagsSchema> {
       port: { type: 'string' },
       'latency-ms': { type: 'string' },
       'fail-rate': { type: 'string' },
+      'token-refusal-rate': { type: 'string' },
       'upload-mbit': { type: 'string' },
       seed: { type: 'string' },
       variant: { type: 'string' },
@@ -44,6 +49,7 @@ function readFlags(): z.infer<typeof flagsSchema> {
     port: values.port,
     latencyMs: values['latency-ms'],
     failRate: values['fail-rate'],
+    tokenRefusalRate: values['token-refusal-rate'],
     uploadMbit: values['upload-mbit'],
     seed: values.seed,
     variant: values.variant,
@@ -88,7 +94,11 @@ async function main(): Promise<void> {
     ...(flags.uploadMbit === undefined ? {} : { uploadMbit: flags.uploadMbit }),
     ...(flags.seed === undefined ? {} : { seed: flags.seed }),
   });
-  simulator.faults.set({ latencyMs: flags.latencyMs, rate503: flags.failRate });
+  simulator.faults.set({
+    latencyMs: flags.latencyMs,
+    rate503: flags.failRate,
+    tokenRefusalRate: flags.tokenRefusalRate,
+  });
   if (flags.json) {
     console.log(
       JSON.stringify({

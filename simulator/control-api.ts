@@ -4,6 +4,7 @@ import { collectBody, errorResponse, parseJson, writeJson, type ApiResponse } fr
 import { describeIssues } from './request-schemas';
 import {
   ALL_SCOPES,
+  TOKEN_REFUSAL_CODES,
   type FaultConfig,
   type QueuedFault,
   type SimulatorClient,
@@ -46,10 +47,12 @@ const faultConfigSchema = z.strictObject({
   latencyMs: nonNegative.optional(),
   latencySpikeRate: rate.optional(),
   latencySpikeMs: nonNegative.optional(),
+  tokenRefusalRate: rate.optional(),
+  tokenRefusalCode: z.enum(TOKEN_REFUSAL_CODES).optional(),
   pathPattern: z.string().optional(),
 });
 const queuedFaultSchema = z.strictObject({
-  kind: z.enum(['503', '429', 'dropBefore', 'dropAfter', 'reject', 'gateway404']),
+  kind: z.enum(['503', '429', 'dropBefore', 'dropAfter', 'reject', 'gateway404', 'tokenRefusal']),
   pathPattern: z.string().optional(),
   retryAfterSeconds: nonNegative.optional(),
   status: z.int().min(400).max(599).optional(),

@@ -1,10 +1,21 @@
-import type { FaultConfig, FaultKind, QueuedFault } from './types';
+import {
+  TOKEN_REFUSAL_CODES,
+  type FaultConfig,
+  type FaultKind,
+  type QueuedFault,
+  type TokenRefusalCode,
+} from './types';
+
+/** The only path a `tokenRefusal` fault answers. */
+export const TOKEN_PATH = '/oauth/token';
 
 /** What the pipeline does to one request before (and after) processing it. */
 export interface FaultDecision {
   kind: FaultKind | null;
   /** For a `reject` fault: the answer to give instead of processing the request. */
   reject?: { status: number; code: string };
+  /** For a `tokenRefusal` fault: the OAuth error to refuse the token request with. */
+  tokenRefusal?: TokenRefusalCode;
   retryAfterSeconds: number;
   /** Delay before the answer is written (or the socket dropped after processing). */
   latencyMs: number;
@@ -20,7 +31,13 @@ export const NO_FAULTS: Readonly<FaultConfig> = {
   latencyMs: 0,
   latencySpikeRate: 0,
   latencySpikeMs: 0,
+  tokenRefusalRate: 0,
+  tokenRefusalCode: 'invalid_grant',
 };
+
+function isTokenRefusalCode(code: string): code is TokenRefusalCode {
+  return (TOKEN_REFUSAL_CODES as readonly string[]).includes(code);
+}
 
 const RATE_FIELDS = [
   'rate503',
@@ -29,6 +46,7 @@ const RATE_FIELDS = [
   'dropAfterRate',
   'gateway404Rate',
   'latencySpikeRate',
+  'tokenRefusalRate',
 ] as const satisfies readonly (keyof FaultConfig)[];
 const DURATION_FIELDS = [
   'retryAfterSeconds',
@@ -49,6 +67,10 @@ function checkConfig(config: FaultConfig): void {
       throw new RangeError(`fault ${field} must be a non-negative number, got ${value}`);
     }
   }
+  if (!isTokenRefusalCode(config.tokenRefusalCode))
+    throw new RangeError(
+      `fault tokenRefusalCode must be ${TOKEN_REFUSAL_CODES.join(' or ')}, got ${String(config.tokenRefusalCode)}`,
+    );
   if (config.pathPattern !== undefined) new RegExp(config.pathPattern);
 }
 
@@ -97,6 +119,10 @@ export class FaultController {
         (!Number.isInteger(fault.status) || fault.status < 400 || fault.status > 599)
       )
         throw new RangeError(`a rejected request's status must be 400–599, got ${fault.status}`);
+      if (fault.kind === 'tokenRefusal' && fault.code !== undefined && !isTokenRefusalCode(fault.code))
+        throw new RangeError(
+          `a token refusal's code must be ${TOKEN_REFUSAL_CODES.join(' or ')}, got ${fault.code}`,
+        );
       this.#queue.push({ ...fault });
     }
   }
@@ -111,8 +137,11 @@ export class FaultController {
     const { pathPattern } = this.#config;
     const configApplies = pathPattern === undefined || new RegExp(pathPattern).test(path);
     const latencyMs = configApplies ? this.#latencyMs() : 0;
-    const queuedIndex = this.#queue.findIndex(
-      (fault) => fault.pathPattern === undefined || new RegExp(fault.pathPattern).test(path),
+    const queuedIndex = this.#queue.findIndex((fault) =>
+      // A token refusal means nothing on another path: it waits for the next token request.
+      fault.kind === 'tokenRefusal'
+        ? path === TOKEN_PATH
+        : fault.pathPattern === undefined || new RegExp(fault.pathPattern).test(path),
     );
     const queued = queuedIndex >= 0 ? this.#queue.splice(queuedIndex, 1)[0] : undefined;
     if (queued) {
@@ -123,12 +152,20 @@ export class FaultController {
         ...(queued.kind === 'reject'
           ? { reject: { status: queued.status ?? 422, code: queued.code ?? 'rejected' } }
           : {}),
+        ...(queued.kind === 'tokenRefusal'
+          ? {
+              tokenRefusal:
+                queued.code !== undefined && isTokenRefusalCode(queued.code) ? queued.code : 'invalid_grant',
+            }
+          : {}),
       };
     }
+    const kind = configApplies ? this.#randomKind(path) : null;
     return {
-      kind: configApplies ? this.#randomKind() : null,
+      kind,
       retryAfterSeconds: this.#config.retryAfterSeconds,
       latencyMs,
+      ...(kind === 'tokenRefusal' ? { tokenRefusal: this.#config.tokenRefusalCode } : {}),
     };
   }
 
@@ -138,10 +175,16 @@ export class FaultController {
     return latencyMs + spike;
   }
 
-  /** One draw against cumulative ranges, so each rate is the exact probability of its fault. */
-  #randomKind(): FaultKind | null {
+  /**
+   * One draw against cumulative ranges, so each rate is the exact probability of its fault (token
+   * refusals count on the token path only: elsewhere no draw is made for them, so a seed replays
+   * the other faults as it did before they existed).
+   */
+  #randomKind(path: string): FaultKind | null {
     const { dropBeforeRate, rate503, rate429, dropAfterRate, gateway404Rate } = this.#config;
-    if (dropBeforeRate + rate503 + rate429 + dropAfterRate + gateway404Rate === 0) return null;
+    const tokenRefusalRate = path === TOKEN_PATH ? this.#config.tokenRefusalRate : 0;
+    if (dropBeforeRate + rate503 + rate429 + dropAfterRate + gateway404Rate + tokenRefusalRate === 0)
+      return null;
     const draw = this.#random();
     let threshold = dropBeforeRate;
     if (draw < threshold) return 'dropBefore';
@@ -153,6 +196,8 @@ export class FaultController {
     if (draw < threshold) return 'dropAfter';
     threshold += gateway404Rate;
     if (draw < threshold) return 'gateway404';
+    threshold += tokenRefusalRate;
+    if (draw < threshold) return 'tokenRefusal';
     return null;
   }
 }

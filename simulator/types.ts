@@ -77,24 +77,42 @@ export interface FaultConfig {
   latencyMs: number;
   latencySpikeRate: number;
   latencySpikeMs: number;
+  /**
+   * A token request (`POST /oauth/token`, never another path) is refused as a service does for a
+   * moment during a key rotation, with `tokenRefusalCode`, before being processed.
+   */
+  tokenRefusalRate: number;
+  /** How a token refusal answers: 400 `invalid_grant` (the default) or 401 `invalid_client`. */
+  tokenRefusalCode: TokenRefusalCode;
   /** Regex source: random faults and latency apply only to matching paths (within /oauth/token and /api/v1/). */
   pathPattern?: string;
 }
 
-export type FaultKind = '503' | '429' | 'dropBefore' | 'dropAfter' | 'reject' | 'gateway404';
+/** The OAuth errors (RFC 6749 §5.2) a `tokenRefusal` answers with: 400 `invalid_grant` or 401 `invalid_client`. */
+export type TokenRefusalCode = 'invalid_grant' | 'invalid_client';
+
+export const TOKEN_REFUSAL_CODES = [
+  'invalid_grant',
+  'invalid_client',
+] as const satisfies readonly TokenRefusalCode[];
+
+export type FaultKind = '503' | '429' | 'dropBefore' | 'dropAfter' | 'reject' | 'gateway404' | 'tokenRefusal';
 
 /**
  * A fault for the next request whose path matches `pathPattern` (any request when absent).
  * `gateway404` answers 404 with an HTML page, as a reverse proxy does, without processing.
  * `reject` answers `status` with the error `code` without processing the request: how a test
  * meets an answer the spec does not show (e.g. a creation refused for a reason of the service's).
+ * `tokenRefusal` waits for the next token request (`POST /oauth/token`, whatever `pathPattern`
+ * says) and refuses it in OAuth shape with `code` (a `TokenRefusalCode`, default `invalid_grant`).
  */
 export interface QueuedFault {
   kind: FaultKind;
   pathPattern?: string;
   retryAfterSeconds?: number;
-  /** For `reject`: the HTTP status (4xx or 5xx, default 422) and error code (default `rejected`). */
+  /** For `reject`: the HTTP status (4xx or 5xx, default 422). */
   status?: number;
+  /** For `reject`: the error code (default `rejected`); for `tokenRefusal`: a `TokenRefusalCode`. */
   code?: string;
 }
 

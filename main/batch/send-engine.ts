@@ -6,7 +6,7 @@ import {
   type CreationAnswer,
   type ServiceClient,
 } from '../client/service-client';
-import type { Result, ServiceFailure } from '../client/service-failure';
+import { TOKEN_REFUSED, type Result, type ServiceFailure } from '../client/service-failure';
 import type { Upload } from '../../shared/service/wire';
 import { silentLogger, type Logger } from '../log';
 import type { BlobStore } from '../store/blob-store';
@@ -943,8 +943,13 @@ export class SendEngine {
       { maxAttempts: 0, baseDelayMs: first, maxDelayMs: longest, maxRetryAfterMs: 0 },
       this.#random,
     );
-    // Unreachable: probe again within 15 s at most, so a short outage ends soon after it does.
-    const cappedBackoff = isOfflineFailure(failure) ? Math.min(backoff, 15_000) : backoff;
+    // Unreachable: probe again within 15 s at most, so a short outage ends soon after it does. A
+    // refused token: the token manager spaces the token requests (its Retry-After), nothing more.
+    const cappedBackoff = isOfflineFailure(failure)
+      ? Math.min(backoff, 15_000)
+      : failure.code === TOKEN_REFUSED
+        ? 0
+        : backoff;
     const delay = Math.min(MAX_WAIT_MS, Math.max(failure.retryAfterMs ?? 0, first / 2 + cappedBackoff));
     const resumesAt = this.#monotonic() + delay;
     if (resumesAt > run.resumeAt) run.resumeAt = resumesAt;
@@ -964,6 +969,7 @@ export class SendEngine {
       cause: {
         code: failure.code,
         ...(failure.serviceMessage === undefined ? {} : { serviceMessage: failure.serviceMessage }),
+        ...(failure.serviceCode === undefined ? {} : { serviceCode: failure.serviceCode }),
       },
       ...(isOfflineFailure(failure) ? { unreachable: true } : {}),
       // For people: by the wall clock.

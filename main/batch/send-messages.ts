@@ -129,6 +129,8 @@ export interface EngineReason {
   readonly code: string;
   /** The service's own words, verbatim, when it sent some. */
   readonly serviceMessage?: string;
+  /** The service's own code, when `code` is the client's word for its answer (`token_refused`). */
+  readonly serviceCode?: string;
   /** For `other_connection`: the connection the batch was sent with. */
   readonly connection?: { readonly baseUrl: string; readonly clientId: string };
 }
@@ -147,7 +149,7 @@ export function engineReasonText(reason: EngineReason, t: Translator['t'] = engl
     return t('errors.otherConnection', reason.connection);
   if (Object.hasOwn(ENGINE_STOPS, reason.code))
     return t(ENGINE_STOPS[reason.code as keyof typeof ENGINE_STOPS]);
-  return userMessage(reason.code, reason.serviceMessage, t);
+  return userMessage(reason.code, reason.serviceMessage, t, reason.serviceCode);
 }
 
 /** `2026-11-23 12:13 (UTC+01:00)`: this computer's local time, its offset said; undefined when unknown. */

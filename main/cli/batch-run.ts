@@ -36,11 +36,19 @@ export const OUTAGE_LINE_INTERVAL_MS = 30_000;
 
 /**
  * The engine's events in words, an outage said when it starts, at most every
- * `OUTAGE_LINE_INTERVAL_MS` while it lasts, and when it ends.
+ * `OUTAGE_LINE_INTERVAL_MS` while it lasts, and when it ends; any other wait said once until the
+ * engine runs again.
  */
 function engineNarrator(baseUrl: string): (event: SendEngineEvent) => string | undefined {
   let outageSaidAt: number | undefined;
+  /** The reason said for the wait under way: every document that meets it reports it again. */
+  let waitSaid: string | undefined;
   return (event) => {
+    if (event.type === 'engine-state' && event.state === 'waiting' && !event.unreachable) {
+      if (event.reason === waitSaid) return undefined;
+      waitSaid = event.reason;
+    }
+    if (event.type === 'engine-state' && event.state !== 'waiting') waitSaid = undefined;
     if (event.type === 'engine-state' && event.state === 'waiting' && event.unreachable) {
       const now = performance.now();
       if (outageSaidAt !== undefined && now - outageSaidAt < OUTAGE_LINE_INTERVAL_MS) return undefined;

@@ -260,8 +260,13 @@ export class ServiceClient {
     });
     this.#tokens = new TokenManager(
       this.#runner,
-      { clientId: options.clientId, clientSecret: options.clientSecret },
+      {
+        baseUrl: options.baseUrl.replace(/\/+$/, ''),
+        clientId: options.clientId,
+        clientSecret: options.clientSecret,
+      },
       this.#now,
+      { random: options.random ?? Math.random },
     );
   }
 

@@ -29,6 +29,11 @@ export interface ServiceFailure {
   readonly code: string;
   /** The service's own message for the code, when it sent one. */
   readonly serviceMessage?: string;
+  /**
+   * The service's own error code when `code` is the client's word for its answer:
+   * `token_refused` carries the token endpoint's OAuth code (`invalid_grant`…) here.
+   */
+  readonly serviceCode?: string;
   /** The catalog message a user sees. */
   readonly message: string;
   /**
@@ -59,6 +64,12 @@ export interface ServiceFailure {
   readonly retryAfterMs?: number;
 }
 
+/**
+ * The client's code for a refused token request that is waited out, not taken as the verdict on
+ * the credentials (token-manager.ts); the token endpoint's own code is in `serviceCode`.
+ */
+export const TOKEN_REFUSED = 'token_refused';
+
 export type Result<T> =
   { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ServiceFailure };
 
@@ -69,7 +80,13 @@ export function success<T>(value: T): Result<T> {
 
 /** Builds a failed result whose user message comes from the error catalog. */
 export function failure<T>(fields: Omit<ServiceFailure, 'message'>): Result<T> {
-  return { ok: false, error: { ...fields, message: userMessage(fields.code, fields.serviceMessage) } };
+  return {
+    ok: false,
+    error: {
+      ...fields,
+      message: userMessage(fields.code, fields.serviceMessage, undefined, fields.serviceCode),
+    },
+  };
 }
 
 /**

@@ -2,13 +2,9 @@ import { userMessage } from '../../shared/service/error-catalog';
 import { tokenResponseSchema } from '../../shared/service/wire';
 import { Secret } from '../secret';
 import type { AccessToken, CallRunner, TokenSource } from './call-runner';
-import type { Result } from './service-failure';
-import { success } from './service-failure';
-
-export interface ClientCredentials {
-  readonly clientId: string;
-  readonly clientSecret: Secret;
-}
+import { PROCESS_GRANTS, type CredentialsAtService, type GrantedCredentials } from './granted-credentials';
+import type { Result, ServiceFailure } from './service-failure';
+import { success, TOKEN_REFUSED } from './service-failure';
 
 export interface TokenGrant {
   readonly token: AccessToken;
@@ -25,24 +21,86 @@ const MAX_RENEWAL_MARGIN_MS = 60_000;
 export const RENEWAL_SHARED_MS = 1_000;
 
 /**
+ * How long token requests must go on being refused, from the first refusal of a streak, before
+ * the credentials count as rejected (PRODUCT.md, "Where the spec is silent"): a service refuses
+ * tokens for a moment while it rotates its keys, and credentials that got a token in this
+ * process are not condemned for that.
+ */
+export const TOKEN_REFUSAL_WINDOW_MS = 30_000;
+/** Refused token requests in a row, at least, before the credentials count as rejected. */
+export const TOKEN_REFUSALS_TO_REJECT = 5;
+/**
+ * After a refused token request, no other starts before this wait: `first` after the first
+ * refusal of a streak, doubling after each, at most `longest` (2, 4, 8, 16 s: the fifth try
+ * comes 30 s after the first, when the window is over), plus a random part of up to half of it,
+ * so that desks refused at the same instant of a rotation do not ask again in step. Callers are
+ * told the wait as a Retry-After.
+ */
+export const TOKEN_REFUSAL_BACKOFF_MS = { first: 2_000, longest: 16_000 } as const;
+
+/** Refused token requests since the last token granted. */
+interface RefusalStreak {
+  readonly count: number;
+  /** When the first and the last refusal of the streak were answered (local clock). */
+  readonly firstAt: number;
+  readonly lastAt: number;
+  /** No token request starts before this. */
+  readonly nextTryAt: number;
+  /** What the last refusal meant; told again, with the wait left, to callers before `nextTryAt`. */
+  readonly failure: ServiceFailure;
+}
+
+/** RFC 6749 §5.2: a bad client answers 401, or 400 with one of `CREDENTIAL_ERRORS`. */
+function isRefusal(failure: ServiceFailure): boolean {
+  return failure.httpStatus === 401 || (failure.httpStatus === 400 && CREDENTIAL_ERRORS.has(failure.code));
+}
+
+/** A refusal taken as the verdict: the credentials are rejected, and waiting will not help. */
+function asRejected(refusal: ServiceFailure): ServiceFailure {
+  const { retryAfterMs: _wait, ...failure } = refusal;
+  return {
+    ...failure,
+    code: 'credentials_rejected',
+    message: userMessage('credentials_rejected'),
+    retryable: false,
+  };
+}
+
+/**
  * Obtains OAuth client-credentials tokens (spec §4.1) and keeps the current one in memory.
  * Renews before expiry when the service gave `expires_in`, otherwise after a 401. Concurrent
  * callers share a single token request.
+ *
+ * A refused token request (400 `invalid_grant`, `invalid_client` or `unauthorized_client`, or a
+ * 401) is `credentials_rejected` only when these credentials never got a token in this process,
+ * or when refusals have gone on for `TOKEN_REFUSAL_WINDOW_MS` and `TOKEN_REFUSALS_TO_REJECT`
+ * tries; otherwise it is `token_refused`, retryable, naming the service's code, and the next
+ * token request waits its backoff (`TOKEN_REFUSAL_BACKOFF_MS`). A token granted ends the streak.
  */
 export class TokenManager implements TokenSource {
   readonly #runner: CallRunner;
-  readonly #credentials: ClientCredentials;
+  readonly #credentials: CredentialsAtService;
   readonly #now: () => number;
+  readonly #random: () => number;
+  readonly #grants: GrantedCredentials;
   #current: AccessToken | undefined;
   /** When the current token was asked for (local clock). */
   #currentAskedAt = 0;
   #renewAt = 0;
   #pending: Promise<Result<TokenGrant>> | undefined;
+  #refusals: RefusalStreak | undefined;
 
-  constructor(runner: CallRunner, credentials: ClientCredentials, now: () => number) {
+  constructor(
+    runner: CallRunner,
+    credentials: CredentialsAtService,
+    now: () => number,
+    options: { readonly random?: () => number; readonly grants?: GrantedCredentials } = {},
+  ) {
     this.#runner = runner;
     this.#credentials = credentials;
     this.#now = now;
+    this.#random = options.random ?? Math.random;
+    this.#grants = options.grants ?? PROCESS_GRANTS;
   }
 
   /** A token that is valid as far as this client knows, obtaining one if needed. */
@@ -50,7 +108,7 @@ export class TokenManager implements TokenSource {
     if (this.#current && (this.#current.expiresAt === undefined || this.#now() < this.#renewAt)) {
       return success(this.#current);
     }
-    return this.renew();
+    return this.#fresh();
   }
 
   /**
@@ -62,8 +120,7 @@ export class TokenManager implements TokenSource {
   async renew(): Promise<Result<AccessToken>> {
     if (this.#current && this.#now() - this.#currentAskedAt < RENEWAL_SHARED_MS)
       return success(this.#current);
-    const grant = await this.obtain();
-    return grant.ok ? success(grant.value.token) : grant;
+    return this.#fresh();
   }
 
   /** Forgets `token` if it is still the current one (the service refused it). */
@@ -71,12 +128,67 @@ export class TokenManager implements TokenSource {
     if (this.#current === token) this.#current = undefined;
   }
 
-  /** Asks the service for a fresh token now; "Test connection" uses this. */
-  obtain(): Promise<Result<TokenGrant>> {
+  /**
+   * Asks the service for a fresh token now, whatever the backoff after a refusal: "Test
+   * connection" uses this, and a person who asks whether the credentials work gets a verdict,
+   * so a refusal here is always `credentials_rejected`.
+   */
+  async obtain(): Promise<Result<TokenGrant>> {
+    const grant = await this.#ask();
+    return !grant.ok && grant.error.code === TOKEN_REFUSED
+      ? { ok: false, error: asRejected(grant.error) }
+      : grant;
+  }
+
+  /** A new token, unless the backoff after a refusal still holds: then that refusal again, with the wait left. */
+  async #fresh(): Promise<Result<AccessToken>> {
+    const streak = this.#refusals;
+    const now = this.#now();
+    // A clock set back before the last refusal does not stretch the wait.
+    if (streak && now < streak.nextTryAt && now >= streak.lastAt)
+      return { ok: false, error: { ...streak.failure, retryAfterMs: streak.nextTryAt - now } };
+    const grant = await this.#ask();
+    return grant.ok ? success(grant.value.token) : grant;
+  }
+
+  #ask(): Promise<Result<TokenGrant>> {
     this.#pending ??= this.#request().finally(() => {
       this.#pending = undefined;
     });
     return this.#pending;
+  }
+
+  /** Records a refused token request and says what it means (see the class comment). */
+  #refused(answer: ServiceFailure): Result<never> {
+    const answeredAt = this.#now();
+    const count = (this.#refusals?.count ?? 0) + 1;
+    const firstAt = this.#refusals?.firstAt ?? answeredAt;
+    const baseMs = Math.min(
+      TOKEN_REFUSAL_BACKOFF_MS.longest,
+      TOKEN_REFUSAL_BACKOFF_MS.first * 2 ** (count - 1),
+    );
+    const backoffMs = Math.round(baseMs * (1 + this.#random() / 2));
+    // A 401 without an OAuth body: its status is all the service said.
+    const serviceCode = answer.code === 'service_error' ? `HTTP ${answer.httpStatus}` : answer.code;
+    const refused: ServiceFailure = {
+      ...answer,
+      code: TOKEN_REFUSED,
+      serviceCode,
+      message: userMessage(TOKEN_REFUSED, answer.serviceMessage, undefined, serviceCode),
+      retryable: true,
+      stage: 'token',
+    };
+    const lasted = count >= TOKEN_REFUSALS_TO_REJECT && answeredAt - firstAt >= TOKEN_REFUSAL_WINDOW_MS;
+    const rejected = lasted || !this.#grants.has(this.#credentials);
+    const meaning = rejected ? asRejected(refused) : refused;
+    this.#refusals = {
+      count,
+      firstAt,
+      lastAt: answeredAt,
+      nextTryAt: answeredAt + backoffMs,
+      failure: meaning,
+    };
+    return { ok: false, error: rejected ? meaning : { ...meaning, retryAfterMs: backoffMs } };
   }
 
   async #request(): Promise<Result<TokenGrant>> {
@@ -98,18 +210,11 @@ export class TokenManager implements TokenSource {
       timeoutMs: TOKEN_TIMEOUT_MS,
     });
     if (!answer.ok) {
-      // RFC 6749 §5.2: a bad client answers 401, or 400 with one of these codes; any other 400
-      // (invalid_request, unsupported_grant_type…) is shown with its own code and message.
-      const rejected =
-        answer.error.httpStatus === 401 ||
-        (answer.error.httpStatus === 400 && CREDENTIAL_ERRORS.has(answer.error.code));
-      const error = { ...answer.error, stage: 'token' as const };
-      return rejected
-        ? {
-            ok: false,
-            error: { ...error, code: 'credentials_rejected', message: userMessage('credentials_rejected') },
-          }
-        : { ok: false, error };
+      // Any other failure (invalid_request, unsupported_grant_type, an outage…) is shown with its
+      // own code and message, and neither lengthens nor ends a streak of refusals.
+      return isRefusal(answer.error)
+        ? this.#refused(answer.error)
+        : { ok: false, error: { ...answer.error, stage: 'token' } };
     }
     const grant = answer.value.body;
     const lifetimeMs = grant.expires_in === undefined ? undefined : grant.expires_in * 1000;
@@ -120,6 +225,8 @@ export class TokenManager implements TokenSource {
     };
     this.#current = token;
     this.#currentAskedAt = requestedAt;
+    this.#refusals = undefined;
+    this.#grants.add(this.#credentials);
     this.#renewAt =
       token.expiresAt === undefined
         ? Number.POSITIVE_INFINITY

@@ -29,6 +29,8 @@ export const ERROR_CATALOG = {
   timeout: 'errors.timeout',
   rate_limited: 'errors.rate_limited',
   credentials_rejected: 'errors.credentials_rejected',
+  // A refused token request waited out (PRODUCT.md): the service's OAuth code is `serviceCode`.
+  token_refused: 'errors.token_refused',
   insufficient_scope: 'errors.insufficient_scope',
   idempotency_key_reused: 'errors.idempotency_key_reused',
   upload_expired: 'errors.upload_expired',
@@ -60,11 +62,17 @@ export function isCatalogCode(code: string): code is CatalogCode {
 
 /**
  * The message a user sees for an error, in `t`'s language (English unless given): the
- * catalog's words for a known code; for an unknown code, the code itself with the service's
- * message so nothing is hidden.
+ * catalog's words for a known code (with the service's own code where they name it,
+ * `serviceCode`); for an unknown code, the code itself with the service's message so nothing
+ * is hidden.
  */
-export function userMessage(code: string, serviceMessage?: string, t: Translator['t'] = english()): string {
-  if (isCatalogCode(code)) return t(ERROR_CATALOG[code]);
+export function userMessage(
+  code: string,
+  serviceMessage?: string,
+  t: Translator['t'] = english(),
+  serviceCode?: string,
+): string {
+  if (isCatalogCode(code)) return t(ERROR_CATALOG[code], { serviceCode: serviceCode ?? '?' });
   const detail = serviceMessage?.trim();
   return detail ? t('errors.unknownCodeWithDetail', { code, detail }) : t('errors.unknownCode', { code });
 }

@@ -86,6 +86,21 @@ describe('npm run simulator (cli.ts)', () => {
     expect(exitCode).toBe(0);
   });
 
+  it('--token-refusal-rate refuses token requests as during a key rotation', async () => {
+    const cli = await startCli(['--port', '0', '--json', '--token-refusal-rate', '1'], /\n/);
+    const { baseUrl } = JSON.parse(cli.output().trim()) as { baseUrl: string };
+    const answer = await fetchJson(`${baseUrl}/oauth/token`, {
+      method: 'POST',
+      headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials&client_id=demo-desk&client_secret=demo-desk-secret',
+    });
+    expect([answer.status, answer.body.error]).toEqual([400, 'invalid_grant']);
+    const state = await fetchJson(`${baseUrl}/__simulator/state`);
+    expect(state.body.faults).toMatchObject({ tokenRefusalRate: 1, tokenRefusalCode: 'invalid_grant' });
+    cli.process.kill('SIGTERM');
+    await once(cli.process, 'exit');
+  });
+
   it('--upload-mbit throttles uploads and says so in the banner and the control API', async () => {
     const cli = await startCli(['--port', '0', '--upload-mbit', '20'], /Ctrl\+C/);
     expect(cli.output()).toContain('Uplink          20 Mbit/s for uploads');

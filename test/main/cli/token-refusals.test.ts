@@ -1,0 +1,157 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { TOKEN_REFUSAL_BACKOFF_MS } from '../../../main/client/token-manager';
+import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
+import { bundleCli, killAllCli, parseJsonLines, runCli, startCli } from '../../support/cli-process';
+import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
+import { expectExactlyOnePreparedRequestEach, writeContractManifest } from './cli-fixtures';
+
+/**
+ * Issue 21, point 5: a service refuses token requests for a moment during a key rotation. `send`
+ * as a user runs it rides that out in one run; only credentials that never got a token in this
+ * process are rejected at the first refusal (the check before anything is sent).
+ */
+let files: TempFolder;
+let cliPath: string;
+let sim: Simulator | undefined;
+let work: TempFolder | undefined;
+
+beforeAll(async () => {
+  files = makeTempFolder('desk-cli-token-');
+  cliPath = await bundleCli(files.path);
+}, 60_000);
+
+afterEach(async () => {
+  await killAllCli();
+  await sim?.close();
+  sim = undefined;
+  work?.remove();
+  work = undefined;
+});
+
+afterAll(() => files?.remove());
+
+function sendArgs(manifestPath: string, dataDir: string, baseUrl: string): string[] {
+  return ['send', manifestPath, '--base-url', baseUrl, '--data-dir', dataDir, '--json'];
+}
+
+function tokenStatuses(service: Simulator): (number | null)[] {
+  return service.state
+    .calls()
+    .filter((call) => call.operation === 'token')
+    .map((call) => call.status);
+}
+
+describe('send while the service refuses some token requests', () => {
+  it('prepares 12 documents in one run at 20 % token refusals, tokens living 1 s: exit 0, one request per reference, no violation', async () => {
+    const startedAt = Date.now();
+    const count = 12;
+    work = makeTempFolder('desk-cli-token-batch-');
+    const manifest = await writeContractManifest(work, { count, pages: 20, seed: 3 });
+    // Tokens live 1 s by the service's clock (and it says so), and 20-page documents cross a
+    // 2 Mbit/s uplink: a run of some seconds that asks for a token again and again. Seed 3 refuses
+    // the 2nd and 4th token requests after the check (then the 8th, 11th and 12th).
+    const service = await startSimulator({ seed: 3, tokenTtlSeconds: 1, uploadMbit: 2 });
+    sim = service;
+    const dataDir = work.file('data');
+    const cli = startCli(cliPath, sendArgs(manifest.path, dataDir, service.baseUrl), {
+      credentials: DEMO_CLIENT,
+    });
+    // How long each wait for a refused token lasts: from when it is said to when it ends.
+    const tokenWaitsMs: number[] = [];
+    cli.onStdoutLine((line) => {
+      const event = JSON.parse(line) as { state?: string; resumesAt?: number; cause?: { code?: string } };
+      if (event.state === 'waiting' && event.cause?.code === 'token_refused' && event.resumesAt)
+        tokenWaitsMs.push(event.resumesAt - Date.now());
+    });
+    // The first token (the check before anything is sent) is granted: these credentials work.
+    // From then on, one token request in five is refused, as during a key rotation.
+    while (!tokenStatuses(service).includes(200)) {
+      if (!cli.running()) throw new Error(`send ended before its first token:\n${cli.stderr()}`);
+      await sleep(1);
+    }
+    service.faults.set({ tokenRefusalRate: 0.2 });
+    const result = await cli.done;
+
+    const events = parseJsonLines(result.stdout);
+    expect(result.stderr).toBe('');
+    expect(result.code, result.stdout.slice(-3_000)).toBe(0);
+    expect(events.at(-1)).toMatchObject({
+      type: 'summary',
+      state: 'finished',
+      prepared: count,
+      failed: 0,
+      needsCheck: 0,
+    });
+    // The refusals happened, and each was waited out with the service's code said.
+    const refusals = tokenStatuses(service).filter((status) => status === 400).length;
+    expect(refusals).toBeGreaterThanOrEqual(1);
+    const waits = events.filter((event) => event.type === 'engine-state' && event.state === 'waiting');
+    expect(waits).toContainEqual(
+      expect.objectContaining({
+        cause: expect.objectContaining({ code: 'token_refused', serviceCode: 'invalid_grant' }),
+      }),
+    );
+    expect(events.filter((event) => event.type === 'engine-state' && event.state === 'stopped')).toEqual([]);
+    // The run waits as long as the token's backoff asks, no more (refusals that last are judged
+    // after about 30 s, not minutes). Each refusal here is the first of its streak (a token is
+    // granted between two), whose backoff is 2 s and its jitter.
+    expect(tokenStatuses(service).join()).not.toContain('400,400');
+    expect(tokenWaitsMs.length).toBeGreaterThan(0);
+    expect(Math.max(...tokenWaitsMs)).toBeLessThanOrEqual(TOKEN_REFUSAL_BACKOFF_MS.first * 1.5 + 500);
+    await expectExactlyOnePreparedRequestEach(service, manifest, dataDir);
+    expect(service.state.violations()).toEqual([]);
+    console.log(
+      `12 documents at 20 % token refusals: ${((Date.now() - startedAt) / 1000).toFixed(1)} s, token requests ${JSON.stringify(tokenStatuses(service))}, ${waits.length} waiting events, the longest ${Math.max(...tokenWaitsMs)} ms`,
+    );
+  }, 120_000);
+
+  it('says a refused token once per wait, not once per document that met it', async () => {
+    work = makeTempFolder('desk-cli-token-words-');
+    const manifest = await writeContractManifest(work, { count: 8, pages: 0, seed: 23 });
+    const service = await startSimulator({ seed: 23 });
+    sim = service;
+    const args = sendArgs(manifest.path, work.file('data'), service.baseUrl).filter(
+      (arg) => arg !== '--json',
+    );
+    const cli = startCli(cliPath, args, { credentials: DEMO_CLIENT, env: { DESK_LOG: 'json' } });
+    // Once the first document is prepared, the service forgets every token and refuses the next
+    // token request: every document in progress meets the refusal.
+    let refused = false;
+    cli.onStdoutLine((line) => {
+      if (!refused && line.endsWith(': prepared')) {
+        refused = true;
+        service.faults.enqueue({ kind: 'tokenRefusal' });
+        service.revokeTokens();
+      }
+    });
+    const result = await cli.done;
+
+    expect(result.code, result.stdout).toBe(0);
+    const waits = result.stderr.split('\n').filter((line) => line.includes('"send.waiting"')).length;
+    const said = result.stdout.split('\n').filter((line) => line.includes('refused a token'));
+    expect(tokenStatuses(service).filter((status) => status === 400)).toHaveLength(1);
+    expect(waits).toBeGreaterThan(1);
+    expect(said).toEqual([
+      '  … The service refused a token (invalid_grant) — often a moment during key rotation; trying again…',
+    ]);
+    expect(result.stdout).toContain('8 of 8 documents prepared, 0 failed.');
+  }, 60_000);
+
+  it('ends at once, credentials rejected and nothing sent, when the first token of the run is refused', async () => {
+    work = makeTempFolder('desk-cli-token-first-');
+    const manifest = await writeContractManifest(work, { count: 2, pages: 0, seed: 22 });
+    const service = await startSimulator({ seed: 22 });
+    sim = service;
+    service.faults.enqueue({ kind: 'tokenRefusal' });
+    const args = sendArgs(manifest.path, work.file('data'), service.baseUrl).filter(
+      (arg) => arg !== '--json',
+    );
+    const result = await runCli(cliPath, args, { credentials: DEMO_CLIENT });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'The service rejected the connection credentials. Check SIGNING_CLIENT_ID and SIGNING_CLIENT_SECRET, then run the same command again. Nothing was sent.\n',
+    );
+    expect(service.state.calls().map((call) => [call.operation, call.status])).toEqual([['token', 400]]);
+  }, 60_000);
+});

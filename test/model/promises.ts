@@ -1,0 +1,145 @@
+/**
+ * The promises, checked after every step of a generated history (issue 21, point 10):
+ * - at most one request per reference at the service, unless the person sent anew on purpose or
+ *   the app told them a second one may exist (and that was true);
+ * - every "needs your check" is true: what it says could be so;
+ * - nothing acknowledged is lost: every request the service made under a desk's key is known
+ *   to a desk (or was let go on purpose), and every data folder loads;
+ * - every request is tracked until it is final;
+ * - the service saw no breach of its protocol.
+ */
+import type { DocumentState } from '../../main/batch/batch-state';
+import { classOf, needsTracking } from '../../main/batch/document-class';
+import { isFinalStage, stageOf } from '../../shared/service/status';
+import type { DeskSlot, World } from './world';
+
+/** A broken promise, said with what the test saw. */
+export class BrokenPromise extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BrokenPromise';
+  }
+}
+
+function broken(message: string): never {
+  throw new BrokenPromise(message);
+}
+
+const HOUR = 3_600_000;
+
+/** Checks every promise against the world as it is now. */
+export async function checkPromises(world: World): Promise<void> {
+  const documents = await world.documents();
+  const requests = world.sim.state.requests();
+  const calls = world.sim.state.calls();
+  const counts = world.sim.state.countByExternalReference();
+  const arrivedKeys = new Set(calls.flatMap((call) => (call.idempotencyKey ? [call.idempotencyKey] : [])));
+  const requestsUnderKey = (key: string | undefined) =>
+    key === undefined ? [] : requests.filter((request) => request.idempotencyKey === key);
+  const where = (slot: DeskSlot, document: DocumentState) =>
+    `${slot.name}: ${document.draft.externalReference} (${document.draft.id.slice(0, 8)})`;
+
+  // An attempt is "may have been applied" only when it could have been: it reached the service,
+  // or the process died, or the line dropped calls. A pause or a quit alone never makes one.
+  for (const { slot, document } of documents) {
+    const create = document.send.create;
+    if (!create?.unknown) continue;
+    if (arrivedKeys.has(create.idempotencyKey) || slot.disruptions > 0 || world.ledger.lineFaults) continue;
+    broken(
+      `${where(slot, document)}: an attempt is "outcome unknown", yet none reached the service and nothing was cut`,
+    );
+  }
+
+  // Every check is true, and a "may now have two requests" counts for the reference.
+  for (const { slot, batch, document } of documents) {
+    const check = document.send.check;
+    if (!check) continue;
+    const seen = `${slot.name}/${batch.id}/${document.draft.id}/${check.at}`;
+    if (world.ledger.seenChecks.has(seen)) continue;
+    world.ledger.seenChecks.add(seen);
+    const reference = document.draft.externalReference;
+    const key = document.send.create?.idempotencyKey;
+    switch (check.reason) {
+      case 'new_request_after_unknown': {
+        const firstAt = Date.parse(check.firstAttemptAt ?? '');
+        const elapsed = Date.parse(check.at) - firstAt;
+        const assumedMs = (slot.retentionHours ?? 1) * HOUR;
+        if (!(elapsed >= assumedMs) && (counts[reference] ?? 0) < 2)
+          broken(
+            `${where(slot, document)}: "may now have two requests" ${Math.round(elapsed / 60_000)} min after the first attempt, within the ${assumedMs / HOUR} h the service is assumed to keep keys, and the service holds one`,
+          );
+        world.ledger.alarms.set(reference, (world.ledger.alarms.get(reference) ?? 0) + 1);
+        break;
+      }
+      case 'held_at_service':
+      case 'created_without_id':
+        if (requestsUnderKey(key).length === 0)
+          broken(
+            `${where(slot, document)}: "${check.reason}", yet the service holds no request under its key`,
+          );
+        break;
+      case 'held_elsewhere': {
+        const holder = check.holder;
+        const holds = documents.some(
+          (other) =>
+            other.slot === slot &&
+            other.document.draft.id === holder?.documentId &&
+            other.document.draft.externalReference === reference,
+        );
+        if (!holds)
+          broken(`${where(slot, document)}: held back for a document that does not carry its reference`);
+        break;
+      }
+      case 'key_refused':
+        if (!document.send.create?.unknown)
+          broken(`${where(slot, document)}: "key refused" for a key with no attempt of unknown outcome`);
+        break;
+    }
+  }
+
+  // At most one request per reference, but for what the person chose and what the app said.
+  for (const [reference, count] of Object.entries(counts)) {
+    const allowed = 1 + (world.ledger.anew.get(reference) ?? 0) + (world.ledger.alarms.get(reference) ?? 0);
+    if (count > allowed)
+      broken(
+        `${reference}: ${count} requests at the service; ${world.ledger.anew.get(reference) ?? 0} sent anew on purpose, ${world.ledger.alarms.get(reference) ?? 0} said`,
+      );
+  }
+
+  // Nothing acknowledged lost: every request made under a desk's key is known to a desk.
+  for (const request of requests) {
+    if (world.ledger.releasedKeys.has(request.idempotencyKey)) continue;
+    const known = documents.some(
+      ({ document }) =>
+        document.send.requestId === request.id ||
+        document.send.create?.idempotencyKey === request.idempotencyKey ||
+        document.send.check?.newRequestId === request.id,
+    );
+    if (!known)
+      broken(`${request.externalReference}: the service holds ${request.id}, and no data folder knows it`);
+  }
+
+  // Every prepared request is tracked until it is final (or on its way to be, by a send that resumes).
+  for (const request of requests) {
+    if (!request.preparedAt || world.ledger.releasedKeys.has(request.idempotencyKey)) continue;
+    const stage = stageOf({
+      status: request.status,
+      documentStatus: request.documentStatus,
+      evidenceReady: request.evidenceReady,
+      preparedAt: request.preparedAt,
+      finalizedAt: request.finalizedAt ?? undefined,
+    });
+    if (isFinalStage(stage)) continue;
+    const followers = documents.filter(({ document }) => document.send.requestId === request.id);
+    const tracked = followers.some(
+      ({ document }) => needsTracking(document) || classOf(document) === 'sending' || document.gone,
+    );
+    if (!tracked)
+      broken(
+        `${request.externalReference}: ${request.id} is ${request.status} at the service and not final, yet no data folder tracks it (${followers.map(({ slot, document }) => `${where(slot, document)} ${classOf(document)}`).join('; ') || 'no document follows it'})`,
+      );
+  }
+
+  const violations = world.sim.state.violations();
+  if (violations.length > 0) broken(`the service saw a breach: ${violations.join(' | ')}`);
+}
