@@ -4,7 +4,6 @@
  * made, and the generation of a key sent anew on purpose. The send engine asks it; the rules of
  * what to do with the answers are the step machine's.
  */
-import type { BatchDefaults } from '../../shared/domain/batch';
 import type { BatchStore } from '../store/batch-store';
 import type { BatchEvent } from './batch-events';
 import type { ConnectionAddress } from './batch-connection';
@@ -25,9 +24,9 @@ export class ContractGuard {
   }
 
   /** The Idempotency-Key of `document`'s next creation key, derived from the contract and its generation. */
-  keyFor(defaults: BatchDefaults, document: DocumentState): string {
+  keyFor(document: DocumentState): string {
     return derivedIdempotencyKey(
-      contractIdentity(this.#service, defaults, document.draft),
+      contractIdentity(this.#service, document.draft),
       document.send.generation ?? 0,
     );
   }
@@ -70,27 +69,24 @@ export class ContractGuard {
    * The generation of `document`'s next key when it is sent anew on purpose: past its own and
    * past every key the data folder made for the same contract, so it cannot replay theirs.
    */
-  nextGeneration(batchId: string, defaults: BatchDefaults, document: DocumentState): number {
-    const identity = contractIdentity(this.#service, defaults, document.draft);
+  nextGeneration(batchId: string, document: DocumentState): number {
+    const identity = contractIdentity(this.#service, document.draft);
     let highest = document.send.generation ?? 0;
-    for (const { other, defaults: theirs } of this.#others(batchId, document)) {
-      if (sameContract(contractIdentity(this.#service, theirs, other.draft), identity))
+    for (const { other } of this.#others(batchId, document)) {
+      if (sameContract(contractIdentity(this.#service, other.draft), identity))
         highest = Math.max(highest, other.send.generation ?? 0);
     }
     return highest + 1;
   }
 
-  #others(
-    batchId: string,
-    document: DocumentState,
-  ): { other: DocumentState; batchName: string; defaults: BatchDefaults }[] {
+  #others(batchId: string, document: DocumentState): { other: DocumentState; batchName: string }[] {
     const reference = document.draft.externalReference;
-    const found: { other: DocumentState; batchName: string; defaults: BatchDefaults }[] = [];
+    const found: { other: DocumentState; batchName: string }[] = [];
     for (const ref of this.#registry.carriersOf(reference, { batchId, documentId: document.draft.id })) {
       const batch = this.#store.get(ref.batchId);
       const other = batch?.documents.find((candidate) => candidate.draft.id === ref.documentId);
       if (batch && other && other.draft.externalReference === reference)
-        found.push({ other, batchName: batch.name, defaults: batch.defaults });
+        found.push({ other, batchName: batch.name });
     }
     return found;
   }

@@ -1,15 +1,15 @@
 /**
  * What a contract is, whatever folder its files lie in (PRODUCT.md "Where the spec is silent"):
- * the service it goes to, its reference, its PDF's digest and the people who receive it. A
- * moved, renamed or copied folder, or a second desk, holds the same contract; the creation's
- * Idempotency-Key is derived from it, so the service itself recognises the contract when it
- * comes again from anywhere, as long as it keeps the key.
+ * the service it goes to, its reference and its PDF's digest. A moved, renamed or copied
+ * folder, or a second desk, holds the same contract; the creation's Idempotency-Key is derived
+ * from it, so the service itself recognises the contract when it comes again from anywhere, as
+ * long as it keeps the key. The people who receive it are left out on purpose: a name corrected
+ * in the spreadsheet on a second desk is still the same document under the same reference, and
+ * must meet the first desk's key rather than make a second request.
  */
 import { createHash } from 'node:crypto';
-import type { BatchDefaults, DocumentDraft } from '../../shared/domain/batch';
-import type { Participant } from '../../shared/service/wire';
+import type { DocumentDraft } from '../../shared/domain/batch';
 import { canonicalBaseUrl, type ConnectionAddress } from './batch-connection';
-import { effectiveRecipients } from './create-body';
 
 /** The identity of one contract at one service. */
 export interface ContractIdentity {
@@ -18,37 +18,15 @@ export interface ContractIdentity {
   readonly reference: string;
   /** SHA-256 of the PDF, lower-case hex. */
   readonly sha256: string;
-  /** Everyone who receives it (sent with the creation, then added), in one canonical order. */
-  readonly people: readonly string[];
 }
 
-/** One person as the identity sees them: e-mail in lower case, and what they do. */
-function personOf(person: Participant): string {
-  return JSON.stringify([
-    person.email.trim().toLowerCase(),
-    person.participant_type,
-    person.role.trim(),
-    person.name.trim(),
-    person.signing_order ?? null,
-    person.is_internal ?? false,
-  ]);
-}
-
-/**
- * The identity of `draft` sent to `service` within a batch of `defaults`. People are sorted: a
- * manifest whose rows were reordered holds the same contract.
- */
-export function contractIdentity(
-  service: ConnectionAddress,
-  defaults: BatchDefaults,
-  draft: DocumentDraft,
-): ContractIdentity {
+/** The identity of `draft` sent to `service`. */
+export function contractIdentity(service: ConnectionAddress, draft: DocumentDraft): ContractIdentity {
   return {
     baseUrl: canonicalBaseUrl(service.baseUrl),
     clientId: service.clientId,
     reference: draft.externalReference,
     sha256: draft.pdf.sha256,
-    people: [...effectiveRecipients(defaults, draft), ...draft.extraParticipants].map(personOf).sort(),
   };
 }
 
@@ -66,14 +44,7 @@ const KEY_PREFIX = 'sbd1-';
 export function derivedIdempotencyKey(identity: ContractIdentity, generation: number): string {
   const digest = createHash('sha256')
     .update(
-      JSON.stringify([
-        identity.baseUrl,
-        identity.clientId,
-        identity.reference,
-        identity.sha256,
-        identity.people,
-        generation,
-      ]),
+      JSON.stringify([identity.baseUrl, identity.clientId, identity.reference, identity.sha256, generation]),
     )
     .digest('hex');
   return `${KEY_PREFIX}${digest}`;
@@ -85,8 +56,6 @@ export function sameContract(a: ContractIdentity, b: ContractIdentity): boolean 
     a.baseUrl === b.baseUrl &&
     a.clientId === b.clientId &&
     a.reference === b.reference &&
-    a.sha256 === b.sha256 &&
-    a.people.length === b.people.length &&
-    a.people.every((person, index) => person === b.people[index])
+    a.sha256 === b.sha256
   );
 }

@@ -470,7 +470,7 @@ export class SendEngine {
         type: 'check_resolved_new',
         documentId,
         keepUpload: decision.keepUpload,
-        generation: this.#guard.nextGeneration(batchId, this.#batch(batchId).defaults, document),
+        generation: this.#guard.nextGeneration(batchId, document),
       },
     ]);
     this.#runs.get(batchId)?.wake();
@@ -491,7 +491,7 @@ export class SendEngine {
       {
         type: 'reference_reuse_accepted',
         documentId,
-        generation: this.#guard.nextGeneration(batchId, this.#batch(batchId).defaults, document),
+        generation: this.#guard.nextGeneration(batchId, document),
       },
     ]);
     return true;
@@ -523,7 +523,7 @@ export class SendEngine {
     return {
       now: this.#now(),
       defaults,
-      keyFor: (document) => this.#guard.keyFor(defaults, document),
+      keyFor: (document) => this.#guard.keyFor(document),
       holdersOf: (document) => this.#guard.holdersOf(batchId, document),
       keyRetentionMs: this.#options.keyRetentionMs ?? DEFAULT_KEY_RETENTION_MS,
       uploadExpiryMarginMs: this.#options.uploadExpiryMarginMs ?? 10 * 60_000,

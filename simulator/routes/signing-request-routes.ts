@@ -137,32 +137,19 @@ function keyAnswer(call: ApiCall, earlier: IdempotencyEntry, canonicalBody: stri
   return creationAnswer(call, status, { ...earlier.createdResponse, idempotent_replay: true }, true);
 }
 
-/** The e-mail addresses of a creation's recipients, in one order. */
-function recipientEmails(recipients: unknown): string {
-  if (!Array.isArray(recipients)) return '';
-  return recipients
-    .map((recipient) => String((recipient as { email?: unknown } | null)?.email ?? '').toLowerCase())
-    .sort()
-    .join(',');
-}
-
 /**
  * True when a body reused under a key creates another contract than the key's first body
- * (another reference, another PDF, other recipients): a client bug. The same contract with
- * another upload of the same PDF is what a second data folder or desk sends under a key derived
- * from the contract.
+ * (another reference, or another PDF): a client bug. The same contract with another upload of
+ * the same PDF, its recipients as written then, is what a second data folder or desk sends
+ * under a key derived from the contract.
  */
 function anotherContract(call: ApiCall, earlier: IdempotencyEntry, body: Record<string, unknown>): boolean {
   const { state } = call.service;
   const first = state.requests.get(earlier.requestId);
   const document = body.document as { upload_id?: unknown } | undefined;
   const upload = typeof document?.upload_id === 'string' ? state.uploads.get(document.upload_id) : undefined;
-  const firstEmails = recipientEmails(first?.participants.filter((participant) => !participant.addedLater));
   return (
-    !first ||
-    body.external_reference !== first.externalReference ||
-    upload?.sha256 !== first.uploadSha256 ||
-    recipientEmails(body.recipients) !== firstEmails
+    !first || body.external_reference !== first.externalReference || upload?.sha256 !== first.uploadSha256
   );
 }
 

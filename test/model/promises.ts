@@ -11,6 +11,7 @@
 import type { DocumentState } from '../../main/batch/batch-state';
 import { classOf, needsTracking } from '../../main/batch/document-class';
 import { isFinalStage, stageOf } from '../../shared/service/status';
+import { keyRetentionMs } from '../../simulator/variants';
 import type { DeskSlot, World } from './world';
 
 /** A broken promise, said with what the test saw. */
@@ -36,6 +37,44 @@ export async function checkPromises(world: World): Promise<void> {
   const arrivedKeys = new Set(calls.flatMap((call) => (call.idempotencyKey ? [call.idempotencyKey] : [])));
   const requestsUnderKey = (key: string | undefined) =>
     key === undefined ? [] : requests.filter((request) => request.idempotencyKey === key);
+  /** The desks that know a request by its id (the same key is derived on every desk). */
+  const desksKnowing = (request: (typeof requests)[number]) =>
+    new Set(
+      documents
+        .filter(
+          ({ document }) =>
+            document.send.requestId === request.id || document.send.check?.newRequestId === request.id,
+        )
+        .map(({ slot }) => slot.name),
+    );
+  /**
+   * Requests of `reference` made by a data folder that knew none of the earlier ones, when the
+   * service no longer kept the key of any earlier one made under the same key: a second desk
+   * the service could not warn (the README's stated limit).
+   */
+  const forgottenAcrossDesks = (reference: string, retentionMs: number): number => {
+    const ofReference = requests
+      .filter((request) => request.externalReference === reference)
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    let explained = 0;
+    ofReference.forEach((request, index) => {
+      if (index === 0) return;
+      const mine = desksKnowing(request);
+      const earlier = ofReference.slice(0, index);
+      // Only a request under the same key could have been recognised (a key sent anew on
+      // purpose is another one), and only while the service kept it.
+      const forgotten = earlier.every(
+        (before) =>
+          before.idempotencyKey !== request.idempotencyKey ||
+          Date.parse(request.createdAt) - Date.parse(before.createdAt) >= retentionMs,
+      );
+      const unknownHere = earlier.every(
+        (before) => ![...desksKnowing(before)].some((desk) => mine.has(desk)),
+      );
+      if (forgotten && unknownHere) explained += 1;
+    });
+    return explained;
+  };
   const where = (slot: DeskSlot, document: DocumentState) =>
     `${slot.name}: ${document.draft.externalReference} (${document.draft.id.slice(0, 8)})`;
 
@@ -97,13 +136,31 @@ export async function checkPromises(world: World): Promise<void> {
     }
   }
 
-  // At most one request per reference, but for what the person chose and what the app said.
+  // At most one request per reference, but for what the person chose and what the app said, and
+  // the one limit the README states: another data folder, once the service forgot the key.
+  const retention = keyRetentionMs(world.variant);
   for (const [reference, count] of Object.entries(counts)) {
-    const allowed = 1 + (world.ledger.anew.get(reference) ?? 0) + (world.ledger.alarms.get(reference) ?? 0);
-    if (count > allowed)
+    const allowed =
+      1 +
+      (world.ledger.anew.get(reference) ?? 0) +
+      (world.ledger.alarms.get(reference) ?? 0) +
+      forgottenAcrossDesks(reference, retention);
+    if (count > allowed) {
+      const held = requests
+        .filter((request) => request.externalReference === reference)
+        .map(
+          (request) =>
+            `${request.id} made ${request.createdAt} under ${request.idempotencyKey.slice(0, 12)}…, known to ${
+              documents
+                .filter(({ document }) => document.send.requestId === request.id)
+                .map(({ slot, batch }) => `${slot.name}/${batch.name}`)
+                .join(', ') || 'no document by its id'
+            }`,
+        );
       broken(
-        `${reference}: ${count} requests at the service; ${world.ledger.anew.get(reference) ?? 0} sent anew on purpose, ${world.ledger.alarms.get(reference) ?? 0} said`,
+        `${reference}: ${count} requests at the service; ${world.ledger.anew.get(reference) ?? 0} sent anew on purpose, ${world.ledger.alarms.get(reference) ?? 0} said: ${held.join('; ')}`,
       );
+    }
   }
 
   // Nothing acknowledged lost: every request made under a desk's key is known to a desk.
