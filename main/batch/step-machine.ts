@@ -170,9 +170,17 @@ export function nextStep(document: DocumentState, facts: RunFacts, context: Step
   if (!send.requestId) {
     const create = send.create;
     if (create) {
-      // Answered without an id: replayed once, a moment later, to learn it.
-      if (create.appliedWithoutId && facts.replayNotBefore > context.now)
-        return { kind: 'wait', until: facts.replayNotBefore };
+      if (create.appliedWithoutId) {
+        // A request exists under the key. Replayed once the service may have forgotten the key,
+        // the key would make a second one: the person finds the first one instead.
+        if (!withinKeyRetention(create, context.now, context.keyRetentionMs))
+          return {
+            kind: 'record',
+            events: [{ type: 'check_needed', documentId, reason: 'created_without_id' }],
+          };
+        // Answered without an id: replayed once, a moment later, to learn it.
+        if (facts.replayNotBefore > context.now) return { kind: 'wait', until: facts.replayNotBefore };
+      }
       // A key once stored is always used again, however old its upload: releasing it is
       // decided only from the service's answer (see decideCreation).
       const marker: BatchEvent[] = create.inFlight ? [] : [{ type: 'create_attempt_started', documentId }];

@@ -7,6 +7,9 @@ import type { Simulator } from '../../simulator/simulator';
 import { DEMO_CLIENT } from '../../simulator/simulator';
 import { writePdf, type TempFolder } from './pdf-files';
 
+/** How far a test desk's clock runs ahead of this computer's once it is open (see openTestDesk). */
+export const TEST_DESK_CLOCK_AHEAD_MS = 6_000;
+
 /**
  * Opens a desk on `dataDir` against the simulator, with quick retries and waits for tests. Its
  * clock is this computer's, moved 6 s ahead once the desk is open: as if the app had started a
@@ -32,7 +35,7 @@ export async function openTestDesk(
     ...overrides,
   });
   if (!opening.ok) throw new Error(opening.message);
-  startedAgoMs = 6_000;
+  startedAgoMs = TEST_DESK_CLOCK_AHEAD_MS;
   return opening.desk;
 }
 

@@ -76,6 +76,7 @@ async function openDesk(machine: Machine): Promise<Desk> {
     fs: machine.fs,
     concurrency: 2,
     reuploadBackoffMs: 5,
+    replayForIdMs: 10,
     engineWaitMs: { first: 10, longest: 40 },
     retry: { baseDelayMs: 2, maxDelayMs: 20, maxAttempts: 3, maxRetryAfterMs: 5_000 },
     // This computer's clock moves with the service's: a weekend passes for both.

@@ -715,6 +715,19 @@ describe('decideCreation', () => {
     expect(decision.next).toBe(next);
   });
 
+  it('never replays a key answered without an id once the service may have forgotten it: that would make a second request', () => {
+    // The key was stored an hour before NOW; the service is assumed to keep it an hour.
+    const waiting = documentAfter(queued, uploaded(NOW + 20 * HOUR), minted, attempting, {
+      type: 'create_answered_without_id',
+      documentId: DOC,
+    });
+    expect(nextStep(waiting, NO_RUN_FACTS, context)).toEqual({
+      kind: 'record',
+      events: [{ type: 'check_needed', documentId: DOC, reason: 'created_without_id' }],
+    });
+    expect(nextStep(waiting, NO_RUN_FACTS, { ...context, keyRetentionMs: 2 * HOUR }).kind).toBe('create');
+  });
+
   it('replays a key answered without an id a moment later, not at once', () => {
     const decision = decideCreation(
       fresh,
@@ -728,12 +741,14 @@ describe('decideCreation', () => {
       type: 'create_answered_without_id',
       documentId: DOC,
     });
-    expect(nextStep(waiting, decision.facts!, context)).toEqual({
+    // Within the time the service keeps keys (the key was stored an hour ago).
+    const within: StepContext = { ...context, keyRetentionMs: 2 * HOUR };
+    expect(nextStep(waiting, decision.facts!, within)).toEqual({
       kind: 'wait',
       until: NOW + REPLAY_FOR_ID_AFTER_MS,
     });
     expect(
-      nextStep(waiting, decision.facts!, { ...context, now: NOW + REPLAY_FOR_ID_AFTER_MS }),
+      nextStep(waiting, decision.facts!, { ...within, now: NOW + REPLAY_FOR_ID_AFTER_MS }),
     ).toMatchObject({
       kind: 'create',
       key: 'key-1',

@@ -96,7 +96,13 @@ describe('the command line with --profile', () => {
     for (const request of sim.state.requests()) sim.complete(request.id);
     const run = await cli(['watch', '--profile', PROFILE, '--data-dir', dataDir, '--json']);
     expect(run.code).toBe(0);
-    expect(jsonLines(run.stdout).at(-1)).toEqual({ type: 'summary', open: 0, gone: 0 });
+    expect(jsonLines(run.stdout).at(-1)).toEqual({
+      type: 'summary',
+      open: 0,
+      gone: 0,
+      ended: 0,
+      unknownStatus: 0,
+    });
   }, 60_000);
 
   it('names a profile that does not exist', async () => {
