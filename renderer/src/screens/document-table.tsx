@@ -301,6 +301,35 @@ const DocumentRow = memo(function DocumentRow({
               <span className="visually-hidden"> {t('documents.action.openCeremonyFor', { reference })}</span>
             </button>
           )}
+          {document.heldBy && (
+            <>
+              <button
+                type="button"
+                className="link"
+                onClick={() =>
+                  actions.navigate({ name: 'batch', batchId: document.heldBy?.batchId ?? batchId })
+                }
+              >
+                {t('documents.action.openHolder', { batch: document.heldBy.batchName })}
+              </button>
+              <button
+                type="button"
+                onClick={() => {
+                  const holder = document.heldBy;
+                  if (
+                    holder &&
+                    window.confirm(
+                      `${t('check.newQuestion', { reference })}\n\n${t('check.newWhyHeld', { reference, file: holder.fileName, batch: holder.batchName })}`,
+                    )
+                  )
+                    void actions.sending.sendAsNew(batchId, document.id);
+                }}
+              >
+                {t('documents.action.sendAnew')}
+                <span className="visually-hidden"> {reference}</span>
+              </button>
+            </>
+          )}
           {document.check && (
             <button type="button" onClick={() => onCheck(document)}>
               {t('documents.action.check')}

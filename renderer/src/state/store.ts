@@ -497,6 +497,10 @@ export const useDesk = create<DeskState & WaitsState & DeskActions>((setState, g
         return answer;
       },
       async sendAsNew(batchId, documentId) {
+        // A draft another batch holds the reference of is not sent now: it goes in the next review.
+        const heldDraft =
+          get().details[batchId]?.documents.find((document) => document.id === documentId)?.heldBy !==
+          undefined;
         const answer = await checkAnswer(
           () => unwrap(desk().sending.sendAsNew(batchId, documentId)),
           get().translator,
@@ -507,7 +511,11 @@ export const useDesk = create<DeskState & WaitsState & DeskActions>((setState, g
           withNotice(
             state,
             'success',
-            reference ? t('check.sentAsNew', { reference }) : t('check.sentAsNewUnnamed'),
+            heldDraft && reference
+              ? t('documents.anewReady', { reference })
+              : reference
+                ? t('check.sentAsNew', { reference })
+                : t('check.sentAsNewUnnamed'),
           ),
         );
         await get().loadBatch(batchId);

@@ -438,3 +438,69 @@ describe('a document’s content for its preview (documents.content)', () => {
     );
   });
 });
+
+describe('a draft whose contract another batch already sent (issue 21)', () => {
+  it('is held back by the review and its row, naming the batch; sent anew on purpose it goes in the next review, a second request then', async () => {
+    await saveOffice();
+    const first = await batchOf([{ reference: 'HR-7', recipients: [signer('Ann', 'ann@example.com')] }]);
+    await sendAsReviewed(handlers, first.batchId);
+    await until('HR-7 waiting', async () =>
+      (await handlers['batches.get'](first.batchId)).documents[0]?.class === 'waiting' ? true : undefined,
+    );
+    // The same contract in a second batch (a folder imported twice).
+    const second = await handlers['batches.create']('Contracts again');
+    await handlers['documents.addPaths'](second.id, [files.file('HR-7.pdf')]);
+    const [draft] = (await handlers['batches.get'](second.id)).documents;
+    await handlers['documents.update'](second.id, draft!.id, {
+      externalReference: 'HR-7',
+      recipients: [signer('Ann', 'ann@example.com')],
+    });
+
+    const review = await handlers['sending.review'](second.id);
+    expect(review.documentIds).toEqual([]);
+    expect(review.blocked).toEqual([
+      {
+        id: draft!.id,
+        externalReference: 'HR-7',
+        problems: [
+          'HR-7.pdf in the batch “Contracts” already has, or may have, a signing request for HR-7 at this service: it is not sent again. Carry on with that batch, give this document its own reference, or send it anew on purpose from its row.',
+        ],
+      },
+    ]);
+    const row = (await handlers['batches.get'](second.id)).documents[0]!;
+    expect(row.heldBy).toMatchObject({
+      batchId: first.batchId,
+      batchName: 'Contracts',
+      fileName: 'HR-7.pdf',
+    });
+
+    // On purpose, after the row's warning: it goes in the next review, under a key of its own.
+    await handlers['sending.sendAsNew'](second.id, draft!.id);
+    expect((await handlers['batches.get'](second.id)).documents[0]!.heldBy).toBeUndefined();
+    const again = await handlers['sending.review'](second.id);
+    expect(again.documentIds).toEqual([draft!.id]);
+    await sendAsReviewed(handlers, second.id);
+    await until('the second HR-7 waiting', async () =>
+      (await handlers['batches.get'](second.id)).documents[0]?.class === 'waiting' ? true : undefined,
+    );
+    expect(sim.state.countByExternalReference()).toEqual({ 'HR-7': 2 });
+  });
+
+  it('the same PDF added twice to a batch is one document, and the answer says so', async () => {
+    const batch = await handlers['batches.create']('Offers');
+    const path = await writePdf(files, 'offer.pdf', 'Offer');
+    const added = await handlers['documents.addPaths'](batch.id, [path, `${files.path}/./offer.pdf`]);
+    expect(added.added).toBe(1);
+    expect(added.rejected).toEqual([
+      {
+        path: `${files.path}/./offer.pdf`,
+        code: 'already_in_batch',
+        message:
+          'offer.pdf is already in this batch as offer.pdf: the same PDF under the same reference is one contract, so it was not added again.',
+      },
+    ]);
+    const later = await handlers['documents.addPaths'](batch.id, [path]);
+    expect(later.added).toBe(0);
+    expect((await handlers['batches.get'](batch.id)).documents).toHaveLength(1);
+  });
+});
