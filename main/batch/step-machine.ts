@@ -176,7 +176,14 @@ export function nextStep(document: DocumentState, facts: RunFacts, context: Step
         if (!withinKeyRetention(create, context.now, context.keyRetentionMs))
           return {
             kind: 'record',
-            events: [{ type: 'check_needed', documentId, reason: 'created_without_id' }],
+            events: [
+              {
+                type: 'check_needed',
+                documentId,
+                // That answer may itself have been a second request (it came after a lost one).
+                reason: create.twoMayExist ? 'new_request_after_unknown' : 'created_without_id',
+              },
+            ],
           };
         // Answered without an id: replayed once, a moment later, to learn it.
         if (facts.replayNotBefore > context.now) return { kind: 'wait', until: facts.replayNotBefore };
