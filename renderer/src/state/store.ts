@@ -349,10 +349,13 @@ export const useDesk = create<DeskState & WaitsState & DeskActions>((setState, g
       }
     },
     async createBatch(name) {
+      const from = get().screen;
       const batch = await attempt(set, () => unwrap(desk().batches.create(name)));
       if (batch) {
         set((state) => withBatchSummary(state, batch));
-        get().navigate({ name: 'batch', batchId: batch.id });
+        // Opened only if the person is still where they asked for it: one who went elsewhere
+        // meanwhile is not taken away (the new batch is in the list).
+        if (get().screen === from) get().navigate({ name: 'batch', batchId: batch.id });
       }
     },
     async renameBatch(batchId, name) {
