@@ -88,7 +88,7 @@ describe('a copy of the folder is never sent again by itself', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('Nothing was sent');
     expect(refused.stderr).toContain(
-      `${REFERENCES.join(', ')}: in the batch "manifest.csv", made from ${manifest.path}`,
+      `${REFERENCES.join(', ')}: in the batch "manifest.csv", sent from ${manifest.path}`,
     );
     expect(refused.stderr).toContain('--continue-batch');
     expect(refused.stderr).toContain('--send-new --confirm');
@@ -114,6 +114,40 @@ describe('a copy of the folder is never sent again by itself', () => {
     );
     // Run again: nothing more.
     expect((await send(join(copy, 'manifest.csv'))).code).toBe(0);
+    expect(Object.values(sim.state.countByExternalReference())).toEqual([2, 2, 2, 2]);
+  });
+
+  it('two batches hold them (a copy sent anew): --continue-batch and resolve from a third copy tell the two "manifest.csv" batches apart by where each was sent from', async () => {
+    expect((await send(manifest.path)).code).toBe(0);
+    const copy = join(work.path, 'Batch - Copy');
+    cpSync(join(work.path, 'Batch'), copy, { recursive: true });
+    const copyManifest = join(copy, 'manifest.csv');
+    expect((await send(copyManifest, work.file('data'), '--send-new', '--confirm')).code).toBe(0);
+    const third = join(work.path, 'Batch - Copy (2)');
+    cpSync(join(work.path, 'Batch'), third, { recursive: true });
+    const both = `"manifest.csv" (sent from ${manifest.path}), "manifest.csv" (sent from ${copyManifest})`;
+
+    const continued = await send(join(third, 'manifest.csv'), work.file('data'), '--continue-batch');
+    expect(continued.code).toBe(2);
+    expect(continued.stderr).toContain(`this manifest's contracts are in 2: ${both}.`);
+    const resolved = await runCli(
+      cliPath,
+      [
+        'resolve',
+        join(third, 'manifest.csv'),
+        '--base-url',
+        sim.baseUrl,
+        '--data-dir',
+        work.file('data'),
+        '--reference',
+        'HR-2026-002',
+        '--link',
+        'sr_whatever',
+      ],
+      { credentials: DEMO_CLIENT },
+    );
+    expect(resolved.code).toBe(2);
+    expect(resolved.stderr).toContain(`HR-2026-002 is in 2 batches of this data folder (${both})`);
     expect(Object.values(sim.state.countByExternalReference())).toEqual([2, 2, 2, 2]);
   });
 
