@@ -17,6 +17,7 @@ import {
   type RunFacts,
   type StepContext,
 } from '../../../main/batch/step-machine';
+import { checkExplanation } from '../../../main/batch/send-messages';
 import type { CreationAnswer, PrepareOutcome } from '../../../main/client/service-client';
 import type { ServiceFailure } from '../../../main/client/service-failure';
 import type { Upload } from '../../../shared/service/wire';
@@ -726,6 +727,20 @@ describe('decideCreation', () => {
       events: [{ type: 'check_needed', documentId: DOC, reason: 'created_without_id' }],
     });
     expect(nextStep(waiting, NO_RUN_FACTS, { ...context, keyRetentionMs: 2 * HOUR }).kind).toBe('create');
+    // Its words are true on this path, where the app did not ask the service again.
+    const step = nextStep(waiting, NO_RUN_FACTS, context);
+    const checked = documentAfter(
+      queued,
+      uploaded(NOW + 20 * HOUR),
+      minted,
+      attempting,
+      { type: 'create_answered_without_id', documentId: DOC },
+      ...(step.kind === 'record' ? step.events : []),
+    );
+    const words = checkExplanation(checked);
+    expect(words).toContain('did not say its id');
+    expect(words).not.toContain('asked again');
+    expect(words).toContain('safe only while it still keeps the request');
   });
 
   it('replays a key answered without an id a moment later, not at once', () => {
