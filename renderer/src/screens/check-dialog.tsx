@@ -7,8 +7,14 @@ type Check = NonNullable<DocumentView['check']>;
 
 /** What the dialog offers for a check: only what main accepts for its reason. */
 export interface CheckChoices {
-  /** "Keep <id>": links the request the service just created. */
+  /** "Keep <id>" / "Follow <id>": links the request the service answered with. */
   readonly keep: string | undefined;
+  /**
+   * How that request came: `created` just now by this document's retry, or `held` at the
+   * service already, this very contract sent from another data folder or computer (followed,
+   * not kept over another).
+   */
+  readonly keepKind: 'created' | 'held';
   /** The id field, to link a request the user found at the service. */
   readonly linkOther: boolean;
   /** "Send as a new request…", behind a second confirmation. */
@@ -25,17 +31,17 @@ export interface CheckChoices {
 export function checkChoices(check: Check): CheckChoices {
   switch (check.reason) {
     case 'new_request_after_unknown':
-      return { keep: check.newRequestId, linkOther: true, sendAsNew: false };
+      return { keep: check.newRequestId, keepKind: 'created', linkOther: true, sendAsNew: false };
     case 'created_without_id':
-      return { keep: undefined, linkOther: true, sendAsNew: false };
+      return { keep: undefined, keepKind: 'created', linkOther: true, sendAsNew: false };
     case 'key_refused':
-      return { keep: undefined, linkOther: true, sendAsNew: true };
+      return { keep: undefined, keepKind: 'created', linkOther: true, sendAsNew: true };
     case 'held_elsewhere':
       // The other document holds the request: nothing here to link, only to send anew on purpose.
-      return { keep: undefined, linkOther: false, sendAsNew: true };
+      return { keep: undefined, keepKind: 'created', linkOther: false, sendAsNew: true };
     case 'held_at_service':
       // The service holds this contract from elsewhere: follow that request here, or send anew.
-      return { keep: check.newRequestId, linkOther: true, sendAsNew: true };
+      return { keep: check.newRequestId, keepKind: 'held', linkOther: true, sendAsNew: true };
   }
 }
 
@@ -98,7 +104,9 @@ export function CheckDialog({
 
   const reference = document.externalReference;
   const check = document.check;
-  const choices = check ? checkChoices(check) : { keep: undefined, linkOther: true, sendAsNew: false };
+  const choices: CheckChoices = check
+    ? checkChoices(check)
+    : { keep: undefined, keepKind: 'created', linkOther: true, sendAsNew: false };
 
   useEffect(() => {
     const element = dialog.current;
@@ -262,8 +270,14 @@ export function CheckDialog({
 
       {choices.keep !== undefined && (
         <section aria-labelledby={`${id}-keep`}>
-          <h3 id={`${id}-keep`}>{t('check.keepTitle')}</h3>
-          <p className="hint">{t('check.keepHint', { reference })}</p>
+          <h3 id={`${id}-keep`}>
+            {choices.keepKind === 'held' ? t('check.followTitle') : t('check.keepTitle')}
+          </h3>
+          <p className="hint">
+            {choices.keepKind === 'held'
+              ? t('check.followHint', { requestId: choices.keep })
+              : t('check.keepHint', { reference })}
+          </p>
           {confirmLink('keep') ?? (
             <div className="actions">
               <button
@@ -273,7 +287,9 @@ export function CheckDialog({
                 aria-disabled={busy !== undefined || undefined}
                 onClick={() => void link(choices.keep ?? '', 'keep', false)}
               >
-                {t('check.keep', { requestId: choices.keep ?? '' })}
+                {choices.keepKind === 'held'
+                  ? t('check.follow', { requestId: choices.keep ?? '' })
+                  : t('check.keep', { requestId: choices.keep ?? '' })}
               </button>
             </div>
           )}
