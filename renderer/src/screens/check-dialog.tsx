@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type RefObject } from 'react';
+import type { Translator } from '../../../shared/i18n/translator';
 import type { DocumentView } from '../../../shared/ipc/views';
 import { useT } from '../i18n';
 import { useDesk, type CheckAnswer } from '../state/store';
@@ -43,6 +44,28 @@ export function checkChoices(check: Check): CheckChoices {
       // The service holds this contract from elsewhere: follow that request here, or send anew.
       return { keep: check.newRequestId, keepKind: 'held', linkOther: true, sendAsNew: true };
   }
+}
+
+/**
+ * A draft held back because another batch's document holds its reference, as the check dialog
+ * shows it: the same words and the one way on as a document the engine held back while sending
+ * (`held_elsewhere`: send anew on purpose, after a second confirmation naming that batch).
+ * Undefined for any other document.
+ */
+export function heldBackCheck(document: DocumentView, t: Translator['t']): DocumentView | undefined {
+  const holder = document.heldBy;
+  if (!holder || document.check) return undefined;
+  const words = { reference: document.externalReference, file: holder.fileName, batch: holder.batchName };
+  return {
+    ...document,
+    check: {
+      reason: 'held_elsewhere',
+      explanation: holder.requestId
+        ? t('check.heldElsewhereWithId', { ...words, requestId: holder.requestId })
+        : t('check.heldElsewhere', words),
+      holder,
+    },
+  };
 }
 
 /** Where an action started, so its confirmation, its error and the focus after "No" go back there. */

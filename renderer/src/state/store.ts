@@ -497,6 +497,10 @@ export const useDesk = create<DeskState & WaitsState & DeskActions>((setState, g
         return answer;
       },
       async sendAsNew(batchId, documentId) {
+        // A draft held back (another batch holds its reference) is not sent now: it joins the next review.
+        const heldDraft = get().details[batchId]?.documents.some(
+          (document) => document.id === documentId && document.heldBy !== undefined && !document.check,
+        );
         const answer = await checkAnswer(
           () => unwrap(desk().sending.sendAsNew(batchId, documentId)),
           get().translator,
@@ -507,7 +511,11 @@ export const useDesk = create<DeskState & WaitsState & DeskActions>((setState, g
           withNotice(
             state,
             'success',
-            reference ? t('check.sentAsNew', { reference }) : t('check.sentAsNewUnnamed'),
+            heldDraft && reference
+              ? t('check.heldAnewAccepted', { reference })
+              : reference
+                ? t('check.sentAsNew', { reference })
+                : t('check.sentAsNewUnnamed'),
           ),
         );
         await get().loadBatch(batchId);
