@@ -7,7 +7,7 @@ import { adoptOlderBatch, holdsRequests } from '../batch/older-batch';
 import { checkManifestFile, formatIssue } from '../batch/manifest';
 import { openDesk, type Connection, type Desk } from '../desk-core';
 import type { CliArgs } from './cli-args';
-import { documentsLabel, quoted, runBatch, type ResumeHint } from './batch-run';
+import { documentsLabel, optionArg, quoted, runBatch, type ResumeHint } from './batch-run';
 import { chooseConnection, recordedAddressProblem, stderrLogger } from './cli-connection';
 import { countLabel, EXIT, type CliOutput } from './cli-output';
 import {
@@ -66,8 +66,8 @@ export async function openManifestDesk(args: CliArgs, out: CliOutput): Promise<M
     return EXIT.badInput;
   }
   const connectionOption = args.profile
-    ? `--profile ${quoted(args.profile)}`
-    : `--base-url ${quoted(connection.baseUrl)}`;
+    ? optionArg('--profile', args.profile)
+    : optionArg('--base-url', connection.baseUrl);
   const hint: ResumeHint = {
     manifestPath,
     dataDir,
