@@ -100,6 +100,21 @@ describe('a copy of the folder is never sent again by itself', () => {
     expect(sim.state.countByExternalReference()).toEqual(once());
   });
 
+  it('a folder name that is a terminal escape sequence is shown, not obeyed: the held batch is named with \\u001b', async () => {
+    const hostile = join(work.path, 'Batch\u001b]0;owned\u0007\u001b[2J');
+    renameSync(join(work.path, 'Batch'), hostile);
+    expect((await send(join(hostile, 'manifest.csv'))).code).toBe(0);
+    cpSync(hostile, join(work.path, 'Copy'), { recursive: true });
+    const refused = await send(join(work.path, 'Copy', 'manifest.csv'));
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      `sent from ${work.path}/Batch\\u001b]0;owned\\u0007\\u001b[2J/manifest.csv`,
+    );
+    expect(refused.stderr + refused.stdout).not.toContain('\u001b');
+    expect(refused.stderr + refused.stdout).not.toContain('\u0007');
+    expect(sim.state.countByExternalReference()).toEqual(once());
+  });
+
   it('--send-new --confirm sends its contracts anew on purpose: a second request each, no more', async () => {
     expect((await send(manifest.path)).code).toBe(0);
     const copy = join(work.path, 'Batch - Copy');
