@@ -743,6 +743,36 @@ describe('decideCreation', () => {
     expect(words).toContain('safe only while it still keeps the request');
   });
 
+  it('a key answered without an id after a lost answer, beyond the retention: two may exist, and the person is told so', () => {
+    // The bare answer was a new request that came too late to prove the first attempt created nothing.
+    const twoMayExist = documentAfter(queued, uploaded(NOW + 20 * HOUR), minted, attempting, unknownOutcome, {
+      type: 'create_answered_without_id',
+      documentId: DOC,
+      twoMayExist: true,
+    });
+    const expected = [{ type: 'check_needed', documentId: DOC, reason: 'new_request_after_unknown' }];
+    expect(nextStep(twoMayExist, NO_RUN_FACTS, context)).toEqual({ kind: 'record', events: expected });
+    // Within the retention the replay that tells the id answers without one again: the same.
+    const replayedBare = decideCreation(
+      twoMayExist,
+      twoMayExist.send.create!,
+      applied({ id: undefined }),
+      NO_RUN_FACTS,
+      { ...context, keyRetentionMs: 2 * HOUR },
+    );
+    expect(replayedBare.events).toEqual(expected);
+    const checked = documentAfter(
+      queued,
+      uploaded(NOW + 20 * HOUR),
+      minted,
+      attempting,
+      unknownOutcome,
+      { type: 'create_answered_without_id', documentId: DOC, twoMayExist: true },
+      ...expected,
+    );
+    expect(checkExplanation(checked)).toContain('REF-1 may now have two signing requests at the service.');
+  });
+
   it('replays a key answered without an id a moment later, not at once', () => {
     const decision = decideCreation(
       fresh,
