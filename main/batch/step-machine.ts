@@ -174,17 +174,7 @@ export function nextStep(document: DocumentState, facts: RunFacts, context: Step
         // A request exists under the key. Replayed once the service may have forgotten the key,
         // the key would make a second one: the person finds the first one instead.
         if (!withinKeyRetention(create, context.now, context.keyRetentionMs))
-          return {
-            kind: 'record',
-            events: [
-              {
-                type: 'check_needed',
-                documentId,
-                // That answer may itself have been a second request (it came after a lost one).
-                reason: create.twoMayExist ? 'new_request_after_unknown' : 'created_without_id',
-              },
-            ],
-          };
+          return { kind: 'record', events: [withoutIdCheck(documentId, create)] };
         // Answered without an id: replayed once, a moment later, to learn it.
         if (facts.replayNotBefore > context.now) return { kind: 'wait', until: facts.replayNotBefore };
       }
@@ -352,6 +342,18 @@ export function decideUpload(
 }
 
 /**
+ * The check for a key answered without an id whose id cannot be learned: the request exists
+ * (`created_without_id`), or, when that answer was a new request after an attempt of unknown
+ * outcome beyond the key retention, two may exist and the person is told so
+ * (`new_request_after_unknown`, unnamed).
+ */
+function withoutIdCheck(documentId: string, create: CreationKey): BatchEvent {
+  return create.twoMayExist === true
+    ? { type: 'check_needed', documentId, reason: 'new_request_after_unknown' }
+    : { type: 'check_needed', documentId, reason: 'created_without_id' };
+}
+
+/**
  * The decision after a creation attempt under the document's stored key (PRODUCT.md §3,
  * "needs your check"). Once any attempt's outcome is unknown, the key is never released by
  * itself: a refusal, or an answer that is not a replay, asks the user instead.
@@ -383,8 +385,7 @@ export function decideCreation(
     });
     if (id === undefined) {
       // A request exists under the key; a replay of the key, a moment later, says its id.
-      if (create.appliedWithoutId)
-        return { events: [{ type: 'check_needed', documentId, reason: 'created_without_id' }], next: 'stop' };
+      if (create.appliedWithoutId) return { events: [withoutIdCheck(documentId, create)], next: 'stop' };
       return {
         events: [
           {

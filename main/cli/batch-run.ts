@@ -78,7 +78,7 @@ export function documentsLabel(count: number): string {
 
 /** The commands that answer a document's check, ready to paste, for its reason. */
 function resolveCommands(document: DocumentState, hint: ResumeHint): string[] {
-  const base = `npm run cli -- resolve ${quoted(hint.manifestPath)} ${hint.connectionOption} --data-dir ${quoted(hint.dataDir)} --reference ${quoted(document.draft.externalReference)}`;
+  const base = `npm run cli -- resolve ${quoted(hint.manifestPath)} ${hint.connectionOption} --data-dir ${quoted(hint.dataDir)} ${optionArg('--reference', document.draft.externalReference)}`;
   const check = document.send.check;
   if (check?.reason === 'held_elsewhere')
     return [
@@ -88,7 +88,7 @@ function resolveCommands(document: DocumentState, hint: ResumeHint): string[] {
   if (check?.reason === 'held_at_service')
     return [
       check.newRequestId
-        ? `follow the service's request: ${base} --link ${quoted(check.newRequestId)}`
+        ? `follow the service's request: ${base} ${optionArg('--link', check.newRequestId)}`
         : `link the request you found:   ${base} --link REQUEST_ID`,
       `or send it anew on purpose:   ${base} --send-new --confirm   (a second request)`,
     ];
@@ -98,8 +98,16 @@ function resolveCommands(document: DocumentState, hint: ResumeHint): string[] {
       `or, if there is none, send it: ${base} --send-new --confirm   (a second request if one exists)`,
     );
   if (check?.reason === 'new_request_after_unknown' && check.newRequestId)
-    lines.push(`or keep the one just created: ${base} --link ${quoted(check.newRequestId)}`);
+    lines.push(`or keep the one just created: ${base} ${optionArg('--link', check.newRequestId)}`);
   return lines;
+}
+
+/**
+ * `--name value`, ready to paste: the value quoted for a POSIX shell, and joined by `=` when it
+ * starts with a dash (`--reference=-7`), which the option parser would otherwise take for an option.
+ */
+export function optionArg(name: string, value: string): string {
+  return value.startsWith('-') ? `${name}=${quoted(value)}` : `${name} ${quoted(value)}`;
 }
 
 /** Quotes `text` for a POSIX shell when it needs it. */

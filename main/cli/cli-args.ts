@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { checkBaseUrl } from '../credentials/base-url';
-import { KEY_RETENTION_HOURS_MAX } from '../credentials/profile-store';
+import { KEY_RETENTION_HOURS_MAX, KEY_RETENTION_HOURS_MIN } from '../../shared/domain/key-retention';
 
 export const USAGE = `Usage:
   npm run cli -- validate MANIFEST
@@ -56,7 +56,7 @@ const optionsSchema = z.object({
     .pipe(
       z
         .number()
-        .min(0.25, '--key-retention-hours must be at least 0.25')
+        .min(KEY_RETENTION_HOURS_MIN, `--key-retention-hours must be at least ${KEY_RETENTION_HOURS_MIN}`)
         .max(KEY_RETENTION_HOURS_MAX, `--key-retention-hours must be at most ${KEY_RETENTION_HOURS_MAX}`),
     )
     .optional(),

@@ -12,14 +12,31 @@ export interface CliOutput {
   readonly json: boolean;
 }
 
+/**
+ * Characters a terminal acts on rather than shows: C0 and C1 controls but the line break and the
+ * tab (an escape sequence can retitle the window or rewrite what is on screen, a carriage return
+ * hides what came before it on the line), and the bidirectional overrides that reorder a line.
+ */
+const TERMINAL_CONTROLS = /(?![\n\t])[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu;
+
+/**
+ * `text` as a terminal shows it: each control character written as `\u001b`. Sentences carry
+ * words the app does not choose (a service's status word, id or message, a folder's name), and
+ * none of them may act on the person's terminal. (--json is read by programs: JSON.stringify
+ * escapes the C0 controls there.)
+ */
+export function printable(text: string): string {
+  return text.replace(TERMINAL_CONTROLS, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** Output to the process's streams. */
 export function processOutput(json: boolean): CliOutput {
   const line = (payload: Readonly<Record<string, unknown>>) =>
     process.stdout.write(`${JSON.stringify(payload)}\n`);
   return {
     json,
-    say: (text) => (json ? line({ type: 'message', text }) : process.stdout.write(`${text}\n`)),
-    error: (text) => (json ? line({ type: 'error', text }) : process.stderr.write(`${text}\n`)),
+    say: (text) => (json ? line({ type: 'message', text }) : process.stdout.write(`${printable(text)}\n`)),
+    error: (text) => (json ? line({ type: 'error', text }) : process.stderr.write(`${printable(text)}\n`)),
     event: (payload) => {
       if (json) line(payload);
     },

@@ -71,6 +71,14 @@ export function findManifestBatch(
 }
 
 /**
+ * A batch as a person tells it apart: its name and where it was last sent from (copies of one
+ * folder all make batches named "manifest.csv").
+ */
+export function batchLabel(batch: Pick<BatchState, 'name' | 'source'>): string {
+  return batch.source ? `"${batch.name}" (sent from ${batch.source})` : `"${batch.name}" (made in the app)`;
+}
+
+/**
  * The batch `resolve` answers for `manifestPath`: the one made from that path, else the one
  * batch at `service` with a document of `reference` (a moved or copied manifest), else why not.
  */
@@ -94,7 +102,7 @@ export function findResolveBatch(
   if (candidates.length > 1)
     return {
       problem: `${reference} is in ${candidates.length} batches of this data folder (${candidates
-        .map((batch) => `"${batch.name}"`)
+        .map(batchLabel)
         .join(', ')}): run resolve with the manifest each was sent from.`,
     };
   return { batch: only };

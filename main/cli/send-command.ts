@@ -7,10 +7,16 @@ import { adoptOlderBatch, holdsRequests } from '../batch/older-batch';
 import { checkManifestFile, formatIssue } from '../batch/manifest';
 import { openDesk, type Connection, type Desk } from '../desk-core';
 import type { CliArgs } from './cli-args';
-import { documentsLabel, quoted, runBatch, type ResumeHint } from './batch-run';
+import { documentsLabel, optionArg, quoted, runBatch, type ResumeHint } from './batch-run';
 import { chooseConnection, recordedAddressProblem, stderrLogger } from './cli-connection';
 import { countLabel, EXIT, type CliOutput } from './cli-output';
-import { findManifestBatch, manifestTarget, takeManifestIn, type HoldingBatch } from './manifest-batch';
+import {
+  batchLabel,
+  findManifestBatch,
+  manifestTarget,
+  takeManifestIn,
+  type HoldingBatch,
+} from './manifest-batch';
 import { checkService } from './service-check';
 import { reportStoreDamage } from './store-report';
 
@@ -60,8 +66,8 @@ export async function openManifestDesk(args: CliArgs, out: CliOutput): Promise<M
     return EXIT.badInput;
   }
   const connectionOption = args.profile
-    ? `--profile ${quoted(args.profile)}`
-    : `--base-url ${quoted(connection.baseUrl)}`;
+    ? optionArg('--profile', args.profile)
+    : optionArg('--base-url', connection.baseUrl);
   const hint: ResumeHint = {
     manifestPath,
     dataDir,
@@ -108,7 +114,8 @@ function heldElsewhere(holders: readonly HoldingBatch[], hint: ResumeHint, out: 
     'Nothing was sent: this data folder already sent contracts of this manifest from another batch, so they are not sent again.',
   );
   for (const { batch, references, sameContracts } of holders) {
-    const where = batch.source ? `made from ${batch.source}` : 'made in the app';
+    // Where it was last sent from: a moved batch, or one continued from a copy, follows that path.
+    const where = batch.source ? `sent from ${batch.source}` : 'made in the app';
     const what =
       sameContracts === references.length
         ? 'the same contracts'
@@ -157,7 +164,7 @@ export async function sendCommand(args: CliArgs, out: CliOutput): Promise<number
     }
     if (target.kind === 'several') {
       out.error(
-        `--continue-batch needs one batch, and this manifest's contracts are in ${target.holders.length}: ${target.holders.map(({ batch }) => `"${batch.name}"`).join(', ')}. Continue each from the manifest it was sent from.`,
+        `--continue-batch needs one batch, and this manifest's contracts are in ${target.holders.length}: ${target.holders.map(({ batch }) => batchLabel(batch)).join(', ')}. Continue each from the manifest it was sent from.`,
       );
       return EXIT.badInput;
     }

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { KEY_RETENTION_HOURS_MAX, KEY_RETENTION_HOURS_MIN } from '../../shared/domain/key-retention';
 import { baseUrlSchema } from './base-url';
 import {
   sameSecretAddress,
@@ -47,9 +48,6 @@ export interface ProfileInput {
 }
 
 export type ProfileField = 'name' | 'baseUrl' | 'clientId' | 'secret' | 'keyRetentionHours';
-
-/** The longest key retention a connection may state: a year (services keep keys hours to days). */
-export const KEY_RETENTION_HOURS_MAX = 8_760;
 
 /** Bad input, named by field, with a message that says what is accepted. */
 export interface InvalidProfile {
@@ -137,7 +135,7 @@ const clientIdSchema = z
 
 const keyRetentionSchema = z
   .number()
-  .min(0.25, 'The time the service keeps keys must be at least a quarter of an hour.')
+  .min(KEY_RETENTION_HOURS_MIN, 'The time the service keeps keys must be at least a quarter of an hour.')
   .max(
     KEY_RETENTION_HOURS_MAX,
     `The time the service keeps keys must be at most ${KEY_RETENTION_HOURS_MAX} hours.`,

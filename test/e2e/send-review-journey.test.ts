@@ -82,6 +82,56 @@ describe('the review is what is sent, in Chromium', () => {
     expect(Object.values(sim.state.countByExternalReference())).toEqual([1, 1, 1]);
   }, 60_000);
 
+  it('a copy of a sent batch: its drafts are held back naming the batch that sent them; "Send anew on purpose…" on a row asks twice, and only that document goes, in the next review', async () => {
+    app = await launchApp({ host: 'browser' });
+    const { page, sim } = app;
+    const client = registerJourneyClient(app);
+    await saveConnection(page, { name: 'Office', baseUrl: sim.baseUrl, ...client });
+    await createBatch(page, 'Monday');
+    await importSampleManifest(app, 'Monday');
+    await sendBatch(page);
+    await page.getByText('3 documents sent; they are waiting for signatures.').waitFor({ timeout: 30_000 });
+
+    await createBatch(page, 'Monday again');
+    const table = await importSampleManifest(app, 'Monday again');
+    await table
+      .getByText('in the batch “Monday” already has, or may have, a signing request for NDA-2026-017', {
+        exact: false,
+      })
+      .waitFor();
+    await table.getByRole('button', { name: 'Send anew on purpose… NDA-2026-017' }).click();
+    const dialog = page.getByRole('dialog', { name: 'NDA-2026-017 needs your check' });
+    await dialog.getByText('NDA-2026-017 was not sent:', { exact: false }).waitFor();
+    expect(await dialog.getByRole('button', { name: 'Link this request' }).count()).toBe(0);
+    await dialog.getByRole('button', { name: 'Send as a new request…' }).click();
+    await dialog
+      .getByText('in the batch “Monday” already has, or may have, a request for NDA-2026-017', {
+        exact: false,
+      })
+      .waitFor();
+    await dialog.getByRole('button', { name: 'Yes, send NDA-2026-017 as a new request' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page
+      .getByText("NDA-2026-017 will be sent as a new request, on purpose: it is in the batch's next review.")
+      .waitFor();
+    expect(await table.getByRole('button', { name: 'Send anew on purpose… NDA-2026-017' }).count()).toBe(0);
+    expect(await table.getByRole('button', { name: 'Send anew on purpose… RH-2026-0142' }).count()).toBe(1);
+
+    await page.getByRole('button', { name: 'Send batch' }).click();
+    const review = page.getByRole('dialog', { name: 'Review before sending Monday again' });
+    await review.getByText('1 document will be sent to 1 person.').waitFor();
+    await review.getByRole('button', { name: /^Send 1 document to / }).click();
+    await review.waitFor({ state: 'hidden' });
+    await page
+      .getByText('1 document sent; it is waiting for signatures.', { exact: false })
+      .waitFor({ timeout: 30_000 });
+    expect(sim.state.countByExternalReference()).toEqual({
+      'NDA-2026-017': 2,
+      'RH-2026-0142': 1,
+      'RH-2026-0143': 1,
+    });
+  }, 90_000);
+
   it('"Resume sending" after a pause sends the queued documents only; a document added meanwhile waits for its review', async () => {
     app = await launchApp({ host: 'browser' });
     const { page, sim, files } = app;

@@ -49,7 +49,7 @@ describe('the words for a document state', () => {
     );
     expect(describeState(ended, createTranslator('fr').t)).toBe('Terminé\u00a0: declined');
     expect(describeState(unknown, createTranslator('de').t)).toBe(
-      'Status nicht erkannt: on_hold — wird weiter geprüft, seltener',
+      'Status nicht erkannt: on_hold — wird weiterhin geprüft, aber seltener',
     );
   });
 });

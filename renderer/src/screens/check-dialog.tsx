@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type RefObject } from 'react';
+import type { Translator } from '../../../shared/i18n/translator';
 import type { DocumentView } from '../../../shared/ipc/views';
 import { useT } from '../i18n';
 import { useDesk, type CheckAnswer } from '../state/store';
@@ -7,8 +8,14 @@ type Check = NonNullable<DocumentView['check']>;
 
 /** What the dialog offers for a check: only what main accepts for its reason. */
 export interface CheckChoices {
-  /** "Keep <id>": links the request the service just created. */
+  /** "Keep <id>" / "Follow <id>": links the request the service answered with. */
   readonly keep: string | undefined;
+  /**
+   * How that request came: `created` just now by this document's retry, or `held` at the
+   * service already, this very contract sent from another data folder or computer (followed,
+   * not kept over another).
+   */
+  readonly keepKind: 'created' | 'held';
   /** The id field, to link a request the user found at the service. */
   readonly linkOther: boolean;
   /** "Send as a new request…", behind a second confirmation. */
@@ -25,18 +32,40 @@ export interface CheckChoices {
 export function checkChoices(check: Check): CheckChoices {
   switch (check.reason) {
     case 'new_request_after_unknown':
-      return { keep: check.newRequestId, linkOther: true, sendAsNew: false };
+      return { keep: check.newRequestId, keepKind: 'created', linkOther: true, sendAsNew: false };
     case 'created_without_id':
-      return { keep: undefined, linkOther: true, sendAsNew: false };
+      return { keep: undefined, keepKind: 'created', linkOther: true, sendAsNew: false };
     case 'key_refused':
-      return { keep: undefined, linkOther: true, sendAsNew: true };
+      return { keep: undefined, keepKind: 'created', linkOther: true, sendAsNew: true };
     case 'held_elsewhere':
       // The other document holds the request: nothing here to link, only to send anew on purpose.
-      return { keep: undefined, linkOther: false, sendAsNew: true };
+      return { keep: undefined, keepKind: 'created', linkOther: false, sendAsNew: true };
     case 'held_at_service':
       // The service holds this contract from elsewhere: follow that request here, or send anew.
-      return { keep: check.newRequestId, linkOther: true, sendAsNew: true };
+      return { keep: check.newRequestId, keepKind: 'held', linkOther: true, sendAsNew: true };
   }
+}
+
+/**
+ * A draft held back because another batch's document holds its reference, as the check dialog
+ * shows it: the same words and the one way on as a document the engine held back while sending
+ * (`held_elsewhere`: send anew on purpose, after a second confirmation naming that batch).
+ * Undefined for any other document.
+ */
+export function heldBackCheck(document: DocumentView, t: Translator['t']): DocumentView | undefined {
+  const holder = document.heldBy;
+  if (!holder || document.check) return undefined;
+  const words = { reference: document.externalReference, file: holder.fileName, batch: holder.batchName };
+  return {
+    ...document,
+    check: {
+      reason: 'held_elsewhere',
+      explanation: holder.requestId
+        ? t('check.heldElsewhereWithId', { ...words, requestId: holder.requestId })
+        : t('check.heldElsewhere', words),
+      holder,
+    },
+  };
 }
 
 /** Where an action started, so its confirmation, its error and the focus after "No" go back there. */
@@ -98,7 +127,9 @@ export function CheckDialog({
 
   const reference = document.externalReference;
   const check = document.check;
-  const choices = check ? checkChoices(check) : { keep: undefined, linkOther: true, sendAsNew: false };
+  const choices: CheckChoices = check
+    ? checkChoices(check)
+    : { keep: undefined, keepKind: 'created', linkOther: true, sendAsNew: false };
 
   useEffect(() => {
     const element = dialog.current;
@@ -262,8 +293,14 @@ export function CheckDialog({
 
       {choices.keep !== undefined && (
         <section aria-labelledby={`${id}-keep`}>
-          <h3 id={`${id}-keep`}>{t('check.keepTitle')}</h3>
-          <p className="hint">{t('check.keepHint', { reference })}</p>
+          <h3 id={`${id}-keep`}>
+            {choices.keepKind === 'held' ? t('check.followTitle') : t('check.keepTitle')}
+          </h3>
+          <p className="hint">
+            {choices.keepKind === 'held'
+              ? t('check.followHint', { requestId: choices.keep })
+              : t('check.keepHint', { reference })}
+          </p>
           {confirmLink('keep') ?? (
             <div className="actions">
               <button
@@ -273,7 +310,9 @@ export function CheckDialog({
                 aria-disabled={busy !== undefined || undefined}
                 onClick={() => void link(choices.keep ?? '', 'keep', false)}
               >
-                {t('check.keep', { requestId: choices.keep ?? '' })}
+                {choices.keepKind === 'held'
+                  ? t('check.follow', { requestId: choices.keep ?? '' })
+                  : t('check.keep', { requestId: choices.keep ?? '' })}
               </button>
             </div>
           )}

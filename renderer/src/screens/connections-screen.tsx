@@ -1,4 +1,9 @@
 import { useRef, useState, type FormEvent } from 'react';
+import {
+  KEY_RETENTION_HOURS_MAX,
+  KEY_RETENTION_HOURS_MIN,
+  readKeyRetentionHours,
+} from '../../../shared/domain/key-retention';
 import { useT } from '../i18n';
 import { useDesk } from '../state/store';
 
@@ -71,6 +76,14 @@ export function ConnectionsScreen() {
   async function submit(event: FormEvent) {
     event.preventDefault();
     const name = draft.name.trim();
+    // Hours as typed, read here: a word or a number out of bounds is said in the person's language.
+    const retention = readKeyRetentionHours(draft.keyRetentionHours);
+    if (!retention.ok) {
+      setSaveError(
+        t('connections.keyRetentionInvalid', { min: KEY_RETENTION_HOURS_MIN, max: KEY_RETENTION_HOURS_MAX }),
+      );
+      return;
+    }
     const id = (awaited.current += 1);
     setSaving(name);
     setSaveError(undefined);
@@ -80,10 +93,8 @@ export function ConnectionsScreen() {
       baseUrl: draft.baseUrl,
       clientId: draft.clientId,
       ...(draft.secret ? { secret: draft.secret } : {}),
-      // A number main checks (it says what is accepted); empty keeps the default.
-      ...(draft.keyRetentionHours.trim() === ''
-        ? {}
-        : { keyRetentionHours: Number(draft.keyRetentionHours.trim().replace(',', '.')) }),
+      // Empty: the app's default (main checks the bounds again).
+      ...(retention.hours === undefined ? {} : { keyRetentionHours: retention.hours }),
     });
     if (awaited.current !== id) {
       // The person stopped waiting for it: say how it ended, wherever they are now.

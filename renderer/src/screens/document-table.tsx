@@ -3,6 +3,7 @@ import { memo, useCallback, useEffect, useRef } from 'react';
 import type { MessageId } from '../../../shared/i18n/catalog';
 import type { DocumentView, EngineStateView } from '../../../shared/ipc/views';
 import { PeopleCell } from '../components/people-cell';
+import { heldBackCheck } from './check-dialog';
 import { PdfThumbnail } from '../components/pdf-thumbnail';
 import { describeState, formatBytes, formatDateTime } from '../format';
 import { useT, useTranslator } from '../i18n';
@@ -213,6 +214,8 @@ const DocumentRow = memo(function DocumentRow({
   const refusal = editRefusal(document, { state: engineState }, live);
   const reasonId = `reason-${batchId}-${document.id}`;
   const reference = document.externalReference;
+  // Another batch holds its reference: sent only anew on purpose, through the check dialog's confirmation.
+  const heldBack = heldBackCheck(document, t);
   const uploading = live?.phase === 'uploading' && live.sentBytes !== undefined && live.totalBytes;
   return (
     <tr ref={measure} data-index={index} aria-rowindex={index + 2} data-reference={reference}>
@@ -302,37 +305,25 @@ const DocumentRow = memo(function DocumentRow({
             </button>
           )}
           {document.heldBy && (
-            <>
-              <button
-                type="button"
-                className="link"
-                onClick={() =>
-                  actions.navigate({ name: 'batch', batchId: document.heldBy?.batchId ?? batchId })
-                }
-              >
-                {t('documents.action.openHolder', { batch: document.heldBy.batchName })}
-              </button>
-              <button
-                type="button"
-                onClick={() => {
-                  const holder = document.heldBy;
-                  if (
-                    holder &&
-                    window.confirm(
-                      `${t('check.newQuestion', { reference })}\n\n${t('check.newWhyHeld', { reference, file: holder.fileName, batch: holder.batchName })}`,
-                    )
-                  )
-                    void actions.sending.sendAsNew(batchId, document.id);
-                }}
-              >
-                {t('documents.action.sendAnew')}
-                <span className="visually-hidden"> {reference}</span>
-              </button>
-            </>
+            <button
+              type="button"
+              className="link"
+              onClick={() =>
+                actions.navigate({ name: 'batch', batchId: document.heldBy?.batchId ?? batchId })
+              }
+            >
+              {t('documents.action.openHolder', { batch: document.heldBy.batchName })}
+            </button>
           )}
           {document.check && (
             <button type="button" onClick={() => onCheck(document)}>
               {t('documents.action.check')}
+              <span className="visually-hidden"> {reference}</span>
+            </button>
+          )}
+          {heldBack && (
+            <button type="button" onClick={() => onCheck(heldBack)}>
+              {t('documents.action.sendAnew')}
               <span className="visually-hidden"> {reference}</span>
             </button>
           )}

@@ -500,10 +500,10 @@ export const useDesk = create<DeskState & WaitsState & DeskActions>((setState, g
         return answer;
       },
       async sendAsNew(batchId, documentId) {
-        // A draft another batch holds the reference of is not sent now: it goes in the next review.
-        const heldDraft =
-          get().details[batchId]?.documents.find((document) => document.id === documentId)?.heldBy !==
-          undefined;
+        // A draft held back (another batch holds its reference) is not sent now: it joins the next review.
+        const heldDraft = get().details[batchId]?.documents.some(
+          (document) => document.id === documentId && document.heldBy !== undefined && !document.check,
+        );
         const answer = await checkAnswer(
           () => unwrap(desk().sending.sendAsNew(batchId, documentId)),
           get().translator,
@@ -515,7 +515,7 @@ export const useDesk = create<DeskState & WaitsState & DeskActions>((setState, g
             state,
             'success',
             heldDraft && reference
-              ? t('documents.anewReady', { reference })
+              ? t('check.heldAnewAccepted', { reference })
               : reference
                 ? t('check.sentAsNew', { reference })
                 : t('check.sentAsNewUnnamed'),

@@ -410,6 +410,52 @@ describe('what stays behind, and why, in the person’s language', () => {
   });
 });
 
+describe('a draft another batch already sent (issue 21)', () => {
+  it('is held back in the review and on its row, naming that batch; "send anew on purpose" lets it go; on a document already sent it is refused and changes nothing', async () => {
+    await saveOffice();
+    const first = await batchOf([{ reference: 'H-1', recipients: [signer('Ann', 'ann@example.com')] }]);
+    await sendAsReviewed(handlers, first.batchId);
+    await allWaiting(first.batchId, 1);
+    const copy = await batchOf([{ reference: 'H-1', recipients: [signer('Ann', 'ann@example.com')] }]);
+    const heldId = copy.ids['H-1']!;
+
+    const review = await handlers['sending.review'](copy.batchId);
+    expect(review.documentIds).toEqual([]);
+    expect(review.blocked).toEqual([
+      {
+        id: heldId,
+        externalReference: 'H-1',
+        problems: [
+          expect.stringContaining(
+            'in the batch “Contracts” already has, or may have, a signing request for H-1',
+          ),
+        ],
+      },
+    ]);
+    const row = (await handlers['batches.get'](copy.batchId)).documents[0]!;
+    expect(row.heldBy).toMatchObject({ batchId: first.batchId, batchName: 'Contracts', fileName: 'H-1.pdf' });
+
+    // The page asks "send anew" for the document already sent: refused, and nothing recorded for it.
+    const sentId = first.ids['H-1']!;
+    const journal = () => readFileSync(files.file(`data/batches/${first.batchId}/journal.log`), 'utf8');
+    const before = journal();
+    await expect(handlers['sending.sendAsNew'](first.batchId, sentId)).rejects.toMatchObject({
+      code: 'check_answer_refused',
+      message: expect.stringContaining('H-1 does not need a check'),
+    });
+    expect(journal()).toBe(before);
+
+    // On purpose, for the held draft: it goes in the next review, and makes a second request.
+    await handlers['sending.sendAsNew'](copy.batchId, heldId);
+    const again = await handlers['sending.review'](copy.batchId);
+    expect(again.documentIds).toEqual([heldId]);
+    expect((await handlers['batches.get'](copy.batchId)).documents[0]!.heldBy).toBeUndefined();
+    await handlers['sending.start'](copy.batchId, again.reviewed!);
+    await allWaiting(copy.batchId, 1);
+    expect(sim.state.countByExternalReference()).toEqual({ 'H-1': 2 });
+  });
+});
+
 describe('a document’s content for its preview (documents.content)', () => {
   it('gives the bytes of the app’s own copy, base64, with the stored name', async () => {
     const { batchId, ids } = await batchOf([{ reference: 'D-1', recipients: [] }]);

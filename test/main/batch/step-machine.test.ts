@@ -17,6 +17,7 @@ import {
   type RunFacts,
   type StepContext,
 } from '../../../main/batch/step-machine';
+import { checkExplanation } from '../../../main/batch/send-messages';
 import type { CreationAnswer, PrepareOutcome } from '../../../main/client/service-client';
 import type { ServiceFailure } from '../../../main/client/service-failure';
 import type { Upload } from '../../../shared/service/wire';
@@ -726,6 +727,50 @@ describe('decideCreation', () => {
       events: [{ type: 'check_needed', documentId: DOC, reason: 'created_without_id' }],
     });
     expect(nextStep(waiting, NO_RUN_FACTS, { ...context, keyRetentionMs: 2 * HOUR }).kind).toBe('create');
+    // Its words are true on this path, where the app did not ask the service again.
+    const step = nextStep(waiting, NO_RUN_FACTS, context);
+    const checked = documentAfter(
+      queued,
+      uploaded(NOW + 20 * HOUR),
+      minted,
+      attempting,
+      { type: 'create_answered_without_id', documentId: DOC },
+      ...(step.kind === 'record' ? step.events : []),
+    );
+    const words = checkExplanation(checked);
+    expect(words).toContain('did not say its id');
+    expect(words).not.toContain('asked again');
+    expect(words).toContain('safe only while it still keeps the request');
+  });
+
+  it('a key answered without an id after a lost answer, beyond the retention: two may exist, and the person is told so', () => {
+    // The bare answer was a new request that came too late to prove the first attempt created nothing.
+    const twoMayExist = documentAfter(queued, uploaded(NOW + 20 * HOUR), minted, attempting, unknownOutcome, {
+      type: 'create_answered_without_id',
+      documentId: DOC,
+      twoMayExist: true,
+    });
+    const expected = [{ type: 'check_needed', documentId: DOC, reason: 'new_request_after_unknown' }];
+    expect(nextStep(twoMayExist, NO_RUN_FACTS, context)).toEqual({ kind: 'record', events: expected });
+    // Within the retention the replay that tells the id answers without one again: the same.
+    const replayedBare = decideCreation(
+      twoMayExist,
+      twoMayExist.send.create!,
+      applied({ id: undefined }),
+      NO_RUN_FACTS,
+      { ...context, keyRetentionMs: 2 * HOUR },
+    );
+    expect(replayedBare.events).toEqual(expected);
+    const checked = documentAfter(
+      queued,
+      uploaded(NOW + 20 * HOUR),
+      minted,
+      attempting,
+      unknownOutcome,
+      { type: 'create_answered_without_id', documentId: DOC, twoMayExist: true },
+      ...expected,
+    );
+    expect(checkExplanation(checked)).toContain('REF-1 may now have two signing requests at the service.');
   });
 
   it('replays a key answered without an id a moment later, not at once', () => {

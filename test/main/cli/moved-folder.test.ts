@@ -88,7 +88,7 @@ describe('a copy of the folder is never sent again by itself', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('Nothing was sent');
     expect(refused.stderr).toContain(
-      `${REFERENCES.join(', ')}: in the batch "manifest.csv", made from ${manifest.path}`,
+      `${REFERENCES.join(', ')}: in the batch "manifest.csv", sent from ${manifest.path}`,
     );
     expect(refused.stderr).toContain('--continue-batch');
     expect(refused.stderr).toContain('--send-new --confirm');
@@ -97,6 +97,21 @@ describe('a copy of the folder is never sent again by itself', () => {
     const continued = await send(join(copy, 'manifest.csv'), work.file('data'), '--continue-batch');
     expect(continued.code, continued.stderr).toBe(0);
     expect(continued.stdout).toContain('Continuing the batch "manifest.csv"');
+    expect(sim.state.countByExternalReference()).toEqual(once());
+  });
+
+  it('a folder name that is a terminal escape sequence is shown, not obeyed: the held batch is named with \\u001b', async () => {
+    const hostile = join(work.path, 'Batch\u001b]0;owned\u0007\u001b[2J');
+    renameSync(join(work.path, 'Batch'), hostile);
+    expect((await send(join(hostile, 'manifest.csv'))).code).toBe(0);
+    cpSync(hostile, join(work.path, 'Copy'), { recursive: true });
+    const refused = await send(join(work.path, 'Copy', 'manifest.csv'));
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      `sent from ${work.path}/Batch\\u001b]0;owned\\u0007\\u001b[2J/manifest.csv`,
+    );
+    expect(refused.stderr + refused.stdout).not.toContain('\u001b');
+    expect(refused.stderr + refused.stdout).not.toContain('\u0007');
     expect(sim.state.countByExternalReference()).toEqual(once());
   });
 
@@ -114,6 +129,40 @@ describe('a copy of the folder is never sent again by itself', () => {
     );
     // Run again: nothing more.
     expect((await send(join(copy, 'manifest.csv'))).code).toBe(0);
+    expect(Object.values(sim.state.countByExternalReference())).toEqual([2, 2, 2, 2]);
+  });
+
+  it('two batches hold them (a copy sent anew): --continue-batch and resolve from a third copy tell the two "manifest.csv" batches apart by where each was sent from', async () => {
+    expect((await send(manifest.path)).code).toBe(0);
+    const copy = join(work.path, 'Batch - Copy');
+    cpSync(join(work.path, 'Batch'), copy, { recursive: true });
+    const copyManifest = join(copy, 'manifest.csv');
+    expect((await send(copyManifest, work.file('data'), '--send-new', '--confirm')).code).toBe(0);
+    const third = join(work.path, 'Batch - Copy (2)');
+    cpSync(join(work.path, 'Batch'), third, { recursive: true });
+    const both = `"manifest.csv" (sent from ${manifest.path}), "manifest.csv" (sent from ${copyManifest})`;
+
+    const continued = await send(join(third, 'manifest.csv'), work.file('data'), '--continue-batch');
+    expect(continued.code).toBe(2);
+    expect(continued.stderr).toContain(`this manifest's contracts are in 2: ${both}.`);
+    const resolved = await runCli(
+      cliPath,
+      [
+        'resolve',
+        join(third, 'manifest.csv'),
+        '--base-url',
+        sim.baseUrl,
+        '--data-dir',
+        work.file('data'),
+        '--reference',
+        'HR-2026-002',
+        '--link',
+        'sr_whatever',
+      ],
+      { credentials: DEMO_CLIENT },
+    );
+    expect(resolved.code).toBe(2);
+    expect(resolved.stderr).toContain(`HR-2026-002 is in 2 batches of this data folder (${both})`);
     expect(Object.values(sim.state.countByExternalReference())).toEqual([2, 2, 2, 2]);
   });
 
