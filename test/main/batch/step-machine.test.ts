@@ -750,7 +750,9 @@ describe('decideCreation', () => {
       documentId: DOC,
       twoMayExist: true,
     });
-    const expected = [{ type: 'check_needed', documentId: DOC, reason: 'new_request_after_unknown' }];
+    const expected: BatchEvent[] = [
+      { type: 'check_needed', documentId: DOC, reason: 'new_request_after_unknown' },
+    ];
     expect(nextStep(twoMayExist, NO_RUN_FACTS, context)).toEqual({ kind: 'record', events: expected });
     // Within the retention the replay that tells the id answers without one again: the same.
     const replayedBare = decideCreation(
