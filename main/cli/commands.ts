@@ -4,6 +4,7 @@ import type { BatchState, DocumentState } from '../batch/batch-state';
 import { phaseOf } from '../batch/batch-state';
 import { classOf, hasPreparedRequest, stageOfDocument } from '../batch/document-class';
 import { isFinalStage } from '../../shared/service/status';
+import type { CheckReason } from '../../shared/domain/batch';
 import type { DocumentClass } from '../../shared/domain/document-class';
 import { checkExplanation } from '../batch/send-messages';
 import { checkManifestFile, formatIssue } from '../batch/manifest';
@@ -91,6 +92,20 @@ function stateWords(documentClass: DocumentClass, status: string | undefined, ph
   }
 }
 
+/** The `resolve` answers a check's reason allows, as `status` suggests them. */
+function answersFor(reason: CheckReason): string {
+  switch (reason) {
+    case 'held_elsewhere':
+      return '--send-new --confirm (only to send it anew on purpose; otherwise carry on with the batch that holds it)';
+    case 'new_request_after_unknown':
+    case 'created_without_id':
+      return '--link REQUEST_ID';
+    case 'key_refused':
+    case 'held_at_service':
+      return '--link REQUEST_ID (or --send-new --confirm)';
+  }
+}
+
 /** `status`: what the data folder knows, without touching the network or writing anything. */
 export async function statusCommand(args: CliArgs, out: CliOutput): Promise<number> {
   const dataDir = resolve(args.dataDir ?? '');
@@ -116,7 +131,7 @@ export async function statusCommand(args: CliArgs, out: CliOutput): Promise<numb
         continue;
       }
       const state = row.check
-        ? `needs your check — ${row.check.explanation} Answer with: npm run cli -- resolve MANIFEST --data-dir … --reference ${row.externalReference} --link REQUEST_ID (or --send-new --confirm)`
+        ? `needs your check — ${row.check.explanation} Answer with: npm run cli -- resolve MANIFEST --data-dir … --reference ${row.externalReference} ${answersFor(row.check.reason)}`
         : stateWords(row.class, row.status, row.phase);
       lines.push(
         `${row.batch}  ${row.externalReference.padEnd(20)} ${state}${row.error ? ` — ${row.error}` : ''}`,

@@ -65,7 +65,14 @@ export function findManifestBatch(
   const holders = [...holding.values()];
   const [only] = holders;
   if (!only) return { kind: 'new' };
-  if (holders.length === 1 && only.batch.source !== undefined && !existsSync(only.batch.source))
+  // Moved: its manifest is gone from where it was, and what the batch holds of this manifest is
+  // the very same contracts (a new manifest reusing one reference of a deleted folder is not).
+  if (
+    holders.length === 1 &&
+    only.sameContracts === only.references.length &&
+    only.batch.source !== undefined &&
+    !existsSync(only.batch.source)
+  )
     return { kind: 'moved', batch: only.batch, from: only.batch.source };
   return { kind: 'held', holders };
 }

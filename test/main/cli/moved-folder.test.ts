@@ -1,4 +1,4 @@
-import { cpSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
@@ -76,6 +76,25 @@ describe('a moved or renamed folder finds its batch', () => {
     const again = await send(renamed);
     expect(again.code, again.stderr).toBe(0);
     expect(sim.state.countByExternalReference()).toEqual(once());
+  });
+});
+
+describe('a new folder is not taken for a moved one', () => {
+  it('a new manifest reusing references of a deleted folder with other PDFs is refused, not joined to the old batch', async () => {
+    expect((await send(manifest.path)).code).toBe(0);
+    rmSync(join(work.path, 'Batch'), { recursive: true });
+    const next = makeTempFolder('desk-moved-next-');
+    try {
+      // Other contracts under two of the same references.
+      const other = await writeContractManifest(next, { count: 2, pages: 0, seed: 99 });
+      const refused = await send(other.path);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('Nothing was sent');
+      expect(refused.stdout).not.toContain('continues from here');
+      expect(sim.state.countByExternalReference()).toEqual(once());
+    } finally {
+      next.remove();
+    }
   });
 });
 
