@@ -52,7 +52,7 @@ export interface StepContext {
   readonly defaults: BatchDefaults;
   /**
    * The Idempotency-Key of `document`'s next creation key: derived from the contract it is (its
-   * service, reference, PDF and people) and its generation (contract-identity.ts).
+   * service, reference and PDF) and its generation (contract-identity.ts).
    */
   readonly keyFor: (document: DocumentState) => string;
   /**
@@ -72,6 +72,12 @@ export interface StepContext {
   readonly reuploadBackoffMs: number;
   /** How long after a creation answered without an id its key is replayed (default REPLAY_FOR_ID_AFTER_MS). */
   readonly replayForIdMs?: number;
+  /**
+   * The generation of `document`'s next key once its key is given up: past every key the data
+   * folder made for the same contract, so that it never becomes another document's key
+   * (default: one more than its own).
+   */
+  readonly nextGeneration?: (document: DocumentState) => number;
 }
 
 /** The next thing to do for a document. */
@@ -176,7 +182,7 @@ export function nextStep(document: DocumentState, facts: RunFacts, context: Step
         if (!withinKeyRetention(create, context.now, context.keyRetentionMs))
           return {
             kind: 'record',
-            events: [{ type: 'check_needed', documentId, reason: 'created_without_id' }],
+            events: [{ type: 'check_needed', documentId, reason: withoutIdCheck(create) }],
           };
         // Answered without an id: replayed once, a moment later, to learn it.
         if (facts.replayNotBefore > context.now) return { kind: 'wait', until: facts.replayNotBefore };
@@ -291,6 +297,15 @@ function withinKeyRetention(create: CreationKey, now: number, retentionMs: numbe
   return elapsed >= 0 && elapsed < retentionMs;
 }
 
+/**
+ * The check for a key answered without an id whose id cannot be learnt: a request exists under
+ * it, and when that answer came beyond the key retention after an attempt of unknown outcome,
+ * another may exist too (the person is told two may exist, not only to find one).
+ */
+function withoutIdCheck(create: CreationKey): 'created_without_id' | 'new_request_after_unknown' {
+  return create.twoMayExist === true ? 'new_request_after_unknown' : 'created_without_id';
+}
+
 function itemFailed(documentId: string, words: FailureWords, now: number): BatchEvent {
   const error: ItemError = { ...words, at: new Date(now).toISOString() };
   return { type: 'item_failed', documentId, error };
@@ -364,7 +379,7 @@ export function decideCreation(
     return { events: [event], next: 'stop' };
   }
   if (answer.kind === 'applied') {
-    const { id, replayed, earlierAttemptUnknown } = answer.value;
+    const { id, replayed, earlierAttemptUnknown, locationId } = answer.value;
     const mayHaveCreated = create.unknown || earlierAttemptUnknown;
     // Within the time the service keeps keys, an earlier attempt that created a request would
     // have been replayed: a new request then proves it created nothing. Beyond, two may exist.
@@ -377,13 +392,17 @@ export function decideCreation(
     if (id === undefined) {
       // A request exists under the key; a replay of the key, a moment later, says its id.
       if (create.appliedWithoutId)
-        return { events: [{ type: 'check_needed', documentId, reason: 'created_without_id' }], next: 'stop' };
+        return {
+          events: [{ type: 'check_needed', documentId, reason: withoutIdCheck(create) }],
+          next: 'stop',
+        };
       return {
         events: [
           {
             type: 'create_answered_without_id',
             documentId,
             ...(replayed !== true && beyondRetention ? { twoMayExist: true as const } : {}),
+            ...(locationId === undefined ? {} : { locationId }),
           },
         ],
         next: 'continue',
@@ -392,7 +411,10 @@ export function decideCreation(
     }
     if (create.appliedWithoutId) {
       // The replay that tells the id: of the request the earlier answer made, unless it is new.
-      return replayed === true && create.twoMayExist !== true
+      // An answer without a body cannot say it replays; naming the request the earlier answer's
+      // Location named, it does.
+      const sameRequest = replayed === true || (create.locationId !== undefined && id === create.locationId);
+      return sameRequest && create.twoMayExist !== true
         ? {
             events: [{ type: 'request_created', documentId, requestId: id, replayed: true }],
             next: 'continue',
@@ -450,14 +472,17 @@ export function decideCreation(
   if (kind === 'transient' || (kind === 'unknown' && failure.retryable)) {
     return { events: [settled], next: 'wait', failure };
   }
-  // An answer refusing the key. It proves nothing about earlier attempts whose outcome was unknown.
-  if (create.unknown || failure.outcomeUnknown || conflict) {
+  // An answer refusing the key. It proves nothing about earlier attempts whose outcome was
+  // unknown, nor about the request an answer without its id said exists (the replay that would
+  // tell the id met an upload gone, at a service that checks it first): releasing the key would
+  // leave that request behind and make a second one.
+  if (create.appliedWithoutId || create.unknown || failure.outcomeUnknown || conflict) {
     return {
       events: [
         {
           type: 'check_needed',
           documentId,
-          reason: 'key_refused',
+          reason: create.appliedWithoutId ? withoutIdCheck(create) : 'key_refused',
           code: failure.code,
           ...(failure.serviceMessage ? { serviceMessage: failure.serviceMessage } : {}),
         },
@@ -468,16 +493,18 @@ export function decideCreation(
   const upload = document.send.upload;
   const uploadGone =
     refusalNamesUpload(failure) || (upload?.expiresAt !== undefined && upload.expiresAt <= context.now);
+  const generation = context.nextGeneration?.(document);
+  const next = generation === undefined ? {} : { generation };
   if (!uploadGone) {
     return {
       events: [
-        { type: 'create_abandoned', documentId, reason: failure.code, keepUpload: true },
+        { type: 'create_abandoned', documentId, reason: failure.code, keepUpload: true, ...next },
         itemFailed(documentId, failureMessage(failure), context.now),
       ],
       next: 'stop',
     };
   }
-  const abandoned: BatchEvent = { type: 'create_abandoned', documentId, reason: failure.code };
+  const abandoned: BatchEvent = { type: 'create_abandoned', documentId, reason: failure.code, ...next };
   if (facts.reuploads >= MAX_REUPLOADS_PER_RUN) {
     return {
       events: [abandoned, itemFailed(documentId, repeatedUploadRefusalMessage(failure), context.now)],
