@@ -35,9 +35,9 @@ const pick = <T>(items: readonly T[], index: number): T => items[index % items.l
 
 function describeInterruption(interruption: Interruption): string {
   if (interruption.kind === 'none') return '';
-  return interruption.kind === 'lost'
-    ? ' (answers lost)'
-    : ` (${interruption.kind} after ${interruption.after})`;
+  if (interruption.kind === 'lost') return ' (answers lost)';
+  if (interruption.kind === 'answered') return ' (pause at a creation answered)';
+  return ` (${interruption.kind} after ${interruption.after})`;
 }
 
 class Send implements Action {
@@ -293,6 +293,7 @@ const interruption: fc.Arbitrary<Interruption> = fc.oneof(
     arbitrary: fc.integer({ min: 1, max: 160 }).map((after) => ({ kind: 'cut' as const, after })),
   },
   { weight: 1, arbitrary: fc.constant<Interruption>({ kind: 'lost' }) },
+  { weight: 1, arbitrary: fc.constant<Interruption>({ kind: 'answered' }) },
 );
 
 const index = fc.nat({ max: 7 });

@@ -51,7 +51,9 @@ export type Interruption =
    * acted), and the person pauses as soon as the app says it waits: outcomes stay unknown
    * until a later send, perhaps hours later.
    */
-  | { readonly kind: 'lost' };
+  | { readonly kind: 'lost' }
+  /** The person pauses the moment a creation is answered (before its id is learnt, or used). */
+  | { readonly kind: 'answered' };
 
 /** What the person did on purpose, and what the app told them. */
 export interface Ledger {
@@ -98,7 +100,8 @@ export class World {
 
   /** A service of `variant`, one folder of `documents` contracts, one desk. */
   static async create(variant: ServiceVariant, seed: number, documents = 3): Promise<World> {
-    const sim = await startSimulator({ seed, variant });
+    // Uploads live a day, or (a service that keeps them shorter than its keys) an hour.
+    const sim = await startSimulator({ seed, variant, uploadTtlHours: seed % 4 === 0 ? 1 : 24 });
     const root = makeTempFolder('desk-model-');
     const world = new World(sim, variant, seed, root);
     const folder: TempFolder = {
@@ -292,6 +295,15 @@ export class World {
         })),
       );
     }
+    const unfollow = desk.store.subscribe((_state, recorded) => {
+      if (
+        interruption.kind === 'answered' &&
+        recorded.some(
+          (event) => event.type === 'create_answered_without_id' || event.type === 'request_created',
+        )
+      )
+        desk.engine.pause(batchId);
+    });
     const unsubscribe = desk.engine.subscribe((event) => {
       if (interruption.kind === 'lost' && event.type === 'engine-state' && event.state === 'waiting')
         desk.engine.pause(batchId);
@@ -304,6 +316,7 @@ export class World {
       return `${summary.state}: ${summary.prepared} prepared, ${summary.needsCheck} check, ${summary.failed} failed`;
     } finally {
       unsubscribe();
+      unfollow();
     }
   }
 
