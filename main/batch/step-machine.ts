@@ -272,7 +272,9 @@ function mintKey(document: DocumentState, uploadId: string, context: StepContext
  * True when the service refused a creation because its key is known with another body: the
  * service holds a request for this contract's key made elsewhere (this app always sends a key
  * with the very body stored with it). Services word it their own way (409
- * `idempotency_key_reused`, Stripe's 400 `idempotency_error`, the IETF draft's 422).
+ * `idempotency_key_reused`, Stripe's 400 `idempotency_error`, the IETF draft's 422). A key
+ * still in use (Stripe's 409 `idempotency_key_in_use`: its first request is still running, as
+ * one of this document's may be) is not a refusal: it is waited out as any 409.
  */
 export function refusesKeyReuse(failure: Pick<ServiceFailure, 'code' | 'httpStatus' | 'stage'>): boolean {
   if (failure.stage === 'token') return false;
@@ -281,7 +283,7 @@ export function refusesKeyReuse(failure: Pick<ServiceFailure, 'code' | 'httpStat
     status >= 400 &&
     status < 500 &&
     /idempotency/i.test(failure.code) &&
-    !/invalid_idempotency_key|required|missing/i.test(failure.code)
+    !/invalid_idempotency_key|required|missing|in_use|in_progress|processing/i.test(failure.code)
   );
 }
 

@@ -179,6 +179,24 @@ describe('a creation answered without an id, then its upload refused', () => {
   });
 });
 
+describe('a key still being processed', () => {
+  it("a 409 idempotency_key_in_use (Stripe's word for a key whose first request is still running) after a lost answer is waited out, not taken for another desk's contract", async () => {
+    const { sim, files } = await start();
+    const desk = await deskOn(sim, files, 'data');
+    const batch = await makeBatch(desk, files, 1);
+    // The first attempt is applied and its answer lost; the retry meets the key still in use.
+    sim.faults.enqueue(
+      { kind: 'dropAfter', pathPattern: CREATE },
+      { kind: 'reject', pathPattern: CREATE, status: 409, code: 'idempotency_key_in_use' },
+    );
+    const summary = await desk.engine.send(batch.id);
+    const [document] = documentsOf(desk, batch);
+    expect(sim.state.countByExternalReference()).toEqual({ 'REF-1': 1 });
+    expect(document!.send.check?.reason).toBeUndefined();
+    expect(summary).toMatchObject({ prepared: 1, needsCheck: 0 });
+  });
+});
+
 describe('a deleted batch', () => {
   // Known gap (review of issue 21): a deleted batch leaves nothing in the data folder's registry.
   it.fails(
