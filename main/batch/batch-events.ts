@@ -94,6 +94,11 @@ export type BatchEvent =
       readonly documentId: string;
       readonly reason: string;
       readonly keepUpload?: boolean;
+      /**
+       * The generation of the document's next key: past every key this data folder made for the
+       * same contract (absent in journals of earlier versions: one more than its own).
+       */
+      readonly generation?: number;
     }
   /**
    * The service answered a creation attempt with success but no id, in its body or its
@@ -107,6 +112,12 @@ export type BatchEvent =
        * the time the service is known to keep keys, and said nothing of a replay.
        */
       readonly twoMayExist?: true;
+      /**
+       * The request a same-origin `Location` of the answer named, not confirmed by a read (it
+       * failed, or the service had not stored it yet): a replay naming the same one is that
+       * request, not a second one.
+       */
+      readonly locationId?: string;
     }
   | {
       readonly type: 'request_created';

@@ -39,6 +39,8 @@ export interface CreationKey {
   readonly appliedWithoutId?: boolean;
   /** That answer may have been a second request (see `create_answered_without_id`). */
   readonly twoMayExist?: boolean;
+  /** The request that answer's `Location` named, unconfirmed (see `create_answered_without_id`). */
+  readonly locationId?: string;
 }
 
 /** What is known of one extra participant's call (spec §4.5, which has no idempotency key). */
@@ -311,7 +313,7 @@ export function applyBatchEvent(state: BatchState, entry: JournalEntry<BatchEven
         ...send,
         create: undefined,
         upload: event.keepUpload === true ? send.upload : undefined,
-        generation: (send.generation ?? 0) + 1,
+        generation: event.generation ?? (send.generation ?? 0) + 1,
       }));
     case 'create_answered_without_id':
       return updateCreate(state, event.documentId, at, (create) => ({
@@ -319,6 +321,7 @@ export function applyBatchEvent(state: BatchState, entry: JournalEntry<BatchEven
         inFlight: false,
         appliedWithoutId: true,
         ...(event.twoMayExist === true ? { twoMayExist: true } : {}),
+        ...(event.locationId === undefined ? {} : { locationId: event.locationId }),
       }));
     case 'request_created':
       return updateSend(state, event.documentId, at, (send) => ({

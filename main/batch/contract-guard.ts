@@ -66,8 +66,9 @@ export class ContractGuard {
   }
 
   /**
-   * The generation of `document`'s next key when it is sent anew on purpose: past its own and
-   * past every key the data folder made for the same contract, so it cannot replay theirs.
+   * The generation of `document`'s next key when it is sent anew on purpose, or its key was
+   * given up: past its own and past every key the data folder made for the same contract, so
+   * it can neither replay theirs nor send their key with another body.
    */
   nextGeneration(batchId: string, document: DocumentState): number {
     const identity = contractIdentity(this.#service, document.draft);

@@ -525,6 +525,7 @@ export class SendEngine {
       defaults,
       keyFor: (document) => this.#guard.keyFor(document),
       holdersOf: (document) => this.#guard.holdersOf(batchId, document),
+      nextGeneration: (document) => this.#guard.nextGeneration(batchId, document),
       keyRetentionMs: this.#options.keyRetentionMs ?? DEFAULT_KEY_RETENTION_MS,
       uploadExpiryMarginMs: this.#options.uploadExpiryMarginMs ?? 10 * 60_000,
       reuploadBackoffMs: this.#options.reuploadBackoffMs ?? 2_000,

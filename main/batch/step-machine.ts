@@ -52,7 +52,7 @@ export interface StepContext {
   readonly defaults: BatchDefaults;
   /**
    * The Idempotency-Key of `document`'s next creation key: derived from the contract it is (its
-   * service, reference, PDF and people) and its generation (contract-identity.ts).
+   * service, reference and PDF) and its generation (contract-identity.ts).
    */
   readonly keyFor: (document: DocumentState) => string;
   /**
@@ -72,6 +72,12 @@ export interface StepContext {
   readonly reuploadBackoffMs: number;
   /** How long after a creation answered without an id its key is replayed (default REPLAY_FOR_ID_AFTER_MS). */
   readonly replayForIdMs?: number;
+  /**
+   * The generation of `document`'s next key once its key is given up: past every key the data
+   * folder made for the same contract, so that it never becomes another document's key
+   * (default: one more than its own).
+   */
+  readonly nextGeneration?: (document: DocumentState) => number;
 }
 
 /** The next thing to do for a document. */
@@ -174,7 +180,10 @@ export function nextStep(document: DocumentState, facts: RunFacts, context: Step
         // A request exists under the key. Replayed once the service may have forgotten the key,
         // the key would make a second one: the person finds the first one instead.
         if (!withinKeyRetention(create, context.now, context.keyRetentionMs))
-          return { kind: 'record', events: [withoutIdCheck(documentId, create)] };
+          return {
+            kind: 'record',
+            events: [{ type: 'check_needed', documentId, reason: withoutIdCheck(create) }],
+          };
         // Answered without an id: replayed once, a moment later, to learn it.
         if (facts.replayNotBefore > context.now) return { kind: 'wait', until: facts.replayNotBefore };
       }
@@ -263,7 +272,9 @@ function mintKey(document: DocumentState, uploadId: string, context: StepContext
  * True when the service refused a creation because its key is known with another body: the
  * service holds a request for this contract's key made elsewhere (this app always sends a key
  * with the very body stored with it). Services word it their own way (409
- * `idempotency_key_reused`, Stripe's 400 `idempotency_error`, the IETF draft's 422).
+ * `idempotency_key_reused`, Stripe's 400 `idempotency_error`, the IETF draft's 422). A key
+ * still in use (Stripe's 409 `idempotency_key_in_use`: its first request is still running, as
+ * one of this document's may be) is not a refusal: it is waited out as any 409.
  */
 export function refusesKeyReuse(failure: Pick<ServiceFailure, 'code' | 'httpStatus' | 'stage'>): boolean {
   if (failure.stage === 'token') return false;
@@ -272,7 +283,7 @@ export function refusesKeyReuse(failure: Pick<ServiceFailure, 'code' | 'httpStat
     status >= 400 &&
     status < 500 &&
     /idempotency/i.test(failure.code) &&
-    !/invalid_idempotency_key|required|missing/i.test(failure.code)
+    !/invalid_idempotency_key|required|missing|in_use|in_progress|processing/i.test(failure.code)
   );
 }
 
@@ -286,6 +297,15 @@ function withinKeyRetention(create: CreationKey, now: number, retentionMs: numbe
   if (Number.isNaN(firstAt)) return false;
   const elapsed = now - firstAt;
   return elapsed >= 0 && elapsed < retentionMs;
+}
+
+/**
+ * The check for a key answered without an id whose id cannot be learnt: a request exists under
+ * it, and when that answer came beyond the key retention after an attempt of unknown outcome,
+ * another may exist too (the person is told two may exist, not only to find one).
+ */
+function withoutIdCheck(create: CreationKey): 'created_without_id' | 'new_request_after_unknown' {
+  return create.twoMayExist === true ? 'new_request_after_unknown' : 'created_without_id';
 }
 
 function itemFailed(documentId: string, words: FailureWords, now: number): BatchEvent {
@@ -342,18 +362,6 @@ export function decideUpload(
 }
 
 /**
- * The check for a key answered without an id whose id cannot be learned: the request exists
- * (`created_without_id`), or, when that answer was a new request after an attempt of unknown
- * outcome beyond the key retention, two may exist and the person is told so
- * (`new_request_after_unknown`, unnamed).
- */
-function withoutIdCheck(documentId: string, create: CreationKey): BatchEvent {
-  return create.twoMayExist === true
-    ? { type: 'check_needed', documentId, reason: 'new_request_after_unknown' }
-    : { type: 'check_needed', documentId, reason: 'created_without_id' };
-}
-
-/**
  * The decision after a creation attempt under the document's stored key (PRODUCT.md §3,
  * "needs your check"). Once any attempt's outcome is unknown, the key is never released by
  * itself: a refusal, or an answer that is not a replay, asks the user instead.
@@ -373,7 +381,7 @@ export function decideCreation(
     return { events: [event], next: 'stop' };
   }
   if (answer.kind === 'applied') {
-    const { id, replayed, earlierAttemptUnknown } = answer.value;
+    const { id, replayed, earlierAttemptUnknown, locationId } = answer.value;
     const mayHaveCreated = create.unknown || earlierAttemptUnknown;
     // Within the time the service keeps keys, an earlier attempt that created a request would
     // have been replayed: a new request then proves it created nothing. Beyond, two may exist.
@@ -385,13 +393,18 @@ export function decideCreation(
     });
     if (id === undefined) {
       // A request exists under the key; a replay of the key, a moment later, says its id.
-      if (create.appliedWithoutId) return { events: [withoutIdCheck(documentId, create)], next: 'stop' };
+      if (create.appliedWithoutId)
+        return {
+          events: [{ type: 'check_needed', documentId, reason: withoutIdCheck(create) }],
+          next: 'stop',
+        };
       return {
         events: [
           {
             type: 'create_answered_without_id',
             documentId,
             ...(replayed !== true && beyondRetention ? { twoMayExist: true as const } : {}),
+            ...(locationId === undefined ? {} : { locationId }),
           },
         ],
         next: 'continue',
@@ -400,7 +413,10 @@ export function decideCreation(
     }
     if (create.appliedWithoutId) {
       // The replay that tells the id: of the request the earlier answer made, unless it is new.
-      return replayed === true && create.twoMayExist !== true
+      // An answer without a body cannot say it replays; naming the request the earlier answer's
+      // Location named, it does.
+      const sameRequest = replayed === true || (create.locationId !== undefined && id === create.locationId);
+      return sameRequest && create.twoMayExist !== true
         ? {
             events: [{ type: 'request_created', documentId, requestId: id, replayed: true }],
             next: 'continue',
@@ -458,14 +474,17 @@ export function decideCreation(
   if (kind === 'transient' || (kind === 'unknown' && failure.retryable)) {
     return { events: [settled], next: 'wait', failure };
   }
-  // An answer refusing the key. It proves nothing about earlier attempts whose outcome was unknown.
-  if (create.unknown || failure.outcomeUnknown || conflict) {
+  // An answer refusing the key. It proves nothing about earlier attempts whose outcome was
+  // unknown, nor about the request an answer without its id said exists (the replay that would
+  // tell the id met an upload gone, at a service that checks it first): releasing the key would
+  // leave that request behind and make a second one.
+  if (create.appliedWithoutId || create.unknown || failure.outcomeUnknown || conflict) {
     return {
       events: [
         {
           type: 'check_needed',
           documentId,
-          reason: 'key_refused',
+          reason: create.appliedWithoutId ? withoutIdCheck(create) : 'key_refused',
           code: failure.code,
           ...(failure.serviceMessage ? { serviceMessage: failure.serviceMessage } : {}),
         },
@@ -476,16 +495,18 @@ export function decideCreation(
   const upload = document.send.upload;
   const uploadGone =
     refusalNamesUpload(failure) || (upload?.expiresAt !== undefined && upload.expiresAt <= context.now);
+  const generation = context.nextGeneration?.(document);
+  const next = generation === undefined ? {} : { generation };
   if (!uploadGone) {
     return {
       events: [
-        { type: 'create_abandoned', documentId, reason: failure.code, keepUpload: true },
+        { type: 'create_abandoned', documentId, reason: failure.code, keepUpload: true, ...next },
         itemFailed(documentId, failureMessage(failure), context.now),
       ],
       next: 'stop',
     };
   }
-  const abandoned: BatchEvent = { type: 'create_abandoned', documentId, reason: failure.code };
+  const abandoned: BatchEvent = { type: 'create_abandoned', documentId, reason: failure.code, ...next };
   if (facts.reuploads >= MAX_REUPLOADS_PER_RUN) {
     return {
       events: [abandoned, itemFailed(documentId, repeatedUploadRefusalMessage(failure), context.now)],

@@ -2,11 +2,13 @@
  * What a person and the world do, as fast-check commands over the World (world.ts): send a
  * manifest (plainly, continuing a batch, or anew on purpose), move, rename, copy and edit
  * folders, a second desk, pause, kill, power cut, quit, days going by, a line that drops calls,
- * token refusals, statuses the spec does not list, and the answers to "needs your check". Each
- * one checks the promises after it has run (promises.ts).
+ * creations whose answers are lost then sent again hours later, the app importing folders as
+ * new batches (two at once), token refusals, statuses the spec does not list, and the answers
+ * to "needs your check" on any desk. Each one checks the promises after it has run
+ * (promises.ts).
  */
 import fc from 'fast-check';
-import { phaseOf } from '../../main/batch/batch-state';
+import { phaseOf, type BatchState, type DocumentState } from '../../main/batch/batch-state';
 import { checkPromises } from './promises';
 import type { Interruption, World } from './world';
 
@@ -32,7 +34,10 @@ async function step(world: World, label: string, act: () => Promise<string | voi
 const pick = <T>(items: readonly T[], index: number): T => items[index % items.length] as T;
 
 function describeInterruption(interruption: Interruption): string {
-  return interruption.kind === 'none' ? '' : ` (${interruption.kind} after ${interruption.after})`;
+  if (interruption.kind === 'none') return '';
+  if (interruption.kind === 'lost') return ' (answers lost)';
+  if (interruption.kind === 'answered') return ' (pause at a creation answered)';
+  return ` (${interruption.kind} after ${interruption.after})`;
 }
 
 class Send implements Action {
@@ -137,6 +142,36 @@ class Later implements Action {
   }
 }
 
+/**
+ * A send whose creations' answers are lost (the person pauses at the app's first wait), every
+ * app quit, and the same send again hours later: outcomes left unknown meet a service that may
+ * have forgotten their keys (the deep state where "needs your check" must be asked, and only
+ * beyond the key retention).
+ */
+class LostThenLater implements Action {
+  constructor(
+    readonly folder: number,
+    readonly desk: number,
+    readonly hours: number,
+  ) {}
+  check = () => true;
+  async run(counts: Counts, world: World): Promise<void> {
+    await step(world, this.toString(), async () => {
+      const folder = pick(world.folders, this.folder);
+      const slot = pick(world.desks, this.desk);
+      const options = { continueBatch: false, sendNew: false };
+      const first = await world.send(folder, slot, options, { kind: 'lost' });
+      for (const each of world.desks) await world.quit(each);
+      world.pass(this.hours * 3_600_000);
+      const again = await world.send(folder, slot, options, { kind: 'none' });
+      return `${first}; ${this.hours} h later: ${again}`;
+    });
+  }
+  toString(): string {
+    return `answers lost, then send(folder ${this.folder}, desk ${this.desk}) ${this.hours} h later`;
+  }
+}
+
 class Weather implements Action {
   constructor(
     readonly drops: number,
@@ -152,6 +187,24 @@ class Weather implements Action {
   }
   toString(): string {
     return `line(drops ${this.drops}, 503 ${this.rate503}, token refusals ${this.tokenRefusals})`;
+  }
+}
+
+/** The app: one or two folders imported as new batches and sent at once (the engine's own question). */
+class ImportInApp implements Action {
+  constructor(
+    readonly folder: number,
+    readonly other: number | undefined,
+    readonly desk: number,
+  ) {}
+  check = () => true;
+  async run(counts: Counts, world: World): Promise<void> {
+    const folders = [pick(world.folders, this.folder)];
+    if (this.other !== undefined) folders.push(pick(world.folders, this.other));
+    await step(world, this.toString(), () => world.importInApp(folders, pick(world.desks, this.desk)));
+  }
+  toString(): string {
+    return `app import(folder ${this.folder}${this.other === undefined ? '' : ` and ${this.other} at once`}, desk ${this.desk})`;
   }
 }
 
@@ -189,17 +242,19 @@ class Answer implements Action {
   check = () => true;
   async run(counts: Counts, world: World): Promise<void> {
     await step(world, this.toString(), async () => {
-      const slot = pick(world.desks, this.desk);
-      const desk = await world.open(slot);
-      const checks = desk.store
-        .list()
-        .flatMap((batch) =>
-          batch.documents
-            .filter((document) => phaseOf(document) === 'needs_check')
-            .map((document) => ({ batch, document })),
-        );
+      // Whichever desk holds checks: starting from this one, every desk's checks in turn.
+      const start = this.desk % world.desks.length;
+      const slots = [...world.desks.slice(start), ...world.desks.slice(0, start)];
+      const checks: { slot: (typeof slots)[number]; batch: BatchState; document: DocumentState }[] = [];
+      for (const candidate of slots) {
+        const open = await world.open(candidate);
+        for (const batch of open.store.list())
+          for (const document of batch.documents)
+            if (phaseOf(document) === 'needs_check') checks.push({ slot: candidate, batch, document });
+      }
       if (checks.length === 0) return 'nothing to answer';
-      const { batch, document } = pick(checks, this.which);
+      const { slot, batch, document } = pick(checks, this.which);
+      const desk = await world.open(slot);
       const reference = document.draft.externalReference;
       if (this.how === 'send-new') {
         if (!(await world.sendAnew(slot, batch, document))) return `${reference}: send anew refused`;
@@ -237,6 +292,8 @@ const interruption: fc.Arbitrary<Interruption> = fc.oneof(
     weight: 2,
     arbitrary: fc.integer({ min: 1, max: 160 }).map((after) => ({ kind: 'cut' as const, after })),
   },
+  { weight: 1, arbitrary: fc.constant<Interruption>({ kind: 'lost' }) },
+  { weight: 1, arbitrary: fc.constant<Interruption>({ kind: 'answered' }) },
 );
 
 const index = fc.nat({ max: 7 });
@@ -268,8 +325,14 @@ export const actions: fc.Arbitrary<Action>[] = [
   index.map((folder) => new Copy(folder)),
   fc.tuple(index, fc.nat({ max: 10 })).map(([folder, row]) => new Edit(folder, row)),
   fc.constant(new SecondDesk()),
+  fc
+    .tuple(index, fc.option(index, { nil: undefined }), index)
+    .map(([folder, other, desk]) => new ImportInApp(folder, other, desk)),
   index.map((desk) => new Quit(desk)),
   fc.constantFrom(1, 2, 25).map((hours) => new Later(hours)),
+  fc
+    .tuple(index, index, fc.constantFrom(0.5, 2, 25))
+    .map(([folder, desk, hours]) => new LostThenLater(folder, desk, hours)),
   fc
     .tuple(fc.constantFrom(0, 0, 0.15, 0.3), fc.constantFrom(0, 0.1), fc.constantFrom(0, 0, 0.2))
     .map(([drops, rate503, refusals]) => new Weather(drops, rate503, refusals)),

@@ -1,18 +1,25 @@
 /**
  * The promises, checked after every step of a generated history (issue 21, point 10):
  * - at most one request per reference at the service, unless the person sent anew on purpose or
- *   the app told them a second one may exist (and that was true);
- * - every "needs your check" is true: what it says could be so;
+ *   the app told them a second one may exist (and that was true), or another desk sent it once
+ *   the service forgot the contract's derived key (the README's stated limit);
+ * - every "needs your check" is true: what it says could be so ("held at the service" only for a
+ *   request its own attempts did not make);
  * - nothing acknowledged is lost: every request the service made under a desk's key is known
  *   to a desk (or was let go on purpose), and every data folder loads;
  * - every request is tracked until it is final;
  * - the service saw no breach of its protocol.
  */
 import type { DocumentState } from '../../main/batch/batch-state';
+import { canonicalBaseUrl } from '../../main/batch/batch-connection';
+import { derivedIdempotencyKey } from '../../main/batch/contract-identity';
 import { classOf, needsTracking } from '../../main/batch/document-class';
 import { isFinalStage, stageOf } from '../../shared/service/status';
 import { keyRetentionMs } from '../../simulator/variants';
+import { DEMO_CLIENT } from '../../simulator/simulator';
 import type { DeskSlot, World } from './world';
+
+const DEMO_CLIENT_ID = DEMO_CLIENT.clientId;
 
 /** A broken promise, said with what the test saw. */
 export class BrokenPromise extends Error {
@@ -48,9 +55,39 @@ export async function checkPromises(world: World): Promise<void> {
         .map(({ slot }) => slot.name),
     );
   /**
+   * The generation a key was derived with for `reference` (any PDF a desk holds under it), or
+   * undefined for a key no desk derives from the contract (a random one, or a bug).
+   */
+  const shaOf = new Map<string, Set<string>>();
+  for (const { document } of documents) {
+    const shas = shaOf.get(document.draft.externalReference) ?? new Set<string>();
+    shas.add(document.draft.pdf.sha256);
+    shaOf.set(document.draft.externalReference, shas);
+  }
+  const generationOf = (reference: string, key: string): number | undefined => {
+    for (const sha256 of shaOf.get(reference) ?? [])
+      for (let generation = 0; generation < 12; generation += 1)
+        if (
+          derivedIdempotencyKey(
+            {
+              baseUrl: canonicalBaseUrl(world.sim.baseUrl),
+              clientId: DEMO_CLIENT_ID,
+              reference,
+              sha256,
+            },
+            generation,
+          ) === key
+        )
+          return generation;
+    return undefined;
+  };
+  /**
    * Requests of `reference` made by a data folder that knew none of the earlier ones, when the
    * service no longer kept the key of any earlier one made under the same key: a second desk
-   * the service could not warn (the README's stated limit).
+   * the service could not warn (the README's stated limit). Another key only explains it when
+   * both are the contract's own keys of different generations (sent anew on purpose, or
+   * uploaded again after a refusal, on the first desk): a key not derived from the contract
+   * would let every desk send it again.
    */
   const forgottenAcrossDesks = (reference: string, retentionMs: number): number => {
     const ofReference = requests
@@ -63,11 +100,15 @@ export async function checkPromises(world: World): Promise<void> {
       const earlier = ofReference.slice(0, index);
       // Only a request under the same key could have been recognised (a key sent anew on
       // purpose is another one), and only while the service kept it.
-      const forgotten = earlier.every(
-        (before) =>
-          before.idempotencyKey !== request.idempotencyKey ||
-          Date.parse(request.createdAt) - Date.parse(before.createdAt) >= retentionMs,
-      );
+      const generation = generationOf(reference, request.idempotencyKey);
+      const forgotten =
+        generation !== undefined &&
+        earlier.every((before) => {
+          if (before.idempotencyKey === request.idempotencyKey)
+            return Date.parse(request.createdAt) - Date.parse(before.createdAt) >= retentionMs;
+          const earlierGeneration = generationOf(reference, before.idempotencyKey);
+          return earlierGeneration !== undefined && earlierGeneration !== generation;
+        });
       const unknownHere = earlier.every(
         (before) => ![...desksKnowing(before)].some((desk) => mine.has(desk)),
       );
@@ -96,6 +137,7 @@ export async function checkPromises(world: World): Promise<void> {
     const seen = `${slot.name}/${batch.id}/${document.draft.id}/${check.at}`;
     if (world.ledger.seenChecks.has(seen)) continue;
     world.ledger.seenChecks.add(seen);
+    world.ledger.log.push(`  (check ${check.reason} on ${where(slot, document)})`);
     const reference = document.draft.externalReference;
     const key = document.send.create?.idempotencyKey;
     switch (check.reason) {
@@ -110,7 +152,21 @@ export async function checkPromises(world: World): Promise<void> {
         world.ledger.alarms.set(reference, (world.ledger.alarms.get(reference) ?? 0) + 1);
         break;
       }
-      case 'held_at_service':
+      case 'held_at_service': {
+        // Made from elsewhere: under this key, with a body this document did not send (its own
+        // attempts carry its own upload). A replay of its own attempt is no such news.
+        const ownUpload = document.send.create?.uploadId;
+        const underKey = requestsUnderKey(key);
+        if (underKey.length === 0)
+          broken(
+            `${where(slot, document)}: "held_at_service", yet the service holds no request under its key`,
+          );
+        if (underKey.every((request) => request.uploadId === ownUpload))
+          broken(
+            `${where(slot, document)}: "held_at_service", yet the request under its key was made by its own attempt`,
+          );
+        break;
+      }
       case 'created_without_id':
         if (requestsUnderKey(key).length === 0)
           broken(

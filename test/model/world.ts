@@ -45,7 +45,15 @@ export type Interruption =
   /** The person pauses after this many progress events. */
   | { readonly kind: 'pause'; readonly after: number }
   /** The process is killed (page cache kept), or the power cut, at this file-system operation. */
-  | { readonly kind: 'kill' | 'cut'; readonly after: number };
+  | { readonly kind: 'kill' | 'cut'; readonly after: number }
+  /**
+   * The service creates requests and their answers are lost (the line drops right after it
+   * acted), and the person pauses as soon as the app says it waits: outcomes stay unknown
+   * until a later send, perhaps hours later.
+   */
+  | { readonly kind: 'lost' }
+  /** The person pauses the moment a creation is answered (before its id is learnt, or used). */
+  | { readonly kind: 'answered' };
 
 /** What the person did on purpose, and what the app told them. */
 export interface Ledger {
@@ -92,7 +100,8 @@ export class World {
 
   /** A service of `variant`, one folder of `documents` contracts, one desk. */
   static async create(variant: ServiceVariant, seed: number, documents = 3): Promise<World> {
-    const sim = await startSimulator({ seed, variant });
+    // Uploads live a day, or (a service that keeps them shorter than its keys) an hour.
+    const sim = await startSimulator({ seed, variant, uploadTtlHours: seed % 4 === 0 ? 1 : 24 });
     const root = makeTempFolder('desk-model-');
     const world = new World(sim, variant, seed, root);
     const folder: TempFolder = {
@@ -226,6 +235,38 @@ export class World {
     return outcome;
   }
 
+  /**
+   * The app: each folder's manifest imported as a new batch and sent, all at once, without the
+   * command line's question about batches that hold its contracts (the review is a snapshot;
+   * the engine asks the data folder again before each key is made).
+   */
+  async importInApp(folders: readonly ContractFolder[], slot: DeskSlot): Promise<string> {
+    const desk = await this.open(slot);
+    const connection = this.connectionOf(slot);
+    const batches: string[] = [];
+    for (const folder of folders) {
+      const manifestPath = join(folder.path, folder.manifest);
+      const check = await checkManifestFile(manifestPath);
+      if (check.issues.length > 0)
+        throw new Error(`the model wrote a bad manifest: ${JSON.stringify(check.issues)}`);
+      const { batch } = await takeManifestIn(
+        desk,
+        { kind: 'new', anew: [] },
+        connection,
+        manifestPath,
+        check.documents,
+      );
+      batches.push(batch.id);
+    }
+    const summaries = await Promise.all(batches.map((batchId) => desk.engine.send(batchId)));
+    return summaries
+      .map(
+        (summary) =>
+          `${summary.state}: ${summary.prepared} prepared, ${summary.needsCheck} check, ${summary.failed} failed`,
+      )
+      .join(' | ');
+  }
+
   /** Continues a batch (after the person answered a check), possibly cut short. */
   async resume(slot: DeskSlot, batchId: string, interruption: Interruption): Promise<string> {
     const desk = await this.open(slot);
@@ -245,7 +286,27 @@ export class World {
 
   async #run(desk: Desk, batchId: string, interruption: Interruption): Promise<string> {
     let events = 0;
+    if (interruption.kind === 'lost') {
+      this.ledger.lineFaults = true;
+      this.sim.faults.enqueue(
+        ...Array.from({ length: 8 }, () => ({
+          kind: 'dropAfter' as const,
+          pathPattern: '^/api/v1/signing-requests$',
+        })),
+      );
+    }
+    const unfollow = desk.store.subscribe((_state, recorded) => {
+      if (
+        interruption.kind === 'answered' &&
+        recorded.some(
+          (event) => event.type === 'create_answered_without_id' || event.type === 'request_created',
+        )
+      )
+        desk.engine.pause(batchId);
+    });
     const unsubscribe = desk.engine.subscribe((event) => {
+      if (interruption.kind === 'lost' && event.type === 'engine-state' && event.state === 'waiting')
+        desk.engine.pause(batchId);
       if (interruption.kind !== 'pause' || event.type !== 'item-progress') return;
       events += 1;
       if (events === interruption.after) desk.engine.pause(batchId);
@@ -255,6 +316,7 @@ export class World {
       return `${summary.state}: ${summary.prepared} prepared, ${summary.needsCheck} check, ${summary.failed} failed`;
     } finally {
       unsubscribe();
+      unfollow();
     }
   }
 

@@ -1,0 +1,299 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { phaseOf, type BatchState } from '../../../main/batch/batch-state';
+import type { Desk } from '../../../main/desk-core';
+import { Secret } from '../../../main/secret';
+import {
+  DEMO_CLIENT,
+  startSimulator,
+  type Simulator,
+  type SimulatorOptions,
+} from '../../../simulator/simulator';
+import { variantNamed } from '../../../simulator/variants';
+import { batchOfPdfs, makeBatch, openTestDesk } from '../../support/batch-harness';
+import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
+
+/**
+ * An outside review of issue 21 (exactly once, true alarms only): each test stages one way the
+ * promises of README "Sending exactly once" could break, through the real engine against the
+ * simulator over HTTP, and checks what a person would: how many requests the service holds per
+ * reference, and what each document says.
+ */
+let sim: Simulator | undefined;
+const folders: TempFolder[] = [];
+const desks: Desk[] = [];
+
+afterEach(async () => {
+  for (const desk of desks.splice(0)) await desk.close().catch(() => undefined);
+  await sim?.close();
+  sim = undefined;
+  for (const folder of folders.splice(0)) folder.remove();
+});
+
+const CREATE = '^/api/v1/signing-requests$';
+const READ = '^/api/v1/signing-requests/[^/]+$';
+const HOUR = 3_600_000;
+
+async function start(options: SimulatorOptions = {}): Promise<{ sim: Simulator; files: TempFolder }> {
+  sim = await startSimulator({ seed: 2121, ...options });
+  const files = makeTempFolder('desk-review-');
+  folders.push(files);
+  return { sim, files };
+}
+
+async function deskOn(
+  service: Simulator,
+  files: TempFolder,
+  name: string,
+  overrides: Parameters<typeof openTestDesk>[2] = {},
+): Promise<Desk> {
+  const desk = await openTestDesk(service, files.file(name), { reuploadBackoffMs: 20, ...overrides });
+  desks.push(desk);
+  return desk;
+}
+
+async function closeDesk(desk: Desk): Promise<void> {
+  await desk.close();
+  desks.splice(desks.indexOf(desk), 1);
+}
+
+const documentsOf = (desk: Desk, batch: BatchState) => desk.store.get(batch.id)!.documents;
+
+/** Pauses `batchId` the first time its engine waits (the service did not answer). */
+function pauseAtFirstWait(desk: Desk, batchId: string): void {
+  let paused = false;
+  desk.engine.subscribe((event) => {
+    if (event.type === 'engine-state' && event.state === 'waiting' && !paused) {
+      paused = true;
+      desk.engine.pause(batchId);
+    }
+  });
+}
+
+describe('the key retention is judged on a clock that may be wrong', () => {
+  // Known gap (review of issue 21): the retention is judged by the desk's wall clock only (the
+  // journal's stamps and now). Flips to passing once it is also judged by the service's `Date`.
+  it.fails(
+    'a desk clock set back across a restart: a new request beyond the real retention is still taken as proof (silent second request)',
+    async () => {
+      // Keys kept one hour (the default assumption). The desk's clock is 2.5 h fast at the first
+      // attempt (a dual-boot RTC in local time, a wrong time zone), then corrected by NTP.
+      const { sim, files } = await start({ variant: variantNamed('short-memory') });
+      let deskAhead = 2.5 * HOUR;
+      const now = (): number => Date.now() + 6_000 + deskAhead;
+      const desk = await deskOn(sim, files, 'data', { now });
+      const batch = await makeBatch(desk, files, 1);
+      // The service creates the request, and every answer is lost: outcome unknown.
+      sim.faults.enqueue(
+        ...Array.from({ length: 4 }, () => ({ kind: 'dropAfter' as const, pathPattern: CREATE })),
+      );
+      pauseAtFirstWait(desk, batch.id);
+      await desk.engine.send(batch.id);
+      expect(documentsOf(desk, batch)[0]!.send.create?.unknown).toBe(true);
+      await closeDesk(desk);
+      // Three real hours later the service has forgotten the key; the desk's clock, now right,
+      // says only half an hour passed since the first attempt.
+      sim.clock.advance(3 * HOUR);
+      deskAhead = 3 * HOUR;
+      const restarted = await deskOn(sim, files, 'data', { now });
+      const summary = await restarted.engine.send(batch.id);
+      const [document] = documentsOf(restarted, batch);
+      const count = sim.state.countByExternalReference()['REF-1'];
+      // The promise: when two requests may exist, the person is told ("needs your check").
+      expect({ count, check: document!.send.check?.reason ?? phaseOf(document!) }).toEqual(
+        count === 2 ? { count: 2, check: 'new_request_after_unknown' } : { count: 1, check: 'prepared' },
+      );
+      expect(summary.needsCheck + summary.prepared).toBe(1);
+    },
+  );
+});
+
+describe('a creation answered without an id, by Location', () => {
+  it.each([
+    ['a 404 (an asynchronous service that has not stored it yet)', 404, 'signing_request_not_found', 1],
+    ['a 503 twice (busy for a moment)', 503, 'service_unavailable', 2],
+  ] as const)(
+    'the confirmation read meets %s: the replay names the same request, no "may now have two"',
+    async (_what, status, code, times) => {
+      const { sim, files } = await start({ variant: variantNamed('accepted-202') });
+      const desk = await deskOn(sim, files, 'data', { replayForIdMs: 10 });
+      const batch = await makeBatch(desk, files, 1);
+      sim.faults.enqueue(
+        ...Array.from({ length: times }, () => ({
+          kind: 'reject' as const,
+          pathPattern: READ,
+          status,
+          code,
+        })),
+      );
+      const summary = await desk.engine.send(batch.id);
+      const [document] = documentsOf(desk, batch);
+      expect(sim.state.countByExternalReference()).toEqual({ 'REF-1': 1 });
+      // The service holds exactly one request: no question can be true here.
+      expect(document!.send.check?.reason).toBeUndefined();
+      expect(summary).toMatchObject({ prepared: 1, needsCheck: 0 });
+    },
+  );
+});
+
+describe('a creation answered without an id, then its upload refused', () => {
+  it('the replay for the id meets an upload the service no longer takes: the request it made is never left behind for a second one', async () => {
+    // Keys kept 24 h (stated on the connection), the upload checked before the key, uploads
+    // living an hour without saying so, creations answered 202 without a body.
+    const variant = {
+      ...variantNamed('strict-24h'),
+      name: 'strict-24h-bare',
+      createAnswer: 'bare-then-replay' as const,
+      uploadLifetime: 'absent' as const,
+    };
+    const { sim, files } = await start({ variant, uploadTtlHours: 1 });
+    let clockAhead = 0;
+    const now = (): number => Date.now() + 6_000 + clockAhead;
+    const connection = {
+      baseUrl: sim.baseUrl,
+      clientId: DEMO_CLIENT.clientId,
+      clientSecret: new Secret(DEMO_CLIENT.clientSecret),
+      keyRetentionHours: 24,
+    };
+    const desk = await deskOn(sim, files, 'data', { now, connection, replayForIdMs: 60_000 });
+    const batch = await makeBatch(desk, files, 1);
+    // The service answers 202 without a body; the person quits before the replay that tells the id.
+    desk.store.subscribe((_state, events) => {
+      if (events.some((event) => event.type === 'create_answered_without_id')) desk.engine.pause(batch.id);
+    });
+    await desk.engine.send(batch.id);
+    expect(documentsOf(desk, batch)[0]!.send.create?.appliedWithoutId).toBe(true);
+    expect(sim.state.countByExternalReference()).toEqual({ 'REF-1': 1 });
+    await closeDesk(desk);
+    // Two hours later: the key is still kept (24 h), the upload is not (1 h).
+    clockAhead = 2 * HOUR;
+    sim.clock.advance(clockAhead);
+    const restarted = await deskOn(sim, files, 'data', { now, connection, replayForIdMs: 10 });
+    await restarted.engine.send(batch.id);
+    const [document] = documentsOf(restarted, batch);
+    const [made] = sim.state.requests();
+    // The request the first answer acknowledged is this document's: linked, or asked about.
+    expect(sim.state.countByExternalReference()).toEqual({ 'REF-1': 1 });
+    expect(document!.send.requestId ?? document!.send.check?.reason).toBe(
+      document!.send.requestId === undefined ? 'created_without_id' : made!.id,
+    );
+  });
+});
+
+describe('a key still being processed', () => {
+  it("a 409 idempotency_key_in_use (Stripe's word for a key whose first request is still running) after a lost answer is waited out, not taken for another desk's contract", async () => {
+    const { sim, files } = await start();
+    const desk = await deskOn(sim, files, 'data');
+    const batch = await makeBatch(desk, files, 1);
+    // The first attempt is applied and its answer lost; the retry meets the key still in use.
+    sim.faults.enqueue(
+      { kind: 'dropAfter', pathPattern: CREATE },
+      { kind: 'reject', pathPattern: CREATE, status: 409, code: 'idempotency_key_in_use' },
+    );
+    const summary = await desk.engine.send(batch.id);
+    const [document] = documentsOf(desk, batch);
+    expect(sim.state.countByExternalReference()).toEqual({ 'REF-1': 1 });
+    expect(document!.send.check?.reason).toBeUndefined();
+    expect(summary).toMatchObject({ prepared: 1, needsCheck: 0 });
+  });
+});
+
+describe('a deleted batch', () => {
+  // Known gap (review of issue 21): a deleted batch leaves nothing in the data folder's registry.
+  it.fails(
+    'its contract added again later, past the key retention: held back (the data folder sent it), not a second request',
+    async () => {
+      const { sim, files } = await start({ variant: variantNamed('short-memory') });
+      let clockAhead = 0;
+      const now = (): number => Date.now() + 6_000 + clockAhead;
+      const desk = await deskOn(sim, files, 'data', { now });
+      const path = await writePdf(files, 'offer.pdf', 'offer');
+      const first = await batchOfPdfs(desk, [path], 'Monday', 'HR');
+      expect(await desk.engine.send(first.id)).toMatchObject({ prepared: 1 });
+      // "Deleting it stops tracking them here (the requests stay at the service)": the person
+      // tidies up the batch list.
+      await desk.store.delete(first.id);
+      // A day later the same folder is added again by mistake.
+      clockAhead = 24 * HOUR;
+      sim.clock.advance(clockAhead);
+      const again = await batchOfPdfs(desk, [path], 'Monday again', 'HR');
+      const summary = await desk.engine.send(again.id);
+      expect(sim.state.countByExternalReference()).toEqual({ 'HR-1': 1 });
+      expect(summary.needsCheck).toBe(1);
+    },
+  );
+});
+
+describe('generations within one data folder', () => {
+  it('a key given up after its upload was refused never becomes the key another document of this data folder already sent', async () => {
+    const { sim, files } = await start();
+    const desk = await deskOn(sim, files, 'data');
+    const path = await writePdf(files, 'offer.pdf', 'offer');
+    const first = await batchOfPdfs(desk, [path], 'A', 'HR');
+    expect(await desk.engine.send(first.id)).toMatchObject({ prepared: 1 });
+    // Two copies, both sent anew on purpose after the warning, C before B: generations 1 and 2.
+    const c = await batchOfPdfs(desk, [path], 'C', 'HR');
+    expect(await desk.engine.send(c.id)).toMatchObject({ needsCheck: 1 });
+    expect(await desk.engine.sendAsNew(c.id, documentsOf(desk, c)[0]!.draft.id)).toEqual({ ok: true });
+    const b = await batchOfPdfs(desk, [path], 'B', 'HR');
+    expect(await desk.engine.send(b.id)).toMatchObject({ needsCheck: 1 });
+    expect(await desk.engine.sendAsNew(b.id, documentsOf(desk, b)[0]!.draft.id)).toEqual({ ok: true });
+    expect(await desk.engine.send(b.id)).toMatchObject({ prepared: 1 });
+    const keyOfB = documentsOf(desk, b)[0]!.send.create!.idempotencyKey;
+    // C goes now; the service refuses its first creation for its upload (an upload gone stale).
+    sim.faults.enqueue({ kind: 'reject', pathPattern: CREATE, status: 422, code: 'upload_expired' });
+    const summary = await desk.engine.send(c.id);
+    const creations = sim.state.calls().filter((call) => call.operation === 'createSigningRequest');
+    const keysOfC = creations.slice(-2).map((call) => call.idempotencyKey);
+    // Never the key of another document of this data folder (with another body).
+    expect(keysOfC).not.toContain(keyOfB);
+    // Sent anew on purpose, as the person chose: its own request.
+    expect(summary).toMatchObject({ prepared: 1, needsCheck: 0 });
+    expect(sim.state.countByExternalReference()).toEqual({ 'HR-1': 3 });
+  });
+});
+
+describe('across desks, a service that answers by Location', () => {
+  // Known limit (review of issue 21): an answer without a body cannot say it is a replay, and a
+  // request not prepared yet looks new: the second desk follows the first desk's request.
+  it.fails(
+    "a second desk meeting the first desk's key while that request is not prepared yet is told so, and adds no one to it",
+    async () => {
+      // Answers by Location, and replays a key whatever the body (a variant the spec allows).
+      const variant = {
+        ...variantNamed('accepted-202'),
+        name: 'location-replay',
+        keyReuse: 'replay' as const,
+      };
+      const { sim, files } = await start({ variant });
+      const path = await writePdf(files, 'offer.pdf', 'offer');
+      const first = await deskOn(sim, files, 'desk-1');
+      const sent = await batchOfPdfs(first, [path], 'Contracts', 'HR');
+      // The first desk makes the request, then stops before its observer is added (a quit).
+      let quitting: Promise<void> | undefined;
+      first.engine.subscribe((event) => {
+        if (event.type === 'item-progress' && event.phase === 'adding_participants' && !quitting)
+          quitting = first.close();
+      });
+      first.client.addParticipant = () => new Promise(() => undefined);
+      await first.engine.send(sent.id);
+      await quitting;
+      desks.splice(desks.indexOf(first), 1);
+      const [request] = sim.state.requests();
+      expect(request?.preparedAt).toBeNull();
+      sim.clock.advance(60_000);
+      // Another computer sends the same contract.
+      const second = await deskOn(sim, files, 'desk-2');
+      const again = await batchOfPdfs(second, [path], 'Contracts', 'HR');
+      const summary = await second.engine.send(again.id);
+      const [document] = documentsOf(second, again);
+      expect(sim.state.countByExternalReference()).toEqual({ 'HR-1': 1 });
+      // README: "the app then says the service already holds this contract, sent from another
+      // data folder or another computer" — and nothing is added to it from here by itself.
+      expect({
+        check: document!.send.check?.reason,
+        prepared: summary.prepared,
+        participants: sim.state.requests()[0]!.participants.length,
+      }).toEqual({ check: 'held_at_service', prepared: 0, participants: request!.participants.length });
+    },
+  );
+});
