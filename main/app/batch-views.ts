@@ -97,15 +97,16 @@ function errorView(error: ItemError, t: Translator['t'] | undefined): { code: st
 }
 
 /** Why a draft stays behind: another batch's document holds its reference at its service. */
-export function heldBackWords(holder: Holder, reference: string, t?: Translator['t']): string {
-  const words = { file: holder.fileName, batch: holder.batchName, reference };
-  return t ? t('review.stayHeldElsewhere', words) : englishHeldBack(words);
+export function heldBackWords(holder: Holder, reference: string, t: Translator['t'] = englishT()): string {
+  const batch = holder.deleted ? t('check.batchDeleted', { batch: holder.batchName }) : holder.batchName;
+  return t('review.stayHeldElsewhere', { file: holder.fileName, batch, reference });
 }
 
 let english: Translator['t'] | undefined;
-function englishHeldBack(words: Record<string, string>): string {
+/** English, the words of a view asked for no language. */
+function englishT(): Translator['t'] {
   english ??= createTranslator('en').t;
-  return english('review.stayHeldElsewhere', words);
+  return english;
 }
 
 /** One document as the editor and the status table show it, in `t`'s language (English unless given). */
@@ -150,6 +151,7 @@ export function documentViewOf(
             batchName: holder.batchName,
             fileName: holder.fileName,
             ...(holder.requestId ? { requestId: holder.requestId } : {}),
+            ...(holder.deleted ? { deleted: true } : {}),
           },
         }
       : {}),
@@ -170,6 +172,7 @@ export function documentViewOf(
                     batchName: send.check.holder.batchName,
                     fileName: send.check.holder.fileName,
                     ...(send.check.holder.requestId ? { requestId: send.check.holder.requestId } : {}),
+                    ...(send.check.holder.deleted ? { deleted: true } : {}),
                   },
                 }
               : {}),

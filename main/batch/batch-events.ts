@@ -14,6 +14,8 @@ export interface HolderRef {
   readonly documentId: string;
   readonly fileName: string;
   readonly requestId?: string;
+  /** Its batch was deleted since (its request stays at the service). */
+  readonly deleted?: boolean;
 }
 
 export type { CheckReason } from '../../shared/domain/batch';

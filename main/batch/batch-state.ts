@@ -154,6 +154,22 @@ export function phaseOf(document: DocumentState): SendPhase {
   return send.upload ? 'creating' : 'uploading';
 }
 
+/**
+ * True when the service holds, or may hold, a request made for `document`: it has a creation
+ * key (whatever became of its attempts), a request, a pending check about one, or is prepared.
+ * A document held back because another one holds its reference holds nothing itself.
+ */
+export function mayHoldRequest(document: DocumentState): boolean {
+  const { send } = document;
+  if (send.check?.reason === 'held_elsewhere') return false;
+  return (
+    send.create !== undefined ||
+    send.requestId !== undefined ||
+    send.check !== undefined ||
+    send.prepared !== undefined
+  );
+}
+
 /** True once sending has reached the service, after which a document's content is locked. */
 export function isLocked(document: DocumentState): boolean {
   const { send } = document;

@@ -9,8 +9,10 @@
 import type { BatchStore } from '../store/batch-store';
 import type { BatchEvent } from './batch-events';
 import { connectionKey, sameConnection, type ConnectionAddress } from './batch-connection';
-import type { BatchState, DocumentState } from './batch-state';
+import { mayHoldRequest, type BatchState, type DocumentState } from './batch-state';
 import { isOlderBatch } from './older-batch';
+
+export { mayHoldRequest } from './batch-state';
 
 /** A document of the data folder that holds, or may hold, a request for a reference. */
 export interface Holder {
@@ -22,28 +24,14 @@ export interface Holder {
   readonly requestId: string | undefined;
   /** Its creation key is being made right now (not durable yet). */
   readonly claimed: boolean;
+  /** Its batch was deleted from the data folder since (its request stays at the service). */
+  readonly deleted?: boolean;
 }
 
 /** Where a document lives: its batch and its id. */
 export interface DocumentRef {
   readonly batchId: string;
   readonly documentId: string;
-}
-
-/**
- * True when the service holds, or may hold, a request made for `document`: it has a creation
- * key (whatever became of its attempts), a request, a pending check about one, or is prepared.
- * A document held back because another one holds its reference holds nothing itself.
- */
-export function mayHoldRequest(document: DocumentState): boolean {
-  const { send } = document;
-  if (send.check?.reason === 'held_elsewhere') return false;
-  return (
-    send.create !== undefined ||
-    send.requestId !== undefined ||
-    send.check !== undefined ||
-    send.prepared !== undefined
-  );
 }
 
 function refKey(ref: DocumentRef): string {
@@ -132,6 +120,20 @@ export class ContractRegistry {
       if (!batch || !document || document.draft.externalReference !== reference) continue;
       if (!mayBeAt(batch, service) || !mayHoldRequest(document)) continue;
       holders.push(holderOf(batch, document, false));
+    }
+    for (const contract of this.#store.deletedContracts()) {
+      if (contract.reference !== reference) continue;
+      if (contract.connection !== undefined && !sameConnection(contract.connection, service)) continue;
+      if (contract.batchId === self.batchId && contract.documentId === self.documentId) continue;
+      holders.push({
+        batchId: contract.batchId,
+        batchName: contract.batchName,
+        documentId: contract.documentId,
+        fileName: contract.fileName,
+        requestId: contract.requestId,
+        claimed: false,
+        deleted: true,
+      });
     }
     const claimant = this.#claims.get(claimKey(service, reference));
     if (

@@ -195,7 +195,9 @@ export function checkExplanation(document: DocumentState, t: Translator['t'] = e
     case 'held_elsewhere': {
       const holder = check.holder;
       const file = holder?.fileName ?? '';
-      const batch = holder?.batchName ?? '';
+      const batch = holder?.deleted
+        ? t('check.batchDeleted', { batch: holder.batchName })
+        : (holder?.batchName ?? '');
       return holder?.requestId
         ? t('check.heldElsewhereWithId', { reference, file, batch, requestId: holder.requestId })
         : t('check.heldElsewhere', { reference, file, batch });

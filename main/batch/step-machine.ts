@@ -230,6 +230,7 @@ function holderRef(holder: Holder): HolderRef {
     documentId: holder.documentId,
     fileName: holder.fileName,
     ...(holder.requestId === undefined ? {} : { requestId: holder.requestId }),
+    ...(holder.deleted ? { deleted: true } : {}),
   };
 }
 

@@ -7,10 +7,12 @@ import { classOf } from '../batch/document-class';
 import {
   applyBatchEvent,
   emptyBatch,
+  mayHoldRequest,
   UnknownBatchEventError,
   upgradeBatchState,
   type BatchState,
 } from '../batch/batch-state';
+import { DeletedContracts, type DeletedContract } from './deleted-contracts';
 import { makeDirectoryDurable } from './durable-fs';
 import { errorCode, nodeFileSystem, type FileSystem } from './file-system';
 import { shareRepeatedParts } from './shared-parts';
@@ -135,6 +137,8 @@ export class BatchStore {
   readonly #binding = new Map<string, Promise<ConnectionAddress>>();
   readonly #listeners = new Set<BatchListener>();
   #report: StoreLoadReport = { damaged: [], recovered: [] };
+  /** The contracts of deleted batches the service holds or may hold requests for. */
+  #deleted: DeletedContracts | undefined;
 
   readonly #readOnly: boolean;
   readonly #compactAfterEntries: number;
@@ -156,7 +160,30 @@ export class BatchStore {
   static async open(dataDir: string, options: BatchStoreOptions = {}): Promise<BatchStore> {
     const store = new BatchStore(dataDir, options);
     await store.#loadAll();
+    await store.#openDeleted();
     return store;
+  }
+
+  /** Opens the record of deleted contracts; one that cannot be read is reported as damage (nothing is sent then). */
+  async #openDeleted(): Promise<void> {
+    const opened = await DeletedContracts.open(this.#root, this.#fs, {
+      readOnly: this.#readOnly,
+      now: this.#now,
+    });
+    if (opened.ok) this.#deleted = opened.record;
+    else
+      this.#report = {
+        ...this.#report,
+        damaged: [...this.#report.damaged, { batchId: 'deleted-contracts', damage: opened.damage }],
+      };
+  }
+
+  /**
+   * The contracts of batches deleted from this data folder that their service holds, or may
+   * hold, a request for: deleting a batch stops tracking it, it does not unsend it.
+   */
+  deletedContracts(): readonly DeletedContract[] {
+    return this.#deleted?.list() ?? [];
   }
 
   /**
@@ -360,9 +387,24 @@ export class BatchStore {
   async delete(batchId: string): Promise<void> {
     const batch = this.#batches.get(batchId);
     if (!batch) return;
+    if (batch.writer && !this.#deleted) throw new Error('the record of deleted contracts cannot be read');
     this.#batches.delete(batchId);
     await batch.queue;
     if (!batch.writer) return;
+    // What the service holds stays known, durably, before the batch goes.
+    const { state } = batch;
+    await this.#deleted?.remember(
+      state.documents.filter(mayHoldRequest).map((document) => ({
+        batchId: state.id,
+        batchName: state.name,
+        connection: state.connection,
+        documentId: document.draft.id,
+        reference: document.draft.externalReference,
+        sha256: document.draft.pdf.sha256,
+        fileName: document.draft.pdf.originalName,
+        requestId: document.send.requestId ?? document.send.check?.newRequestId,
+      })),
+    );
     await batch.writer.close();
     const folder = join(this.#root, batchId);
     const deleted = `${folder}${DELETED_SUFFIX}`;
@@ -380,6 +422,7 @@ export class BatchStore {
 
   /** Flushes and closes every journal. */
   async close(): Promise<void> {
+    await this.#deleted?.close();
     // Records and folds under way finish first (a fold never fails its queue).
     await Promise.all(
       [...this.#batches.values()].map(async (batch) => {

@@ -92,6 +92,8 @@ export const documentViewSchema = z.object({
       batchName: z.string(),
       fileName: z.string(),
       requestId: z.string().optional(),
+      /** Its batch was deleted since (nothing to open). */
+      deleted: z.boolean().optional(),
     })
     .optional(),
   /** Sent to the service: its content can no longer change. */
@@ -116,6 +118,8 @@ export const documentViewSchema = z.object({
           batchName: z.string(),
           fileName: z.string(),
           requestId: z.string().optional(),
+          /** Its batch was deleted since (nothing to open). */
+          deleted: z.boolean().optional(),
         })
         .optional(),
     })

@@ -304,7 +304,7 @@ const DocumentRow = memo(function DocumentRow({
               <span className="visually-hidden"> {t('documents.action.openCeremonyFor', { reference })}</span>
             </button>
           )}
-          {document.heldBy && (
+          {document.heldBy && !document.heldBy.deleted && (
             <button
               type="button"
               className="link"

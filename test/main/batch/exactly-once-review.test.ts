@@ -1,3 +1,4 @@
+import { checkExplanation } from '../../../main/batch/send-messages';
 import { afterEach, describe, expect, it } from 'vitest';
 import { phaseOf, type BatchState } from '../../../main/batch/batch-state';
 import type { Desk } from '../../../main/desk-core';
@@ -198,29 +199,36 @@ describe('a key still being processed', () => {
 });
 
 describe('a deleted batch', () => {
-  // Known gap (review of issue 21): a deleted batch leaves nothing in the data folder's registry.
-  it.fails(
-    'its contract added again later, past the key retention: held back (the data folder sent it), not a second request',
-    async () => {
-      const { sim, files } = await start({ variant: variantNamed('short-memory') });
-      let clockAhead = 0;
-      const now = (): number => Date.now() + 6_000 + clockAhead;
-      const desk = await deskOn(sim, files, 'data', { now });
-      const path = await writePdf(files, 'offer.pdf', 'offer');
-      const first = await batchOfPdfs(desk, [path], 'Monday', 'HR');
-      expect(await desk.engine.send(first.id)).toMatchObject({ prepared: 1 });
-      // "Deleting it stops tracking them here (the requests stay at the service)": the person
-      // tidies up the batch list.
-      await desk.store.delete(first.id);
-      // A day later the same folder is added again by mistake.
-      clockAhead = 24 * HOUR;
-      sim.clock.advance(clockAhead);
-      const again = await batchOfPdfs(desk, [path], 'Monday again', 'HR');
-      const summary = await desk.engine.send(again.id);
-      expect(sim.state.countByExternalReference()).toEqual({ 'HR-1': 1 });
-      expect(summary.needsCheck).toBe(1);
-    },
-  );
+  // The data folder remembers what a deleted batch's service holds (main/store/deleted-contracts.ts).
+  it('its contract added again later, past the key retention: held back (the data folder sent it), not a second request', async () => {
+    const { sim, files } = await start({ variant: variantNamed('short-memory') });
+    let clockAhead = 0;
+    const now = (): number => Date.now() + 6_000 + clockAhead;
+    const desk = await deskOn(sim, files, 'data', { now });
+    const path = await writePdf(files, 'offer.pdf', 'offer');
+    const first = await batchOfPdfs(desk, [path], 'Monday', 'HR');
+    expect(await desk.engine.send(first.id)).toMatchObject({ prepared: 1 });
+    // "Deleting it stops tracking them here (the requests stay at the service)": the person
+    // tidies up the batch list.
+    await desk.store.delete(first.id);
+    // A day later the same folder is added again by mistake.
+    clockAhead = 24 * HOUR;
+    sim.clock.advance(clockAhead);
+    const again = await batchOfPdfs(desk, [path], 'Monday again', 'HR');
+    const summary = await desk.engine.send(again.id);
+    expect(sim.state.countByExternalReference()).toEqual({ 'HR-1': 1 });
+    expect(summary.needsCheck).toBe(1);
+    const [held] = documentsOf(desk, again);
+    expect(held!.send.check).toMatchObject({
+      reason: 'held_elsewhere',
+      holder: { batchId: first.id, batchName: 'Monday', fileName: 'offer.pdf', deleted: true },
+    });
+    expect(checkExplanation(held!)).toContain('in the batch “Monday, deleted since”');
+    // Remembered after a restart too.
+    await closeDesk(desk);
+    const reopened = await deskOn(sim, files, 'data', { now });
+    expect(reopened.store.deletedContracts().map((contract) => contract.reference)).toEqual(['HR-1']);
+  });
 });
 
 describe('generations within one data folder', () => {
