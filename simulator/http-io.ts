@@ -185,7 +185,9 @@ export function writeApiAnswer(
   const { variant, now } = options;
   const extraHeaders: Record<string, string> = {};
   const written: WrittenAnswer = {};
-  if (variant.retryAfter === 'http-date') extraHeaders.date = new Date(now).toUTCString();
+  // Every answer says when, by the simulator's clock (a real server's Date is its own clock):
+  // a client may compare it with a Retry-After date, or judge time on the service's side.
+  extraHeaders.date = new Date(now).toUTCString();
   if (answer.retryAfterSeconds !== undefined) {
     const seconds = answer.retryAfterSeconds;
     // An HTTP-date has whole seconds: round up, so waiting until it never cuts the delay short.

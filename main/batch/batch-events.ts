@@ -61,6 +61,8 @@ export type BatchEvent =
       readonly sizeBytes: number;
       /** Local clock, ms: upload time + `expires_in_hours`; absent when the service did not say a readable lifetime. */
       readonly expiresAt?: number;
+      /** When the service answered, by its own clock (`Date`, epoch ms); absent without one. */
+      readonly serviceAt?: number;
     }
   | { readonly type: 'upload_discarded'; readonly documentId: string; readonly reason: string }
   /**
@@ -79,6 +81,12 @@ export type BatchEvent =
        * from an earlier version (absent) counts as an attempt that may have left.
        */
       readonly attemptsMarked?: true;
+      /**
+       * The service's clock (`Date`) at the answer to the upload this key goes with, which came
+       * before any attempt under it: how long the service has kept the key is judged on its own
+       * clock too, not only on this computer's (absent when the service sent no date).
+       */
+      readonly serviceFirstAt?: number;
     }
   /** Stored right before a creation attempt under the key leaves (in its call slot): it may reach the service. */
   | { readonly type: 'create_attempt_started'; readonly documentId: string }

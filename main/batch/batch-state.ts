@@ -16,6 +16,8 @@ export interface UploadRecord {
   readonly sizeBytes: number;
   /** Local clock, ms; undefined when the service gave no readable lifetime (the upload is then used as is). */
   readonly expiresAt: number | undefined;
+  /** The service's clock at its answer (`Date`, epoch ms); absent without one, or in batches of earlier versions. */
+  readonly serviceAt?: number | undefined;
 }
 
 /**
@@ -30,6 +32,8 @@ export interface CreationKey {
   readonly body: CreateSigningRequestBody;
   /** When the key was stored, just before its first attempt could leave (ISO 8601). */
   readonly firstAttemptAt: string;
+  /** The service's clock before the first attempt (its upload answer's `Date`, epoch ms), when known. */
+  readonly serviceFirstAt?: number | undefined;
   readonly inFlight: boolean;
   readonly unknown: boolean;
   /**
@@ -298,6 +302,7 @@ export function applyBatchEvent(state: BatchState, entry: JournalEntry<BatchEven
           sha256: event.sha256,
           sizeBytes: event.sizeBytes,
           expiresAt: event.expiresAt,
+          ...(event.serviceAt === undefined ? {} : { serviceAt: event.serviceAt }),
         },
       }));
     case 'upload_discarded':
@@ -310,6 +315,7 @@ export function applyBatchEvent(state: BatchState, entry: JournalEntry<BatchEven
           uploadId: event.uploadId,
           body: event.body,
           firstAttemptAt: at,
+          ...(event.serviceFirstAt === undefined ? {} : { serviceFirstAt: event.serviceFirstAt }),
           inFlight: event.attemptsMarked !== true,
           unknown: false,
         },

@@ -5,9 +5,9 @@ import {
   type CallOptions,
   type CreationAnswer,
   type ServiceClient,
+  type UploadAnswer,
 } from '../client/service-client';
 import { TOKEN_REFUSED, type Result, type ServiceFailure } from '../client/service-failure';
-import type { Upload } from '../../shared/service/wire';
 import { silentLogger, type Logger } from '../log';
 import type { BlobStore } from '../store/blob-store';
 import type { BatchStore } from '../store/batch-store';
@@ -773,7 +773,7 @@ export class SendEngine {
         };
         // The pace moves a bar on while the connection, its buffers full, takes nothing more.
         const ticker = setInterval(report, PACE_TICK_MS);
-        let answer: Answer<Upload>;
+        let answer: Answer<UploadAnswer>;
         try {
           answer = await this.#call(run, (attempts, alive) =>
             client.uploadDocument(

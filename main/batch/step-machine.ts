@@ -5,8 +5,8 @@
  * (send-engine.ts) performs the steps, records the events, and never decides anything itself.
  */
 import type { BatchDefaults, ItemError } from '../../shared/domain/batch';
-import type { CreateSigningRequestBody, Participant, Upload } from '../../shared/service/wire';
-import type { CreationAnswer, PrepareOutcome } from '../client/service-client';
+import type { CreateSigningRequestBody, Participant } from '../../shared/service/wire';
+import type { CreationAnswer, PrepareOutcome, UploadAnswer } from '../client/service-client';
 import { isNotFoundAtService, type ServiceFailure } from '../client/service-failure';
 import type { BatchEvent, HolderRef, UnknownCause } from './batch-events';
 import type { Holder } from './contract-registry';
@@ -201,7 +201,7 @@ export function nextStep(document: DocumentState, facts: RunFacts, context: Step
       return { kind: 'record', events: [{ type: 'upload_discarded', documentId, reason: 'pdf_changed' }] };
     }
     if (send.upload && uploadUsable(send.upload, context.now, context.uploadExpiryMarginMs)) {
-      return { kind: 'record', events: [mintKey(document, send.upload.uploadId, context)] };
+      return { kind: 'record', events: [mintKey(document, send.upload, context)] };
     }
     if (send.upload) {
       return { kind: 'record', events: [{ type: 'upload_discarded', documentId, reason: 'expired' }] };
@@ -256,15 +256,20 @@ function heldElsewhere(document: DocumentState, context: StepContext): BatchEven
  * attempt's own marker follows in its slot); or, when another document holds the reference
  * now, the check that holds this one back. The engine claims the reference in the same turn.
  */
-function mintKey(document: DocumentState, uploadId: string, context: StepContext): BatchEvent {
+function mintKey(
+  document: DocumentState,
+  upload: { readonly uploadId: string; readonly serviceAt?: number | undefined },
+  context: StepContext,
+): BatchEvent {
   return (
     heldElsewhere(document, context) ?? {
       type: 'create_attempted',
       documentId: document.draft.id,
       idempotencyKey: context.keyFor(document),
-      uploadId,
-      body: buildCreateBody(context.defaults, document.draft, uploadId),
+      uploadId: upload.uploadId,
+      body: buildCreateBody(context.defaults, document.draft, upload.uploadId),
       attemptsMarked: true,
+      ...(upload.serviceAt === undefined ? {} : { serviceFirstAt: upload.serviceAt }),
     }
   );
 }
@@ -291,13 +296,22 @@ export function refusesKeyReuse(failure: Pick<ServiceFailure, 'code' | 'httpStat
 /**
  * True when a new request answered at `now` comes within the service's key retention of the
  * first attempt under `create`'s key: had an earlier attempt created a request, the service
- * would still know the key and replay it. A clock that went back proves nothing.
+ * would still know the key and replay it. Judged on this computer's clock, and also on the
+ * service's own (`serviceNow` against the `Date` of the upload answer before the first attempt)
+ * when both are known: this computer's clock may have been wrong at one end, and a clock that
+ * went back proves nothing.
  */
-function withinKeyRetention(create: CreationKey, now: number, retentionMs: number): boolean {
+function withinKeyRetention(
+  create: CreationKey,
+  now: number,
+  retentionMs: number,
+  serviceNow?: number,
+): boolean {
+  const within = (elapsed: number) => elapsed >= 0 && elapsed < retentionMs;
   const firstAt = Date.parse(create.firstAttemptAt);
-  if (Number.isNaN(firstAt)) return false;
-  const elapsed = now - firstAt;
-  return elapsed >= 0 && elapsed < retentionMs;
+  if (Number.isNaN(firstAt) || !within(now - firstAt)) return false;
+  if (create.serviceFirstAt === undefined || serviceNow === undefined) return true;
+  return within(serviceNow - create.serviceFirstAt);
 }
 
 /**
@@ -323,7 +337,7 @@ function unknownCause(failure: ServiceFailure): UnknownCause {
 export function decideUpload(
   document: DocumentState,
   step: Extract<Step, { kind: 'upload' }>,
-  answer: Answer<Upload>,
+  answer: Answer<UploadAnswer>,
   context: StepContext,
 ): Decision {
   const documentId = document.draft.id;
@@ -357,9 +371,16 @@ export function decideUpload(
     sha256: upload.sha256.toLowerCase(),
     sizeBytes: upload.size_bytes,
     ...(hours === undefined ? {} : { expiresAt: step.startedAt + hours * 3_600_000 }),
+    ...(upload.serviceTime === undefined ? {} : { serviceAt: upload.serviceTime }),
   };
   // The creation's key is stored with the upload, in one durable write, before the first attempt.
-  return { events: [completed, mintKey(document, upload.upload_id, context)], next: 'continue' };
+  return {
+    events: [
+      completed,
+      mintKey(document, { uploadId: upload.upload_id, serviceAt: upload.serviceTime }, context),
+    ],
+    next: 'continue',
+  };
 }
 
 /**
@@ -387,7 +408,8 @@ export function decideCreation(
     // Within the time the service keeps keys, an earlier attempt that created a request would
     // have been replayed: a new request then proves it created nothing. Beyond, two may exist.
     const beyondRetention =
-      mayHaveCreated && !withinKeyRetention(create, context.now, context.keyRetentionMs);
+      mayHaveCreated &&
+      !withinKeyRetention(create, context.now, context.keyRetentionMs, answer.value.serviceTime);
     const twoMayExist = (newRequestId: string): Decision => ({
       events: [{ type: 'check_needed', documentId, reason: 'new_request_after_unknown', newRequestId }],
       next: 'stop',

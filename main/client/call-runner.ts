@@ -106,6 +106,11 @@ export interface CallAnswer<T> {
   /** The answer's `Location` header, as sent (a creation answered without a body may name its request there). */
   readonly location: string | undefined;
   /**
+   * When the service says it answered, by its own clock (the `Date` header, epoch ms); undefined
+   * without a readable one. A second clock beside this computer's, which may be set wrong.
+   */
+  readonly serviceTime: number | undefined;
+  /**
    * True when an earlier attempt of this same call may have reached the service (timeout,
    * connection lost after sending, 5xx other than 503) before the attempt that succeeded.
    */
@@ -324,7 +329,7 @@ export class CallRunner {
       // Callers waiting for this attempt's answer see the pause it asked for, if any.
       admission.pass.finish(true);
       if (answer.kind === 'success') {
-        return this.#parseAnswer(spec, outcome.text, attempt, outcomeUnknown, outcome.headers.location);
+        return this.#parseAnswer(spec, outcome.text, attempt, outcomeUnknown, outcome.headers);
       }
       if (answer.kind === 'unauthorized') {
         if (token && spec.auth && !tokenRenewed) {
@@ -405,8 +410,11 @@ export class CallRunner {
     text: string,
     attempt: number,
     earlierAttemptUnknown: boolean,
-    location: string | undefined,
+    headers: Readonly<Record<string, string | undefined>>,
   ): Result<CallAnswer<T | undefined>> {
+    const { location } = headers;
+    const date = headers.date === undefined ? Number.NaN : Date.parse(headers.date);
+    const serviceTime = Number.isNaN(date) ? undefined : date;
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -414,12 +422,12 @@ export class CallRunner {
       json = undefined;
     }
     const parsed = spec.schema.safeParse(json);
-    if (parsed.success) return success({ body: parsed.data, earlierAttemptUnknown, location });
+    if (parsed.success) return success({ body: parsed.data, earlierAttemptUnknown, location, serviceTime });
     if (spec.bodyOptional) {
       if (text.trim() !== '') {
         this.#deps.logger.log('warn', 'service.unread_success_body', { operation: spec.operation });
       }
-      return success({ body: undefined, earlierAttemptUnknown, location });
+      return success({ body: undefined, earlierAttemptUnknown, location, serviceTime });
     }
     this.#deps.logger.log('error', 'service.invalid_response', {
       operation: spec.operation,

@@ -109,7 +109,12 @@ export interface CreationAnswer {
    * connection lost after sending, 5xx other than 503) before this answer arrived.
    */
   readonly earlierAttemptUnknown: boolean;
+  /** When the service answered, by its own clock (`Date`, epoch ms); undefined without one. */
+  readonly serviceTime?: number | undefined;
 }
+
+/** An upload as the service answered it (spec §4.2), and when, by its own clock (`Date`). */
+export type UploadAnswer = Upload & { readonly serviceTime?: number | undefined };
 
 /** What adding a participant told (spec §4.5). */
 export interface ParticipantAnswer {
@@ -280,7 +285,7 @@ export class ServiceClient {
    * per attempt; never holds it in memory. Needs the upload object back: a 2xx without a
    * readable one is `invalid_response`.
    */
-  async uploadDocument(source: UploadSource, options: UploadOptions = {}): Promise<Result<Upload>> {
+  async uploadDocument(source: UploadSource, options: UploadOptions = {}): Promise<Result<UploadAnswer>> {
     const openBody = () => {
       const stream = source.open();
       return Readable.from(
@@ -317,7 +322,7 @@ export class ServiceClient {
       },
       onAttemptSettled: options.onAttemptSettled,
     });
-    return answer.ok ? success(answer.value.body) : answer;
+    return answer.ok ? success({ ...answer.value.body, serviceTime: answer.value.serviceTime }) : answer;
   }
 
   /**
@@ -354,6 +359,7 @@ export class ServiceClient {
       id,
       replayed: answer.value.body?.idempotent_replay,
       earlierAttemptUnknown: answer.value.earlierAttemptUnknown,
+      serviceTime: answer.value.serviceTime,
       locationId:
         id === undefined ? requestIdFromLocation(answer.value.location, this.address.baseUrl) : undefined,
     });

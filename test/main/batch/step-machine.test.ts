@@ -873,6 +873,36 @@ describe('decideCreation', () => {
       expect(summary(sameCall.events)).toEqual(events);
     });
 
+    it("judged on the service's clock too: this computer's says within, the service's says beyond", () => {
+      const serviceFirstAt = NOW - HOUR;
+      const keyed = documentAfter(
+        queued,
+        uploaded(NOW + 20 * HOUR),
+        { ...(minted as Extract<BatchEvent, { type: 'create_attempted' }>), serviceFirstAt },
+        attempting,
+        unknownOutcome,
+        restarted,
+      );
+      const within = retention(2 * HOUR);
+      const agree = decideCreation(
+        keyed,
+        keyed.send.create!,
+        applied({ serviceTime: NOW }),
+        NO_RUN_FACTS,
+        within,
+      );
+      expect(summary(agree.events)).toEqual(['request_created']);
+      // The service says three hours passed (this computer's clock was wrong at one end).
+      const differ = decideCreation(
+        keyed,
+        keyed.send.create!,
+        applied({ serviceTime: serviceFirstAt + 3 * HOUR }),
+        NO_RUN_FACTS,
+        within,
+      );
+      expect(summary(differ.events)).toEqual(['check_needed:new_request_after_unknown']);
+    });
+
     it('a clock set back before the first attempt proves nothing', () => {
       const decision = decideCreation(afterUnknown, afterUnknown.send.create!, applied({}), NO_RUN_FACTS, {
         ...retention(2 * HOUR),
