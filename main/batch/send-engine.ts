@@ -902,6 +902,16 @@ export class SendEngine {
   ): Promise<Answer<CreationAnswer>> {
     if (answer.kind !== 'applied' || answer.value.id !== undefined || answer.value.locationId === undefined)
       return answer;
+    // A request another document of the data folder follows is not this one's, whatever the
+    // answer names: it is treated as an answer without an id (the key is replayed to learn it).
+    const locationId = answer.value.locationId;
+    const taken = this.#options.store
+      .list()
+      .some((batch) => batch.documents.some((other) => other.send.requestId === locationId));
+    if (taken) {
+      this.#logger.log('warn', 'send.location_taken', {});
+      return { kind: 'applied', value: { ...answer.value, locationId: undefined } };
+    }
     const read = await this.#options.client
       .getSigningRequest(answer.value.locationId, { signal, maxAttempts: 2 })
       .catch(() => undefined);

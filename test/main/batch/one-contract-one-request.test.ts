@@ -261,6 +261,29 @@ describe('a creation answered without an id', () => {
     },
   );
 
+  it('a Location naming a request another document already follows is not taken for this one', async () => {
+    // Answers by Location, and reads that do not show the reference (spec §4.4): only the data
+    // folder can tell that the request named is another document's.
+    const { sim, files } = await start({
+      variant: { ...variantNamed('accepted-202'), name: 'location-spec-reads', readFields: 'spec' },
+    });
+    const desk = await deskOn(sim, files, 'data', { replayForIdMs: 10 });
+    const batch = await makeBatch(desk, files, 2);
+    const [first, second] = documentsOf(desk, batch);
+    expect(await desk.engine.send(batch.id, [first!.draft.id])).toMatchObject({ prepared: 1 });
+    const taken = documentsOf(desk, batch)[0]!.send.requestId!;
+    const create = desk.client.createSigningRequest.bind(desk.client);
+    // A confused proxy or service names the first document's request in the second's answers.
+    desk.client.createSigningRequest = async (body, key, options) => {
+      const answer = await create(body, key, options);
+      return answer.ok ? { ok: true, value: { ...answer.value, locationId: taken } } : answer;
+    };
+    await desk.engine.send(batch.id, [second!.draft.id]);
+    const after = documentsOf(desk, batch)[1]!;
+    expect(after.send.requestId).not.toBe(taken);
+    expect(after.send.check?.reason).toBe('created_without_id');
+  });
+
   it('a Location at another origin is not taken: the key is replayed once, and then the user is asked', async () => {
     const { sim, files } = await start({ variant: variantNamed('accepted-202') });
     const desk = await deskOn(sim, files, 'data');
