@@ -277,7 +277,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
   /** Calls received and not yet answered (or given up): their answers are still to come. */
   let answering = 0;
-  const server = createServer((request, response) => {
+  // No limit on how long a request may take to arrive (Node's default is 300 s): an upload on a
+  // slow line takes longer (50 MiB at 0.5 Mbit/s: 14 minutes).
+  const server = createServer({ requestTimeout: 0 }, (request, response) => {
     answering += 1;
     dispatch(request, response)
       // What a call changed outlives the process when the service keeps its data in a file.
