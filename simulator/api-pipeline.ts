@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { BodyCrossing } from './body-crossing';
 import { CallTracker } from './call-tracker';
 import type { FaultController, FaultDecision } from './faults';
 import {
@@ -74,6 +75,7 @@ async function answerCall(
   match: RouteMatch,
   tracker: CallTracker,
   caller: Caller,
+  crossing: BodyCrossing | undefined,
 ): Promise<ApiResponse | null> {
   const method = request.method ?? 'GET';
   if (match.kind === 'notFound') return errorResponse(404, 'not_found', `no such endpoint: ${path}`);
@@ -109,6 +111,7 @@ async function answerCall(
     params,
     grant,
     service,
+    crossing,
     identifyClient: (clientId) => {
       tracker.clientId = clientId;
     },
@@ -130,8 +133,9 @@ async function afterDrainingBody(
   request: IncomingMessage,
   answer: ApiResponse,
   onChunk: (chunk: Buffer) => void,
+  crossing: BodyCrossing | undefined,
 ): Promise<ApiResponse | null> {
-  const drained = await consumeBody(request, MAX_DRAINED_BYTES, onChunk);
+  const drained = await consumeBody(request, MAX_DRAINED_BYTES, onChunk, crossing);
   if (drained.kind === 'aborted') return null;
   return drained.kind === 'tooLarge' && !drained.drained ? { ...answer, closeConnection: true } : answer;
 }
@@ -176,8 +180,9 @@ function describeUnknownEndpoint(method: string, path: string, match: RouteMatch
  * Serves one call to anything but the widget and the control API (unknown paths answer 404
  * here): decides its fault, processes it (unless the fault strikes first), waits the
  * configured latency, then writes the answer as the variant says or, for a `dropAfter`
- * fault, destroys the socket so the answer is lost although the work was done. Every call
- * is checked against the politeness rules, and a 429 or 503 with Retry-After opens a window.
+ * fault, destroys the socket so the answer is lost although the work was done. An upload's
+ * body crosses the uplink, drained or read. Every call is checked against the politeness
+ * rules, and a 429 or 503 with Retry-After opens a window.
  */
 export async function serveApiCall(
   service: ServiceContext,
@@ -216,6 +221,8 @@ export async function serveApiCall(
     });
   const decision = isFaultEligible(path) ? faults.decide(path) : NO_FAULT;
   tracker.fault = decision.kind;
+  const crossing = operation === 'upload' ? service.uplink.crossing(request.socket, connection) : undefined;
+  if (crossing) tracker.receivedBytes = () => crossing.receivedBytes;
 
   if (decision.kind === 'dropBefore') {
     request.socket.destroy();
@@ -228,7 +235,7 @@ export async function serveApiCall(
     answer = faultAnswer(decision);
   } else {
     try {
-      answer = await answerCall(service, request, path, match, tracker, caller);
+      answer = await answerCall(service, request, path, match, tracker, caller, crossing);
     } catch (error) {
       // A bug in the simulator: answer 500 so the test sees it instead of hanging.
       console.error('simulator: unexpected error while serving', method, path, error);
@@ -239,7 +246,12 @@ export async function serveApiCall(
   const unread = !request.complete || (operation === 'token' && !request.readableEnded);
   if (answer !== null && !answer.closeConnection && unread) {
     const form = formClientCollector(caller);
-    answer = await afterDrainingBody(request, answer, operation === 'token' ? form.onChunk : () => undefined);
+    answer = await afterDrainingBody(
+      request,
+      answer,
+      operation === 'token' ? form.onChunk : () => undefined,
+      crossing,
+    );
     form.finish();
   }
   checkPoliteness();

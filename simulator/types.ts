@@ -50,6 +50,11 @@ export interface SimulatorOptions {
    * together, crosses one link at this rate. Default: unlimited.
    */
   uploadMbit?: number;
+  /**
+   * Each TCP connection's own line in Mbit/s (a per-flow shaper): an upload body crosses it as
+   * well as the shared `uploadMbit` line, waiting for both. Default: unlimited.
+   */
+  uploadMbitPerConnection?: number;
   /** Serve the HTTP control API under `/__simulator/`. Default true. */
   control?: boolean;
   /**
@@ -217,4 +222,6 @@ export interface CallRecord {
   at: string;
   /** A creation's Idempotency-Key as it arrived (not a secret), even when a fault dropped the call. */
   idempotencyKey?: string;
+  /** For uploads: body bytes the service had received (that crossed the uplink) when the call was logged. */
+  receivedBytes?: number;
 }

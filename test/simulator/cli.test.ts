@@ -106,7 +106,24 @@ describe('npm run simulator (cli.ts)', () => {
     expect(cli.output()).toContain('Uplink          20 Mbit/s for uploads');
     const baseUrl = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(cli.output())?.[1] ?? '';
     const state = await fetchJson(`${baseUrl}/__simulator/state`);
-    expect(state.body.uplink).toEqual({ mbit: 20, receivedBytes: 0 });
+    expect(state.body.uplink).toEqual({
+      mbit: 20,
+      perConnectionMbit: null,
+      stalledForMs: 0,
+      receivedBytes: 0,
+      connections: [],
+    });
+    cli.process.kill('SIGTERM');
+    await once(cli.process, 'exit');
+  });
+
+  it('--upload-mbit-per-connection gives each connection its own line, said in the banner and the control API', async () => {
+    const cli = await startCli(['--port', '0', '--upload-mbit-per-connection', '0.5'], /Ctrl\+C/);
+    expect(cli.output()).toContain('Per connection  0.5 Mbit/s for uploads, each connection its own line');
+    expect(cli.output()).not.toContain('all connections together');
+    const baseUrl = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(cli.output())?.[1] ?? '';
+    const state = await fetchJson(`${baseUrl}/__simulator/state`);
+    expect(state.body.uplink).toMatchObject({ mbit: null, perConnectionMbit: 0.5 });
     cli.process.kill('SIGTERM');
     await once(cli.process, 'exit');
   });
@@ -146,5 +163,8 @@ describe('npm run simulator (cli.ts)', () => {
     expect(exitCode).toBe(2);
     expect(stderr).toContain('--upload-mbit');
     expect(stderr).toContain('0.001');
+    const perConnection = await runCliToExit(['--upload-mbit-per-connection', '0']);
+    expect(perConnection.exitCode).toBe(2);
+    expect(perConnection.stderr).toContain('--upload-mbit-per-connection');
   });
 });
