@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { BodyCrossing } from './body-crossing';
+import { pauseFor, untilClosed, type BodyCrossing, type BodyHold } from './body-crossing';
 import { CallTracker } from './call-tracker';
 import type { FaultController, FaultDecision } from './faults';
 import {
@@ -20,6 +20,20 @@ function isFaultEligible(path: string): boolean {
 }
 
 const NO_FAULT: FaultDecision = { kind: null, retryAfterSeconds: 0, latencyMs: 0 };
+
+/** Faults after which the call is still processed (the others answer, drop or go silent instead). */
+function isProcessed(decision: FaultDecision): boolean {
+  const { kind } = decision;
+  return kind === null || kind === 'dropAfter' || kind === 'silentAfter' || kind === 'stall';
+}
+
+/** The hold a `silent` or `stall` fault puts in an upload's body. */
+function holdOf(decision: FaultDecision): BodyHold | undefined {
+  const afterBytes = decision.afterBytes ?? 0;
+  if (decision.kind === 'silent') return { kind: 'silent', afterBytes };
+  if (decision.kind === 'stall') return { kind: 'stall', afterBytes, ms: decision.stallMs ?? 0 };
+  return undefined;
+}
 
 function acceptsJson(accept: string): boolean {
   const value = accept.toLowerCase();
@@ -181,8 +195,10 @@ function describeUnknownEndpoint(method: string, path: string, match: RouteMatch
  * here): decides its fault, processes it (unless the fault strikes first), waits the
  * configured latency, then writes the answer as the variant says or, for a `dropAfter`
  * fault, destroys the socket so the answer is lost although the work was done. An upload's
- * body crosses the uplink, drained or read. Every call is checked against the politeness
- * rules, and a 429 or 503 with Retry-After opens a window.
+ * body crosses the uplink. A `silent` call is left unread and unanswered, and a `silentAfter`
+ * one unanswered, until the connection closes (the call is logged at once, status null);
+ * a `stall` holds the call's reading for a while. Every call is checked against the
+ * politeness rules, and a 429 or 503 with Retry-After opens a window.
  */
 export async function serveApiCall(
   service: ServiceContext,
@@ -221,17 +237,43 @@ export async function serveApiCall(
     });
   const decision = isFaultEligible(path) ? faults.decide(path) : NO_FAULT;
   tracker.fault = decision.kind;
-  const crossing = operation === 'upload' ? service.uplink.crossing(request.socket, connection) : undefined;
+  const { socket } = request;
+  const crossing =
+    operation === 'upload'
+      ? service.uplink.crossing(socket, connection, {
+          hold: holdOf(decision),
+          onSilenced: () => {
+            service.connections.silence(socket);
+            tracker.settle(null);
+          },
+        })
+      : undefined;
   if (crossing) tracker.receivedBytes = () => crossing.receivedBytes;
 
   if (decision.kind === 'dropBefore') {
-    request.socket.destroy();
+    socket.destroy();
+    checkPoliteness();
+    tracker.settle(null);
+    return;
+  }
+  if (decision.kind === 'silent') {
+    checkPoliteness();
+    // An upload takes its first bytes across the uplink; the crossing then stops reading it.
+    if (crossing && (decision.afterBytes ?? 0) > 0)
+      await consumeBody(request, Infinity, () => undefined, crossing);
+    service.connections.silence(socket);
+    tracker.settle(null);
+    await untilClosed(socket);
+    return;
+  }
+  // An upload's stall is in its body (the crossing's hold); any other call is held before it is read.
+  if (decision.kind === 'stall' && !crossing && !(await pauseFor(decision.stallMs ?? 0, [], socket))) {
     checkPoliteness();
     tracker.settle(null);
     return;
   }
   let answer: ApiResponse | null;
-  if (decision.kind !== null && decision.kind !== 'dropAfter') {
+  if (!isProcessed(decision)) {
     answer = faultAnswer(decision);
   } else {
     try {
@@ -254,9 +296,17 @@ export async function serveApiCall(
     );
     form.finish();
   }
+  // A stall the upload's body never reached (shorter than afterBytes, or answered unread) strikes now.
+  if (answer !== null && crossing && (await crossing.finish()) === 'stop') answer = null;
   checkPoliteness();
   if (answer === null) {
     tracker.settle(null);
+    return;
+  }
+  if (decision.kind === 'silentAfter') {
+    service.connections.silence(socket);
+    tracker.settle(null);
+    await untilClosed(socket);
     return;
   }
   if (decision.latencyMs > 0) await sleep(decision.latencyMs);

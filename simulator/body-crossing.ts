@@ -4,11 +4,20 @@ import type { Line, Reservation } from './line';
 /**
  * How one request body crosses the client's uplink: piece by piece through every line that
  * applies (the shared one, the connection's own), each piece counted once all of them have
- * carried it. While a piece crosses, the connection is not read (the caller pauses it), so
- * the client's bytes stop moving as on a real line.
+ * carried it, and a fault's hold that stops the reading after some bytes, for a while or for
+ * good. While a piece crosses or a hold lasts, the connection is not read (the caller pauses
+ * it), so the client's bytes stop moving as on a real line.
  */
 
-/** After a piece: reading goes on, or stops (the connection closed). */
+/**
+ * A fault that stops reading a body once `afterBytes` of it have crossed (at its end when it is
+ * shorter): `stall` for `ms`, then the body goes on; `silent` for good, the connection left open.
+ */
+export type BodyHold = { readonly afterBytes: number } & (
+  { readonly kind: 'stall'; readonly ms: number } | { readonly kind: 'silent' }
+);
+
+/** After a piece or a hold: reading goes on, or stops (the connection closed, or went silent). */
 export type CrossingOutcome = 'go' | 'stop';
 
 /** A piece takes about this long on the slowest line, so the bytes received move in small steps. */
@@ -38,21 +47,33 @@ export function pauseFor(ms: number, lines: readonly Line[], socket: Socket): Pr
   });
 }
 
+/** Resolves once the connection is closed, by its client or by the simulator. */
+export function untilClosed(socket: Socket): Promise<void> {
+  if (socket.destroyed) return Promise.resolve();
+  return new Promise((resolve) => socket.once('close', () => resolve()));
+}
+
 export interface BodyCrossingOptions {
   socket: Socket;
   /** The lines every piece crosses; none for a body that is not paced. */
   lines: readonly Line[];
   /** Told of every piece that crossed (the uplink's counters). */
   counted(bytes: number): void;
+  hold?: BodyHold | undefined;
+  /** Called when a `silent` hold strikes: from then on the body is not read again. */
+  onSilenced?: () => void;
 }
 
 /** One body's way across the uplink; see the file comment. */
 export class BodyCrossing {
   readonly #options: BodyCrossingOptions;
+  #hold: BodyHold | undefined;
   #received = 0;
+  #silenced = false;
 
   constructor(options: BodyCrossingOptions) {
     this.#options = options;
+    this.#hold = options.hold;
   }
 
   /** Bytes of this body that crossed so far. */
@@ -62,10 +83,12 @@ export class BodyCrossing {
 
   /**
    * Passes the chunk to `deliver` at once, counted, when nothing would hold it (no limited or
-   * stalled line) and returns true; otherwise does nothing and returns false.
+   * stalled line, no hold within it) and returns true; otherwise does nothing and returns false.
    */
   passAtOnce(chunk: Buffer, deliver: (piece: Buffer) => void): boolean {
     const now = performance.now();
+    if (this.#silenced) return false;
+    if (this.#hold !== undefined && this.#received + chunk.length >= this.#hold.afterBytes) return false;
     if (!this.#options.lines.every((line) => line.carriesAtOnce(now))) return false;
     this.#count(chunk.length);
     deliver(chunk);
@@ -73,20 +96,42 @@ export class BodyCrossing {
   }
 
   /**
-   * Passes the chunk piece by piece, each delivered once every line has carried it. 'stop' when
-   * the connection closed (what was not delivered then never will be).
+   * Passes the chunk piece by piece, each delivered once every line has carried it, striking
+   * the hold when its byte count is reached. 'stop' when the connection closed or went silent
+   * (what was not delivered then never will be).
    */
   async pass(chunk: Buffer, deliver: (piece: Buffer) => void): Promise<CrossingOutcome> {
+    if (this.#silenced) return 'stop';
     let offset = 0;
     for (;;) {
+      if (this.#hold !== undefined && this.#received >= this.#hold.afterBytes) {
+        if ((await this.#strike(this.#hold)) === 'stop') return 'stop';
+      }
       if (offset >= chunk.length) return 'go';
-      const size = Math.min(chunk.length - offset, this.#pieceBytes());
+      const room = this.#hold === undefined ? Infinity : this.#hold.afterBytes - this.#received;
+      const size = Math.min(chunk.length - offset, this.#pieceBytes(), room);
       if (!(await this.#cross(size))) return 'stop';
       const piece = chunk.subarray(offset, offset + size);
       offset += size;
       this.#count(size);
       deliver(piece);
     }
+  }
+
+  /** At the end of the body: strikes a hold it did not reach (a body shorter than its `afterBytes`). */
+  async finish(): Promise<CrossingOutcome> {
+    if (this.#silenced) return 'stop';
+    return this.#hold === undefined ? 'go' : this.#strike(this.#hold);
+  }
+
+  async #strike(hold: BodyHold): Promise<CrossingOutcome> {
+    this.#hold = undefined;
+    if (hold.kind === 'silent') {
+      this.#silenced = true;
+      this.#options.onSilenced?.();
+      return 'stop';
+    }
+    return (await pauseFor(hold.ms, [], this.#options.socket)) ? 'go' : 'stop';
   }
 
   /** Waits until every line has carried `bytes` handed over now; false when the connection closed first. */

@@ -13,6 +13,8 @@
  *   --upload-mbit-per-connection N
  *                     each connection's own line in Mbit/s (a per-flow shaper): an upload body
  *                     crosses it and the shared line, at the pace of the slower (default: unlimited)
+ *   --silent-rate F   probability that an API call goes silent: never read further, never
+ *                     answered, its connection left open until the client closes it
  *   --seed N          seed of the random faults
  *   --variant NAME    the service variant to play (variants.ts; default reference); an unknown
  *                     name exits 2 listing the names
@@ -31,6 +33,7 @@ const flagsSchema = z.object({
   tokenRefusalRate: z.coerce.number().min(0).max(1).default(0),
   uploadMbit: z.coerce.number().min(MIN_UPLINK_MBIT).optional(),
   uploadMbitPerConnection: z.coerce.number().min(MIN_UPLINK_MBIT).optional(),
+  silentRate: z.coerce.number().min(0).max(1).default(0),
   seed: z.coerce.number().int().optional(),
   variant: z.string().optional(),
   json: z.boolean().default(false),
@@ -45,6 +48,7 @@ function readFlags(): z.infer<typeof flagsSchema> {
       'token-refusal-rate': { type: 'string' },
       'upload-mbit': { type: 'string' },
       'upload-mbit-per-connection': { type: 'string' },
+      'silent-rate': { type: 'string' },
       seed: { type: 'string' },
       variant: { type: 'string' },
       json: { type: 'boolean' },
@@ -57,6 +61,7 @@ function readFlags(): z.infer<typeof flagsSchema> {
     tokenRefusalRate: values['token-refusal-rate'],
     uploadMbit: values['upload-mbit'],
     uploadMbitPerConnection: values['upload-mbit-per-connection'],
+    silentRate: values['silent-rate'],
     seed: values.seed,
     variant: values.variant,
     json: values.json,
@@ -114,6 +119,7 @@ async function main(): Promise<void> {
     latencyMs: flags.latencyMs,
     rate503: flags.failRate,
     tokenRefusalRate: flags.tokenRefusalRate,
+    silentRate: flags.silentRate,
   });
   if (flags.json) {
     console.log(

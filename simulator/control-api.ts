@@ -4,6 +4,7 @@ import { collectBody, errorResponse, parseJson, writeJson, type ApiResponse } fr
 import { describeIssues } from './request-schemas';
 import {
   ALL_SCOPES,
+  FAULT_KINDS,
   TOKEN_REFUSAL_CODES,
   type FaultConfig,
   type QueuedFault,
@@ -65,14 +66,17 @@ const faultConfigSchema = z.strictObject({
   latencySpikeMs: nonNegative.optional(),
   tokenRefusalRate: rate.optional(),
   tokenRefusalCode: z.enum(TOKEN_REFUSAL_CODES).optional(),
+  silentRate: rate.optional(),
   pathPattern: z.string().optional(),
 });
 const queuedFaultSchema = z.strictObject({
-  kind: z.enum(['503', '429', 'dropBefore', 'dropAfter', 'reject', 'gateway404', 'tokenRefusal']),
+  kind: z.enum(FAULT_KINDS),
   pathPattern: z.string().optional(),
   retryAfterSeconds: nonNegative.optional(),
   status: z.int().min(400).max(599).optional(),
   code: z.string().min(1).optional(),
+  afterBytes: z.int().min(0).optional(),
+  stallMs: nonNegative.optional(),
 });
 const enqueueSchema = z.strictObject({ faults: z.array(queuedFaultSchema).min(1) });
 const advanceSchema = z.strictObject({ ms: nonNegative });

@@ -42,7 +42,7 @@ export type BodyOutcome =
   | { kind: 'complete'; sizeBytes: number }
   /** More than the limit arrived. `drained` is false when the client kept sending far beyond it. */
   | { kind: 'tooLarge'; drained: boolean }
-  /** The client went away before the body ended: there is nobody to answer. */
+  /** The client went away before the body ended, or a fault silenced it: there is nobody to answer. */
   | { kind: 'aborted' };
 
 /**
@@ -51,7 +51,8 @@ export type BodyOutcome =
  * can read the answer on a healthy keep-alive connection) up to another `maxBytes` or 1 MiB,
  * whichever is larger; beyond that reading stops and the connection must be closed. With a
  * `crossing` (uploads on the uplink), each piece is seen only once the uplink has carried it,
- * and the request is not read meanwhile.
+ * and the request is not read meanwhile; a silent fault in it ends the reading as 'aborted',
+ * the request left unread.
  */
 export function consumeBody(
   request: IncomingMessage,
@@ -98,13 +99,15 @@ export function consumeBody(
     request.on('data', onData);
     request.once('end', () => {
       ended = true;
-      void crossed.then((outcome) => {
-        if (outcome === 'stop') settle({ kind: 'aborted' });
-        else
-          settle(
-            sizeBytes > maxBytes ? { kind: 'tooLarge', drained: true } : { kind: 'complete', sizeBytes },
-          );
-      });
+      void crossed
+        .then((outcome) => (outcome === 'go' && crossing ? crossing.finish() : outcome))
+        .then((outcome) => {
+          if (outcome === 'stop') settle({ kind: 'aborted' });
+          else
+            settle(
+              sizeBytes > maxBytes ? { kind: 'tooLarge', drained: true } : { kind: 'complete', sizeBytes },
+            );
+        });
     });
     // A reset connection emits 'error' then 'close'; both mean the body will never end.
     request.once('error', () => settle({ kind: 'aborted' }));

@@ -86,7 +86,8 @@ export interface Simulator {
    * Resolves once no client connection is open (each was closed by its client, what was sent
    * on it received) and no call is still being answered. A test that restarts a machine waits
    * for this before it moves the clock, as a real restart gives the network time to deliver
-   * what the machine sent before it went down. Rejects after `timeoutMs`, saying what is left.
+   * what the machine sent before it went down. A connection a silent fault holds counts as
+   * closed: nothing more arrives on it. Rejects after `timeoutMs`, saying what is left.
    */
   connectionsClosed(timeoutMs?: number): Promise<void>;
   addClient(client: SimulatorClient): void;
@@ -316,7 +317,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   /** Calls received and not yet answered (or given up): their answers are still to come. */
   let answering = 0;
   // No limit on how long a request may take to arrive (Node's default is 300 s): an upload on a
-  // slow line takes longer (50 MiB at 0.5 Mbit/s: 14 minutes).
+  // slow line takes longer (50 MiB at 0.5 Mbit/s: 14 minutes), and a silent call lasts until its
+  // client gives up.
   const server = createServer({ requestTimeout: 0 }, (request, response) => {
     answering += 1;
     dispatch(request, response)
@@ -358,10 +360,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         const open = await new Promise<number>((resolve, reject) =>
           server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
         );
-        if (open === 0 && answering === 0) return;
+        // A silenced connection is open with its one call unanswered, until closed.
+        const silenced = connections.silencedCount;
+        if (open - silenced <= 0 && answering - silenced <= 0) return;
         if (performance.now() > deadline)
           throw new Error(
-            `${open} client connection(s) still open and ${answering} call(s) still being answered after ${timeoutMs} ms`,
+            `${open - silenced} client connection(s) still open and ${answering - silenced} call(s) still being answered after ${timeoutMs} ms`,
           );
         await new Promise((resolve) => setTimeout(resolve, 2));
       }

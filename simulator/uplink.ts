@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import { BodyCrossing } from './body-crossing';
+import { BodyCrossing, type BodyHold } from './body-crossing';
 import { checkMbit, Line } from './line';
 
 /**
@@ -90,9 +90,13 @@ export class Uplink {
 
   /**
    * How an upload body on this socket (the simulator's connection number `connection`) crosses
-   * the uplink: the shared line and the connection's own.
+   * the uplink: the shared line and the connection's own, with a fault's `hold` if any.
    */
-  crossing(socket: Socket, connection: number): BodyCrossing {
+  crossing(
+    socket: Socket,
+    connection: number,
+    options: { hold?: BodyHold | undefined; onSilenced?: () => void } = {},
+  ): BodyCrossing {
     const link = this.#linkOf(socket, connection);
     return new BodyCrossing({
       socket,
@@ -101,6 +105,8 @@ export class Uplink {
         this.#received += bytes;
         link.receivedBytes += bytes;
       },
+      hold: options.hold,
+      ...(options.onSilenced ? { onSilenced: options.onSilenced } : {}),
     });
   }
 

@@ -128,6 +128,27 @@ describe('npm run simulator (cli.ts)', () => {
     await once(cli.process, 'exit');
   });
 
+  it('--silent-rate makes API calls go silent', async () => {
+    const cli = await startCli(['--port', '0', '--json', '--silent-rate', '1'], /\n/);
+    const { baseUrl } = JSON.parse(cli.output().trim()) as { baseUrl: string };
+    const silent = new AbortController();
+    const call = fetch(`${baseUrl}/oauth/token`, { method: 'POST', signal: silent.signal });
+    let state = await fetchJson(`${baseUrl}/__simulator/state?calls=1`);
+    while (state.body.calls.length === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      state = await fetchJson(`${baseUrl}/__simulator/state?calls=1`);
+    }
+    expect(state.body.faults).toMatchObject({ silentRate: 1 });
+    expect(state.body.calls).toEqual([
+      expect.objectContaining({ path: '/oauth/token', status: null, fault: 'silent' }),
+    ]);
+    silent.abort();
+    await expect(call).rejects.toThrow();
+    cli.process.kill('SIGTERM');
+    const [exitCode] = (await once(cli.process, 'exit')) as [number | null];
+    expect(exitCode).toBe(0);
+  });
+
   it('--variant plays the named variant and says so in the banner', async () => {
     const cli = await startCli(['--port', '0', '--variant', 'terse-token'], /Ctrl\+C/);
     expect(cli.output()).toContain('Variant         terse-token: upload 201');

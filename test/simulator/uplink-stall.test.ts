@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../simulator/simulator';
-import { fetchJson, getToken, pdfOfSize, startUpload, waitFor, type RawOutcome } from './test-support';
+import {
+  fetchJson,
+  getToken,
+  pdfOfSize,
+  readRequest,
+  startUpload,
+  waitFor,
+  type RawOutcome,
+} from './test-support';
 
 let simulator: Simulator | undefined;
 
@@ -107,5 +115,67 @@ describe('a stall of the shared line (uplink.stall)', () => {
     const unlimited = await postUplink(sim, { mbit: 0, perConnectionMbit: 0 });
     expect(unlimited.body).toMatchObject({ mbit: null, perConnectionMbit: null });
     expect(() => sim.uplink.stall(-5)).toThrow(RangeError);
+  });
+});
+
+describe('a stall of one connection (queued fault `stall`)', () => {
+  it('after afterBytes of an upload its connection is not read for stallMs, other connections go on, then it finishes', async () => {
+    simulator = await startSimulator();
+    const sim = simulator;
+    const token = await getToken(sim);
+    sim.faults.enqueue({
+      kind: 'stall',
+      pathPattern: '^/api/v1/uploads$',
+      afterBytes: 100_000,
+      stallMs: 1_500,
+    });
+    const heldPdf = pdfOfSize(400_000, 'held');
+    const held = startUpload(sim, token, heldPdf);
+    const [heldConnection] = await waitFor(
+      () => sim.uplink.receivedByConnection(),
+      (connections) => connections[0]?.receivedBytes === 100_000,
+    );
+    const otherPdf = pdfOfSize(200_000, 'other');
+    const other = startUpload(sim, token, otherPdf);
+    expect(answerOf(await other.outcome)).toEqual({ status: 201, sha256: sha256(otherPdf) });
+    // The other upload came and went while the first one's connection was held at 100,000 bytes.
+    expect(sim.uplink.receivedByConnection()).toEqual([
+      { connection: heldConnection?.connection, receivedBytes: 100_000 },
+      { connection: expect.any(Number), receivedBytes: 200_000 },
+    ]);
+    expect(held.closed()).toBe(false);
+    expect(answerOf(await held.outcome)).toEqual({ status: 201, sha256: sha256(heldPdf) });
+    const uploads = sim.state.calls().filter((call) => call.operation === 'upload');
+    expect(uploads.map(({ status, fault, receivedBytes }) => ({ status, fault, receivedBytes }))).toEqual([
+      { status: 201, fault: null, receivedBytes: 200_000 },
+      { status: 201, fault: 'stall', receivedBytes: 400_000 },
+    ]);
+  });
+
+  it('holds another call before it is read, then answers it', async () => {
+    simulator = await startSimulator();
+    const sim = simulator;
+    const token = await getToken(sim);
+    sim.faults.enqueue({ kind: 'stall', pathPattern: '^/api/v1/signing-requests/', stallMs: 300 });
+    const started = performance.now();
+    expect((await readRequest(sim, token, 'sr_held')).status).toBe(404);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+    expect(sim.state.calls().at(-1)).toMatchObject({ status: 404, fault: 'stall' });
+    expect(sim.state.violations()).toEqual([]);
+  });
+
+  it('is refused without stallMs, and afterBytes is refused on other kinds', async () => {
+    simulator = await startSimulator();
+    const sim = simulator;
+    expect(() => sim.faults.enqueue({ kind: 'stall' })).toThrow(RangeError);
+    expect(() => sim.faults.enqueue({ kind: '503', afterBytes: 10 })).toThrow(RangeError);
+    expect(() => sim.faults.enqueue({ kind: 'silent', afterBytes: -1 })).toThrow(RangeError);
+    expect(() => sim.faults.enqueue({ kind: 'stall', stallMs: 90_000_000 })).toThrow(RangeError);
+    const queued = await fetchJson(`${sim.baseUrl}/__simulator/faults/enqueue`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ faults: [{ kind: 'stall', afterBytes: 1024, stallMs: 60_000 }] }),
+    });
+    expect(queued.body).toEqual({ queued: 1 });
   });
 });
