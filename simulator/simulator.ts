@@ -114,7 +114,7 @@ export interface Simulator {
     stalledForMs(): number;
     /** Upload body bytes received so far (that crossed the uplink), every upload together. */
     receivedBytes(): number;
-    /** The same, per connection that carried an upload (numbered as accepted), in the order of their first upload. */
+    /** The same, per connection an upload call came on (numbered as accepted), in the order of their first upload. */
     receivedByConnection(): ConnectionBytes[];
   };
   /** Simulated time = real time + an offset that only moves forward. */

@@ -30,7 +30,7 @@ export class Uplink {
   readonly #shared: Line;
   #perConnectionMbit: number | undefined;
   readonly #bySocket = new WeakMap<object, ConnectionLink>();
-  /** Every connection that carried an upload, in the order of their first upload. */
+  /** Every connection an upload call came on, in the order of their first upload. */
   readonly #links: ConnectionLink[] = [];
   #received = 0;
 
@@ -83,7 +83,7 @@ export class Uplink {
     return this.#received;
   }
 
-  /** Upload body bytes that crossed so far on each connection that carried an upload. */
+  /** Upload body bytes that crossed so far on each connection an upload call came on. */
   receivedByConnection(): ConnectionBytes[] {
     return this.#links.map(({ connection, receivedBytes }) => ({ connection, receivedBytes }));
   }
