@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { pauseFor, untilClosed, type BodyCrossing, type BodyHold } from './body-crossing';
 import { CallTracker } from './call-tracker';
 import type { FaultController, FaultDecision } from './faults';
 import {
@@ -19,6 +20,20 @@ function isFaultEligible(path: string): boolean {
 }
 
 const NO_FAULT: FaultDecision = { kind: null, retryAfterSeconds: 0, latencyMs: 0 };
+
+/** Faults after which the call is still processed (the others answer, drop or go silent instead). */
+function isProcessed(decision: FaultDecision): boolean {
+  const { kind } = decision;
+  return kind === null || kind === 'dropAfter' || kind === 'silentAfter' || kind === 'stall';
+}
+
+/** The hold a `silent` or `stall` fault puts in an upload's body. */
+function holdOf(decision: FaultDecision): BodyHold | undefined {
+  const afterBytes = decision.afterBytes ?? 0;
+  if (decision.kind === 'silent') return { kind: 'silent', afterBytes };
+  if (decision.kind === 'stall') return { kind: 'stall', afterBytes, ms: decision.stallMs ?? 0 };
+  return undefined;
+}
 
 function acceptsJson(accept: string): boolean {
   const value = accept.toLowerCase();
@@ -74,6 +89,7 @@ async function answerCall(
   match: RouteMatch,
   tracker: CallTracker,
   caller: Caller,
+  crossing: BodyCrossing | undefined,
 ): Promise<ApiResponse | null> {
   const method = request.method ?? 'GET';
   if (match.kind === 'notFound') return errorResponse(404, 'not_found', `no such endpoint: ${path}`);
@@ -109,6 +125,7 @@ async function answerCall(
     params,
     grant,
     service,
+    crossing,
     identifyClient: (clientId) => {
       tracker.clientId = clientId;
     },
@@ -130,8 +147,9 @@ async function afterDrainingBody(
   request: IncomingMessage,
   answer: ApiResponse,
   onChunk: (chunk: Buffer) => void,
+  crossing: BodyCrossing | undefined,
 ): Promise<ApiResponse | null> {
-  const drained = await consumeBody(request, MAX_DRAINED_BYTES, onChunk);
+  const drained = await consumeBody(request, MAX_DRAINED_BYTES, onChunk, crossing);
   if (drained.kind === 'aborted') return null;
   return drained.kind === 'tooLarge' && !drained.drained ? { ...answer, closeConnection: true } : answer;
 }
@@ -176,8 +194,11 @@ function describeUnknownEndpoint(method: string, path: string, match: RouteMatch
  * Serves one call to anything but the widget and the control API (unknown paths answer 404
  * here): decides its fault, processes it (unless the fault strikes first), waits the
  * configured latency, then writes the answer as the variant says or, for a `dropAfter`
- * fault, destroys the socket so the answer is lost although the work was done. Every call
- * is checked against the politeness rules, and a 429 or 503 with Retry-After opens a window.
+ * fault, destroys the socket so the answer is lost although the work was done. An upload's
+ * body crosses the uplink. A `silent` call is left unread and unanswered, and a `silentAfter`
+ * one unanswered, until the connection closes (the call is logged at once, status null);
+ * a `stall` holds the call's reading for a while. Every call is checked against the
+ * politeness rules, and a 429 or 503 with Retry-After opens a window.
  */
 export async function serveApiCall(
   service: ServiceContext,
@@ -216,19 +237,47 @@ export async function serveApiCall(
     });
   const decision = isFaultEligible(path) ? faults.decide(path) : NO_FAULT;
   tracker.fault = decision.kind;
+  const { socket } = request;
+  const crossing =
+    operation === 'upload'
+      ? service.uplink.crossing(socket, connection, {
+          hold: holdOf(decision),
+          onSilenced: () => {
+            service.connections.silence(socket);
+            tracker.settle(null);
+          },
+        })
+      : undefined;
+  if (crossing) tracker.receivedBytes = () => crossing.receivedBytes;
 
   if (decision.kind === 'dropBefore') {
-    request.socket.destroy();
+    socket.destroy();
+    checkPoliteness();
+    tracker.settle(null);
+    return;
+  }
+  if (decision.kind === 'silent') {
+    checkPoliteness();
+    // An upload takes its first bytes across the uplink; the crossing then stops reading it.
+    if (crossing && (decision.afterBytes ?? 0) > 0)
+      await consumeBody(request, Infinity, () => undefined, crossing);
+    service.connections.silence(socket);
+    tracker.settle(null);
+    await untilClosed(socket);
+    return;
+  }
+  // An upload's stall is in its body (the crossing's hold); any other call is held before it is read.
+  if (decision.kind === 'stall' && !crossing && !(await pauseFor(decision.stallMs ?? 0, [], socket))) {
     checkPoliteness();
     tracker.settle(null);
     return;
   }
   let answer: ApiResponse | null;
-  if (decision.kind !== null && decision.kind !== 'dropAfter') {
+  if (!isProcessed(decision)) {
     answer = faultAnswer(decision);
   } else {
     try {
-      answer = await answerCall(service, request, path, match, tracker, caller);
+      answer = await answerCall(service, request, path, match, tracker, caller, crossing);
     } catch (error) {
       // A bug in the simulator: answer 500 so the test sees it instead of hanging.
       console.error('simulator: unexpected error while serving', method, path, error);
@@ -239,12 +288,25 @@ export async function serveApiCall(
   const unread = !request.complete || (operation === 'token' && !request.readableEnded);
   if (answer !== null && !answer.closeConnection && unread) {
     const form = formClientCollector(caller);
-    answer = await afterDrainingBody(request, answer, operation === 'token' ? form.onChunk : () => undefined);
+    answer = await afterDrainingBody(
+      request,
+      answer,
+      operation === 'token' ? form.onChunk : () => undefined,
+      crossing,
+    );
     form.finish();
   }
+  // A stall the upload's body never reached (shorter than afterBytes, or answered unread) strikes now.
+  if (answer !== null && crossing && (await crossing.finish()) === 'stop') answer = null;
   checkPoliteness();
   if (answer === null) {
     tracker.settle(null);
+    return;
+  }
+  if (decision.kind === 'silentAfter') {
+    service.connections.silence(socket);
+    tracker.settle(null);
+    await untilClosed(socket);
     return;
   }
   if (decision.latencyMs > 0) await sleep(decision.latencyMs);

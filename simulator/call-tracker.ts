@@ -10,6 +10,8 @@ import type { FaultKind, OperationName } from './types';
 export class CallTracker {
   clientId: string | null = null;
   fault: FaultKind | null = null;
+  /** For uploads: the body bytes received so far, read when the call is logged. */
+  receivedBytes: (() => number) | undefined;
   #settled = false;
   readonly #state: ServiceState;
   readonly #method: string;
@@ -53,6 +55,7 @@ export class CallTracker {
       fault: this.fault,
       at: isoTimestamp(this.#receivedAt),
       ...(this.#idempotencyKey === undefined ? {} : { idempotencyKey: this.#idempotencyKey }),
+      ...(this.receivedBytes === undefined ? {} : { receivedBytes: this.receivedBytes() }),
     });
   }
 }

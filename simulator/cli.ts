@@ -10,6 +10,11 @@
  *                     service does for a moment during a key rotation
  *   --upload-mbit N   the client's uplink in Mbit/s: every upload body, all connections
  *                     together, is read at most this fast (default: unlimited)
+ *   --upload-mbit-per-connection N
+ *                     each connection's own line in Mbit/s (a per-flow shaper): an upload body
+ *                     crosses it and the shared line, at the pace of the slower (default: unlimited)
+ *   --silent-rate F   probability that an API call goes silent: never read further, never
+ *                     answered, its connection left open until the client closes it
  *   --seed N          seed of the random faults
  *   --variant NAME    the service variant to play (variants.ts; default reference); an unknown
  *                     name exits 2 listing the names
@@ -18,7 +23,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { DEMO_CLIENT, startSimulator } from './simulator';
-import { MIN_UPLINK_MBIT } from './uplink';
+import { MIN_UPLINK_MBIT } from './line';
 import { REFERENCE_VARIANT, describeVariant, variantNamed, type ServiceVariant } from './variants';
 
 const flagsSchema = z.object({
@@ -27,6 +32,8 @@ const flagsSchema = z.object({
   failRate: z.coerce.number().min(0).max(1).default(0),
   tokenRefusalRate: z.coerce.number().min(0).max(1).default(0),
   uploadMbit: z.coerce.number().min(MIN_UPLINK_MBIT).optional(),
+  uploadMbitPerConnection: z.coerce.number().min(MIN_UPLINK_MBIT).optional(),
+  silentRate: z.coerce.number().min(0).max(1).default(0),
   seed: z.coerce.number().int().optional(),
   variant: z.string().optional(),
   json: z.boolean().default(false),
@@ -40,6 +47,8 @@ function readFlags(): z.infer<typeof flagsSchema> {
       'fail-rate': { type: 'string' },
       'token-refusal-rate': { type: 'string' },
       'upload-mbit': { type: 'string' },
+      'upload-mbit-per-connection': { type: 'string' },
+      'silent-rate': { type: 'string' },
       seed: { type: 'string' },
       variant: { type: 'string' },
       json: { type: 'boolean' },
@@ -51,6 +60,8 @@ function readFlags(): z.infer<typeof flagsSchema> {
     failRate: values['fail-rate'],
     tokenRefusalRate: values['token-refusal-rate'],
     uploadMbit: values['upload-mbit'],
+    uploadMbitPerConnection: values['upload-mbit-per-connection'],
+    silentRate: values['silent-rate'],
     seed: values.seed,
     variant: values.variant,
     json: values.json,
@@ -66,7 +77,11 @@ function readFlags(): z.infer<typeof flagsSchema> {
   return parsed.data;
 }
 
-function banner(baseUrl: string, variant: ServiceVariant, uploadMbit: number | undefined): string {
+function banner(
+  baseUrl: string,
+  variant: ServiceVariant,
+  uplink: { shared: number | undefined; perConnection: number | undefined },
+): string {
   return [
     '',
     `Signing service simulator listening on ${baseUrl}`,
@@ -76,9 +91,12 @@ function banner(baseUrl: string, variant: ServiceVariant, uploadMbit: number | u
     `  Client secret   ${DEMO_CLIENT.clientSecret}   (a demo credential of this local simulator)`,
     `  Control API     ${baseUrl}/__simulator/state  (see simulator/README.md)`,
     `  Variant         ${describeVariant(variant)}`,
-    ...(uploadMbit === undefined
+    ...(uplink.shared === undefined
       ? []
-      : [`  Uplink          ${uploadMbit} Mbit/s for uploads, all connections together`]),
+      : [`  Uplink          ${uplink.shared} Mbit/s for uploads, all connections together`]),
+    ...(uplink.perConnection === undefined
+      ? []
+      : [`  Per connection  ${uplink.perConnection} Mbit/s for uploads, each connection its own line`]),
     '',
     'Press Ctrl+C to stop.',
     '',
@@ -92,12 +110,16 @@ async function main(): Promise<void> {
     port: flags.port,
     variant,
     ...(flags.uploadMbit === undefined ? {} : { uploadMbit: flags.uploadMbit }),
+    ...(flags.uploadMbitPerConnection === undefined
+      ? {}
+      : { uploadMbitPerConnection: flags.uploadMbitPerConnection }),
     ...(flags.seed === undefined ? {} : { seed: flags.seed }),
   });
   simulator.faults.set({
     latencyMs: flags.latencyMs,
     rate503: flags.failRate,
     tokenRefusalRate: flags.tokenRefusalRate,
+    silentRate: flags.silentRate,
   });
   if (flags.json) {
     console.log(
@@ -108,7 +130,12 @@ async function main(): Promise<void> {
       }),
     );
   } else {
-    console.log(banner(simulator.baseUrl, simulator.variant, flags.uploadMbit));
+    console.log(
+      banner(simulator.baseUrl, simulator.variant, {
+        shared: flags.uploadMbit,
+        perConnection: flags.uploadMbitPerConnection,
+      }),
+    );
   }
 
   let stopping = false;

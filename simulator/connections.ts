@@ -1,7 +1,10 @@
+import type { Socket } from 'node:net';
+
 /**
  * The connections the simulator accepted, numbered, with the sequence number of their
  * acceptance and the number of calls each carried: politeness uses them to tell a call that
  * was already on its way when an answer was written from one sent after it (politeness.ts).
+ * Connections a silent fault holds are counted apart: nothing more will arrive on them.
  */
 
 /** One accepted connection, as the politeness rules see it. */
@@ -19,6 +22,7 @@ export class ConnectionRegistry {
   readonly #bySocket = new WeakMap<object, ConnectionInfo>();
   #lastId = 0;
   readonly #nextSequence: () => number;
+  readonly #silenced = new Set<Socket>();
 
   constructor(nextSequence: () => number) {
     this.#nextSequence = nextSequence;
@@ -39,5 +43,21 @@ export class ConnectionRegistry {
     }
     info.calls += 1;
     return info;
+  }
+
+  /**
+   * Marks the socket as held by a silent fault until it closes: the simulator will never read
+   * it again nor answer on it, and does not see its client close it (a socket that is not read
+   * does not learn of the client's FIN until the bytes before it are read).
+   */
+  silence(socket: Socket): void {
+    if (socket.destroyed || this.#silenced.has(socket)) return;
+    this.#silenced.add(socket);
+    socket.once('close', () => this.#silenced.delete(socket));
+  }
+
+  /** Open connections a silent fault holds (each with its one unanswered call). */
+  get silencedCount(): number {
+    return this.#silenced.size;
   }
 }

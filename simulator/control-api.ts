@@ -4,6 +4,7 @@ import { collectBody, errorResponse, parseJson, writeJson, type ApiResponse } fr
 import { describeIssues } from './request-schemas';
 import {
   ALL_SCOPES,
+  FAULT_KINDS,
   TOKEN_REFUSAL_CODES,
   type FaultConfig,
   type QueuedFault,
@@ -31,6 +32,22 @@ export interface ControlTarget {
   revokeTokens(): void;
   /** Goes offline now and back online after `seconds` of real time. */
   goOfflineFor(seconds: number): void;
+  /**
+   * Sets the shared line's rate, each connection's, and stalls the shared line (0 ends a stall),
+   * whichever is given; returns the uplink as the state shows it. Throws RangeError on a rate it
+   * cannot play, changing nothing.
+   */
+  setUplink(changes: UplinkChanges): Record<string, unknown>;
+}
+
+/** A change of the uplink through `POST /__simulator/uplink`. */
+export interface UplinkChanges {
+  /** The shared line in Mbit/s; 0: unlimited. */
+  mbit?: number | undefined;
+  /** Each connection's own line in Mbit/s; 0: unlimited. */
+  perConnectionMbit?: number | undefined;
+  /** The shared line carries nothing for this long from now; 0 ends a stall. */
+  stallMs?: number | undefined;
 }
 
 const MAX_CONTROL_BODY_BYTES = 64 * 1024;
@@ -49,14 +66,17 @@ const faultConfigSchema = z.strictObject({
   latencySpikeMs: nonNegative.optional(),
   tokenRefusalRate: rate.optional(),
   tokenRefusalCode: z.enum(TOKEN_REFUSAL_CODES).optional(),
+  silentRate: rate.optional(),
   pathPattern: z.string().optional(),
 });
 const queuedFaultSchema = z.strictObject({
-  kind: z.enum(['503', '429', 'dropBefore', 'dropAfter', 'reject', 'gateway404', 'tokenRefusal']),
+  kind: z.enum(FAULT_KINDS),
   pathPattern: z.string().optional(),
   retryAfterSeconds: nonNegative.optional(),
   status: z.int().min(400).max(599).optional(),
   code: z.string().min(1).optional(),
+  afterBytes: z.int().min(0).optional(),
+  stallMs: nonNegative.optional(),
 });
 const enqueueSchema = z.strictObject({ faults: z.array(queuedFaultSchema).min(1) });
 const advanceSchema = z.strictObject({ ms: nonNegative });
@@ -66,6 +86,11 @@ const clientSchema = z.strictObject({
   scopes: z.array(z.enum(ALL_SCOPES)),
 });
 const offlineSchema = z.strictObject({ seconds: z.number().positive().max(3600) });
+const uplinkSchema = z.strictObject({
+  mbit: nonNegative.optional(),
+  perConnectionMbit: nonNegative.optional(),
+  stallMs: nonNegative.optional(),
+});
 const statusChangeSchema = z.strictObject({
   status: z.string().trim().min(1).max(100),
   documentStatus: z.string().trim().min(1).max(100).optional(),
@@ -112,6 +137,7 @@ async function route(
       '/clients',
       '/offline',
       '/tokens/revoke',
+      '/uplink',
     ].includes(path) ||
     completeMatch !== null ||
     statusMatch !== null;
@@ -178,6 +204,15 @@ async function route(
     if (!body.ok) return body.answer;
     const now = target.advanceClock(body.value.ms);
     return { status: 200, body: { now: new Date(now).toISOString() } };
+  }
+  if (path === '/uplink') {
+    const body = await readBody(request, uplinkSchema);
+    if (!body.ok) return body.answer;
+    try {
+      return { status: 200, body: target.setUplink(body.value) };
+    } catch (error) {
+      return invalid(error instanceof Error ? error.message : String(error));
+    }
   }
   if (path === '/clients') {
     const body = await readBody(request, clientSchema);

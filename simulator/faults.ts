@@ -1,3 +1,4 @@
+import { checkStallMs } from './line';
 import {
   TOKEN_REFUSAL_CODES,
   type FaultConfig,
@@ -19,6 +20,10 @@ export interface FaultDecision {
   retryAfterSeconds: number;
   /** Delay before the answer is written (or the socket dropped after processing). */
   latencyMs: number;
+  /** For `silent` and `stall`: upload body bytes taken before the fault strikes (0: before the body). */
+  afterBytes?: number;
+  /** For `stall`: how long the connection is not read. */
+  stallMs?: number;
 }
 
 export const NO_FAULTS: Readonly<FaultConfig> = {
@@ -33,6 +38,7 @@ export const NO_FAULTS: Readonly<FaultConfig> = {
   latencySpikeMs: 0,
   tokenRefusalRate: 0,
   tokenRefusalCode: 'invalid_grant',
+  silentRate: 0,
 };
 
 function isTokenRefusalCode(code: string): code is TokenRefusalCode {
@@ -47,6 +53,7 @@ const RATE_FIELDS = [
   'gateway404Rate',
   'latencySpikeRate',
   'tokenRefusalRate',
+  'silentRate',
 ] as const satisfies readonly (keyof FaultConfig)[];
 const DURATION_FIELDS = [
   'retryAfterSeconds',
@@ -72,6 +79,22 @@ function checkConfig(config: FaultConfig): void {
       `fault tokenRefusalCode must be ${TOKEN_REFUSAL_CODES.join(' or ')}, got ${String(config.tokenRefusalCode)}`,
     );
   if (config.pathPattern !== undefined) new RegExp(config.pathPattern);
+}
+
+/** A queued fault's `afterBytes` and `stallMs` belong to `silent` and `stall` only, and must be counts. */
+function checkHold(fault: QueuedFault): void {
+  const holds = fault.kind === 'silent' || fault.kind === 'stall';
+  if (fault.afterBytes !== undefined) {
+    if (!holds) throw new RangeError(`afterBytes belongs to a silent or stall fault, not ${fault.kind}`);
+    if (!Number.isSafeInteger(fault.afterBytes) || fault.afterBytes < 0)
+      throw new RangeError(`afterBytes must be a whole number of bytes, got ${fault.afterBytes}`);
+  }
+  if (fault.kind === 'stall' && fault.stallMs === undefined)
+    throw new RangeError('a stall fault needs stallMs, how long the connection is not read');
+  if (fault.stallMs !== undefined) {
+    if (fault.kind !== 'stall') throw new RangeError(`stallMs belongs to a stall fault, not ${fault.kind}`);
+    checkStallMs(fault.stallMs, 'stallMs');
+  }
 }
 
 /**
@@ -123,6 +146,7 @@ export class FaultController {
         throw new RangeError(
           `a token refusal's code must be ${TOKEN_REFUSAL_CODES.join(' or ')}, got ${fault.code}`,
         );
+      checkHold(fault);
       this.#queue.push({ ...fault });
     }
   }
@@ -152,6 +176,10 @@ export class FaultController {
         ...(queued.kind === 'reject'
           ? { reject: { status: queued.status ?? 422, code: queued.code ?? 'rejected' } }
           : {}),
+        ...(queued.kind === 'silent' || queued.kind === 'stall'
+          ? { afterBytes: queued.afterBytes ?? 0 }
+          : {}),
+        ...(queued.kind === 'stall' ? { stallMs: queued.stallMs ?? 0 } : {}),
         ...(queued.kind === 'tokenRefusal'
           ? {
               tokenRefusal:
@@ -166,6 +194,7 @@ export class FaultController {
       retryAfterSeconds: this.#config.retryAfterSeconds,
       latencyMs,
       ...(kind === 'tokenRefusal' ? { tokenRefusal: this.#config.tokenRefusalCode } : {}),
+      ...(kind === 'silent' ? { afterBytes: 0 } : {}),
     };
   }
 
@@ -178,13 +207,13 @@ export class FaultController {
   /**
    * One draw against cumulative ranges, so each rate is the exact probability of its fault (token
    * refusals count on the token path only: elsewhere no draw is made for them, so a seed replays
-   * the other faults as it did before they existed).
+   * the other faults as it did before they existed; silent calls come last for the same reason).
    */
   #randomKind(path: string): FaultKind | null {
-    const { dropBeforeRate, rate503, rate429, dropAfterRate, gateway404Rate } = this.#config;
+    const { dropBeforeRate, rate503, rate429, dropAfterRate, gateway404Rate, silentRate } = this.#config;
     const tokenRefusalRate = path === TOKEN_PATH ? this.#config.tokenRefusalRate : 0;
-    if (dropBeforeRate + rate503 + rate429 + dropAfterRate + gateway404Rate + tokenRefusalRate === 0)
-      return null;
+    const total = dropBeforeRate + rate503 + rate429 + dropAfterRate + gateway404Rate + tokenRefusalRate;
+    if (total + silentRate === 0) return null;
     const draw = this.#random();
     let threshold = dropBeforeRate;
     if (draw < threshold) return 'dropBefore';
@@ -198,6 +227,8 @@ export class FaultController {
     if (draw < threshold) return 'gateway404';
     threshold += tokenRefusalRate;
     if (draw < threshold) return 'tokenRefusal';
+    threshold += silentRate;
+    if (draw < threshold) return 'silent';
     return null;
   }
 }

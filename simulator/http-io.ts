@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { withExtraFields } from './extra-fields';
-import type { Uplink } from './uplink';
+import type { BodyCrossing, CrossingOutcome } from './body-crossing';
 import type { ServiceVariant } from './variants';
 
 /**
@@ -42,22 +42,23 @@ export type BodyOutcome =
   | { kind: 'complete'; sizeBytes: number }
   /** More than the limit arrived. `drained` is false when the client kept sending far beyond it. */
   | { kind: 'tooLarge'; drained: boolean }
-  /** The client went away before the body ended: there is nobody to answer. */
+  /** The client went away before the body ended, or a fault silenced it: there is nobody to answer. */
   | { kind: 'aborted' };
 
 /**
  * Reads a request body chunk by chunk without keeping it: `onChunk` sees each chunk while the
  * total stays within `maxBytes`. Past the limit the rest is read and discarded (so the client
  * can read the answer on a healthy keep-alive connection) up to another `maxBytes` or 1 MiB,
- * whichever is larger; beyond that reading stops and the connection must be closed. With an
- * `uplink`, each chunk is seen only once the link has carried it, and the request is not read
- * meanwhile (uploads on a throttled line).
+ * whichever is larger; beyond that reading stops and the connection must be closed. With a
+ * `crossing` (uploads on the uplink), each piece is seen only once the uplink has carried it,
+ * and the request is not read meanwhile; a silent fault in it ends the reading as 'aborted',
+ * the request left unread.
  */
 export function consumeBody(
   request: IncomingMessage,
   maxBytes: number,
   onChunk: (chunk: Buffer) => void,
-  uplink?: Uplink,
+  crossing?: BodyCrossing,
 ): Promise<BodyOutcome> {
   const discardLimit = maxBytes + Math.max(maxBytes, 1024 * 1024);
   return new Promise((resolve) => {
@@ -65,7 +66,7 @@ export function consumeBody(
     let settled = false;
     let ended = false;
     /** The chunk still crossing the uplink, if any: the body ends only once it has arrived. */
-    let crossing: Promise<void> = Promise.resolve();
+    let crossed: Promise<CrossingOutcome> = Promise.resolve('go');
     const settle = (outcome: BodyOutcome) => {
       if (settled) return;
       settled = true;
@@ -74,7 +75,6 @@ export function consumeBody(
     };
     const take = (chunk: Buffer) => {
       if (settled) return;
-      uplink?.arrived(chunk.length);
       sizeBytes += chunk.length;
       if (sizeBytes <= maxBytes) {
         onChunk(chunk);
@@ -84,26 +84,30 @@ export function consumeBody(
       }
     };
     const onData = (chunk: Buffer) => {
-      const waitMs = uplink?.reserve(chunk.length) ?? 0;
-      if (waitMs <= 0) {
+      if (!crossing) {
         take(chunk);
         return;
       }
+      if (crossing.passAtOnce(chunk, take)) return;
       request.pause();
-      crossing = new Promise((arrived) =>
-        setTimeout(() => {
-          take(chunk);
-          if (!settled) request.resume();
-          arrived();
-        }, waitMs),
-      );
+      crossed = crossing.pass(chunk, take).then((outcome) => {
+        if (outcome === 'stop') settle({ kind: 'aborted' });
+        else if (!settled) request.resume();
+        return outcome;
+      });
     };
     request.on('data', onData);
     request.once('end', () => {
       ended = true;
-      void crossing.then(() =>
-        settle(sizeBytes > maxBytes ? { kind: 'tooLarge', drained: true } : { kind: 'complete', sizeBytes }),
-      );
+      void crossed
+        .then((outcome) => (outcome === 'go' && crossing ? crossing.finish() : outcome))
+        .then((outcome) => {
+          if (outcome === 'stop') settle({ kind: 'aborted' });
+          else
+            settle(
+              sizeBytes > maxBytes ? { kind: 'tooLarge', drained: true } : { kind: 'complete', sizeBytes },
+            );
+        });
     });
     // A reset connection emits 'error' then 'close'; both mean the body will never end.
     request.once('error', () => settle({ kind: 'aborted' }));

@@ -13,7 +13,8 @@ import type { ServiceContext } from './routes/api-route';
 import { createSeededRandom } from './seeded-random';
 import { ServiceState, type ServiceSettings } from './service-state';
 import { TokenStore } from './token-store';
-import { Uplink } from './uplink';
+import { checkMbit, checkStallMs } from './line';
+import { Uplink, type ConnectionBytes } from './uplink';
 import type {
   CallRecord,
   FaultConfig,
@@ -43,6 +44,7 @@ export type {
   StatusChange,
   UploadRecord,
 } from './types';
+export type { ConnectionBytes } from './uplink';
 export { normalizeFilename } from './normalize-filename';
 export {
   REFERENCE_VARIANT,
@@ -84,16 +86,36 @@ export interface Simulator {
    * Resolves once no client connection is open (each was closed by its client, what was sent
    * on it received) and no call is still being answered. A test that restarts a machine waits
    * for this before it moves the clock, as a real restart gives the network time to deliver
-   * what the machine sent before it went down. Rejects after `timeoutMs`, saying what is left.
+   * what the machine sent before it went down. A connection a silent fault holds counts as
+   * closed: nothing more arrives on it. Rejects after `timeoutMs`, saying what is left.
    */
   connectionsClosed(timeoutMs?: number): Promise<void>;
   addClient(client: SimulatorClient): void;
-  /** The client's uplink, one link shared by every upload (`SimulatorOptions.uploadMbit`). */
+  /**
+   * The client's uplink as upload bodies meet it: one line shared by every connection, and a
+   * line of its own for each connection; a piece of a body waits for both (uplink.ts).
+   */
   uplink: {
-    /** Sets its rate in Mbit/s; undefined or 0: unlimited. */
+    /** Sets the shared line's rate in Mbit/s (`SimulatorOptions.uploadMbit`); undefined or 0: unlimited. */
     set(mbit: number | undefined): void;
-    /** Upload body bytes received so far (that crossed the link), every upload together. */
+    /**
+     * Sets the rate of each connection's own line in Mbit/s, open connections included
+     * (`SimulatorOptions.uploadMbitPerConnection`); undefined or 0: unlimited.
+     */
+    setPerConnection(mbit: number | undefined): void;
+    /**
+     * The shared line carries nothing for `ms` from now (every upload's bytes stop, connections
+     * stay open and unread), then goes on at its rate. Replaces a stall under way.
+     */
+    stall(ms: number): void;
+    /** Ends a stall now (`stall(0)`). */
+    resume(): void;
+    /** How much longer the shared line carries nothing (0 when it carries). */
+    stalledForMs(): number;
+    /** Upload body bytes received so far (that crossed the uplink), every upload together. */
     receivedBytes(): number;
+    /** The same, per connection an upload call came on (numbered as accepted), in the order of their first upload. */
+    receivedByConnection(): ConnectionBytes[];
   };
   /** Simulated time = real time + an offset that only moves forward. */
   clock: { now(): number; advance(ms: number): void };
@@ -195,7 +217,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const baseUrl = () => `http://127.0.0.1:${listener.port}`;
   const politeness = new PolitenessWatch((kind, description) => state.recordViolation(kind, description));
   const connections = new ConnectionRegistry(() => state.nextSequence());
-  const uplink = new Uplink(options.uploadMbit);
+  const uplink = new Uplink({ mbit: options.uploadMbit, perConnectionMbit: options.uploadMbitPerConnection });
+  const uplinkState = () => ({
+    mbit: uplink.mbit ?? null,
+    perConnectionMbit: uplink.perConnectionMbit ?? null,
+    stalledForMs: Math.ceil(uplink.stalledForMs),
+    receivedBytes: uplink.receivedBytes,
+    connections: uplink.receivedByConnection(),
+  });
   const service: ServiceContext = { state, tokens, politeness, connections, uplink, baseUrl };
   let offlineTimer: NodeJS.Timeout | undefined;
   let closed = false;
@@ -229,8 +258,18 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       variant: settings.variant,
       faults: faults.config(),
       queuedFaults: faults.pending(),
-      uplink: { mbit: uplink.mbit ?? null, receivedBytes: uplink.receivedBytes },
+      uplink: uplinkState(),
     }),
+    setUplink: (changes) => {
+      // All checked before any applies, so a refused change leaves the uplink as it was.
+      checkMbit(changes.mbit, 'mbit');
+      checkMbit(changes.perConnectionMbit, 'perConnectionMbit');
+      if (changes.stallMs !== undefined) checkStallMs(changes.stallMs, 'stallMs');
+      if (changes.mbit !== undefined) uplink.setMbit(changes.mbit);
+      if (changes.perConnectionMbit !== undefined) uplink.setPerConnectionMbit(changes.perConnectionMbit);
+      if (changes.stallMs !== undefined) uplink.stall(changes.stallMs);
+      return uplinkState();
+    },
     setFaults: (changes, reset) => {
       if (reset) faults.reset();
       faults.set(changes);
@@ -277,7 +316,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
   /** Calls received and not yet answered (or given up): their answers are still to come. */
   let answering = 0;
-  const server = createServer((request, response) => {
+  // No limit on how long a request may take to arrive (Node's default is 300 s): an upload on a
+  // slow line takes longer (50 MiB at 0.5 Mbit/s: 14 minutes), and a silent call lasts until its
+  // client gives up.
+  const server = createServer({ requestTimeout: 0 }, (request, response) => {
     answering += 1;
     dispatch(request, response)
       // What a call changed outlives the process when the service keeps its data in a file.
@@ -318,16 +360,26 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         const open = await new Promise<number>((resolve, reject) =>
           server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
         );
-        if (open === 0 && answering === 0) return;
+        // A silenced connection is open with its one call unanswered, until closed.
+        const silenced = connections.silencedCount;
+        if (open - silenced <= 0 && answering - silenced <= 0) return;
         if (performance.now() > deadline)
           throw new Error(
-            `${open} client connection(s) still open and ${answering} call(s) still being answered after ${timeoutMs} ms`,
+            `${open - silenced} client connection(s) still open and ${answering - silenced} call(s) still being answered after ${timeoutMs} ms`,
           );
         await new Promise((resolve) => setTimeout(resolve, 2));
       }
     },
     addClient: (client) => state.addClient(client),
-    uplink: { set: (mbit) => uplink.setMbit(mbit), receivedBytes: () => uplink.receivedBytes },
+    uplink: {
+      set: (mbit) => uplink.setMbit(mbit),
+      setPerConnection: (mbit) => uplink.setPerConnectionMbit(mbit),
+      stall: (ms) => uplink.stall(ms),
+      resume: () => uplink.stall(0),
+      stalledForMs: () => uplink.stalledForMs,
+      receivedBytes: () => uplink.receivedBytes,
+      receivedByConnection: () => uplink.receivedByConnection(),
+    },
     clock: { now: () => clock.now(), advance: (ms) => clock.advance(ms) },
     faults: {
       set: (config) => faults.set(config),

@@ -50,6 +50,11 @@ export interface SimulatorOptions {
    * together, crosses one link at this rate. Default: unlimited.
    */
   uploadMbit?: number;
+  /**
+   * Each TCP connection's own line in Mbit/s (a per-flow shaper): an upload body crosses it as
+   * well as the shared `uploadMbit` line, waiting for both. Default: unlimited.
+   */
+  uploadMbitPerConnection?: number;
   /** Serve the HTTP control API under `/__simulator/`. Default true. */
   control?: boolean;
   /**
@@ -84,6 +89,11 @@ export interface FaultConfig {
   tokenRefusalRate: number;
   /** How a token refusal answers: 400 `invalid_grant` (the default) or 401 `invalid_client`. */
   tokenRefusalCode: TokenRefusalCode;
+  /**
+   * A call goes silent before it is processed: the simulator stops reading it and never
+   * answers, and leaves the connection open until the client (or `close()`) closes it.
+   */
+  silentRate: number;
   /** Regex source: random faults and latency apply only to matching paths (within /oauth/token and /api/v1/). */
   pathPattern?: string;
 }
@@ -96,7 +106,31 @@ export const TOKEN_REFUSAL_CODES = [
   'invalid_client',
 ] as const satisfies readonly TokenRefusalCode[];
 
-export type FaultKind = '503' | '429' | 'dropBefore' | 'dropAfter' | 'reject' | 'gateway404' | 'tokenRefusal';
+export type FaultKind =
+  | '503'
+  | '429'
+  | 'dropBefore'
+  | 'dropAfter'
+  | 'reject'
+  | 'gateway404'
+  | 'tokenRefusal'
+  | 'silent'
+  | 'silentAfter'
+  | 'stall';
+
+/** Every fault kind, for the control API's schema. */
+export const FAULT_KINDS = [
+  '503',
+  '429',
+  'dropBefore',
+  'dropAfter',
+  'reject',
+  'gateway404',
+  'tokenRefusal',
+  'silent',
+  'silentAfter',
+  'stall',
+] as const satisfies readonly FaultKind[];
 
 /**
  * A fault for the next request whose path matches `pathPattern` (any request when absent).
@@ -105,6 +139,12 @@ export type FaultKind = '503' | '429' | 'dropBefore' | 'dropAfter' | 'reject' | 
  * meets an answer the spec does not show (e.g. a creation refused for a reason of the service's).
  * `tokenRefusal` waits for the next token request (`POST /oauth/token`, whatever `pathPattern`
  * says) and refuses it in OAuth shape with `code` (a `TokenRefusalCode`, default `invalid_grant`).
+ * `silent`: the simulator stops reading the call (an upload after `afterBytes` of its body) and
+ * never answers nor closes; nothing is processed. `silentAfter`: the call is processed, then its
+ * answer is never written and the connection stays open. Both last until the client closes the
+ * connection, or the simulator closes. `stall`: the connection is not read for `stallMs` (an
+ * upload's after `afterBytes` of its body, another call's before it is read), then the call
+ * goes on and is answered.
  */
 export interface QueuedFault {
   kind: FaultKind;
@@ -114,6 +154,10 @@ export interface QueuedFault {
   status?: number;
   /** For `reject`: the error code (default `rejected`); for `tokenRefusal`: a `TokenRefusalCode`. */
   code?: string;
+  /** For `silent` and `stall` on an upload: body bytes taken before it strikes (default 0). */
+  afterBytes?: number;
+  /** For `stall` (required): how long the connection is not read, in ms. */
+  stallMs?: number;
 }
 
 /** Names of the operations the simulator recognises, as recorded in the call log. */
@@ -217,4 +261,6 @@ export interface CallRecord {
   at: string;
   /** A creation's Idempotency-Key as it arrived (not a secret), even when a fault dropped the call. */
   idempotencyKey?: string;
+  /** For uploads: body bytes the service had received (that crossed the uplink) when the call was logged. */
+  receivedBytes?: number;
 }

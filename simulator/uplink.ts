@@ -1,60 +1,122 @@
-/**
- * The client's uplink, as one link shared by every connection: upload bodies pass through it
- * at a set rate (bits a second), one chunk after another, whichever connection sent them. A
- * chunk counts as received once the link would have carried its last byte; until then its
- * connection is not read, so the client feels the link through TCP flow control, as on a real
- * line. Unthrottled (the default), bytes pass at once.
- */
-/**
- * The slowest link the simulator plays: 1 kbit/s. Slower, a 64 KiB chunk's crossing would pass
- * setTimeout's 24.8-day limit, which Node silently turns into 1 ms (an unlimited link).
- */
-export const MIN_UPLINK_MBIT = 0.001;
+import type { Socket } from 'node:net';
+import { BodyCrossing, type BodyHold } from './body-crossing';
+import { checkMbit, Line } from './line';
 
+/**
+ * The client's uplink, as upload bodies meet it: one line shared by every connection (an
+ * office's ADSL uplink), and a line of its own for each TCP connection (a per-flow shaper, a
+ * VPN or a proxy that caps each connection). Either or both may be limited; a piece of a body
+ * waits for every line that applies, and the shared line may stall. Pieces are counted as
+ * received once they crossed, in total and per connection. Unlimited (the default), bytes
+ * pass at once.
+ */
+
+export { MIN_UPLINK_MBIT } from './line';
+
+/** Upload bytes one connection carried, numbered as the simulator accepted connections. */
+export interface ConnectionBytes {
+  connection: number;
+  receivedBytes: number;
+}
+
+interface ConnectionLink {
+  readonly connection: number;
+  readonly line: Line;
+  receivedBytes: number;
+}
+
+/** The shared line, the per-connection lines, and the counters; see the file comment. */
 export class Uplink {
-  /** Bytes a millisecond; undefined: no limit. */
-  #bytesPerMs: number | undefined;
-  /** When the link has carried every byte handed to it so far (performance.now() time). */
-  #freeAt = 0;
+  readonly #shared: Line;
+  #perConnectionMbit: number | undefined;
+  readonly #bySocket = new WeakMap<object, ConnectionLink>();
+  /** Every connection an upload call came on, in the order of their first upload. */
+  readonly #links: ConnectionLink[] = [];
   #received = 0;
 
-  constructor(mbit?: number) {
-    this.setMbit(mbit);
+  constructor(options: { mbit?: number | undefined; perConnectionMbit?: number | undefined } = {}) {
+    this.#shared = new Line(options.mbit);
+    this.setPerConnectionMbit(options.perConnectionMbit);
   }
 
-  /** Sets the rate in Mbit/s (10^6 bits a second); undefined or 0 removes the limit. */
+  /** Sets the shared line's rate in Mbit/s (10^6 bits a second); undefined or 0 removes the limit. */
   setMbit(mbit: number | undefined): void {
-    if (mbit !== undefined && mbit !== 0 && !(Number.isFinite(mbit) && mbit >= MIN_UPLINK_MBIT))
-      throw new RangeError(
-        `the upload rate must be 0 (no limit) or at least ${MIN_UPLINK_MBIT} Mbit/s, got ${mbit}`,
-      );
-    this.#bytesPerMs = mbit ? (mbit * 1_000_000) / 8 / 1000 : undefined;
+    this.#shared.setMbit(mbit);
   }
 
-  /** The rate in Mbit/s, undefined when unthrottled. */
+  /** The shared line's rate in Mbit/s, undefined when unlimited. */
   get mbit(): number | undefined {
-    return this.#bytesPerMs === undefined ? undefined : (this.#bytesPerMs * 8 * 1000) / 1_000_000;
+    return this.#shared.mbit;
   }
 
-  /** Upload body bytes that passed the link so far, every connection together. */
+  /**
+   * Sets the rate of each connection's own line, connections already open included; undefined
+   * or 0 removes the limit.
+   */
+  setPerConnectionMbit(mbit: number | undefined): void {
+    checkMbit(mbit, 'the upload rate per connection');
+    this.#perConnectionMbit = mbit || undefined;
+    for (const link of this.#links) link.line.setMbit(mbit);
+  }
+
+  /** The rate of each connection's line in Mbit/s, undefined when unlimited. */
+  get perConnectionMbit(): number | undefined {
+    return this.#perConnectionMbit;
+  }
+
+  /**
+   * The shared line carries nothing for `ms` from now (every connection's upload bytes stop,
+   * the connections stay open and unread), then goes on at its rate. Replaces a stall under
+   * way: 0 ends it now.
+   */
+  stall(ms: number): void {
+    this.#shared.stall(ms, performance.now());
+  }
+
+  /** How much longer the shared line carries nothing (0 when it carries). */
+  get stalledForMs(): number {
+    return this.#shared.stalledForMs(performance.now());
+  }
+
+  /** Upload body bytes that crossed so far, every connection together. */
   get receivedBytes(): number {
     return this.#received;
   }
 
-  /**
-   * Ms until a chunk of `bytes` handed over now has crossed the link, the link's time being
-   * reserved for it (0 when unthrottled or the link is idle and the chunk is tiny).
-   */
-  reserve(bytes: number): number {
-    if (this.#bytesPerMs === undefined) return 0;
-    const now = performance.now();
-    // An idle link keeps no credit: a line does not carry more later for having been idle.
-    this.#freeAt = Math.max(this.#freeAt, now) + bytes / this.#bytesPerMs;
-    return this.#freeAt - now;
+  /** Upload body bytes that crossed so far on each connection an upload call came on. */
+  receivedByConnection(): ConnectionBytes[] {
+    return this.#links.map(({ connection, receivedBytes }) => ({ connection, receivedBytes }));
   }
 
-  /** Counts bytes that crossed the link (after their `reserve` delay). */
-  arrived(bytes: number): void {
-    this.#received += bytes;
+  /**
+   * How an upload body on this socket (the simulator's connection number `connection`) crosses
+   * the uplink: the shared line and the connection's own, with a fault's `hold` if any.
+   */
+  crossing(
+    socket: Socket,
+    connection: number,
+    options: { hold?: BodyHold | undefined; onSilenced?: () => void } = {},
+  ): BodyCrossing {
+    const link = this.#linkOf(socket, connection);
+    return new BodyCrossing({
+      socket,
+      lines: [this.#shared, link.line],
+      counted: (bytes) => {
+        this.#received += bytes;
+        link.receivedBytes += bytes;
+      },
+      hold: options.hold,
+      ...(options.onSilenced ? { onSilenced: options.onSilenced } : {}),
+    });
+  }
+
+  #linkOf(socket: Socket, connection: number): ConnectionLink {
+    let link = this.#bySocket.get(socket);
+    if (!link) {
+      link = { connection, line: new Line(this.#perConnectionMbit), receivedBytes: 0 };
+      this.#bySocket.set(socket, link);
+      this.#links.push(link);
+    }
+    return link;
   }
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { BodyCrossing } from '../body-crossing';
 import { errorResponse, type ApiResponse } from '../http-io';
 import type { ConnectionRegistry } from '../connections';
 import type { PolitenessWatch } from '../politeness';
@@ -15,7 +16,7 @@ export interface ServiceContext {
   politeness: PolitenessWatch;
   /** The accepted connections, numbered (politeness tells in-flight calls apart with them). */
   connections: ConnectionRegistry;
-  /** The client's uplink: upload bodies cross it at its rate (unlimited unless set). */
+  /** The client's uplink: upload bodies cross its lines at their rates (unlimited unless set). */
   uplink: Uplink;
   /** `http://127.0.0.1:<port>`, used to build widget URLs. */
   baseUrl(): string;
@@ -31,6 +32,8 @@ export interface ApiCall {
   /** The token's grant; null only on the unauthenticated token endpoint. */
   grant: TokenGrant | null;
   service: ServiceContext;
+  /** For uploads: how the body crosses the uplink (its lines, and a fault's stall in it). */
+  crossing?: BodyCrossing | undefined;
   /** Lets the token endpoint name the client it authenticated, for the call log. */
   identifyClient(clientId: string): void;
   /** Lets the token endpoint name the `client_id` its form gave (authenticated or not), for politeness. */

@@ -53,7 +53,7 @@ async function createUpload(call: ApiCall): Promise<ApiResponse | null> {
         head = Buffer.concat([head, chunk.subarray(0, PDF_HEADER_BYTES - head.length)]);
       }
     },
-    call.service.uplink,
+    call.crossing,
   );
   if (outcome.kind === 'aborted') return null;
   if (outcome.kind === 'tooLarge') {

@@ -106,9 +106,47 @@ describe('npm run simulator (cli.ts)', () => {
     expect(cli.output()).toContain('Uplink          20 Mbit/s for uploads');
     const baseUrl = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(cli.output())?.[1] ?? '';
     const state = await fetchJson(`${baseUrl}/__simulator/state`);
-    expect(state.body.uplink).toEqual({ mbit: 20, receivedBytes: 0 });
+    expect(state.body.uplink).toEqual({
+      mbit: 20,
+      perConnectionMbit: null,
+      stalledForMs: 0,
+      receivedBytes: 0,
+      connections: [],
+    });
     cli.process.kill('SIGTERM');
     await once(cli.process, 'exit');
+  });
+
+  it('--upload-mbit-per-connection gives each connection its own line, said in the banner and the control API', async () => {
+    const cli = await startCli(['--port', '0', '--upload-mbit-per-connection', '0.5'], /Ctrl\+C/);
+    expect(cli.output()).toContain('Per connection  0.5 Mbit/s for uploads, each connection its own line');
+    expect(cli.output()).not.toContain('all connections together');
+    const baseUrl = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(cli.output())?.[1] ?? '';
+    const state = await fetchJson(`${baseUrl}/__simulator/state`);
+    expect(state.body.uplink).toMatchObject({ mbit: null, perConnectionMbit: 0.5 });
+    cli.process.kill('SIGTERM');
+    await once(cli.process, 'exit');
+  });
+
+  it('--silent-rate makes API calls go silent', async () => {
+    const cli = await startCli(['--port', '0', '--json', '--silent-rate', '1'], /\n/);
+    const { baseUrl } = JSON.parse(cli.output().trim()) as { baseUrl: string };
+    const silent = new AbortController();
+    const call = fetch(`${baseUrl}/oauth/token`, { method: 'POST', signal: silent.signal });
+    let state = await fetchJson(`${baseUrl}/__simulator/state?calls=1`);
+    while (state.body.calls.length === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      state = await fetchJson(`${baseUrl}/__simulator/state?calls=1`);
+    }
+    expect(state.body.faults).toMatchObject({ silentRate: 1 });
+    expect(state.body.calls).toEqual([
+      expect.objectContaining({ path: '/oauth/token', status: null, fault: 'silent' }),
+    ]);
+    silent.abort();
+    await expect(call).rejects.toThrow();
+    cli.process.kill('SIGTERM');
+    const [exitCode] = (await once(cli.process, 'exit')) as [number | null];
+    expect(exitCode).toBe(0);
   });
 
   it('--variant plays the named variant and says so in the banner', async () => {
@@ -146,5 +184,8 @@ describe('npm run simulator (cli.ts)', () => {
     expect(exitCode).toBe(2);
     expect(stderr).toContain('--upload-mbit');
     expect(stderr).toContain('0.001');
+    const perConnection = await runCliToExit(['--upload-mbit-per-connection', '0']);
+    expect(perConnection.exitCode).toBe(2);
+    expect(perConnection.stderr).toContain('--upload-mbit-per-connection');
   });
 });

@@ -308,3 +308,96 @@ export function keepAliveClient(baseUrl: string): {
     close: () => agent.destroy(),
   };
 }
+
+/** A PDF of exactly `bytes` in memory (the simulator checks only the header). */
+export function pdfOfSize(bytes: number, text: string): Buffer {
+  const head = samplePdf(text);
+  return Buffer.concat([head, Buffer.alloc(bytes - head.length, 0x20)]);
+}
+
+/** An upload under way on a connection of its own, as its client sees it. */
+export interface UploadUnderWay {
+  /** The answer, or the network failure, once the call ends. */
+  outcome: Promise<RawOutcome>;
+  /** Bytes the client handed to its socket so far, request head and body (what its progress would count). */
+  bytesWritten(): number;
+  /** True once the connection is closed, by either side. */
+  closed(): boolean;
+  /** The client gives up: closes its connection. */
+  giveUp(): void;
+}
+
+/**
+ * Starts an upload over node:http on a fresh connection (no agent), streaming `body` (a buffer
+ * or a generated stream), and returns a handle on it while it runs.
+ */
+export function startUpload(
+  simulator: Simulator,
+  token: string,
+  body: Buffer | { bytes: number },
+): UploadUnderWay {
+  const url = new URL('/api/v1/uploads', simulator.baseUrl);
+  const length = Buffer.isBuffer(body) ? body.length : body.bytes;
+  const request = httpRequest({
+    method: 'POST',
+    host: url.hostname,
+    port: url.port,
+    path: url.pathname,
+    headers: {
+      ...JSON_HEADERS,
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/pdf',
+      'content-length': String(length),
+    },
+    agent: false,
+  });
+  const outcome = new Promise<RawOutcome>((resolve) => {
+    request.on('response', (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () =>
+        resolve({
+          kind: 'answered',
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          text: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
+      response.on('error', (error: NodeJS.ErrnoException) =>
+        resolve({ kind: 'network', code: error.code ?? 'ERROR' }),
+      );
+    });
+    request.on('error', (error: NodeJS.ErrnoException) =>
+      resolve({ kind: 'network', code: error.code ?? 'ERROR' }),
+    );
+  });
+  if (Buffer.isBuffer(body)) request.end(body);
+  else generatedPdfStream(body.bytes)().pipe(request);
+  return {
+    outcome,
+    bytesWritten: () => request.socket?.bytesWritten ?? 0,
+    closed: () => request.socket?.destroyed ?? false,
+    giveUp: () => request.destroy(),
+  };
+}
+
+/**
+ * Polls `read` every `everyMs` until `done` holds for its value; returns that value. Throws,
+ * naming the last value, when it never does within `giveUpMs` (a guard against waiting for an
+ * outcome that will not come, not a measure of time).
+ */
+export async function waitFor<T>(
+  read: () => T,
+  done: (value: T) => boolean,
+  everyMs = 10,
+  giveUpMs = 10_000,
+): Promise<T> {
+  const deadline = performance.now() + giveUpMs;
+  for (;;) {
+    const value = read();
+    if (done(value)) return value;
+    if (performance.now() > deadline)
+      throw new Error(`the awaited outcome never came; last value: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
