@@ -981,6 +981,7 @@ export class SendEngine {
         code: failure.code,
         ...(failure.serviceMessage === undefined ? {} : { serviceMessage: failure.serviceMessage }),
         ...(failure.serviceCode === undefined ? {} : { serviceCode: failure.serviceCode }),
+        ...(failure.answerId === undefined ? {} : { answerId: failure.answerId }),
       },
       ...(isOfflineFailure(failure) ? { unreachable: true } : {}),
       // For people: by the wall clock.

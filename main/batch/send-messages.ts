@@ -133,6 +133,8 @@ export interface EngineReason {
   readonly serviceCode?: string;
   /** For `other_connection`: the connection the batch was sent with. */
   readonly connection?: { readonly baseUrl: string; readonly clientId: string };
+  /** The service answer behind it when many documents meet one answer (`ServiceFailure.answerId`). */
+  readonly answerId?: number;
 }
 
 /** The engine's own stops (not the service's), each with its words in the catalogs. */

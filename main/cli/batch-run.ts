@@ -39,14 +39,19 @@ export const OUTAGE_LINE_INTERVAL_MS = 30_000;
  * `OUTAGE_LINE_INTERVAL_MS` while it lasts, and when it ends; any other wait said once until the
  * engine runs again.
  */
-function engineNarrator(baseUrl: string): (event: SendEngineEvent) => string | undefined {
+export function engineNarrator(baseUrl: string): (event: SendEngineEvent) => string | undefined {
   let outageSaidAt: number | undefined;
   /** The reason said for the wait under way: every document that meets it reports it again. */
   let waitSaid: string | undefined;
+  /** The service answers already said that many documents meet (one refused token request). */
+  const answersSaid = new Set<number>();
   return (event) => {
     if (event.type === 'engine-state' && event.state === 'waiting' && !event.unreachable) {
-      if (event.reason === waitSaid) return undefined;
+      const answerId = event.cause?.answerId;
+      if (event.reason === waitSaid || (answerId !== undefined && answersSaid.has(answerId)))
+        return undefined;
       waitSaid = event.reason;
+      if (answerId !== undefined) answersSaid.add(answerId);
     }
     if (event.type === 'engine-state' && event.state !== 'waiting') waitSaid = undefined;
     if (event.type === 'engine-state' && event.state === 'waiting' && event.unreachable) {

@@ -62,6 +62,12 @@ export interface ServiceFailure {
   readonly networkCode?: string;
   /** How long the service asked the client to wait (Retry-After), when it said so. */
   readonly retryAfterMs?: number;
+  /**
+   * Which answer of the service this failure reports, when many calls meet one answer: every call
+   * that meets the same refused token request carries the same number (token-manager.ts), so it
+   * is said once, not once per document that met it.
+   */
+  readonly answerId?: number;
 }
 
 /**

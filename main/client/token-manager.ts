@@ -66,6 +66,13 @@ function asRejected(refusal: ServiceFailure): ServiceFailure {
   };
 }
 
+let answerIds = 0;
+/** A number no other refused token request of this process carries (`ServiceFailure.answerId`). */
+function nextAnswerId(): number {
+  answerIds += 1;
+  return answerIds;
+}
+
 /**
  * Obtains OAuth client-credentials tokens (spec §4.1) and keeps the current one in memory.
  * Renews before expiry when the service gave `expires_in`, otherwise after a 401. Concurrent
@@ -172,6 +179,7 @@ export class TokenManager implements TokenSource {
     const serviceCode = answer.code === 'service_error' ? `HTTP ${answer.httpStatus}` : answer.code;
     const refused: ServiceFailure = {
       ...answer,
+      answerId: nextAnswerId(),
       code: TOKEN_REFUSED,
       serviceCode,
       message: userMessage(TOKEN_REFUSED, answer.serviceMessage, undefined, serviceCode),

@@ -4,6 +4,7 @@ import { TOKEN_REFUSAL_BACKOFF_MS } from '../../../main/client/token-manager';
 import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
 import { bundleCli, killAllCli, parseJsonLines, runCli, startCli } from '../../support/cli-process';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
+import { until } from '../../support/desk-service-harness';
 import { expectExactlyOnePreparedRequestEach, writeContractManifest } from './cli-fixtures';
 
 /**
@@ -114,17 +115,17 @@ describe('send while the service refuses some token requests', () => {
     const args = sendArgs(manifest.path, work.file('data'), service.baseUrl).filter(
       (arg) => arg !== '--json',
     );
+    // Uploads are held on the line until at least two documents are in progress, with the token
+    // the run got; then the service forgets every token and refuses the next token request, and
+    // the line carries again: every document in progress meets that one refusal.
+    service.uplink.stall(10 * 60_000);
     const cli = startCli(cliPath, args, { credentials: DEMO_CLIENT, env: { DESK_LOG: 'json' } });
-    // Once the first document is prepared, the service forgets every token and refuses the next
-    // token request: every document in progress meets the refusal.
-    let refused = false;
-    cli.onStdoutLine((line) => {
-      if (!refused && line.endsWith(': prepared')) {
-        refused = true;
-        service.faults.enqueue({ kind: 'tokenRefusal' });
-        service.revokeTokens();
-      }
-    });
+    await until('two uploads under way', async () =>
+      service.uplink.receivedByConnection().length >= 2 ? true : undefined,
+    );
+    service.faults.enqueue({ kind: 'tokenRefusal' });
+    service.revokeTokens();
+    service.uplink.resume();
     const result = await cli.done;
 
     expect(result.code, result.stdout).toBe(0);

@@ -125,7 +125,30 @@ describe('creation: any 2xx is success, and the answer says what could be read',
       id: undefined,
       replayed: undefined,
       earlierAttemptUnknown: false,
+      locationId: undefined,
+      serviceTime: expect.any(Number),
     });
+  });
+
+  it('a body-less answer whose Location names a request of this service gives that id; any other Location gives none', async () => {
+    const { client } = await serve((request) => {
+      const key = String(request.headers['idempotency-key']);
+      const host = String(request.headers.host);
+      const location = {
+        'key-same': '/api/v1/signing-requests/sr_42',
+        'key-absolute': `http://${host}/api/v1/signing-requests/sr_43`,
+        'key-foreign': 'https://elsewhere.example/api/v1/signing-requests/sr_44',
+        'key-other-path': '/api/v1/uploads/up_1',
+      }[key];
+      const headers: Record<string, string> = location === undefined ? {} : { location };
+      return { status: 202, body: '', headers };
+    });
+    const idOf = async (key: string) =>
+      expectOk(await client.createSigningRequest(creationBody, key)).locationId;
+    expect(await idOf('key-same')).toBe('sr_42');
+    expect(await idOf('key-absolute')).toBe('sr_43');
+    expect(await idOf('key-foreign')).toBeUndefined();
+    expect(await idOf('key-other-path')).toBeUndefined();
   });
 
   it('replayed only when idempotent_replay is a boolean; unknown fields do not matter', async () => {
@@ -137,6 +160,8 @@ describe('creation: any 2xx is success, and the answer says what could be read',
       id: 'sr_9',
       replayed: undefined,
       earlierAttemptUnknown: false,
+      locationId: undefined,
+      serviceTime: expect.any(Number),
     });
     expect(expectOk(await client.createSigningRequest(creationBody, 'key-1')).replayed).toBe(true);
   });
@@ -156,11 +181,15 @@ describe('creation: any 2xx is success, and the answer says what could be read',
       id: 'sr_5',
       replayed: true,
       earlierAttemptUnknown: true,
+      locationId: undefined,
+      serviceTime: expect.any(Number),
     });
     expect(expectOk(await client.createSigningRequest(creationBody, 'key-503'))).toEqual({
       id: 'sr_6',
       replayed: false,
       earlierAttemptUnknown: false,
+      locationId: undefined,
+      serviceTime: expect.any(Number),
     });
   });
 });

@@ -64,10 +64,19 @@ describe('a refused token request', () => {
     expect(held.retryAfterMs).toBeGreaterThan(0);
     expect(held.retryAfterMs).toBeLessThanOrEqual(TOKEN_REFUSAL_BACKOFF_MS.first);
     expect(tokenCalls()).toHaveLength(before);
+    // It is the same answer of the service, said once however many calls meet it.
+    expect(held.answerId).toBe(refused.answerId);
     // After it, a token is asked for again and granted: the call goes through.
     sim.clock.advance(TOKEN_REFUSAL_BACKOFF_MS.first);
     expect(expectFailure(await client.createWidgetSession('sr_none')).code).toBe('signing_request_not_found');
     expect(tokenCalls().map((call) => call.status)).toEqual([200, 400, 200]);
+    // A later refusal is another answer.
+    sim.revokeTokens();
+    sim.faults.enqueue({ kind: 'tokenRefusal' });
+    sim.clock.advance(60_000);
+    const again = expectFailure(await client.createWidgetSession('sr_none'));
+    expect(again.code).toBe('token_refused');
+    expect(again.answerId).not.toBe(refused.answerId);
   });
 
   it.each([
