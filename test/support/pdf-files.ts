@@ -20,8 +20,13 @@ export function makeTempFolder(prefix = 'desk-test-'): TempFolder {
   };
 }
 
-/** The bytes of a real one-page PDF, made with pdf-lib, whose text is `title`. */
-export async function makePdfBytes(title: string): Promise<Uint8Array> {
+/** The creation and modification date of every PDF made here. */
+export const FIXED_PDF_DATE = new Date('2026-01-05T09:00:00Z');
+
+/**
+ * A real one-page PDF showing `title` (and `note` under it), the same bytes for the same words.
+ */
+export async function makePdfBytes(title: string, note?: string): Promise<Uint8Array> {
   const document = await PDFDocument.create();
   const font = await document.embedFont(StandardFonts.Helvetica);
   const page = document.addPage([595, 842]);
@@ -32,7 +37,12 @@ export async function makePdfBytes(title: string): Promise<Uint8Array> {
     size: 10,
     font,
   });
+  if (note !== undefined) page.drawText(note, { x: 72, y: 710, size: 10, font });
   document.setTitle(title);
+  // The same title makes the same bytes whenever it is made (pdf-lib would stamp the current
+  // second): a test that means other contents says so with `note`.
+  document.setCreationDate(FIXED_PDF_DATE);
+  document.setModificationDate(FIXED_PDF_DATE);
   return document.save();
 }
 

@@ -5,7 +5,7 @@ import { phaseOf } from '../../../main/batch/batch-state';
 import { BatchStore } from '../../../main/store/batch-store';
 import { createSeededRandom } from '../../../simulator/seeded-random';
 import type { Simulator } from '../../../simulator/simulator';
-import { makePdfBytes, type TempFolder } from '../../support/pdf-files';
+import { FIXED_PDF_DATE, makePdfBytes, type TempFolder } from '../../support/pdf-files';
 
 /**
  * A seed for one service variant: `base` mixed with the variant's name (FNV-1a), so that a
@@ -73,6 +73,8 @@ export async function makeLargePdfBytes(
   }
   indices.length = Math.min(pages, indices.length);
   for (const page of await document.copyPages(pool, indices)) document.addPage(page);
+  document.setCreationDate(FIXED_PDF_DATE);
+  document.setModificationDate(FIXED_PDF_DATE);
   return document.save();
 }
 
@@ -145,7 +147,9 @@ export async function writeContractManifest(
     const title = `Employment contract ${reference}`;
     const pages = pageRange.min + Math.floor(random() * (pageRange.max - pageRange.min + 1));
     const bytes =
-      pool && pages > 0 ? await makeLargePdfBytes(title, pool, pages, random) : await makePdfBytes(title);
+      pool && pages > 0
+        ? await makeLargePdfBytes(title, pool, pages, random)
+        : await makePdfBytes(title, `Reference of this copy: ${Math.floor(random() * 36 ** 8).toString(36)}`);
     writeFileSync(folder.file(filename), bytes);
     const recipients: ManifestRecipient[] = [
       {
