@@ -41,6 +41,9 @@ export interface ConnectionTuning {
   readonly drainMs?: number;
   /** How long after a creation answered without an id its key is replayed (default 2 s). */
   readonly replayForIdMs?: number;
+  /** How long the service has to answer a call, and an upload's bytes may stand still (ms; ServiceClientOptions). */
+  readonly callTimeoutMs?: number;
+  readonly uploadStallMs?: number;
 }
 
 export interface DeskOptions extends ConnectionTuning, DataDirOptions {
@@ -134,6 +137,8 @@ export function connect(dataDir: DataDir, connection: Connection, tuning: Connec
     logger,
     ...(tuning.retry ? { retry: tuning.retry } : {}),
     ...(tuning.now ? { now: tuning.now } : {}),
+    ...(tuning.callTimeoutMs === undefined ? {} : { callTimeoutMs: tuning.callTimeoutMs }),
+    ...(tuning.uploadStallMs === undefined ? {} : { uploadStallMs: tuning.uploadStallMs }),
     ...(holdsOnDisk
       ? {
           initialHolds: loadServiceHolds(dataDir.path, connection, holdsOptions),

@@ -24,6 +24,7 @@ export function ipcEvents(ctx: DeskContext): {
             ...(event.sentBytes === undefined
               ? {}
               : { sentBytes: event.sentBytes, totalBytes: event.totalBytes }),
+            ...(event.upload === undefined ? {} : { upload: event.upload }),
           });
           return;
         case 'engine-state':

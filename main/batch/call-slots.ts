@@ -4,11 +4,34 @@
  * the durable write of one document overlaps the calls of others.
  */
 export class CallSlots {
-  #free: number;
+  #size: number;
+  #busy = 0;
   readonly #waiting: (() => void)[] = [];
 
   constructor(size: number) {
-    this.#free = Math.max(1, size);
+    this.#size = Math.max(1, size);
+  }
+
+  /** How many calls may be in flight at once. */
+  get size(): number {
+    return this.#size;
+  }
+
+  /** Calls in flight now. */
+  get busy(): number {
+    return this.#busy;
+  }
+
+  /**
+   * Lets `size` calls be in flight from now on (at least one). Calls already in flight go on; a
+   * smaller size only holds back the next ones until enough have ended.
+   */
+  resize(size: number): void {
+    this.#size = Math.max(1, size);
+    while (this.#busy < this.#size && this.#waiting.length > 0) {
+      this.#busy += 1;
+      this.#waiting.shift()?.();
+    }
   }
 
   /** Runs `call` in a slot. Rejects with the signal's reason if it is aborted while waiting. */
@@ -23,8 +46,8 @@ export class CallSlots {
 
   #acquire(signal: AbortSignal): Promise<void> {
     signal.throwIfAborted();
-    if (this.#free > 0) {
-      this.#free -= 1;
+    if (this.#busy < this.#size) {
+      this.#busy += 1;
       return Promise.resolve();
     }
     return new Promise<void>((resolve, reject) => {
@@ -43,9 +66,14 @@ export class CallSlots {
   }
 
   #release(): void {
-    const next = this.#waiting.shift();
-    // The slot passes straight to the next caller, so the count of free slots is unchanged.
-    if (next) next();
-    else this.#free += 1;
+    this.#busy -= 1;
+    // The slot passes straight to the next caller while the size allows it.
+    if (this.#busy < this.#size) {
+      const next = this.#waiting.shift();
+      if (next) {
+        this.#busy += 1;
+        next();
+      }
+    }
   }
 }

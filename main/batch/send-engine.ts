@@ -1,7 +1,6 @@
 import type { ItemError, SendPhase } from '../../shared/domain/batch';
 import { backoffDelayMs, sleep } from '../client/backoff';
 import {
-  uploadWireMs,
   type CallOptions,
   type CreationAnswer,
   type ServiceClient,
@@ -19,6 +18,8 @@ import { phaseOf, type BatchState, type DocumentState, type NeedsCheck } from '.
 import { CallSlots } from './call-slots';
 import { SlowCalls } from './slow-calls';
 import { UploadPace } from './upload-pace';
+import { UploadProgress } from './upload-progress';
+import { lineMs } from '../client/upload-timing';
 import {
   isReadPreparedOrLater,
   linkProblemAfterRead,
@@ -55,6 +56,8 @@ export type SendEngineEvent =
       readonly phase: SendPhase;
       readonly sentBytes?: number;
       readonly totalBytes?: number;
+      /** While uploading (with `sentBytes`): where the attempt is (UploadStage). */
+      readonly upload?: UploadStage;
     }
   | {
       readonly type: 'batch-progress';
@@ -176,6 +179,8 @@ interface Run {
   readonly slow: SlowCalls;
   /** How fast this run's uploads reach the service (what upload progress may show). */
   readonly pace: UploadPace;
+  /** The uploads on the line at once: as many as the line takes with profit (`UploadPace.lanesFor`). */
+  readonly uploads: CallSlots;
   /** References claimed by a document's decision until its events are stored. */
   readonly claims: Map<string, () => void>;
   /** No new step starts before this time (the service is unreachable or asked to wait). */
@@ -187,6 +192,13 @@ interface Run {
   tryNow: () => void;
   done: Promise<SendSummary>;
 }
+
+/**
+ * Where an upload attempt is: its bytes `sending`; all of them handed over and the service's
+ * answer awaited (`confirming`); or `sending_again` from the first byte after an attempt that
+ * was given up (the line dropped or stopped).
+ */
+export type UploadStage = 'sending' | 'confirming' | 'sending_again';
 
 /** An upload's progress is told to listeners each time it moved on by this many bytes. */
 export const PROGRESS_STEP_BYTES = 256 * 1024;
@@ -565,6 +577,7 @@ export class SendEngine {
         ...(this.#options.slowAfterMs === undefined ? {} : { afterMs: this.#options.slowAfterMs }),
       }),
       pace: new UploadPace(),
+      uploads: new CallSlots(new UploadPace().lanesFor(concurrency, 0)),
       claims: new Map(),
       resumeAt: 0,
       waitStreak: 0,
@@ -760,47 +773,72 @@ export class SendEngine {
           return decideUpload(document, step, localCopyMissing(), context);
         }
         const total = draft.pdf.sizeBytes;
-        /** Bytes the connection took in this attempt, and when the attempt began. */
-        let handed = 0;
-        let attemptAt = this.#monotonic();
-        let reported = 0;
+        const progress = new UploadProgress(total, this.#monotonic(), run.pace.bytesPerMs);
+        let reported = -1;
+        let stage: UploadStage = 'sending';
+        let attemptsBegun = 0;
         /** Tells listeners how far the upload is: no further than the line could have carried it. */
-        const report = () => {
-          const shown = run.pace.shown(handed, this.#monotonic() - attemptAt);
-          if (shown - reported < PROGRESS_STEP_BYTES && !(shown === total && reported < total)) return;
+        const report = (force = false) => {
+          const shown = progress.shown(this.#monotonic());
+          const now: UploadStage = progress.allHanded ? 'confirming' : stage;
+          if (
+            !force &&
+            now === stage &&
+            shown - reported < PROGRESS_STEP_BYTES &&
+            !(shown === total && reported < total)
+          )
+            return;
+          stage = now;
           reported = shown;
-          this.#emitItem(run.batchId, draft.id, shown, total);
+          this.#emitItem(run.batchId, draft.id, shown, total, stage);
         };
         // The pace moves a bar on while the connection, its buffers full, takes nothing more.
-        const ticker = setInterval(report, PACE_TICK_MS);
+        const ticker = setInterval(() => report(), PACE_TICK_MS);
+        /** Uploads on the line while this one was (sampled at its start and its end). */
+        let sharing = 0;
         let answer: Answer<UploadAnswer>;
         try {
-          answer = await this.#call(run, (attempts, alive) =>
-            client.uploadDocument(
-              {
-                open: () => blobs.openRead(draft.pdf.sha256, total),
-                sizeBytes: total,
-                filename: draft.pdf.originalName,
-              },
-              {
-                signal,
-                ...attempts,
-                onProgress: (sent) => {
-                  alive(uploadWireMs(sent));
-                  handed = sent;
-                  if (sent > 0) return report();
-                  // A new attempt: its bytes start again from the first.
-                  attemptAt = this.#monotonic();
-                  reported = 0;
-                  this.#emitItem(run.batchId, draft.id, 0, total);
+          answer = await this.#call(
+            run,
+            (attempts, alive) => {
+              sharing = run.uploads.busy;
+              return client.uploadDocument(
+                {
+                  open: () => blobs.openRead(draft.pdf.sha256, total),
+                  sizeBytes: total,
+                  filename: draft.pdf.originalName,
                 },
-              },
-            ),
+                {
+                  signal,
+                  ...attempts,
+                  lineBytesPerS: bytesPerS(run.pace.bytesPerMs, 0.5),
+                  onProgress: (sent) => {
+                    const at = this.#monotonic();
+                    if (sent === 0) {
+                      // A new attempt: its bytes start again from the first, and a retry says so.
+                      attemptsBegun += 1;
+                      progress.restart(at);
+                      stage = attemptsBegun > 1 ? 'sending_again' : 'sending';
+                      return report(true);
+                    }
+                    progress.took(sent, at);
+                    // No answer is owed while the bytes handed may still be crossing the line
+                    // (at half the pace measured, or the slowest line).
+                    alive(lineMs(sent, bytesPerS(run.pace.bytesPerMs, 0.5)));
+                    report();
+                  },
+                },
+              );
+            },
+            run.uploads,
           );
         } finally {
           clearInterval(ticker);
         }
-        if (answer.kind === 'applied') run.pace.finished(total, this.#monotonic() - attemptAt);
+        if (answer.kind === 'applied') {
+          run.pace.finished(total, this.#monotonic() - progress.beganAt, (sharing + run.uploads.busy) / 2);
+          run.uploads.resize(run.pace.lanesFor(run.slots.size, total));
+        }
         const decision = decideUpload(
           this.#document(run.batchId, draft.id) ?? document,
           step,
@@ -851,6 +889,7 @@ export class SendEngine {
   async #call<T>(
     run: Run,
     call: (attempts: AttemptTracking, alive: (wireMs?: number) => void) => Promise<Result<T>>,
+    slots: CallSlots = run.slots,
   ): Promise<Answer<T>> {
     const signal = run.stopping;
     let onTheWire = false;
@@ -879,7 +918,7 @@ export class SendEngine {
     };
     const left = (): boolean => onTheWire || mayHaveApplied;
     try {
-      const result = await run.slots.run(signal, () => call(attempts, alive));
+      const result = await slots.run(signal, () => call(attempts, alive));
       return result.ok ? { kind: 'applied', value: result.value } : { kind: 'failed', failure: result.error };
     } catch (error) {
       if (signal.aborted) return { kind: 'interrupted', left: left() };
@@ -989,7 +1028,13 @@ export class SendEngine {
     });
   }
 
-  #emitItem(batchId: string, documentId: string, sentBytes?: number, totalBytes?: number): void {
+  #emitItem(
+    batchId: string,
+    documentId: string,
+    sentBytes?: number,
+    totalBytes?: number,
+    upload?: UploadStage,
+  ): void {
     const document = this.#document(batchId, documentId);
     if (!document) return;
     this.#emit({
@@ -999,8 +1044,14 @@ export class SendEngine {
       externalReference: document.draft.externalReference,
       phase: phaseOf(document),
       ...(sentBytes === undefined ? {} : { sentBytes, totalBytes }),
+      ...(upload === undefined ? {} : { upload }),
     });
   }
+}
+
+/** Bytes a second, from bytes a millisecond (times `share`). */
+function bytesPerS(bytesPerMs: number | undefined, share = 1): number | undefined {
+  return bytesPerMs === undefined ? undefined : bytesPerMs * 1000 * share;
 }
 
 function localCopyMissing(): Answer<never> {

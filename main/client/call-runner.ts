@@ -58,6 +58,10 @@ interface CallSpecFields<T> {
    */
   readonly repeatable: boolean;
   readonly timeoutMs: number;
+  /** For a streamed body (uploads): `HttpRequest.stallMs`. */
+  readonly stallMs?: number | undefined;
+  /** For a streamed body: `HttpRequest.onBodySent`, for every attempt. */
+  readonly onBodySent?: ((sentBytes: number) => void) | undefined;
   /** Aborting abandons the call at once, an attempt on its way included (it may have been applied). */
   readonly signal?: AbortSignal | undefined;
   /**
@@ -260,6 +264,8 @@ export class CallRunner {
           },
           body: spec.body,
           timeoutMs: spec.timeoutMs,
+          ...(spec.stallMs === undefined ? {} : { stallMs: spec.stallMs }),
+          ...(spec.onBodySent === undefined ? {} : { onBodySent: spec.onBodySent }),
           signal: spec.signal,
         });
       } catch (error) {

@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { Agent, request, type Dispatcher } from 'undici';
 
 /** One HTTP exchange, described without any knowledge of the signing service. */
@@ -8,8 +8,21 @@ export interface HttpRequest {
   readonly headers: Readonly<Record<string, string>>;
   /** A string, or a factory giving a fresh stream for each attempt (uploads). */
   readonly body?: string | (() => Readable);
-  /** Deadline for the whole exchange, answer included. */
+  /**
+   * How long the service has to answer once the whole request was handed to the connection
+   * (ms). For a string body that is the whole exchange; a streamed body sends first (`stallMs`).
+   */
   readonly timeoutMs: number;
+  /**
+   * For a streamed body: the attempt fails when the connection takes none of it for this long
+   * (ms), however long the whole body takes. Absent: `timeoutMs` bounds the whole exchange.
+   */
+  readonly stallMs?: number;
+  /**
+   * For a streamed body: told the bytes the connection has taken so far, each time it takes a
+   * slice (`UPLOAD_SLICE_BYTES`) and once with 0 when the attempt begins.
+   */
+  readonly onBodySent?: (sentBytes: number) => void;
   readonly signal?: AbortSignal;
 }
 
@@ -33,6 +46,31 @@ export type HttpOutcome =
       /** An error code such as ECONNREFUSED; never a URL, header or body. */
       readonly errorCode: string;
     };
+
+/**
+ * A streamed body is handed to the connection in slices of this size, and counted as the
+ * connection takes each one: what is counted runs ahead of the bytes on their way by one slice
+ * at most, plus what the system's socket buffers hold (a 1 MiB read counted at once would show a
+ * fifth of a 5 MiB document sent before its first byte left).
+ */
+export const UPLOAD_SLICE_BYTES = 64 * 1024;
+
+/**
+ * The bytes of `stream` in slices of at most UPLOAD_SLICE_BYTES (views, not copies); `counted`
+ * hears the running total once the consumer has taken a slice and asks for the next (for the
+ * last one, when it asks for the end). The stream's errors (a missing file) are the iterator's.
+ */
+async function* countedSlices(stream: Readable, counted: (sent: number) => void): AsyncGenerator<Buffer> {
+  let sent = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    for (let offset = 0; offset < chunk.length; offset += UPLOAD_SLICE_BYTES) {
+      const slice = chunk.subarray(offset, offset + UPLOAD_SLICE_BYTES);
+      yield slice;
+      sent += slice.length;
+      counted(sent);
+    }
+  }
+}
 
 /** Answers larger than this are not JSON the spec describes; reading stops there. */
 const MAX_RESPONSE_BYTES = 1024 * 1024;
@@ -115,10 +153,36 @@ export class HttpTransport {
     // A timer cleared once the exchange ends (AbortSignal.timeout would keep each call's timer and
     // signal alive for the whole deadline: 30 s of them per read for a poller reading 1,000 a minute).
     const deadline = new AbortController();
-    const timer = setTimeout(
-      () => deadline.abort(new DOMException('The operation timed out.', 'TimeoutError')),
-      httpRequest.timeoutMs,
-    );
+    const { stallMs, timeoutMs } = httpRequest;
+    /** Why the deadline struck: the body stopped moving, or no answer came in time. */
+    let struck: 'TIMEOUT' | 'STALLED' = 'TIMEOUT';
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const arm = (ms: number, why: typeof struck) => {
+      clearTimeout(timer);
+      struck = why;
+      timer = setTimeout(
+        () => deadline.abort(new DOMException('The operation timed out.', 'TimeoutError')),
+        ms,
+      );
+    };
+    if (body !== undefined && typeof body !== 'string') {
+      const watched = stallMs !== undefined;
+      const total = Number(httpRequest.headers['content-length']);
+      httpRequest.onBodySent?.(0);
+      body = Readable.from(
+        countedSlices(body, (sent) => {
+          httpRequest.onBodySent?.(sent);
+          if (!watched) return;
+          // Handed in full: from now on the answer is owed; until then, the next slice.
+          if (Number.isFinite(total) && sent >= total) arm(timeoutMs, 'TIMEOUT');
+          else arm(stallMs, 'STALLED');
+        }),
+        // One slice read ahead at most: what is counted is what the connection took.
+        { objectMode: false, highWaterMark: UPLOAD_SLICE_BYTES },
+      );
+      if (watched) arm(stallMs, 'STALLED');
+      else arm(timeoutMs, 'TIMEOUT');
+    } else arm(timeoutMs, 'TIMEOUT');
     const signal = httpRequest.signal
       ? AbortSignal.any([httpRequest.signal, deadline.signal])
       : deadline.signal;
@@ -140,7 +204,7 @@ export class HttpTransport {
       if (httpRequest.signal?.aborted) throw httpRequest.signal.reason;
       if (body !== undefined && typeof body !== 'string') body.destroy();
       const timedOut = deadline.signal.aborted;
-      const errorCode = timedOut ? 'TIMEOUT' : errorCodeOf(error);
+      const errorCode = timedOut ? struck : errorCodeOf(error);
       if (LOCAL_CODES.has(errorCode)) return { kind: 'local', errorCode };
       return {
         kind: 'network',

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { normalizeFilename } from '../../shared/service/filename';
 import { isPreparedOrLater, statusFactsOf } from '../../shared/service/status';
 import {
@@ -18,11 +17,14 @@ import { Secret } from '../secret';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './backoff';
 import { CallRunner, type AttemptOutcome } from './call-runner';
 import { HttpTransport } from './http-transport';
+
+export { UPLOAD_SLICE_BYTES } from './http-transport';
 import { OperationGate } from './operation-gate';
 import { ReadSpacing } from './read-spacing';
 import { isOperationName, success, type OperationName, type Result } from './service-failure';
 import { TokenManager, type TokenGrant } from './token-manager';
 import type { UploadSource } from './upload-source';
+import { UPLOAD_STALL_MS, uploadAnswerMs } from './upload-timing';
 
 export type { UploadSource } from './upload-source';
 export type { AttemptOutcome } from './call-runner';
@@ -40,8 +42,13 @@ export interface ServiceClientOptions {
   /** Injected for tests: randomness for jitter and the clock for expiries. */
   readonly random?: () => number;
   readonly now?: () => number;
-  /** Deadline of each non-upload call, in ms (default 30 s). */
+  /**
+   * How long the service has to answer a call once it was sent, in ms (default 30 s); an upload
+   * has this plus what its last bytes may still take on the line (upload-timing.ts).
+   */
   readonly callTimeoutMs?: number;
+  /** How long an upload's bytes may stand still before its attempt is given up (default UPLOAD_STALL_MS). */
+  readonly uploadStallMs?: number;
   /**
    * Holds asked for before this client existed (by an earlier process, read back from the data
    * folder): until when each operation is held, in epoch ms by `now`. Taken in at construction;
@@ -87,10 +94,15 @@ export interface CallOptions {
 
 export interface UploadOptions extends CallOptions {
   /**
-   * Bytes handed to the connection so far in the current attempt (restarts at 0 when an attempt
-   * is retried). They may not have left this machine yet: see `uploadWireMs`.
+   * Bytes handed to the connection so far in the current attempt (told 0 when an attempt
+   * begins, a retry included). They may not have left this machine yet (upload-timing.ts).
    */
   readonly onProgress?: (sentBytes: number, totalBytes: number) => void;
+  /**
+   * The pace this upload's share of the line was measured at (bytes a second), when known: how
+   * long, after its last byte was handed over, what the system still holds of it may take.
+   */
+  readonly lineBytesPerS?: number | undefined;
 }
 
 /** What a creation's 2xx answer told, as far as it could be read (spec §4.3). */
@@ -136,49 +148,6 @@ export interface WidgetSessionHandle {
   readonly widgetUrl: Secret;
   readonly expiresInSeconds: number;
   readonly expiresAt: number;
-}
-
-/** The slowest line an upload is made for (bytes a second): its deadline allows for this rate. */
-const SLOWEST_UPLOAD_BYTES_PER_S = 128 * 1024;
-
-/**
- * How long `bytes` of an upload may take to reach the service on the slowest line uploads are
- * made for (ms). Bytes handed to the connection may still sit in the system's buffers (on a
- * slow line, megabytes: the whole of a small file at once), and nothing here can see them
- * leave: the service cannot be expected to answer before this long after the attempt began.
- */
-export function uploadWireMs(bytes: number): number {
-  return (bytes / SLOWEST_UPLOAD_BYTES_PER_S) * 1000;
-}
-
-/**
- * Uploads are handed to the connection in slices of this size, and counted as the connection
- * takes each one: the progress shown runs ahead of the bytes on their way by one slice at
- * most, plus what the system's socket buffers hold (a 1 MiB read counted at once would show a
- * fifth of a 5 MiB document sent before its first byte left).
- */
-export const UPLOAD_SLICE_BYTES = 64 * 1024;
-
-/**
- * The bytes of `stream` in slices of at most UPLOAD_SLICE_BYTES (views, not copies); `counted`
- * hears the running total once the consumer has taken a slice and asks for the next (for the
- * last one, when it asks for the end). The stream's errors (a missing file) are the iterator's.
- */
-async function* countedSlices(stream: Readable, counted: (sent: number) => void): AsyncGenerator<Buffer> {
-  let sent = 0;
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    for (let offset = 0; offset < chunk.length; offset += UPLOAD_SLICE_BYTES) {
-      const slice = chunk.subarray(offset, offset + UPLOAD_SLICE_BYTES);
-      yield slice;
-      sent += slice.length;
-      counted(sent);
-    }
-  }
-}
-
-/** Upload deadline: a minute plus the time the file takes on the slowest line. */
-function uploadTimeoutMs(sizeBytes: number): number {
-  return 60_000 + Math.ceil(uploadWireMs(sizeBytes) / 1000) * 1000;
 }
 
 /**
@@ -236,6 +205,7 @@ export class ServiceClient {
   readonly #tokens: TokenManager;
   readonly #now: () => number;
   readonly #callTimeoutMs: number;
+  readonly #uploadStallMs: number;
   /** The service and client this client talks to (no secret). */
   readonly address: { readonly baseUrl: string; readonly clientId: string };
 
@@ -243,6 +213,7 @@ export class ServiceClient {
     this.address = { baseUrl: options.baseUrl, clientId: options.clientId };
     this.#now = options.now ?? Date.now;
     this.#callTimeoutMs = options.callTimeoutMs ?? 30_000;
+    this.#uploadStallMs = options.uploadStallMs ?? UPLOAD_STALL_MS;
     const gate = new OperationGate();
     const startedAt = this.#now();
     for (const [operation, untilEpochMs] of Object.entries(options.initialHolds ?? {})) {
@@ -286,17 +257,6 @@ export class ServiceClient {
    * readable one is `invalid_response`.
    */
   async uploadDocument(source: UploadSource, options: UploadOptions = {}): Promise<Result<UploadAnswer>> {
-    const openBody = () => {
-      const stream = source.open();
-      return Readable.from(
-        countedSlices(stream, (sent) => options.onProgress?.(sent, source.sizeBytes)),
-        {
-          objectMode: false,
-          // One slice read ahead at most: what is counted is what the connection took.
-          highWaterMark: UPLOAD_SLICE_BYTES,
-        },
-      );
-    };
     const answer = await this.#runner.run({
       operation: 'uploadDocument',
       method: 'POST',
@@ -306,20 +266,20 @@ export class ServiceClient {
         'content-length': String(source.sizeBytes),
         'x-filename': filenameHeader(source.filename),
       },
-      body: openBody,
+      body: () => source.open(),
       schema: uploadSchema,
       auth: this.#tokens,
       errorShape: 'api',
       // A repeated upload only leaves an unused temporary upload behind, which expires.
       repeatable: true,
-      timeoutMs: uploadTimeoutMs(source.sizeBytes),
+      // Given up when its bytes stop moving, or when no answer comes once they all left.
+      stallMs: this.#uploadStallMs,
+      timeoutMs: uploadAnswerMs(source.sizeBytes, this.#callTimeoutMs, options.lineBytesPerS),
+      onBodySent: (sent) => options.onProgress?.(sent, source.sizeBytes),
       signal: options.signal,
       departures: options.departures,
       maxAttempts: options.maxAttempts,
-      onAttempt: (attempt) => {
-        options.onProgress?.(0, source.sizeBytes);
-        options.onAttempt?.(attempt);
-      },
+      onAttempt: options.onAttempt,
       onAttemptSettled: options.onAttemptSettled,
     });
     return answer.ok ? success({ ...answer.value.body, serviceTime: answer.value.serviceTime }) : answer;

@@ -142,6 +142,8 @@ export const eventChannels = {
     phase: sendPhaseSchema,
     sentBytes: z.number().optional(),
     totalBytes: z.number().optional(),
+    /** While uploading: its bytes on their way, all handed over and awaiting the service, or sent again after a drop. */
+    upload: z.enum(['sending', 'confirming', 'sending_again']).optional(),
   }),
   'sending.state': z.object({ batchId: id, engine: engineStateSchema }),
   /** A document's status at its service changed: the document as main sees it now (its class, whether its ceremony can open). */

@@ -12,6 +12,12 @@ import { useDesk } from '../state/store';
 import type { Progress } from '../state/transitions';
 
 const COLUMNS = 6;
+/** An upload's bytes in words, by where its attempt is (`Progress.upload`). */
+const UPLOAD_WORDS = {
+  sending: 'documents.uploaded',
+  confirming: 'documents.uploadConfirming',
+  sending_again: 'documents.uploadAgain',
+} as const satisfies Record<NonNullable<Progress['upload']>, MessageId>;
 /** A typical row (a document with one or two recipients): close to real, so measuring rows as they
  * appear hardly moves the scroll position. Each row is measured once shown. */
 const ESTIMATED_ROW_PX = 72;
@@ -257,7 +263,7 @@ const DocumentRow = memo(function DocumentRow({
         )}
         {uploading && (
           <span className="muted">
-            {t('documents.uploaded', {
+            {t(UPLOAD_WORDS[live.upload ?? 'sending'], {
               sent: formatBytes(live.sentBytes ?? 0, locale),
               total: formatBytes(live.totalBytes ?? 0, locale),
             })}

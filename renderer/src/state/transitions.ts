@@ -22,6 +22,7 @@ export interface Progress {
   readonly phase: EventPayload<'sending.progress'>['phase'];
   readonly sentBytes?: number;
   readonly totalBytes?: number;
+  readonly upload?: EventPayload<'sending.progress'>['upload'];
 }
 
 export interface DeskState {
@@ -132,9 +133,9 @@ export function withProgress(state: DeskState, payload: EventPayload<'sending.pr
     phase: payload.phase,
     ...(payload.sentBytes === undefined
       ? previous && payload.phase === 'uploading'
-        ? { sentBytes: previous.sentBytes, totalBytes: previous.totalBytes }
+        ? { sentBytes: previous.sentBytes, totalBytes: previous.totalBytes, upload: previous.upload }
         : {}
-      : { sentBytes: payload.sentBytes, totalBytes: payload.totalBytes }),
+      : { sentBytes: payload.sentBytes, totalBytes: payload.totalBytes, upload: payload.upload }),
   };
   return { ...state, progress: { ...state.progress, [key]: next } };
 }

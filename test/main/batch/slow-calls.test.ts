@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { SLOW_CALL_MS, SlowCalls } from '../../../main/batch/slow-calls';
-import { uploadWireMs } from '../../../main/client/service-client';
+import { lineMs } from '../../../main/client/upload-timing';
 
 let clock = 0;
 let said: boolean[];
@@ -27,9 +27,9 @@ it('an upload handed over at once owes no answer before its bytes can have cross
   const call = calls.begin();
   // The system takes the whole body into its buffers at once: nothing more is seen of it.
   pass(20);
-  calls.alive(call, uploadWireMs(size));
-  expect(uploadWireMs(size)).toBe(24_000); // 3 MiB at 128 KiB/s
-  pass(24_000 - 20 + SLOW_CALL_MS - 300);
+  calls.alive(call, lineMs(size, undefined));
+  expect(lineMs(size, undefined)).toBe(48_000); // 3 MiB at 64 KiB/s, the slowest line
+  pass(48_000 - 20 + SLOW_CALL_MS - 300);
   expect(said).toEqual([]);
   // The bytes may all be there; the service says nothing: it is slow to answer.
   pass(600);
@@ -40,7 +40,7 @@ it('an upload handed over at once owes no answer before its bytes can have cross
 
 it('a call silent from the start (a small request, or an upload that stalls): slow after SLOW_CALL_MS', () => {
   const call = calls.begin();
-  calls.alive(call, uploadWireMs(10_000)); // a small PDF: 76 ms on a slow line
+  calls.alive(call, lineMs(10_000, undefined)); // a small PDF: 153 ms on the slowest line
   pass(SLOW_CALL_MS - 300);
   expect(said).toEqual([]);
   pass(600);
