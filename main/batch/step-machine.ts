@@ -503,7 +503,9 @@ export function decideCreation(
   // leave that request behind and make a second one.
   if (create.appliedWithoutId || create.unknown || failure.outcomeUnknown || conflict) {
     return {
+      // The attempt that may have been applied is recorded as such, whatever the question says.
       events: [
+        ...(failure.outcomeUnknown ? [settled] : []),
         {
           type: 'check_needed',
           documentId,

@@ -109,9 +109,12 @@ export async function checkPromises(world: World): Promise<void> {
           const earlierGeneration = generationOf(reference, before.idempotencyKey);
           return earlierGeneration !== undefined && earlierGeneration !== generation;
         });
-      const unknownHere = earlier.every(
-        (before) => ![...desksKnowing(before)].some((desk) => mine.has(desk)),
-      );
+      // What the desks knew when it appeared, not later: a person may link it afterwards.
+      let unknownHere = world.ledger.bornUnwarned.get(request.id);
+      if (unknownHere === undefined) {
+        unknownHere = earlier.every((before) => ![...desksKnowing(before)].some((desk) => mine.has(desk)));
+        world.ledger.bornUnwarned.set(request.id, unknownHere);
+      }
       if (forgotten && unknownHere) explained += 1;
     });
     return explained;

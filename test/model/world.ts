@@ -65,6 +65,12 @@ export interface Ledger {
   readonly seenChecks: Set<string>;
   /** Keys whose requests the person let go (sent anew on purpose): no document need know them. */
   readonly releasedKeys: Set<string>;
+  /**
+   * Per request, whether the desk that made it could not have known the earlier ones of its
+   * reference when it was made (judged at the first check after it appeared, before a person
+   * could link it anywhere): the README's stated limit across data folders.
+   */
+  readonly bornUnwarned: Map<string, boolean>;
   /** Faults of the line in force (drops): an outcome may be unknown without the attempt arriving. */
   lineFaults: boolean;
   /** What happened, for the failure message. */
@@ -84,6 +90,7 @@ export class World {
     alarms: new Map(),
     seenChecks: new Set(),
     releasedKeys: new Set(),
+    bornUnwarned: new Map(),
     lineFaults: false,
     log: [],
   };

@@ -640,7 +640,8 @@ describe('decideCreation', () => {
       fresh,
       failed({ ...uploadExpired, outcomeUnknown: true }),
       NO_RUN_FACTS,
-      ['check_needed:key_refused'],
+      // The attempt that may have been applied is on record, not only in the question.
+      ['create_outcome_unknown:no_answer', 'check_needed:key_refused'],
       'stop',
     ],
     [

@@ -1,3 +1,4 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { READ_SPACING_MS } from '../../../main/client/read-spacing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_OPERATION_HOLD_MS, OperationGate, PROBE_ALONE_MS } from '../../../main/client/operation-gate';
@@ -48,28 +49,44 @@ async function until(condition: () => boolean): Promise<void> {
 }
 
 describe('a Retry-After holds back every caller of the operation', () => {
-  it('8 callers uploading: after one 429 (Retry-After 1 s) no upload arrives inside that second', async () => {
-    const { client } = makeTestClient(sim.baseUrl, DEMO_CLIENT);
+  it('8 callers uploading: after one 429 (Retry-After 1 s) no upload leaves inside that second', async () => {
+    /** When the client took the hold in, and until when it holds uploads (its clock). */
+    const holds: { at: number; until: number }[] = [];
+    const { client } = makeTestClient(sim.baseUrl, DEMO_CLIENT, {
+      onHold: (operation, until) => {
+        if (operation === 'uploadDocument') holds.push({ at: Date.now(), until });
+      },
+    });
     expectOk(await client.testConnection());
+    // Every upload the client puts on the wire, when it leaves (undici's diagnostics channel).
+    const departures: number[] = [];
+    const depart = (message: unknown) => {
+      const request = (message as { request: { path: string } }).request;
+      if (request.path === '/api/v1/uploads') departures.push(Date.now());
+    };
+    subscribe('undici:request:create', depart);
     sim.faults.enqueue({ kind: '429', retryAfterSeconds: 1, pathPattern: UPLOADS });
-    // Each caller uploads again as soon as its last upload ends, as the engine's slots do.
-    await Promise.all(
-      Array.from({ length: 8 }, async () => {
-        for (let round = 0; round < 4; round += 1)
-          expectOk(await client.uploadDocument(uploadSourceOf(pdfPath)));
-      }),
-    );
+    try {
+      // Each caller uploads again as soon as its last upload ends, as the engine's slots do.
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          for (let round = 0; round < 4; round += 1)
+            expectOk(await client.uploadDocument(uploadSourceOf(pdfPath)));
+        }),
+      );
+    } finally {
+      unsubscribe('undici:request:create', depart);
+    }
     const uploads = uploadCalls();
-    const limited = uploads.filter((call) => call.status === 429);
-    expect(limited).toHaveLength(1);
-    const limitedAt = Date.parse(limited[0]?.at ?? '');
-    const inside = uploads.filter(
-      (call) => Date.parse(call.at) > limitedAt && Date.parse(call.at) < limitedAt + 1000,
-    );
-    // Only uploads already on their way when the 429 came (at most the 7 other callers' one each)
-    // may arrive in that second, and they arrive at once, not later in it.
-    expect(inside.length).toBeLessThanOrEqual(7);
-    expect(inside.filter((call) => Date.parse(call.at) >= limitedAt + 250)).toEqual([]);
+    expect(uploads.filter((call) => call.status === 429)).toHaveLength(1);
+    const [hold] = holds;
+    expect(holds).toHaveLength(1);
+    if (!hold) return;
+    expect(hold.until - hold.at).toBeGreaterThanOrEqual(999);
+    // Uploads already on their way when the 429 came may still arrive; none leaves once the
+    // client knows, until the second is over (1 ms: its two clocks read in the same instant).
+    const held = departures.filter((at) => at > hold.at && at < hold.until - 1);
+    expect(held).toEqual([]);
     expect(uploads.filter((call) => call.status === 201)).toHaveLength(32);
   });
 

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { eventually } from '../../support/outcomes';
 import { DeskError } from '../../../main/app/desk-error';
 import type { CeremonyRequest } from '../../../main/app/ports';
 import type { WidgetSessionHandle } from '../../../main/client/service-client';
@@ -300,7 +301,7 @@ describe('the ceremony window', () => {
     const window = onlyWindow();
     const ses = window.webContents.session;
     window.close();
-    await vi.waitFor(() => expect(ses.clearCache).toHaveBeenCalled());
+    await eventually(() => expect(ses.clearCache).toHaveBeenCalled());
     expect(ses.clearStorageData).toHaveBeenCalledOnce();
     expect(onClosed).toHaveBeenCalledOnce();
     window.destroy();
@@ -341,7 +342,7 @@ describe('the ceremony window', () => {
       expect(pageTitle.defaultPrevented).toBe(true);
       candidate.close();
     }
-    await vi.waitFor(() =>
+    await eventually(() =>
       expect(log.lines.some((line) => line.includes('ceremony.load_failed'))).toBe(true),
     );
 

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { eventually } from '../../support/outcomes';
 import { DESK_INVOKE_CHANNEL } from '../../../shared/ipc/channels';
 import { openDataDir } from '../../../main/desk-core';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
@@ -47,8 +48,8 @@ async function launchReady(
 ): Promise<FakeElectron> {
   const fake = await launch({ lock: true, ...options });
   running = fake;
-  await vi.waitFor(() => expect(fake.FakeTray.trays).toHaveLength(1));
-  await vi.waitFor(() => expect(fake.app.listenerCount('will-quit')).toBe(1));
+  await eventually(() => expect(fake.FakeTray.trays).toHaveLength(1));
+  await eventually(() => expect(fake.app.listenerCount('will-quit')).toBe(1));
   return fake;
 }
 
@@ -70,7 +71,7 @@ async function quitApp(fake: FakeElectron): Promise<void> {
   const willQuit = fake.fakeEvent();
   fake.app.emit('will-quit', willQuit);
   if (willQuit.defaultPrevented)
-    await vi.waitFor(() => expect(fake.app.quit.mock.calls.length).toBeGreaterThan(quits));
+    await eventually(() => expect(fake.app.quit.mock.calls.length).toBeGreaterThan(quits));
 }
 
 describe('the Electron entry point', () => {
@@ -95,8 +96,8 @@ describe('the Electron entry point', () => {
       expect(fake.app.setPath.mock.invocationCallOrder[0]).toBeLessThan(
         fake.app.requestSingleInstanceLock.mock.invocationCallOrder[0] ?? 0,
       );
-      await vi.waitFor(() => expect(existsSync(join(chosen, 'data'))).toBe(true));
-      await vi.waitFor(() => expect(fake.FakeTray.trays).toHaveLength(1));
+      await eventually(() => expect(existsSync(join(chosen, 'data'))).toBe(true));
+      await eventually(() => expect(fake.FakeTray.trays).toHaveLength(1));
     } finally {
       process.argv = argv;
     }
