@@ -56,7 +56,10 @@ export interface SendRunResult {
   readonly preparedBytes: number;
   /** Upload bytes the service received in all, every attempt's (what the line carried). */
   readonly lineCarriedBytes: number;
-  /** Upload calls in the service's log. */
+  /**
+   * Upload calls in the service's log at the end. It can lag the app: an attempt the app cut is
+   * logged once the simulator has read what the system still held of it, at the line's pace.
+   */
   readonly serviceUploadCalls: number;
   /** Upload attempts per document, as they left the app (undici's diagnostics channel). */
   readonly attemptsPerDocument: readonly number[];
@@ -173,6 +176,14 @@ export async function sendThroughLine(options: SendRunOptions): Promise<SendRunR
       const wallMs = elapsed();
       gap.sample();
       const attempts = watch.attempts();
+      const serviceUploadCalls = sim.state.calls().filter((call) => call.operation === 'upload').length;
+      // The service cannot have logged more attempts than left the app: else the watch missed some
+      // (the app no longer sends through undici, or names its uploads otherwise), and every figure
+      // drawn from it would be wrong.
+      if (serviceUploadCalls > attempts.length || (summary.prepared > 0 && attempts.length === 0))
+        throw new Error(
+          `the upload watch saw ${attempts.length} upload attempts, the service logged ${serviceUploadCalls}: see bench/uplink/upload-watch.ts`,
+        );
       // Every document of a run has the same size.
       const preparedBytes = summary.prepared * size.documentBytes;
       return {
@@ -184,7 +195,7 @@ export async function sendThroughLine(options: SendRunOptions): Promise<SendRunR
         totalBytes,
         preparedBytes,
         lineCarriedBytes: sim.uplink.receivedBytes(),
-        serviceUploadCalls: sim.state.calls().filter((call) => call.operation === 'upload').length,
+        serviceUploadCalls,
         attemptsPerDocument: [...sizes.keys()].map((id) => watch.attemptsOf(id)),
         attempts,
         referenceOf,
