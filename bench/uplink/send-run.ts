@@ -184,6 +184,15 @@ export async function sendThroughLine(options: SendRunOptions): Promise<SendRunR
         throw new Error(
           `the upload watch saw ${attempts.length} upload attempts, the service logged ${serviceUploadCalls}: see bench/uplink/upload-watch.ts`,
         );
+      // The service answers an upload once it has all of it: an answered attempt credited with
+      // other bytes means the watch took another upload's bytes for its own.
+      const misread = attempts.find(
+        (attempt) => attempt.answered && attempt.receivedBytes !== sizes.get(attempt.documentId),
+      );
+      if (misread)
+        throw new Error(
+          `the upload watch credits an answered upload of ${sizes.get(misread.documentId)} bytes with ${misread.receivedBytes}: see bench/uplink/upload-watch.ts`,
+        );
       // Every document of a run has the same size.
       const preparedBytes = summary.prepared * size.documentBytes;
       return {

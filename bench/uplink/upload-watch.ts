@@ -40,6 +40,7 @@ export interface AttemptRecord {
   readonly startedAtMs: number;
   /** When its answer's headers came, or it failed; undefined while on its way. */
   readonly endedAtMs: number | undefined;
+  /** Answered with success (2xx): the service had all of it. */
   readonly answered: boolean;
   /** What the service received of it (so far, while on its way). */
   readonly receivedBytes: number;
@@ -56,6 +57,12 @@ const UPLOAD_PATH = '/api/v1/uploads';
 
 /** The simulator's upload byte counters by client port, read at one instant. */
 export type ConnectionReading = ReadonlyMap<number, { connection: number; receivedBytes: number }>;
+
+/** The status of an answer told on `undici:request:headers`. */
+function statusOf(message: unknown): number | undefined {
+  const status = (message as { response?: { statusCode?: unknown } }).response?.statusCode;
+  return typeof status === 'number' ? status : undefined;
+}
 
 /** The value of a header in undici's flat `[name, value, name, value…]` list, case-insensitively. */
 function headerValue(headers: unknown, name: string): string | undefined {
@@ -87,8 +94,8 @@ export class UploadWatch {
     this.#handlers = [
       ['undici:request:create', (message) => this.#created(message)],
       ['undici:client:sendHeaders', (message) => this.#headersSent(message)],
-      ['undici:request:headers', (message) => this.#settle(message, true)],
-      ['undici:request:error', (message) => this.#settle(message, false)],
+      ['undici:request:headers', (message) => this.#settle(message, statusOf(message))],
+      ['undici:request:error', (message) => this.#settle(message, undefined)],
     ];
     for (const [channel, handler] of this.#handlers) subscribe(channel, handler);
   }
@@ -185,12 +192,12 @@ export class UploadWatch {
     }
   }
 
-  #settle(message: unknown, answered: boolean): void {
+  #settle(message: unknown, status: number | undefined): void {
     const request = (message as { request?: object }).request;
     const attempt = request ? this.#attempts.get(request) : undefined;
     if (!attempt || attempt.settled !== undefined) return;
     attempt.settled = this.#received(attempt, this.connections());
     attempt.endedAtMs = performance.now() - this.#started;
-    attempt.answered = answered;
+    attempt.answered = status !== undefined && status >= 200 && status < 300;
   }
 }
