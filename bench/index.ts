@@ -12,7 +12,7 @@ import { runPollerBench } from './poller';
 import { runRendererBench } from './renderer';
 import { runThroughputBench } from './throughput';
 import { runTrayWeekBench } from './tray-week';
-import { runUplinkBench } from './uplink';
+import { UPLINK_BENCHES } from './uplink/index';
 import {
   formatMs,
   loadLine,
@@ -24,7 +24,7 @@ import {
 
 const BENCHES: readonly (() => Promise<BenchReport>)[] = [
   runThroughputBench,
-  runUplinkBench,
+  ...UPLINK_BENCHES,
   runIntakeBench,
   runMemoryBench,
   runPollerBench,

@@ -16,11 +16,18 @@ export { MIN_UPLINK_MBIT } from './line';
 /** Upload bytes one connection carried, numbered as the simulator accepted connections. */
 export interface ConnectionBytes {
   connection: number;
+  /**
+   * The client's TCP port of this connection (the simulator's view of it): a client in the same
+   * process tells which of its sockets carried these bytes, e.g. to compare an upload's progress
+   * with what the service received of it. Undefined when the socket had no address any more.
+   */
+  clientPort: number | undefined;
   receivedBytes: number;
 }
 
 interface ConnectionLink {
   readonly connection: number;
+  readonly clientPort: number | undefined;
   readonly line: Line;
   receivedBytes: number;
 }
@@ -85,7 +92,11 @@ export class Uplink {
 
   /** Upload body bytes that crossed so far on each connection an upload call came on. */
   receivedByConnection(): ConnectionBytes[] {
-    return this.#links.map(({ connection, receivedBytes }) => ({ connection, receivedBytes }));
+    return this.#links.map(({ connection, clientPort, receivedBytes }) => ({
+      connection,
+      clientPort,
+      receivedBytes,
+    }));
   }
 
   /**
@@ -113,7 +124,12 @@ export class Uplink {
   #linkOf(socket: Socket, connection: number): ConnectionLink {
     let link = this.#bySocket.get(socket);
     if (!link) {
-      link = { connection, line: new Line(this.#perConnectionMbit), receivedBytes: 0 };
+      link = {
+        connection,
+        clientPort: socket.remotePort,
+        line: new Line(this.#perConnectionMbit),
+        receivedBytes: 0,
+      };
       this.#bySocket.set(socket, link);
       this.#links.push(link);
     }

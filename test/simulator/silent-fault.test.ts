@@ -146,7 +146,7 @@ describe('a connection that goes silent without closing (fault `silent`)', () =>
     expect(upload.bytesWritten()).toBeLessThan(bodyBytes);
     expect(sim.uplink.receivedBytes()).toBe(1_000_000);
     expect(sim.uplink.receivedByConnection()).toEqual([
-      { connection: expect.any(Number), receivedBytes: 1_000_000 },
+      { connection: expect.any(Number), clientPort: upload.localPort(), receivedBytes: 1_000_000 },
     ]);
     expect(upload.closed()).toBe(false);
     expect(await stillPending(upload.outcome)).toBe(true);

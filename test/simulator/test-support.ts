@@ -323,6 +323,8 @@ export interface UploadUnderWay {
   bytesWritten(): number;
   /** True once the connection is closed, by either side. */
   closed(): boolean;
+  /** The client's TCP port of its connection, once connected (kept after it closed). */
+  localPort(): number | undefined;
   /** The client gives up: closes its connection. */
   giveUp(): void;
 }
@@ -351,6 +353,9 @@ export function startUpload(
     },
     agent: false,
   });
+  // Kept once connected: a closed socket no longer says its port.
+  let localPort: number | undefined;
+  request.on('socket', (socket) => socket.once('connect', () => (localPort = socket.localPort)));
   const outcome = new Promise<RawOutcome>((resolve) => {
     request.on('response', (response) => {
       const chunks: Buffer[] = [];
@@ -377,6 +382,7 @@ export function startUpload(
     outcome,
     bytesWritten: () => request.socket?.bytesWritten ?? 0,
     closed: () => request.socket?.destroyed ?? false,
+    localPort: () => localPort,
     giveUp: () => request.destroy(),
   };
 }

@@ -140,8 +140,12 @@ describe('a stall of one connection (queued fault `stall`)', () => {
     expect(answerOf(await other.outcome)).toEqual({ status: 201, sha256: sha256(otherPdf) });
     // The other upload came and went while the first one's connection was held at 100,000 bytes.
     expect(sim.uplink.receivedByConnection()).toEqual([
-      { connection: heldConnection?.connection, receivedBytes: 100_000 },
-      { connection: expect.any(Number), receivedBytes: 200_000 },
+      {
+        connection: heldConnection?.connection,
+        clientPort: held.localPort(),
+        receivedBytes: 100_000,
+      },
+      { connection: expect.any(Number), clientPort: other.localPort(), receivedBytes: 200_000 },
     ]);
     expect(held.closed()).toBe(false);
     expect(answerOf(await held.outcome)).toEqual({ status: 201, sha256: sha256(heldPdf) });

@@ -70,7 +70,9 @@ describe('the uplink (uploadMbit): one link shared by every upload', () => {
       perConnectionMbit: null,
       stalledForMs: 0,
       receivedBytes: 100_000,
-      connections: [{ connection: expect.any(Number), receivedBytes: 100_000 }],
+      connections: [
+        { connection: expect.any(Number), clientPort: expect.any(Number), receivedBytes: 100_000 },
+      ],
     });
     expect(() => sim.uplink.set(-1)).toThrow(RangeError);
     // Slower than 1 kbit/s would silently become no limit at all (setTimeout's cap).
@@ -128,8 +130,17 @@ describe('a line per connection (uploadMbitPerConnection), alone and with the sh
     const samples = await sampleWhile(sim, start, () => !done);
     const elapsedMs = performance.now() - start;
     expect(answered(await outcomes)).toEqual(pdfs.map((pdf) => ({ status: 201, sha256: sha256(pdf) })));
-    expect(sim.uplink.receivedByConnection()).toEqual(
-      pdfs.map(() => ({ connection: expect.any(Number), receivedBytes: 60_000 })),
+    // Each connection is named with the client's own port, so a client can tell which of its uploads got what.
+    const clientPorts = uploads.map((upload) => upload.localPort());
+    expect(clientPorts).toEqual(pdfs.map(() => expect.any(Number)));
+    const byConnection = sim.uplink.receivedByConnection();
+    expect(byConnection.map((connection) => connection.clientPort).sort()).toEqual([...clientPorts].sort());
+    expect(byConnection).toEqual(
+      pdfs.map(() => ({
+        connection: expect.any(Number),
+        clientPort: expect.any(Number),
+        receivedBytes: 60_000,
+      })),
     );
     for (const sample of samples)
       for (const received of sample.byConnection)
