@@ -142,7 +142,8 @@ describe('uploads on a line that is the limit', () => {
 
   it('on a fast line, as many at once as the run allows once one was measured', async () => {
     // Unlimited line, each call answered after 150 ms: the latency, not the line, is the limit.
-    const { sim: service, desk: subject, batch } = await setUp(10, 256 * 1024, { latencyMs: 150 });
+    const { sim: service, desk: subject, batch } = await setUp(10, 256 * 1024, {});
+    service.faults.set({ latencyMs: 150 });
     const watch = watchUploads(subject);
     const summary = await subject.engine.send(batch.id);
     expect(summary).toMatchObject({ state: 'finished', prepared: 10 });
