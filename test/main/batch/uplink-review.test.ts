@@ -1,0 +1,111 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SendEngineEvent, SendSummary, UploadStage } from '../../../main/batch/send-engine';
+import type { Desk, DeskOptions } from '../../../main/desk-core';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../../../simulator/simulator';
+import { makePaddedPdfTemplate, writePaddedPdf } from '../../../bench/support/pdf-fixtures';
+import { batchOfPdfs, openTestDesk } from '../../support/batch-harness';
+import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
+
+/**
+ * Review of issue 22 (sending at the pace of the line): what a strict operator sees on slow,
+ * shared and changing lines. The deadlines are scaled down (`callTimeoutMs`, `uploadStallMs`);
+ * the lines, the system's socket buffers and the app's own paces are real.
+ */
+const KIB = 1024;
+
+let sim: Simulator | undefined;
+let files: TempFolder | undefined;
+let desk: Desk | undefined;
+
+afterEach(async () => {
+  await desk?.close();
+  await sim?.close();
+  files?.remove();
+  desk = undefined;
+  sim = undefined;
+  files = undefined;
+});
+
+async function setUp(
+  count: number,
+  sizeBytes: number,
+  options: SimulatorOptions,
+  tuning: Partial<DeskOptions> = {},
+) {
+  sim = await startSimulator({ seed: 2222, ...options });
+  files = makeTempFolder('desk-uplink-review-');
+  desk = await openTestDesk(sim, files.file('data'), { concurrency: 4, ...tuning });
+  const template = await makePaddedPdfTemplate(sizeBytes, 'Uplink review contract');
+  const paths: string[] = [];
+  for (let index = 1; index <= count; index += 1) {
+    const path = files.file(`contract-${index}.pdf`);
+    await writePaddedPdf(path, template);
+    paths.push(path);
+  }
+  const batch = await batchOfPdfs(desk, paths, 'Uplink', 'UL');
+  return { sim, desk, batch };
+}
+
+/**
+ * The run's summary; or 'sent again' as soon as an upload attempt was given up and started over
+ * (with `untilSentAgain`), or 'still running' when it has not ended within `ms` (afterEach stops it).
+ */
+async function sendWithin(
+  subject: Desk,
+  batchId: string,
+  ms: number,
+  untilSentAgain = false,
+): Promise<SendSummary | 'still running' | 'sent again'> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let sentAgain: () => void = () => undefined;
+  const late = new Promise<'still running'>((resolve) => {
+    timer = setTimeout(() => resolve('still running'), ms);
+  });
+  const again = new Promise<'sent again'>((resolve) => (sentAgain = () => resolve('sent again')));
+  const unsubscribe = subject.engine.subscribe((event) => {
+    if (untilSentAgain && event.type === 'item-progress' && event.upload === 'sending_again') sentAgain();
+  });
+  try {
+    return await Promise.race([subject.engine.send(batchId), late, again]);
+  } finally {
+    clearTimeout(timer);
+    unsubscribe();
+  }
+}
+
+function uploadCalls(service: Simulator) {
+  return service.state.calls().filter((call) => call.operation === 'upload');
+}
+
+/** Every upload stage the bars said, per document, and whether the batch was said to be slow. */
+function watchUploads(subject: Desk) {
+  const stages = new Map<string, UploadStage[]>();
+  const slow: boolean[] = [];
+  subject.engine.subscribe((event: SendEngineEvent) => {
+    if (event.type === 'service-slow') slow.push(event.slow);
+    if (event.type !== 'item-progress' || event.phase !== 'uploading' || event.upload === undefined) return;
+    const said = stages.get(event.externalReference) ?? [];
+    if (said.at(-1) !== event.upload) said.push(event.upload);
+    stages.set(event.externalReference, said);
+  });
+  return { stages, slow };
+}
+
+describe('the first uploads of a run, on the slowest line the app is made for', () => {
+  it('two sharing 0.5 Mbit/s before anything is measured are not given up while their bytes still cross', async () => {
+    // Each file fits in the system's socket buffers: all of it is handed over at once, then
+    // crosses at 32 KiB/s (two uploads share 64 KiB/s): 16 s. The answer deadline counted the
+    // whole line for each (8 s + the call's time).
+    const {
+      sim: service,
+      desk: subject,
+      batch,
+    } = await setUp(2, 512 * KIB, { uploadMbit: 0.5 }, { callTimeoutMs: 2_000, uploadStallMs: 5_000 });
+    const watch = watchUploads(subject);
+    const summary = await sendWithin(subject, batch.id, 45_000);
+    expect(summary).toMatchObject({ state: 'finished', prepared: 2 });
+    expect(uploadCalls(service).map((call) => call.status)).toEqual([201, 201]);
+    // Nor is the service said to be slow while they cross.
+    expect(watch.slow).not.toContain(true);
+  }, 60_000);
+});
