@@ -773,7 +773,7 @@ export class SendEngine {
           return decideUpload(document, step, localCopyMissing(), context);
         }
         const total = draft.pdf.sizeBytes;
-        const progress = new UploadProgress(total, this.#monotonic(), run.pace.bytesPerMs);
+        const progress = new UploadProgress(total, this.#monotonic(), run.pace.bytesPerMs, run.uploads.size);
         let reported = -1;
         let stage: UploadStage = 'sending';
         let attemptsBegun = 0;

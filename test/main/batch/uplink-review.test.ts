@@ -12,6 +12,7 @@ import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
  * the lines, the system's socket buffers and the app's own paces are real.
  */
 const KIB = 1024;
+const MIB = 1024 * KIB;
 
 let sim: Simulator | undefined;
 let files: TempFolder | undefined;
@@ -108,4 +109,27 @@ describe('the first uploads of a run, on the slowest line the app is made for', 
     // Nor is the service said to be slow while they cross.
     expect(watch.slow).not.toContain(true);
   }, 60_000);
+});
+
+describe('the bars of the first uploads of a run, on the slowest line', () => {
+  it('two sharing 0.5 Mbit/s, their files taken whole by the buffers: never more than 256 KiB ahead of what the service received', async () => {
+    // Nothing measured yet and nothing to read from the connection (it took each file at once):
+    // the bars can only go at the slowest line, and two uploads each have half of it.
+    const { sim: service, desk: subject, batch } = await setUp(2, MIB, { uploadMbit: 0.5 });
+    /** The largest lead of the bars together over the bytes the service had, per upload on its way. */
+    let worstLead = 0;
+    const shown = new Map<string, number>();
+    subject.engine.subscribe((event) => {
+      if (event.type !== 'item-progress' || event.phase !== 'uploading' || event.sentBytes === undefined)
+        return;
+      shown.set(event.externalReference, event.sentBytes);
+      const lead =
+        [...shown.values()].reduce((sum, bytes) => sum + bytes, 0) - service.uplink.receivedBytes();
+      worstLead = Math.max(worstLead, lead / shown.size);
+    });
+    const summary = await subject.engine.send(batch.id);
+    expect(summary).toMatchObject({ state: 'finished', prepared: 2 });
+    expect(uploadCalls(service)).toHaveLength(2);
+    expect(worstLead).toBeLessThanOrEqual(256 * KIB);
+  }, 90_000);
 });
