@@ -133,3 +133,114 @@ describe('the bars of the first uploads of a run, on the slowest line', () => {
     expect(worstLead).toBeLessThanOrEqual(256 * KIB);
   }, 90_000);
 });
+
+/*
+ * The tests below show defects this review found and did not fix (see the review's report):
+ * `it.fails` keeps the suite green while they stand; make each an `it` with its fix.
+ */
+
+describe('an upload whose line stalls mid-body', () => {
+  it.fails(
+    'the bar stands still with the bytes: never more than 256 KiB ahead of what the service received',
+    async () => {
+      // Seen: 4,941,679 bytes ahead. The bar goes on at the connection's pace over the later half
+      // of the attempt, which a stall lowers only slowly, through what the buffers hold; and the
+      // connection takes bytes in bursts of 1.4 MiB or more, so a stall cannot be told from the
+      // gap between two bursts before a burst's time has passed.
+      const total = 12 * MIB;
+      const {
+        sim: service,
+        desk: subject,
+        batch,
+      } = await setUp(1, total, { uploadMbit: 8 }, { concurrency: 1, uploadStallMs: 30_000 });
+      let worstLead = 0;
+      let stalled = false;
+      subject.engine.subscribe((event) => {
+        if (event.type !== 'item-progress' || event.phase !== 'uploading' || event.sentBytes === undefined)
+          return;
+        const received = service.uplink.receivedBytes();
+        worstLead = Math.max(worstLead, event.sentBytes - received);
+        // A line that stops for 6 s once 3 MiB crossed (the connection's buffers still hold MiBs).
+        if (!stalled && received >= 3 * MIB) {
+          stalled = true;
+          service.uplink.stall(6_000);
+        }
+      });
+      const summary = await subject.engine.send(batch.id);
+      expect(summary).toMatchObject({ state: 'finished', prepared: 1 });
+      expect(stalled).toBe(true);
+      expect(uploadCalls(service)).toHaveLength(1);
+      expect(worstLead).toBeLessThanOrEqual(256 * KIB);
+    },
+    60_000,
+  );
+});
+
+describe('a line that gets slower after an upload was measured on it', () => {
+  it.fails(
+    'the next uploads are given the time their buffered bytes take, not the fast pace of earlier',
+    async () => {
+      // The first upload crosses an unlimited line; then the office line is busy: 0.5 Mbit/s.
+      // The next file is taken whole into the buffers and crosses in 8 s; its answer deadline
+      // counted half the pace measured on the fast line (2 s + a few ms), on every attempt, and
+      // nothing is measured again until an upload is answered: the run never ends (seen: the
+      // second upload sent again within 5 s). At real scale: 30 s against 4 MiB at 0.5 Mbit/s, 64 s.
+      const {
+        sim: service,
+        desk: subject,
+        batch,
+      } = await setUp(3, 512 * KIB, {}, { concurrency: 1, callTimeoutMs: 2_000, uploadStallMs: 5_000 });
+      subject.engine.subscribe((event) => {
+        if (
+          event.type === 'item-progress' &&
+          event.externalReference === 'UL-1' &&
+          event.phase !== 'uploading'
+        )
+          service.uplink.set(0.5);
+      });
+      const summary = await sendWithin(subject, batch.id, 45_000, true);
+      expect(summary).toMatchObject({ state: 'finished', prepared: 3 });
+      expect(uploadCalls(service).map((call) => call.status)).toEqual([201, 201, 201]);
+    },
+    60_000,
+  );
+});
+
+describe('uploads whose bytes the system takes in bursts', () => {
+  it.fails(
+    'two 10 MiB documents sharing the slowest line are not given up between two takes (scaled 8×: 4 Mbit/s, a 5.6 s stall window)',
+    async () => {
+      // Once its buffers are full, a connection takes bytes only when the system has freed room
+      // for a good part of them, 1.4 to 1.6 MiB at once here (Linux, 4 MiB send buffers): on
+      // 0.5 Mbit/s shared by the two lanes of a run that measured nothing yet, 45 to 52 s between
+      // two takes, against a 45 s stall window (measured at real scale: gaps of 46 to 52 s).
+      // Scaled: the line 8× faster, the windows 8× shorter (seen: sent again after 12 s; with a
+      // 9 s window both finish in one attempt each).
+      const {
+        sim: service,
+        desk: subject,
+        batch,
+      } = await setUp(2, 10 * MIB, { uploadMbit: 4 }, { callTimeoutMs: 3_750, uploadStallMs: 5_625 });
+      const summary = await sendWithin(subject, batch.id, 75_000, true);
+      expect(summary).toMatchObject({ state: 'finished', prepared: 2 });
+      expect(uploadCalls(service).map((call) => call.status)).toEqual([201, 201]);
+    },
+    90_000,
+  );
+});
+
+describe('the words of an upload that starts over', () => {
+  it.fails(
+    'an upload the service answered 503 is sent again without saying the line dropped',
+    async () => {
+      const { sim: service, desk: subject, batch } = await setUp(1, 256 * KIB, {}, { concurrency: 1 });
+      service.faults.enqueue({ kind: '503', pathPattern: '^/api/v1/uploads$', retryAfterSeconds: 0 });
+      const watch = watchUploads(subject);
+      const summary = await subject.engine.send(batch.id);
+      expect(summary).toMatchObject({ state: 'finished', prepared: 1 });
+      expect(uploadCalls(service).map((call) => call.status)).toEqual([503, 201]);
+      expect(watch.stages.get('UL-1')).not.toContain('sending_again');
+    },
+    60_000,
+  );
+});
