@@ -19,7 +19,7 @@ import { CallSlots } from './call-slots';
 import { SlowCalls } from './slow-calls';
 import { UploadPace } from './upload-pace';
 import { UploadProgress } from './upload-progress';
-import { lineMs } from '../client/upload-timing';
+import { lineMs, SLOWEST_LINE_BYTES_PER_S } from '../client/upload-timing';
 import {
   isReadPreparedOrLater,
   linkProblemAfterRead,
@@ -773,7 +773,7 @@ export class SendEngine {
           return decideUpload(document, step, localCopyMissing(), context);
         }
         const total = draft.pdf.sizeBytes;
-        const progress = new UploadProgress(total, this.#monotonic(), run.pace.bytesPerMs);
+        const progress = new UploadProgress(total, this.#monotonic(), run.pace.bytesPerMs, run.uploads.size);
         let reported = -1;
         let stage: UploadStage = 'sending';
         let attemptsBegun = 0;
@@ -811,7 +811,7 @@ export class SendEngine {
                 {
                   signal,
                   ...attempts,
-                  lineBytesPerS: bytesPerS(run.pace.bytesPerMs, 0.5),
+                  lineBytesPerS: crossingBytesPerS(run),
                   onProgress: (sent) => {
                     const at = this.#monotonic();
                     if (sent === 0) {
@@ -822,9 +822,8 @@ export class SendEngine {
                       return report(true);
                     }
                     progress.took(sent, at);
-                    // No answer is owed while the bytes handed may still be crossing the line
-                    // (at half the pace measured, or the slowest line).
-                    alive(lineMs(sent, bytesPerS(run.pace.bytesPerMs, 0.5)));
+                    // No answer is owed while the bytes handed may still be crossing the line.
+                    alive(lineMs(sent, crossingBytesPerS(run)));
                     report();
                   },
                 },
@@ -1049,9 +1048,14 @@ export class SendEngine {
   }
 }
 
-/** Bytes a second, from bytes a millisecond (times `share`). */
-function bytesPerS(bytesPerMs: number | undefined, share = 1): number | undefined {
-  return bytesPerMs === undefined ? undefined : bytesPerMs * 1000 * share;
+/**
+ * The pace an upload's bytes may cross the line at (bytes a second), as its answer deadline and
+ * the slow banner allow for: half the pace one upload got lately; before one was measured, the
+ * slowest line shared by as many uploads as the lanes let on it (each crosses at its share only).
+ */
+function crossingBytesPerS(run: Run): number {
+  const measured = run.pace.bytesPerMs;
+  return measured === undefined ? SLOWEST_LINE_BYTES_PER_S / run.uploads.size : measured * 1000 * 0.5;
 }
 
 function localCopyMissing(): Answer<never> {

@@ -8,12 +8,14 @@ import { SLOWEST_LINE_BYTES_PER_S } from '../client/upload-timing';
  * buffers, on a slow line the whole of a small file. So the bar shows the bytes the line could
  * have carried since the attempt began, at the pace it is seen to take them once the buffers
  * are full (the slope of the bytes taken over the later half of the attempt), at the pace the
- * run measured on answered uploads, or at the slowest line when neither is known yet, whichever
- * is slowest; and never more than the bytes taken.
+ * run measured on answered uploads, or at its share of the slowest line when neither is known
+ * yet, whichever is slowest; and never more than the bytes taken.
  */
 export class UploadProgress {
   readonly #total: number;
   readonly #measuredBytesPerMs: number | undefined;
+  /** Its share of the slowest line (bytes a millisecond): the pace while nothing else is known. */
+  readonly #slowestBytesPerMs: number;
   #beganAt: number;
   #handed = 0;
   /** Bytes the line could have carried so far, and when that was last moved on. */
@@ -26,10 +28,13 @@ export class UploadProgress {
 
   /**
    * `measuredBytesPerMs`: the pace one upload got lately in this run (UploadPace), if known.
+   * `sharing`: how many uploads may be on the line with this one, itself included (a file the
+   * buffers take whole, before anything was measured, crosses at that share of the slowest line).
    */
-  constructor(total: number, now: number, measuredBytesPerMs: number | undefined) {
+  constructor(total: number, now: number, measuredBytesPerMs: number | undefined, sharing = 1) {
     this.#total = total;
     this.#measuredBytesPerMs = measuredBytesPerMs;
+    this.#slowestBytesPerMs = SLOWEST_LINE_BYTES_PER_S / 1000 / Math.max(1, sharing);
     this.#beganAt = now;
     this.#carriedAt = now;
   }
@@ -78,7 +83,7 @@ export class UploadProgress {
 
   /** The slowest of the paces known now (bytes a millisecond). */
   #bytesPerMs(now: number): number {
-    let pace = this.#measuredBytesPerMs ?? SLOWEST_LINE_BYTES_PER_S / 1000;
+    let pace = this.#measuredBytesPerMs ?? this.#slowestBytesPerMs;
     const slope = this.#slope(now);
     if (slope !== undefined) pace = this.#measuredBytesPerMs === undefined ? slope : Math.min(pace, slope);
     return pace;
