@@ -44,6 +44,7 @@ export interface ConnectionTuning {
   /** How long the service has to answer a call, and an upload's bytes may stand still (ms; ServiceClientOptions). */
   readonly callTimeoutMs?: number;
   readonly uploadStallMs?: number;
+  readonly uploadTakenAtOnceBytes?: number;
 }
 
 export interface DeskOptions extends ConnectionTuning, DataDirOptions {
@@ -139,6 +140,9 @@ export function connect(dataDir: DataDir, connection: Connection, tuning: Connec
     ...(tuning.now ? { now: tuning.now } : {}),
     ...(tuning.callTimeoutMs === undefined ? {} : { callTimeoutMs: tuning.callTimeoutMs }),
     ...(tuning.uploadStallMs === undefined ? {} : { uploadStallMs: tuning.uploadStallMs }),
+    ...(tuning.uploadTakenAtOnceBytes === undefined
+      ? {}
+      : { uploadTakenAtOnceBytes: tuning.uploadTakenAtOnceBytes }),
     ...(holdsOnDisk
       ? {
           initialHolds: loadServiceHolds(dataDir.path, connection, holdsOptions),

@@ -196,7 +196,7 @@ interface Run {
 /**
  * Where an upload attempt is: its bytes `sending`; all of them handed over and the service's
  * answer awaited (`confirming`); or `sending_again` from the first byte after an attempt that
- * was given up (the line dropped or stopped).
+ * did not succeed (the line dropped or stopped, the service was busy).
  */
 export type UploadStage = 'sending' | 'confirming' | 'sending_again';
 
@@ -800,9 +800,9 @@ export class SendEngine {
         try {
           answer = await this.#call(
             run,
-            (attempts, alive) => {
+            async (attempts, alive) => {
               sharing = run.uploads.busy;
-              return client.uploadDocument(
+              const result = await client.uploadDocument(
                 {
                   open: () => blobs.openRead(draft.pdf.sha256, total),
                   sizeBytes: total,
@@ -812,6 +812,7 @@ export class SendEngine {
                   signal,
                   ...attempts,
                   lineBytesPerS: crossingBytesPerS(run),
+                  slowestShareBytesPerS: SLOWEST_LINE_BYTES_PER_S / run.uploads.size,
                   onProgress: (sent) => {
                     const at = this.#monotonic();
                     if (sent === 0) {
@@ -828,6 +829,9 @@ export class SendEngine {
                   },
                 },
               );
+              // Counted while this upload still holds its lane: it shared the line too.
+              sharing = (sharing + run.uploads.busy) / 2;
+              return result;
             },
             run.uploads,
           );
@@ -835,7 +839,11 @@ export class SendEngine {
           clearInterval(ticker);
         }
         if (answer.kind === 'applied') {
-          run.pace.finished(total, this.#monotonic() - progress.beganAt, (sharing + run.uploads.busy) / 2);
+          run.pace.finished(total, this.#monotonic() - progress.beganAt, sharing);
+          run.uploads.resize(run.pace.lanesFor(run.slots.size, total));
+        } else if (answer.kind === 'failed' && answer.failure.code === 'timeout') {
+          // Given up: the line may have got slower than measured; measure it again.
+          run.pace.forget();
           run.uploads.resize(run.pace.lanesFor(run.slots.size, total));
         }
         const decision = decideUpload(

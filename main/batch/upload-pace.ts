@@ -22,6 +22,12 @@ export class UploadPace {
     this.#lineBytesPerMs = this.#lineBytesPerMs === undefined ? line : (this.#lineBytesPerMs + line) / 2;
   }
 
+  /** Forgets what was measured (an upload was given up: the line may have changed). */
+  forget(): void {
+    this.#bytesPerMs = undefined;
+    this.#lineBytesPerMs = undefined;
+  }
+
   /** The pace one upload got lately (bytes a millisecond); undefined until one was answered. */
   get bytesPerMs(): number | undefined {
     return this.#bytesPerMs;

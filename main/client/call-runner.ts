@@ -57,9 +57,10 @@ interface CallSpecFields<T> {
    * (reads, idempotency-keyed creates). Calls certainly never sent are always retried.
    */
   readonly repeatable: boolean;
-  readonly timeoutMs: number;
-  /** For a streamed body (uploads): `HttpRequest.stallMs`. */
-  readonly stallMs?: number | undefined;
+  /** `HttpRequest.timeoutMs`, or one per attempt (given the attempt's number, from 1). */
+  readonly timeoutMs: number | ((attempt: number) => number);
+  /** For a streamed body (uploads): `HttpRequest.stallMs`, or one per attempt. */
+  readonly stallMs?: number | ((attempt: number) => number) | undefined;
   /** For a streamed body: `HttpRequest.onBodySent`, for every attempt. */
   readonly onBodySent?: ((sentBytes: number) => void) | undefined;
   /** Aborting abandons the call at once, an attempt on its way included (it may have been applied). */
@@ -263,8 +264,10 @@ export class CallRunner {
             ...spec.headers,
           },
           body: spec.body,
-          timeoutMs: spec.timeoutMs,
-          ...(spec.stallMs === undefined ? {} : { stallMs: spec.stallMs }),
+          timeoutMs: typeof spec.timeoutMs === 'function' ? spec.timeoutMs(sent) : spec.timeoutMs,
+          ...(spec.stallMs === undefined
+            ? {}
+            : { stallMs: typeof spec.stallMs === 'function' ? spec.stallMs(sent) : spec.stallMs }),
           ...(spec.onBodySent === undefined ? {} : { onBodySent: spec.onBodySent }),
           signal: spec.signal,
         });

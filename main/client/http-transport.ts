@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Socket } from 'node:net';
+import { Agent, buildConnector, request, type Dispatcher } from 'undici';
 
 /** One HTTP exchange, described without any knowledge of the signing service. */
 export interface HttpRequest {
@@ -124,6 +125,43 @@ async function readLimitedText(body: Dispatcher.ResponseData['body']): Promise<s
 }
 
 /**
+ * One connection for one upload attempt. When the attempt is given up, the connection is reset
+ * (RST), not closed: a close would let the system go on sending what its buffers hold of the
+ * file (megabytes) ahead of the next attempt, on the same slow line. A pooled connection cannot
+ * be told apart from the others, so an upload does not use the pool.
+ */
+class OwnConnection {
+  #socket: Socket | undefined;
+  readonly dispatcher: Agent;
+
+  constructor() {
+    const connect = buildConnector({ timeout: CONNECT_TIMEOUT_MS });
+    this.dispatcher = new Agent({
+      connect: (options, callback) =>
+        connect(options, (error, socket) => {
+          if (socket) this.#socket = socket as Socket;
+          callback(error, socket as never);
+        }),
+      headersTimeout: 0,
+      bodyTimeout: 0,
+    });
+  }
+
+  /** Drops what the system still holds to send, and the connection. */
+  reset(): void {
+    const socket = this.#socket;
+    if (socket && !socket.destroyed) socket.resetAndDestroy();
+  }
+
+  close(): void {
+    void this.dispatcher.close().catch(() => undefined);
+  }
+}
+
+/** How long a connection may take to open (ms). */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/**
  * Sends HTTP requests over a keep-alive connection pool (undici). Classifies every failure so
  * the caller can tell "certainly not sent" from "may have been applied". Aborting the caller's
  * signal rejects with its reason; every other failure is a value.
@@ -134,7 +172,7 @@ export class HttpTransport {
   constructor() {
     this.#dispatcher = new Agent({
       keepAliveTimeout: 10_000,
-      connect: { timeout: 10_000 },
+      connect: { timeout: CONNECT_TIMEOUT_MS },
       // The overall deadline below bounds each exchange; these catch stalls in between.
       headersTimeout: 0,
       bodyTimeout: 0,
@@ -186,13 +224,15 @@ export class HttpTransport {
     const signal = httpRequest.signal
       ? AbortSignal.any([httpRequest.signal, deadline.signal])
       : deadline.signal;
+    // A watched upload has a connection of its own, reset when the attempt is given up.
+    const own = stallMs !== undefined && typeof httpRequest.body === 'function' ? new OwnConnection() : undefined;
     try {
       const response = await request(httpRequest.url, {
         method: httpRequest.method,
         headers: httpRequest.headers,
         body,
         signal,
-        dispatcher: this.#dispatcher,
+        dispatcher: own?.dispatcher ?? this.#dispatcher,
       });
       const text = await readLimitedText(response.body);
       const headers: Record<string, string | undefined> = {};
@@ -201,6 +241,7 @@ export class HttpTransport {
       }
       return { kind: 'answered', status: response.statusCode, headers, text: text ?? '' };
     } catch (error) {
+      own?.reset();
       if (httpRequest.signal?.aborted) throw httpRequest.signal.reason;
       if (body !== undefined && typeof body !== 'string') body.destroy();
       const timedOut = deadline.signal.aborted;
@@ -214,6 +255,7 @@ export class HttpTransport {
       };
     } finally {
       clearTimeout(timer);
+      own?.close();
     }
   }
 

@@ -24,7 +24,7 @@ import { ReadSpacing } from './read-spacing';
 import { isOperationName, success, type OperationName, type Result } from './service-failure';
 import { TokenManager, type TokenGrant } from './token-manager';
 import type { UploadSource } from './upload-source';
-import { UPLOAD_STALL_MS, uploadAnswerMs } from './upload-timing';
+import { TAKEN_AT_ONCE_BYTES, UPLOAD_STALL_MS, uploadAnswerMs, uploadStallMs } from './upload-timing';
 
 export type { UploadSource } from './upload-source';
 export type { AttemptOutcome } from './call-runner';
@@ -47,8 +47,13 @@ export interface ServiceClientOptions {
    * has this plus what its last bytes may still take on the line (upload-timing.ts).
    */
   readonly callTimeoutMs?: number;
-  /** How long an upload's bytes may stand still before its attempt is given up (default UPLOAD_STALL_MS). */
+  /**
+   * How long an upload's bytes may stand still before its attempt is given up (default
+   * UPLOAD_STALL_MS), at the least: longer when `uploadTakenAtOnceBytes` take longer at its pace.
+   */
   readonly uploadStallMs?: number;
+  /** What the system may take of an upload at once (default TAKEN_AT_ONCE_BYTES; tests scale it). */
+  readonly uploadTakenAtOnceBytes?: number;
   /**
    * Holds asked for before this client existed (by an earlier process, read back from the data
    * folder): until when each operation is held, in epoch ms by `now`. Taken in at construction;
@@ -103,6 +108,11 @@ export interface UploadOptions extends CallOptions {
    * long, after its last byte was handed over, what the system still holds of it may take.
    */
   readonly lineBytesPerS?: number | undefined;
+  /**
+   * The slowest line's share for this upload (bytes a second): what an attempt after one that
+   * was given up allows for, since the line may have got slower than measured.
+   */
+  readonly slowestShareBytesPerS?: number | undefined;
 }
 
 /** What a creation's 2xx answer told, as far as it could be read (spec §4.3). */
@@ -206,6 +216,7 @@ export class ServiceClient {
   readonly #now: () => number;
   readonly #callTimeoutMs: number;
   readonly #uploadStallMs: number;
+  readonly #takenAtOnce: number;
   /** The service and client this client talks to (no secret). */
   readonly address: { readonly baseUrl: string; readonly clientId: string };
 
@@ -214,6 +225,7 @@ export class ServiceClient {
     this.#now = options.now ?? Date.now;
     this.#callTimeoutMs = options.callTimeoutMs ?? 30_000;
     this.#uploadStallMs = options.uploadStallMs ?? UPLOAD_STALL_MS;
+    this.#takenAtOnce = options.uploadTakenAtOnceBytes ?? TAKEN_AT_ONCE_BYTES;
     const gate = new OperationGate();
     const startedAt = this.#now();
     for (const [operation, untilEpochMs] of Object.entries(options.initialHolds ?? {})) {
@@ -257,6 +269,10 @@ export class ServiceClient {
    * readable one is `invalid_response`.
    */
   async uploadDocument(source: UploadSource, options: UploadOptions = {}): Promise<Result<UploadAnswer>> {
+    // After an attempt given up, what it left in the system's buffers may still cross ahead.
+    const slowest = options.slowestShareBytesPerS;
+    const paceOf = (attempt: number) =>
+      attempt === 1 || slowest === undefined ? options.lineBytesPerS : slowest / 2;
     const answer = await this.#runner.run({
       operation: 'uploadDocument',
       method: 'POST',
@@ -273,8 +289,10 @@ export class ServiceClient {
       // A repeated upload only leaves an unused temporary upload behind, which expires.
       repeatable: true,
       // Given up when its bytes stop moving, or when no answer comes once they all left.
-      stallMs: this.#uploadStallMs,
-      timeoutMs: uploadAnswerMs(source.sizeBytes, this.#callTimeoutMs, options.lineBytesPerS),
+      // The first attempt allows for the pace measured; one after an attempt given up, for the
+      // slowest line's share (the line may have got slower since).
+      stallMs: (attempt) => uploadStallMs(this.#uploadStallMs, this.#takenAtOnce, paceOf(attempt)),
+      timeoutMs: (attempt) => uploadAnswerMs(source.sizeBytes, this.#callTimeoutMs, paceOf(attempt)),
       onBodySent: (sent) => options.onProgress?.(sent, source.sizeBytes),
       signal: options.signal,
       departures: options.departures,

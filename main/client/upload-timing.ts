@@ -28,6 +28,22 @@ export const UPLOAD_STALL_MS = 45_000;
 export const BUFFERED_BYTES_BOUND = 16 * 1024 * 1024;
 
 /**
+ * The most bytes the system may take of an upload at once once its buffers are full: it frees
+ * room in large parts (1.4 to 1.6 MiB measured, with Linux's 4 MiB send buffers), so a slow line
+ * may see nothing taken for as long as such a part takes to cross.
+ */
+export const TAKEN_AT_ONCE_BYTES = 2 * 1024 * 1024;
+
+/**
+ * How long an upload's connection may take none of its bytes before its attempt is given up
+ * (ms): `floorMs`, or what `takenAtOnce` bytes take at this upload's pace if longer (a slow line
+ * between two takes is not a stopped one).
+ */
+export function uploadStallMs(floorMs: number, takenAtOnce: number, bytesPerS: number | undefined): number {
+  return Math.max(floorMs, Math.ceil(lineMs(takenAtOnce, bytesPerS)));
+}
+
+/**
  * How long `bytes` take on a line carrying `bytesPerS` for this upload (ms); at the slowest line
  * when the pace is not known, and never faster than measured.
  */

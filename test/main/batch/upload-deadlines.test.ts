@@ -1,7 +1,7 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SendEngineEvent, UploadStage } from '../../../main/batch/send-engine';
-import type { Desk } from '../../../main/desk-core';
+import type { Desk, DeskOptions } from '../../../main/desk-core';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../../simulator/simulator';
 import { makePaddedPdfTemplate, writePaddedPdf } from '../../../bench/support/pdf-fixtures';
 import { batchOfPdfs, openTestDesk } from '../../support/batch-harness';
@@ -10,7 +10,7 @@ import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 /**
  * Issue 22: an upload is given up on what it does, not on its size — only when its bytes stop
  * moving; the line decides how many uploads share it; the bar says where each attempt is.
- * The stall window is shortened here (`uploadStallMs`), everything else is the app's own.
+ * The stall window is shortened where a test needs it, everything else is the app's own.
  */
 const MIB = 1024 * 1024;
 const STALL_MS = 1_500;
@@ -29,10 +29,16 @@ afterEach(async () => {
   files = undefined;
 });
 
-async function setUp(count: number, sizeBytes: number, options: SimulatorOptions, concurrency = 4) {
+async function setUp(
+  count: number,
+  sizeBytes: number,
+  options: SimulatorOptions,
+  concurrency = 4,
+  tuning: Partial<DeskOptions> = {},
+) {
   sim = await startSimulator({ seed: 22, ...options });
   files = makeTempFolder('desk-upload-deadlines-');
-  desk = await openTestDesk(sim, files.file('data'), { concurrency, uploadStallMs: STALL_MS });
+  desk = await openTestDesk(sim, files.file('data'), { concurrency, ...tuning });
   const template = await makePaddedPdfTemplate(sizeBytes, 'Upload deadline contract');
   const paths: string[] = [];
   for (let index = 1; index <= count; index += 1) {
@@ -91,7 +97,15 @@ function uploadCalls(service: Simulator) {
 describe('an upload whose connection goes silent mid-body', () => {
   it('is given up once its bytes stop moving, not at a deadline from its size, and sent again from its first byte, said so', async () => {
     // 48 MiB: more than the system's socket buffers take, so the app sees its bytes stop.
-    const { sim: service, desk: subject, batch } = await setUp(1, 48 * MIB, {}, 1);
+    // A stall window of 1.5 s, the system taking 64 KiB at once (scaled from 45 s and 2 MiB).
+    const {
+      sim: service,
+      desk: subject,
+      batch,
+    } = await setUp(1, 48 * MIB, {}, 1, {
+      uploadStallMs: STALL_MS,
+      uploadTakenAtOnceBytes: 64 * 1024,
+    });
     service.faults.enqueue({ kind: 'silent', pathPattern: '^/api/v1/uploads$', afterBytes: 2 * MIB });
     const watch = watchUploads(subject);
     const summary = await subject.engine.send(batch.id);
