@@ -225,7 +225,8 @@ export class HttpTransport {
       ? AbortSignal.any([httpRequest.signal, deadline.signal])
       : deadline.signal;
     // A watched upload has a connection of its own, reset when the attempt is given up.
-    const own = stallMs !== undefined && typeof httpRequest.body === 'function' ? new OwnConnection() : undefined;
+    const own =
+      stallMs !== undefined && typeof httpRequest.body === 'function' ? new OwnConnection() : undefined;
     try {
       const response = await request(httpRequest.url, {
         method: httpRequest.method,
