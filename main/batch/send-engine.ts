@@ -818,7 +818,7 @@ export class SendEngine {
                     if (sent === 0) {
                       // A new attempt: its bytes start again from the first, and a retry says so.
                       attemptsBegun += 1;
-                      progress.restart(at);
+                      progress.restart(at, run.pace.bytesPerMs, run.uploads.size);
                       stage = attemptsBegun > 1 ? 'sending_again' : 'sending';
                       return report(true);
                     }

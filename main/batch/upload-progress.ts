@@ -13,9 +13,9 @@ import { SLOWEST_LINE_BYTES_PER_S } from '../client/upload-timing';
  */
 export class UploadProgress {
   readonly #total: number;
-  readonly #measuredBytesPerMs: number | undefined;
+  #measuredBytesPerMs: number | undefined;
   /** Its share of the slowest line (bytes a millisecond): the pace while nothing else is known. */
-  readonly #slowestBytesPerMs: number;
+  #slowestBytesPerMs: number;
   #beganAt: number;
   #handed = 0;
   /** Bytes the line could have carried so far, and when that was last moved on. */
@@ -39,8 +39,14 @@ export class UploadProgress {
     this.#carriedAt = now;
   }
 
-  /** A new attempt began: its bytes start again from the first. */
-  restart(now: number): void {
+  /**
+   * A new attempt began: its bytes start again from the first. What the run measured and how
+   * many share the line are read again (an upload may wait long for its lane).
+   */
+  restart(now: number, measuredBytesPerMs = this.#measuredBytesPerMs, sharing?: number): void {
+    this.#measuredBytesPerMs = measuredBytesPerMs;
+    if (sharing !== undefined)
+      this.#slowestBytesPerMs = SLOWEST_LINE_BYTES_PER_S / 1000 / Math.max(1, sharing);
     this.#beganAt = now;
     this.#carriedAt = now;
     this.#handed = 0;
@@ -113,5 +119,9 @@ export class UploadProgress {
 /** Bytes taken are sampled at most this often (ms). */
 const SAMPLE_MS = 100;
 
-/** The connection's own pace is read only after this long into an attempt (ms). */
-const SLOPE_AFTER_MS = 500;
+/**
+ * The connection's own pace is read only after this long into an attempt (ms): the system
+ * grows its buffers for a second or two, and until they are full the connection takes bytes far
+ * faster than the line carries them (5.3 MiB taken in the first second of a 2 Mbit/s upload).
+ */
+const SLOPE_AFTER_MS = 5_000;
