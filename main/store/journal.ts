@@ -18,8 +18,10 @@ export { encodeLine, type JournalDamage, type JournalEntry } from './journal-lin
  * One folder, two files: `snapshot.json` (a whole state, replaced atomically) and
  * `journal.log` (events appended since, one per line, each with a CRC-32; journal-lines.ts
  * has the format). Appends are fsynced before the promise resolves, so a caller may act on an
- * event once it is stored. Appends that arrive while a flush is running are written together
- * (group commit). Every file operation goes through a `FileSystem`, so power cuts can be tested.
+ * event once it is stored. Appends share their fsync the way databases commit (group commit):
+ * the appends made while the app handles one event (an answer, a timer) go into one write and
+ * one fdatasync, and those that arrive while it runs go together into the next. Every file
+ * operation goes through a `FileSystem`, so power cuts can be tested.
  */
 
 export interface LoadedJournal<S, E> {
@@ -78,6 +80,14 @@ export async function loadJournal<S, E>(
   const read = readJournalText<E>(text, journalPath, snapshot?.seq ?? 0);
   if (!read.ok) return read;
   return { ok: true, journal: { snapshot, entries: read.entries, recovered: read.recovered } };
+}
+
+/**
+ * Resolves once the promise continuations already queued, and those they queue in turn, have
+ * run (a tick callback runs after the microtask queue drains), without waiting for I/O or timers.
+ */
+function settledWork(): Promise<void> {
+  return new Promise((resolve) => process.nextTick(resolve));
 }
 
 interface PendingAppend {
@@ -182,6 +192,10 @@ export class JournalWriter<S, E> {
   async #flush(): Promise<void> {
     await this.#compacting;
     while (this.#pending.length > 0) {
+      // Each write waits for the work already under way to settle: the records it makes (one
+      // document's answer, and another's marker once the slot that answer freed is its turn)
+      // share one fdatasync instead of queueing for one each.
+      await settledWork();
       const batch = this.#pending;
       this.#pending = [];
       // Each line says what was durable as it is written: a record that survives a cut proves

@@ -2,7 +2,9 @@
  * The machine under the crash-test file system: a disk and its page cache, after SQLite's
  * crash-test VFS (src/test6.c). Every file has durable content and current content; every
  * folder has durable entries and current entries. Changes reach the current state at once and
- * the durable state only when synced: a file's writes by fsync of that file, a folder's entries
+ * the durable state only when synced: a file's writes by an fsync of that file called after
+ * them (not those made while it runs: several writers sharing one fsync is group commit only for
+ * the bytes written before it), a folder's entries
  * (files created, renamed, removed in it; folders made in it) by fsync of that folder. Nothing
  * else is implied: a synced file whose name was never synced into its folder may vanish. At a
  * power cut a file keeps a prefix of its unsynced writes, or its changed 4 KiB pages (or 512-byte
@@ -53,6 +55,8 @@ export class FileInode {
   durable: Buffer;
   current: Buffer;
   unsynced: FileChange[] = [];
+  /** Changes made to the file since it was loaded from an image: the last `unsynced.length` of them are not durable yet. */
+  changesMade = 0;
   /** Names in the current state of the disk, and open handles: the file takes space while either lasts. */
   links = 0;
   opens = 0;
@@ -168,6 +172,7 @@ export class CrashDisk {
         copies.set(node, file);
         file.current = node.current;
         file.unsynced = [...node.unsynced];
+        file.changesMade = node.changesMade;
         file.links = node.links;
         file.opens = node.opens;
         file.released = node.released;
@@ -194,6 +199,7 @@ export class CrashDisk {
     const before = file.current.length;
     file.current = writeInto(file.current, offset, data);
     file.unsynced.push({ kind: 'write', offset, data: Buffer.from(data) });
+    file.changesMade += 1;
     this.#usedBytes += file.current.length - before;
   }
 
@@ -201,13 +207,30 @@ export class CrashDisk {
     const before = file.current.length;
     file.current = truncated(file.current, length);
     file.unsynced.push({ kind: 'truncate', length });
+    file.changesMade += 1;
     this.#usedBytes += file.current.length - before;
   }
 
-  /** fsync/fdatasync: the file's content, as the page cache holds it, is now durable. */
-  syncFile(file: FileInode): void {
-    file.durable = file.current;
-    file.unsynced = [];
+  /** What a sync of `file` called now makes durable: every change made to it so far (for `syncFile`). */
+  syncPoint(file: FileInode): number {
+    return file.changesMade;
+  }
+
+  /**
+   * fsync/fdatasync: the file's changes up to `through` (its `syncPoint` when the sync was
+   * called; all of them by default) are now durable. Changes made while a sync runs are not
+   * covered by it: a real fdatasync may or may not write them, so only the next sync promises to.
+   */
+  syncFile(file: FileInode, through: number = file.changesMade): void {
+    const covered = file.unsynced.length - (file.changesMade - through);
+    if (covered <= 0) return;
+    if (covered >= file.unsynced.length) {
+      file.durable = file.current;
+      file.unsynced = [];
+      return;
+    }
+    file.durable = file.unsynced.slice(0, covered).reduce(applyFileChange, file.durable);
+    file.unsynced = file.unsynced.slice(covered);
   }
 
   /** Gives `node` the name `name` in `directory`, replacing what had it. */

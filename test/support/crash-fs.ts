@@ -50,6 +50,14 @@ export interface CrashFileSystemOptions {
   readonly scheduling?: () => number;
 }
 
+/** File syncs held by `holdSyncs`: they run once released, each making durable what it covered when called. */
+export interface HeldSyncs {
+  /** Resolves once `count` syncs (in all, since the hold began) were called and wait. */
+  called(count: number): Promise<void>;
+  /** Lets every held sync go on, in the order they were called, and holds no more. */
+  release(): void;
+}
+
 const SYNC_KINDS: ReadonlySet<OperationKind> = new Set(['datasync', 'sync', 'syncDirectory']);
 const WRITE_KINDS: ReadonlySet<OperationKind> = new Set(['write', 'writeFile']);
 
@@ -73,6 +81,7 @@ export class CrashFileSystem implements FileSystem {
   #cutAt: { readonly index: number; readonly random: (() => number) | undefined } | undefined;
   #cutImage: DiskImage | undefined;
   #dead = false;
+  #held: { readonly waiting: (() => void)[]; calls: number; readonly watchers: Set<() => void> } | undefined;
   /** Hears every operation as it takes effect, before it is applied. */
   onOperation: ((operation: Operation) => void) | undefined;
 
@@ -151,6 +160,42 @@ export class CrashFileSystem implements FileSystem {
   /** What a power cut now would leave, without cutting it: to try several cuts of one moment. */
   imageAfterPowerCut(random: () => number): DiskImage {
     return this.#disk.powerCut(random);
+  }
+
+  /**
+   * Holds every file sync (fsync, fdatasync) called from now on until `release`: a sync that
+   * takes its time, so a test can see what arrives while one runs. What each held sync makes
+   * durable is fixed when it is called.
+   */
+  holdSyncs(): HeldSyncs {
+    const held = { waiting: [] as (() => void)[], calls: 0, watchers: new Set<() => void>() };
+    this.#held = held;
+    return {
+      called: (count) =>
+        new Promise<void>((resolve) => {
+          const watch = () => {
+            if (held.calls < count) return;
+            held.watchers.delete(watch);
+            resolve();
+          };
+          held.watchers.add(watch);
+          watch();
+        }),
+      release: () => {
+        if (this.#held === held) this.#held = undefined;
+        for (const go of held.waiting.splice(0)) go();
+      },
+    };
+  }
+
+  /** For its open files, as a sync is called: a promise to wait for while syncs are held, else undefined. */
+  syncCalled(): Promise<void> | undefined {
+    const held = this.#held;
+    if (!held) return undefined;
+    held.calls += 1;
+    const waiting = new Promise<void>((resolve) => held.waiting.push(resolve));
+    for (const watch of [...held.watchers]) watch();
+    return waiting;
   }
 
   /** Cuts the power now: returns what the disk holds when it comes back; this process is dead. */

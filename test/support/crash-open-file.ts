@@ -67,16 +67,24 @@ export class CrashOpenFile implements OpenFile {
   }
 
   datasync(): Promise<void> {
-    return this.#fs.operation('datasync', this.#path, () => {
-      this.#check('fdatasync');
-      this.#fs.disk.syncFile(this.#file);
-    });
+    return this.#sync('datasync', 'fdatasync');
   }
 
   sync(): Promise<void> {
-    return this.#fs.operation('sync', this.#path, () => {
-      this.#check('fsync');
-      this.#fs.disk.syncFile(this.#file);
+    return this.#sync('sync', 'fsync');
+  }
+
+  /**
+   * A sync makes durable what was written before it was called, however long it runs (held by
+   * `holdSyncs`, or waiting its scheduling turns): a write that lands meanwhile needs the next one.
+   */
+  async #sync(kind: 'datasync' | 'sync', syscall: string): Promise<void> {
+    const through = this.#fs.disk.syncPoint(this.#file);
+    const held = this.#fs.syncCalled();
+    if (held) await held;
+    return this.#fs.operation(kind, this.#path, () => {
+      this.#check(syscall);
+      this.#fs.disk.syncFile(this.#file, through);
     });
   }
 

@@ -66,6 +66,26 @@ describe('the crash-test file system', () => {
     expect(seen.some((content) => content!.length > 'synced;'.length && !content!.endsWith(';'))).toBe(true);
   });
 
+  it('makes durable what was written before a sync was called, not what was written while it ran', async () => {
+    const seen = await outcomes(async (fs) => {
+      await fs.mkdir('/d');
+      await fs.syncDirectory('/');
+      const handle = await fs.open('/d/log', 'a');
+      await fs.syncDirectory('/d');
+      await handle.write('before;');
+      const held = fs.holdSyncs();
+      const syncing = handle.datasync();
+      await held.called(1);
+      await handle.write('while;');
+      held.release();
+      await syncing;
+    }, '/d/log');
+    for (const content of seen) expect(content?.startsWith('before;')).toBe(true);
+    // Only a later sync promises the bytes written while this one ran.
+    expect(seen).toContain('before;');
+    expect(seen).toContain('before;while;');
+  });
+
   it('may write the pages of unsynced writes in any order: a later page kept, an earlier one lost', async () => {
     const page = 4096;
     const written = 'A'.repeat(page - 'synced;'.length) + 'B'.repeat(page) + 'C'.repeat(page);
