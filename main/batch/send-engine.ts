@@ -818,7 +818,13 @@ export class SendEngine {
                     if (sent === 0) {
                       // A new attempt: its bytes start again from the first, and a retry says so.
                       attemptsBegun += 1;
-                      progress.restart(at, run.pace.bytesPerMs, run.uploads.size);
+                      // Its share of the line as measured, among as many as the lanes let on it now.
+                      const line = run.pace.lineBytesPerMs;
+                      progress.restart(
+                        at,
+                        line === undefined ? undefined : line / run.uploads.size,
+                        run.uploads.size,
+                      );
                       stage = attemptsBegun > 1 ? 'sending_again' : 'sending';
                       return report(true);
                     }

@@ -28,6 +28,11 @@ export class UploadPace {
     this.#lineBytesPerMs = undefined;
   }
 
+  /** The pace of the whole line lately (bytes a millisecond); undefined until an upload was answered. */
+  get lineBytesPerMs(): number | undefined {
+    return this.#lineBytesPerMs;
+  }
+
   /** The pace one upload got lately (bytes a millisecond); undefined until one was answered. */
   get bytesPerMs(): number | undefined {
     return this.#bytesPerMs;

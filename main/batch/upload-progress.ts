@@ -89,10 +89,11 @@ export class UploadProgress {
 
   /** The slowest of the paces known now (bytes a millisecond). */
   #bytesPerMs(now: number): number {
-    let pace = this.#measuredBytesPerMs ?? this.#slowestBytesPerMs;
+    // The connection's own pace only ever slows the bar: on the way in, the system's buffers take
+    // bytes far faster than the line carries them, for seconds (megabytes at the receiving end too).
+    const pace = this.#measuredBytesPerMs ?? this.#slowestBytesPerMs;
     const slope = this.#slope(now);
-    if (slope !== undefined) pace = this.#measuredBytesPerMs === undefined ? slope : Math.min(pace, slope);
-    return pace;
+    return slope === undefined ? pace : Math.min(pace, slope);
   }
 
   /**
