@@ -10,8 +10,8 @@
  * at the pace of the line.
  */
 
-/** The slowest office uplink an upload is made for: 0.5 Mbit/s, in bytes a second. */
-export const SLOWEST_LINE_BYTES_PER_S = 64 * 1024;
+/** The slowest office uplink an upload is made for: 0.5 Mbit/s (10^6 bits), in bytes a second. */
+export const SLOWEST_LINE_BYTES_PER_S = 62_500;
 
 /**
  * An attempt fails when the connection takes none of its bytes for this long (ms): the line
