@@ -192,16 +192,21 @@ export class HttpTransport {
     // signal alive for the whole deadline: 30 s of them per read for a poller reading 1,000 a minute).
     const deadline = new AbortController();
     const { stallMs, timeoutMs } = httpRequest;
+    // A watched upload has a connection of its own, reset when the attempt is given up.
+    const own =
+      stallMs !== undefined && typeof httpRequest.body === 'function' ? new OwnConnection() : undefined;
     /** Why the deadline struck: the body stopped moving, or no answer came in time. */
     let struck: 'TIMEOUT' | 'STALLED' = 'TIMEOUT';
     let timer: ReturnType<typeof setTimeout> | undefined;
     const arm = (ms: number, why: typeof struck) => {
       clearTimeout(timer);
       struck = why;
-      timer = setTimeout(
-        () => deadline.abort(new DOMException('The operation timed out.', 'TimeoutError')),
-        ms,
-      );
+      timer = setTimeout(() => {
+        // Reset before the abort: once aborted, the connection is closed, and a closed one still
+        // sends what the system holds of the file.
+        own?.reset();
+        deadline.abort(new DOMException('The operation timed out.', 'TimeoutError'));
+      }, ms);
     };
     if (body !== undefined && typeof body !== 'string') {
       const watched = stallMs !== undefined;
@@ -224,9 +229,6 @@ export class HttpTransport {
     const signal = httpRequest.signal
       ? AbortSignal.any([httpRequest.signal, deadline.signal])
       : deadline.signal;
-    // A watched upload has a connection of its own, reset when the attempt is given up.
-    const own =
-      stallMs !== undefined && typeof httpRequest.body === 'function' ? new OwnConnection() : undefined;
     try {
       const response = await request(httpRequest.url, {
         method: httpRequest.method,
