@@ -818,13 +818,12 @@ export class SendEngine {
                     if (sent === 0) {
                       // A new attempt: its bytes start again from the first, and a retry says so.
                       attemptsBegun += 1;
-                      // Its share of the line as measured, among as many as the lanes let on it now.
+                      // Its share of the line as measured, among as many as are on it or the lanes
+                      // let on it now (fewer lanes leave the uploads under way going), 10 % held
+                      // back for what a measure cannot promise.
                       const line = run.pace.lineBytesPerMs;
-                      progress.restart(
-                        at,
-                        line === undefined ? undefined : line / run.uploads.size,
-                        run.uploads.size,
-                      );
+                      const sharing = Math.max(run.uploads.size, run.uploads.busy);
+                      progress.restart(at, line === undefined ? undefined : (0.9 * line) / sharing, sharing);
                       stage = attemptsBegun > 1 ? 'sending_again' : 'sending';
                       return report(true);
                     }
