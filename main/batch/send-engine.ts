@@ -812,7 +812,7 @@ export class SendEngine {
                   signal,
                   ...attempts,
                   lineBytesPerS: crossingBytesPerS(run),
-                  slowestShareBytesPerS: SLOWEST_LINE_BYTES_PER_S / run.uploads.size,
+                  slowestShareBytesPerS: slowestShareBytesPerS(run),
                   onProgress: (sent) => {
                     const at = this.#monotonic();
                     if (sent === 0) {
@@ -1068,7 +1068,12 @@ export class SendEngine {
  */
 function crossingBytesPerS(run: Run): number {
   const measured = run.pace.bytesPerMs;
-  return measured === undefined ? SLOWEST_LINE_BYTES_PER_S / run.uploads.size : measured * 1000 * 0.5;
+  return measured === undefined ? slowestShareBytesPerS(run) : measured * 1000 * 0.5;
+}
+
+/** The slowest line shared by as many uploads as the lanes let on it (bytes a second). */
+function slowestShareBytesPerS(run: Run): number {
+  return SLOWEST_LINE_BYTES_PER_S / run.uploads.size;
 }
 
 function localCopyMissing(): Answer<never> {

@@ -34,7 +34,7 @@ export class UploadProgress {
   constructor(total: number, now: number, measuredBytesPerMs: number | undefined, sharing = 1) {
     this.#total = total;
     this.#measuredBytesPerMs = measuredBytesPerMs;
-    this.#slowestBytesPerMs = SLOWEST_LINE_BYTES_PER_S / 1000 / Math.max(1, sharing);
+    this.#slowestBytesPerMs = slowestShareBytesPerMs(sharing);
     this.#beganAt = now;
     this.#carriedAt = now;
   }
@@ -45,8 +45,7 @@ export class UploadProgress {
    */
   restart(now: number, measuredBytesPerMs = this.#measuredBytesPerMs, sharing?: number): void {
     this.#measuredBytesPerMs = measuredBytesPerMs;
-    if (sharing !== undefined)
-      this.#slowestBytesPerMs = SLOWEST_LINE_BYTES_PER_S / 1000 / Math.max(1, sharing);
+    if (sharing !== undefined) this.#slowestBytesPerMs = slowestShareBytesPerMs(sharing);
     this.#beganAt = now;
     this.#carriedAt = now;
     this.#handed = 0;
@@ -115,6 +114,11 @@ export class UploadProgress {
     this.#lastSlope = (this.#handed - takenThen) / (now - from);
     return this.#lastSlope;
   }
+}
+
+/** The slowest line's share for one of `sharing` uploads on it (bytes a millisecond). */
+function slowestShareBytesPerMs(sharing: number): number {
+  return SLOWEST_LINE_BYTES_PER_S / 1000 / Math.max(1, sharing);
 }
 
 /** Bytes taken are sampled at most this often (ms). */
