@@ -1,0 +1,213 @@
+/**
+ * A clock whose time moves only when told: for tests and benchmarks. Timers wait in a queue
+ * ordered by their virtual due time; `advance(ms)` runs them in order, and `runUntil(check)`
+ * jumps from one to the next until `check` holds — an hour of tracking runs as fast as its reads.
+ *
+ * Real work still happens for real (HTTP on loopback, files): before each jump the clock lets it
+ * finish, so virtual time never passes over a call on the wire (the transport marks one with
+ * `busy()`) or a file operation in progress. A jump is then what a quiet moment of real time
+ * would be, only shorter.
+ */
+import { setImmediate as nextTurn, setTimeout as realDelay } from 'node:timers/promises';
+import { sleepOn, timerDelay, type Cancel, type Clock } from './clock';
+
+interface Pending {
+  readonly at: number;
+  readonly order: number;
+  readonly run: () => void;
+}
+
+export interface VirtualClockOptions {
+  /** The wall-clock time at the start, ms since the epoch (default 2026-01-05 09:00 UTC, a Monday). */
+  readonly startAt?: number;
+}
+
+export interface RunUntilOptions {
+  /** Virtual time after which `runUntil` gives up (default seven days). */
+  readonly withinMs?: number;
+  /** Real time after which it gives up while nothing moves (default 20 s): a test never hangs. */
+  readonly realLimitMs?: number;
+  /** Said in the error when it gives up. */
+  readonly what?: string;
+}
+
+/** Active requests (not handles) of libuv that mean real I/O is under way. */
+const REAL_WORK = /^(FSReq|FileHandleCloseReq|GetAddrInfoReqWrap|ConnectWrap|WriteWrap|ShutdownWrap)/;
+
+function realWorkPending(): boolean {
+  return process.getActiveResourcesInfo().some((name) => REAL_WORK.test(name));
+}
+
+export class VirtualClock implements Clock {
+  #elapsed = 0;
+  #wallAtZero: number;
+  #order = 0;
+  #busy = 0;
+  readonly #queue: Pending[] = [];
+
+  constructor(options: VirtualClockOptions = {}) {
+    this.#wallAtZero = options.startAt ?? Date.UTC(2026, 0, 5, 9, 0, 0);
+  }
+
+  now(): number {
+    return this.#wallAtZero + this.#elapsed;
+  }
+
+  monotonic(): number {
+    return this.#elapsed;
+  }
+
+  /** Sets the wall clock (as a person or NTP would); monotonic time and timers do not move. */
+  setWallClock(at: number): void {
+    this.#wallAtZero = at - this.#elapsed;
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return sleepOn((delay, run) => this.timer(delay, run), ms, signal);
+  }
+
+  timer(ms: number, run: () => void): Cancel {
+    const entry: Pending = { at: this.#elapsed + timerDelay(ms), order: this.#order++, run };
+    this.#insert(entry);
+    return () => this.#remove(entry);
+  }
+
+  every(ms: number, run: () => void): Cancel {
+    const period = Math.max(1, timerDelay(ms));
+    let cancelled = false;
+    let cancelNext: Cancel = () => undefined;
+    const schedule = (): void => {
+      cancelNext = this.timer(period, () => {
+        if (cancelled) return;
+        schedule();
+        run();
+      });
+    };
+    schedule();
+    return () => {
+      cancelled = true;
+      cancelNext();
+    };
+  }
+
+  busy(): () => void {
+    this.#busy += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#busy -= 1;
+    };
+  }
+
+  /** Timers waiting, for a test's own checks ("nothing is scheduled"). */
+  get pendingTimers(): number {
+    return this.#queue.length;
+  }
+
+  /** The virtual delay until the next timer, or undefined when none waits. */
+  get nextTimerInMs(): number | undefined {
+    const next = this.#queue[0];
+    return next === undefined ? undefined : next.at - this.#elapsed;
+  }
+
+  /**
+   * Moves time forward by `ms`, running every timer that falls due, in order, with the real work
+   * each one starts settled before the next (calls marked busy are not waited for: the test says
+   * this much time passes, whatever is on the wire).
+   */
+  async advance(ms: number): Promise<void> {
+    const target = this.#elapsed + Math.max(0, ms);
+    await this.#settle(false);
+    for (;;) {
+      const next = this.#queue[0];
+      if (next === undefined || next.at > target) break;
+      this.#queue.shift();
+      this.#elapsed = Math.max(this.#elapsed, next.at);
+      next.run();
+      await this.#settle(false);
+    }
+    this.#elapsed = target;
+    await this.#settle(false);
+  }
+
+  /**
+   * Lets time run until `check` holds: real work first (calls on the wire, files), then a jump to
+   * the next timer, and again. Throws when `check` is still false after `withinMs` of virtual
+   * time, or when nothing at all moves for `realLimitMs` of real time.
+   */
+  async runUntil(check: () => boolean | Promise<boolean>, options: RunUntilOptions = {}): Promise<void> {
+    const startedAt = this.#elapsed;
+    const limit = startedAt + (options.withinMs ?? 7 * 24 * 3_600_000);
+    const realLimitMs = options.realLimitMs ?? 20_000;
+    let stillSince = performance.now();
+    for (;;) {
+      await this.#settle(true);
+      if (await check()) return;
+      const next = this.#queue[0];
+      if (this.#busy === 0 && next !== undefined && next.at <= limit) {
+        this.#queue.shift();
+        this.#elapsed = Math.max(this.#elapsed, next.at);
+        next.run();
+        stillSince = performance.now();
+        continue;
+      }
+      if (this.#busy === 0 && (next === undefined || next.at > limit) && this.#elapsed >= limit) break;
+      if (performance.now() - stillSince > realLimitMs) break;
+      // Something real is under way (a call, a child process, a timer not on this clock): wait for it.
+      await realDelay(1);
+    }
+    throw new Error(
+      `${options.what ?? 'The awaited outcome'} did not come within ${Math.round((this.#elapsed - startedAt) / 1000)} s of virtual time` +
+        ` (${this.#busy} call(s) on the wire, ${this.#queue.length} timer(s) waiting).`,
+    );
+  }
+
+  /** Runs until `check` holds and returns the value `read` gives then. */
+  async when<T>(
+    read: () => T | undefined | Promise<T | undefined>,
+    options: RunUntilOptions = {},
+  ): Promise<T> {
+    let value: T | undefined;
+    await this.runUntil(async () => {
+      value = await read();
+      return value !== undefined;
+    }, options);
+    return value as T;
+  }
+
+  /**
+   * Waits (in real time) until promise callbacks have run and no file or socket request is in
+   * progress; when `waitForCalls`, also until no call is on the wire.
+   */
+  async #settle(waitForCalls: boolean): Promise<void> {
+    let quietTurns = 0;
+    const started = performance.now();
+    while (quietTurns < 3) {
+      await nextTurn();
+      const quiet = !realWorkPending() && (!waitForCalls || this.#busy === 0);
+      quietTurns = quiet ? quietTurns + 1 : 0;
+      // A call that waits on something outside this process (or a stuck one) must not spin.
+      if (!quiet && performance.now() - started > 5) await realDelay(1);
+      if (performance.now() - started > 2_000) return;
+    }
+  }
+
+  #insert(entry: Pending): void {
+    const queue = this.#queue;
+    let low = 0;
+    let high = queue.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      const other = queue[middle] as Pending;
+      if (other.at < entry.at || (other.at === entry.at && other.order < entry.order)) low = middle + 1;
+      else high = middle;
+    }
+    queue.splice(low, 0, entry);
+  }
+
+  #remove(entry: Pending): void {
+    const index = this.#queue.indexOf(entry);
+    if (index !== -1) this.#queue.splice(index, 1);
+  }
+}
