@@ -11,6 +11,7 @@ import { nodeFileSystem, type FileSystem } from './store/file-system';
 import { describeLockHolder, lockDataDir } from './store/data-dir-lock';
 import { loadServiceHolds, saveServiceHold } from './store/service-holds';
 import { StatusPoller } from './tracking/status-poller';
+import { systemClock, type Clock } from './time/clock';
 
 export interface Connection {
   readonly baseUrl: string;
@@ -32,10 +33,8 @@ export interface ConnectionTuning {
   readonly engineWaitMs?: { readonly first: number; readonly longest: number };
   /** First wait before a fresh upload after the service said an upload was gone (default 2 s). */
   readonly reuploadBackoffMs?: number;
-  /** The clock of the client, engine and poller (tests move it with the simulator's). */
-  readonly now?: () => number;
-  /** How the poller waits for its next read (tests that move `now` move it here too). */
-  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** The one clock of the client, engine and poller (default: the system's; tests pass a virtual one). */
+  readonly clock?: Clock;
   readonly readsPerMinute?: number;
   /** How long a pause or a quit lets calls on their way finish (default DRAIN_MS). */
   readonly drainMs?: number;
@@ -87,8 +86,8 @@ export interface DataDirOptions {
    * no kernel lock can be taken, so the folder's lock is only taken on the real disk.
    */
   readonly fs?: FileSystem;
-  /** The clock the journal stamps its entries with (tests move it with the service's); this computer's by default. */
-  readonly now?: () => number;
+  /** The clock the journal stamps its entries with (tests pass their virtual one); this computer's by default. */
+  readonly clock?: Clock;
 }
 
 /**
@@ -105,7 +104,8 @@ export async function openDataDir(path: string, options: DataDirOptions = {}): P
       message: `The data folder ${path} is in use by another process${lock.holder ? ` (${describeLockHolder(lock.holder)})` : ''}. Close it or wait for it to finish.`,
     };
   }
-  const store = await BatchStore.open(path, { fs, ...(options.now ? { now: options.now } : {}) });
+  const clock = options.clock;
+  const store = await BatchStore.open(path, { fs, ...(clock ? { now: () => clock.now() } : {}) });
   const blobs = new BlobStore(path, { fs });
   await blobs.removeUnfinishedCopies();
   return {
@@ -129,7 +129,8 @@ export function connect(dataDir: DataDir, connection: Connection, tuning: Connec
   // Retry-After holds outlive this process in the data folder, when it is on this computer's
   // disk: openDesk passes a test's in-memory double (`fs`) along, and no next process reads that.
   const holdsOnDisk = ((tuning as DataDirOptions).fs ?? nodeFileSystem) === nodeFileSystem;
-  const holdsOptions = { now: tuning.now ?? Date.now, logger };
+  const clock = tuning.clock ?? systemClock;
+  const holdsOptions = { now: () => clock.now(), logger };
   let holdsSaved: Promise<void> = Promise.resolve();
   const client = new ServiceClient({
     baseUrl: connection.baseUrl,
@@ -137,7 +138,7 @@ export function connect(dataDir: DataDir, connection: Connection, tuning: Connec
     clientSecret: connection.clientSecret,
     logger,
     ...(tuning.retry ? { retry: tuning.retry } : {}),
-    ...(tuning.now ? { now: tuning.now } : {}),
+    clock,
     ...(tuning.callTimeoutMs === undefined ? {} : { callTimeoutMs: tuning.callTimeoutMs }),
     ...(tuning.uploadStallMs === undefined ? {} : { uploadStallMs: tuning.uploadStallMs }),
     ...(tuning.uploadTakenAtOnceBytes === undefined
@@ -161,7 +162,7 @@ export function connect(dataDir: DataDir, connection: Connection, tuning: Connec
     ...(tuning.concurrency ? { concurrency: tuning.concurrency } : {}),
     ...(tuning.engineWaitMs ? { waitMs: tuning.engineWaitMs } : {}),
     ...(tuning.reuploadBackoffMs === undefined ? {} : { reuploadBackoffMs: tuning.reuploadBackoffMs }),
-    ...(tuning.now ? { now: tuning.now } : {}),
+    clock,
     ...(connection.keyRetentionHours === undefined
       ? {}
       : { keyRetentionMs: connection.keyRetentionHours * 3_600_000 }),
@@ -175,8 +176,7 @@ export function connect(dataDir: DataDir, connection: Connection, tuning: Connec
     // Each batch is read only at the service it was sent to.
     tracks: (batch) => batchBelongsTo(batch, connection),
     ...(tuning.readsPerMinute ? { readsPerMinute: tuning.readsPerMinute } : {}),
-    ...(tuning.now ? { now: tuning.now } : {}),
-    ...(tuning.sleep ? { sleep: tuning.sleep } : {}),
+    clock,
   });
   const unsubscribe = store.subscribe(() => poller.notifyChanged());
   return {

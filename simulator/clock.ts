@@ -1,13 +1,18 @@
 /**
- * Simulated time: real time plus an offset that tests move forward, so token, upload and
- * widget lifetimes can expire without waiting.
+ * Simulated time: a time source (this computer's clock, or a test's virtual one) plus an offset
+ * that tests move forward, so token, upload and widget lifetimes can expire without waiting.
  */
 export class SimulatorClock {
   #offsetMs = 0;
+  readonly #source: { now(): number };
+
+  constructor(source: { now(): number } = Date) {
+    this.#source = source;
+  }
 
   /** Current simulated time in milliseconds since the epoch. */
   now(): number {
-    return Date.now() + this.#offsetMs;
+    return this.#source.now() + this.#offsetMs;
   }
 
   /** Moves simulated time forward by `ms`; time never goes backwards. */

@@ -204,7 +204,7 @@ function countByKind(records: readonly ViolationRecord[]): Partial<Record<Violat
  */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const settings = resolveSettings(options);
-  const clock = new SimulatorClock();
+  const clock = new SimulatorClock(options.timeSource);
   const state = new ServiceState(clock, settings, options.clients ?? [DEMO_CLIENT]);
   const { statePath } = options;
   if (statePath) loadServiceState(state, statePath);

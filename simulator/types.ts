@@ -30,6 +30,12 @@ export interface SimulatorOptions {
   /** Seeds the random generator behind random faults, so a failing run can be replayed. */
   seed?: number;
   /**
+   * The time the service lives in (default: this computer's). An in-process test passes the
+   * virtual clock the app under test runs on, so both sides of every lifetime, hold and
+   * Retry-After see the same time; `advanceClock` still moves the service's time alone.
+   */
+  timeSource?: { now(): number };
+  /**
    * The service played where the spec says "not shown" (success codes, key retention, check
    * order, upload error codes, token and Retry-After forms, extra fields). Default
    * REFERENCE_VARIANT, the simulator's behaviour before variants existed.

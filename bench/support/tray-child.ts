@@ -8,6 +8,7 @@
  * requests as simulated time passes. At the end of each day: reads, CPU, memory after a full
  * garbage collection, and the data folder's bytes.
  */
+import { systemClock } from '../../main/time/clock';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { needsTracking } from '../../main/batch/document-class';
@@ -58,7 +59,7 @@ async function main(): Promise<void> {
   const opening = await openDesk({
     dataDir: job.dataDir,
     connection: { baseUrl: job.baseUrl, clientId: job.clientId, clientSecret: new Secret(job.clientSecret) },
-    now,
+    clock: { ...systemClock, now, monotonic: now },
   });
   if (!opening.ok) throw new Error(opening.message);
   const desk = opening.desk;
@@ -108,20 +109,24 @@ async function main(): Promise<void> {
   const poller = new StatusPoller({
     store: desk.store,
     client: desk.client,
-    now,
     // Waiting moves the clock: the next read comes as soon as this one is done.
-    sleep: (ms) => {
-      offsetMs += ms;
-      const clock = now();
-      if (clock >= nextTick) {
-        send({ type: 'tick', now: clock });
-        nextTick = clock + job.tickMs;
-      }
-      if (clock >= start + (days.length + 1) * DAY_MS) {
-        endDay(poller.reads);
-        if (days.length >= job.days) finished();
-      }
-      return new Promise((resolve) => setImmediate(resolve));
+    clock: {
+      ...systemClock,
+      now,
+      monotonic: now,
+      sleep: (ms: number) => {
+        offsetMs += ms;
+        const clock = now();
+        if (clock >= nextTick) {
+          send({ type: 'tick', now: clock });
+          nextTick = clock + job.tickMs;
+        }
+        if (clock >= start + (days.length + 1) * DAY_MS) {
+          endDay(poller.reads);
+          if (days.length >= job.days) finished();
+        }
+        return new Promise((resolve) => setImmediate(resolve));
+      },
     },
   });
   poller.subscribe((event: PollerEvent) => {

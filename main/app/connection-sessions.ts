@@ -8,6 +8,7 @@ import { adoptOlderBatch, holdsRequests, isOlderBatch } from '../batch/older-bat
 /** How long a failure to ask a service about an older batch is kept before asking again. */
 const NOT_HELD_RETRY_MS = 60_000;
 import { DeskError } from './desk-error';
+import { systemClock, type Clock } from '../time/clock';
 
 /** A connection the user has (a saved profile or the demo): its name and where it goes. */
 export interface KnownConnection extends ConnectionAddress {
@@ -61,6 +62,10 @@ export class ConnectionSessions {
   /** Why a batch's own connection cannot be used now, by batch id. */
   readonly #problems = new Map<string, string>();
   #trackingPaused = false;
+
+  get #clock(): Clock {
+    return this.#deps.tuning?.clock ?? systemClock;
+  }
 
   constructor(deps: ConnectionSessionsDeps) {
     this.#deps = deps;
@@ -205,7 +210,7 @@ export class ConnectionSessions {
     }
     const asked = `${connectionKey(active.connection)} ${batch.id}`;
     const remembered = this.#notHeld.get(asked);
-    const fresh = remembered && remembered.until > Date.now() ? remembered : undefined;
+    const fresh = remembered && remembered.until > this.#clock.now() ? remembered : undefined;
     const adoption = fresh
       ? { ok: false as const, reason: fresh.reason }
       : await adoptOlderBatch(this.#deps.dataDir.store, batch, active.client, this.#stopAdopting.signal);
@@ -216,9 +221,9 @@ export class ConnectionSessions {
         const answered = 'answered' in adoption && adoption.answered === true;
         this.#notHeld.set(asked, {
           reason: adoption.reason,
-          until: answered ? Infinity : Date.now() + NOT_HELD_RETRY_MS,
+          until: answered ? Infinity : this.#clock.now() + NOT_HELD_RETRY_MS,
         });
-        if (!answered) setTimeout(() => this.#adoptLater(batch), NOT_HELD_RETRY_MS).unref();
+        if (!answered) this.#clock.timer(NOT_HELD_RETRY_MS, () => this.#adoptLater(batch), true);
       }
       this.#problems.set(batch.id, adoption.reason);
       throw new DeskError('connection_unknown', adoption.reason);

@@ -35,6 +35,7 @@ import type {
   ProfileRegistry,
 } from './ports';
 import { speaking } from '../words';
+import { systemClock } from '../time/clock';
 
 export { DEMO_PROFILE_NAME } from './known-connections';
 
@@ -274,7 +275,7 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
       for (const batch of store.list()) if (sessions.problemOf(batch.id)) ctx.announce(batch.id);
     },
     trayCounts() {
-      const today = new Date().toDateString();
+      const today = new Date((deps.tuning?.clock ?? systemClock).now()).toDateString();
       // "Today" is the user's local day, not UTC's.
       const isToday = (iso: string | undefined) =>
         iso !== undefined && new Date(iso).toDateString() === today;

@@ -1,5 +1,6 @@
 import type { ItemError, SendPhase } from '../../shared/domain/batch';
-import { backoffDelayMs, sleep } from '../client/backoff';
+import { backoffDelayMs } from '../client/backoff';
+import { systemClock, type Clock } from '../time/clock';
 import {
   type CallOptions,
   type CreationAnswer,
@@ -127,7 +128,8 @@ export interface SendEngineOptions {
   /** Service calls in flight at once (default 4); up to twice as many documents are in progress. */
   readonly concurrency?: number;
   readonly logger?: Logger;
-  readonly now?: () => number;
+  /** The clock of every wait and every recorded time (default: the system's). */
+  readonly clock?: Clock;
   readonly random?: () => number;
   /** How long the queue waits when the service is unreachable or busy: first and longest wait. */
   readonly waitMs?: { readonly first: number; readonly longest: number };
@@ -254,9 +256,10 @@ function storageFailure(error: unknown): RunStop {
 export class SendEngine {
   readonly #options: SendEngineOptions;
   readonly #logger: Logger;
+  readonly #clock: Clock;
   readonly #now: () => number;
   /** Waits are measured on a clock that never jumps (a wall clock set back would stall sending). */
-  readonly #monotonic: () => number = () => performance.now();
+  readonly #monotonic: () => number;
   readonly #random: () => number;
   readonly #runs = new Map<string, Run>();
   /** Every send asked for and not ended, from the moment it is asked (before its run starts). */
@@ -272,7 +275,10 @@ export class SendEngine {
     this.#options = options;
     this.#guard = new ContractGuard(options.store, options.client.address);
     this.#logger = options.logger ?? silentLogger;
-    this.#now = options.now ?? Date.now;
+    const clock = options.clock ?? systemClock;
+    this.#clock = clock;
+    this.#now = () => clock.now();
+    this.#monotonic = () => clock.monotonic();
     this.#random = options.random ?? Math.random;
   }
 
@@ -392,12 +398,11 @@ export class SendEngine {
       this.#logger.log('info', 'send.draining', { batchId: run.batchId, calls: onTheWire });
       this.#emit({ type: 'draining', batchId: run.batchId, calls: onTheWire });
     }
-    const timer = setTimeout(
-      () => run.controller.abort(new Error('paused')),
-      this.#options.drainMs ?? DRAIN_MS,
+    const cancel = this.#clock.timer(this.#options.drainMs ?? DRAIN_MS, () =>
+      run.controller.abort(new Error('paused')),
     );
-    run.controller.signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
-    void run.done.finally(() => clearTimeout(timer));
+    run.controller.signal.addEventListener('abort', cancel, { once: true });
+    void run.done.finally(cancel);
   }
 
   /**
@@ -575,6 +580,7 @@ export class SendEngine {
       facts: new Map(),
       slow: new SlowCalls((slow) => this.#emit({ type: 'service-slow', batchId, slow }), {
         ...(this.#options.slowAfterMs === undefined ? {} : { afterMs: this.#options.slowAfterMs }),
+        clock: this.#clock,
       }),
       pace: new UploadPace(),
       uploads: new CallSlots(new UploadPace().lanesFor(concurrency, 0)),
@@ -602,7 +608,7 @@ export class SendEngine {
       const timer = new AbortController();
       const onAbort = () => timer.abort();
       signal.addEventListener('abort', onAbort, { once: true });
-      await Promise.race([wakeSignal, sleep(ms, timer.signal).catch(() => undefined)]);
+      await Promise.race([wakeSignal, this.#clock.sleep(ms, timer.signal).catch(() => undefined)]);
       timer.abort();
       signal.removeEventListener('abort', onAbort);
     };
@@ -793,7 +799,7 @@ export class SendEngine {
           this.#emitItem(run.batchId, draft.id, shown, total, stage);
         };
         // The pace moves a bar on while the connection, its buffers full, takes nothing more.
-        const ticker = setInterval(() => report(), PACE_TICK_MS);
+        const stopTicking = this.#clock.every(PACE_TICK_MS, () => report(), true);
         /** Uploads on the line while this one was (sampled at its start and its end). */
         let sharing = 0;
         let answer: Answer<UploadAnswer>;
@@ -841,7 +847,7 @@ export class SendEngine {
             run.uploads,
           );
         } finally {
-          clearInterval(ticker);
+          stopTicking();
         }
         if (answer.kind === 'applied') {
           run.pace.finished(total, this.#monotonic() - progress.beganAt, sharing);

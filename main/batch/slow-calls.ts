@@ -8,6 +8,8 @@
  * not late before the time they may take on a slow line has passed (`alive`'s `wireMs`).
  */
 
+import { systemClock, type Cancel, type Clock } from '../time/clock';
+
 /** A normal answer comes well within this (ms); a call silent for longer is said to be slow. */
 export const SLOW_CALL_MS = 2_000;
 
@@ -17,26 +19,25 @@ const LOOK_EVERY_MS = 250;
 export class SlowCalls {
   readonly #afterMs: number;
   readonly #onChange: (slow: boolean) => void;
-  readonly #now: () => number;
+  readonly #clock: Clock;
   /** Each outstanding call's start, and since when it owes an answer (its last sign of life, or later). */
   readonly #calls = new Map<number, { readonly began: number; readonly owedSince: number }>();
   #next = 0;
   #slow = false;
-  #timer: ReturnType<typeof setInterval> | undefined;
+  #stopLooking: Cancel | undefined;
 
-  constructor(onChange: (slow: boolean) => void, options: { afterMs?: number; now?: () => number } = {}) {
+  constructor(onChange: (slow: boolean) => void, options: { afterMs?: number; clock?: Clock } = {}) {
     this.#onChange = onChange;
     this.#afterMs = options.afterMs ?? SLOW_CALL_MS;
-    this.#now = options.now ?? (() => performance.now());
+    this.#clock = options.clock ?? systemClock;
   }
 
   /** A call went on the wire; returns its handle. */
   begin(): number {
     const call = (this.#next += 1);
-    const now = this.#now();
+    const now = this.#clock.monotonic();
     this.#calls.set(call, { began: now, owedSince: now });
-    this.#timer ??= setInterval(() => this.#look(), LOOK_EVERY_MS);
-    this.#timer.unref?.();
+    this.#stopLooking ??= this.#clock.every(LOOK_EVERY_MS, () => this.#look(), true);
     return call;
   }
 
@@ -48,7 +49,7 @@ export class SlowCalls {
   alive(call: number, wireMs = 0): void {
     const watched = this.#calls.get(call);
     if (watched) {
-      const owedSince = Math.max(this.#now(), watched.began + wireMs);
+      const owedSince = Math.max(this.#clock.monotonic(), watched.began + wireMs);
       this.#calls.set(call, { began: watched.began, owedSince });
     }
     this.#look();
@@ -72,12 +73,12 @@ export class SlowCalls {
   }
 
   #look(): void {
-    const now = this.#now();
+    const now = this.#clock.monotonic();
     let slow = false;
     for (const { owedSince } of this.#calls.values()) if (now - owedSince >= this.#afterMs) slow = true;
-    if (this.#calls.size === 0 && this.#timer) {
-      clearInterval(this.#timer);
-      this.#timer = undefined;
+    if (this.#calls.size === 0 && this.#stopLooking) {
+      this.#stopLooking();
+      this.#stopLooking = undefined;
     }
     if (slow !== this.#slow) {
       this.#slow = slow;

@@ -24,8 +24,8 @@ function openRequests(batches: readonly BatchState[]): number {
  */
 export const UNKNOWN_STATUS_SETTLED_MS = 60 * 60_000;
 
-/** What a test may change: the clock of the poller and how it waits, so an hour of reads takes milliseconds. */
-export type WatchTuning = Pick<ConnectionTuning, 'now' | 'sleep'>;
+/** What a test may change: the clock (a virtual one makes an hour of reads take milliseconds). */
+export type WatchTuning = Pick<ConnectionTuning, 'clock'>;
 
 /** The connections the open requests were sent with, each with its batches. */
 function connectionsOf(
@@ -53,7 +53,7 @@ function connectionsOf(
  */
 export async function watchCommand(args: CliArgs, out: CliOutput, tuning: WatchTuning = {}): Promise<number> {
   const dataDir = resolve(args.dataDir ?? '');
-  const opened = await openDataDir(dataDir);
+  const opened = await openDataDir(dataDir, tuning);
   if (!opened.ok) {
     out.error(opened.message);
     return EXIT.badInput;

@@ -1,4 +1,4 @@
-import { sleep } from './backoff';
+import type { Clock } from '../time/clock';
 import type { GatePass, OperationGate, OperationHold } from './operation-gate';
 import type { ReadSpacing } from './read-spacing';
 import type { OperationName } from './service-failure';
@@ -7,6 +7,8 @@ import type { OperationName } from './service-failure';
 export interface Politeness {
   readonly gate: OperationGate;
   readonly spacing: ReadSpacing;
+  /** The clock the gate and the spacing run on, and the waits they ask for. */
+  readonly clock: Clock;
 }
 
 /** The attempt this admission is for. */
@@ -22,12 +24,13 @@ export type Admission =
 
 /** Waits for `answered`, at most `ms`; the signal's abort rejects with its reason. */
 async function waitForAnswer(
+  clock: Clock,
   answered: Promise<void>,
   ms: number,
   signal: AbortSignal | undefined,
 ): Promise<void> {
   const timer = new AbortController();
-  const sleeping = sleep(ms, signal ? AbortSignal.any([signal, timer.signal]) : timer.signal);
+  const sleeping = clock.sleep(ms, signal ? AbortSignal.any([signal, timer.signal]) : timer.signal);
   try {
     await Promise.race([answered, sleeping]);
   } finally {
@@ -50,22 +53,22 @@ export async function admitAttempt(
   attempt: AttemptToAdmit,
   maxHoldMs: number,
 ): Promise<Admission> {
-  const { gate, spacing } = politeness;
+  const { gate, spacing, clock } = politeness;
   for (;;) {
     const check = gate.check(attempt.operation);
     if (check.kind === 'held') {
       if (check.remainingMs > maxHoldMs) return check;
-      await sleep(check.remainingMs, attempt.signal);
+      await clock.sleep(check.remainingMs, attempt.signal);
       continue;
     }
     if (check.kind === 'probing') {
-      await waitForAnswer(check.answered, check.maxWaitMs, attempt.signal);
+      await waitForAnswer(clock, check.answered, check.maxWaitMs, attempt.signal);
       continue;
     }
     if (attempt.spacingKey !== undefined) {
       const waitMs = spacing.remainingMs(attempt.spacingKey);
       if (waitMs > 0) {
-        await sleep(waitMs, attempt.signal);
+        await clock.sleep(waitMs, attempt.signal);
         continue;
       }
     }

@@ -50,34 +50,3 @@ export function parseRetryAfterMs(
   const answeredAt = dateHeader === undefined ? Number.NaN : Date.parse(dateHeader);
   return Math.max(0, date - (Number.isNaN(answeredAt) ? now : answeredAt));
 }
-
-/**
- * The longest delay a Node timer takes: above it, `setTimeout` warns (TimeoutOverflowWarning)
- * and fires after 1 ms, which would turn a huge wait into a busy loop.
- */
-export const MAX_TIMER_DELAY_MS = 2_147_483_647;
-
-/**
- * Waits `ms` (at most `MAX_TIMER_DELAY_MS`, about 24.8 days), or rejects with the signal's
- * reason as soon as it aborts.
- */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const timer = setTimeout(
-      () => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      },
-      Math.min(ms, MAX_TIMER_DELAY_MS),
-    );
-    function onAbort(): void {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    }
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}

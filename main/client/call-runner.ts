@@ -3,7 +3,7 @@ import { checkBaseUrl } from '../credentials/base-url';
 import type { Logger } from '../log';
 import type { Secret } from '../secret';
 import { classifyAnswer, type FailedAnswer } from './answer-classification';
-import { backoffCeilingMs, backoffDelayMs, parseRetryAfterMs, sleep, type RetryPolicy } from './backoff';
+import { backoffCeilingMs, backoffDelayMs, parseRetryAfterMs, type RetryPolicy } from './backoff';
 import { admitAttempt, type Politeness } from './attempt-admission';
 import type { HttpOutcome, HttpRequest, HttpTransport } from './http-transport';
 import { MAX_OPERATION_HOLD_MS } from './operation-gate';
@@ -128,8 +128,6 @@ export interface CallRunnerDeps extends Politeness {
   readonly policy: RetryPolicy;
   readonly logger: Logger;
   readonly random: () => number;
-  /** Wall clock, to read a Retry-After given as an HTTP date. */
-  readonly now: () => number;
   /** Told each time an answer lengthens an operation's hold, with the hold's length from now. */
   readonly onHold?: ((operation: OperationName, heldMs: number) => void) | undefined;
 }
@@ -325,7 +323,7 @@ export class CallRunner {
       );
       const parsedRetryAfterMs = parseRetryAfterMs(
         outcome.headers['retry-after'],
-        this.#deps.now(),
+        this.#deps.clock.now(),
         outcome.headers.date,
       );
       // No hold lasts longer than a day, and what the caller is told to wait is a delay a timer can take.
@@ -411,7 +409,7 @@ export class CallRunner {
     delayMs: number,
   ): Promise<void> {
     this.#deps.logger.log('warn', 'service.retry', { operation: spec.operation, attempt, reason, delayMs });
-    if (delayMs > 0) await sleep(delayMs, anySignal(spec.signal, spec.departures));
+    if (delayMs > 0) await this.#deps.clock.sleep(delayMs, anySignal(spec.signal, spec.departures));
   }
 
   #parseAnswer<T>(

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { Socket } from 'node:net';
 import { Agent, buildConnector, request, type Dispatcher } from 'undici';
+import { systemClock, type Cancel, type Clock } from '../time/clock';
 
 /** One HTTP exchange, described without any knowledge of the signing service. */
 export interface HttpRequest {
@@ -168,8 +169,11 @@ const CONNECT_TIMEOUT_MS = 10_000;
  */
 export class HttpTransport {
   readonly #dispatcher: Agent;
+  readonly #clock: Clock;
 
-  constructor() {
+  /** `clock` runs each exchange's deadline, and is told while an exchange is on the wire. */
+  constructor(clock: Clock = systemClock) {
+    this.#clock = clock;
     this.#dispatcher = new Agent({
       keepAliveTimeout: 10_000,
       connect: { timeout: CONNECT_TIMEOUT_MS },
@@ -197,16 +201,16 @@ export class HttpTransport {
       stallMs !== undefined && typeof httpRequest.body === 'function' ? new OwnConnection() : undefined;
     /** Why the deadline struck: the body stopped moving, or no answer came in time. */
     let struck: 'TIMEOUT' | 'STALLED' = 'TIMEOUT';
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let cancelTimer: Cancel = () => undefined;
     const arm = (ms: number, why: typeof struck) => {
-      clearTimeout(timer);
+      cancelTimer();
       struck = why;
-      timer = setTimeout(() => {
+      cancelTimer = this.#clock.timer(ms, () => {
         // Reset before the abort: once aborted, the connection is closed, and a closed one still
         // sends what the system holds of the file.
         own?.reset();
         deadline.abort(new DOMException('The operation timed out.', 'TimeoutError'));
-      }, ms);
+      });
     };
     if (body !== undefined && typeof body !== 'string') {
       const watched = stallMs !== undefined;
@@ -229,6 +233,7 @@ export class HttpTransport {
     const signal = httpRequest.signal
       ? AbortSignal.any([httpRequest.signal, deadline.signal])
       : deadline.signal;
+    const onTheWire = this.#clock.busy();
     try {
       const response = await request(httpRequest.url, {
         method: httpRequest.method,
@@ -257,7 +262,8 @@ export class HttpTransport {
         errorCode,
       };
     } finally {
-      clearTimeout(timer);
+      onTheWire();
+      cancelTimer();
       own?.close();
     }
   }

@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../time/clock';
 import type { OperationName } from './service-failure';
 
 /** Why an operation is held back, and for how much longer. */
@@ -58,10 +59,10 @@ interface OperationState {
  */
 export class OperationGate {
   readonly #states = new Map<OperationName, OperationState>();
-  readonly #now: () => number;
+  readonly #clock: Clock;
 
-  constructor(now: () => number = () => performance.now()) {
-    this.#now = now;
+  constructor(clock: Clock = systemClock) {
+    this.#clock = clock;
   }
 
   /**
@@ -72,7 +73,7 @@ export class OperationGate {
   hold(operation: OperationName, forMs: number, code: string): number | undefined {
     if (!(forMs > 0)) return undefined;
     const heldMs = Math.min(forMs, MAX_OPERATION_HOLD_MS);
-    const until = this.#now() + heldMs;
+    const until = this.#clock.monotonic() + heldMs;
     const state = this.#stateOf(operation);
     state.probeNeeded = true;
     if (state.until >= until) return undefined;
@@ -85,7 +86,7 @@ export class OperationGate {
   remaining(operation: OperationName): OperationHold | undefined {
     const state = this.#states.get(operation);
     if (!state) return undefined;
-    const remainingMs = state.until - this.#now();
+    const remainingMs = state.until - this.#clock.monotonic();
     return remainingMs > 0 ? { remainingMs: Math.ceil(remainingMs), code: state.code } : undefined;
   }
 
@@ -95,7 +96,7 @@ export class OperationGate {
     if (held) return { kind: 'held', ...held };
     const probe = this.#states.get(operation)?.probe;
     if (probe) {
-      const maxWaitMs = Math.ceil(probe.startedAt + PROBE_ALONE_MS - this.#now());
+      const maxWaitMs = Math.ceil(probe.startedAt + PROBE_ALONE_MS - this.#clock.monotonic());
       if (maxWaitMs > 0) return { kind: 'probing', answered: probe.answered, maxWaitMs };
     }
     return { kind: 'go' };
@@ -111,7 +112,7 @@ export class OperationGate {
     state.probeNeeded = false;
     let release = (): void => undefined;
     const answered = new Promise<void>((resolve) => (release = resolve));
-    const probe = { startedAt: this.#now(), answered, release };
+    const probe = { startedAt: this.#clock.monotonic(), answered, release };
     state.probe = probe;
     return {
       finish: (wasAnswered) => {

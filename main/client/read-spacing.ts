@@ -1,3 +1,5 @@
+import { systemClock, type Clock } from '../time/clock';
+
 /**
  * Least time between the starts of two reads of the same signing request (PRODUCT.md: "No
  * request is read twice within 5 s, whatever asks"). 50 ms above 5 s so that loopback and
@@ -16,7 +18,7 @@ const SWEEP_ABOVE_ENTRIES = 512;
 export class ReadSpacing {
   readonly #lastStart = new Map<string, number>();
   readonly #spacingMs: number;
-  readonly #now: () => number;
+  readonly #clock: Clock;
   /**
    * When this client began. A process that started just before it (the app restarting after a
    * crash, a command run twice) may have read any request then: the first read of each waits
@@ -24,16 +26,16 @@ export class ReadSpacing {
    */
   readonly #since: number;
 
-  constructor(spacingMs: number = READ_SPACING_MS, now: () => number = () => performance.now()) {
+  constructor(spacingMs: number = READ_SPACING_MS, clock: Clock = systemClock) {
     this.#spacingMs = spacingMs;
-    this.#now = now;
-    this.#since = now();
+    this.#clock = clock;
+    this.#since = clock.monotonic();
   }
 
   /** Milliseconds until an attempt of `key` may start; 0 when it may start now. */
   remainingMs(key: string): number {
     const last = this.#lastStart.get(key) ?? this.#since;
-    return Math.max(0, Math.ceil(last + this.#spacingMs - this.#now()));
+    return Math.max(0, Math.ceil(last + this.#spacingMs - this.#clock.monotonic()));
   }
 
   /**
@@ -41,7 +43,7 @@ export class ReadSpacing {
    * calls this with no await in between, so no other attempt can slip in.
    */
   markStarted(key: string): void {
-    const now = this.#now();
+    const now = this.#clock.monotonic();
     this.#lastStart.set(key, now);
     if (this.#lastStart.size <= SWEEP_ABOVE_ENTRIES) return;
     for (const [other, at] of this.#lastStart) {

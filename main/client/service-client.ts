@@ -14,6 +14,7 @@ import {
 } from '../../shared/service/wire';
 import { silentLogger, type Logger } from '../log';
 import { Secret } from '../secret';
+import { systemClock, type Clock } from '../time/clock';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './backoff';
 import { CallRunner, type AttemptOutcome } from './call-runner';
 import { HttpTransport } from './http-transport';
@@ -39,9 +40,10 @@ export interface ServiceClientOptions {
   readonly clientSecret: Secret;
   readonly retry?: Partial<RetryPolicy>;
   readonly logger?: Logger;
-  /** Injected for tests: randomness for jitter and the clock for expiries. */
+  /** Injected for tests: randomness for jitter. */
   readonly random?: () => number;
-  readonly now?: () => number;
+  /** The clock of every wait, deadline and expiry (default: the system's; tests pass a virtual one). */
+  readonly clock?: Clock;
   /**
    * How long the service has to answer a call once it was sent, in ms (default 30 s); an upload
    * has this plus what its last bytes may still take on the line (upload-timing.ts).
@@ -210,7 +212,7 @@ function requestPath(requestId: string, action = ''): string {
  * request is read twice within `READ_SPACING_MS`.
  */
 export class ServiceClient {
-  readonly #transport = new HttpTransport();
+  readonly #transport: HttpTransport;
   readonly #runner: CallRunner;
   readonly #tokens: TokenManager;
   readonly #now: () => number;
@@ -222,11 +224,13 @@ export class ServiceClient {
 
   constructor(options: ServiceClientOptions) {
     this.address = { baseUrl: options.baseUrl, clientId: options.clientId };
-    this.#now = options.now ?? Date.now;
+    const clock = options.clock ?? systemClock;
+    this.#now = () => clock.now();
+    this.#transport = new HttpTransport(clock);
     this.#callTimeoutMs = options.callTimeoutMs ?? 30_000;
     this.#uploadStallMs = options.uploadStallMs ?? UPLOAD_STALL_MS;
     this.#takenAtOnce = options.uploadTakenAtOnceBytes ?? TAKEN_AT_ONCE_BYTES;
-    const gate = new OperationGate();
+    const gate = new OperationGate(clock);
     const startedAt = this.#now();
     for (const [operation, untilEpochMs] of Object.entries(options.initialHolds ?? {})) {
       // Which answer asked for the hold is not kept; either way the app waits as it was asked.
@@ -240,11 +244,10 @@ export class ServiceClient {
       policy: { ...DEFAULT_RETRY_POLICY, ...options.retry },
       logger: options.logger ?? silentLogger,
       random: options.random ?? Math.random,
-      now: this.#now,
+      clock,
       gate,
       onHold: onHold ? (operation, heldMs) => onHold(operation, this.#now() + heldMs) : undefined,
-      // The injected clock when there is one (tests move it); else a monotonic one.
-      spacing: options.now ? new ReadSpacing(undefined, options.now) : new ReadSpacing(),
+      spacing: new ReadSpacing(undefined, clock),
     });
     this.#tokens = new TokenManager(
       this.#runner,

@@ -6,6 +6,7 @@
  * desk can tell the person where to look.
  */
 import type { CredentialStore } from './credential-store';
+import { systemClock, type Clock } from '../time/clock';
 
 /** Long enough that a keychain answering normally never shows; short enough to be seen within a second. */
 export const KEYCHAIN_WAIT_NOTICE_MS = 300;
@@ -20,9 +21,10 @@ export interface KeychainWaits {
 /** `store`, whose outstanding calls are watched. */
 export function watchKeychain(
   store: CredentialStore,
-  options: { readonly noticeAfterMs?: number } = {},
+  options: { readonly noticeAfterMs?: number; readonly clock?: Clock } = {},
 ): { readonly credentials: CredentialStore; readonly waits: KeychainWaits } {
   const noticeAfterMs = options.noticeAfterMs ?? KEYCHAIN_WAIT_NOTICE_MS;
+  const clock = options.clock ?? systemClock;
   const listeners = new Set<(waiting: boolean) => void>();
   let outstanding = 0;
   let waiting = false;
@@ -35,11 +37,11 @@ export function watchKeychain(
   function watched<A extends unknown[], R>(call: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
     return async (...args) => {
       outstanding += 1;
-      const timer = setTimeout(() => tell(true), noticeAfterMs);
+      const cancel = clock.timer(noticeAfterMs, () => tell(true), true);
       try {
         return await call(...args);
       } finally {
-        clearTimeout(timer);
+        cancel();
         outstanding -= 1;
         // Waiting ends when the keychain has answered every call, not just the first.
         if (outstanding === 0) tell(false);

@@ -5,6 +5,7 @@
  */
 import { Menu, Tray, type MenuItemConstructorOptions } from 'electron';
 import type { DeskService } from '../app/desk-service';
+import { systemClock, type Cancel, type Clock } from '../time/clock';
 
 export type TrayCounts = ReturnType<DeskService['trayCounts']>;
 
@@ -24,6 +25,8 @@ export interface DeskTrayOptions {
   readonly loginItem: LoginItem | undefined;
   /** How long event-driven refreshes are coalesced, in ms. */
   readonly refreshDelayMs?: number;
+  /** The clock of that delay (default: the system's). */
+  readonly clock?: Clock;
 }
 
 export interface DeskTray {
@@ -92,7 +95,8 @@ export function trayMenuTemplate(options: DeskTrayOptions, counts: TrayCounts): 
 export function createDeskTray(options: DeskTrayOptions): DeskTray {
   const tray = new Tray(options.iconFile);
   const delay = options.refreshDelayMs ?? 1000;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  const clock = options.clock ?? systemClock;
+  let cancelTimer: Cancel | undefined;
 
   const refresh = () => {
     if (tray.isDestroyed()) return;
@@ -120,16 +124,19 @@ export function createDeskTray(options: DeskTrayOptions): DeskTray {
   return {
     refresh,
     scheduleRefresh() {
-      if (timer) return;
-      timer = setTimeout(() => {
-        timer = undefined;
-        refresh();
-      }, delay);
-      timer.unref?.();
+      if (cancelTimer) return;
+      cancelTimer = clock.timer(
+        delay,
+        () => {
+          cancelTimer = undefined;
+          refresh();
+        },
+        true,
+      );
     },
     destroy() {
-      if (timer) clearTimeout(timer);
-      timer = undefined;
+      cancelTimer?.();
+      cancelTimer = undefined;
       if (!tray.isDestroyed()) tray.destroy();
     },
   };

@@ -1,6 +1,7 @@
 import type { TrackedStatus } from '../../shared/domain/batch';
 import { stageOfStored } from '../../shared/service/status';
-import { backoffDelayMs, sleep } from '../client/backoff';
+import { backoffDelayMs } from '../client/backoff';
+import { systemClock, type Clock } from '../time/clock';
 import type { ServiceClient } from '../client/service-client';
 import { isNotFoundAtService } from '../client/service-failure';
 import { silentLogger, type Logger } from '../log';
@@ -37,12 +38,11 @@ export interface StatusPollerOptions {
    */
   readonly readsPerMinute?: number;
   readonly burst?: number;
-  readonly now?: () => number;
   /**
-   * How the poller waits for its next read (default: a real timer). A test or benchmark that
-   * moves `now` passes one that moves it too, so days of tracking take as long as their reads.
+   * The clock of its schedule and its waits (default: the system's). A test or benchmark passes
+   * a virtual one, so days of tracking take as long as their reads.
    */
-  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  readonly clock?: Clock;
   readonly random?: () => number;
   readonly logger?: Logger;
 }
@@ -120,8 +120,9 @@ export class StatusPoller {
   constructor(options: StatusPollerOptions) {
     this.#options = options;
     this.#schedule = options.schedule ?? DEFAULT_POLL_SCHEDULE;
-    this.#now = options.now ?? Date.now;
-    this.#sleep = options.sleep ?? sleep;
+    const clock = options.clock ?? systemClock;
+    this.#now = () => clock.now();
+    this.#sleep = (ms, signal) => clock.sleep(ms, signal);
     this.#random = options.random ?? Math.random;
     this.#logger = options.logger ?? silentLogger;
     this.#budget = new ReadBudget(options.readsPerMinute ?? 60, options.burst ?? 1, this.#now);

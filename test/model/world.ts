@@ -6,6 +6,7 @@
  * line's `send` (manifestTarget, takeManifestIn, the send engine); the promises are checked
  * after each one (promises.ts). A ledger keeps what the person did on purpose.
  */
+import { clockReading, clockSteppedBy } from '../support/clocks';
 import { cpSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BatchState, DocumentState } from '../../main/batch/batch-state';
@@ -155,7 +156,7 @@ export class World {
       dataDir: '/data',
       fs: slot.fs,
       connection: this.connectionOf(slot),
-      now: () => Date.now() + this.clockAhead,
+      clock: clockReading(() => Date.now() + this.clockAhead),
       retry: { baseDelayMs: 1, maxDelayMs: 8, maxAttempts: 4, maxRetryAfterMs: 5_000 },
       engineWaitMs: { first: 5, longest: 40 },
       reuploadBackoffMs: 5,

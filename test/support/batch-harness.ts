@@ -1,3 +1,4 @@
+import { clockReading } from './clocks';
 import type { Participant } from '../../shared/service/wire';
 import { addPdfDocuments } from '../../main/batch/batch-preparation';
 import type { BatchState } from '../../main/batch/batch-state';
@@ -23,7 +24,7 @@ export async function openTestDesk(
 ): Promise<Desk> {
   let startedAgoMs = 0;
   const opening = await openDesk({
-    now: () => Date.now() + startedAgoMs,
+    clock: clockReading(() => Date.now() + startedAgoMs),
     dataDir,
     connection: {
       baseUrl: sim.baseUrl,

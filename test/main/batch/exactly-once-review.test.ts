@@ -1,3 +1,4 @@
+import { clockReading, clockSteppedBy } from '../../support/clocks';
 import { checkExplanation } from '../../../main/batch/send-messages';
 import { afterEach, describe, expect, it } from 'vitest';
 import { phaseOf, type BatchState } from '../../../main/batch/batch-state';
@@ -78,7 +79,7 @@ describe('the key retention is judged on a clock that may be wrong', () => {
     const { sim, files } = await start({ variant: variantNamed('short-memory') });
     let deskAhead = 2.5 * HOUR;
     const now = (): number => Date.now() + 6_000 + deskAhead;
-    const desk = await deskOn(sim, files, 'data', { now });
+    const desk = await deskOn(sim, files, 'data', { clock: clockReading(now) });
     const batch = await makeBatch(desk, files, 1);
     // The service creates the request, and every answer is lost: outcome unknown.
     sim.faults.enqueue(
@@ -92,7 +93,7 @@ describe('the key retention is judged on a clock that may be wrong', () => {
     // says only half an hour passed since the first attempt.
     sim.clock.advance(3 * HOUR);
     deskAhead = 3 * HOUR;
-    const restarted = await deskOn(sim, files, 'data', { now });
+    const restarted = await deskOn(sim, files, 'data', { clock: clockReading(now) });
     const summary = await restarted.engine.send(batch.id);
     const [document] = documentsOf(restarted, batch);
     const count = sim.state.countByExternalReference()['REF-1'];
@@ -151,7 +152,11 @@ describe('a creation answered without an id, then its upload refused', () => {
       clientSecret: new Secret(DEMO_CLIENT.clientSecret),
       keyRetentionHours: 24,
     };
-    const desk = await deskOn(sim, files, 'data', { now, connection, replayForIdMs: 60_000 });
+    const desk = await deskOn(sim, files, 'data', {
+      clock: clockReading(now),
+      connection,
+      replayForIdMs: 60_000,
+    });
     const batch = await makeBatch(desk, files, 1);
     // The service answers 202 without a body; the person quits before the replay that tells the id.
     desk.store.subscribe((_state, events) => {
@@ -164,7 +169,11 @@ describe('a creation answered without an id, then its upload refused', () => {
     // Two hours later: the key is still kept (24 h), the upload is not (1 h).
     clockAhead = 2 * HOUR;
     sim.clock.advance(clockAhead);
-    const restarted = await deskOn(sim, files, 'data', { now, connection, replayForIdMs: 10 });
+    const restarted = await deskOn(sim, files, 'data', {
+      clock: clockReading(now),
+      connection,
+      replayForIdMs: 10,
+    });
     await restarted.engine.send(batch.id);
     const [document] = documentsOf(restarted, batch);
     const [made] = sim.state.requests();
@@ -200,7 +209,7 @@ describe('a deleted batch', () => {
     const { sim, files } = await start({ variant: variantNamed('short-memory') });
     let clockAhead = 0;
     const now = (): number => Date.now() + 6_000 + clockAhead;
-    const desk = await deskOn(sim, files, 'data', { now });
+    const desk = await deskOn(sim, files, 'data', { clock: clockReading(now) });
     const path = await writePdf(files, 'offer.pdf', 'offer');
     const first = await batchOfPdfs(desk, [path], 'Monday', 'HR');
     expect(await desk.engine.send(first.id)).toMatchObject({ prepared: 1 });
@@ -222,7 +231,7 @@ describe('a deleted batch', () => {
     expect(checkExplanation(held!)).toContain('in the batch “Monday, deleted since”');
     // Remembered after a restart too.
     await closeDesk(desk);
-    const reopened = await deskOn(sim, files, 'data', { now });
+    const reopened = await deskOn(sim, files, 'data', { clock: clockReading(now) });
     expect(reopened.store.deletedContracts().map((contract) => contract.reference)).toEqual(['HR-1']);
   });
 });

@@ -1,3 +1,4 @@
+import { clockReading, clockSteppedBy } from '../../support/clocks';
 import { afterEach, expect, it } from 'vitest';
 import { documentViewOf } from '../../../main/app/batch-views';
 import { classOf, needsTracking } from '../../../main/batch/document-class';
@@ -34,7 +35,7 @@ const CREATE_PATH = '^/api/v1/signing-requests$';
 it('a linked request that was already prepared is read until final, even after its extra participant is refused', async () => {
   sim = await startSimulator({ seed: 8 });
   files = makeTempFolder('desk-linked-prepared-');
-  desk = await openTestDesk(sim, files.file('data'), { now, reuploadBackoffMs: 20 });
+  desk = await openTestDesk(sim, files.file('data'), { clock: clockReading(now), reuploadBackoffMs: 20 });
   const service = sim;
   const batch = await makeBatch(desk, files, 1);
   // The creation is applied, its answers are lost, then the service words a 404: the app cannot
@@ -73,13 +74,12 @@ it('a linked request that was already prepared is read until final, even after i
   poller = new StatusPoller({
     store: desk.store,
     client: desk.client,
-    now,
     random: () => 0.5,
-    sleep: (ms) => {
+    clock: clockSteppedBy(now, (ms) => {
       frozen = now() + ms;
       service.clock.advance(ms);
       return new Promise((resolve) => setImmediate(resolve));
-    },
+    }),
   });
   poller.subscribe((event) => {
     events.push(event);

@@ -1,3 +1,4 @@
+import { clockReading, clockSteppedBy } from '../../support/clocks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { phaseOf, type BatchState } from '../../../main/batch/batch-state';
 import type { Desk } from '../../../main/desk-core';
@@ -91,7 +92,7 @@ describe('pause and quit never make an attempt that did not leave "may have been
     const { sim, files } = await start({ variant: variantNamed('short-memory') });
     let clockAhead = 0;
     const now = () => Date.now() + 6_000 + clockAhead;
-    const desk = await deskOn(sim, files, 'data', { now });
+    const desk = await deskOn(sim, files, 'data', { clock: clockReading(now) });
     const batch = await makeBatch(desk, files, 1);
     let quitting: Promise<void> | undefined;
     stopAtCreation(desk, () => (quitting = desk.close()));
@@ -101,7 +102,7 @@ describe('pause and quit never make an attempt that did not leave "may have been
     // A day later, past the hour this service keeps keys: nothing was sent, so nothing to ask.
     clockAhead = 24 * 3_600_000;
     sim.clock.advance(clockAhead);
-    const restarted = await deskOn(sim, files, 'data', { now });
+    const restarted = await deskOn(sim, files, 'data', { clock: clockReading(now) });
     expect(await restarted.engine.send(batch.id)).toMatchObject({ prepared: 1, needsCheck: 0 });
     expect(sim.state.countByExternalReference()).toEqual({ 'REF-1': 1 });
   });
@@ -160,7 +161,7 @@ describe.each(variantsForSuite().map((variant) => [describeVariant(variant), var
       const { sim, files } = await start({ variant });
       let clockAhead = 0;
       const now = (): number => Date.now() + 6_000 + clockAhead;
-      const desk = await deskOn(sim, files, 'data', { now });
+      const desk = await deskOn(sim, files, 'data', { clock: clockReading(now) });
       const batch = await makeBatch(desk, files, 1);
       // Applied, and every answer lost; then the app stops.
       sim.faults.enqueue(
@@ -180,7 +181,7 @@ describe.each(variantsForSuite().map((variant) => [describeVariant(variant), var
       // Back after the service forgot the key (and the upload is still usable or not).
       clockAhead = retention + 60_000;
       sim.clock.advance(clockAhead);
-      const restarted = await deskOn(sim, files, 'data', { now });
+      const restarted = await deskOn(sim, files, 'data', { clock: clockReading(now) });
       const summary = await restarted.engine.send(batch.id);
       const [document] = documentsOf(restarted, batch);
       // Two may exist now: the user is asked, with the facts. Never a third.
@@ -203,7 +204,7 @@ describe('the key retention is a setting of the connection', () => {
       clientSecret: new Secret(DEMO_CLIENT.clientSecret),
       ...(keyRetentionHours === undefined ? {} : { keyRetentionHours }),
     };
-    const desk = await deskOn(sim, files, 'data', { now, connection });
+    const desk = await deskOn(sim, files, 'data', { clock: clockReading(now), connection });
     const batch = await makeBatch(desk, files, 1);
     sim.faults.enqueue(
       ...Array.from({ length: 4 }, () => ({ kind: 'dropBefore' as const, pathPattern: CREATE })),
@@ -222,7 +223,7 @@ describe('the key retention is a setting of the connection', () => {
     // Two hours later: this service keeps keys 24 hours, but only its operator can say so.
     clockAhead = 2 * 3_600_000;
     sim.clock.advance(clockAhead);
-    const restarted = await deskOn(sim, files, 'data', { now, connection });
+    const restarted = await deskOn(sim, files, 'data', { clock: clockReading(now), connection });
     const summary = await restarted.engine.send(batch.id);
     return { summary, document: documentsOf(restarted, batch)[0]!, sim };
   }

@@ -1,3 +1,4 @@
+import { clockReading, clockSteppedBy } from '../../support/clocks';
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { addPdfDocuments } from '../../../main/batch/batch-preparation';
@@ -80,7 +81,7 @@ async function openDesk(machine: Machine): Promise<Desk> {
     engineWaitMs: { first: 10, longest: 40 },
     retry: { baseDelayMs: 2, maxDelayMs: 20, maxAttempts: 3, maxRetryAfterMs: 5_000 },
     // This computer's clock moves with the service's: a weekend passes for both.
-    now: () => machine.sim.clock.now(),
+    clock: clockReading(() => machine.sim.clock.now()),
   });
 }
 

@@ -1,3 +1,4 @@
+import { clockReading, clockSteppedBy } from '../../support/clocks';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -223,7 +224,9 @@ describe('waiting', () => {
     sim = await startSimulator({ seed: 61 });
     files = makeTempFolder('edge-clock-');
     let offset = 0;
-    const current = await openTestDesk(sim, files.file('data'), { now: () => Date.now() + offset });
+    const current = await openTestDesk(sim, files.file('data'), {
+      clock: clockReading(() => Date.now() + offset),
+    });
     desk = current;
     const batch = await makeBatch(current, files, 1);
     // More 503s than one call retries: the queue waits, and the clock steps back meanwhile.

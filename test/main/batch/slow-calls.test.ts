@@ -1,3 +1,4 @@
+import { clockReading, clockSteppedBy } from '../../support/clocks';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { SLOW_CALL_MS, SlowCalls } from '../../../main/batch/slow-calls';
 import { lineMs } from '../../../main/client/upload-timing';
@@ -10,7 +11,7 @@ beforeEach(() => {
   vi.useFakeTimers();
   clock = 0;
   said = [];
-  calls = new SlowCalls((slow) => said.push(slow), { now: () => clock });
+  calls = new SlowCalls((slow) => said.push(slow), { clock: clockReading(() => clock) });
 });
 afterEach(() => {
   calls.close();

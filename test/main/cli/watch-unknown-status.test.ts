@@ -1,3 +1,4 @@
+import { clockSteppedBy } from '../../support/clocks';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { parseCliArgs } from '../../../main/cli/cli-args';
 import type { CliOutput } from '../../../main/cli/cli-output';
@@ -86,8 +87,7 @@ it('ends once a status it does not know has stood unchanged for an hour of reads
   const out = collectingOutput();
   const started = now();
   const watching = watchCommand(args('watch', '--data-dir', dataDir, '--base-url', sim.baseUrl), out, {
-    now,
-    sleep,
+    clock: clockSteppedBy(now, sleep),
   });
   // On the code before this rule, watch read on_hold forever: stop waiting after 3 h of its clock.
   const tooLong = new Promise<'still watching'>((resolve) => {

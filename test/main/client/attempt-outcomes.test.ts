@@ -1,3 +1,4 @@
+import { clockReading } from '../../support/clocks';
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AttemptOutcome, CallOptions } from '../../../main/client/service-client';
@@ -203,7 +204,9 @@ describe('onAttemptSettled: each attempt that left is told whether it may have b
     try {
       // Moved past the read spacing's start-up wait once the client exists (read-spacing tests cover it).
       let aheadMs = 0;
-      const { client } = makeTestClient(sim.baseUrl, DEMO_CLIENT, { now: () => Date.now() + aheadMs });
+      const { client } = makeTestClient(sim.baseUrl, DEMO_CLIENT, {
+        clock: clockReading(() => Date.now() + aheadMs),
+      });
       aheadMs = 6_000;
       const seen: Record<string, string[]> = {};
       const hooks = (name: string) => {

@@ -1,3 +1,4 @@
+import { clockReading } from '../../support/clocks';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { READ_SPACING_MS } from '../../../main/client/read-spacing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -311,7 +312,7 @@ describe('a 503 with Retry-After, as seconds or as an HTTP date', () => {
 describe('OperationGate', () => {
   it('never shortens a hold, caps one at a day, and forgets it once passed', () => {
     let now = 1000;
-    const gate = new OperationGate(() => now);
+    const gate = new OperationGate(clockReading(() => now));
     gate.hold('uploadDocument', 5000, 'rate_limited');
     gate.hold('uploadDocument', 1000, 'upstream_unavailable');
     expect(gate.remaining('uploadDocument')).toEqual({ remainingMs: 5000, code: 'rate_limited' });
@@ -327,7 +328,7 @@ describe('OperationGate', () => {
 
   it('after a pause lets one attempt through alone until it is answered, or PROBE_ALONE_MS has passed', () => {
     let now = 0;
-    const gate = new OperationGate(() => now);
+    const gate = new OperationGate(clockReading(() => now));
     gate.hold('uploadDocument', 1000, 'rate_limited');
     now = 1000;
     expect(gate.check('uploadDocument')).toEqual({ kind: 'go' });

@@ -1,3 +1,4 @@
+import { clockReading } from '../../support/clocks';
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { READ_SPACING_MS, ReadSpacing } from '../../../main/client/read-spacing';
@@ -135,7 +136,10 @@ describe('read spacing', () => {
 describe('ReadSpacing', () => {
   it('counts from the last start of the same key only', () => {
     let now = 0;
-    const spacing = new ReadSpacing(READ_SPACING_MS, () => now);
+    const spacing = new ReadSpacing(
+      READ_SPACING_MS,
+      clockReading(() => now),
+    );
     now = READ_SPACING_MS;
     expect(spacing.remainingMs('sr_1')).toBe(0);
     spacing.markStarted('sr_1');
@@ -148,7 +152,10 @@ describe('ReadSpacing', () => {
 
   it('holds every first read until the spacing has passed since the client began: the process before it may have just read', () => {
     let now = 10_000;
-    const spacing = new ReadSpacing(READ_SPACING_MS, () => now);
+    const spacing = new ReadSpacing(
+      READ_SPACING_MS,
+      clockReading(() => now),
+    );
     expect(spacing.remainingMs('sr_1')).toBe(READ_SPACING_MS);
     now += 2_000;
     expect(spacing.remainingMs('sr_2')).toBe(READ_SPACING_MS - 2_000);

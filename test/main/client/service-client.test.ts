@@ -1,3 +1,4 @@
+import { clockReading } from '../../support/clocks';
 import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -362,7 +363,7 @@ describe('tokens', () => {
 
   it('reuses one token across calls, renews it before it expires in the middle of work', async () => {
     // The client reads the same clock as the service, as two machines with synced clocks do.
-    const { client: c } = client({ now: () => sim.clock.now() });
+    const { client: c } = client({ clock: clockReading(() => sim.clock.now()) });
     await prepareOne('TOK-1', c);
     const tokenCalls = () => sim.state.calls().filter((call) => call.path === '/oauth/token').length;
     expect(tokenCalls()).toBe(1);

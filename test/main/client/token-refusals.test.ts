@@ -1,3 +1,4 @@
+import { clockReading } from '../../support/clocks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   TOKEN_REFUSAL_BACKOFF_MS,
@@ -30,7 +31,10 @@ afterEach(async () => {
  * forgot. `random` draws the jitter of the waits (0: none; just under 1: the longest).
  */
 async function clientWithTokenThenRevoked(random: () => number = () => 0) {
-  const { client } = makeTestClient(sim.baseUrl, DEMO_CLIENT, { now: () => sim.clock.now(), random });
+  const { client } = makeTestClient(sim.baseUrl, DEMO_CLIENT, {
+    clock: clockReading(() => sim.clock.now()),
+    random,
+  });
   // Any authenticated call gets the first token; this one is answered 404 (no such request).
   expect(expectFailure(await client.createWidgetSession('sr_none')).code).toBe('signing_request_not_found');
   sim.revokeTokens();
@@ -146,7 +150,9 @@ describe('a refused token request', () => {
 
 describe('credentials that never got a token in this process', () => {
   it('are rejected at the first refusal', async () => {
-    const { client } = makeTestClient(sim.baseUrl, DEMO_CLIENT, { now: () => sim.clock.now() });
+    const { client } = makeTestClient(sim.baseUrl, DEMO_CLIENT, {
+      clock: clockReading(() => sim.clock.now()),
+    });
     sim.faults.enqueue({ kind: 'tokenRefusal' });
     expect(expectFailure(await client.createWidgetSession('sr_none'))).toMatchObject({
       code: 'credentials_rejected',

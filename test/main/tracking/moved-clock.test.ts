@@ -1,3 +1,4 @@
+import { clockReading, clockSteppedBy } from '../../support/clocks';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -27,7 +28,7 @@ beforeEach(async () => {
   offsetMs = 0;
   sim = await startSimulator({ seed: 5 });
   files = makeTempFolder();
-  desk = await openTestDesk(sim, files.file('data'), { now });
+  desk = await openTestDesk(sim, files.file('data'), { clock: clockReading(now) });
 });
 afterEach(async () => {
   poller?.stop();
@@ -59,7 +60,11 @@ describe('status poller on a clock it is given', () => {
     const batch = await makeBatch(desk, files, 3);
     await desk.engine.send(batch.id);
     const journal = join(files.file('data'), 'batches', batch.id, 'journal.log');
-    poller = new StatusPoller({ store: desk.store, client: desk.client, now, sleep: moveClock });
+    poller = new StatusPoller({
+      store: desk.store,
+      client: desk.client,
+      clock: clockSteppedBy(now, moveClock),
+    });
     const events: PollerEvent[] = [];
     poller.subscribe((event) => events.push(event));
     const started = now();

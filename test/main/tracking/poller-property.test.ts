@@ -1,3 +1,4 @@
+import { clockSteppedBy } from '../../support/clocks';
 import { describe, expect, it } from 'vitest';
 import { applyBatchEvent, emptyBatch, type BatchState } from '../../../main/batch/batch-state';
 import type { BatchEvent } from '../../../main/batch/batch-events';
@@ -84,12 +85,14 @@ async function runSequence(seed: number, opsPerStep: number): Promise<string[]> 
     client,
     schedule: SCHEDULE,
     readsPerMinute: 6_000,
-    now: () => t,
     random: rnd,
-    sleep: async (ms) => {
-      t += Math.max(ms, 1);
-      await new Promise((resolve) => setImmediate(resolve));
-    },
+    clock: clockSteppedBy(
+      () => t,
+      async (ms) => {
+        t += Math.max(ms, 1);
+        await new Promise((resolve) => setImmediate(resolve));
+      },
+    ),
   });
   const newBatch = () => {
     const id = `b${++counter}`;

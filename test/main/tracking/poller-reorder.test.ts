@@ -1,3 +1,4 @@
+import { clockSteppedBy } from '../../support/clocks';
 import { describe, expect, it } from 'vitest';
 import { applyBatchEvent, emptyBatch, type BatchState } from '../../../main/batch/batch-state';
 import type { BatchEvent } from '../../../main/batch/batch-events';
@@ -63,12 +64,14 @@ describe('poller: documents shifting in a batch of unchanged length', () => {
       client,
       schedule: SCHEDULE,
       readsPerMinute: 6_000,
-      now: () => t,
       random: () => 0.5,
-      sleep: async (ms) => {
-        t += ms;
-        await new Promise((resolve) => setImmediate(resolve));
-      },
+      clock: clockSteppedBy(
+        () => t,
+        async (ms) => {
+          t += ms;
+          await new Promise((resolve) => setImmediate(resolve));
+        },
+      ),
     });
     poller.start();
     const until = async (pred: () => boolean) => {

@@ -1,3 +1,4 @@
+import { clockReading, clockSteppedBy } from '../../support/clocks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { classOf, needsTracking } from '../../../main/batch/document-class';
 import type { BatchState } from '../../../main/batch/batch-state';
@@ -28,11 +29,11 @@ const now = () => frozen ?? Date.now();
 let limit = Number.POSITIVE_INFINITY;
 /** Set while the poller waits at the limit. */
 let parked: (() => void) | undefined;
-async function wait(ms: number, signal: AbortSignal): Promise<void> {
-  while (now() >= limit && !signal.aborted)
+async function wait(ms: number, signal?: AbortSignal): Promise<void> {
+  while (now() >= limit && !signal?.aborted)
     await new Promise<void>((resolve) => {
       parked = resolve;
-      signal.addEventListener('abort', () => resolve(), { once: true });
+      signal?.addEventListener('abort', () => resolve(), { once: true });
     });
   parked = undefined;
   const step = Math.min(ms, limit - now());
@@ -47,7 +48,7 @@ beforeEach(async () => {
   parked = undefined;
   sim = await startSimulator({ seed: 21 });
   files = makeTempFolder('desk-statuses-');
-  desk = await openTestDesk(sim, files.file('data'), { now });
+  desk = await openTestDesk(sim, files.file('data'), { clock: clockReading(now) });
 });
 afterEach(async () => {
   poller?.stop();
@@ -73,7 +74,12 @@ function startPoller(onEvent: (event: PollerEvent) => void = () => undefined): {
   events: PollerEvent[];
   readTimes: number[];
 } {
-  poller = new StatusPoller({ store: desk.store, client: desk.client, now, sleep: wait, random: () => 0.5 });
+  poller = new StatusPoller({
+    store: desk.store,
+    client: desk.client,
+    clock: clockSteppedBy(now, wait),
+    random: () => 0.5,
+  });
   const events: PollerEvent[] = [];
   const readTimes: number[] = [];
   poller.subscribe((event) => {

@@ -1,3 +1,4 @@
+import { clockReading, clockSteppedBy } from '../../support/clocks';
 import { classOf } from '../../../main/batch/document-class';
 import { READ_SPACING_MS } from '../../../main/client/read-spacing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -52,7 +53,7 @@ function startPoller(overrides: Partial<StatusPollerOptions> = {}): PollerEvent[
     schedule: FAST,
     readsPerMinute: 6_000,
     // The desk's clock, which stamps its journal (prepared at…).
-    now: () => Date.now() + TEST_DESK_CLOCK_AHEAD_MS,
+    clock: clockReading(() => Date.now() + TEST_DESK_CLOCK_AHEAD_MS),
     ...overrides,
   });
   const events: PollerEvent[] = [];

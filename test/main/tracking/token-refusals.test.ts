@@ -1,3 +1,4 @@
+import { clockReading, clockSteppedBy } from '../../support/clocks';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { Desk } from '../../../main/desk-core';
 import { StatusPoller, type PollerEvent } from '../../../main/tracking/status-poller';
@@ -22,7 +23,7 @@ beforeEach(async () => {
   offsetMs = 0;
   sim = await startSimulator({ seed: 9 });
   files = makeTempFolder();
-  desk = await openTestDesk(sim, files.file('data'), { now });
+  desk = await openTestDesk(sim, files.file('data'), { clock: clockReading(now) });
 });
 afterEach(async () => {
   poller?.stop();
@@ -41,7 +42,11 @@ it('the poller keeps tracking through a refused token request (a key rotation): 
   await moveClock(2 * 3_600_000);
   sim.faults.enqueue({ kind: 'tokenRefusal' });
 
-  poller = new StatusPoller({ store: desk.store, client: desk.client, now, sleep: moveClock });
+  poller = new StatusPoller({
+    store: desk.store,
+    client: desk.client,
+    clock: clockSteppedBy(now, moveClock),
+  });
   const events: PollerEvent[] = [];
   const completed = new Promise<void>((resolve) =>
     poller?.subscribe((event) => {
