@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { pauseFor, untilClosed, type BodyCrossing, type BodyHold } from './body-crossing';
 import { CallTracker } from './call-tracker';
 import type { FaultController, FaultDecision } from './faults';
@@ -309,7 +308,7 @@ export async function serveApiCall(
     await untilClosed(socket);
     return;
   }
-  if (decision.latencyMs > 0) await sleep(decision.latencyMs);
+  if (decision.latencyMs > 0) await state.clock.wait(decision.latencyMs);
   if (decision.kind === 'dropAfter') {
     request.socket.destroy();
     tracker.settle(null);

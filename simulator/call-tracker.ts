@@ -34,6 +34,7 @@ export class CallTracker {
     this.#idempotencyKey = call.idempotencyKey;
     this.#receivedAt = state.clock.now();
     this.sequence = state.nextSequence();
+    state.callsUnderWay += 1;
     response.once('close', () => this.settle(null));
   }
 
@@ -46,6 +47,7 @@ export class CallTracker {
   settle(status: number | null): void {
     if (this.#settled) return;
     this.#settled = true;
+    this.#state.callsUnderWay -= 1;
     this.#state.calls.push({
       method: this.#method,
       path: this.#path,

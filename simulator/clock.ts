@@ -1,13 +1,30 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/**
+ * Where the service's time comes from: this computer's clock (`Date`), or the virtual clock of an
+ * in-process test (main/time/virtual-clock.ts), whose `callWaits` holds an answer back on its
+ * time while the call stays on the wire.
+ */
+export interface TimeSource {
+  now(): number;
+  callWaits?(ms: number): Promise<void>;
+}
+
 /**
  * Simulated time: a time source (this computer's clock, or a test's virtual one) plus an offset
  * that tests move forward, so token, upload and widget lifetimes can expire without waiting.
  */
 export class SimulatorClock {
   #offsetMs = 0;
-  readonly #source: { now(): number };
+  readonly #source: TimeSource;
 
-  constructor(source: { now(): number } = Date) {
+  constructor(source: TimeSource = Date) {
     this.#source = source;
+  }
+
+  /** Holds a call's answer back `ms` (its latency): on the source's time when it has its own. */
+  wait(ms: number): Promise<void> {
+    return this.#source.callWaits ? this.#source.callWaits(ms) : sleep(ms).then(() => undefined);
   }
 
   /** Current simulated time in milliseconds since the epoch. */

@@ -143,6 +143,9 @@ export class ServiceState {
     return this.#violations.map((violation) => ({ ...violation }));
   }
 
+  /** Calls that arrived and are not answered or closed yet (a test waits for one to be on its way). */
+  callsUnderWay = 0;
+
   /** A number that grows with every event, to order arrivals and answers within one millisecond. */
   nextSequence(): number {
     this.#sequence += 1;

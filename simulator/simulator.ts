@@ -136,6 +136,8 @@ export interface Simulator {
     violations(): string[];
     /** The same breaches with their kind and time, for filtering. */
     violationRecords(): ViolationRecord[];
+    /** Calls that arrived and are not answered or closed yet. */
+    callsUnderWay(): number;
   };
   /** Signs for every signer as if the ceremony ran (opened → in_progress → completed). */
   complete(requestId: string): void;
@@ -393,6 +395,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       calls: () => state.callRecords(),
       violations: () => state.violationLines(),
       violationRecords: () => state.violationRecords(),
+      callsUnderWay: () => state.callsUnderWay,
     },
     complete: (requestId) => {
       if (!complete(requestId)) throw new Error(`no signing request ${requestId}`);

@@ -4,6 +4,7 @@
  * shapes without pulling in the server.
  */
 import type { ServiceVariant } from './variants';
+import type { TimeSource } from './clock';
 
 /** OAuth scopes of the signing service (spec §5). */
 export type Scope =
@@ -34,7 +35,7 @@ export interface SimulatorOptions {
    * virtual clock the app under test runs on, so both sides of every lifetime, hold and
    * Retry-After see the same time; `advanceClock` still moves the service's time alone.
    */
-  timeSource?: { now(): number };
+  timeSource?: TimeSource;
   /**
    * The service played where the spec says "not shown" (success codes, key retention, check
    * order, upload error codes, token and Retry-After forms, extra fields). Default

@@ -100,6 +100,20 @@ export class VirtualClock implements Clock {
     };
   }
 
+  /**
+   * A call on the wire waits `ms` at the far end (a simulated service's latency, on this clock):
+   * while it waits, it is not real work, so time may jump to its end (or to an earlier timer).
+   */
+  async callWaits(ms: number): Promise<void> {
+    const lent = this.#busy > 0 ? 1 : 0;
+    this.#busy -= lent;
+    try {
+      await this.sleep(ms);
+    } finally {
+      this.#busy += lent;
+    }
+  }
+
   /** Timers waiting, for a test's own checks ("nothing is scheduled"). */
   get pendingTimers(): number {
     return this.#queue.length;
@@ -112,23 +126,41 @@ export class VirtualClock implements Clock {
   }
 
   /**
-   * Moves time forward by `ms`, running every timer that falls due, in order, with the real work
-   * each one starts settled before the next (calls marked busy are not waited for: the test says
-   * this much time passes, whatever is on the wire).
+   * Moves time forward by `ms`, running every timer that falls due, in order, each once the real
+   * work the earlier ones started has finished (calls on the wire answered, files written).
    */
-  async advance(ms: number): Promise<void> {
-    const target = this.#elapsed + Math.max(0, ms);
-    await this.#settle(false);
+  async advance(ms: number, options: Pick<RunUntilOptions, 'realLimitMs'> = {}): Promise<void> {
+    await this.#advanceTo(this.#elapsed + Math.max(0, ms), true, options.realLimitMs ?? 20_000);
+  }
+
+  /**
+   * Moves time forward by `ms` whatever is on the wire: for a service that does not answer, whose
+   * calls hang until a deadline on this clock gives them up.
+   */
+  async advanceWhileCallsHang(ms: number): Promise<void> {
+    await this.#advanceTo(this.#elapsed + Math.max(0, ms), false, 20_000);
+  }
+
+  async #advanceTo(target: number, waitForCalls: boolean, realLimitMs: number): Promise<void> {
     for (;;) {
+      await this.#settle(waitForCalls);
+      if (waitForCalls && this.#busy > 0) {
+        const since = performance.now();
+        while (this.#busy > 0 && performance.now() - since < realLimitMs) await realDelay(1);
+        if (this.#busy > 0)
+          throw new Error(
+            `${this.#busy} call(s) stayed on the wire for ${realLimitMs / 1000} s of real time: use advanceWhileCallsHang for a service that does not answer.`,
+          );
+        continue;
+      }
       const next = this.#queue[0];
       if (next === undefined || next.at > target) break;
       this.#queue.shift();
       this.#elapsed = Math.max(this.#elapsed, next.at);
       next.run();
-      await this.#settle(false);
     }
-    this.#elapsed = target;
-    await this.#settle(false);
+    this.#elapsed = Math.max(this.#elapsed, target);
+    await this.#settle(waitForCalls);
   }
 
   /**
@@ -161,6 +193,20 @@ export class VirtualClock implements Clock {
       `${options.what ?? 'The awaited outcome'} did not come within ${Math.round((this.#elapsed - startedAt) / 1000)} s of virtual time` +
         ` (${this.#busy} call(s) on the wire, ${this.#queue.length} timer(s) waiting).`,
     );
+  }
+
+  /**
+   * Lets time run until `work` settles, and returns what it gives (or throws what it throws): a
+   * send or a command that waits for backoffs, spacing and holds on this clock.
+   */
+  async complete<T>(work: Promise<T>, options: RunUntilOptions = {}): Promise<T> {
+    let settled = false;
+    const watched = work.finally(() => {
+      settled = true;
+    });
+    watched.catch(() => undefined);
+    await this.runUntil(() => settled, { what: 'the work', ...options });
+    return watched;
   }
 
   /** Runs until `check` holds and returns the value `read` gives then. */

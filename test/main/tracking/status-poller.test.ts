@@ -1,4 +1,3 @@
-import { clockReading, clockSteppedBy } from '../../support/clocks';
 import { classOf } from '../../../main/batch/document-class';
 import { READ_SPACING_MS } from '../../../main/client/read-spacing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -11,11 +10,13 @@ import {
 import type { PollSchedule } from '../../../main/tracking/poll-schedule';
 import { nextInterval, DEFAULT_POLL_SCHEDULE } from '../../../main/tracking/poll-schedule';
 import { ReadBudget } from '../../../main/tracking/read-budget';
-import { startSimulator, type Simulator } from '../../../simulator/simulator';
-import { batchOfPdfs, makeBatch, openTestDesk, TEST_DESK_CLOCK_AHEAD_MS } from '../../support/batch-harness';
+import type { Simulator } from '../../../simulator/simulator';
+import type { VirtualClock } from '../../../main/time/virtual-clock';
+import { batchOfPdfs, makeBatch } from '../../support/batch-harness';
 import { makeTestClient } from '../../support/client-harness';
 import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
 import { startScriptedServer, tokenWithoutLifetime } from '../../support/scripted-server';
+import { openVirtualDesk, startVirtualSimulator } from '../../support/virtual-world';
 
 /** A schedule compressed for tests: the same shape, in tens of milliseconds. */
 const FAST: PollSchedule = {
@@ -29,14 +30,15 @@ const FAST: PollSchedule = {
 };
 
 let sim: Simulator;
+let clock: VirtualClock;
 let files: TempFolder;
 let desk: Desk;
 let poller: StatusPoller | undefined;
 
 beforeEach(async () => {
-  sim = await startSimulator({ seed: 3, evidenceDelayMs: 300 });
+  ({ sim, clock } = await startVirtualSimulator({ seed: 3, evidenceDelayMs: 300 }));
   files = makeTempFolder();
-  desk = await openTestDesk(sim, files.file('data'));
+  desk = await openVirtualDesk(sim, clock, files.file('data'));
 });
 afterEach(async () => {
   poller?.stop();
@@ -53,7 +55,7 @@ function startPoller(overrides: Partial<StatusPollerOptions> = {}): PollerEvent[
     schedule: FAST,
     readsPerMinute: 6_000,
     // The desk's clock, which stamps its journal (prepared at…).
-    clock: clockReading(() => Date.now() + TEST_DESK_CLOCK_AHEAD_MS),
+    clock,
     ...overrides,
   });
   const events: PollerEvent[] = [];
@@ -66,23 +68,14 @@ function readsOf(): number {
   return sim.state.calls().filter((call) => call.operation === 'readSigningRequest').length;
 }
 
-function until(
-  events: PollerEvent[],
-  predicate: (event: PollerEvent) => boolean,
-  timeoutMs = 10_000,
-): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const timer = setInterval(() => {
-      if (events.some(predicate)) {
-        clearInterval(timer);
-        resolve();
-      } else if (Date.now() - started > timeoutMs) {
-        clearInterval(timer);
-        reject(new Error('timed out waiting for a poller event'));
-      }
-    }, 10);
-  });
+/** Sends a batch, virtual time running until the send has ended. */
+function sent(batchId: string): Promise<unknown> {
+  return clock.complete(desk.engine.send(batchId));
+}
+
+/** Lets virtual time run until the poller has said what `predicate` looks for. */
+function until(events: PollerEvent[], predicate: (event: PollerEvent) => boolean): Promise<void> {
+  return clock.runUntil(() => events.some(predicate), { what: 'the poller event' });
 }
 
 describe('status poller', () => {
@@ -90,14 +83,16 @@ describe('status poller', () => {
     const doomed = await makeBatch(desk, files, 1, 'Doomed');
     // A contract of its own: a second REF-1 would be held back as already sent.
     const kept = await batchOfPdfs(desk, [await writePdf(files, 'Kept 1.pdf')], 'Kept', 'KEPT');
-    await desk.engine.send(doomed.id);
-    await desk.engine.send(kept.id);
+    await sent(doomed.id);
+    await sent(kept.id);
     let keptTracked = false;
     sim.faults.set({ latencyMs: 600 });
     const events = startPoller({ tracks: (batch) => batch.id === doomed.id || keptTracked });
-    await new Promise((resolve) => setTimeout(resolve, 150)); // the read of Doomed is on its way
+    const readsBefore = readsOf();
+    await clock.runUntil(() => sim.state.callsUnderWay() > 0, { what: 'the read of Doomed on its way' });
     await desk.store.delete(doomed.id);
-    await new Promise((resolve) => setTimeout(resolve, 900)); // its answer came back: nowhere to store it
+    // Its answer comes back: nowhere to store it.
+    await clock.runUntil(() => readsOf() > readsBefore, { what: 'the answer to the read of Doomed' });
     sim.faults.set({ latencyMs: 0 });
     keptTracked = true;
     poller!.notifyChanged();
@@ -109,7 +104,7 @@ describe('status poller', () => {
 
   it('reads every open request until it is final, notifies completion once evidence is ready, then stops reading it', async () => {
     const batch = await makeBatch(desk, files, 3);
-    await desk.engine.send(batch.id);
+    await sent(batch.id);
     const events = startPoller({ burst: 10 });
     const [first] = desk.store.get(batch.id)?.documents ?? [];
     sim.complete(first!.send.requestId!);
@@ -142,14 +137,15 @@ describe('status poller', () => {
           (call) => call.operation === 'readSigningRequest' && call.path.endsWith(first!.send.requestId!),
         ).length;
     const before = readsOfFinal();
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    const allBefore = readsOf();
+    // The two others are read on (every 150 ms here) while the final one is not read again.
+    await clock.runUntil(() => readsOf() >= allBefore + 6, { what: 'six more reads of the others' });
     expect(readsOfFinal()).toBe(before);
-    expect(readsOf()).toBeGreaterThan(before);
   });
 
   it('marks a request the service no longer knows as gone, and does not read it again', async () => {
     const batch = await makeBatch(desk, files, 1);
-    await desk.engine.send(batch.id);
+    await sent(batch.id);
     const [document] = desk.store.get(batch.id)?.documents ?? [];
     // Another connection's desk would see the request as not found (spec §5).
     await desk.store.record(batch.id, [
@@ -164,13 +160,14 @@ describe('status poller', () => {
     await until(events, (event) => event.type === 'gone');
     expect(desk.store.get(batch.id)?.documents[0]?.gone).toBe(true);
     const reads = readsOf();
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // An hour later, it was never read again.
+    await clock.advance(3_600_000);
     expect(readsOf()).toBe(reads);
   });
 
   it('marks a request gone only when its service says so, never on a gateway 404 or another 404 code', async () => {
     const batch = await makeBatch(desk, files, 1);
-    await desk.engine.send(batch.id);
+    await sent(batch.id);
     sim.faults.enqueue(
       { kind: 'gateway404', pathPattern: '^/api/v1/signing-requests/' },
       { kind: 'reject', status: 404, code: 'not_found', pathPattern: '^/api/v1/signing-requests/' },
@@ -178,15 +175,15 @@ describe('status poller', () => {
     const events = startPoller();
     // The gateway's HTML 404 and a 404 of another code are passing: the request is read again,
     // found, and never marked gone.
-    await until(events, (event) => event.type === 'status-changed', 25_000);
+    await until(events, (event) => event.type === 'status-changed');
     expect(events.some((event) => event.type === 'gone')).toBe(false);
     expect(desk.store.get(batch.id)?.documents[0]?.gone).toBe(false);
     expect(readsOf()).toBeGreaterThanOrEqual(3);
-  }, 30_000);
+  });
 
   it('keeps a status value the spec never showed, shows it as it is, files it apart, and keeps reading it', async () => {
     const batch = await makeBatch(desk, files, 1);
-    await desk.engine.send(batch.id);
+    await sent(batch.id);
     const server = await startScriptedServer((request) =>
       request.url === '/oauth/token'
         ? tokenWithoutLifetime
@@ -203,7 +200,11 @@ describe('status poller', () => {
             }),
           },
     );
-    const { client } = makeTestClient(server.baseUrl, { clientId: 'desk', clientSecret: 'scripted-secret' });
+    const { client } = makeTestClient(
+      server.baseUrl,
+      { clientId: 'desk', clientSecret: 'scripted-secret' },
+      { clock },
+    );
     try {
       const events = startPoller({ client });
       await until(events, (event) => event.type === 'status-changed');
@@ -216,9 +217,12 @@ describe('status poller', () => {
       const reads = () => server.requests.filter((request) => request.url !== '/oauth/token').length;
       const seen = reads();
       // Read again at the slow pace of an unknown status (600 ms here: request-statuses.test.ts
-      // has the real one), and reads of one request are at least 5 s apart, whatever it asks.
-      await new Promise((resolve) => setTimeout(resolve, 5_600));
-      expect(reads()).toBeGreaterThan(seen);
+      // has the real one), and reads of one request are at least 5 s apart, whatever it asks:
+      // in an hour, one read each read spacing (5.05 s), no more.
+      await clock.advance(3_600_000);
+      const inAnHour = Math.floor(3_600_000 / READ_SPACING_MS);
+      expect(reads() - seen).toBeGreaterThanOrEqual(inAnHour);
+      expect(reads() - seen).toBeLessThanOrEqual(inAnHour + 1);
       expect(events.some((event) => event.type === 'completed' || event.type === 'gone')).toBe(false);
     } finally {
       poller?.stop();
@@ -229,9 +233,9 @@ describe('status poller', () => {
 
   it('waits after a 503, for everyone, then reads again', async () => {
     const batch = await makeBatch(desk, files, 2);
-    await desk.engine.send(batch.id);
+    await sent(batch.id);
     sim.faults.enqueue({ kind: '503', retryAfterSeconds: 1, pathPattern: '^/api/v1/signing-requests/' });
-    const started = Date.now();
+    const started = clock.monotonic();
     // No jitter: the wait after a 503 is its floor, 5 s.
     const events = startPoller({ random: () => 0 });
     await until(events, (event) => event.type === 'poller-state' && event.state === 'waiting');
@@ -244,49 +248,47 @@ describe('status poller', () => {
       events,
       (event) =>
         event.type === 'poller-state' && event.state === 'tracking' && events.indexOf(event) > waitingAt,
-      15_000,
     );
     // The poller's own floor after a 503 (5 s) is longer than the Retry-After (1 s).
-    expect(Date.now() - started).toBeGreaterThanOrEqual(5_000);
+    expect(clock.monotonic() - started).toBeGreaterThanOrEqual(5_000);
     const reads = sim.state.calls().filter((call) => call.operation === 'readSigningRequest');
     expect(Date.parse(reads[1]!.at) - Date.parse(reads[0]!.at)).toBeGreaterThanOrEqual(5_000);
   });
 
   it('paces reads evenly by default: never two within one budget interval', async () => {
     const batch = await makeBatch(desk, files, 12);
-    await desk.engine.send(batch.id);
+    await sent(batch.id);
     poller = new StatusPoller({
       store: desk.store,
       client: desk.client,
+      clock,
       schedule: FAST,
       readsPerMinute: 600,
     });
     const before = sim.state.calls().length;
     poller.start();
     poller.refreshNow();
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await clock.advance(1_500);
     poller.stop();
     const times = sim.state
       .calls()
       .slice(before)
       .filter((call) => call.operation === 'readSigningRequest')
       .map((call) => Date.parse(call.at));
-    // 600 per minute: one every 100 ms, with no burst at the start. The times are when the reads
-    // reached the service, which shares this process's event loop: a busy machine can bring two
-    // arrivals some tens of milliseconds closer. A burst comes milliseconds apart; the count
-    // above bounds the rate.
-    expect(times.length).toBeGreaterThanOrEqual(10);
-    expect(times.length).toBeLessThanOrEqual(16);
+    // 600 per minute: one every 100 ms, with no burst at the start (on one clock: exactly), each
+    // of the 12 requests once (a request is read again only after the read spacing).
+    expect(times.length).toBe(12);
     for (let index = 1; index < times.length; index += 1)
-      expect(times[index]! - times[index - 1]!).toBeGreaterThanOrEqual(50);
+      expect(times[index]! - times[index - 1]!).toBeGreaterThanOrEqual(100);
   });
 
   it('never exceeds its read budget, however many requests are due', async () => {
     const batch = await makeBatch(desk, files, 20);
-    await desk.engine.send(batch.id);
+    await sent(batch.id);
     poller = new StatusPoller({
       store: desk.store,
       client: desk.client,
+      clock,
       schedule: FAST,
       readsPerMinute: 600,
       burst: 3,
@@ -294,52 +296,53 @@ describe('status poller', () => {
     const before = readsOf();
     poller.start();
     poller.refreshNow();
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await clock.advance(1_000);
     poller.stop();
-    // 600 per minute = 10 per second: at most the burst plus 20 in two seconds.
-    const reads = readsOf() - before;
-    expect(reads).toBeGreaterThan(10);
-    expect(reads).toBeLessThanOrEqual(3 + 20 + 1);
+    // 600 per minute = 10 per second: the burst, then one every 100 ms; 20 were due.
+    expect(readsOf() - before).toBe(3 + 10);
   });
 
   it('backs off for as long as Retry-After says when the service answers 429', async () => {
     const batch = await makeBatch(desk, files, 2);
-    await desk.engine.send(batch.id);
+    await sent(batch.id);
     sim.faults.set({ rate429: 1, retryAfterSeconds: 2, pathPattern: 'signing-requests/' });
     const events = startPoller();
     await until(events, (event) => event.type === 'poller-state' && event.state === 'waiting');
     const at429 = sim.state.calls().length;
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await clock.advance(1_999);
     expect(sim.state.calls().length).toBe(at429);
+    await clock.runUntil(() => sim.state.calls().length > at429, { what: 'a read after the wait' });
+    expect(sim.state.violations()).toEqual([]);
   });
 
   it('reads a watched request as often as politeness allows while its ceremony is open, and slows down after', async () => {
     const batch = await makeBatch(desk, files, 1);
-    await desk.engine.send(batch.id);
+    await sent(batch.id);
     // Unwatched, this request would be read every 30 s; watched, as quickly as allowed.
     const slow: PollSchedule = { ...FAST, byAge: [[60_000, 30_000]], oldestMs: 30_000 };
     poller = new StatusPoller({
       store: desk.store,
       client: desk.client,
+      clock,
       schedule: slow,
       readsPerMinute: 6_000,
     });
     poller.start();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await clock.advance(300);
     const [document] = desk.store.get(batch.id)?.documents ?? [];
     const idleReads = readsOf();
     poller.watch(batch.id, document!.draft.id);
-    await new Promise((resolve) => setTimeout(resolve, 10_800));
+    await clock.advance(10_800);
     // At 0 s, 5 s and 10 s: every 5 s, never closer.
     expect(readsOf() - idleReads).toBe(3);
     // Closed: one read to see what the ceremony changed, then back to every 30 s (watched, the
     // next 11 s would hold two reads).
     const beforeClose = readsOf();
     poller.unwatch(batch.id, document!.draft.id, 0);
-    await new Promise((resolve) => setTimeout(resolve, 11_000));
+    await clock.advance(11_000);
     expect(readsOf() - beforeClose).toBe(1);
     expect(sim.state.violations()).toEqual([]);
-  }, 40_000);
+  });
 
   it('slows down as a request ages, and spreads reads with jitter', () => {
     const at = (ageMs: number, attention = false) =>
