@@ -26,10 +26,12 @@ afterEach(async () => {
 const CREATE = '^/api/v1/signing-requests$';
 const PARTICIPANTS = '/participants$';
 
-async function setUp(): Promise<{ sim: Simulator; files: TempFolder; desk: Desk }> {
+async function setUp(
+  overrides: Parameters<typeof openTestDesk>[2] = {},
+): Promise<{ sim: Simulator; files: TempFolder; desk: Desk }> {
   sim = await startSimulator({ seed: 2323 });
   files = makeTempFolder('hollow-exactly-once-');
-  desk = await openTestDesk(sim, files.file('data'), { reuploadBackoffMs: 20 });
+  desk = await openTestDesk(sim, files.file('data'), { reuploadBackoffMs: 20, ...overrides });
   return { sim, files, desk };
 }
 
@@ -57,6 +59,29 @@ describe('an attempt whose outcome is unknown', () => {
     expect(document.send.check).toMatchObject({ reason: 'key_refused', code: 'upload_expired' });
     // The attempt that may have been applied is on record, not only in the question.
     expect(document.send.create?.unknown).toBe(true);
+  });
+});
+
+describe('a pause while a creation is on its way', () => {
+  it('a creation the service made, its answer still missing when the pause gave up on it: the replay after Resume is its own, nothing asked', async () => {
+    // A pause lets calls on their way 20 ms to be answered, no more.
+    const { sim, files, desk } = await setUp({ drainMs: 20 });
+    const batch = await makeBatch(desk, files, 1);
+    // The service makes the request and never answers.
+    sim.faults.enqueue({ kind: 'silentAfter', pathPattern: CREATE });
+    const sending = desk.engine.send(batch.id);
+    while (creations(sim) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    desk.engine.pause(batch.id);
+    expect(await sending).toMatchObject({ state: 'paused' });
+    expect(sim.state.countByExternalReference()).toEqual({ 'REF-1': 1 });
+
+    // Resume: the key is replayed, and the replay is taken as this document's own request.
+    const summary = await desk.engine.send(batch.id);
+    const document = onlyDocument(desk, batch);
+    expect(document.send.check?.reason).toBeUndefined();
+    expect(summary).toMatchObject({ prepared: 1, needsCheck: 0 });
+    expect(document.send.requestId).toBe(sim.state.requests()[0]!.id);
+    expect(sim.state.countByExternalReference()).toEqual({ 'REF-1': 1 });
   });
 });
 
