@@ -24,6 +24,8 @@ import {
 } from 'playwright-core';
 import { expect } from 'vitest';
 import type { CeremonyOpener } from '../../main/app/ports';
+import type { DeskService } from '../../main/app/desk-service';
+import type { InvokeChannel } from '../../shared/ipc/contract';
 import { launchBrowserHost, profileRegistry, type LaunchedBrowserHost } from '../../main/browser-host/launch';
 import { createKeytarCredentialStore } from '../../main/credentials/credential-store';
 import { createJsonLogger } from '../../main/log';
@@ -36,6 +38,16 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const DIST = join(ROOT, 'dist');
 
 export type HostKind = 'browser' | 'electron';
+
+/** A call main takes only when the test says: the way to make an answer come late, without a clock. */
+export interface HeldCall {
+  /** Resolves when the page's call has reached main (and is held there). */
+  readonly arrived: Promise<void>;
+  /** Lets main take the call. */
+  release(): void;
+  /** Resolves once main has answered it (the answer is then on its way to the page). */
+  readonly answered: Promise<void>;
+}
 
 export interface App {
   readonly host: HostKind;
@@ -57,6 +69,14 @@ export interface App {
    * goes to main once, to be stored; it must never come back.
    */
   readonly bridgeFramesToPage: string[];
+  /**
+   * Browser host only (empty for Electron): the channels of the calls main took, in the order it
+   * took them — the app's own log of what the page asked, for "nothing was asked" after a known
+   * later call instead of a wait.
+   */
+  readonly callsToMain: readonly string[];
+  /** Browser host only: main takes the next call on `channel` only once the test releases it. */
+  holdNextCall(channel: InvokeChannel): HeldCall;
   /** Answers the next file dialog (open or save) with these paths; null cancels it. */
   answerNextDialog(paths: string | readonly string[] | null): Promise<void>;
   /**
@@ -221,6 +241,7 @@ async function launchBrowser(files: TempFolder, sim: Simulator, options: LaunchO
       void dialog.dismiss();
     }
   });
+  const { callsToMain, holdNextCall } = watchCalls(host.service);
   await page.goto(host.url);
   return {
     host: 'browser',
@@ -232,6 +253,8 @@ async function launchBrowser(files: TempFolder, sim: Simulator, options: LaunchO
     consoleErrors,
     logLines: () => [...lines],
     bridgeFramesToPage,
+    callsToMain,
+    holdNextCall,
     screenshot: (name) => screenshotOf(page, files, name, true),
     async answerNextDialog(paths) {
       // The browser host's stand-in for a file dialog is a prompt: several paths are separated by ";".
@@ -245,6 +268,51 @@ async function launchBrowser(files: TempFolder, sim: Simulator, options: LaunchO
       await host.close();
       await sim.close();
       files.remove();
+    },
+  };
+}
+
+/** A promise and the function that resolves it. */
+function signal(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = () => {};
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}
+
+/**
+ * Wraps each of the service's handlers, which the host looks up by channel at every call: main's
+ * calls are logged in order, and the next call on a held channel waits for the test's release.
+ */
+function watchCalls(service: DeskService): Pick<App, 'callsToMain' | 'holdNextCall'> {
+  const callsToMain: string[] = [];
+  const holds = new Map<string, { arrive(): void; released: Promise<void>; answer(): void }>();
+  const handlers = service.handlers as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  for (const [channel, handler] of Object.entries(handlers)) {
+    handlers[channel] = async (...args) => {
+      callsToMain.push(channel);
+      const hold = holds.get(channel);
+      if (!hold) return handler(...args);
+      holds.delete(channel);
+      hold.arrive();
+      await hold.released;
+      try {
+        return await handler(...args);
+      } finally {
+        hold.answer();
+      }
+    };
+  }
+  return {
+    callsToMain,
+    holdNextCall(channel) {
+      if (holds.has(channel)) throw new Error(`a call on ${channel} is held already`);
+      const arrived = signal();
+      const released = signal();
+      const answered = signal();
+      holds.set(channel, { arrive: arrived.resolve, released: released.promise, answer: answered.resolve });
+      return { arrived: arrived.promise, release: released.resolve, answered: answered.promise };
     },
   };
 }
@@ -318,6 +386,10 @@ async function launchElectron(files: TempFolder, sim: Simulator): Promise<App> {
     consoleErrors,
     logLines: () => (existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').filter(Boolean) : []),
     bridgeFramesToPage: [],
+    callsToMain: [],
+    holdNextCall() {
+      throw new Error('Holding a call is for the browser host only (Electron runs main out of reach).');
+    },
     screenshot: (name) => screenshotOf(page, files, name, false),
     reportsFolder: undefined,
     async saveNextReport(batchName) {

@@ -5,7 +5,7 @@
  * style: good news, not an amber warning.
  */
 import type { Locator } from 'playwright-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { launchApp, type App } from './app-harness';
 import {
   createBatch,
@@ -26,15 +26,14 @@ afterEach(async () => {
 
 /** Waits until `target` holds the focus; fails with what holds it instead. */
 async function focused(target: Locator): Promise<void> {
-  const started = Date.now();
-  for (;;) {
-    if (await target.evaluate((element) => element === document.activeElement)) return;
-    if (Date.now() - started > 10_000) {
+  await vi.waitFor(
+    async () => {
+      if (await target.evaluate((element) => element === document.activeElement)) return;
       const holder = await target.page().evaluate(() => document.activeElement?.outerHTML.slice(0, 120));
       throw new Error(`the focus is on ${holder}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+    },
+    { timeout: 10_000, interval: 50 },
+  );
 }
 
 describe('the focus after a dialog’s own action, in Chromium', () => {

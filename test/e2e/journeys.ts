@@ -7,7 +7,7 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { Locator, Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import { normalizeFilename } from '../../shared/service/filename';
 import { startSimulator } from '../../simulator/simulator';
 import { ALL_SCOPES } from '../../simulator/types';
@@ -25,13 +25,14 @@ export interface Journey {
   run(app: App): Promise<void>;
 }
 
-/** Waits until `condition` holds (polling), or fails after `timeoutMs`. */
+/** Waits until `condition` holds (checked every `everyMs`), or fails after `timeoutMs`. */
 export async function eventually(condition: () => boolean, timeoutMs = 10_000, everyMs = 50): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
+  await vi.waitFor(
+    () => {
+      if (!condition()) throw new Error('condition not met in time');
+    },
+    { timeout: timeoutMs, interval: everyMs },
+  );
 }
 
 /** A client only this run knows, so a leak of its secret cannot be mistaken for anything else. */
@@ -533,14 +534,15 @@ async function focusedElement(page: Page): Promise<{ text: string; rowReference:
 
 /** Waits until `target` has the focus, or fails with where the focus is instead. */
 async function expectFocusOn(target: Locator, timeoutMs = 5_000): Promise<void> {
-  const started = Date.now();
-  while (!(await target.evaluate((element) => element === document.activeElement))) {
-    if (Date.now() - started > timeoutMs)
+  await vi.waitFor(
+    async () => {
+      if (await target.evaluate((element) => element === document.activeElement)) return;
       throw new Error(
         `the focus is not on the expected element: ${JSON.stringify(await focusedElement(target.page()))}`,
       );
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+    },
+    { timeout: timeoutMs, interval: 50 },
+  );
 }
 
 /**
@@ -611,14 +613,17 @@ export const needsYourCheck: Journey = {
     // A slow read of the request: the dialog says what it waits for, and stays open meanwhile.
     sim.faults.set({ latencyMs: 1_500, pathPattern: '^/api/v1/signing-requests/' });
     await dialog.getByRole('button', { name: 'Link this request' }).click();
-    await dialog
+    const checking = dialog
       .getByRole('status')
-      .filter({ hasText: `Checking ${request!.id} at the service…` })
-      .waitFor();
+      .filter({ hasText: `Checking ${request!.id} at the service…` });
+    await checking.waitFor();
     expect(await dialog.getByRole('button', { name: 'Close' }).getAttribute('aria-disabled')).toBe('true');
+    // Escape while main checks: once the page has handled the key and drawn a frame since, the
+    // dialog is still open, still checking (the service has not answered: nothing else closed it).
     await page.keyboard.press('Escape');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await page.evaluate(() => new Promise((drawn) => requestAnimationFrame(drawn)));
     expect(await dialog.isVisible()).toBe(true);
+    expect(await checking.count(), 'still checking when the dialog was looked at').toBe(1);
     await dialog.waitFor({ state: 'hidden', timeout: 30_000 });
     sim.faults.set({ latencyMs: 0, pathPattern: undefined });
 

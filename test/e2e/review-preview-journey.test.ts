@@ -8,7 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import type { Locator } from 'playwright-core';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { launchApp, type App } from './app-harness';
 import { seriousViolations } from './axe-scan';
 import {
@@ -63,12 +63,14 @@ function inkOf(canvas: Locator): Promise<number> {
 
 /** Waits until the canvas is drawn (has ink, and as much as `drawn` wants), and gives how much. */
 async function inkedCanvas(canvas: Locator, drawn: (ink: number) => boolean = () => true): Promise<number> {
-  for (const started = Date.now(); Date.now() - started < 15_000;) {
-    const ink = await inkOf(canvas);
-    if (ink > 0 && drawn(ink)) return ink;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('the canvas stayed blank');
+  return vi.waitFor(
+    async () => {
+      const ink = await inkOf(canvas);
+      if (ink > 0 && drawn(ink)) return ink;
+      throw new Error('the canvas stayed blank');
+    },
+    { timeout: 15_000, interval: 50 },
+  );
 }
 
 describe('review before sending, and the document in view, in Chromium', () => {
@@ -115,17 +117,23 @@ describe('review before sending, and the document in view, in Chromium', () => {
     const confirm = review.getByRole('button', { name: `Send 3 documents to ${host}` });
     await expect(confirm.evaluate((element) => element === document.activeElement)).resolves.toBe(true);
 
-    // Escape cancels: nothing reached the service, and the focus is back on "Send batch".
+    // Escape cancels: the focus is back on "Send batch", and nothing was asked of main.
+    const callsAtEscape = app.callsToMain.length;
     await page.keyboard.press('Escape');
     await review.waitFor({ state: 'hidden' });
     await expect(send.evaluate((element) => element === document.activeElement)).resolves.toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 500));
     expect(sim.state.uploads()).toHaveLength(0);
     expect(sim.state.requests()).toHaveLength(0);
 
     // Confirmed: exactly the three go, once each, and the summary says so.
     await sendBatch(page);
     await page.getByText('3 documents sent; they are waiting for signatures.').waitFor({ timeout: 30_000 });
+    // Main's own log, in order, from the Escape on: the review asked anew, then its one start (a
+    // start asked by the Escape would come first), so the Escape sent nothing.
+    const sendingAfterEscape = app.callsToMain
+      .slice(callsAtEscape)
+      .filter((channel) => channel.startsWith('sending.'));
+    expect(sendingAfterEscape).toEqual(['sending.review', 'sending.start']);
     expect(sim.state.countByExternalReference()).toEqual({
       'RH-2026-0142': 1,
       'NDA-2026-017': 1,

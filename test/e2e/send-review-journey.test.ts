@@ -5,6 +5,7 @@
  * review is what goes. "Resume sending" continues what was queued only: a document added while
  * the batch was paused waits for its own review.
  */
+import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { launchApp, type App } from './app-harness';
 import { writePdf } from '../support/pdf-files';
@@ -24,6 +25,16 @@ afterEach(async () => {
   app = undefined;
   expect(errors, 'the app page logged errors').toEqual([]);
 });
+
+/** The class main gives each document of the batch `name` (sorted), read through the page's bridge. */
+async function documentClasses(page: Page, name: string): Promise<string[]> {
+  return page.evaluate(async (batchName) => {
+    const batches = await window.desk?.batches.list();
+    const batch = batches?.ok ? batches.value.find((summary) => summary.name === batchName) : undefined;
+    const detail = batch ? await window.desk?.batches.get(batch.id) : undefined;
+    return detail?.ok ? detail.value.documents.map((document) => document.class).sort() : [];
+  }, name);
+}
 
 describe('the review is what is sent, in Chromium', () => {
   it('a batch changed while its review is open: confirming sends nothing, says why in the dialog, and "Review again" sends the new state', async () => {
@@ -67,7 +78,9 @@ describe('the review is what is sent, in Chromium', () => {
     const again = review.getByRole('button', { name: 'Review again' });
     await expect(again.evaluate((element) => element === document.activeElement)).resolves.toBe(true);
     expect(await review.getByRole('button', { name: /^Send \d+ documents? to / }).count()).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Main refused the start before queuing anything: its store holds every document unsent, so
+    // nothing can leave later either; the service has seen no upload.
+    expect(await documentClasses(page, 'Changing batch')).toEqual(['not_sent', 'not_sent', 'not_sent']);
     expect(sim.state.uploads()).toHaveLength(0);
 
     // Reviewed again (main's fresh account, the refusal gone), confirming sends the batch as it is now.
@@ -172,8 +185,15 @@ describe('the review is what is sent, in Chromium', () => {
 
     // The three go; the fourth is left for "Send batch", which reviews it.
     const send = page.getByRole('button', { name: 'Send batch' });
+    // Enabled once none is on its way any more (else "Resume sending" stands there): the sending is
+    // over, so what the service holds now is all it gets.
     await send.and(page.locator(':enabled')).waitFor({ timeout: 30_000 });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await documentClasses(page, 'Paused batch')).toEqual([
+      'not_sent',
+      'waiting',
+      'waiting',
+      'waiting',
+    ]);
     expect(Object.keys(sim.state.countByExternalReference()).sort()).toEqual([
       'NDA-2026-017',
       'RH-2026-0142',

@@ -4,7 +4,6 @@
  * request it finds, or sends the document as a new request when the service has none. A
  * reference the service holds twice is a duplicate the app let through, and fails the test.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'vitest';
 import { phaseOf } from '../../main/batch/batch-state';
 import type { SendEngine } from '../../main/batch/send-engine';
@@ -33,14 +32,15 @@ export async function answerChecks(
     const [request] = held;
     if (request) {
       let outcome = await engine.linkRequest(batchId, document.draft.id, request.id);
-      // The service could not be reached to check the id (a storm, a Retry-After the read must
-      // wait out): the user tries again a moment later, as the message asks.
+      // The service could not be reached to check the id (a storm): the user tries again, as the
+      // message asks. No pause of the test's own: each read already waits out the service's
+      // Retry-After and backs off between its attempts (the client's politeness), so a try is
+      // never sooner than the service allows.
       for (
         let tries = 1;
         !outcome.ok && outcome.refusal === 'service_unreachable' && tries < 10;
         tries += 1
       ) {
-        await sleep(1_000);
         outcome = await engine.linkRequest(batchId, document.draft.id, request.id);
       }
       // A service whose reads do not show the reference: the user saw at the service that it

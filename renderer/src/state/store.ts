@@ -354,7 +354,8 @@ export const useDesk = create<DeskState & WaitsState & DeskActions>((setState, g
       if (batch) {
         set((state) => withBatchSummary(state, batch));
         // Opened only if the person is still where they asked for it: one who went elsewhere
-        // meanwhile is not taken away (the new batch is in the list).
+        // meanwhile, or clicked Batches again (a new screen object, by `navigate`), is not taken
+        // away; the new batch is in the list.
         if (get().screen === from) get().navigate({ name: 'batch', batchId: batch.id });
       }
     },
