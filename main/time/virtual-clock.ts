@@ -31,8 +31,13 @@ export interface RunUntilOptions {
   readonly what?: string;
 }
 
-/** Active requests (not handles) of libuv that mean real I/O is under way. */
-const REAL_WORK = /^(FSReq|FileHandleCloseReq|GetAddrInfoReqWrap|ConnectWrap|WriteWrap|ShutdownWrap)/;
+/**
+ * Active requests (not handles) of libuv that mean real I/O is under way. `CloseReq` is the close
+ * that ends `fs.promises.readFile` (and a closing socket): without it, time could jump while a
+ * file read is all but done.
+ */
+const REAL_WORK =
+  /^(FSReq|FileHandleCloseReq|CloseReq|GetAddrInfoReqWrap|ConnectWrap|WriteWrap|ShutdownWrap)/;
 
 function realWorkPending(): boolean {
   return process.getActiveResourcesInfo().some((name) => REAL_WORK.test(name));
