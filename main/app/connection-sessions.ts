@@ -213,7 +213,13 @@ export class ConnectionSessions {
     const fresh = remembered && remembered.until > this.#clock.now() ? remembered : undefined;
     const adoption = fresh
       ? { ok: false as const, reason: fresh.reason }
-      : await adoptOlderBatch(this.#deps.dataDir.store, batch, active.client, this.#stopAdopting.signal);
+      : await adoptOlderBatch(
+          this.#deps.dataDir.store,
+          batch,
+          active.client,
+          this.#stopAdopting.signal,
+          this.#clock,
+        );
     if (!adoption.ok) {
       if (!fresh) {
         // The service's own "not mine" holds for this run; a failure to ask holds for a

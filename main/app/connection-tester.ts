@@ -13,6 +13,7 @@ export function connectionTester(
     const result = await testConnection(connection, {
       logger,
       ...(tuning.retry ? { retry: tuning.retry } : {}),
+      ...(tuning.clock ? { clock: tuning.clock } : {}),
     });
     if (!result.ok) return { ok: false, code: result.code, message: result.message };
     return {

@@ -8,6 +8,7 @@ import type { ProfileRegistry } from './ports';
 import { createKeytarCredentialStore, type CredentialStore } from '../credentials/credential-store';
 import { watchKeychain, type KeychainWaits } from '../credentials/keychain-watch';
 import { createProfileStore, type ProfileResult, type ProfileStore } from '../credentials/profile-store';
+import type { Clock } from '../time/clock';
 
 async function valueOf<T>(result: Promise<ProfileResult<T>>): Promise<T> {
   const answer = await result;
@@ -32,13 +33,15 @@ export function profileRegistryOver(store: ProfileStore, keychainWaits?: Keychai
 
 /**
  * The app's profiles: `<dataDir>/profiles.json` with secrets in `credentials` (by default the OS
- * keychain, through keytar), whose waits are watched.
+ * keychain, through keytar), whose waits are watched on `clock` (the system's unless a test
+ * passes its virtual one).
  */
 export function openProfileRegistry(
   dataDir: string,
   credentials: CredentialStore = createKeytarCredentialStore(),
+  clock?: Clock,
 ): ProfileRegistry {
-  const watched = watchKeychain(credentials);
+  const watched = watchKeychain(credentials, clock ? { clock } : {});
   return profileRegistryOver(
     createProfileStore({ dataDir, credentials: watched.credentials }),
     watched.waits,

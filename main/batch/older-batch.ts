@@ -8,6 +8,7 @@
 import type { ServiceClient } from '../client/service-client';
 import { isNotFoundAtService } from '../client/service-failure';
 import type { BatchStore } from '../store/batch-store';
+import { systemClock, type Clock } from '../time/clock';
 import type { BatchState } from './batch-state';
 
 /** True for a batch an earlier version sent: not bound, yet some document has gone to a service. */
@@ -43,13 +44,14 @@ const PROOF_TIMEOUT_MS = 10_000;
  * Binds `batch` (an older one) to `client`'s connection when that service holds every one of
  * its requests, each with its document's reference: an earlier version could split a batch
  * across two services, and one request proves nothing for the others. Says why not otherwise;
- * nothing is recorded then.
+ * nothing is recorded then. The proof's deadline runs on `clock` (the app's one clock).
  */
 export async function adoptOlderBatch(
   store: BatchStore,
   batch: BatchState,
   client: ServiceClient,
   signal?: AbortSignal,
+  clock: Clock = systemClock,
 ): Promise<Adoption> {
   const where = `${client.address.baseUrl} (client ${client.address.clientId})`;
   const earlier = 'This batch was sent by an earlier version of the app, which did not record its connection';
@@ -60,37 +62,47 @@ export async function adoptOlderBatch(
       answered: true, // nothing to ask about until one of its documents holds a request
       reason: `This batch was started by an earlier version of the app, which did not record its connection, and none of its documents has a signing request yet that would show where it went. Make the connection it was sent with the active one, then press Send: it is continued with that connection only.`,
     };
-  const deadline = AbortSignal.timeout(PROOF_TIMEOUT_MS);
-  const bound = signal ? AbortSignal.any([signal, deadline]) : deadline;
-  for (const document of withRequests) {
-    const requestId = document.send.requestId as string;
-    let read: Awaited<ReturnType<ServiceClient['getSigningRequest']>>;
-    try {
-      // Raced against the deadline too: a token request on the way is not abortable.
-      const reading = client.getSigningRequest(requestId, { maxAttempts: 2, signal: bound });
-      reading.catch(() => undefined);
-      read = await Promise.race([reading, rejectedWhenAborted(bound)]);
-    } catch {
-      // Aborted: the service took too long to answer (or the app is closing). Asked again later.
-      return {
-        ok: false,
-        reason: `${earlier}, and ${where} did not answer within ${PROOF_TIMEOUT_MS / 1000} s whether it holds its requests. The app asks again in a minute; it is tracked only with the connection that holds them.`,
-      };
+  const deadline = new AbortController();
+  // Housekeeping only: it must not keep a command-line run alive once the proof has ended.
+  const endDeadline = clock.timer(
+    PROOF_TIMEOUT_MS,
+    () => deadline.abort(new DOMException('The proof took too long.', 'TimeoutError')),
+    true,
+  );
+  const bound = signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal;
+  try {
+    for (const document of withRequests) {
+      const requestId = document.send.requestId as string;
+      let read: Awaited<ReturnType<ServiceClient['getSigningRequest']>>;
+      try {
+        // Raced against the deadline too: a token request on the way is not abortable.
+        const reading = client.getSigningRequest(requestId, { maxAttempts: 2, signal: bound });
+        reading.catch(() => undefined);
+        read = await Promise.race([reading, rejectedWhenAborted(bound)]);
+      } catch {
+        // Aborted: the service took too long to answer (or the app is closing). Asked again later.
+        return {
+          ok: false,
+          reason: `${earlier}, and ${where} did not answer within ${PROOF_TIMEOUT_MS / 1000} s whether it holds its requests. The app asks again in a minute; it is tracked only with the connection that holds them.`,
+        };
+      }
+      if (!read.ok)
+        return {
+          ok: false,
+          answered: isNotFoundAtService(read.error),
+          reason: `${earlier}, and ${where} could not show that it holds its request for ${document.draft.externalReference} (${read.error.message}). Make the connection it was sent with the active one (Connections) to track it; it is then tracked with that connection only.`,
+        };
+      const reference = read.value.external_reference;
+      if (reference !== undefined && reference !== document.draft.externalReference)
+        return {
+          ok: false,
+          answered: true,
+          reason: `${earlier}, and the request ${requestId} at ${where} belongs to another reference (${reference}), not ${document.draft.externalReference}. Make the connection it was sent with the active one (Connections) to track it.`,
+        };
     }
-    if (!read.ok)
-      return {
-        ok: false,
-        answered: isNotFoundAtService(read.error),
-        reason: `${earlier}, and ${where} could not show that it holds its request for ${document.draft.externalReference} (${read.error.message}). Make the connection it was sent with the active one (Connections) to track it; it is then tracked with that connection only.`,
-      };
-    const reference = read.value.external_reference;
-    if (reference !== undefined && reference !== document.draft.externalReference)
-      return {
-        ok: false,
-        answered: true,
-        reason: `${earlier}, and the request ${requestId} at ${where} belongs to another reference (${reference}), not ${document.draft.externalReference}. Make the connection it was sent with the active one (Connections) to track it.`,
-      };
+    await store.bindConnection(batch.id, client.address);
+    return { ok: true };
+  } finally {
+    endDeadline();
   }
-  await store.bindConnection(batch.id, client.address);
-  return { ok: true };
 }
