@@ -1,13 +1,15 @@
 import { expect } from 'vitest';
 import { connectionTester } from '../../main/app/connection-tester';
 import { createDeskService, type DeskService, type DeskServiceDeps } from '../../main/app/desk-service';
-import type { DemoProvider } from '../../main/app/ports';
-import { profileRegistry } from '../../main/browser-host/launch';
+import type { CeremonyOpener, DemoProvider, Dialogs } from '../../main/app/ports';
+import { openProfileRegistry } from '../../main/app/profile-registry';
 import type { CredentialStore } from '../../main/credentials/credential-store';
 import type { DataDir } from '../../main/desk-core';
 import { silentLogger } from '../../main/log';
 import type { DeskHandlers } from '../../shared/ipc/contract';
 import type { EngineStateView } from '../../shared/ipc/views';
+import type { Clock } from '../../main/time/clock';
+import type { VirtualClock } from '../../main/time/virtual-clock';
 import type { Simulator } from '../../simulator/simulator';
 import { writePdf, type TempFolder } from './pdf-files';
 
@@ -25,38 +27,61 @@ export function createTestDeskService(
     readonly demo?: DemoProvider;
     /** The OS's preferred locales (default: none, so English). */
     readonly systemLocales?: readonly string[];
+    /**
+     * The one clock of the desk: its connections (client, engine, poller), connection tests and
+     * keychain notice. A test on a `VirtualClock` passes it here, and opens `dataDir` and its
+     * simulators on it too; without it, the system's.
+     */
+    readonly clock?: Clock;
+    readonly dialogs?: Partial<Dialogs>;
+    readonly ceremony?: CeremonyOpener;
   } = {},
 ): DeskService {
+  const tuning = { ...TEST_TUNING, ...(options.clock ? { clock: options.clock } : {}) };
   return createDeskService({
     host: 'browser',
     version: 'test',
     dataDir,
-    profiles: profileRegistry(dataDir.path, credentials),
+    profiles: openProfileRegistry(dataDir.path, credentials, options.clock),
     dialogs: {
       pickPdfs: async () => [],
       pickFolder: async () => undefined,
       pickManifest: async () => undefined,
       pickReportPath: async () => undefined,
+      ...options.dialogs,
     },
-    ceremony: { open: async () => undefined },
+    ceremony: options.ceremony ?? { open: async () => undefined },
     notifier: { notify: () => undefined },
     emit: options.emit ?? (() => undefined),
     ...(options.demo ? { demo: options.demo } : {}),
     logger: silentLogger,
-    tuning: TEST_TUNING,
+    tuning,
     systemLocales: () => options.systemLocales ?? [],
-    testConnection: connectionTester(silentLogger, TEST_TUNING),
+    testConnection: connectionTester(silentLogger, tuning),
   });
 }
 
-/** Polls `probe` until it gives a value, or fails naming `what`. */
+/** Polls `probe` (in real time) until it gives a value, or fails naming `what`. */
 export async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
   for (const started = Date.now(); Date.now() - started < ms;) {
     const value = await probe();
     if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
   throw new Error(`${what}: not within ${ms} ms`);
+}
+
+/**
+ * Lets `clock`'s time run until `probe` gives a value (virtual waits pass at once, calls on the
+ * wire are waited for), or fails naming `what` after `withinMs` of virtual time (default an hour).
+ */
+export function outcome<T>(
+  clock: VirtualClock,
+  what: string,
+  probe: () => Promise<T | undefined>,
+  withinMs = 3_600_000,
+): Promise<T> {
+  return clock.when(probe, { what, withinMs });
 }
 
 /**
@@ -70,11 +95,15 @@ export async function sendAsReviewed(handlers: DeskHandlers, batchId: string): P
   return handlers['sending.start'](batchId, review.reviewed);
 }
 
-/** A batch of one PDF (one signer) sent with the active connection, until prepared; its id. */
+/**
+ * A batch of one PDF (one signer) sent with the active connection, until prepared (on `clock`'s
+ * time when given); its id.
+ */
 export async function sendOneDocumentBatch(
   handlers: DeskHandlers,
   files: TempFolder,
   reference: string,
+  clock?: VirtualClock,
 ): Promise<string> {
   const batch = await handlers['batches.create'](reference);
   await handlers['documents.addPaths'](batch.id, [await writePdf(files, `${reference}.pdf`, reference)]);
@@ -84,9 +113,11 @@ export async function sendOneDocumentBatch(
     recipients: [{ participant_type: 'signer', role: 'Employee', name: 'Ann', email: 'ann@example.com' }],
   });
   await sendAsReviewed(handlers, batch.id);
-  await until(`${reference} prepared`, async () =>
-    (await handlers['batches.get'](batch.id)).documents[0]?.phase === 'prepared' ? true : undefined,
-  );
+  const prepared = async () =>
+    (await handlers['batches.get'](batch.id)).documents[0]?.phase === 'prepared' ? true : undefined;
+  await (clock
+    ? outcome(clock, `${reference} prepared`, prepared)
+    : until(`${reference} prepared`, prepared));
   return batch.id;
 }
 

@@ -7,27 +7,34 @@ import {
   createMemoryCredentialStore,
   type CredentialStore,
 } from '../../../main/credentials/credential-store';
+import { READ_SPACING_MS } from '../../../main/client/read-spacing';
 import { connect, openDataDir, type DataDir } from '../../../main/desk-core';
 import { Secret } from '../../../main/secret';
+import type { VirtualClock } from '../../../main/time/virtual-clock';
 import type { DeskHandlers, EventPayload } from '../../../shared/ipc/contract';
 import {
   createTestDeskService,
   expectNoForeignReads as expectNoForeignReadsAt,
+  outcome,
   sendAsReviewed,
   sendOneDocumentBatch,
-  until,
 } from '../../support/desk-service-harness';
 import { sendingAsEarlierVersion } from '../../support/earlier-version';
-import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
+import { DEMO_CLIENT, type Simulator } from '../../../simulator/simulator';
 import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
+import { startVirtualSimulator } from '../../support/virtual-world';
 
 /**
  * Connections changing under open batches (found by an outside review): a profile saved again,
  * moved, deleted and added back, two profiles for one service, a missing secret, a refresh of
  * a draft. Every batch keeps its own connection and is tracked until final without a restart.
+ *
+ * Both services, the data folder, the desk and the keychain's delays are on one virtual clock:
+ * the read spacing and the keychain's prompts pass at once, in the order they would in real time.
  */
 
 let files: TempFolder;
+let clock: VirtualClock;
 let dataDir: DataDir;
 let sandbox: Simulator;
 let production: Simulator;
@@ -40,6 +47,7 @@ const keychainDelayMs = new Map<string, number>();
 
 function openService(): void {
   service = createTestDeskService(dataDir, credentials, {
+    clock,
     emit: (event, payload) => {
       emitted.push({ event, payload });
     },
@@ -49,9 +57,9 @@ function openService(): void {
 
 beforeEach(async () => {
   files = makeTempFolder('two-connections-');
-  sandbox = await startSimulator({ seed: 11 });
-  production = await startSimulator({ seed: 12 });
-  const opened = await openDataDir(files.file('data'));
+  ({ sim: sandbox, clock } = await startVirtualSimulator({ seed: 11 }));
+  ({ sim: production } = await startVirtualSimulator({ seed: 12 }, clock));
+  const opened = await openDataDir(files.file('data'), { clock });
   if (!opened.ok) throw new Error(opened.message);
   dataDir = opened.value;
   const memory = createMemoryCredentialStore();
@@ -61,7 +69,7 @@ beforeEach(async () => {
     ...memory,
     readSecret: async (name) => {
       const ms = keychainDelayMs.get(name);
-      if (ms) await sleep(ms);
+      if (ms) await clock.sleep(ms);
       return memory.readSecret(name);
     },
   };
@@ -79,17 +87,15 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  await service.close();
+  await clock.complete(service.close());
   await dataDir.close();
   await sandbox.close();
   await production.close();
   files.remove();
 });
 
-const sendBatch = (reference: string) => sendOneDocumentBatch(handlers, files, reference);
+const sendBatch = (reference: string) => sendOneDocumentBatch(handlers, files, reference, clock);
 const expectNoForeignReads = () => expectNoForeignReadsAt([sandbox, production]);
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function draftBatch(reference: string, count = 1): Promise<string> {
   const batch = await handlers['batches.create'](reference);
@@ -107,7 +113,8 @@ async function draftBatch(reference: string, count = 1): Promise<string> {
 }
 
 async function allPrepared(batchId: string, ms = 30_000) {
-  await until(
+  await outcome(
+    clock,
     `${batchId} prepared`,
     async () =>
       (await handlers['batches.get'](batchId)).documents.every((d) => d.phase === 'prepared')
@@ -133,9 +140,10 @@ it('re-saving a non-active profile (e.g. new secret) keeps its open requests tra
     secret: DEMO_CLIENT.clientSecret,
   });
   sandbox.complete(sandbox.state.requests()[0]!.id);
-  await sleep(5_200);
+  await clock.advance(READ_SPACING_MS);
   await handlers['tracking.refreshNow']();
-  const final = await until(
+  const final = await outcome(
+    clock,
     'A1 completed',
     async () => {
       const [d] = (await handlers['batches.get'](batchId)).documents;
@@ -161,7 +169,8 @@ it('editing a profile to a new address: batches bound to the old address say so 
     clientId: DEMO_CLIENT.clientId,
     secret: DEMO_CLIENT.clientSecret,
   });
-  await sleep(500);
+  // At once: no time passes, only what the save set going finishes.
+  await clock.advance(0);
   const detail = await handlers['batches.get'](batchId);
   expect(detail.connectionProblem).toMatch(/no longer among your connections/);
 }, 60_000);
@@ -179,9 +188,10 @@ it('deleted then re-added connection: tracking resumes by itself and the problem
     secret: DEMO_CLIENT.clientSecret,
   });
   sandbox.complete(sandbox.state.requests()[0]!.id);
-  await sleep(5_200);
+  await clock.advance(READ_SPACING_MS);
   await handlers['tracking.refreshNow'](); // the global "Refresh statuses now"
-  const final = await until(
+  const final = await outcome(
+    clock,
     'A3 completed',
     async () => ((await handlers['batches.get'](batchId)).documents[0]?.tracking?.final ? true : undefined),
     10_000,
@@ -210,10 +220,13 @@ it('re-saving the ACTIVE profile while its batch sends does not leave the batch 
 it('deleting the active profile while its batch sends: the batch says its connection is gone (not silently idle/running)', async () => {
   await handlers['profiles.activate']('Sandbox');
   const batchId = await draftBatch('A5', 8);
+  // Each call takes 100 ms at the service: the batch is mid-send when its profile goes.
+  sandbox.faults.set({ latencyMs: 100 });
   await sendAsReviewed(handlers, batchId);
-  await sleep(30);
-  await handlers['profiles.delete']('Sandbox');
-  await sleep(2_000);
+  await clock.runUntil(() => preparedOf(batchId) >= 1, { what: 'the first document of A5 prepared' });
+  expect(preparedOf(batchId)).toBeLessThan(8);
+  await clock.complete(handlers['profiles.delete']('Sandbox'));
+  await clock.advance(2_000);
   const detail = await handlers['batches.get'](batchId);
   expect(detail.connectionProblem ?? '').toMatch(/no longer among your connections/);
 }, 60_000);
@@ -225,12 +238,12 @@ for (const delayMs of [250, 400]) {
     keychainDelayMs.set('Sandbox', delayMs);
     keychainDelayMs.set('Production', 20);
     const first = sendAsReviewed(handlers, batchId);
-    await sleep(50);
-    await handlers['profiles.activate']('Production');
+    await clock.advance(50);
+    await clock.complete(handlers['profiles.activate']('Production'));
     const second = sendAsReviewed(handlers, batchId);
-    await Promise.allSettled([first, second]);
+    await clock.complete(Promise.allSettled([first, second]));
     await allPrepared(batchId);
-    await sleep(1_000); // anything still on its way arrives
+    await clock.advance(1_000); // anything still on its way arrives
     const atSandbox = Object.keys(sandbox.state.countByExternalReference());
     const atProduction = Object.keys(production.state.countByExternalReference());
     // All 16 at the service whose click bound the batch first, none at the other.
@@ -243,13 +256,19 @@ for (const delayMs of [250, 400]) {
 
 /** Sends `documentIds` (default: all) of `batchId` to `sim` as an earlier version did: unbound. */
 async function sendAsEarlierVersion(sim: Simulator, batchId: string, documentIds?: string[]): Promise<void> {
-  const earlier = connect(dataDir, {
-    baseUrl: sim.baseUrl,
-    clientId: DEMO_CLIENT.clientId,
-    clientSecret: new Secret(DEMO_CLIENT.clientSecret),
-  });
-  await sendingAsEarlierVersion(dataDir.store, () => earlier.engine.send(batchId, documentIds));
-  await earlier.close();
+  const earlier = connect(
+    dataDir,
+    {
+      baseUrl: sim.baseUrl,
+      clientId: DEMO_CLIENT.clientId,
+      clientSecret: new Secret(DEMO_CLIENT.clientSecret),
+    },
+    { clock },
+  );
+  await sendingAsEarlierVersion(dataDir.store, () =>
+    clock.complete(earlier.engine.send(batchId, documentIds)),
+  );
+  await clock.complete(earlier.close());
 }
 
 /** A batch an earlier version sent to `sim` without recording its connection. */
@@ -261,15 +280,16 @@ async function olderBatchSentTo(sim: Simulator, reference: string): Promise<stri
 }
 
 async function restart(): Promise<void> {
-  await service.close();
+  await clock.complete(service.close());
   openService();
-  await service.start();
+  await clock.complete(service.start());
 }
 
 async function completedAtItsService(batchId: string) {
-  await sleep(5_200);
+  await clock.advance(READ_SPACING_MS);
   await handlers['tracking.refreshNow']();
-  const [document] = await until(
+  const [document] = await outcome(
+    clock,
     `${batchId} completed`,
     async () => {
       const documents = (await handlers['batches.get'](batchId)).documents;
@@ -296,14 +316,23 @@ it('a batch sent by an earlier version (not bound to a connection) is bound at s
 
 /** Waits until the background adoption of an older batch said why it waits. */
 async function waitsForItsConnection(batchId: string): Promise<string> {
-  return until(`${batchId} says why it waits`, async () => {
-    const problem = (await handlers['batches.get'](batchId)).connectionProblem;
-    return problem?.includes('earlier version') ? problem : undefined;
-  });
+  return outcome(
+    clock,
+    `${batchId} says why it waits`,
+    async () => {
+      const problem = (await handlers['batches.get'](batchId)).connectionProblem;
+      return problem?.includes('earlier version') ? problem : undefined;
+    },
+    30_000,
+  );
 }
 
 const boundTo = (batchId: string) =>
-  until(`${batchId} bound`, async () => dataDir.store.get(batchId)?.connection?.baseUrl);
+  outcome(clock, `${batchId} bound`, async () => dataDir.store.get(batchId)?.connection?.baseUrl, 30_000);
+
+/** How many documents of `batchId` are prepared at the service. */
+const preparedOf = (batchId: string) =>
+  dataDir.store.get(batchId)?.documents.filter((document) => document.send.prepared).length ?? 0;
 
 it('a batch sent by an earlier version is never bound to an active connection that does not hold its requests (another service): it says why, and is bound once its own is active', async () => {
   await handlers['profiles.activate']('Sandbox');
@@ -314,12 +343,14 @@ it('a batch sent by an earlier version is never bound to an active connection th
   await waitsForItsConnection(older);
   expect(dataDir.store.get(older)?.connection).toBeUndefined();
   // Another change of connections (a profile saved) asks again, and still binds nothing.
-  await handlers['profiles.save']({
-    name: 'Production',
-    baseUrl: production.baseUrl,
-    clientId: DEMO_CLIENT.clientId,
-    secret: DEMO_CLIENT.clientSecret,
-  });
+  await clock.complete(
+    handlers['profiles.save']({
+      name: 'Production',
+      baseUrl: production.baseUrl,
+      clientId: DEMO_CLIENT.clientId,
+      secret: DEMO_CLIENT.clientSecret,
+    }),
+  );
   await waitsForItsConnection(older);
   expect(dataDir.store.get(older)?.connection).toBeUndefined();
   await handlers['profiles.activate']('Sandbox');
@@ -357,15 +388,15 @@ it('a batch of an earlier version whose candidate service does not answer says s
   const older = await olderBatchSentTo(sandbox, 'OLDER4');
   await handlers['profiles.activate']('Production');
   production.faults.set({ latencyMs: 30_000 });
-  const started = Date.now();
+  const started = clock.monotonic();
   await restart();
   const problem = await waitsForItsConnection(older);
   expect(problem).toContain('did not answer');
-  expect(Date.now() - started).toBeLessThan(20_000);
+  expect(clock.monotonic() - started).toBeLessThan(20_000);
   // Asked again in a minute, not at every click: the user's Send is answered at once.
-  const clicked = Date.now();
-  await expect(sendAsReviewed(handlers, older)).rejects.toThrow('did not answer');
-  expect(Date.now() - clicked).toBeLessThan(2_000);
+  const clicked = clock.monotonic();
+  await expect(clock.complete(sendAsReviewed(handlers, older))).rejects.toThrow('did not answer');
+  expect(clock.monotonic() - clicked).toBe(0);
   expect(dataDir.store.get(older)?.connection).toBeUndefined();
   production.faults.reset();
 }, 60_000);
@@ -400,24 +431,15 @@ it('a batch half sent when its connection could not be used goes on by itself on
   // More documents than calls in flight: a quit lets the calls on their way finish, not the batch.
   const batchId = await draftBatch('HALF', 12);
   sandbox.faults.set({ latencyMs: 60 });
-  const paused = new Promise<void>((resolve) => {
-    const check = setInterval(() => {
-      const prepared = dataDir.store.get(batchId)?.documents.filter((d) => d.send.prepared).length ?? 0;
-      if (prepared >= 2) {
-        clearInterval(check);
-        resolve();
-      }
-    }, 10);
-  });
   await sendAsReviewed(handlers, batchId);
-  await paused;
+  await clock.runUntil(() => preparedOf(batchId) >= 2, { what: 'two documents of HALF prepared' });
   // The app stops mid-batch; at the next start the keychain has lost the secret.
-  await service.close();
+  await clock.complete(service.close());
   sandbox.faults.reset();
   await credentials.deleteSecret('Sandbox');
   expect(dataDir.store.get(batchId)?.documents.some((d) => !d.send.prepared)).toBe(true);
   openService();
-  await service.start();
+  await clock.complete(service.start());
   expect((await handlers['batches.get'](batchId)).connectionProblem).toBeTruthy();
   // The user enters the secret again: the batch finishes without another click.
   await handlers['profiles.save']({
@@ -436,17 +458,18 @@ it('a saved secret never goes to an address planted in profiles.json: at start t
   await handlers['profiles.activate']('Production');
   const batchId = await sendBatch('PLANTED');
   await handlers['profiles.delete']('Production');
-  await service.close();
+  await clock.complete(service.close());
   // Someone who can write the data folder points the "Sandbox" profile at the batch's service.
   const file = join(dataDir.path, PROFILES_FILE);
   writeFileSync(file, readFileSync(file, 'utf8').replace(sandbox.baseUrl, production.baseUrl));
   const tokensBefore = production.state.calls().filter((call) => call.operation === 'token').length;
   openService();
-  await service.start();
+  await clock.complete(service.start());
   const summary = (await handlers['batches.list']()).find((batch) => batch.id === batchId);
   expect(summary?.connectionProblem).toContain('was saved for another service address or client id');
   expect(JSON.stringify(summary)).not.toContain(DEMO_CLIENT.clientSecret);
-  await sleep(300);
+  // An hour of tracking later, the planted service still heard nothing.
+  await clock.advance(3_600_000);
   expect(production.state.calls().filter((call) => call.operation === 'token').length).toBe(tokensBefore);
 }, 60_000);
 
@@ -459,23 +482,26 @@ it('a profile moved to another service while its connection opens (a keychain pr
   await handlers['profiles.activate']('Sandbox');
   const batchId = await sendBatch('MOVED');
   await handlers['profiles.activate']('Production');
-  await service.close();
+  await clock.complete(service.close());
   openService();
   keychainDelayMs.set('Sandbox', 1_000); // the keychain prompts before giving the Sandbox secret
   const starting = service.start();
-  await sleep(200);
+  await clock.advance(200);
   // Meanwhile the user moves "Sandbox" to another service and client, with its new secret.
-  await handlers['profiles.save']({
-    name: 'Sandbox',
-    baseUrl: production.baseUrl,
-    clientId: 'prod-desk',
-    secret: 'prod-secret-new',
-  });
-  await starting;
+  await clock.complete(
+    handlers['profiles.save']({
+      name: 'Sandbox',
+      baseUrl: production.baseUrl,
+      clientId: 'prod-desk',
+      secret: 'prod-secret-new',
+    }),
+  );
+  await clock.complete(starting);
   keychainDelayMs.clear();
-  await sleep(5_200);
+  await clock.advance(READ_SPACING_MS);
   await handlers['tracking.refreshNow']();
-  await sleep(500);
+  // An hour of tracking, not only the refresh.
+  await clock.advance(3_600_000);
   // The batch bound to Sandbox's old address is read nowhere else, by no other client.
   expect(production.state.calls().filter((call) => call.clientId === 'prod-desk')).toEqual([]);
   expectNoForeignReads();
@@ -524,9 +550,9 @@ it('two profiles with the same address and client: the first without a keychain 
   });
   await handlers['profiles.activate']('Production');
   await credentials.deleteSecret('Sandbox');
-  await service.close();
+  await clock.complete(service.close());
   openService();
-  await service.start();
+  await clock.complete(service.start());
   const result = await handlers['tracking.refreshNow'](batchId).then(
     () => 'ok',
     (e: Error) => e.message,
@@ -539,12 +565,14 @@ it('keychain secret missing: the batch says so, never reads with another, and th
   const batchId = await sendBatch('A9');
   await handlers['profiles.activate']('Production');
   await credentials.deleteSecret('Sandbox');
-  await service.close();
+  await clock.complete(service.close());
   openService();
-  await service.start();
+  await clock.complete(service.start());
   const detail = await handlers['batches.get'](batchId);
   expect(detail.connectionProblem).toBeTruthy();
   expect(detail.connectionProblem).not.toContain(DEMO_CLIENT.clientSecret);
+  // An hour of tracking later, Production has still read nothing of it.
+  await clock.advance(3_600_000);
   expect(production.state.calls().filter((c) => c.operation === 'readSigningRequest')).toEqual([]);
   expectNoForeignReads();
 }, 60_000);
@@ -570,7 +598,8 @@ it('events of a non-active connection reach the UI; pausing tracking then openin
   const readsBefore =
     sandbox.state.calls().filter((c) => c.operation === 'readSigningRequest').length +
     production.state.calls().filter((c) => c.operation === 'readSigningRequest').length;
-  await sleep(6_000);
+  // An hour, paused: nothing is read at either service.
+  await clock.advance(3_600_000);
   const readsAfter =
     sandbox.state.calls().filter((c) => c.operation === 'readSigningRequest').length +
     production.state.calls().filter((c) => c.operation === 'readSigningRequest').length;
