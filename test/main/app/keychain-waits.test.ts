@@ -4,7 +4,9 @@ import {
   createMemoryCredentialStore,
   type CredentialStore,
 } from '../../../main/credentials/credential-store';
+import { KEYCHAIN_WAIT_NOTICE_MS } from '../../../main/credentials/keychain-watch';
 import { openDataDir, type DataDir } from '../../../main/desk-core';
+import { VirtualClock } from '../../../main/time/virtual-clock';
 import { DEMO_CLIENT } from '../../../simulator/simulator';
 import { createTestDeskService } from '../../support/desk-service-harness';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
@@ -13,18 +15,22 @@ import { promptingKeychain } from '../../support/prompting-keychain';
 let files: TempFolder;
 let dataDir: DataDir;
 let service: DeskService | undefined;
+/** The desk's clock: the keychain notice's delay passes only when the test lets time run. */
+let clock: VirtualClock;
+/** What the page was told, and when (virtual monotonic ms). */
 const waits: { waiting: boolean; at: number }[] = [];
 
 beforeEach(async () => {
   files = makeTempFolder('keychain-waits-');
-  const opened = await openDataDir(files.file('data'));
+  clock = new VirtualClock({ startAt: Date.now() });
+  const opened = await openDataDir(files.file('data'), { clock });
   if (!opened.ok) throw new Error(opened.message);
   dataDir = opened.value;
   waits.length = 0;
 });
 
 afterEach(async () => {
-  await service?.close();
+  if (service) await clock.complete(service.close());
   service = undefined;
   await dataDir.close();
   files.remove();
@@ -32,9 +38,10 @@ afterEach(async () => {
 
 function open(credentials: CredentialStore): DeskService {
   service = createTestDeskService(dataDir, credentials, {
+    clock,
     emit: (event, payload) => {
       if (event === 'keychain.waiting')
-        waits.push({ waiting: (payload as { waiting: boolean }).waiting, at: Date.now() });
+        waits.push({ waiting: (payload as { waiting: boolean }).waiting, at: clock.monotonic() });
     },
   });
   return service;
@@ -51,38 +58,40 @@ it('saving while the keychain shows its own prompt: the page is told within a se
   const keychain = promptingKeychain();
   keychain.lock();
   const { handlers } = open(keychain.credentials);
-  const started = Date.now();
+  const started = clock.monotonic();
   let saved = false;
   const saving = handlers['profiles.save'](profile).then(() => (saved = true));
-  await expect.poll(() => waits.length, { timeout: 1_000, interval: 20 }).toBe(1);
+  await clock.runUntil(() => waits.length === 1, { what: 'the page told', withinMs: 1_000 });
   expect(waits[0]?.waiting).toBe(true);
+  // Told once the notice's moment has passed, well within a second.
+  expect(waits[0]!.at - started).toBe(KEYCHAIN_WAIT_NOTICE_MS);
   expect(waits[0]!.at - started).toBeLessThan(1_000);
   expect(saved).toBe(false);
 
   keychain.answer(); // the person typed the keychain's password
-  await saving;
+  await clock.complete(saving);
   expect(waits.map((wait) => wait.waiting)).toEqual([true, false]);
   expect((await handlers['profiles.list']())[0]).toMatchObject({ name: 'Production', hasSecret: true });
 });
 
 it('a keychain that answers at once: nothing is said', async () => {
   const { handlers } = open(createMemoryCredentialStore());
-  await handlers['profiles.save'](profile);
-  await handlers['profiles.list']();
-  await new Promise((resolve) => setTimeout(resolve, 400));
+  await clock.complete(handlers['profiles.save'](profile));
+  await clock.complete(handlers['profiles.list']());
+  // A minute later, still nothing (the notice would come after 300 ms).
+  await clock.advance(60_000);
   expect(waits).toEqual([]);
 });
 
 it('testing a connection whose secret is behind the keychain prompt: the wait is said too', async () => {
   const keychain = promptingKeychain();
   const { handlers } = open(keychain.credentials);
-  await handlers['profiles.save']({ ...profile, baseUrl: 'http://127.0.0.1:9' });
+  await clock.complete(handlers['profiles.save']({ ...profile, baseUrl: 'http://127.0.0.1:9' }));
   keychain.lock();
   const testing = handlers['profiles.test']('Production');
-  await expect
-    .poll(() => waits.map((wait) => wait.waiting), { timeout: 1_000, interval: 20 })
-    .toEqual([true]);
+  await clock.runUntil(() => waits.length > 0, { what: 'the page told', withinMs: 1_000 });
+  expect(waits.map((wait) => wait.waiting)).toEqual([true]);
   keychain.answer();
-  await testing;
+  await clock.complete(testing);
   expect(waits.map((wait) => wait.waiting)).toEqual([true, false]);
 });

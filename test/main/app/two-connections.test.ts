@@ -4,23 +4,28 @@ import {
   createMemoryCredentialStore,
   type CredentialStore,
 } from '../../../main/credentials/credential-store';
+import { READ_SPACING_MS } from '../../../main/client/read-spacing';
 import { openDataDir, type DataDir } from '../../../main/desk-core';
+import type { VirtualClock } from '../../../main/time/virtual-clock';
 import type { DeskHandlers } from '../../../shared/ipc/contract';
 import {
   createTestDeskService,
   expectNoForeignReads as expectNoForeignReadsAt,
+  outcome,
   sendOneDocumentBatch,
-  until,
 } from '../../support/desk-service-harness';
-import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
+import { DEMO_CLIENT, type Simulator } from '../../../simulator/simulator';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
+import { startVirtualSimulator } from '../../support/virtual-world';
 
 /**
  * Office desks keep a sandbox and a production connection (PRODUCT.md "Connections"): each
  * batch is continued and tracked with the connection it was sent with, whatever is active.
+ * Both services and the desk are on one virtual clock.
  */
 
 let files: TempFolder;
+let clock: VirtualClock;
 let dataDir: DataDir;
 let sandbox: Simulator;
 let production: Simulator;
@@ -29,15 +34,15 @@ let service: DeskService;
 let handlers: DeskHandlers;
 
 function openService(): void {
-  service = createTestDeskService(dataDir, credentials);
+  service = createTestDeskService(dataDir, credentials, { clock });
   handlers = service.handlers;
 }
 
 beforeEach(async () => {
   files = makeTempFolder('two-connections-');
-  sandbox = await startSimulator({ seed: 11 });
-  production = await startSimulator({ seed: 12 });
-  const opened = await openDataDir(files.file('data'));
+  ({ sim: sandbox, clock } = await startVirtualSimulator({ seed: 11 }));
+  ({ sim: production } = await startVirtualSimulator({ seed: 12 }, clock));
+  const opened = await openDataDir(files.file('data'), { clock });
   if (!opened.ok) throw new Error(opened.message);
   dataDir = opened.value;
   credentials = createMemoryCredentialStore();
@@ -55,14 +60,20 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  await service.close();
+  await clock.complete(service.close());
   await dataDir.close();
   await sandbox.close();
   await production.close();
   files.remove();
 });
 
-const sendBatch = (reference: string) => sendOneDocumentBatch(handlers, files, reference);
+const sendBatch = (reference: string) => sendOneDocumentBatch(handlers, files, reference, clock);
+
+async function restart(): Promise<void> {
+  await clock.complete(service.close());
+  openService();
+  await clock.complete(service.start());
+}
 const expectNoForeignReads = () => expectNoForeignReadsAt([sandbox, production]);
 
 it('a batch per connection, the active one switched back and forth and the app restarted: every request is tracked to completion at its own service, none is gone', async () => {
@@ -76,20 +87,20 @@ it('a batch per connection, the active one switched back and forth and the app r
   expect(production.state.countByExternalReference()).toEqual({ 'PROD-1': 1 });
 
   // The app is restarted with Production active; the sandbox batch is still tracked, with its own connection.
-  await service.close();
-  openService();
-  await service.start();
+  await restart();
   sandbox.complete(sandbox.state.requests()[0]!.id);
   production.complete(production.state.requests()[0]!.id);
   // Both open requests are read, each at its own service.
   expect(await handlers['tracking.refreshNow']()).toEqual({ reading: 2 });
   for (const batchId of [inSandbox, inProduction]) {
-    const document = await until(`${batchId} completed`, async () => {
+    const document = await outcome(clock, `${batchId} completed`, async () => {
       const [first] = (await handlers['batches.get'](batchId)).documents;
       return first?.tracking?.final ? first : undefined;
     });
     expect(document.gone).toBe(false);
-    expect(Date.parse(document.lastCheckedAt ?? '')).toBeGreaterThan(Date.now() - 60_000);
+    // Read on the desk's clock, within the last minute.
+    expect(Date.parse(document.lastCheckedAt ?? '')).toBeGreaterThan(clock.now() - 60_000);
+    expect(Date.parse(document.lastCheckedAt ?? '')).toBeLessThanOrEqual(clock.now());
   }
   expectNoForeignReads();
   expect(sandbox.state.violations()).toEqual([]);
@@ -101,9 +112,7 @@ it('a batch whose connection was deleted says so, is never read with another, an
   const inSandbox = await sendBatch('SANDBOX-2');
   await handlers['profiles.activate']('Production');
   await handlers['profiles.delete']('Sandbox');
-  await service.close();
-  openService();
-  await service.start();
+  await restart();
 
   const detail = await handlers['batches.get'](inSandbox);
   expect(detail.connectionProblem).toMatch(new RegExp(`sent with the connection to ${sandbox.baseUrl}`));
@@ -112,7 +121,8 @@ it('a batch whose connection was deleted says so, is never read with another, an
   );
   sandbox.complete(sandbox.state.requests()[0]!.id);
   await handlers['tracking.refreshNow']();
-  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  // An hour of tracking: the batch is read nowhere, so never marked gone.
+  await clock.advance(3_600_000);
   expect((await handlers['batches.get'](inSandbox)).documents[0]?.gone).toBe(false);
   expect(production.state.calls().filter((call) => call.operation === 'readSigningRequest')).toEqual([]);
 
@@ -123,7 +133,7 @@ it('a batch whose connection was deleted says so, is never read with another, an
     secret: DEMO_CLIENT.clientSecret,
   });
   await handlers['tracking.refreshNow'](inSandbox);
-  await until('the sandbox request completed', async () =>
+  await outcome(clock, 'the sandbox request completed', async () =>
     (await handlers['batches.get'](inSandbox)).documents[0]?.tracking?.final ? true : undefined,
   );
   expect((await handlers['batches.get'](inSandbox)).connectionProblem).toBeUndefined();
@@ -141,17 +151,17 @@ it('"gone" is not final: Check again reads the request at its own service and tr
     status: 404,
     code: 'signing_request_not_found',
   });
-  await new Promise((resolve) => setTimeout(resolve, 5_100)); // the read spacing after prepare
+  await clock.advance(READ_SPACING_MS); // the read spacing after prepare
   await handlers['tracking.refreshNow'](batchId);
-  const gone = await until('marked gone', async () => {
+  const gone = await outcome(clock, 'marked gone', async () => {
     const [document] = (await handlers['batches.get'](batchId)).documents;
     return document?.gone ? document : undefined;
   });
   expect(gone.phase).toBe('prepared');
 
   sandbox.complete(request!.id);
-  await new Promise((resolve) => setTimeout(resolve, 5_100));
-  await handlers['tracking.checkAgain'](batchId, gone.id);
+  await clock.advance(READ_SPACING_MS);
+  await clock.complete(handlers['tracking.checkAgain'](batchId, gone.id));
   const [document] = (await handlers['batches.get'](batchId)).documents;
   expect(document?.gone).toBe(false);
   expect(document?.tracking?.status).toBe('completed');
