@@ -8,10 +8,17 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO_CLIENT, startSimulator, type Simulator } from '../../simulator/simulator';
+import type { SimulatorOptions } from '../../simulator/types';
 import type { DemoProvider } from './ports';
 
-/** The built-in simulator as the demo connection, started in this process on first use. */
-export function simulatorDemo(dataDir?: string): DemoProvider & { close(): Promise<void> } {
+/**
+ * The built-in simulator as the demo connection, started in this process on first use; its time
+ * is `timeSource` (the desk's clock in a test), the system's by default.
+ */
+export function simulatorDemo(
+  dataDir?: string,
+  timeSource?: SimulatorOptions['timeSource'],
+): DemoProvider & { close(): Promise<void> } {
   const folder = dataDir === undefined ? undefined : join(dataDir, 'demo-service');
   const statePath = folder && join(folder, 'state.json');
   const portPath = folder && join(folder, 'port');
@@ -19,7 +26,7 @@ export function simulatorDemo(dataDir?: string): DemoProvider & { close(): Promi
 
   async function startOnce(): Promise<Simulator> {
     const savedPort = portPath && existsSync(portPath) ? Number(readFileSync(portPath, 'utf8')) : 0;
-    const options = { ...(statePath ? { statePath } : {}) };
+    const options = { ...(statePath ? { statePath } : {}), ...(timeSource ? { timeSource } : {}) };
     let simulator: Simulator;
     try {
       simulator = await startSimulator({ ...options, port: Number.isInteger(savedPort) ? savedPort : 0 });
