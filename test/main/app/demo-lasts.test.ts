@@ -3,11 +3,16 @@ import { DEMO_PROFILE_NAME, type DeskService } from '../../../main/app/desk-serv
 import { simulatorDemo } from '../../../main/app/simulator-demo';
 import { createMemoryCredentialStore } from '../../../main/credentials/credential-store';
 import { openDataDir, type DataDir } from '../../../main/desk-core';
-import { createTestDeskService, sendAsReviewed, until } from '../../support/desk-service-harness';
+import { VirtualClock } from '../../../main/time/virtual-clock';
+import { createTestDeskService, outcome, sendAsReviewed } from '../../support/desk-service-harness';
 import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
 
-/** The demo connection keeps its service data in the data folder: a restart loses nothing. */
+/**
+ * The demo connection keeps its service data in the data folder: a restart loses nothing. The
+ * demo service, the data folder and the desk are on one virtual clock, which outlives the restart.
+ */
 let files: TempFolder | undefined;
+let clock: VirtualClock;
 let opened: { dataDir: DataDir; service: DeskService; demo: ReturnType<typeof simulatorDemo> } | undefined;
 
 afterEach(async () => {
@@ -16,18 +21,18 @@ afterEach(async () => {
 });
 
 async function openApp(path: string): Promise<DeskService> {
-  const result = await openDataDir(path);
+  const result = await openDataDir(path, { clock });
   if (!result.ok) throw new Error(result.message);
-  const demo = simulatorDemo(path);
-  const service = createTestDeskService(result.value, createMemoryCredentialStore(), { demo });
+  const demo = simulatorDemo(path, clock);
+  const service = createTestDeskService(result.value, createMemoryCredentialStore(), { demo, clock });
   opened = { dataDir: result.value, service, demo };
-  await service.start();
+  await clock.complete(service.start());
   return service;
 }
 
 async function closeApp(): Promise<void> {
   if (!opened) return;
-  await opened.service.close();
+  await clock.complete(opened.service.close());
   await opened.demo.close();
   await opened.dataDir.close();
   opened = undefined;
@@ -35,9 +40,10 @@ async function closeApp(): Promise<void> {
 
 it('a restart between sending and signing with the demo connection loses nothing', async () => {
   files = makeTempFolder('demo-lasts-');
+  clock = new VirtualClock({ startAt: Date.now() });
   const path = files.file('data');
   let service = await openApp(path);
-  const demoView = await service.handlers['profiles.useDemo']();
+  const demoView = await clock.complete(service.handlers['profiles.useDemo']());
   const batch = await service.handlers['batches.create']('Demo batch');
   await service.handlers['documents.addPaths'](batch.id, [
     await writePdf(files, 'demo.pdf', 'Demo contract'),
@@ -48,7 +54,7 @@ it('a restart between sending and signing with the demo connection loses nothing
     recipients: [{ participant_type: 'signer', role: 'Employee', name: 'Ann', email: 'ann@example.com' }],
   });
   await sendAsReviewed(service.handlers, batch.id);
-  const requestId = await until('prepared', async () => {
+  const requestId = await outcome(clock, 'prepared', async () => {
     const [sent] = (await service.handlers['batches.get'](batch.id)).documents;
     return sent?.phase === 'prepared' ? sent.requestId : undefined;
   });
@@ -63,7 +69,7 @@ it('a restart between sending and signing with the demo connection loses nothing
   });
   expect(signed.ok).toBe(true);
   await service.handlers['tracking.refreshNow']();
-  const tracked = await until('completed', async () => {
+  const tracked = await outcome(clock, 'completed', async () => {
     const [after] = (await service.handlers['batches.get'](batch.id)).documents;
     return after?.tracking?.status === 'completed' ? after : undefined;
   });

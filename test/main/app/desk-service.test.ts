@@ -3,17 +3,19 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectionTester } from '../../../main/app/connection-tester';
 import { createDeskService, type DeskService } from '../../../main/app/desk-service';
-import type { CeremonyOpener, CeremonyRequest, Dialogs } from '../../../main/app/ports';
+import type { CeremonyOpener, CeremonyRequest } from '../../../main/app/ports';
 import { profileRegistry } from '../../../main/browser-host/launch';
 import { createMemoryCredentialStore } from '../../../main/credentials/credential-store';
 import { openDataDir, type DataDir } from '../../../main/desk-core';
+import type { VirtualClock } from '../../../main/time/virtual-clock';
 import { dispatchInvoke } from '../../../main/app/ipc-dispatch';
 import { PREVIEW_DOCUMENTS } from '../../../main/app/handlers/manifest';
 import { silentLogger } from '../../../main/log';
 import { ADD_PATHS_MAX, type DeskHandlers } from '../../../shared/ipc/contract';
-import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
+import { DEMO_CLIENT, type Simulator } from '../../../simulator/simulator';
 import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
-import { sendAsReviewed } from '../../support/desk-service-harness';
+import { createTestDeskService, outcome, sendAsReviewed } from '../../support/desk-service-harness';
+import { startVirtualSimulator } from '../../support/virtual-world';
 
 /** A ceremony opener that keeps its windows in a map and can be told to fail. */
 class RecordingCeremonies implements CeremonyOpener {
@@ -32,6 +34,8 @@ class RecordingCeremonies implements CeremonyOpener {
 let files: TempFolder;
 let dataDir: DataDir;
 let sims: Simulator[];
+/** The services', the data folder's and the desk's one clock. */
+let clock: VirtualClock;
 let service: DeskService;
 let handlers: DeskHandlers;
 let ceremonies: RecordingCeremonies;
@@ -40,38 +44,26 @@ let events: { event: string; payload: unknown }[];
 
 beforeEach(async () => {
   files = makeTempFolder('desk-service-');
-  sims = [await startSimulator({ seed: 1 }), await startSimulator({ seed: 2 })];
-  const opened = await openDataDir(files.file('data'));
+  const first = await startVirtualSimulator({ seed: 1 });
+  clock = first.clock;
+  sims = [first.sim, (await startVirtualSimulator({ seed: 2 }, clock)).sim];
+  const opened = await openDataDir(files.file('data'), { clock });
   if (!opened.ok) throw new Error(opened.message);
   dataDir = opened.value;
   ceremonies = new RecordingCeremonies();
   events = [];
   nextReportPath = undefined;
-  const dialogs: Dialogs = {
-    pickPdfs: async () => [],
-    pickFolder: async () => undefined,
-    pickManifest: async () => undefined,
-    pickReportPath: async () => nextReportPath,
-  };
-  const tuning = { retry: { baseDelayMs: 5, maxDelayMs: 50, maxAttempts: 3, maxRetryAfterMs: 1_000 } };
-  service = createDeskService({
-    host: 'browser',
-    version: 'test',
-    dataDir,
-    profiles: profileRegistry(dataDir.path, createMemoryCredentialStore()),
-    dialogs,
+  service = createTestDeskService(dataDir, createMemoryCredentialStore(), {
+    clock,
+    dialogs: { pickReportPath: async () => nextReportPath },
     ceremony: ceremonies,
-    notifier: { notify: () => undefined },
     emit: (event, payload) => events.push({ event, payload }),
-    logger: silentLogger,
-    tuning,
-    testConnection: connectionTester(silentLogger, tuning),
   });
   handlers = service.handlers;
 });
 
 afterEach(async () => {
-  await service.close();
+  await clock.complete(service.close());
   await dataDir.close();
   for (const sim of sims) await sim.close();
   files.remove();
@@ -91,13 +83,12 @@ async function sendOneDocument(name: string): Promise<{ batchId: string; documen
     ],
   });
   await sendAsReviewed(handlers, batch.id);
-  for (let waited = 0; waited < 10_000; waited += 50) {
-    const detail = await handlers['batches.get'](batch.id);
-    if (detail.documents[0]?.phase === 'prepared') return { batchId: batch.id, documentId: document.id };
-    if (detail.documents[0]?.phase === 'failed') throw new Error(detail.documents[0].error?.message);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`${name} was not prepared in time`);
+  const [sent] = await outcome(clock, `${name} prepared or failed`, async () => {
+    const { documents } = await handlers['batches.get'](batch.id);
+    return ['prepared', 'failed'].includes(documents[0]?.phase ?? '') ? documents : undefined;
+  });
+  if (sent?.phase === 'failed') throw new Error(sent.error?.message);
+  return { batchId: batch.id, documentId: document.id };
 }
 
 describe('the desk service', () => {
@@ -139,7 +130,7 @@ describe('the desk service', () => {
     const sessions = () =>
       sim.state.calls().filter((call) => call.operation === 'createWidgetSession').length;
 
-    expect(await handlers['ceremony.open'](batchId, documentId)).toEqual({
+    expect(await clock.complete(handlers['ceremony.open'](batchId, documentId))).toEqual({
       alreadyOpen: false,
       expiresInSeconds: 900,
     });

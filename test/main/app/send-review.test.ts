@@ -3,30 +3,34 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DeskService } from '../../../main/app/desk-service';
 import { createMemoryCredentialStore } from '../../../main/credentials/credential-store';
 import { openDataDir, type DataDir } from '../../../main/desk-core';
+import type { VirtualClock } from '../../../main/time/virtual-clock';
 import type { DeskHandlers } from '../../../shared/ipc/contract';
 import type { ReviewedSend } from '../../../shared/ipc/views';
-import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
-import { createTestDeskService, sendAsReviewed, until } from '../../support/desk-service-harness';
+import { DEMO_CLIENT, type Simulator } from '../../../simulator/simulator';
+import { createTestDeskService, outcome, sendAsReviewed } from '../../support/desk-service-harness';
 import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
+import { startVirtualSimulator } from '../../support/virtual-world';
 
 let files: TempFolder;
 let dataDir: DataDir;
 let sim: Simulator;
+/** The service's, the data folder's and the desk's one clock. */
+let clock: VirtualClock;
 let service: DeskService;
 let handlers: DeskHandlers;
 
 beforeEach(async () => {
   files = makeTempFolder('send-review-');
-  sim = await startSimulator({ seed: 7 });
-  const opened = await openDataDir(files.file('data'));
+  ({ sim, clock } = await startVirtualSimulator({ seed: 7 }));
+  const opened = await openDataDir(files.file('data'), { clock });
   if (!opened.ok) throw new Error(opened.message);
   dataDir = opened.value;
-  service = createTestDeskService(dataDir, createMemoryCredentialStore());
+  service = createTestDeskService(dataDir, createMemoryCredentialStore(), { clock });
   handlers = service.handlers;
 });
 
 afterEach(async () => {
-  await service.close();
+  await clock.complete(service.close());
   await dataDir.close();
   await sim.close();
   files.remove();
@@ -111,7 +115,7 @@ describe('the review before sending (sending.review)', () => {
       { reference: 'C-1', recipients: [signer('Ann', 'ann@example.com')] },
     ]);
     await sendAsReviewed(handlers, batchId);
-    await until('C-1 prepared', async () =>
+    await outcome(clock, 'C-1 prepared', async () =>
       (await handlers['batches.get'](batchId)).documents[0]?.class === 'waiting' ? true : undefined,
     );
 
@@ -130,14 +134,14 @@ async function expectOutdated(batchId: string, reviewed: ReviewedSend): Promise<
     code: 'review_outdated',
     message: expect.stringContaining('The batch changed since you reviewed it'),
   });
-  await new Promise((resolve) => setTimeout(resolve, 300)); // anything wrongly started would have called by now
+  await clock.advance(60_000); // anything wrongly started would have called by now
   expect(sim.state.uploads()).toHaveLength(0);
   expect(sim.state.requests()).toHaveLength(0);
   expect((await handlers['batches.get'](batchId)).connection).toBeUndefined(); // not even bound
 }
 
 async function allWaiting(batchId: string, count: number): Promise<void> {
-  await until(`${count} waiting for signatures`, async () =>
+  await outcome(clock, `${count} waiting for signatures`, async () =>
     (await handlers['batches.get'](batchId)).documents.filter((document) => document.class === 'waiting')
       .length === count
       ? true
@@ -204,7 +208,7 @@ describe('confirming sends what was reviewed, or nothing (sending.start)', () =>
     const { batchId } = await batchOf([{ reference: 'S-1', recipients: [signer('Ann', 'ann@example.com')] }]);
     const review = await handlers['sending.review'](batchId);
     expect(review.reviewed?.connection).toEqual({ baseUrl: sim.baseUrl, clientId: DEMO_CLIENT.clientId });
-    const other = await startSimulator({ seed: 8 });
+    const { sim: other } = await startVirtualSimulator({ seed: 8 }, clock);
     try {
       await handlers['profiles.save']({
         name: 'Other',
@@ -259,7 +263,7 @@ describe('confirming sends what was reviewed, or nothing (sending.start)', () =>
       code: 'already_sending',
       message: expect.stringContaining('This batch is being sent right now'),
     });
-    await handlers['sending.pause'](batchId);
+    await clock.complete(handlers['sending.pause'](batchId));
     expect((await handlers['batches.get'](batchId)).documents.find((d) => d.id === added.id)?.class).toBe(
       'not_sent',
     );
@@ -289,11 +293,11 @@ describe('only the review sends a document never queued (sending.resume, retries
     ]);
     sim.faults.set({ dropBeforeRate: 1 }); // the service is out of reach: P-1 stays on its way
     await sendAsReviewed(handlers, batchId);
-    await until('waiting for the service', async () =>
+    await outcome(clock, 'waiting for the service', async () =>
       (await handlers['batches.get'](batchId)).engine.state === 'waiting' ? true : undefined,
     );
-    await handlers['sending.pause'](batchId);
-    await until('paused', async () =>
+    await clock.complete(handlers['sending.pause'](batchId));
+    await outcome(clock, 'paused', async () =>
       (await handlers['batches.get'](batchId)).engine.state === 'paused' ? true : undefined,
     );
     await handlers['documents.addPaths'](batchId, [await writePdf(files, 'P-2.pdf', 'P-2')]);
@@ -307,7 +311,7 @@ describe('only the review sends a document never queued (sending.resume, retries
     await handlers['sending.resume'](batchId);
 
     await allWaiting(batchId, 1);
-    await until('finished', async () =>
+    await outcome(clock, 'finished', async () =>
       (await handlers['batches.get'](batchId)).engine.state === 'finished' ? true : undefined,
     );
     const after = await handlers['batches.get'](batchId);
@@ -319,7 +323,7 @@ describe('only the review sends a document never queued (sending.resume, retries
     await saveOffice();
     const { batchId } = await batchOf([{ reference: 'N-1', recipients: [signer('Ann', 'ann@example.com')] }]);
     await handlers['sending.resume'](batchId);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await clock.advance(60_000);
     expect(sim.state.uploads()).toHaveLength(0);
     expect((await handlers['batches.get'](batchId)).connection).toBeUndefined();
   });
@@ -336,7 +340,7 @@ describe('only the review sends a document never queued (sending.resume, retries
       code: 'invalid_signing_request',
     });
     await sendAsReviewed(handlers, batchId);
-    await until('F-1 failed', async () =>
+    await outcome(clock, 'F-1 failed', async () =>
       (await handlers['batches.get'](batchId)).documents[0]?.class === 'failed' ? true : undefined,
     );
     await handlers['documents.addPaths'](batchId, [await writePdf(files, 'F-2.pdf', 'F-2')]);
@@ -349,7 +353,7 @@ describe('only the review sends a document never queued (sending.resume, retries
     await handlers['sending.retry'](batchId, ids['F-1']!);
 
     await allWaiting(batchId, 1);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await clock.advance(60_000);
     expect((await handlers['batches.get'](batchId)).documents.find((d) => d.id === added.id)?.class).toBe(
       'not_sent',
     );
@@ -365,7 +369,7 @@ describe('what stays behind, and why, in the person’s language', () => {
       { reference: 'K-2', recipients: [signer('Bob', 'bob@example.com')] },
       { reference: 'K-3', recipients: [signer('Cid', 'cid@example.com')] },
     ]);
-    const at = new Date().toISOString();
+    const at = new Date(clock.now()).toISOString();
     await dataDir.store.record(batchId, [
       { type: 'send_requested', documentIds: [ids['K-1']!, ids['K-2']!] },
       {
@@ -390,8 +394,11 @@ describe('what stays behind, and why, in the person’s language', () => {
   });
 
   it('in French, the review says why a document stays behind in French, as its row does', async () => {
-    await service.close();
-    service = createTestDeskService(dataDir, createMemoryCredentialStore(), { systemLocales: ['fr-FR'] });
+    await clock.complete(service.close());
+    service = createTestDeskService(dataDir, createMemoryCredentialStore(), {
+      systemLocales: ['fr-FR'],
+      clock,
+    });
     handlers = service.handlers;
     await saveOffice();
     const { batchId } = await batchOf([
@@ -490,7 +497,7 @@ describe('a draft whose contract another batch already sent (issue 21)', () => {
     await saveOffice();
     const first = await batchOf([{ reference: 'HR-7', recipients: [signer('Ann', 'ann@example.com')] }]);
     await sendAsReviewed(handlers, first.batchId);
-    await until('HR-7 waiting', async () =>
+    await outcome(clock, 'HR-7 waiting', async () =>
       (await handlers['batches.get'](first.batchId)).documents[0]?.class === 'waiting' ? true : undefined,
     );
     // The same contract in a second batch (a folder imported twice).
@@ -526,7 +533,7 @@ describe('a draft whose contract another batch already sent (issue 21)', () => {
     const again = await handlers['sending.review'](second.id);
     expect(again.documentIds).toEqual([draft!.id]);
     await sendAsReviewed(handlers, second.id);
-    await until('the second HR-7 waiting', async () =>
+    await outcome(clock, 'the second HR-7 waiting', async () =>
       (await handlers['batches.get'](second.id)).documents[0]?.class === 'waiting' ? true : undefined,
     );
     expect(sim.state.countByExternalReference()).toEqual({ 'HR-7': 2 });
