@@ -1,12 +1,13 @@
-import { clockReading, clockSteppedBy } from '../../support/clocks';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Desk } from '../../../main/desk-core';
 import { StatusPoller, type PollerEvent } from '../../../main/tracking/status-poller';
-import { startSimulator, type Simulator } from '../../../simulator/simulator';
-import { makeBatch, openTestDesk } from '../../support/batch-harness';
+import type { VirtualClock } from '../../../main/time/virtual-clock';
+import type { Simulator } from '../../../simulator/simulator';
+import { makeBatch } from '../../support/batch-harness';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
+import { openVirtualDesk, startVirtualSimulator } from '../../support/virtual-world';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -15,20 +16,13 @@ let sim: Simulator;
 let files: TempFolder;
 let desk: Desk;
 let poller: StatusPoller | undefined;
-/** Simulated time: this computer's, moved forward whenever the poller waits (the simulator's moves with it). */
-let offsetMs = 0;
-const now = () => Date.now() + offsetMs;
-const moveClock = (ms: number) => {
-  offsetMs += ms;
-  sim.clock.advance(ms);
-  return new Promise<void>((resolve) => setImmediate(resolve));
-};
+/** The service's, the desk's and the poller's one clock: hours pass as fast as the reads. */
+let clock: VirtualClock;
 
 beforeEach(async () => {
-  offsetMs = 0;
-  sim = await startSimulator({ seed: 5 });
+  ({ sim, clock } = await startVirtualSimulator({ seed: 5 }));
   files = makeTempFolder();
-  desk = await openTestDesk(sim, files.file('data'), { clock: clockReading(now) });
+  desk = await openVirtualDesk(sim, clock, files.file('data'));
 });
 afterEach(async () => {
   poller?.stop();
@@ -36,18 +30,6 @@ afterEach(async () => {
   await sim.close();
   files.remove();
 });
-
-/** Resolves once simulated time reaches `at`. */
-function untilClock(at: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setInterval(() => {
-      if (now() >= at) {
-        clearInterval(timer);
-        resolve();
-      }
-    }, 10);
-  });
-}
 
 function readsOf(requestId: string): number {
   return sim.state
@@ -58,23 +40,22 @@ function readsOf(requestId: string): number {
 describe('status poller on a clock it is given', () => {
   it('tracks hours of simulated time at the pace of its schedule, and an unchanged status read writes nothing to the journal', async () => {
     const batch = await makeBatch(desk, files, 3);
-    await desk.engine.send(batch.id);
+    await clock.complete(desk.engine.send(batch.id));
     const journal = join(files.file('data'), 'batches', batch.id, 'journal.log');
     poller = new StatusPoller({
       store: desk.store,
       client: desk.client,
-      clock: clockSteppedBy(now, moveClock),
+      clock,
     });
     const events: PollerEvent[] = [];
     poller.subscribe((event) => events.push(event));
-    const started = now();
     poller.start();
     // The first read of each request stores its status (none was stored when it was sent).
-    await untilClock(started + MINUTE);
+    await clock.advance(MINUTE);
     const firstReads = events.filter((event) => event.type === 'status-changed').length;
     expect(firstReads).toBe(3);
     const journalBefore = statSync(journal).size;
-    await untilClock(started + 6 * HOUR);
+    await clock.advance(6 * HOUR - MINUTE);
     poller.stop();
 
     // The default schedule: every 30 s for 10 min, every 2 min to 1 h, every 5 min after (±20 %):
@@ -97,9 +78,9 @@ describe('status poller on a clock it is given', () => {
     // The simulator's evidence is ready 1.5 s after the last signature (its clock): the poller
     // starts again after that, so the one change it can see is the final one. (A read inside
     // those 1.5 s finds "completed, evidence pending", a change of its own: the test met it once.)
-    await moveClock(2_000);
+    await clock.advance(2_000);
     poller.start();
-    await untilClock(now() + HOUR);
+    await clock.advance(HOUR);
     poller.stop();
     const changed = events.filter((event) => event.type === 'status-changed').slice(firstReads);
     expect(changed.map((event) => event.type === 'status-changed' && event.status.final)).toEqual([true]);

@@ -1,9 +1,9 @@
-import { clockSteppedBy } from '../../support/clocks';
 import { describe, expect, it } from 'vitest';
 import { applyBatchEvent, emptyBatch, type BatchState } from '../../../main/batch/batch-state';
 import type { BatchEvent } from '../../../main/batch/batch-events';
 import type { BatchStore } from '../../../main/store/batch-store';
 import type { ServiceClient } from '../../../main/client/service-client';
+import { VirtualClock } from '../../../main/time/virtual-clock';
 import { StatusPoller } from '../../../main/tracking/status-poller';
 import type { PollSchedule } from '../../../main/tracking/poll-schedule';
 
@@ -58,26 +58,22 @@ describe('poller: documents shifting in a batch of unchanged length', () => {
         return { ok: true, value: { id: requestId, status: 'sent', document: { status: 'ready' } } };
       },
     } as unknown as ServiceClient;
-    let t = 1_700_000_000_000;
+    const clock = new VirtualClock({ startAt: 1_700_000_000_000 });
     const poller = new StatusPoller({
       store,
       client,
       schedule: SCHEDULE,
       readsPerMinute: 6_000,
       random: () => 0.5,
-      clock: clockSteppedBy(
-        () => t,
-        async (ms) => {
-          t += ms;
-          await new Promise((resolve) => setImmediate(resolve));
-        },
-      ),
+      clock,
     });
     poller.start();
-    const until = async (pred: () => boolean) => {
-      for (let i = 0; i < 2_000 && !pred(); i++) await new Promise((r) => setImmediate(r));
-    };
-    await until(() => (reads.get('req-A') ?? 0) >= 3 && (reads.get('req-C') ?? 0) >= 3);
+    // Within an hour of virtual time, or it fails saying what did not come.
+    const until = (what: string, pred: () => boolean) => clock.runUntil(pred, { what, withinMs: 3_600_000 });
+    await until(
+      'three reads of A and of C',
+      () => (reads.get('req-A') ?? 0) >= 3 && (reads.get('req-C') ?? 0) >= 3,
+    );
     expect(reads.get('req-C')).toBeGreaterThanOrEqual(3);
     // The person removes draft B and adds draft D (between two of the poller's looks).
     state = apply(state, { type: 'document_removed', documentId: 'B' } as never, {
@@ -86,12 +82,12 @@ describe('poller: documents shifting in a batch of unchanged length', () => {
     });
     const aBefore = reads.get('req-A') ?? 0;
     const cBefore = reads.get('req-C') ?? 0;
-    await until(() => (reads.get('req-A') ?? 0) >= aBefore + 10);
+    await until('ten more reads of A', () => (reads.get('req-A') ?? 0) >= aBefore + 10);
     // "Refresh now" on the batch, as the person would when the row looks stale.
     const due = poller.refreshNow('b1');
     // Both waiting requests, A and C, are due again.
     expect(due).toBe(2);
-    await until(() => (reads.get('req-A') ?? 0) >= aBefore + 20);
+    await until('twenty more reads of A', () => (reads.get('req-A') ?? 0) >= aBefore + 20);
     poller.stop();
     expect(reads.get('req-A')).toBeGreaterThanOrEqual(aBefore + 20);
     // C is still waiting for signatures: it must be read as often as A.

@@ -1,17 +1,18 @@
-import { clockReading, clockSteppedBy } from '../../support/clocks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { classOf, needsTracking } from '../../../main/batch/document-class';
 import type { BatchState } from '../../../main/batch/batch-state';
 import type { Desk } from '../../../main/desk-core';
+import type { VirtualClock } from '../../../main/time/virtual-clock';
 import { StatusPoller, type PollerEvent } from '../../../main/tracking/status-poller';
-import { startSimulator, type Simulator, type StatusChange } from '../../../simulator/simulator';
-import { makeBatch, openTestDesk } from '../../support/batch-harness';
+import type { Simulator, StatusChange } from '../../../simulator/simulator';
+import { makeBatch } from '../../support/batch-harness';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
+import { openVirtualDesk, startVirtualSimulator } from '../../support/virtual-world';
 
 /**
  * Statuses the spec does not list (issue 21, point 6), tracked by the real poller with its
- * default schedule against the simulator, on a clock of its own: time stands still while a read
- * is on its way and moves only when the poller waits, so every read time is exact to the
+ * default schedule against the simulator, both on one virtual clock: time stands still while a
+ * read is on its way and jumps from one wait to the next, so every read time is exact to the
  * millisecond and days of tracking take a second or two. Jitter is neutral (random 0.5).
  */
 const MINUTE = 60_000;
@@ -22,33 +23,12 @@ let sim: Simulator;
 let files: TempFolder;
 let desk: Desk;
 let poller: StatusPoller | undefined;
-/** The clock: this computer's while sending, then frozen and moved only by the poller's waits. */
-let frozen: number | undefined;
-const now = () => frozen ?? Date.now();
-/** The poller's waits move the clock up to this time, and no further until the test says. */
-let limit = Number.POSITIVE_INFINITY;
-/** Set while the poller waits at the limit. */
-let parked: (() => void) | undefined;
-async function wait(ms: number, signal?: AbortSignal): Promise<void> {
-  while (now() >= limit && !signal?.aborted)
-    await new Promise<void>((resolve) => {
-      parked = resolve;
-      signal?.addEventListener('abort', () => resolve(), { once: true });
-    });
-  parked = undefined;
-  const step = Math.min(ms, limit - now());
-  frozen = now() + step;
-  sim.clock.advance(step);
-  await new Promise<void>((resolve) => setImmediate(resolve));
-}
+let clock: VirtualClock;
 
 beforeEach(async () => {
-  frozen = undefined;
-  limit = Number.POSITIVE_INFINITY;
-  parked = undefined;
-  sim = await startSimulator({ seed: 21 });
+  ({ sim, clock } = await startVirtualSimulator({ seed: 21 }));
   files = makeTempFolder('desk-statuses-');
-  desk = await openTestDesk(sim, files.file('data'), { clock: clockReading(now) });
+  desk = await openVirtualDesk(sim, clock, files.file('data'));
 });
 afterEach(async () => {
   poller?.stop();
@@ -58,18 +38,17 @@ afterEach(async () => {
   files.remove();
 });
 
-/** Sends one document, then stops the clock (6 s on, so that no read waits for an earlier process). */
+/** Sends one document, then lets 6 s pass (so that no read waits for the read spacing). */
 async function sendOne(): Promise<{ batch: BatchState; requestId: string }> {
   const batch = await makeBatch(desk, files, 1);
-  expect((await desk.engine.send(batch.id)).state).toBe('finished');
-  frozen = Date.now() + 6_000;
-  sim.clock.advance(6_000);
+  expect((await clock.complete(desk.engine.send(batch.id))).state).toBe('finished');
+  await clock.advance(6_000);
   const requestId = desk.store.get(batch.id)?.documents[0]?.send.requestId;
   if (!requestId) throw new Error('not sent');
   return { batch, requestId };
 }
 
-/** Starts the poller on the frozen clock; returns its events and the times it read `requestId`'s document. */
+/** Starts the poller on the clock; returns its events and the times it read `requestId`'s document. */
 function startPoller(onEvent: (event: PollerEvent) => void = () => undefined): {
   events: PollerEvent[];
   readTimes: number[];
@@ -77,7 +56,7 @@ function startPoller(onEvent: (event: PollerEvent) => void = () => undefined): {
   poller = new StatusPoller({
     store: desk.store,
     client: desk.client,
-    clock: clockSteppedBy(now, wait),
+    clock,
     random: () => 0.5,
   });
   const events: PollerEvent[] = [];
@@ -92,17 +71,11 @@ function startPoller(onEvent: (event: PollerEvent) => void = () => undefined): {
 }
 
 /**
- * Lets the poller run until the clock reaches `at`, and resolves once it waits there: every read
- * due by then is done, none after it has started.
+ * Lets the poller run until the clock reaches `at` (epoch ms): every read due by then is done,
+ * none after it has started.
  */
 async function runUntil(at: number): Promise<void> {
-  limit = at;
-  parked?.();
-  const started = Date.now();
-  while (now() < at || parked === undefined) {
-    if (Date.now() - started > 60_000) throw new Error(`the clock stopped at ${now()}, short of ${at}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  await clock.advance(at - clock.now());
 }
 
 function readsAtService(requestId: string): number {
@@ -129,7 +102,7 @@ describe('a request that ends at the service without completion', () => {
         sim.setStatus(requestId, change);
       }
     });
-    await runUntil(now() + 3 * DAY);
+    await runUntil(clock.now() + 3 * DAY);
     poller!.stop();
     // Two reads in three days: the one that found it prepared, the one that found it ended.
     expect(readTimes).toHaveLength(2);
@@ -159,7 +132,7 @@ describe('a request in a status this app does not know, and not final', () => {
     const document = () => desk.store.get(batch.id)!.documents[0]!;
     sim.setStatus(requestId, { status: 'on_hold' });
     const { events, readTimes } = startPoller();
-    await runUntil(now() + 110 * HOUR);
+    await runUntil(clock.now() + 110 * HOUR);
     // The first read found on_hold; each wait since is as long as the status has stood, from
     // 15 min, doubling with each unchanged read, up to one a day.
     const first = readTimes[0]!;

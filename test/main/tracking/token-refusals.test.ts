@@ -1,29 +1,23 @@
-import { clockReading, clockSteppedBy } from '../../support/clocks';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { Desk } from '../../../main/desk-core';
 import { StatusPoller, type PollerEvent } from '../../../main/tracking/status-poller';
-import { startSimulator, type Simulator } from '../../../simulator/simulator';
-import { makeBatch, openTestDesk } from '../../support/batch-harness';
+import type { VirtualClock } from '../../../main/time/virtual-clock';
+import type { Simulator } from '../../../simulator/simulator';
+import { makeBatch } from '../../support/batch-harness';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
+import { openVirtualDesk, startVirtualSimulator } from '../../support/virtual-world';
 
 let sim: Simulator;
 let files: TempFolder;
 let desk: Desk;
 let poller: StatusPoller | undefined;
-/** Simulated time: this computer's, moved forward whenever the poller waits (the simulator's moves with it). */
-let offsetMs = 0;
-const now = () => Date.now() + offsetMs;
-const moveClock = (ms: number) => {
-  offsetMs += ms;
-  sim.clock.advance(ms);
-  return new Promise<void>((resolve) => setImmediate(resolve));
-};
+/** The service's, the desk's and the poller's one clock. */
+let clock: VirtualClock;
 
 beforeEach(async () => {
-  offsetMs = 0;
-  sim = await startSimulator({ seed: 9 });
+  ({ sim, clock } = await startVirtualSimulator({ seed: 9 }));
   files = makeTempFolder();
-  desk = await openTestDesk(sim, files.file('data'), { clock: clockReading(now) });
+  desk = await openVirtualDesk(sim, clock, files.file('data'));
 });
 afterEach(async () => {
   poller?.stop();
@@ -34,28 +28,25 @@ afterEach(async () => {
 
 it('the poller keeps tracking through a refused token request (a key rotation): it waits and says the service code, it does not call the credentials refused', async () => {
   const batch = await makeBatch(desk, files, 1);
-  await desk.engine.send(batch.id);
+  await clock.complete(desk.engine.send(batch.id));
   const requestId = desk.store.get(batch.id)?.documents[0]?.send.requestId;
   if (!requestId) throw new Error('the document was not sent');
   sim.complete(requestId);
   // Two hours later the token has expired, and the service refuses the next token request.
-  await moveClock(2 * 3_600_000);
+  await clock.advance(2 * 3_600_000);
   sim.faults.enqueue({ kind: 'tokenRefusal' });
 
   poller = new StatusPoller({
     store: desk.store,
     client: desk.client,
-    clock: clockSteppedBy(now, moveClock),
+    clock,
   });
   const events: PollerEvent[] = [];
-  const completed = new Promise<void>((resolve) =>
-    poller?.subscribe((event) => {
-      events.push(event);
-      if (event.type === 'completed') resolve();
-    }),
-  );
+  poller.subscribe((event) => events.push(event));
   poller.start();
-  await completed;
+  await clock.runUntil(() => events.some((event) => event.type === 'completed'), {
+    what: 'the request read completed',
+  });
 
   const states = events.flatMap((event) => (event.type === 'poller-state' ? [event] : []));
   expect(states.filter((event) => event.state === 'refused')).toEqual([]);
