@@ -27,7 +27,7 @@ async function step(world: World, label: string, act: () => Promise<string | voi
   const took = Math.round(performance.now() - started);
   world.ledger.log.push(`${outcome ? `${label} → ${outcome}` : label} [${took} ms]`);
   // Time passes between two things a person does.
-  world.pass(6_000);
+  await world.pass(6_000);
   await checkPromises(world);
 }
 
@@ -134,7 +134,7 @@ class Later implements Action {
     await step(world, this.toString(), async () => {
       // Every app is quit, then started again later (keys may be forgotten, uploads expired).
       for (const slot of world.desks) await world.quit(slot);
-      world.pass(this.hours * 3_600_000);
+      await world.pass(this.hours * 3_600_000);
     });
   }
   toString(): string {
@@ -162,7 +162,7 @@ class LostThenLater implements Action {
       const options = { continueBatch: false, sendNew: false };
       const first = await world.send(folder, slot, options, { kind: 'lost' });
       for (const each of world.desks) await world.quit(each);
-      world.pass(this.hours * 3_600_000);
+      await world.pass(this.hours * 3_600_000);
       const again = await world.send(folder, slot, options, { kind: 'none' });
       return `${first}; ${this.hours} h later: ${again}`;
     });
@@ -265,9 +265,9 @@ class Answer implements Action {
           .filter((request) => request.externalReference === reference)
           .sort((a, b) => a.createdAt.localeCompare(b.createdAt))[0];
         if (!found) return `${reference}: nothing to link at the service`;
-        const linked = await desk.engine.linkRequest(batch.id, document.draft.id, found.id, {
-          confirmed: true,
-        });
+        const linked = await world.complete(
+          desk.engine.linkRequest(batch.id, document.draft.id, found.id, { confirmed: true }),
+        );
         if (!linked.ok) return `${reference}: link refused (${linked.refusal})`;
       }
       return `${reference} ${this.how}: ${await world.resume(slot, batch.id, this.interruption)}`;

@@ -4,9 +4,10 @@
  * moves, copies and edits, and desks (data folders) on a page-cache model of a disk that can be
  * killed or lose power at any operation. Every action goes through the same code as the command
  * line's `send` (manifestTarget, takeManifestIn, the send engine); the promises are checked
- * after each one (promises.ts). A ledger keeps what the person did on purpose.
+ * after each one (promises.ts). A ledger keeps what the person did on purpose. The service and
+ * every desk are on one virtual clock: backoffs, the read spacing and hours between two things a
+ * person does pass at once, in order.
  */
-import { clockReading, clockSteppedBy } from '../support/clocks';
 import { cpSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BatchState, DocumentState } from '../../main/batch/batch-state';
@@ -14,12 +15,14 @@ import { checkManifestFile } from '../../main/batch/manifest';
 import { openDesk, type Connection, type Desk } from '../../main/desk-core';
 import { findManifestBatch, manifestTarget, takeManifestIn } from '../../main/cli/manifest-batch';
 import { Secret } from '../../main/secret';
+import type { VirtualClock } from '../../main/time/virtual-clock';
 import { createSeededRandom } from '../../simulator/seeded-random';
-import { DEMO_CLIENT, startSimulator, type Simulator } from '../../simulator/simulator';
+import { DEMO_CLIENT, type Simulator } from '../../simulator/simulator';
 import { keyRetentionMs, type ServiceVariant } from '../../simulator/variants';
 import { CrashFileSystem } from '../support/crash-fs';
 import { makeTempFolder, type TempFolder } from '../support/pdf-files';
 import { writeContractManifest } from '../main/cli/cli-fixtures';
+import { startVirtualSimulator } from '../support/virtual-world';
 
 /** A folder holding a manifest and its PDFs, where the person keeps it now. */
 export interface ContractFolder {
@@ -82,6 +85,8 @@ const CREATE_OR_PARTICIPANT = '^/api/v1/signing-requests(/[^/]+/participants)?$'
 
 export class World {
   readonly sim: Simulator;
+  /** The world's one clock: the service's and every desk's. */
+  readonly clock: VirtualClock;
   readonly variant: ServiceVariant;
   readonly random: () => number;
   readonly folders: ContractFolder[] = [];
@@ -95,12 +100,17 @@ export class World {
     lineFaults: false,
     log: [],
   };
-  /** How far the world's clocks (the service's and the desks') are ahead of this computer's. */
-  clockAhead = 0;
   readonly #root: TempFolder;
 
-  private constructor(sim: Simulator, variant: ServiceVariant, seed: number, root: TempFolder) {
+  private constructor(
+    sim: Simulator,
+    clock: VirtualClock,
+    variant: ServiceVariant,
+    seed: number,
+    root: TempFolder,
+  ) {
     this.sim = sim;
+    this.clock = clock;
     this.variant = variant;
     this.random = createSeededRandom(seed);
     this.#root = root;
@@ -109,9 +119,13 @@ export class World {
   /** A service of `variant`, one folder of `documents` contracts, one desk. */
   static async create(variant: ServiceVariant, seed: number, documents = 3): Promise<World> {
     // Uploads live a day, or (a service that keeps them shorter than its keys) an hour.
-    const sim = await startSimulator({ seed, variant, uploadTtlHours: seed % 4 === 0 ? 1 : 24 });
+    const { sim, clock } = await startVirtualSimulator({
+      seed,
+      variant,
+      uploadTtlHours: seed % 4 === 0 ? 1 : 24,
+    });
     const root = makeTempFolder('desk-model-');
-    const world = new World(sim, variant, seed, root);
+    const world = new World(sim, clock, variant, seed, root);
     const folder: TempFolder = {
       path: join(root.path, 'Contracts'),
       file: (name) => join(root.path, 'Contracts', name),
@@ -156,7 +170,7 @@ export class World {
       dataDir: '/data',
       fs: slot.fs,
       connection: this.connectionOf(slot),
-      clock: clockReading(() => Date.now() + this.clockAhead),
+      clock: this.clock,
       retry: { baseDelayMs: 1, maxDelayMs: 8, maxAttempts: 4, maxRetryAfterMs: 5_000 },
       engineWaitMs: { first: 5, longest: 40 },
       reuploadBackoffMs: 5,
@@ -172,7 +186,7 @@ export class World {
     slot.desk = opening.desk;
     // The app started a moment ago: its client holds its first reads for the read spacing
     // (another process may have just read), which the world's clock lets pass.
-    this.pass(6_000);
+    await this.pass(6_000);
     return opening.desk;
   }
 
@@ -188,9 +202,13 @@ export class World {
   }
 
   /** Time passes between two things a person does (and the service's 5 s read spacing with it). */
-  pass(ms: number): void {
-    this.clockAhead += ms;
-    this.sim.clock.advance(ms);
+  async pass(ms: number): Promise<void> {
+    await this.clock.advance(ms);
+  }
+
+  /** Lets the world's time run until `work` (a send, a close) has ended; what it gives. */
+  complete<T>(work: Promise<T>): Promise<T> {
+    return this.clock.complete(work, { withinMs: 30 * 24 * 3_600_000 });
   }
 
   /** The line drops calls before or after the service acts, at these rates, or is calm again. */
@@ -232,7 +250,7 @@ export class World {
     try {
       const { batch } = await takeManifestIn(desk, target, connection, manifestPath, check.documents);
       for (const document of batch.documents)
-        if (document.send.error) await desk.engine.retry(batch.id, document.draft.id);
+        if (document.send.error) await this.complete(desk.engine.retry(batch.id, document.draft.id));
       outcome = await this.#run(desk, batch.id, interruption);
     } catch (error) {
       if (!slot.fs.dead) throw error;
@@ -266,7 +284,7 @@ export class World {
       );
       batches.push(batch.id);
     }
-    const summaries = await Promise.all(batches.map((batchId) => desk.engine.send(batchId)));
+    const summaries = await this.complete(Promise.all(batches.map((batchId) => desk.engine.send(batchId))));
     return summaries
       .map(
         (summary) =>
@@ -320,7 +338,7 @@ export class World {
       if (events === interruption.after) desk.engine.pause(batchId);
     });
     try {
-      const summary = await desk.engine.send(batchId);
+      const summary = await this.complete(desk.engine.send(batchId));
       return `${summary.state}: ${summary.prepared} prepared, ${summary.needsCheck} check, ${summary.failed} failed`;
     } finally {
       unsubscribe();
@@ -343,8 +361,10 @@ export class World {
       else fs.crashProcess();
     }
     // Its engine stops at its next write; what it had on the wire arrives, then its connections close.
-    await desk?.engine.close().catch(() => undefined);
-    await desk?.client.close().catch(() => undefined);
+    if (desk) {
+      await this.complete(desk.engine.close()).catch(() => undefined);
+      await this.complete(desk.client.close()).catch(() => undefined);
+    }
     slot.fs =
       kind === 'cut'
         ? new CrashFileSystem({ image: fs.cutImage ?? fs.imageAfterPowerCut(this.random) })
@@ -355,7 +375,7 @@ export class World {
   async quit(slot: DeskSlot): Promise<void> {
     const desk = slot.desk;
     slot.desk = undefined;
-    await desk?.close();
+    if (desk) await this.complete(desk.close());
   }
 
   /** Renames a folder, or its manifest file. */
@@ -398,7 +418,7 @@ export class World {
   async sendAnew(slot: DeskSlot, batch: BatchState, document: DocumentState): Promise<boolean> {
     const desk = await this.open(slot);
     const key = document.send.create?.idempotencyKey;
-    const answer = await desk.engine.sendAsNew(batch.id, document.draft.id);
+    const answer = await this.complete(desk.engine.sendAsNew(batch.id, document.draft.id));
     if (!answer.ok) return false;
     this.#countAnew(document.draft.externalReference);
     if (key) this.ledger.releasedKeys.add(key);
@@ -407,7 +427,7 @@ export class World {
 
   async dispose(): Promise<void> {
     for (const slot of this.desks) {
-      await slot.desk?.close().catch(() => undefined);
+      if (slot.desk) await this.complete(slot.desk.close()).catch(() => undefined);
       slot.desk = undefined;
     }
     await this.sim.close();
