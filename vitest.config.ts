@@ -58,7 +58,7 @@ const SYSTEM = [
   'test/main/browser-host/host-entry.test.ts',
   'test/main/browser-host/app-window.test.ts',
   'test/simulator/cli.test.ts',
-  'test/bad-input/case-runner.test.ts',
+  'test/bad-input/*.test.ts',
 ];
 
 /** Real Chromium (and Electron when its runtime is there). */
@@ -68,9 +68,6 @@ const BROWSER = [
   'test/main/browser-host/browser-host-journey.test.ts',
   'test/main/browser-host/chromium-ceremony-opener.test.ts',
 ];
-
-/** Timed and measured case by case (issue 12): run alone by scripts/test.mjs, after the rest. */
-const TIMED_TABLE = 'test/bad-input/bad-input-table.test.ts';
 
 /** These pure rules of test/main are units, whatever their folder says. */
 const PURE_MAIN = UNIT_IN_MAIN.filter((pattern) => !pattern.includes('*'));
@@ -107,8 +104,6 @@ export default defineConfig({
       ),
       layer('system', SYSTEM, PURE_MAIN, 2, 3),
       layer('browser', BROWSER, [], 3, 2),
-      // Alone, so that its timings and memory are its own (scripts/test.mjs runs it last).
-      layer('bad-input-table', [TIMED_TABLE], [], 4, 1),
     ],
   },
 });

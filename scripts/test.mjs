@@ -1,6 +1,6 @@
 // The whole test suite, as CI runs it: types, lint, formatting, the build, then the four layers of
-// tests (vitest.config.ts: unit, integration, system, browser), one after the other. The bad-input
-// table runs last, alone. Ends with a plain "N passed, N failed, N skipped" line.
+// tests (vitest.config.ts: unit, integration, system, browser), one after the other. Ends with a
+// plain "N passed, N failed, N skipped" line.
 //
 // `--quick` (npm run test:quick): the unit and integration layers only, for the edit loop.
 // Any other arguments are passed to vitest instead of the layers (a file, a test name filter).
@@ -151,10 +151,6 @@ if (only.length > 0) {
 } else {
   console.log('\n== tests: unit, integration, system, browser');
   runs = [runVitest('tests', layers('unit', 'integration', 'system', 'browser'))];
-  // The bad-input table times each case and measures its memory (issue 12), so it runs on its
-  // own after the other layers, never sharing the cores with them.
-  console.log('\n== the bad-input table, alone (each case timed and measured)');
-  runs.push(runVitest('bad-input-table', layers('bad-input-table')));
 }
 rmSync(reportDir, { recursive: true, force: true });
 const failures = runs.flatMap((run) => run.failures);
