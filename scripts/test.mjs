@@ -4,7 +4,7 @@
 //
 // `--quick` (npm run test:quick): the unit and integration layers only, for the edit loop.
 // Any other arguments are passed to vitest instead of the layers (a file, a test name filter).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -26,14 +26,47 @@ function step(name, command, args) {
   }
 }
 
+/**
+ * Runs the static checks side by side (they are independent, and each alone leaves a core idle),
+ * printing each one's output whole once it ends; exits when one failed.
+ */
+async function checksSideBySide(checks) {
+  const outcomes = await Promise.all(
+    checks.map(
+      ([name, command, args]) =>
+        new Promise((resolveCheck) => {
+          const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+          let output = '';
+          child.stdout.on('data', (chunk) => (output += chunk));
+          child.stderr.on('data', (chunk) => (output += chunk));
+          child.on('error', (error) =>
+            resolveCheck({ name, status: 1, output: `${output}${error.message}\n` }),
+          );
+          child.on('close', (status) => resolveCheck({ name, status: status ?? 1, output }));
+        }),
+    ),
+  );
+  for (const { name, status, output } of outcomes) {
+    console.log(`\n== ${name}${status === 0 ? '' : ' (failed)'}`);
+    if (output.trim() !== '') process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
+  }
+  const failed = outcomes.filter(({ status }) => status !== 0);
+  if (failed.length > 0) {
+    console.error(`\n${failed.map(({ name }) => name).join(', ')} failed.`);
+    process.exit(failed[0].status);
+  }
+}
+
 const quick = process.argv.includes('--quick');
 const only = process.argv.slice(2).filter((argument) => argument !== '--quick');
 if (!quick) {
-  step('typecheck', 'tsc', ['-p', 'tsconfig.json', '--noEmit']);
-  // Browser code (renderer/, shared/) against the DOM alone: no Node types can slip in.
-  step('typecheck (browser code)', 'tsc', ['-p', 'tsconfig.browser.json', '--noEmit']);
-  step('lint', 'eslint', ['.', '--max-warnings', '0']);
-  step('format', 'prettier', ['--check', '.', '--log-level', 'warn']);
+  await checksSideBySide([
+    ['typecheck', 'tsc', ['-p', 'tsconfig.json', '--noEmit']],
+    // Browser code (renderer/, shared/) against the DOM alone: no Node types can slip in.
+    ['typecheck (browser code)', 'tsc', ['-p', 'tsconfig.browser.json', '--noEmit']],
+    ['lint', 'eslint', ['.', '--max-warnings', '0']],
+    ['format', 'prettier', ['--check', '.', '--log-level', 'warn']],
+  ]);
   // The end-to-end journeys run the built app (renderer and browser host bundles).
   step('build', 'node', ['scripts/build.mjs']);
 }

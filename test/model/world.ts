@@ -6,7 +6,7 @@
  * line's `send` (manifestTarget, takeManifestIn, the send engine); the promises are checked
  * after each one (promises.ts). A ledger keeps what the person did on purpose.
  */
-import { clockReading, clockSteppedBy } from '../support/clocks';
+import { clockReading } from '../support/clocks';
 import { cpSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BatchState, DocumentState } from '../../main/batch/batch-state';
