@@ -13,7 +13,13 @@ import {
   type BridgeConnection,
   type BridgeSocket,
 } from '../../../renderer/browser-host/bridge-connection';
-import { bridgeProtocols, openBridge, openTrustedBridge, startTestHost, type TestHost } from './host-fixtures';
+import {
+  bridgeProtocols,
+  openBridge,
+  openTrustedBridge,
+  startTestHost,
+  type TestHost,
+} from './host-fixtures';
 import { startSilentLine, type SilentLine } from './silent-line';
 
 /** Short enough for a test, in the product's proportions. */
@@ -125,7 +131,9 @@ describe('the page’s bridge over a line that goes silent without closing', () 
   it('delivers the events sent while the line was silent once it is back, in order, and none twice', async () => {
     const { connection, changes } = pageConnection();
     const seen: string[] = [];
-    connection.subscribe('batch.changed', (payload) => seen.push((payload as { batch: { name: string } }).batch.name));
+    connection.subscribe('batch.changed', (payload) =>
+      seen.push((payload as { batch: { name: string } }).batch.name),
+    );
     expect(await connection.call('batches.create', ['Heard live'])).toMatchObject({ ok: true });
     await until(() => seen.includes('Heard live'), 'the live event');
     line.silence('both');

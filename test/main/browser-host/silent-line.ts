@@ -8,7 +8,7 @@
  * its answer is lost); `silence('both')` stops everything. Either way new connections hang
  * unanswered until `restore()`, which lets new ones through; the silenced ones stay silent.
  */
-import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpServer, request } from 'node:http';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 
 export interface SilentLine {
@@ -63,8 +63,31 @@ export async function startSilentLine(hostPort: number): Promise<SilentLine> {
     return true;
   };
 
-  const proxy = createHttpServer((_request, response) => {
-    response.writeHead(405).end();
+  // Plain requests (the page and its assets) are forwarded as they are; only tunnels go silent.
+  const proxy = createHttpServer((incoming, answer) => {
+    const target = URL.canParse(incoming.url ?? '') ? new URL(incoming.url ?? '') : undefined;
+    if (!target || target.hostname !== '127.0.0.1' || Number(target.port) !== hostPort) {
+      answer.writeHead(403).end();
+      return;
+    }
+    const headers = { ...incoming.headers };
+    for (const name of ['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization'])
+      delete headers[name];
+    const upstream = request(
+      {
+        host: '127.0.0.1',
+        port: hostPort,
+        method: incoming.method,
+        path: `${target.pathname}${target.search}`,
+        headers,
+      },
+      (response) => {
+        answer.writeHead(response.statusCode ?? 502, response.headers);
+        response.pipe(answer);
+      },
+    );
+    upstream.on('error', () => answer.destroy());
+    incoming.pipe(upstream);
   });
   proxy.on('connect', (request, page: Socket, head: Buffer) => {
     if (holdIfSilent(page)) return;
