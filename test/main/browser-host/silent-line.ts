@@ -43,15 +43,18 @@ export async function startSilentLine(hostPort: number): Promise<SilentLine> {
     host.on('data', (chunk) => {
       if (tunnel.toPage) page.write(chunk);
     });
-    const end = () => {
-      tunnels.delete(tunnel);
-      page.destroy();
-      host.destroy();
+    // An end closing reaches the other only while the line carries things that way: a host
+    // that gives up on a silent page closes nothing the page can see, as on a dead path.
+    const closeWith = (closed: Socket, other: Socket, carries: () => boolean) => {
+      const end = () => {
+        if (carries()) other.destroy();
+        if (page.destroyed && host.destroyed) tunnels.delete(tunnel);
+      };
+      closed.on('error', () => closed.destroy());
+      closed.on('close', end);
     };
-    for (const socket of tunnel.sockets) {
-      socket.on('error', end);
-      socket.on('close', end);
-    }
+    closeWith(page, host, () => tunnel.toHost);
+    closeWith(host, page, () => tunnel.toPage);
   };
 
   /** A new connection while the line is silent hangs, as a dead path does. */
