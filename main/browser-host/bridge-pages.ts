@@ -125,14 +125,15 @@ export function createBridgePages(options: {
     answer: { readonly paths: readonly string[] } | undefined,
   ): Promise<ResultMessage> {
     if (answer && !isDialogChannel(channel)) return { type: 'result', id, result: INVALID_MESSAGE };
-    const result = await withDialogAnswer(answer, () =>
-      dispatchInvoke(handlers, channel, args, logger),
-    ).catch((error: unknown) => {
-      logger.log('error', 'bridge.dispatch_failed', {
-        error: error instanceof Error ? error.name : typeof error,
+    // Whatever goes wrong is an answer too: the ledger must never keep a call running forever.
+    const result = await Promise.resolve()
+      .then(() => withDialogAnswer(answer, () => dispatchInvoke(handlers, channel, args, logger)))
+      .catch((error: unknown) => {
+        logger.log('error', 'bridge.dispatch_failed', {
+          error: error instanceof Error ? error.name : typeof error,
+        });
+        return INTERNAL_ERROR;
       });
-      return INTERNAL_ERROR;
-    });
     return { type: 'result', id, result };
   }
 
