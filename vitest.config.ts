@@ -21,6 +21,7 @@ const UNIT_IN_MAIN = [
   'test/main/app/batch-views.test.ts',
   'test/main/app/signed-notification.test.ts',
   'test/main/batch/call-slots.test.ts',
+  'test/main/browser-host/call-ledger.test.ts',
   'test/main/batch/document-class.test.ts',
   'test/main/batch/pdf-header.test.ts',
   'test/main/batch/people-of.test.ts',
@@ -67,6 +68,7 @@ const BROWSER = [
   'test/main/browser-host/bridge-in-chromium.test.ts',
   'test/main/browser-host/browser-host-journey.test.ts',
   'test/main/browser-host/chromium-ceremony-opener.test.ts',
+  'test/main/browser-host/host-connection-banner.test.ts',
 ];
 
 /** These pure rules of test/main are units, whatever their folder says. */
