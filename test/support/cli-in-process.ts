@@ -50,6 +50,12 @@ export async function runCliHere(args: readonly string[], options: CliHereOption
   let stderr = '';
   let partialLine = '';
   setEnvironment(wanted);
+  // Diagnostics (DESK_LOG=json) go to the process's stderr, as the child's would: kept for the run.
+  const processStderr = process.stderr.write;
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    stderr += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    return true;
+  }) as typeof process.stderr.write;
   try {
     const code = await options.clock.complete(
       runCommand(
@@ -72,6 +78,7 @@ export async function runCliHere(args: readonly string[], options: CliHereOption
     );
     return { code, signal: null, stdout, stderr };
   } finally {
+    process.stderr.write = processStderr;
     setEnvironment(saved);
     running = false;
   }
