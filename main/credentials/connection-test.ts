@@ -6,6 +6,7 @@ import type { RetryPolicy } from '../client/backoff';
 import { ServiceClient } from '../client/service-client';
 import type { Connection } from '../desk-core';
 import { silentLogger, type Logger } from '../log';
+import type { Clock } from '../time/clock';
 
 /** The scopes the desk uses (spec §5): upload and create, read for tracking, ceremony for the rest. */
 export const REQUIRED_SCOPES = ['signing.create', 'signing.read', 'ceremony.create'] as const;
@@ -36,6 +37,8 @@ export interface ConnectionTestOptions {
   readonly logger?: Logger;
   /** Overrides the short retry policy (tests make it quicker still). */
   readonly retry?: Partial<RetryPolicy>;
+  /** The clock of the test's waits and deadlines (default: the system's; tests pass a virtual one). */
+  readonly clock?: Clock;
 }
 
 // A person is waiting for the answer: one retry of a transient failure, then the verdict.
@@ -106,6 +109,7 @@ export async function testConnection(
     clientSecret: connection.clientSecret,
     logger: options.logger ?? silentLogger,
     retry: { ...TEST_RETRY, ...options.retry },
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   try {
     const grant = await client.testConnection();
