@@ -1,16 +1,111 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+
+/**
+ * The four layers of tests (README "Tests"), each a vitest project:
+ *
+ * - unit: rules without I/O (no network, no files, no keychain), in milliseconds.
+ * - integration: the app's parts in this process against real things on loopback and disk: the
+ *   simulator over HTTP, the data folder's files, the OS keychain. On one virtual clock
+ *   (main/time/virtual-clock.ts) wherever time matters, so they never wait for a duration.
+ * - system: child processes (the command line, the simulator's own command, the browser host's
+ *   entry), the data folder's lock between processes, crash and power-cut suites. Real time.
+ * - browser: journeys in real Chromium through the browser host, and the real-Electron journey.
+ *
+ * `npm run test:quick` runs unit and integration; `npm test` runs all four, one group after the
+ * other, each with the workers that fit two cores: the integration and system suites mostly
+ * wait on loopback and child processes, the browser's journeys keep both cores busy.
+ */
+
+/** Pure rules under test/main: no simulator, no files, no keychain. */
+const UNIT_IN_MAIN = [
+  'test/main/app/batch-views.test.ts',
+  'test/main/app/signed-notification.test.ts',
+  'test/main/batch/call-slots.test.ts',
+  'test/main/browser-host/call-ledger.test.ts',
+  'test/main/batch/document-class.test.ts',
+  'test/main/batch/pdf-header.test.ts',
+  'test/main/batch/people-of.test.ts',
+  'test/main/batch/slow-calls.test.ts',
+  'test/main/batch/step-machine.test.ts',
+  'test/main/batch/upload-progress.test.ts',
+  'test/main/cli/cli-args.test.ts',
+  'test/main/cli/engine-narrator.test.ts',
+  'test/main/report/report-csv.test.ts',
+  'test/main/report/report-file-name.test.ts',
+  'test/main/shell/ipc-bridge.test.ts',
+  'test/main/shell/main-window.test.ts',
+  'test/main/shell/security.test.ts',
+  'test/main/tracking/due-queue.test.ts',
+  'test/main/tracking/poller-reorder.test.ts',
+  'test/main/time/**/*.test.ts',
+];
+
+const UNIT = [
+  'test/shared/**/*.test.ts',
+  'test/renderer/**/*.test.{ts,tsx}',
+  'test/preload/**/*.test.ts',
+  'test/lint/**/*.test.ts',
+  ...UNIT_IN_MAIN,
+];
+
+/** Child processes, the lock between processes, crashes and power cuts. */
+const SYSTEM = [
+  // The command line, run as the user runs it: a child process per command.
+  'test/main/cli/**/*.test.ts',
+  'test/main/credentials/cli-profile.test.ts',
+  'test/main/store/data-dir-lock.test.ts',
+  'test/main/batch/power-cut-send.test.ts',
+  'test/main/batch/participants-crash.test.ts',
+  'test/main/browser-host/host-entry.test.ts',
+  'test/main/browser-host/app-window.test.ts',
+  'test/simulator/cli.test.ts',
+  'test/bad-input/*.test.ts',
+];
+
+/** Real Chromium (and Electron when its runtime is there). */
+const BROWSER = [
+  'test/e2e/**/*.test.ts',
+  'test/main/browser-host/bridge-in-chromium.test.ts',
+  'test/main/browser-host/browser-host-journey.test.ts',
+  'test/main/browser-host/chromium-ceremony-opener.test.ts',
+  'test/main/browser-host/host-connection-banner.test.ts',
+];
+
+/** These pure rules of test/main are units, whatever their folder says. */
+const PURE_MAIN = UNIT_IN_MAIN.filter((pattern) => !pattern.includes('*'));
+
+function layer(
+  name: string,
+  include: string[],
+  exclude: string[],
+  groupOrder: number,
+  maxWorkers: number,
+): TestProjectInlineConfiguration {
+  return {
+    extends: true,
+    test: { name, include, exclude, sequence: { groupOrder }, maxWorkers },
+  };
+}
 
 export default defineConfig({
   // As in `npm start`'s build: development hosts may offer the built-in simulator.
   define: { DESK_DEVELOPMENT_BUILD: 'true' },
   test: {
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // Many suites mostly wait (5 s read spacing, Retry-After, kills and restarts): more files at
-    // once than the 2 cores of the build machine keep the whole run short.
-    maxWorkers: 4,
+    projects: [
+      layer('unit', UNIT, [], 0, 2),
+      layer(
+        'integration',
+        ['test/main/**/*.test.ts', 'test/simulator/**/*.test.ts', 'test/model/**/*.test.ts'],
+        [...PURE_MAIN, 'test/main/time/**', ...SYSTEM, ...BROWSER],
+        1,
+        3,
+      ),
+      layer('system', SYSTEM, PURE_MAIN, 2, 3),
+      layer('browser', BROWSER, [], 3, 2),
+    ],
   },
 });

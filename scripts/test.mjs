@@ -1,6 +1,10 @@
-// The whole test suite, as CI runs it: types, lint, formatting, the build, then every vitest suite.
-// The bad-input table runs last, alone. Ends with a plain "N passed, N failed, N skipped" line.
-import { spawnSync } from 'node:child_process';
+// The whole test suite, as CI runs it: types, lint, formatting, the build, then the four layers of
+// tests (vitest.config.ts: unit, integration, system, browser), one after the other. Ends with a
+// plain "N passed, N failed, N skipped" line.
+//
+// `--quick` (npm run test:quick): the unit and integration layers only, for the edit loop.
+// Any other arguments are passed to vitest instead of the layers (a file, a test name filter).
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -22,13 +26,50 @@ function step(name, command, args) {
   }
 }
 
-step('typecheck', 'tsc', ['-p', 'tsconfig.json', '--noEmit']);
-// Browser code (renderer/, shared/) against the DOM alone: no Node types can slip in.
-step('typecheck (browser code)', 'tsc', ['-p', 'tsconfig.browser.json', '--noEmit']);
-step('lint', 'eslint', ['.', '--max-warnings', '0']);
-step('format', 'prettier', ['--check', '.', '--log-level', 'warn']);
-// The end-to-end journeys run the built app (renderer and browser host bundles).
-step('build', 'node', ['scripts/build.mjs']);
+/**
+ * Runs the static checks side by side (they are independent, and each alone leaves a core idle),
+ * printing each one's output whole once it ends; exits when one failed.
+ */
+async function checksSideBySide(checks) {
+  const outcomes = await Promise.all(
+    checks.map(
+      ([name, command, args]) =>
+        new Promise((resolveCheck) => {
+          const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+          let output = '';
+          child.stdout.on('data', (chunk) => (output += chunk));
+          child.stderr.on('data', (chunk) => (output += chunk));
+          child.on('error', (error) =>
+            resolveCheck({ name, status: 1, output: `${output}${error.message}\n` }),
+          );
+          child.on('close', (status) => resolveCheck({ name, status: status ?? 1, output }));
+        }),
+    ),
+  );
+  for (const { name, status, output } of outcomes) {
+    console.log(`\n== ${name}${status === 0 ? '' : ' (failed)'}`);
+    if (output.trim() !== '') process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
+  }
+  const failed = outcomes.filter(({ status }) => status !== 0);
+  if (failed.length > 0) {
+    console.error(`\n${failed.map(({ name }) => name).join(', ')} failed.`);
+    process.exit(failed[0].status);
+  }
+}
+
+const quick = process.argv.includes('--quick');
+const only = process.argv.slice(2).filter((argument) => argument !== '--quick');
+if (!quick) {
+  await checksSideBySide([
+    ['typecheck', 'tsc', ['-p', 'tsconfig.json', '--noEmit']],
+    // Browser code (renderer/, shared/) against the DOM alone: no Node types can slip in.
+    ['typecheck (browser code)', 'tsc', ['-p', 'tsconfig.browser.json', '--noEmit']],
+    ['lint', 'eslint', ['.', '--max-warnings', '0']],
+    ['format', 'prettier', ['--check', '.', '--log-level', 'warn']],
+  ]);
+  // The end-to-end journeys run the built app (renderer and browser host bundles).
+  step('build', 'node', ['scripts/build.mjs']);
+}
 
 const reportDir = mkdtempSync(join(tmpdir(), 'desk-test-'));
 
@@ -122,10 +163,8 @@ function failuresOf(report) {
   });
 }
 
-// The bad-input table times each case and measures its memory (issue 12), so it runs on its own
-// after the other suites, never sharing the cores with them.
-const TIMED_TABLE = 'test/bad-input/bad-input-table.test.ts';
-const only = process.argv.slice(2);
+/** `--project` arguments for vitest. */
+const layers = (...names) => names.flatMap((name) => ['--project', name]);
 // Beyond the named service variants, every run plays one drawn from a seed (issue 9: "picked per
 // test run, seeded and printed"), so the suites meet a service nobody chose by hand.
 if (process.env.SIM_VARIANT_SEED === undefined) {
@@ -135,11 +174,16 @@ console.log(
   `\n== service variant of this run: seeded-${process.env.SIM_VARIANT_SEED} ` +
     `(replay it: SIM_VARIANT_SEED=${process.env.SIM_VARIANT_SEED} npm test)`,
 );
-console.log('\n== tests');
-const runs = [runVitest('tests', only.length > 0 ? only : ['--exclude', TIMED_TABLE])];
-if (only.length === 0) {
-  console.log('\n== the bad-input table, alone (each case timed and measured)');
-  runs.push(runVitest('bad-input-table', [TIMED_TABLE]));
+let runs;
+if (only.length > 0) {
+  console.log('\n== tests');
+  runs = [runVitest('tests', only)];
+} else if (quick) {
+  console.log('\n== tests: unit, integration');
+  runs = [runVitest('tests', layers('unit', 'integration'))];
+} else {
+  console.log('\n== tests: unit, integration, system, browser');
+  runs = [runVitest('tests', layers('unit', 'integration', 'system', 'browser'))];
 }
 rmSync(reportDir, { recursive: true, force: true });
 const failures = runs.flatMap((run) => run.failures);

@@ -2,7 +2,8 @@
  * The browser host's server: the built renderer and the page-side bridge over HTTP, and the
  * bridge itself over a WebSocket, on 127.0.0.1 only. The WebSocket is the browser's stand-in
  * for Electron's IPC: it accepts a page only when it presents this launch's secret from this
- * very origin, then every call goes through `dispatchInvoke`, exactly as IPC calls do.
+ * very origin, then hands it to bridge-pages.ts, where every call goes through `dispatchInvoke`,
+ * exactly as IPC calls do.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { once } from 'node:events';
@@ -11,23 +12,19 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { extname, join, resolve, sep } from 'node:path';
 import type { Duplex } from 'node:stream';
-import { WebSocket, WebSocketServer, type RawData } from 'ws';
-import { z } from 'zod';
-import type { DeskHandlers, IpcResult } from '../../shared/ipc/contract';
-import { dispatchInvoke } from '../app/ipc-dispatch';
+import { WebSocketServer } from 'ws';
+import type { DeskHandlers } from '../../shared/ipc/contract';
 import type { DeskServiceDeps } from '../app/desk-service';
 import type { Logger } from '../log';
 import {
   BRIDGE_PATH,
   BRIDGE_PROTOCOL,
   BRIDGE_SCRIPT_PATH,
-  DIALOG_CHANNELS,
   MAX_MESSAGE_BYTES,
   SECRET_HASH_PARAMETER,
   SECRET_PROTOCOL_PREFIX,
-  type ResultMessage,
 } from '../../shared/ipc/browser-host-protocol';
-import { withDialogAnswer } from './host-dialogs';
+import { createBridgePages, type BridgeTuning } from './bridge-pages';
 
 export interface BrowserHostOptions {
   /** The desk service's handlers: what the bridge's calls reach. */
@@ -39,6 +36,8 @@ export interface BrowserHostOptions {
   readonly bridgeScriptPath?: string;
   /** Default 0: any free port. */
   readonly port?: number;
+  /** Tests only: quicker pings, fewer kept events. */
+  readonly bridgeTuning?: BridgeTuning;
 }
 
 /** Where a one-time link leads, decided when it is followed (so an expired URL is never used). */
@@ -50,7 +49,7 @@ export interface BrowserHost {
   /** `http://127.0.0.1:PORT`: the only Origin the bridge accepts. */
   readonly origin: string;
   readonly port: number;
-  /** Sends an event to every connected page (the desk service's `emit`). */
+  /** Sends an event to every connected page, numbered, kept for a page that misses it (the desk service's `emit`). */
   readonly emit: DeskServiceDeps['emit'];
   /**
    * A single-use link (`http://127.0.0.1:PORT/handoff/<token>`, valid two minutes) that redirects
@@ -63,7 +62,6 @@ export interface BrowserHost {
 }
 
 const HANDOFF_LIFETIME_MS = 120_000;
-const PAGE_CLOSE_GRACE_MS = 1_000;
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
@@ -80,28 +78,6 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.woff': 'font/woff',
   '.txt': 'text/plain; charset=utf-8',
 };
-
-const INVALID_MESSAGE: IpcResult<never> = {
-  ok: false,
-  error: { code: 'invalid_message', message: 'The app could not read this request.' },
-};
-const INTERNAL_ERROR: IpcResult<never> = {
-  ok: false,
-  error: { code: 'internal_error', message: 'Something went wrong in the app. Nothing was lost; try again.' },
-};
-
-/** The envelope only; `dispatchInvoke` parses the channel and its arguments, as for IPC. */
-const callMessageSchema = z
-  .object({
-    id: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-    channel: z.unknown(),
-    args: z.unknown(),
-    answer: z
-      .object({ paths: z.array(z.string().trim().min(1).max(4096)).max(2000) })
-      .strict()
-      .optional(),
-  })
-  .strict();
 
 /** The same policy as the Electron app's pages, plus the one WebSocket the page may open. */
 export function contentSecurityPolicy(port: number): string {
@@ -132,22 +108,6 @@ function digest(text: string): Buffer {
   return createHash('sha256').update(text).digest();
 }
 
-function textOf(data: RawData): string {
-  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
-  return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
-}
-
-/** The id of a message that failed to parse, when it has a usable one, so its caller is answered. */
-function idOf(message: unknown): number | null {
-  if (typeof message !== 'object' || message === null) return null;
-  const id = (message as { id?: unknown }).id;
-  return typeof id === 'number' && Number.isSafeInteger(id) && id >= 0 ? id : null;
-}
-
-function isDialogChannel(channel: unknown): boolean {
-  return (DIALOG_CHANNELS as readonly unknown[]).includes(channel);
-}
-
 /**
  * Starts the browser host on 127.0.0.1 with a fresh 32-byte secret. Every HTTP request must name
  * the host `127.0.0.1:PORT` (DNS rebinding); the bridge additionally requires the Origin
@@ -164,7 +124,11 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   });
   const secret = randomBytes(32).toString('base64url');
   const secretDigest = digest(secret);
-  const pages = new Set<WebSocket>();
+  const pages = createBridgePages({
+    handlers,
+    logger,
+    ...(options.bridgeTuning ? { tuning: options.bridgeTuning } : {}),
+  });
   const handoffs = new Map<string, { readonly target: HandoffTarget; readonly timer: NodeJS.Timeout }>();
   let closed = false;
   // Known once listening; every check below runs after that.
@@ -294,48 +258,6 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     );
   }
 
-  async function answerMessage(data: RawData, isBinary: boolean): Promise<ResultMessage> {
-    if (isBinary) return { id: null, result: INVALID_MESSAGE };
-    let message: unknown;
-    try {
-      message = JSON.parse(textOf(data));
-    } catch {
-      return { id: null, result: INVALID_MESSAGE };
-    }
-    const envelope = callMessageSchema.safeParse(message);
-    if (!envelope.success) {
-      logger.log('warn', 'bridge.invalid_message', { reason: 'shape' });
-      return { id: idOf(message), result: INVALID_MESSAGE };
-    }
-    const { id, channel, args, answer } = envelope.data;
-    if (answer && !isDialogChannel(channel)) return { id, result: INVALID_MESSAGE };
-    const result = await withDialogAnswer(answer, () =>
-      dispatchInvoke(handlers, channel, args, logger),
-    ).catch((error: unknown) => {
-      logger.log('error', 'bridge.dispatch_failed', {
-        error: error instanceof Error ? error.name : typeof error,
-      });
-      return INTERNAL_ERROR;
-    });
-    return { id, result };
-  }
-
-  function acceptPage(page: WebSocket): void {
-    pages.add(page);
-    logger.log('info', 'bridge.page_connected', { pages: pages.size });
-    page.on('message', (data, isBinary) => {
-      void answerMessage(data, isBinary).then((reply) => {
-        if (page.readyState === WebSocket.OPEN) page.send(JSON.stringify(reply));
-      });
-    });
-    // A message over the size limit is reported here before ws closes the connection with 1009.
-    page.on('error', (error) => logger.log('warn', 'bridge.page_error', { error: error.name }));
-    page.on('close', (code) => {
-      pages.delete(page);
-      logger.log('info', 'bridge.page_disconnected', { code, pages: pages.size });
-    });
-  }
-
   const sockets = new WebSocketServer({
     noServer: true,
     maxPayload: MAX_MESSAGE_BYTES,
@@ -361,7 +283,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       refuseUpgrade(socket, refusal === 'path' ? 404 : 403);
       return;
     }
-    sockets.handleUpgrade(request, socket, head, acceptPage);
+    sockets.handleUpgrade(request, socket, head, (page) => pages.accept(page));
   });
   server.on('clientError', (_error, socket) => socket.destroy());
 
@@ -385,9 +307,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     origin,
     port,
     emit(event, payload) {
-      if (closed) return;
-      const text = JSON.stringify({ event, payload });
-      for (const page of pages) if (page.readyState === WebSocket.OPEN) page.send(text);
+      if (!closed) pages.emit(event, payload);
     },
     handoff(target) {
       const token = randomBytes(32).toString('base64url');
@@ -402,16 +322,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       closed = true;
       for (const { timer } of handoffs.values()) clearTimeout(timer);
       handoffs.clear();
-      await Promise.all(
-        [...pages].map(async (page) => {
-          const ended = once(page, 'close');
-          page.close(1001, 'The app is closing.');
-          // A page that does not answer the closing handshake is cut off.
-          const cutOff = setTimeout(() => page.terminate(), PAGE_CLOSE_GRACE_MS);
-          await ended;
-          clearTimeout(cutOff);
-        }),
-      );
+      await pages.close();
       const stopped = new Promise<void>((resolveStop) => server.close(() => resolveStop()));
       server.closeAllConnections();
       await stopped;

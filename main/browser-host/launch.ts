@@ -14,6 +14,7 @@ import { openProfileRegistry } from '../app/profile-registry';
 import { createKeytarCredentialStore, type CredentialStore } from '../credentials/credential-store';
 import { openDataDir, type ConnectionTuning } from '../desk-core';
 import { silentLogger, type Logger } from '../log';
+import type { BridgeTuning } from './bridge-pages';
 import { openAppWindow, removeOrphanedWindowFolders, type AppWindow } from './app-window';
 import { createChromiumCeremonyOpener, type ClosableCeremonyOpener } from './chromium-ceremony-opener';
 import { createPromptedDialogs, processPathBases } from './host-dialogs';
@@ -48,6 +49,8 @@ export interface BrowserHostLaunchOptions {
    * this user's). Tests give one of their own, so no real user folder is touched.
    */
   readonly home?: string;
+  /** Tests only: the bridge's quicker pings and fewer kept events. */
+  readonly bridgeTuning?: BridgeTuning;
 }
 
 /** A running browser host. */
@@ -129,6 +132,7 @@ export async function launchBrowserHost(options: BrowserHostLaunchOptions): Prom
       rendererDir: options.rendererDir ?? join(import.meta.dirname, '..', 'renderer'),
       ...(options.bridgeScriptPath ? { bridgeScriptPath: options.bridgeScriptPath } : {}),
       ...(options.port === undefined ? {} : { port: options.port }),
+      ...(options.bridgeTuning ? { bridgeTuning: options.bridgeTuning } : {}),
     });
     await service.start();
   } catch (error) {

@@ -8,6 +8,7 @@ import { phaseOf, type BatchState, type DocumentState } from '../batch/batch-sta
 import { checkExplanation } from '../batch/send-messages';
 import type { SendEngineEvent } from '../batch/send-engine';
 import type { Desk } from '../desk-core';
+import { systemClock, type Clock } from '../time/clock';
 import { countLabel, EXIT, type CliOutput } from './cli-output';
 import { credentialsRejectedLine, outageLine, outageOverLine, type ConnectionSource } from './service-check';
 
@@ -39,7 +40,10 @@ export const OUTAGE_LINE_INTERVAL_MS = 30_000;
  * `OUTAGE_LINE_INTERVAL_MS` while it lasts, and when it ends; any other wait said once until the
  * engine runs again.
  */
-export function engineNarrator(baseUrl: string): (event: SendEngineEvent) => string | undefined {
+export function engineNarrator(
+  baseUrl: string,
+  clock: Pick<Clock, 'monotonic'> = systemClock,
+): (event: SendEngineEvent) => string | undefined {
   let outageSaidAt: number | undefined;
   /** The reason said for the wait under way: every document that meets it reports it again. */
   let waitSaid: string | undefined;
@@ -55,7 +59,7 @@ export function engineNarrator(baseUrl: string): (event: SendEngineEvent) => str
     }
     if (event.type === 'engine-state' && event.state !== 'waiting') waitSaid = undefined;
     if (event.type === 'engine-state' && event.state === 'waiting' && event.unreachable) {
-      const now = performance.now();
+      const now = clock.monotonic();
       if (outageSaidAt !== undefined && now - outageSaidAt < OUTAGE_LINE_INTERVAL_MS) return undefined;
       outageSaidAt = now;
       return `  … ${outageLine(baseUrl)}`;
@@ -126,8 +130,9 @@ export async function runBatch(
   batch: BatchState,
   out: CliOutput,
   hint: ResumeHint,
+  clock: Clock = systemClock,
 ): Promise<number> {
-  const narrate = engineNarrator(hint.baseUrl);
+  const narrate = engineNarrator(hint.baseUrl, clock);
   let stopCode: string | undefined;
   const unsubscribe = desk.engine.subscribe((event) => {
     out.event(event);

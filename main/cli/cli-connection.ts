@@ -3,10 +3,13 @@ import { checkBaseUrl } from '../credentials/base-url';
 import { createKeytarCredentialStore } from '../credentials/credential-store';
 import { createProfileStore } from '../credentials/profile-store';
 import { sameConnection, type ConnectionAddress } from '../batch/batch-connection';
-import type { Connection } from '../desk-core';
+import type { Connection, ConnectionTuning } from '../desk-core';
 import { createJsonLogger, type Logger } from '../log';
 import { Secret } from '../secret';
 import type { CliArgs } from './cli-args';
+
+/** What a test may change in a command: the clock (a virtual one makes backoffs, holds and reads take no real time). */
+export type CommandTuning = Pick<ConnectionTuning, 'clock'>;
 
 /**
  * The environment's credentials for `baseUrl`, which is checked here again (the address rule,

@@ -29,14 +29,27 @@ export function printable(text: string): string {
   return text.replace(TERMINAL_CONTROLS, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/** Where the command line's words go: the process's streams, or a test's capture of them. */
+export interface OutputStreams {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
 /** Output to the process's streams. */
 export function processOutput(json: boolean): CliOutput {
-  const line = (payload: Readonly<Record<string, unknown>>) =>
-    process.stdout.write(`${JSON.stringify(payload)}\n`);
+  return streamOutput(json, {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+  });
+}
+
+/** Output to `streams`, written as `processOutput` writes to the process's. */
+export function streamOutput(json: boolean, streams: OutputStreams): CliOutput {
+  const line = (payload: Readonly<Record<string, unknown>>) => streams.stdout(`${JSON.stringify(payload)}\n`);
   return {
     json,
-    say: (text) => (json ? line({ type: 'message', text }) : process.stdout.write(`${printable(text)}\n`)),
-    error: (text) => (json ? line({ type: 'error', text }) : process.stderr.write(`${printable(text)}\n`)),
+    say: (text) => (json ? line({ type: 'message', text }) : streams.stdout(`${printable(text)}\n`)),
+    error: (text) => (json ? line({ type: 'error', text }) : streams.stderr(`${printable(text)}\n`)),
     event: (payload) => {
       if (json) line(payload);
     },

@@ -7,19 +7,23 @@ import { resolve } from 'node:path';
 import { EXIT, type CliOutput } from './cli-output';
 import type { CliArgs } from './cli-args';
 import { runBatch } from './batch-run';
-import { stderrLogger } from './cli-connection';
+import { stderrLogger, type CommandTuning } from './cli-connection';
 import { findResolveBatch } from './manifest-batch';
 import { bindConnection, openManifestDesk } from './send-command';
 import { checkService } from './service-check';
 
-export async function resolveCommand(args: CliArgs, out: CliOutput): Promise<number> {
+export async function resolveCommand(
+  args: CliArgs,
+  out: CliOutput,
+  tuning: CommandTuning = {},
+): Promise<number> {
   // Nothing to resolve in a folder that does not exist; never create one for it.
   const dataDir = resolve(args.dataDir ?? '');
   if (!existsSync(dataDir)) {
     out.error(`The data folder ${dataDir} does not exist. Check --data-dir: it is the one send used.`);
     return EXIT.badInput;
   }
-  const opened = await openManifestDesk(args, out);
+  const opened = await openManifestDesk(args, out, tuning);
   if (typeof opened === 'number') return opened;
   const { desk, manifestPath, connection, hint } = opened;
   try {
@@ -44,7 +48,7 @@ export async function resolveCommand(args: CliArgs, out: CliOutput): Promise<num
       );
       return EXIT.badInput;
     }
-    const checked = await checkService(connection, hint, out, stderrLogger());
+    const checked = await checkService(connection, hint, out, stderrLogger(), tuning.clock);
     // The batch was sent there before: the service being away is no mistake of the command.
     if (!checked.ok) return checked.reason === 'unreachable' ? EXIT.someFailed : EXIT.badInput;
     const outcome = args.link
@@ -63,7 +67,7 @@ export async function resolveCommand(args: CliArgs, out: CliOutput): Promise<num
         ? `${args.reference} is linked to ${args.link}. Sending continues with its participants and preparation…`
         : `${args.reference} will be sent as a new request. Sending…`,
     );
-    return await runBatch(desk, batch, out, hint);
+    return await runBatch(desk, batch, out, hint, tuning.clock);
   } finally {
     await desk.close();
   }

@@ -8,7 +8,7 @@ import { checkManifestFile, formatIssue } from '../batch/manifest';
 import { openDesk, type Connection, type Desk } from '../desk-core';
 import type { CliArgs } from './cli-args';
 import { documentsLabel, optionArg, quoted, runBatch, type ResumeHint } from './batch-run';
-import { chooseConnection, recordedAddressProblem, stderrLogger } from './cli-connection';
+import { chooseConnection, recordedAddressProblem, stderrLogger, type CommandTuning } from './cli-connection';
 import { countLabel, EXIT, type CliOutput } from './cli-output';
 import {
   batchLabel,
@@ -33,7 +33,11 @@ export interface ManifestDesk {
  * prints why not and returns the exit code. Refuses when a batch of the folder cannot be read
  * (it may be this manifest's: a new batch would send its documents twice).
  */
-export async function openManifestDesk(args: CliArgs, out: CliOutput): Promise<ManifestDesk | number> {
+export async function openManifestDesk(
+  args: CliArgs,
+  out: CliOutput,
+  tuning: CommandTuning = {},
+): Promise<ManifestDesk | number> {
   const dataDir = resolve(args.dataDir ?? '');
   const connection = await chooseConnection(args, dataDir, args.baseUrl ?? '');
   if (typeof connection === 'string') {
@@ -50,6 +54,7 @@ export async function openManifestDesk(args: CliArgs, out: CliOutput): Promise<M
     connection,
     logger: stderrLogger(),
     ...(args.concurrency ? { concurrency: args.concurrency } : {}),
+    ...tuning,
   });
   if (!opening.ok) {
     out.error(opening.message);
@@ -136,8 +141,12 @@ function heldElsewhere(holders: readonly HoldingBatch[], hint: ResumeHint, out: 
   out.event({ type: 'summary', sent: false, heldElsewhere: holders.length });
 }
 
-export async function sendCommand(args: CliArgs, out: CliOutput): Promise<number> {
-  const opened = await openManifestDesk(args, out);
+export async function sendCommand(
+  args: CliArgs,
+  out: CliOutput,
+  tuning: CommandTuning = {},
+): Promise<number> {
+  const opened = await openManifestDesk(args, out, tuning);
   if (typeof opened === 'number') return opened;
   const { desk, manifestPath, connection, hint } = opened;
   try {
@@ -172,7 +181,7 @@ export async function sendCommand(args: CliArgs, out: CliOutput): Promise<number
     if (target.kind === 'continue' && !(await bindConnection(desk, target.batch, connection, out)))
       return EXIT.badInput;
     // Before a batch is written or anything sent: is the service there, does it take the credentials?
-    if (!(await checkService(connection, hint, out, stderrLogger())).ok) return EXIT.badInput;
+    if (!(await checkService(connection, hint, out, stderrLogger(), tuning.clock)).ok) return EXIT.badInput;
     if (target.kind === 'continue' && target.from !== manifestPath && target.batch.source !== manifestPath)
       out.say(
         target.moved
@@ -190,7 +199,7 @@ export async function sendCommand(args: CliArgs, out: CliOutput): Promise<number
     out.say(
       `Sending ${documentsLabel(check.documents.length)} of ${basename(manifestPath)} to ${connection.baseUrl}…`,
     );
-    return await runBatch(desk, batch, out, hint);
+    return await runBatch(desk, batch, out, hint, tuning.clock);
   } finally {
     await desk.close();
   }

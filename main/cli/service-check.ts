@@ -6,6 +6,7 @@
 import { testConnection, unreachableCause } from '../credentials/connection-test';
 import type { Connection } from '../desk-core';
 import { silentLogger, type Logger } from '../log';
+import type { Clock } from '../time/clock';
 import type { CliOutput } from './cli-output';
 
 /** Where the user changes the connection: the saved profile, or the environment and --base-url. */
@@ -53,10 +54,15 @@ export async function checkService(
   source: ConnectionSource,
   out: CliOutput,
   logger: Logger = silentLogger,
+  clock?: Clock,
 ): Promise<ServiceCheck> {
   // More attempts than the app's test: a busy service (503, 429) is no reason to stop; a
   // refused connection is still reported after two attempts (call-runner.ts).
-  const result = await testConnection(connection, { logger, retry: { maxAttempts: 4 } });
+  const result = await testConnection(connection, {
+    logger,
+    retry: { maxAttempts: 4 },
+    ...(clock ? { clock } : {}),
+  });
   if (result.ok) return { ok: true };
   if (result.code === 'credentials_rejected') {
     out.error(credentialsRejectedLine(source, true));

@@ -2,12 +2,12 @@ import { resolve } from 'node:path';
 import { connectionKey, sameConnection, type ConnectionAddress } from '../batch/batch-connection';
 import type { BatchState, DocumentState } from '../batch/batch-state';
 import { stageOfStored } from '../../shared/service/status';
-import { connect, openDataDir, type Connected, type Connection, type ConnectionTuning } from '../desk-core';
+import { connect, openDataDir, type Connected, type Connection } from '../desk-core';
 import { adoptOlderBatch, isOlderBatch } from '../batch/older-batch';
 import { classOf, needsTracking, stageOfDocument } from '../batch/document-class';
 import type { PollerEvent } from '../tracking/status-poller';
 import type { CliArgs } from './cli-args';
-import { chooseConnection, connectionForAddress, stderrLogger } from './cli-connection';
+import { chooseConnection, connectionForAddress, stderrLogger, type CommandTuning } from './cli-connection';
 import { EXIT, type CliOutput } from './cli-output';
 
 /** The open requests of `batches`: read until final (in a status this app knows or not). */
@@ -25,7 +25,7 @@ function openRequests(batches: readonly BatchState[]): number {
 export const UNKNOWN_STATUS_SETTLED_MS = 60 * 60_000;
 
 /** What a test may change: the clock (a virtual one makes an hour of reads take milliseconds). */
-export type WatchTuning = Pick<ConnectionTuning, 'clock'>;
+export type WatchTuning = CommandTuning;
 
 /** The connections the open requests were sent with, each with its batches. */
 function connectionsOf(

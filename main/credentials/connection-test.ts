@@ -37,7 +37,7 @@ export interface ConnectionTestOptions {
   readonly logger?: Logger;
   /** Overrides the short retry policy (tests make it quicker still). */
   readonly retry?: Partial<RetryPolicy>;
-  /** The clock of its retries and deadline (default: the system's; tests pass their virtual one). */
+  /** The clock of the test's waits and deadlines (default: the system's; tests pass a virtual one). */
   readonly clock?: Clock;
 }
 

@@ -119,6 +119,15 @@ export class VirtualClock implements Clock {
     }
   }
 
+  /**
+   * Calls on the wire. A call whose far end holds it (`callWaits`) may be given up by the client
+   * meanwhile (a dropped connection, the service going offline): its release then comes before
+   * the loan is paid back and the count dips below zero until the hold ends. That is no call.
+   */
+  get #callsOnWire(): number {
+    return Math.max(0, this.#busy);
+  }
+
   /** Timers waiting, for a test's own checks ("nothing is scheduled"). */
   get pendingTimers(): number {
     return this.#queue.length;
@@ -149,12 +158,12 @@ export class VirtualClock implements Clock {
   async #advanceTo(target: number, waitForCalls: boolean, realLimitMs: number): Promise<void> {
     for (;;) {
       await this.#settle(waitForCalls);
-      if (waitForCalls && this.#busy > 0) {
+      if (waitForCalls && this.#callsOnWire > 0) {
         const since = performance.now();
-        while (this.#busy > 0 && performance.now() - since < realLimitMs) await realDelay(1);
-        if (this.#busy > 0)
+        while (this.#callsOnWire > 0 && performance.now() - since < realLimitMs) await realDelay(1);
+        if (this.#callsOnWire > 0)
           throw new Error(
-            `${this.#busy} call(s) stayed on the wire for ${realLimitMs / 1000} s of real time: use advanceWhileCallsHang for a service that does not answer.`,
+            `${this.#callsOnWire} call(s) stayed on the wire for ${realLimitMs / 1000} s of real time: use advanceWhileCallsHang for a service that does not answer.`,
           );
         continue;
       }
@@ -182,21 +191,21 @@ export class VirtualClock implements Clock {
       await this.#settle(true);
       if (await check()) return;
       const next = this.#queue[0];
-      if (this.#busy === 0 && next !== undefined && next.at <= limit) {
+      if (this.#callsOnWire === 0 && next !== undefined && next.at <= limit) {
         this.#queue.shift();
         this.#elapsed = Math.max(this.#elapsed, next.at);
         next.run();
         stillSince = performance.now();
         continue;
       }
-      if (this.#busy === 0 && (next === undefined || next.at > limit) && this.#elapsed >= limit) break;
+      if (this.#callsOnWire === 0 && (next === undefined || next.at > limit) && this.#elapsed >= limit) break;
       if (performance.now() - stillSince > realLimitMs) break;
       // Something real is under way (a call, a child process, a timer not on this clock): wait for it.
       await realDelay(1);
     }
     throw new Error(
       `${options.what ?? 'The awaited outcome'} did not come within ${Math.round((this.#elapsed - startedAt) / 1000)} s of virtual time` +
-        ` (${this.#busy} call(s) on the wire, ${this.#queue.length} timer(s) waiting).`,
+        ` (${this.#callsOnWire} call(s) on the wire, ${this.#queue.length} timer(s) waiting).`,
     );
   }
 
@@ -236,7 +245,7 @@ export class VirtualClock implements Clock {
     const started = performance.now();
     while (quietTurns < 3) {
       await nextTurn();
-      const quiet = !realWorkPending() && (!waitForCalls || this.#busy === 0);
+      const quiet = !realWorkPending() && (!waitForCalls || this.#callsOnWire === 0);
       quietTurns = quiet ? quietTurns + 1 : 0;
       // A call that waits on something outside this process (or a stuck one) must not spin.
       if (!quiet && performance.now() - started > 5) await realDelay(1);

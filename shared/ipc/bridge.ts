@@ -120,10 +120,18 @@ export type HostBridge = DeskBridge & {
   readonly pathForFile: (file: File) => string | undefined;
   /**
    * Browser host only (Electron's main process cannot go away under its window): `listener`
-   * hears `false` when the page lost its backend and `true` when it is back.
+   * hears when the page lost its backend, and when it is back and caught up (see ConnectionChange).
    */
-  readonly onConnectionChange?: (listener: (connected: boolean) => void) => () => void;
+  readonly onConnectionChange?: (listener: (change: ConnectionChange) => void) => () => void;
 };
+
+/**
+ * The browser host's connection: lost, or back. When back, the events missed meanwhile have
+ * been delivered already, unless `resync`: some could not be (or a call failed for want of the
+ * host), and the page must read its state anew before it shows it as current.
+ */
+export type ConnectionChange =
+  { readonly connected: false } | { readonly connected: true; readonly resync: boolean };
 
 export type Invoke = (channel: InvokeChannel, args: readonly unknown[]) => Promise<IpcResult<unknown>>;
 export type Subscribe = (event: EventChannel, listener: (payload: unknown) => void) => () => void;

@@ -1,8 +1,10 @@
 /**
  * Issue 12, point 8: every bad input of the table (cases.ts) through every entry point it
- * reaches, each run in a fresh child process: the exact answer, within 2 s, at most 200 MiB
- * above idle. Prints the figures (case, entry, ms, MiB above idle, verdict) and the whole
- * table's run time; `npm run bench` prints the same figures (bench/bad-input.ts).
+ * reaches, each run in a fresh child process: the exact answer, at most 200 MiB above idle.
+ * Prints the figures (case, entry, ms, MiB above idle, verdict) and the whole table's run time.
+ * How fast each answer comes (within 2 s) is a speed target, so it is checked where speed is
+ * measured alone on the machine: `npm run bench` (bench/bad-input.ts), not here, where the
+ * table shares the cores with other suites (issue 23).
  * BAD_INPUT_CASES=id,id… runs only those cases (while adding or fixing one).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -30,14 +32,10 @@ describe('the bad-input table', () => {
     for (const badInput of CASES) expect(badInput.runs.length, badInput.id).toBeGreaterThan(0);
   });
 
-  it.each(RUNS)(
-    '$id through $entry: the exact answer, within 2 s, at most 200 MiB above idle',
-    ({ index }) => {
-      const result = table.results[index];
-      expect(result?.failure).toBeUndefined();
-      expect(result?.observed).toEqual(result?.expected);
-      expect(result?.ms).toBeLessThanOrEqual(TARGETS.ms);
-      expect(result?.aboveIdleBytes).toBeLessThanOrEqual(TARGETS.aboveIdleBytes);
-    },
-  );
+  it.each(RUNS)('$id through $entry: the exact answer, at most 200 MiB above idle', ({ index }) => {
+    const result = table.results[index];
+    expect(result?.failure).toBeUndefined();
+    expect(result?.observed).toEqual(result?.expected);
+    expect(result?.aboveIdleBytes).toBeLessThanOrEqual(TARGETS.aboveIdleBytes);
+  });
 });

@@ -10,6 +10,9 @@ import { expect } from 'vitest';
 import { DEMO_CLIENT, type Simulator } from '../../simulator/simulator';
 import { parseJsonLines, runCli, type CliCredentials, type CliResult, type JsonEvent } from './cli-process';
 
+/** Runs one command to its end: a child process (`runCli`) or in the test's process (`runCliHere`). */
+export type CliRunner = (args: readonly string[], credentials: CliCredentials) => Promise<CliResult>;
+
 /** How one document that needed a check was answered. */
 export interface CliCheckAnswer {
   readonly reference: string;
@@ -64,7 +67,7 @@ function summaryLine(stdout: string): JsonEvent | undefined {
  * fails). Every `resolve` must accept the answer, print nothing on stderr and exit 0 or 1.
  */
 export async function answerChecksWithCli(
-  cliPath: string,
+  cli: string | CliRunner,
   sim: Simulator,
   manifestPath: string,
   connectionArgs: readonly string[],
@@ -72,6 +75,9 @@ export async function answerChecksWithCli(
   options: CliCheckOptions = {},
 ): Promise<CliCheckOutcome> {
   const credentials = options.credentials ?? DEMO_CLIENT;
+  // A path is the bundled command line, run as a child process.
+  const run: CliRunner =
+    typeof cli === 'string' ? (args, given) => runCli(cli, args, { credentials: given }) : cli;
   const maxRounds = options.maxRounds ?? 3;
   const answers: CliCheckAnswer[] = [];
   let lastRun: CliResult | undefined;
@@ -93,27 +99,25 @@ export async function answerChecksWithCli(
       const [request] = held;
       // None held: the user looked, found none, and confirms sending anew.
       let answer = request ? ['--link', request.id] : ['--send-new', '--confirm'];
-      let run = await runCli(
-        cliPath,
+      let result = await run(
         ['resolve', manifestPath, '--reference', check.reference, ...answer, ...connectionArgs, '--json'],
-        { credentials },
+        credentials,
       );
       // A service whose reads do not show the reference: the user saw at the service that it
       // is this document's request, and confirms it.
-      const refusal = parseJsonLines(run.stdout).find((event) => event.type === 'resolved');
+      const refusal = parseJsonLines(result.stdout).find((event) => event.type === 'resolved');
       if (request && refusal?.ok === false && refusal.refusal === 'needs_confirmation') {
         answer = [...answer, '--confirm'];
-        run = await runCli(
-          cliPath,
+        result = await run(
           ['resolve', manifestPath, '--reference', check.reference, ...answer, ...connectionArgs, '--json'],
-          { credentials },
+          credentials,
         );
       }
-      const context = `resolve ${check.reference} ${answer.join(' ')}:\n${run.stdout.slice(-2_000)}\n${run.stderr}`;
-      expect(run.stderr, context).toBe('');
-      expect([0, 1], context).toContain(run.code);
+      const context = `resolve ${check.reference} ${answer.join(' ')}:\n${result.stdout.slice(-2_000)}\n${result.stderr}`;
+      expect(result.stderr, context).toBe('');
+      expect([0, 1], context).toContain(result.code);
       expect(
-        parseJsonLines(run.stdout).find((event) => event.type === 'resolved'),
+        parseJsonLines(result.stdout).find((event) => event.type === 'resolved'),
         context,
       ).toMatchObject({ externalReference: check.reference, ok: true });
       answers.push({
@@ -123,8 +127,8 @@ export async function answerChecksWithCli(
         ...(request ? { requestId: request.id } : {}),
         round,
       });
-      lastRun = run;
-      latestStdout = run.stdout;
+      lastRun = result;
+      latestStdout = result.stdout;
     }
     pending = needsCheckLines(latestStdout);
   }

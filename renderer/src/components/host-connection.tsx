@@ -4,9 +4,10 @@ import { useT } from '../i18n';
 import { useDesk } from '../state/store';
 
 /**
- * The browser host's page can lose its backend (the host stopped, or its connection broke):
- * a banner says so at once, instead of calls failing one by one; when the backend answers
- * again, the page reads everything anew (events sent meanwhile were missed) and the banner goes.
+ * The browser host's page can lose its backend (the host stopped, or its connection broke or
+ * went silent): a banner says so at once, instead of calls failing one by one. It goes only once
+ * the page is current again: the events missed meanwhile delivered, or, when they could not be,
+ * everything read anew — never while the page still shows what it had before the loss.
  */
 export function HostConnection() {
   const t = useT();
@@ -15,14 +16,27 @@ export function HostConnection() {
   useEffect(() => {
     const subscribe = desk().onConnectionChange;
     if (!subscribe) return undefined;
-    let lost = false;
-    return subscribe((now) => {
-      setConnected(now);
-      if (!now) lost = true;
-      else if (lost) {
-        lost = false;
-        void resync();
+    // Each change supersedes the one before: a resync overtaken by a new loss hides nothing.
+    let changes = 0;
+    // A resync owed until one ran to its end while connected.
+    let owed = false;
+    return subscribe((change) => {
+      changes += 1;
+      if (!change.connected) {
+        setConnected(false);
+        return;
       }
+      owed ||= change.resync;
+      if (!owed) {
+        setConnected(true);
+        return;
+      }
+      const mine = changes;
+      void resync().then(() => {
+        if (changes !== mine) return;
+        owed = false;
+        setConnected(true);
+      });
     });
   }, [resync]);
   if (connected) return null;

@@ -162,6 +162,7 @@ export interface DeskActions {
 const BRIDGE_FAILURES: Readonly<Record<string, MessageId>> = {
   bridge_unavailable: 'host.unavailable',
   bridge_disconnected: 'host.lostAnswer',
+  bridge_no_answer: 'host.noAnswer',
   invalid_arguments: 'host.invalidArguments',
   internal_error: 'errors.internal',
   unknown_channel: 'errors.unknownChannel',

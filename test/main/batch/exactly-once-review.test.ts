@@ -1,4 +1,4 @@
-import { clockReading, clockSteppedBy } from '../../support/clocks';
+import { clockReading } from '../../support/clocks';
 import { checkExplanation } from '../../../main/batch/send-messages';
 import { afterEach, describe, expect, it } from 'vitest';
 import { phaseOf, type BatchState } from '../../../main/batch/batch-state';

@@ -1,4 +1,4 @@
-import { clockReading, clockSteppedBy } from '../../support/clocks';
+import { clockReading } from '../../support/clocks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { phaseOf, type BatchState } from '../../../main/batch/batch-state';
 import type { Desk } from '../../../main/desk-core';

@@ -1,4 +1,4 @@
-import { clockReading, clockSteppedBy } from '../../support/clocks';
+import { clockReading } from '../../support/clocks';
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { addPdfDocuments } from '../../../main/batch/batch-preparation';

@@ -1,4 +1,4 @@
-import { clockReading, clockSteppedBy } from '../../support/clocks';
+import { clockReading } from '../../support/clocks';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

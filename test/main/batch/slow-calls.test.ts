@@ -1,4 +1,4 @@
-import { clockReading, clockSteppedBy } from '../../support/clocks';
+import { clockReading } from '../../support/clocks';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { SLOW_CALL_MS, SlowCalls } from '../../../main/batch/slow-calls';
 import { lineMs } from '../../../main/client/upload-timing';

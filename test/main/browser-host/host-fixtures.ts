@@ -10,15 +10,21 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import WebSocket from 'ws';
 import type { CeremonyOpener, DemoProvider } from '../../../main/app/ports';
-import { createMemoryCredentialStore } from '../../../main/credentials/credential-store';
+import {
+  createMemoryCredentialStore,
+  type CredentialStore,
+} from '../../../main/credentials/credential-store';
 import {
   BRIDGE_PROTOCOL,
   SECRET_HASH_PARAMETER,
   SECRET_PROTOCOL_PREFIX,
   type DialogAnswer,
   type EventMessage,
+  type HostMessage,
   type ResultMessage,
+  type WelcomeMessage,
 } from '../../../shared/ipc/browser-host-protocol';
+import type { BridgeTuning } from '../../../main/browser-host/bridge-pages';
 import {
   launchBrowserHost,
   profileRegistry,
@@ -29,11 +35,14 @@ import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 
 const BRIDGE_ENTRY = fileURLToPath(new URL('../../../renderer/browser-host-bridge.ts', import.meta.url));
 
-/** Bundles the page-side bridge as the build does (an IIFE for the browser) into `outDir`. */
-export async function bundleBridgeScript(outDir: string): Promise<string> {
+/**
+ * Bundles the page-side bridge as the build does (an IIFE for the browser) into `outDir`, from
+ * its own entry or from a test's (which installs it with short timings).
+ */
+export async function bundleBridgeScript(outDir: string, entry = BRIDGE_ENTRY): Promise<string> {
   const outfile = join(outDir, 'desk-bridge.js');
   await build({
-    entryPoints: [BRIDGE_ENTRY],
+    entryPoints: [entry],
     bundle: true,
     platform: 'browser',
     format: 'iife',
@@ -94,6 +103,13 @@ export interface TestHost {
 export interface TestHostOptions {
   readonly ceremonyOpener?: CeremonyOpener;
   readonly demo?: DemoProvider | false;
+  /** Default: an in-memory keychain. */
+  readonly credentials?: CredentialStore;
+  /** Default: the built renderer fixture. */
+  readonly rendererDir?: string;
+  /** Default: the page bridge's own entry, with the product's timings. */
+  readonly bridgeEntry?: string;
+  readonly bridgeTuning?: BridgeTuning;
 }
 
 /** The secret in a host URL's fragment. */
@@ -107,8 +123,8 @@ export function secretOf(url: string): string {
  */
 export async function startTestHost(options: TestHostOptions = {}): Promise<TestHost> {
   const folder = makeTempFolder('desk-browser-host-');
-  const rendererDir = writeRendererFixture(folder.file('renderer'));
-  const bridgeScriptPath = await bundleBridgeScript(folder.path);
+  const rendererDir = options.rendererDir ?? writeRendererFixture(folder.file('renderer'));
+  const bridgeScriptPath = await bundleBridgeScript(folder.path, options.bridgeEntry);
   const dataDir = folder.file('data');
   // A home of its own with a Downloads folder: a report is never saved in the real user's.
   const home = folder.file('home');
@@ -120,13 +136,14 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     rendererDir,
     bridgeScriptPath,
     logger: createJsonLogger((line) => logLines.push(line)),
-    profiles: profileRegistry(dataDir, createMemoryCredentialStore()),
+    profiles: profileRegistry(dataDir, options.credentials ?? createMemoryCredentialStore()),
     demo: options.demo ?? false,
     tuning: {
       retry: { baseDelayMs: 5, maxDelayMs: 50, maxAttempts: 4, maxRetryAfterMs: 5_000 },
       engineWaitMs: { first: 50, longest: 400 },
     },
     ...(options.ceremonyOpener ? { ceremonyOpener: options.ceremonyOpener } : {}),
+    ...(options.bridgeTuning ? { bridgeTuning: options.bridgeTuning } : {}),
   });
   return {
     launched,
@@ -152,7 +169,13 @@ export function bridgeProtocols(secret: string): string[] {
 export interface BridgeClient {
   readonly socket: WebSocket;
   readonly events: EventMessage[];
+  /** Welcomes, heartbeats: every message that is neither a result nor an event. */
+  readonly others: HostMessage[];
   call(channel: string, args: readonly unknown[], answer?: DialogAnswer): Promise<ResultMessage>;
+  /** A call with the request id given, sent as is (the same id twice is the same call). */
+  callAs(id: string, channel: string, args: readonly unknown[]): Promise<ResultMessage>;
+  /** Says hello as a page does (the host sends events only after it); resolves with the welcome. */
+  hello(fields?: { launch?: string; seq?: number; awaiting?: string[] }): Promise<WelcomeMessage>;
   /** Sends any text or bytes as they are and waits for the next reply. */
   sendRaw(data: string | Buffer, binary?: boolean): Promise<ResultMessage>;
   waitForEvent(match: (event: EventMessage) => boolean, timeoutMs?: number): Promise<EventMessage>;
@@ -188,20 +211,29 @@ export function openBridge(
   });
 }
 
-/** Opens the bridge as the host's own page would, failing the test if it is refused. */
-export async function openTrustedBridge(host: TestHost): Promise<BridgeClient> {
+/**
+ * Opens the bridge as the host's own page would, failing the test if it is refused, and says
+ * hello (unless `greet` is false), so events reach it.
+ */
+export async function openTrustedBridge(host: TestHost, greet = true): Promise<BridgeClient> {
   const opening = await openBridge(host.port, {
     origin: host.launched.origin,
     protocols: bridgeProtocols(host.secret),
   });
   if (!opening.opened) throw new Error(`the bridge refused the host's own page (HTTP ${opening.status})`);
+  if (greet) await opening.client.hello();
   return opening.client;
 }
+
+let clientCount = 0;
 
 function bridgeClient(socket: WebSocket): BridgeClient {
   const events: EventMessage[] = [];
   const replies: ResultMessage[] = [];
+  const others: HostMessage[] = [];
   const waiters: (() => void)[] = [];
+  clientCount += 1;
+  const prefix = `test-client-${String(clientCount).padStart(5, '0')}-${process.pid}`;
   let nextId = 1;
   let isClosed = false;
   const closeCode = new Promise<number>((resolve) =>
@@ -211,9 +243,10 @@ function bridgeClient(socket: WebSocket): BridgeClient {
     }),
   );
   socket.on('message', (data) => {
-    const message = JSON.parse(String(data)) as ResultMessage | EventMessage;
-    if ('event' in message) events.push(message);
-    else replies.push(message);
+    const message = JSON.parse(String(data)) as HostMessage;
+    if (message.type === 'event') events.push(message);
+    else if (message.type === 'result') replies.push(message);
+    else others.push(message);
     for (const wake of waiters.splice(0)) wake();
   });
   const until = async <T>(find: () => T | undefined, timeoutMs: number): Promise<T> => {
@@ -234,15 +267,28 @@ function bridgeClient(socket: WebSocket): BridgeClient {
     const index = replies.findIndex(match);
     return index === -1 ? undefined : replies.splice(index, 1)[0];
   };
+  const callAs = (id: string, channel: string, args: readonly unknown[], answer?: DialogAnswer) => {
+    socket.send(JSON.stringify({ type: 'call', id, channel, args, ...(answer ? { answer } : {}) }));
+    return until(
+      takeReply((reply) => reply.id === id),
+      10_000,
+    );
+  };
   return {
     socket,
     events,
-    async call(channel, args, answer) {
-      const id = nextId;
+    others,
+    call(channel, args, answer) {
+      const id = `${prefix}.${nextId}`;
       nextId += 1;
-      socket.send(JSON.stringify({ id, channel, args, ...(answer ? { answer } : {}) }));
+      return callAs(id, channel, args, answer);
+    },
+    callAs,
+    async hello(fields = {}) {
+      const before = others.length;
+      socket.send(JSON.stringify({ type: 'hello', awaiting: [], ...fields }));
       return until(
-        takeReply((reply) => reply.id === id),
+        () => others.slice(before).find((message): message is WelcomeMessage => message.type === 'welcome'),
         10_000,
       );
     },

@@ -250,25 +250,34 @@ describe('calls and events over the bridge', () => {
 
   it('answers malformed messages with an error and keeps serving', async () => {
     const invalid = { ok: false, error: { code: 'invalid_message', message: expect.any(String) } };
-    expect(await page.sendRaw('not json')).toEqual({ id: null, result: invalid });
-    expect(await page.sendRaw('[1, 2, 3]')).toEqual({ id: null, result: invalid });
-    expect(await page.sendRaw('null')).toEqual({ id: null, result: invalid });
-    expect(await page.sendRaw(JSON.stringify({ id: -1, channel: 'app.info', args: [] }))).toEqual({
-      id: null,
-      result: invalid,
-    });
+    const refused = (id: string | null) => ({ type: 'result', id, result: invalid });
+    const id = 'malformed-messages-test.77';
+    expect(await page.sendRaw('not json')).toEqual(refused(null));
+    expect(await page.sendRaw('[1, 2, 3]')).toEqual(refused(null));
+    expect(await page.sendRaw('null')).toEqual(refused(null));
     expect(
-      await page.sendRaw(JSON.stringify({ id: 77, channel: 'app.info', args: [], extra: true })),
-    ).toEqual({
-      id: 77,
-      result: invalid,
-    });
+      await page.sendRaw(JSON.stringify({ type: 'call', id: -1, channel: 'app.info', args: [] })),
+    ).toEqual(refused(null));
+    // No type, an unknown type, a request id of another shape: not read.
+    expect(await page.sendRaw(JSON.stringify({ id, channel: 'app.info', args: [] }))).toEqual(refused(id));
+    expect(await page.sendRaw(JSON.stringify({ type: 'run', id, channel: 'app.info', args: [] }))).toEqual(
+      refused(id),
+    );
     expect(
-      await page.sendRaw(Buffer.from(JSON.stringify({ id: 78, channel: 'app.info', args: [] })), true),
-    ).toEqual({
-      id: null,
-      result: invalid,
-    });
+      await page.sendRaw(JSON.stringify({ type: 'call', id: '../x.1', channel: 'app.info', args: [] })),
+    ).toEqual(refused(null));
+    expect(
+      await page.sendRaw(JSON.stringify({ type: 'call', id, channel: 'app.info', args: [], extra: true })),
+    ).toEqual(refused(id));
+    expect(
+      await page.sendRaw(
+        Buffer.from(JSON.stringify({ type: 'call', id: `${id}8`, channel: 'app.info', args: [] })),
+        true,
+      ),
+    ).toEqual(refused(null));
+    // A page says hello once per connection; a hello of the wrong shape is refused too.
+    expect(await page.sendRaw(JSON.stringify({ type: 'hello', awaiting: [] }))).toEqual(refused(null));
+    expect(await page.sendRaw(JSON.stringify({ type: 'hello', awaiting: ['x'] }))).toEqual(refused(null));
     // A dialog answer is only taken for a dialog call.
     expect(await page.call('batches.list', [], { paths: ['/etc'] })).toMatchObject({ result: invalid });
     expect((await page.call('app.info', [])).result).toMatchObject({ ok: true });
@@ -390,7 +399,7 @@ describe('static serving', () => {
     const bridge = await get(host.port, '/desk-bridge.js');
     expect(bridge.status).toBe(200);
     expect(bridge.headers['content-type']).toBe('text/javascript; charset=utf-8');
-    expect(bridge.body).toContain('desk-bridge.v1');
+    expect(bridge.body).toContain(BRIDGE_PROTOCOL);
     expect(bridge.body).not.toContain(host.secret);
     const script = await get(host.port, '/assets/app.js?v=1');
     expect(script.status).toBe(200);

@@ -11,6 +11,7 @@ import {
   type SimulatorClient,
 } from '../../../simulator/simulator';
 import { ALL_SCOPES } from '../../../simulator/types';
+import type { VirtualClock } from '../../../main/time/virtual-clock';
 import {
   bundleCli,
   killAllCli,
@@ -21,7 +22,9 @@ import {
   type CliResult,
   type JsonEvent,
 } from '../../support/cli-process';
+import { runCliHere } from '../../support/cli-in-process';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
+import { startVirtualSimulator } from '../../support/virtual-world';
 
 const SAMPLE_MANIFEST = fileURLToPath(new URL('../../../samples/manifest.csv', import.meta.url));
 const SAMPLE_WITH_ERRORS = fileURLToPath(
@@ -395,25 +398,43 @@ describe('status', () => {
   });
 });
 
+/** `watch` runs in the test's process, on the simulator's virtual clock: its reads take no real time. */
 describe('watch', () => {
+  let clock: VirtualClock;
+  beforeEach(async () => {
+    await sim.close();
+    ({ sim, clock } = await startVirtualSimulator({ seed: 3, evidenceDelayMs: 60_000 }));
+  });
+  /** The command line in this process, on the test's clock. */
+  function cli(args: readonly string[], credentials: CliCredentials | null = DEMO_CLIENT) {
+    return runCliHere(args, { clock, credentials });
+  }
+
   it('shows each status change by reference while it watches', async () => {
     // Evidence that takes a minute after the last signature (watch's first reads wait 5 s).
-    await sim.close();
-    sim = await startSimulator({ seed: 3, evidenceDelayMs: 60_000 });
     const dataDir = work.file('data');
     expect((await cli(sendArgs(dataDir))).code).toBe(0);
     // Signed, but the evidence is not ready yet (the service's clock has not moved on).
     const nda = sim.state.requests().find((request) => request.externalReference === 'NDA-2026-017');
     sim.complete(nda!.id);
-    const watching = startCli(cliPath, ['watch', '--data-dir', dataDir, '--base-url', sim.baseUrl], {
+    // Once watch has said so, the others sign too: watch then ends with every request completed.
+    const lines: string[] = [];
+    const watched = await runCliHere(['watch', '--data-dir', dataDir, '--base-url', sim.baseUrl], {
+      clock,
       credentials: DEMO_CLIENT,
+      onStdoutLine: (line) => {
+        lines.push(line);
+        if (line.includes('NDA-2026-017: completed, evidence not ready yet'))
+          for (const request of sim.state.requests()) if (request.id !== nda!.id) sim.complete(request.id);
+      },
     });
-    while (!watching.stdout().includes('NDA-2026-017: completed, evidence not ready yet')) {
-      if (!watching.running())
-        throw new Error(`watch ended early:\n${watching.stdout()}${watching.stderr()}`);
-      await sleep(50);
-    }
-    await watching.kill();
+    expect(watched.code, watched.stdout + watched.stderr).toBe(0);
+    const notReady = lines.findIndex((line) =>
+      line.includes('NDA-2026-017: completed, evidence not ready yet'),
+    );
+    const ready = lines.findIndex((line) => line.includes('NDA-2026-017: completed, evidence ready'));
+    expect(notReady).toBeGreaterThanOrEqual(0);
+    expect(ready).toBeGreaterThan(notReady);
   });
 
   it('exits 0 once every request is completed, with a line per completed reference', async () => {
@@ -422,7 +443,7 @@ describe('watch', () => {
     expect(sent.code).toBe(0);
     // Every signer signs; the evidence is ready once the service's clock has moved on.
     for (const request of sim.state.requests()) sim.complete(request.id);
-    sim.clock.advance(60_000);
+    await clock.advance(60_000);
 
     const watched = await cli(['watch', '--data-dir', dataDir, '--base-url', sim.baseUrl]);
     expect(watched.stderr).toBe('');

@@ -11,8 +11,10 @@ import {
   type Simulator,
 } from '../../../simulator/simulator';
 import { answerChecksWithCli, describeCheckAnswers } from '../../support/cli-checks';
+import { runCliHere } from '../../support/cli-in-process';
 import { bundleCli, killAllCli, parseJsonLines, runCli, startCli } from '../../support/cli-process';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
+import { startVirtualSimulator } from '../../support/virtual-world';
 import {
   duplicateReferences,
   expectExactlyOnePreparedRequestEach,
@@ -23,22 +25,21 @@ import {
 } from './cli-fixtures';
 
 /**
- * `send` as a real process through a storm of transient failures, against every service the
- * spec allows (`variantsForSuite()`, printed in each test's name; replay one with
- * SIM_VARIANTS=<name>). Dropped connections and gateway errors can leave a creation's outcome
- * unknown; the app may then ask the user ("needs your check") instead of sending a document
- * again, and the test answers as the user would, with `resolve`. The promise: no document fails
- * for a transient reason, none is sent twice, none is lost.
+ * `send` through a storm of transient failures, against every service the spec allows
+ * (`variantsForSuite()`, printed in each test's name; replay one with SIM_VARIANTS=<name>).
+ * Dropped connections and gateway errors can leave a creation's outcome unknown; the app may
+ * then ask the user ("needs your check") instead of sending a document again, and the test
+ * answers as the user would, with `resolve`. The promise: no document fails for a transient
+ * reason, none is sent twice, none is lost.
+ *
+ * The command line runs in the test's process with the simulator on one virtual clock
+ * (cli-in-process.ts): Retry-After waits, backoff, token lifetimes, latency and an outage's
+ * probes take no real time. The test whose point is a run killed midway starts it as a process.
  */
 const OFFLINE_REASON = 'The signing service cannot be reached. Sending resumes by itself.';
 const HOUR = 3_600_000;
 const STORM_DOCUMENTS = 8;
 const VARIANTS = variantsForSuite();
-/**
- * An outage costs up to 15 s of waiting (the engine probes an unreachable service within 15 s),
- * so only these variants, and the suite's first, meet one; the test name says which did.
- */
-const OUTAGE_VARIANTS = new Set(['reference', 'purged-404']);
 
 let files: TempFolder;
 let cliPath: string;
@@ -88,9 +89,7 @@ describe.each(VARIANTS.map((variant) => [describeVariant(variant), variant] as c
   'send through unreliable conditions — %s',
   (_line, variant) => {
     const seed = variantSeed(5, variant);
-    const withOutage = OUTAGE_VARIANTS.has(variant.name) || variant === VARIANTS[0];
-    it(`rides out 503s, 429s, dropped connections, gateway 404s, expiring tokens${withOutage ? ' and an outage' : ''}; no document fails, none is sent twice (seed ${seed})`, async () => {
-      const startedAt = Date.now();
+    it(`rides out 503s, 429s, dropped connections, gateway 404s, expiring tokens and an outage; no document fails, none is sent twice (seed ${seed})`, async () => {
       work = makeTempFolder('desk-cli-storm-batch-');
       const manifest = await writeContractManifest(work, { count: STORM_DOCUMENTS, pages: 0, seed });
       // Tokens live 3 s by the service's clock: renewals during the run. A service that does not
@@ -98,8 +97,9 @@ describe.each(VARIANTS.map((variant) => [describeVariant(variant), variant] as c
       // attempt (a Retry-After and the 5 s between reads of one request), so they live 10 s. And
       // every token is revoked once the first document is prepared: a renewal after a 401 always.
       const tokenTtlSeconds = variant.token.reportsExpiresIn ? 3 : 10;
-      const service = await startSimulator({ seed, variant, tokenTtlSeconds });
+      const { sim: service, clock } = await startVirtualSimulator({ seed, variant, tokenTtlSeconds });
       sim = service;
+      const startedAt = clock.monotonic();
       service.faults.set({
         rate503: 0.12,
         rate429: 0.04,
@@ -123,18 +123,19 @@ describe.each(VARIANTS.map((variant) => [describeVariant(variant), variant] as c
       );
       const dataDir = work.file('data');
       const connection = ['--base-url', service.baseUrl, '--data-dir', dataDir];
-      const cli = startCli(cliPath, sendArgs(manifest, dataDir, service.baseUrl, 4), {
-        credentials: DEMO_CLIENT,
-      });
 
       // Once the first document is prepared, while most of the batch is still to do, the service
       // goes away (connections refused) for at least 2 s, and stays away until the engine says it
-      // is waiting for it (at most 30 s).
+      // is waiting for it (at most 30 s), all by the virtual clock.
       let prepared = 0;
       let offline = false;
       let waitingWhileOffline = false;
+      let sawWaitingWhileOffline: () => void = () => undefined;
+      const waitingSeen = new Promise<void>((resolve) => {
+        sawWaitingWhileOffline = resolve;
+      });
       let outage: Promise<void> | undefined;
-      cli.onStdoutLine((line) => {
+      const onStdoutLine = (line: string): void => {
         const event = JSON.parse(line) as { type: string; phase?: string; state?: string; reason?: string };
         if (event.type === 'item-progress' && event.phase === 'prepared') {
           prepared += 1;
@@ -145,34 +146,39 @@ describe.each(VARIANTS.map((variant) => [describeVariant(variant), variant] as c
           event.type === 'engine-state' &&
           event.state === 'waiting' &&
           event.reason === OFFLINE_REASON
-        )
+        ) {
           waitingWhileOffline = true;
-        if (withOutage && prepared >= 1 && !outage) {
+          sawWaitingWhileOffline();
+        }
+        if (prepared >= 1 && !outage) {
           outage = (async () => {
-            const wentOffline = Date.now();
             await service.goOffline();
             offline = true;
-            await sleep(2_000);
-            while (!waitingWhileOffline && Date.now() - wentOffline < 30_000) await sleep(50);
+            await clock.sleep(2_000);
+            const giveUp = new AbortController();
+            await Promise.race([waitingSeen, clock.sleep(28_000, giveUp.signal).catch(() => undefined)]);
+            giveUp.abort();
             offline = false;
             await service.goOnline();
           })();
         }
+      };
+      const result = await runCliHere(sendArgs(manifest, dataDir, service.baseUrl, 4), {
+        clock,
+        credentials: DEMO_CLIENT,
+        onStdoutLine,
       });
-      const result = await cli.done;
-      await outage;
+      await clock.complete(outage ?? Promise.resolve());
 
       expect(result.stderr).toBe('');
       const events = parseJsonLines(result.stdout);
       // No document may fail for a transient reason.
       expect(events.filter((event) => event.type === 'item-failed')).toEqual([]);
-      if (withOutage) {
-        expect(outage, 'the outage started in the middle of the batch').toBeDefined();
-        expect(events).toContainEqual(
-          expect.objectContaining({ type: 'engine-state', state: 'waiting', reason: OFFLINE_REASON }),
-        );
-        expect(waitingWhileOffline).toBe(true);
-      }
+      expect(outage, 'the outage started in the middle of the batch').toBeDefined();
+      expect(events).toContainEqual(
+        expect.objectContaining({ type: 'engine-state', state: 'waiting', reason: OFFLINE_REASON }),
+      );
+      expect(waitingWhileOffline).toBe(true);
       // A creation whose outcome a fault left unknown may wait for the user: exit 1, one line each.
       const summary = events.at(-1);
       expect(summary, result.stdout.slice(-3_000)).toMatchObject({
@@ -198,7 +204,13 @@ describe.each(VARIANTS.map((variant) => [describeVariant(variant), variant] as c
 
       // Later, in calm weather, the user answers every document that needs a check.
       service.faults.reset();
-      const checks = await answerChecksWithCli(cliPath, service, manifest.path, connection, result.stdout);
+      const checks = await answerChecksWithCli(
+        (args, credentials) => runCliHere(args, { clock, credentials }),
+        service,
+        manifest.path,
+        connection,
+        result.stdout,
+      );
       expect(checks.answers).toHaveLength(needsCheck);
       expect((checks.lastRun ?? result).code).toBe(0);
       expect(checks.summary).toMatchObject({
@@ -208,13 +220,13 @@ describe.each(VARIANTS.map((variant) => [describeVariant(variant), variant] as c
         failed: 0,
         needsCheck: 0,
       });
-      const line = `${variant.name} (seed ${seed}${withOutage ? ', outage' : ''}): ${calls.length} calls, faults ${JSON.stringify(faultCounts)}, ${tokens} tokens; ${describeCheckAnswers(checks)}; duplicates ${duplicateReferences(service).length}; ${((Date.now() - startedAt) / 1000).toFixed(1)} s`;
+      const line = `${variant.name} (seed ${seed}): ${calls.length} calls, faults ${JSON.stringify(faultCounts)}, ${tokens} tokens; ${describeCheckAnswers(checks)}; duplicates ${duplicateReferences(service).length}; ${((clock.monotonic() - startedAt) / 1000).toFixed(1)} s of virtual time`;
       report.push(line);
       console.log(line);
 
       await expectExactlyOnePreparedRequestEach(service, manifest, dataDir);
       expect(service.state.violations()).toEqual([]);
-    }, 90_000);
+    }, 30_000);
 
     it(`uploads a document again when its upload expired before the request was created (seed ${seed})`, async () => {
       work = makeTempFolder('desk-cli-expiry-');
@@ -297,7 +309,7 @@ describe('send through unreliable conditions', () => {
   it('counts a prepare whose answer was lost as prepared, even when reading the request meets 503s for a while', async () => {
     work = makeTempFolder('desk-cli-prepare-');
     const manifest = await writeContractManifest(work, { count: 1, pages: 0, seed: 13 });
-    const service = await startSimulator({ seed: 13 });
+    const { sim: service, clock } = await startVirtualSimulator({ seed: 13 });
     sim = service;
     // The service prepares the request but the answer is lost; the client's retry meets
     // prepare_conflict and reads the request to see whether it is prepared, and that read
@@ -312,7 +324,8 @@ describe('send through unreliable conditions', () => {
       });
     }
     const dataDir = work.file('data');
-    const result = await runCli(cliPath, sendArgs(manifest, dataDir, service.baseUrl, 1), {
+    const result = await runCliHere(sendArgs(manifest, dataDir, service.baseUrl, 1), {
+      clock,
       credentials: DEMO_CLIENT,
     });
     const events = parseJsonLines(result.stdout);

