@@ -4,6 +4,7 @@
  * often it arrives; events are numbered and replayed to a page that missed them; heartbeats
  * both ways find a connection that died without closing.
  */
+import { createHmac, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { WebSocket, type RawData } from 'ws';
 import { z } from 'zod';
@@ -112,11 +113,26 @@ export function createBridgePages(options: {
   const greeted = new Set<WebSocket>();
   let closed = false;
 
-  const sendTo =
-    (page: WebSocket): Deliver =>
-    (text) => {
-      if (page.readyState === WebSocket.OPEN) page.send(text);
-    };
+  // One function per page: a page that sends a running call again joins it once, so it is
+  // answered once, not once per repetition (which a buggy page could multiply without bound).
+  const deliverers = new WeakMap<WebSocket, Deliver>();
+  const sendTo = (page: WebSocket): Deliver => {
+    let deliver = deliverers.get(page);
+    if (deliver === undefined) {
+      deliver = (text) => {
+        if (page.readyState === WebSocket.OPEN) page.send(text);
+      };
+      deliverers.set(page, deliver);
+    }
+    return deliver;
+  };
+  // Keyed with this launch's own random key: the arguments (a profile's secret among them) are
+  // neither kept nor left guessable from what is kept.
+  const fingerprintKey = randomBytes(32);
+  const fingerprintOf = (channel: unknown, args: unknown, answer: unknown): string =>
+    createHmac('sha256', fingerprintKey)
+      .update(JSON.stringify([channel, args, answer ?? null]))
+      .digest('base64url');
 
   async function dispatch(
     id: string,
@@ -210,7 +226,7 @@ export function createBridgePages(options: {
       return greet(page, envelope);
     }
     const { id, channel, args, answer } = envelope;
-    ledger.take(id, deliver, () => dispatch(id, channel, args, answer));
+    ledger.take(id, fingerprintOf(channel, args, answer), deliver, () => dispatch(id, channel, args, answer));
   }
 
   function accept(page: WebSocket): void {
