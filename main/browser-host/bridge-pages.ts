@@ -251,10 +251,17 @@ export function createBridgePages(options: {
   }
 
   // A page that answered no ping for a whole interval is gone without having closed: cut it off.
+  const pingMs = options.tuning?.pingMs ?? HEARTBEAT_INTERVAL_MS;
+  let lastRound = performance.now();
   const pinger = setInterval(() => {
+    const at = performance.now();
+    // A late round means this process stalled (a breakpoint, a long synchronous step): the
+    // pages' answers may be waiting unread behind this very timer, so none is judged silent now.
+    const judge = at - lastRound < pingMs * 1.5;
+    lastRound = at;
     for (const [page, liveness] of pages) {
       if (page.readyState !== WebSocket.OPEN) continue;
-      if (!liveness.heard) {
+      if (judge && !liveness.heard) {
         logger.log('warn', 'bridge.page_silent', {});
         page.terminate();
         continue;
@@ -262,7 +269,7 @@ export function createBridgePages(options: {
       liveness.heard = false;
       page.ping();
     }
-  }, options.tuning?.pingMs ?? HEARTBEAT_INTERVAL_MS);
+  }, pingMs);
   pinger.unref();
 
   return {
