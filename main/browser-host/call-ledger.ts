@@ -97,7 +97,9 @@ export function createCallLedger(options: CallLedgerOptions): CallLedger {
   const retentionMs = options.retentionMs ?? CALL_DEADLINE_MS;
   const maxResultBytes = options.maxResultBytes ?? MAX_RESULT_BYTES;
   const maxCalls = options.maxCalls ?? MAX_CALLS;
-  const now = options.now ?? Date.now;
+  // Monotonic, as the page's timers are: a wall clock that jumps forward (a laptop waking, the
+  // time set anew) would forget results the page may still ask for, and run their calls again.
+  const now = options.now ?? (() => performance.now());
   const entries = new Map<string, Entry>();
   // Ended calls, oldest first: what the bounds drop from.
   const ended = new Set<string>();
