@@ -21,6 +21,7 @@ const UNIT_IN_MAIN = [
   'test/main/app/batch-views.test.ts',
   'test/main/app/signed-notification.test.ts',
   'test/main/batch/call-slots.test.ts',
+  'test/main/browser-host/attack-clock-jumps.test.ts',
   'test/main/browser-host/call-ledger.test.ts',
   'test/main/batch/document-class.test.ts',
   'test/main/batch/pdf-header.test.ts',

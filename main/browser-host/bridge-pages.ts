@@ -4,6 +4,7 @@
  * often it arrives; events are numbered and replayed to a page that missed them; heartbeats
  * both ways find a connection that died without closing.
  */
+import { createHmac, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { WebSocket, type RawData } from 'ws';
 import { z } from 'zod';
@@ -112,11 +113,26 @@ export function createBridgePages(options: {
   const greeted = new Set<WebSocket>();
   let closed = false;
 
-  const sendTo =
-    (page: WebSocket): Deliver =>
-    (text) => {
-      if (page.readyState === WebSocket.OPEN) page.send(text);
-    };
+  // One function per page: a page that sends a running call again joins it once, so it is
+  // answered once, not once per repetition (which a buggy page could multiply without bound).
+  const deliverers = new WeakMap<WebSocket, Deliver>();
+  const sendTo = (page: WebSocket): Deliver => {
+    let deliver = deliverers.get(page);
+    if (deliver === undefined) {
+      deliver = (text) => {
+        if (page.readyState === WebSocket.OPEN) page.send(text);
+      };
+      deliverers.set(page, deliver);
+    }
+    return deliver;
+  };
+  // Keyed with this launch's own random key: the arguments (a profile's secret among them) are
+  // neither kept nor left guessable from what is kept.
+  const fingerprintKey = randomBytes(32);
+  const fingerprintOf = (channel: unknown, args: unknown, answer: unknown): string =>
+    createHmac('sha256', fingerprintKey)
+      .update(JSON.stringify([channel, args, answer ?? null]))
+      .digest('base64url');
 
   async function dispatch(
     id: string,
@@ -210,7 +226,7 @@ export function createBridgePages(options: {
       return greet(page, envelope);
     }
     const { id, channel, args, answer } = envelope;
-    ledger.take(id, deliver, () => dispatch(id, channel, args, answer));
+    ledger.take(id, fingerprintOf(channel, args, answer), deliver, () => dispatch(id, channel, args, answer));
   }
 
   function accept(page: WebSocket): void {
@@ -235,10 +251,17 @@ export function createBridgePages(options: {
   }
 
   // A page that answered no ping for a whole interval is gone without having closed: cut it off.
+  const pingMs = options.tuning?.pingMs ?? HEARTBEAT_INTERVAL_MS;
+  let lastRound = performance.now();
   const pinger = setInterval(() => {
+    const at = performance.now();
+    // A late round means this process stalled (a breakpoint, a long synchronous step): the
+    // pages' answers may be waiting unread behind this very timer, so none is judged silent now.
+    const judge = at - lastRound < pingMs * 1.5;
+    lastRound = at;
     for (const [page, liveness] of pages) {
       if (page.readyState !== WebSocket.OPEN) continue;
-      if (!liveness.heard) {
+      if (judge && !liveness.heard) {
         logger.log('warn', 'bridge.page_silent', {});
         page.terminate();
         continue;
@@ -246,7 +269,7 @@ export function createBridgePages(options: {
       liveness.heard = false;
       page.ping();
     }
-  }, options.tuning?.pingMs ?? HEARTBEAT_INTERVAL_MS);
+  }, pingMs);
   pinger.unref();
 
   return {

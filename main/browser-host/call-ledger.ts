@@ -11,6 +11,10 @@
  * for one is told its answer was lost (`bridge_disconnected`), never given a second run. Past
  * MAX_CALLS (over 80 calls a second for the whole deadline, far beyond what one person's page
  * makes) the oldest ids are forgotten too.
+ *
+ * An id names one request: the same id with another request (channel, arguments or dialog
+ * answer, compared by their fingerprint) is refused, as an idempotency key reused with another
+ * body is, rather than answered with a result that is not its own.
  */
 import { CALL_DEADLINE_MS, type ResultMessage } from '../../shared/ipc/browser-host-protocol';
 
@@ -21,9 +25,10 @@ const MAX_CALLS = 50_000;
 export type Deliver = (text: string) => void;
 
 type Entry =
-  | { readonly state: 'running'; readonly waiting: Set<Deliver> }
+  | { readonly state: 'running'; readonly fingerprint: string; readonly waiting: Set<Deliver> }
   | {
       readonly state: 'done';
+      readonly fingerprint: string;
       /** Undefined once dropped for room. */
       text: string | undefined;
       /** The number of the host's latest event when the result was ready: it goes after that one. */
@@ -49,9 +54,11 @@ export interface CallLedgerOptions {
 export interface CallLedger {
   /**
    * Call `id`: runs `run` the first time, else joins the running call or answers from its kept
-   * result. `deliver` gets the result message's text once.
+   * result. `deliver` gets the result message's text once. `fingerprint` stands for the request
+   * (never its arguments themselves, which may hold a secret): another one under a known id is
+   * refused.
    */
-  take(id: string, deliver: Deliver, run: () => Promise<ResultMessage>): void;
+  take(id: string, fingerprint: string, deliver: Deliver, run: () => Promise<ResultMessage>): void;
   /** Where call `id` stands; a running one also answers `deliver` when it ends. */
   standing(id: string, deliver: Deliver): CallStanding;
 }
@@ -73,11 +80,26 @@ function lostAnswer(id: string): string {
   return JSON.stringify(message);
 }
 
+/** The answer given for an id already used for another request: it runs nothing. */
+function reusedAnswer(id: string): string {
+  const message: ResultMessage = {
+    type: 'result',
+    id,
+    result: {
+      ok: false,
+      error: { code: 'invalid_message', message: 'This request id was already used for another request.' },
+    },
+  };
+  return JSON.stringify(message);
+}
+
 export function createCallLedger(options: CallLedgerOptions): CallLedger {
   const retentionMs = options.retentionMs ?? CALL_DEADLINE_MS;
   const maxResultBytes = options.maxResultBytes ?? MAX_RESULT_BYTES;
   const maxCalls = options.maxCalls ?? MAX_CALLS;
-  const now = options.now ?? Date.now;
+  // Monotonic, as the page's timers are: a wall clock that jumps forward (a laptop waking, the
+  // time set anew) would forget results the page may still ask for, and run their calls again.
+  const now = options.now ?? (() => performance.now());
   const entries = new Map<string, Entry>();
   // Ended calls, oldest first: what the bounds drop from.
   const ended = new Set<string>();
@@ -110,7 +132,13 @@ export function createCallLedger(options: CallLedgerOptions): CallLedger {
     const entry = entries.get(id);
     if (entry?.state !== 'running') return;
     const text = JSON.stringify(message);
-    entries.set(id, { state: 'done', text, afterSeq: options.latestSeq(), doneAt: now() });
+    entries.set(id, {
+      state: 'done',
+      fingerprint: entry.fingerprint,
+      text,
+      afterSeq: options.latestSeq(),
+      doneAt: now(),
+    });
     ended.add(id);
     resultBytes += text.length;
     for (const deliver of entry.waiting) deliver(text);
@@ -118,8 +146,12 @@ export function createCallLedger(options: CallLedgerOptions): CallLedger {
   };
 
   return {
-    take(id, deliver, run) {
+    take(id, fingerprint, deliver, run) {
       const entry = entries.get(id);
+      if (entry !== undefined && entry.fingerprint !== fingerprint) {
+        deliver(reusedAnswer(id));
+        return;
+      }
       if (entry?.state === 'running') {
         entry.waiting.add(deliver);
         return;
@@ -129,7 +161,7 @@ export function createCallLedger(options: CallLedgerOptions): CallLedger {
         return;
       }
       prune();
-      entries.set(id, { state: 'running', waiting: new Set([deliver]) });
+      entries.set(id, { state: 'running', fingerprint, waiting: new Set([deliver]) });
       void run().then((message) => finish(id, message));
     },
     standing(id, deliver) {

@@ -257,12 +257,13 @@ export function createBridgeConnection(options: BridgeConnectionOptions): Bridge
             };
       send(JSON.stringify(hello));
       heartbeat = setInterval(() => {
-        if (unansweredSince !== undefined && Date.now() - unansweredSince >= timing.silenceMs) {
+        // Elapsed time, never the wall clock: set back, it would hide a silent line for as long.
+        if (unansweredSince !== undefined && performance.now() - unansweredSince >= timing.silenceMs) {
           lose(opened);
           return;
         }
         send('{"type":"heartbeat"}');
-        unansweredSince ??= Date.now();
+        unansweredSince ??= performance.now();
       }, timing.heartbeatMs);
     });
     opened.addEventListener('message', (event) => {

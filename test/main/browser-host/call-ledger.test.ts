@@ -9,7 +9,7 @@ const answer = (id: string, value: string): Promise<ResultMessage> =>
 function taker(ledger: ReturnType<typeof createCallLedger>, runs: string[]) {
   return (id: string, value = 'x'.repeat(100)) =>
     new Promise<string>((resolve) =>
-      ledger.take(id, resolve, () => {
+      ledger.take(id, 'the same request', resolve, () => {
         runs.push(id);
         return answer(id, value);
       }),
