@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Clock } from '../../main/time/clock';
 
 /** One canned answer of a scripted server. */
 export interface ScriptedAnswer {
@@ -8,12 +9,21 @@ export interface ScriptedAnswer {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
+export interface ScriptedServerOptions {
+  /**
+   * The service's clock: its `Date` header reads it (a test's virtual clock, so Retry-After dates
+   * and token ages are on the test's time). Default: Node's own `Date` header, this computer's.
+   */
+  readonly clock?: Clock;
+}
+
 /**
  * A real HTTP server on loopback that answers from a script, for service behaviours the
  * simulator never shows (unknown codes, malformed answers). Unscripted paths answer 404.
  */
 export async function startScriptedServer(
   script: (request: IncomingMessage) => ScriptedAnswer | undefined,
+  options: ScriptedServerOptions = {},
 ): Promise<{ baseUrl: string; requests: IncomingMessage[]; close(): Promise<void> }> {
   const requests: IncomingMessage[] = [];
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
@@ -24,7 +34,8 @@ export async function startScriptedServer(
         status: 404,
         body: '{"error":{"code":"not_found","message":"no"}}',
       };
-      response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
+      const date = options.clock ? { date: new Date(options.clock.now()).toUTCString() } : {};
+      response.writeHead(answer.status, { 'content-type': 'application/json', ...date, ...answer.headers });
       response.end(answer.body);
     });
   });

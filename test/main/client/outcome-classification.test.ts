@@ -1,13 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { VirtualClock } from '../../../main/time/virtual-clock';
 import { isCatalogCode, userMessage } from '../../../shared/service/error-catalog';
 import type { Participant } from '../../../shared/service/wire';
-import { DEMO_CLIENT, startSimulator } from '../../../simulator/simulator';
+import { DEMO_CLIENT } from '../../../simulator/simulator';
 import { expectFailure, expectOk, makeTestClient } from '../../support/client-harness';
 import {
   startScriptedServer,
   tokenWithoutLifetime,
   type ScriptedAnswer,
 } from '../../support/scripted-server';
+import { startVirtualSimulator } from '../../support/virtual-world';
 
 const credentials = { clientId: 'desk', clientSecret: 'scripted-secret' };
 const participant: Participant = {
@@ -18,6 +20,16 @@ const participant: Participant = {
 };
 const PARTICIPANTS = '/api/v1/signing-requests/sr_1/participants';
 let close: (() => Promise<void>) | undefined;
+/** The service and the client on one virtual clock: retries' backoffs take no real time. */
+let clock: VirtualClock;
+beforeEach(() => {
+  clock = new VirtualClock();
+});
+
+/** Lets virtual time run until `work` has ended. */
+function run<T>(work: Promise<T>): Promise<T> {
+  return clock.complete(work);
+}
 
 afterEach(async () => {
   await close?.();
@@ -26,14 +38,17 @@ afterEach(async () => {
 
 async function serve(answers: (n: number) => ScriptedAnswer) {
   let n = 0;
-  const server = await startScriptedServer((request) => {
-    if (request.url === '/oauth/token') return tokenWithoutLifetime;
-    n += 1;
-    return answers(n);
-  });
+  const server = await startScriptedServer(
+    (request) => {
+      if (request.url === '/oauth/token') return tokenWithoutLifetime;
+      n += 1;
+      return answers(n);
+    },
+    { clock },
+  );
   close = server.close;
   return {
-    client: makeTestClient(server.baseUrl, credentials).client,
+    client: makeTestClient(server.baseUrl, credentials, { clock }).client,
     sent: () => server.requests.filter((request) => request.url === PARTICIPANTS).length,
   };
 }
@@ -64,7 +79,7 @@ describe('outcome classification of every answer (ServiceFailure.retryable / out
     '%i (%#) → %s, retryable %s, outcome unknown %s',
     async (status, body, code, retryable, outcomeUnknown) => {
       const { client, sent } = await serve(() => ({ status, body, headers: { 'retry-after': '0' } }));
-      const error = expectFailure(await client.addParticipant('sr_1', participant, { maxAttempts: 2 }));
+      const error = expectFailure(await run(client.addParticipant('sr_1', participant, { maxAttempts: 2 })));
       expect(error).toMatchObject({ httpStatus: status, code, retryable, outcomeUnknown });
       // Answers proving nothing was added are retried inside the call, up to its bound; the
       // others are not, and nothing is sent again once an attempt may have added the participant
@@ -85,7 +100,7 @@ describe('outcome classification of every answer (ServiceFailure.retryable / out
       const { client, sent } = await serve((n) =>
         n === 1 ? { status, body, headers: { 'retry-after': '0' } } : conflict,
       );
-      const error = expectFailure(await client.addParticipant('sr_1', participant));
+      const error = expectFailure(await run(client.addParticipant('sr_1', participant)));
       expect(error).toMatchObject({ httpStatus: status, outcomeUnknown: true, attempts: 1 });
       expect(sent()).toBe(1);
     },
@@ -101,28 +116,33 @@ describe('outcome classification of every answer (ServiceFailure.retryable / out
       const { client } = await serve((n) =>
         n === 1 ? { status, body, headers: { 'retry-after': '0' } } : conflict,
       );
-      const error = expectFailure(await client.addParticipant('sr_1', participant));
+      const error = expectFailure(await run(client.addParticipant('sr_1', participant)));
       expect(error).toMatchObject({ httpStatus: 409, code: 'participant_conflict', outcomeUnknown: false });
     },
   );
 
   it('network: a refused connection was not applied; a lost answer and a timeout may have been', async () => {
-    const sim = await startSimulator({ seed: 3 });
+    const { sim } = await startVirtualSimulator({ seed: 3 }, clock);
     try {
-      const { client } = makeTestClient(sim.baseUrl, DEMO_CLIENT, { callTimeoutMs: 300 });
-      expectOk(await client.testConnection());
+      const { client } = makeTestClient(sim.baseUrl, DEMO_CLIENT, { callTimeoutMs: 300, clock });
+      expectOk(await run(client.testConnection()));
 
       sim.faults.enqueue({ kind: 'dropAfter', pathPattern: 'participants$' });
-      const lost = expectFailure(await client.addParticipant('sr_none', participant, { maxAttempts: 1 }));
+      const lost = expectFailure(
+        await run(client.addParticipant('sr_none', participant, { maxAttempts: 1 })),
+      );
       expect(lost).toMatchObject({ code: 'network_unreachable', retryable: true, outcomeUnknown: true });
 
       sim.faults.set({ latencyMs: 1000, pathPattern: 'participants$' });
-      const slow = expectFailure(await client.addParticipant('sr_none', participant, { maxAttempts: 1 }));
+      const adding = client.addParticipant('sr_none', participant, { maxAttempts: 1 });
+      // The service holds its answer 1 s: the client's 300-ms deadline gives the attempt up.
+      await clock.advanceWhileCallsHang(1_000);
+      const slow = expectFailure(await adding);
       expect(slow).toMatchObject({ code: 'timeout', retryable: true, outcomeUnknown: true });
       sim.faults.reset();
 
       await sim.goOffline();
-      const refused = expectFailure(await client.addParticipant('sr_none', participant));
+      const refused = expectFailure(await run(client.addParticipant('sr_none', participant)));
       expect(refused).toMatchObject({ code: 'network_unreachable', retryable: true, outcomeUnknown: false });
     } finally {
       await sim.close();

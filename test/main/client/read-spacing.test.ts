@@ -2,14 +2,18 @@ import { clockReading } from '../../support/clocks';
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { READ_SPACING_MS, ReadSpacing } from '../../../main/client/read-spacing';
-import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
+import type { VirtualClock } from '../../../main/time/virtual-clock';
+import { DEMO_CLIENT, type Simulator } from '../../../simulator/simulator';
 import { expectOk, makeTestClient, uploadSourceOf } from '../../support/client-harness';
 import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
+import { startVirtualSimulator } from '../../support/virtual-world';
 
 /** The promise: two reads of one request never arrive at the service less than 5 s apart. */
 const FIVE_SECONDS = 5_000;
 
+/** The service and the client on one virtual clock: five seconds between reads take none. */
 let sim: Simulator;
+let clock: VirtualClock;
 let files: TempFolder;
 let pdfPath: string;
 
@@ -19,26 +23,33 @@ beforeAll(async () => {
 });
 afterAll(() => files.remove());
 beforeEach(async () => {
-  sim = await startSimulator({ seed: 5 });
+  ({ sim, clock } = await startVirtualSimulator({ seed: 5 }));
 });
 afterEach(async () => {
   await sim.close();
 });
 
 function testClient() {
-  return makeTestClient(sim.baseUrl, DEMO_CLIENT).client;
+  return makeTestClient(sim.baseUrl, DEMO_CLIENT, { clock }).client;
+}
+
+/** Lets virtual time run until `work` (reads waiting their turn) has ended. */
+function run<T>(work: Promise<T>): Promise<T> {
+  return clock.complete(work);
 }
 
 async function createRequest(client: ReturnType<typeof testClient>, reference: string): Promise<string> {
-  const upload = expectOk(await client.uploadDocument(uploadSourceOf(pdfPath)));
+  const upload = expectOk(await run(client.uploadDocument(uploadSourceOf(pdfPath))));
   const created = expectOk(
-    await client.createSigningRequest(
-      {
-        external_reference: reference,
-        document: { upload_id: upload.upload_id },
-        recipients: [{ participant_type: 'signer', role: 'Signer', name: 'Ada', email: 'ada@example.com' }],
-      },
-      randomUUID(),
+    await run(
+      client.createSigningRequest(
+        {
+          external_reference: reference,
+          document: { upload_id: upload.upload_id },
+          recipients: [{ participant_type: 'signer', role: 'Signer', name: 'Ada', email: 'ada@example.com' }],
+        },
+        randomUUID(),
+      ),
     ),
   );
   if (created.id === undefined) throw new Error('the simulator always returns an id');
@@ -68,66 +79,76 @@ describe('read spacing', () => {
     const id = await createRequest(client, 'SPACE-1');
     const other = await createRequest(client, 'SPACE-2');
     // Past the hold on a new client's first reads (another process may have just read them).
-    await new Promise((resolve) => setTimeout(resolve, READ_SPACING_MS));
+    await clock.advance(READ_SPACING_MS);
     const reads = [client.getSigningRequest(id), client.getSigningRequest(id), client.getSigningRequest(id)];
-    // Another request is not spaced against this one.
-    const started = Date.now();
-    expectOk(await client.getSigningRequest(other));
-    expect(Date.now() - started).toBeLessThan(1000);
-    for (const read of await Promise.all(reads)) expect(expectOk(read).id).toBe(id);
+    // Another request is not spaced against this one: it is read at this very instant.
+    const started = clock.monotonic();
+    expectOk(await run(client.getSigningRequest(other)));
+    expect(clock.monotonic() - started).toBe(0);
+    for (const read of await run(Promise.all(reads))) expect(expectOk(read).id).toBe(id);
     const arrivals = readArrivals(id);
     expect(arrivals).toHaveLength(3);
-    for (const gap of gaps(arrivals)) expect(gap).toBeGreaterThanOrEqual(FIVE_SECONDS);
-  }, 30_000);
+    // Each as soon as its turn came: the spacing, no more.
+    for (const gap of gaps(arrivals)) {
+      expect(gap).toBeGreaterThanOrEqual(FIVE_SECONDS);
+      expect(gap).toBe(READ_SPACING_MS);
+    }
+  });
 
   it('a call’s own retry of a read waits its turn too', async () => {
     const client = testClient();
     const id = await createRequest(client, 'SPACE-3');
     sim.faults.enqueue({ kind: '503', retryAfterSeconds: 0, pathPattern: `/signing-requests/${id}$` });
-    expectOk(await client.getSigningRequest(id));
+    expectOk(await run(client.getSigningRequest(id)));
     const arrivals = readArrivals(id);
     expect(arrivals).toHaveLength(2);
     expect(gaps(arrivals)[0]).toBeGreaterThanOrEqual(FIVE_SECONDS);
-  }, 30_000);
+    expect(gaps(arrivals)[0]).toBe(READ_SPACING_MS);
+  });
 
   it('the read by which a prepare resolves a prepare_conflict is spaced against other reads', async () => {
     const client = testClient();
     const id = await createRequest(client, 'SPACE-4');
-    expectOk(await client.prepareSigningRequest(id));
-    expectOk(await client.getSigningRequest(id));
-    const again = expectOk(await client.prepareSigningRequest(id));
+    expectOk(await run(client.prepareSigningRequest(id)));
+    expectOk(await run(client.getSigningRequest(id)));
+    const again = expectOk(await run(client.prepareSigningRequest(id)));
     expect(again.alreadyPrepared).toBe(true);
     const arrivals = readArrivals(id);
     expect(arrivals).toHaveLength(2);
     expect(gaps(arrivals)[0]).toBeGreaterThanOrEqual(FIVE_SECONDS);
-  }, 30_000);
+    expect(gaps(arrivals)[0]).toBe(READ_SPACING_MS);
+  });
 
   it('a read that waited longer than its token lives leaves with a fresh token, not an expired one', async () => {
     await sim.close();
-    sim = await startSimulator({ seed: 5, tokenTtlSeconds: 2 });
+    ({ sim } = await startVirtualSimulator({ seed: 5, tokenTtlSeconds: 2 }, clock));
     const client = testClient();
     const id = await createRequest(client, 'SPACE-6');
-    expectOk(await client.getSigningRequest(id));
-    expectOk(await client.getSigningRequest(id));
+    expectOk(await run(client.getSigningRequest(id)));
+    expectOk(await run(client.getSigningRequest(id)));
     expect(sim.state.calls().filter((call) => call.status === 401)).toEqual([]);
     expect(gaps(readArrivals(id))[0]).toBeGreaterThanOrEqual(FIVE_SECONDS);
-  }, 30_000);
+    expect(gaps(readArrivals(id))[0]).toBe(READ_SPACING_MS);
+  });
 
   it('a read waiting its turn can be aborted: it rejects at once and nothing leaves', async () => {
     const client = testClient();
     const id = await createRequest(client, 'SPACE-5');
-    expectOk(await client.getSigningRequest(id));
+    expectOk(await run(client.getSigningRequest(id)));
     const attempts: number[] = [];
     const controller = new AbortController();
-    setTimeout(() => controller.abort(new Error('window closed')), 100);
-    const started = Date.now();
-    await expect(
-      client.getSigningRequest(id, {
-        signal: controller.signal,
-        onAttempt: (attempt) => attempts.push(attempt),
-      }),
-    ).rejects.toThrow('window closed');
-    expect(Date.now() - started).toBeLessThan(1000);
+    clock.timer(100, () => controller.abort(new Error('window closed')));
+    const started = clock.monotonic();
+    await run(
+      expect(
+        client.getSigningRequest(id, {
+          signal: controller.signal,
+          onAttempt: (attempt) => attempts.push(attempt),
+        }),
+      ).rejects.toThrow('window closed'),
+    );
+    // At the abort, not at its turn 5 s later.
+    expect(clock.monotonic() - started).toBe(100);
     expect(attempts).toEqual([]);
     expect(readArrivals(id)).toHaveLength(1);
   });

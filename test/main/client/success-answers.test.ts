@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { VirtualClock } from '../../../main/time/virtual-clock';
 import type { Result } from '../../../main/client/service-failure';
 import { expectFailure, expectOk, makeTestClient } from '../../support/client-harness';
 import {
@@ -21,6 +22,17 @@ const READ_WITH_REVISION: ScriptedAnswer = {
 };
 let close: (() => Promise<void>) | undefined;
 
+/** The service's clock and the client's: waits (read spacing, backoff, Retry-After) take no real time. */
+let clock: VirtualClock;
+beforeEach(() => {
+  clock = new VirtualClock();
+});
+
+/** Lets virtual time run until `work` has ended. */
+function run<T>(work: Promise<T>): Promise<T> {
+  return clock.complete(work);
+}
+
 afterEach(async () => {
   await close?.();
   close = undefined;
@@ -29,17 +41,20 @@ afterEach(async () => {
 /** A service answering each API call with `answer(request, n)`, n counting calls of that method and path. */
 async function serve(answer: (request: IncomingMessage, n: number) => ScriptedAnswer | undefined) {
   const counts = new Map<string, number>();
-  const server = await startScriptedServer((request) => {
-    if (request.url === '/oauth/token') return tokenWithoutLifetime;
-    const key = `${request.method} ${request.url}`;
-    const n = (counts.get(key) ?? 0) + 1;
-    counts.set(key, n);
-    return answer(request, n);
-  });
+  const server = await startScriptedServer(
+    (request) => {
+      if (request.url === '/oauth/token') return tokenWithoutLifetime;
+      const key = `${request.method} ${request.url}`;
+      const n = (counts.get(key) ?? 0) + 1;
+      counts.set(key, n);
+      return answer(request, n);
+    },
+    { clock },
+  );
   close = server.close;
   const calls = (method: string, path: string) =>
     server.requests.filter((request) => request.method === method && request.url === path).length;
-  return { client: makeTestClient(server.baseUrl, credentials).client, calls };
+  return { client: makeTestClient(server.baseUrl, credentials, { clock }).client, calls };
 }
 
 const creationBody = {
@@ -55,7 +70,7 @@ describe('prepare: any 2xx is success', () => {
     const { client, calls } = await serve((request) =>
       request.method === 'POST' ? EMPTY_204 : READ_WITH_REVISION,
     );
-    const prepared = expectOk(await client.prepareSigningRequest('sr_1'));
+    const prepared = expectOk(await run(client.prepareSigningRequest('sr_1')));
     expect(prepared).toEqual({ alreadyPrepared: false, revision: 3, sha256: 'cafe' });
     expect(calls('POST', '/api/v1/signing-requests/sr_1/prepare')).toBe(1);
     expect(calls('GET', '/api/v1/signing-requests/sr_1')).toBe(1);
@@ -67,7 +82,7 @@ describe('prepare: any 2xx is success', () => {
         ? { status: 200, body: JSON.stringify({ id: 'sr_1', status: 'prepared', document: { revision: 7 } }) }
         : READ_WITH_REVISION,
     );
-    expect(expectOk(await client.prepareSigningRequest('sr_1'))).toEqual({
+    expect(expectOk(await run(client.prepareSigningRequest('sr_1')))).toEqual({
       alreadyPrepared: false,
       revision: 7,
       sha256: 'cafe',
@@ -80,7 +95,7 @@ describe('prepare: any 2xx is success', () => {
         ? { status: 202, body: '' }
         : { status: 200, body: '{"id":"sr_1","status":"prepared","document":{"status":"prepared"}}' },
     );
-    expect(expectOk(await lacking.client.prepareSigningRequest('sr_1'))).toEqual({
+    expect(expectOk(await run(lacking.client.prepareSigningRequest('sr_1')))).toEqual({
       alreadyPrepared: false,
       revision: undefined,
       sha256: undefined,
@@ -91,7 +106,7 @@ describe('prepare: any 2xx is success', () => {
         ? EMPTY_204
         : { status: 403, body: '{"error":{"code":"insufficient_scope"}}' },
     );
-    expect(expectOk(await failing.client.prepareSigningRequest('sr_1'))).toEqual({
+    expect(expectOk(await run(failing.client.prepareSigningRequest('sr_1')))).toEqual({
       alreadyPrepared: false,
       revision: undefined,
       sha256: undefined,
@@ -108,7 +123,10 @@ describe('prepare: any 2xx is success', () => {
         extra: 1,
       }),
     }));
-    expect(expectOk(await client.prepareSigningRequest('sr_1'))).toMatchObject({ revision: 1, sha256: 'ab' });
+    expect(expectOk(await run(client.prepareSigningRequest('sr_1')))).toMatchObject({
+      revision: 1,
+      sha256: 'ab',
+    });
     expect(calls('GET', '/api/v1/signing-requests/sr_1')).toBe(0);
   });
 });
@@ -121,7 +139,7 @@ describe('creation: any 2xx is success, and the answer says what could be read',
     ['a JSON answer without id', { status: 202, body: '{"submission_status":"accepted"}' }],
   ])('%s is "created, id unknown"', async (_, answer) => {
     const { client } = await serve(() => answer);
-    expect(expectOk(await client.createSigningRequest(creationBody, 'key-1'))).toEqual({
+    expect(expectOk(await run(client.createSigningRequest(creationBody, 'key-1')))).toEqual({
       id: undefined,
       replayed: undefined,
       earlierAttemptUnknown: false,
@@ -144,7 +162,7 @@ describe('creation: any 2xx is success, and the answer says what could be read',
       return { status: 202, body: '', headers };
     });
     const idOf = async (key: string) =>
-      expectOk(await client.createSigningRequest(creationBody, key)).locationId;
+      expectOk(await run(client.createSigningRequest(creationBody, key))).locationId;
     expect(await idOf('key-same')).toBe('sr_42');
     expect(await idOf('key-absolute')).toBe('sr_43');
     expect(await idOf('key-foreign')).toBeUndefined();
@@ -156,14 +174,14 @@ describe('creation: any 2xx is success, and the answer says what could be read',
       status: 200,
       body: JSON.stringify({ id: 'sr_9', idempotent_replay: n === 1 ? 'yes' : true, region: 'eu' }),
     }));
-    expect(expectOk(await client.createSigningRequest(creationBody, 'key-1'))).toEqual({
+    expect(expectOk(await run(client.createSigningRequest(creationBody, 'key-1')))).toEqual({
       id: 'sr_9',
       replayed: undefined,
       earlierAttemptUnknown: false,
       locationId: undefined,
       serviceTime: expect.any(Number),
     });
-    expect(expectOk(await client.createSigningRequest(creationBody, 'key-1')).replayed).toBe(true);
+    expect(expectOk(await run(client.createSigningRequest(creationBody, 'key-1'))).replayed).toBe(true);
   });
 
   it('earlierAttemptUnknown after a 500 that the service had applied; not after a 503', async () => {
@@ -177,14 +195,14 @@ describe('creation: any 2xx is success, and the answer says what could be read',
         ? { status: 503, body: '{"error":{"code":"upstream_unavailable"}}', headers: { 'retry-after': '0' } }
         : { status: 201, body: '{"id":"sr_6","idempotent_replay":false}' };
     });
-    expect(expectOk(await client.createSigningRequest(creationBody, 'key-500'))).toEqual({
+    expect(expectOk(await run(client.createSigningRequest(creationBody, 'key-500')))).toEqual({
       id: 'sr_5',
       replayed: true,
       earlierAttemptUnknown: true,
       locationId: undefined,
       serviceTime: expect.any(Number),
     });
-    expect(expectOk(await client.createSigningRequest(creationBody, 'key-503'))).toEqual({
+    expect(expectOk(await run(client.createSigningRequest(creationBody, 'key-503')))).toEqual({
       id: 'sr_6',
       replayed: false,
       earlierAttemptUnknown: false,
@@ -207,8 +225,12 @@ describe('add participant: any 2xx is success', () => {
       name: 'Bo',
       email: 'bo@example.com',
     };
-    expect(expectOk(await client.addParticipant('sr_1', participant))).toEqual({ participantId: undefined });
-    expect(expectOk(await client.addParticipant('sr_1', participant))).toEqual({ participantId: 'pt_2' });
+    expect(expectOk(await run(client.addParticipant('sr_1', participant)))).toEqual({
+      participantId: undefined,
+    });
+    expect(expectOk(await run(client.addParticipant('sr_1', participant)))).toEqual({
+      participantId: 'pt_2',
+    });
   });
 });
 
@@ -219,7 +241,10 @@ describe('calls that need their body', () => {
     ['a read', (client: Client) => client.getSigningRequest('sr_1')],
   ])('%s answered 2xx without a readable body is invalid_response', async (_, call) => {
     const { client } = await serve(() => EMPTY_204);
-    expect(expectFailure(await call(client))).toMatchObject({ code: 'invalid_response', retryable: false });
+    expect(expectFailure(await run(call(client)))).toMatchObject({
+      code: 'invalid_response',
+      retryable: false,
+    });
   });
 });
 
@@ -247,7 +272,7 @@ describe('uploads read their bytes from the caller’s source', () => {
     );
     let opened = 0;
     const source = { ...pdfSource(), open: () => ((opened += 1), Readable.from([PDF])) };
-    expect(expectOk(await client.uploadDocument(source)).upload_id).toBe('upl_1');
+    expect(expectOk(await run(client.uploadDocument(source))).upload_id).toBe('upl_1');
     expect(opened).toBe(2);
   });
 
@@ -259,7 +284,7 @@ describe('uploads read their bytes from the caller’s source', () => {
         throw Object.assign(new Error('gone'), { code: 'ENOENT' });
       },
     };
-    expect(expectFailure(await client.uploadDocument(source))).toMatchObject({
+    expect(expectFailure(await run(client.uploadDocument(source)))).toMatchObject({
       code: 'local_file_changed',
       retryable: false,
     });

@@ -1,4 +1,3 @@
-import { clockReading } from '../../support/clocks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   TOKEN_REFUSAL_BACKOFF_MS,
@@ -7,24 +6,32 @@ import {
 } from '../../../main/client/token-manager';
 import { testConnection } from '../../../main/credentials/connection-test';
 import { Secret } from '../../../main/secret';
-import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
+import type { VirtualClock } from '../../../main/time/virtual-clock';
+import { DEMO_CLIENT, type Simulator } from '../../../simulator/simulator';
 import { expectFailure, makeTestClient } from '../../support/client-harness';
+import { startVirtualSimulator } from '../../support/virtual-world';
 
 /**
  * A refused token request (PRODUCT.md, "Where the spec is silent"): a service refuses tokens for
  * a moment while it rotates its keys, so for credentials that got a token in this process a
  * refusal is waited out like an outage, naming the service's code; only refusals that go on for
  * about 30 s, or a refusal to credentials that never got a token here, mean they are rejected.
- * The client reads the simulator's clock, which the test moves: nobody waits 30 s.
+ * The client and the simulator run on one virtual clock, which the test moves: nobody waits 30 s.
  */
 let sim: Simulator;
+let clock: VirtualClock;
 
 beforeEach(async () => {
-  sim = await startSimulator({ seed: 21 });
+  ({ sim, clock } = await startVirtualSimulator({ seed: 21 }));
 });
 afterEach(async () => {
   await sim.close();
 });
+
+/** Lets virtual time run until `work` has ended. */
+function run<T>(work: Promise<T>): Promise<T> {
+  return clock.complete(work);
+}
 
 /**
  * A client on the simulator's clock, which has got a token, and whose token the service then
@@ -32,11 +39,13 @@ afterEach(async () => {
  */
 async function clientWithTokenThenRevoked(random: () => number = () => 0) {
   const { client } = makeTestClient(sim.baseUrl, DEMO_CLIENT, {
-    clock: clockReading(() => sim.clock.now()),
+    clock,
     random,
   });
   // Any authenticated call gets the first token; this one is answered 404 (no such request).
-  expect(expectFailure(await client.createWidgetSession('sr_none')).code).toBe('signing_request_not_found');
+  expect(expectFailure(await run(client.createWidgetSession('sr_none'))).code).toBe(
+    'signing_request_not_found',
+  );
   sim.revokeTokens();
   return client;
 }
@@ -49,7 +58,7 @@ describe('a refused token request', () => {
   it('is waited out, naming the service code, and the next token request waits its backoff', async () => {
     const client = await clientWithTokenThenRevoked();
     sim.faults.enqueue({ kind: 'tokenRefusal' });
-    const refused = expectFailure(await client.createWidgetSession('sr_none'));
+    const refused = expectFailure(await run(client.createWidgetSession('sr_none')));
     expect(refused).toMatchObject({
       code: 'token_refused',
       serviceCode: 'invalid_grant',
@@ -63,7 +72,7 @@ describe('a refused token request', () => {
     );
     // Within the backoff, a call gets the same answer without a token request.
     const before = tokenCalls().length;
-    const held = expectFailure(await client.createWidgetSession('sr_none'));
+    const held = expectFailure(await run(client.createWidgetSession('sr_none')));
     expect(held).toMatchObject({ code: 'token_refused', serviceCode: 'invalid_grant' });
     expect(held.retryAfterMs).toBeGreaterThan(0);
     expect(held.retryAfterMs).toBeLessThanOrEqual(TOKEN_REFUSAL_BACKOFF_MS.first);
@@ -71,14 +80,16 @@ describe('a refused token request', () => {
     // It is the same answer of the service, said once however many calls meet it.
     expect(held.answerId).toBe(refused.answerId);
     // After it, a token is asked for again and granted: the call goes through.
-    sim.clock.advance(TOKEN_REFUSAL_BACKOFF_MS.first);
-    expect(expectFailure(await client.createWidgetSession('sr_none')).code).toBe('signing_request_not_found');
+    await clock.advance(TOKEN_REFUSAL_BACKOFF_MS.first);
+    expect(expectFailure(await run(client.createWidgetSession('sr_none'))).code).toBe(
+      'signing_request_not_found',
+    );
     expect(tokenCalls().map((call) => call.status)).toEqual([200, 400, 200]);
     // A later refusal is another answer.
     sim.revokeTokens();
     sim.faults.enqueue({ kind: 'tokenRefusal' });
-    sim.clock.advance(60_000);
-    const again = expectFailure(await client.createWidgetSession('sr_none'));
+    await clock.advance(60_000);
+    const again = expectFailure(await run(client.createWidgetSession('sr_none')));
     expect(again.code).toBe('token_refused');
     expect(again.answerId).not.toBe(refused.answerId);
   });
@@ -94,11 +105,11 @@ describe('a refused token request', () => {
       const firstRefusal = tokenCalls().length;
       const answers = [];
       for (;;) {
-        const failure = expectFailure(await client.createWidgetSession('sr_none'));
+        const failure = expectFailure(await run(client.createWidgetSession('sr_none')));
         answers.push(failure);
         if (!failure.retryable) break;
         expect(answers.length, 'the credentials were never rejected').toBeLessThan(20);
-        sim.clock.advance(failure.retryAfterMs ?? 0);
+        await clock.advance(failure.retryAfterMs ?? 0);
       }
       const jittered = (ms: number) => Math.round(ms * (1 + draw / 2));
       expect(answers.map((answer) => [answer.code, answer.serviceCode, answer.retryAfterMs])).toEqual([
@@ -120,11 +131,15 @@ describe('a refused token request', () => {
         const backoff = jittered(TOKEN_REFUSAL_BACKOFF_MS.first * 2 ** index);
         expect(gap, `gap ${index + 1}`).toBeGreaterThanOrEqual(backoff);
         expect(gap, `gap ${index + 1}`).toBeLessThan(backoff + 1_000);
+        // On one clock, exactly: each request as soon as its backoff is over.
+        expect(gap, `gap ${index + 1}`).toBe(backoff);
       }
       expect((at.at(-1) ?? 0) - (at[0] ?? 0)).toBeGreaterThanOrEqual(TOKEN_REFUSAL_WINDOW_MS);
 
       // Rejected now, also for the next caller, without another request inside the backoff.
-      expect(expectFailure(await client.createWidgetSession('sr_none')).code).toBe('credentials_rejected');
+      expect(expectFailure(await run(client.createWidgetSession('sr_none'))).code).toBe(
+        'credentials_rejected',
+      );
       expect(tokenCalls().slice(firstRefusal)).toHaveLength(TOKEN_REFUSALS_TO_REJECT);
     },
   );
@@ -133,15 +148,17 @@ describe('a refused token request', () => {
     const client = await clientWithTokenThenRevoked();
     for (let refusal = 1; refusal <= 4; refusal += 1) {
       sim.faults.enqueue({ kind: 'tokenRefusal' });
-      const failure = expectFailure(await client.createWidgetSession('sr_none'));
+      const failure = expectFailure(await run(client.createWidgetSession('sr_none')));
       expect(failure.code).toBe('token_refused');
-      sim.clock.advance(failure.retryAfterMs ?? 0);
+      await clock.advance(failure.retryAfterMs ?? 0);
     }
     // Granted: the streak of 4 (30 s) is over.
-    expect(expectFailure(await client.createWidgetSession('sr_none')).code).toBe('signing_request_not_found');
+    expect(expectFailure(await run(client.createWidgetSession('sr_none'))).code).toBe(
+      'signing_request_not_found',
+    );
     sim.revokeTokens();
     sim.faults.enqueue({ kind: 'tokenRefusal' });
-    expect(expectFailure(await client.createWidgetSession('sr_none'))).toMatchObject({
+    expect(expectFailure(await run(client.createWidgetSession('sr_none')))).toMatchObject({
       code: 'token_refused',
       retryAfterMs: TOKEN_REFUSAL_BACKOFF_MS.first,
     });
@@ -150,11 +167,9 @@ describe('a refused token request', () => {
 
 describe('credentials that never got a token in this process', () => {
   it('are rejected at the first refusal', async () => {
-    const { client } = makeTestClient(sim.baseUrl, DEMO_CLIENT, {
-      clock: clockReading(() => sim.clock.now()),
-    });
+    const { client } = makeTestClient(sim.baseUrl, DEMO_CLIENT, { clock });
     sim.faults.enqueue({ kind: 'tokenRefusal' });
-    expect(expectFailure(await client.createWidgetSession('sr_none'))).toMatchObject({
+    expect(expectFailure(await run(client.createWidgetSession('sr_none')))).toMatchObject({
       code: 'credentials_rejected',
       serviceCode: 'invalid_grant',
       stage: 'token',
@@ -164,10 +179,16 @@ describe('credentials that never got a token in this process', () => {
   });
 
   it('include a secret changed since: the first refusal is a verdict', async () => {
-    const { client } = makeTestClient(sim.baseUrl, DEMO_CLIENT);
-    expect(expectFailure(await client.createWidgetSession('sr_none')).code).toBe('signing_request_not_found');
-    const other = makeTestClient(sim.baseUrl, { ...DEMO_CLIENT, clientSecret: 'another-secret' }).client;
-    expect(expectFailure(await other.createWidgetSession('sr_none')).code).toBe('credentials_rejected');
+    const { client } = makeTestClient(sim.baseUrl, DEMO_CLIENT, { clock });
+    expect(expectFailure(await run(client.createWidgetSession('sr_none'))).code).toBe(
+      'signing_request_not_found',
+    );
+    const other = makeTestClient(
+      sim.baseUrl,
+      { ...DEMO_CLIENT, clientSecret: 'another-secret' },
+      { clock },
+    ).client;
+    expect(expectFailure(await run(other.createWidgetSession('sr_none'))).code).toBe('credentials_rejected');
   });
 });
 

@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { VirtualClock } from '../../../main/time/virtual-clock';
 import { expectFailure, expectOk, makeTestClient } from '../../support/client-harness';
 import {
   startScriptedServer,
@@ -9,17 +10,29 @@ import {
 const credentials = { clientId: 'desk', clientSecret: 'scripted-secret' };
 let close: (() => Promise<void>) | undefined;
 
+/** The service's clock and the client's: waits (read spacing, backoff, Retry-After) take no real time. */
+let clock: VirtualClock;
+beforeEach(() => {
+  clock = new VirtualClock();
+});
+
+/** Lets virtual time run until `work` has ended. */
+function run<T>(work: Promise<T>): Promise<T> {
+  return clock.complete(work);
+}
+
 afterEach(async () => {
   await close?.();
   close = undefined;
 });
 
 async function serve(answerForRead: () => ScriptedAnswer) {
-  const server = await startScriptedServer((request) =>
-    request.url === '/oauth/token' ? tokenWithoutLifetime : answerForRead(),
+  const server = await startScriptedServer(
+    (request) => (request.url === '/oauth/token' ? tokenWithoutLifetime : answerForRead()),
+    { clock },
   );
   close = server.close;
-  return { server, client: makeTestClient(server.baseUrl, credentials).client };
+  return { server, client: makeTestClient(server.baseUrl, credentials, { clock }).client };
 }
 
 describe('answers the spec does not show', () => {
@@ -28,7 +41,7 @@ describe('answers the spec does not show', () => {
       status: 418,
       body: JSON.stringify({ error: { code: 'quota_exceeded', message: 'Monthly quota reached' } }),
     }));
-    const error = expectFailure(await client.getSigningRequest('sr_1'));
+    const error = expectFailure(await run(client.getSigningRequest('sr_1')));
     expect(error).toMatchObject({ httpStatus: 418, code: 'quota_exceeded', retryable: false });
     expect(error.message).toBe(
       'The signing service answered with error "quota_exceeded": Monthly quota reached',
@@ -40,20 +53,20 @@ describe('answers the spec does not show', () => {
       status: 203,
       body: JSON.stringify({ id: 'sr_1', status: 'archived', region: 'eu', evidence: { ready: false } }),
     }));
-    const read = expectOk(await client.getSigningRequest('sr_1'));
+    const read = expectOk(await run(client.getSigningRequest('sr_1')));
     expect(read).toMatchObject({ status: 'archived', region: 'eu' });
   });
 
   it('reports an unreadable success answer as invalid_response', async () => {
     const { client } = await serve(() => ({ status: 200, body: '<html>proxy login</html>' }));
-    const error = expectFailure(await client.getSigningRequest('sr_1'));
+    const error = expectFailure(await run(client.getSigningRequest('sr_1')));
     expect(error).toMatchObject({ code: 'invalid_response', retryable: false });
     expect(error.message).toContain('does not understand');
   });
 
   it('reports a 500 without a JSON body by its HTTP status: retried, then retryable with the outcome unknown', async () => {
     const { server, client } = await serve(() => ({ status: 500, body: 'Internal Server Error' }));
-    const error = expectFailure(await client.prepareSigningRequest('sr_1'));
+    const error = expectFailure(await run(client.prepareSigningRequest('sr_1')));
     expect(error).toMatchObject({
       httpStatus: 500,
       code: 'service_error',
@@ -71,22 +84,24 @@ describe('answers the spec does not show', () => {
         ? {
             status: 503,
             body: '{"error":{"code":"upstream_unavailable","message":"busy"}}',
-            headers: { 'retry-after': new Date(Date.now() + 1500).toUTCString() },
+            headers: { 'retry-after': new Date(clock.now() + 1500).toUTCString() },
           }
         : {
             status: 200,
             body: JSON.stringify({ id: 'sr_1', status: 'prepared', document: { revision: 1, sha256: 'ab' } }),
           };
     });
-    const started = Date.now();
-    expectOk(await client.prepareSigningRequest('sr_1'));
+    const started = clock.monotonic();
+    expectOk(await run(client.prepareSigningRequest('sr_1')));
     // HTTP dates have one-second precision, so the wait is between 0.5 and 1.5 s.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(450);
+    const waited = clock.monotonic() - started;
+    expect(waited).toBeGreaterThanOrEqual(500);
+    expect(waited).toBeLessThanOrEqual(1500);
     expect(prepares).toBe(2);
   });
 
   it("measures an HTTP-date Retry-After from the answer's Date header: a service clock a day ahead does not hold calls for a day", async () => {
-    const serviceClock = Date.now() + 25 * 3_600_000;
+    const serviceClock = clock.now() + 25 * 3_600_000;
     let prepares = 0;
     const { client } = await serve(() => {
       prepares += 1;
@@ -104,11 +119,10 @@ describe('answers the spec does not show', () => {
             body: JSON.stringify({ id: 'sr_1', status: 'prepared', document: { revision: 1, sha256: 'ab' } }),
           };
     });
-    const started = Date.now();
-    expectOk(await client.prepareSigningRequest('sr_1'));
+    const started = clock.monotonic();
+    expectOk(await run(client.prepareSigningRequest('sr_1')));
     // Two seconds by the service's own clock, whatever this computer's clock says.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
-    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(clock.monotonic() - started).toBe(2_000);
     expect(prepares).toBe(2);
   });
 
@@ -117,7 +131,7 @@ describe('answers the spec does not show', () => {
       status: 401,
       body: '{"error":{"code":"invalid_token","message":"expired"}}',
     }));
-    const error = expectFailure(await client.createWidgetSession('sr_1'));
+    const error = expectFailure(await run(client.createWidgetSession('sr_1')));
     expect(error).toMatchObject({ code: 'credentials_rejected', httpStatus: 401 });
     const tokenCalls = server.requests.filter((request) => request.url === '/oauth/token');
     expect(tokenCalls).toHaveLength(2);
@@ -130,12 +144,17 @@ describe('answers the spec does not show', () => {
     [400, 'unsupported_grant_type', 'unsupported_grant_type'],
     [400, 'invalid_request', 'invalid_request'],
   ])('a token call answered %i %s is reported as %s', async (status, oauthCode, expected) => {
-    const server = await startScriptedServer(() => ({
-      status,
-      body: JSON.stringify({ error: oauthCode, error_description: `the service says ${oauthCode}` }),
-    }));
+    const server = await startScriptedServer(
+      () => ({
+        status,
+        body: JSON.stringify({ error: oauthCode, error_description: `the service says ${oauthCode}` }),
+      }),
+      { clock },
+    );
     close = server.close;
-    const error = expectFailure(await makeTestClient(server.baseUrl, credentials).client.testConnection());
+    const error = expectFailure(
+      await run(makeTestClient(server.baseUrl, credentials, { clock }).client.testConnection()),
+    );
     expect(error).toMatchObject({ code: expected, httpStatus: status, retryable: false });
     if (expected !== 'credentials_rejected')
       expect(error.message).toBe(
@@ -149,7 +168,7 @@ describe('answers the spec does not show', () => {
       status: 200,
       body: '{"id":"sr_1","status":"prepared"}',
     }));
-    expectOk(await client.getSigningRequest('sr_1'));
+    expectOk(await run(client.getSigningRequest('sr_1')));
     const tokenCall = server.requests.find((request) => request.url === '/oauth/token');
     expect(tokenCall?.headers['content-type']).toBe('application/x-www-form-urlencoded');
     expect(tokenCall?.headers.authorization).toBeUndefined();
