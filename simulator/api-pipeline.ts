@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { SimulatorClock } from './clock';
 import { pauseFor, untilClosed, type BodyCrossing, type BodyHold } from './body-crossing';
 import { CallTracker } from './call-tracker';
 import type { FaultController, FaultDecision } from './faults';
@@ -14,6 +16,19 @@ import type { ServiceContext } from './routes/api-route';
 import { matchApiRoute, type RouteMatch } from './routes/api-routes';
 
 /** Faults and latency hit only the token endpoint and the v1 API. */
+/** Holds the answer back `ms` (the call's latency), or until the caller closes its connection. */
+async function holdAnswer(clock: SimulatorClock, ms: number, socket: Socket): Promise<void> {
+  if (socket.destroyed) return;
+  const hungUp = new AbortController();
+  const onClose = () => hungUp.abort();
+  socket.once('close', onClose);
+  try {
+    await clock.wait(ms, hungUp.signal);
+  } finally {
+    socket.off('close', onClose);
+  }
+}
+
 function isFaultEligible(path: string): boolean {
   return path === '/oauth/token' || path.startsWith('/api/v1/');
 }
@@ -308,7 +323,7 @@ export async function serveApiCall(
     await untilClosed(socket);
     return;
   }
-  if (decision.latencyMs > 0) await state.clock.wait(decision.latencyMs);
+  if (decision.latencyMs > 0) await holdAnswer(state.clock, decision.latencyMs, request.socket);
   if (decision.kind === 'dropAfter') {
     request.socket.destroy();
     tracker.settle(null);

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
  */
 export interface TimeSource {
   now(): number;
-  callWaits?(ms: number): Promise<void>;
+  callWaits?(ms: number, hungUp?: AbortSignal): Promise<void>;
 }
 
 /**
@@ -22,9 +22,16 @@ export class SimulatorClock {
     this.#source = source;
   }
 
-  /** Holds a call's answer back `ms` (its latency): on the source's time when it has its own. */
-  wait(ms: number): Promise<void> {
-    return this.#source.callWaits ? this.#source.callWaits(ms) : sleep(ms).then(() => undefined);
+  /**
+   * Holds a call's answer back `ms` (its latency): on the source's time when it has its own.
+   * `hungUp` aborts when the caller closed the connection.
+   */
+  wait(ms: number, hungUp?: AbortSignal): Promise<void> {
+    if (this.#source.callWaits) return this.#source.callWaits(ms, hungUp);
+    return sleep(ms, undefined, hungUp ? { signal: hungUp } : {}).then(
+      () => undefined,
+      () => undefined,
+    );
   }
 
   /** Current simulated time in milliseconds since the epoch. */

@@ -7,6 +7,7 @@
 import { CeremonyWindowFailure } from '../app/ceremony-window-failure';
 import type { CeremonyOpener, CeremonyRequest } from '../app/ports';
 import type { Logger } from '../log';
+import { systemClock, type Clock } from '../time/clock';
 import { openAppWindow, type AppWindow } from './app-window';
 import type { HandoffTarget } from './host-server';
 
@@ -15,8 +16,8 @@ export interface ChromiumCeremonyOpenerOptions {
   readonly handoff: (target: HandoffTarget) => string;
   readonly logger: Logger;
   readonly executable?: string;
-  /** The local clock that `session.expiresAt` is measured on. */
-  readonly now?: () => number;
+  /** The clock `session.expiresAt` is measured on, and the open grace runs on (default: the system's). */
+  readonly clock?: Clock;
   /** Whether there is a display to open windows on (default: DISPLAY or WAYLAND_DISPLAY is set, or not Linux). */
   readonly hasDisplay?: () => boolean;
   /** How long a window may take to follow its link before it counts as open anyway (default 5 s). */
@@ -52,7 +53,8 @@ export function currentWidgetUrl(request: CeremonyRequest, now: () => number): H
  * a CeremonyWindowFailure that says why (no display, the browser's exit code), never in silence.
  */
 export function createChromiumCeremonyOpener(options: ChromiumCeremonyOpenerOptions): ClosableCeremonyOpener {
-  const now = options.now ?? Date.now;
+  const clock = options.clock ?? systemClock;
+  const now = () => clock.now();
   const hasDisplay = options.hasDisplay ?? displayPresent;
   const graceMs = options.openGraceMs ?? OPEN_GRACE_MS;
   const windows = new Map<string, AppWindow>();
@@ -71,13 +73,13 @@ export function createChromiumCeremonyOpener(options: ChromiumCeremonyOpenerOpti
         logger: options.logger,
         ...(options.executable ? { executable: options.executable } : {}),
       });
-      let grace: ReturnType<typeof setTimeout> | undefined;
+      let cancelGrace = (): void => undefined;
       const outcome = await Promise.race([
         linkFollowed,
         window.exited,
-        new Promise<'opened'>((resolve) => (grace = setTimeout(() => resolve('opened'), graceMs))),
+        new Promise<'opened'>((resolve) => (cancelGrace = clock.timer(graceMs, () => resolve('opened')))),
       ]);
-      clearTimeout(grace);
+      cancelGrace();
       if (outcome !== 'opened') {
         options.logger.log('warn', 'ceremony.window_failed', { code: outcome.code });
         throw new CeremonyWindowFailure(

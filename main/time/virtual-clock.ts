@@ -48,6 +48,8 @@ export class VirtualClock implements Clock {
   #wallAtZero: number;
   #order = 0;
   #busy = 0;
+  /** Calls marked busy whose far end holds them on this clock (`callWaits`). */
+  #waitingFarEnd = 0;
   readonly #queue: Pending[] = [];
 
   constructor(options: VirtualClockOptions = {}) {
@@ -108,24 +110,29 @@ export class VirtualClock implements Clock {
   /**
    * A call on the wire waits `ms` at the far end (a simulated service's latency, on this clock):
    * while it waits, it is not real work, so time may jump to its end (or to an earlier timer).
+   * `hungUp` aborts when the caller gives the call up (its connection closed): the wait ends
+   * there, so a call given up is never counted as waiting at the far end while another is real.
    */
-  async callWaits(ms: number): Promise<void> {
-    const lent = this.#busy > 0 ? 1 : 0;
-    this.#busy -= lent;
+  async callWaits(ms: number, hungUp?: AbortSignal): Promise<void> {
+    if (hungUp?.aborted) return;
+    const lends = this.#busy > this.#waitingFarEnd;
+    if (lends) this.#waitingFarEnd += 1;
     try {
-      await this.sleep(ms);
+      await this.sleep(ms, hungUp);
+    } catch {
+      // The caller hung up: nothing waits at the far end any more.
     } finally {
-      this.#busy += lent;
+      if (lends) this.#waitingFarEnd -= 1;
     }
   }
 
   /**
-   * Calls on the wire. A call whose far end holds it (`callWaits`) may be given up by the client
-   * meanwhile (a dropped connection, the service going offline): its release then comes before
-   * the loan is paid back and the count dips below zero until the hold ends. That is no call.
+   * Calls on the wire doing real work: those marked busy, less those waiting on this clock at the
+   * far end. Between a client giving a call up and its far end seeing the connection close (the
+   * next turn of the event loop on loopback), the difference can dip below zero: that is no call.
    */
   get #callsOnWire(): number {
-    return Math.max(0, this.#busy);
+    return Math.max(0, this.#busy - this.#waitingFarEnd);
   }
 
   /** Timers waiting, for a test's own checks ("nothing is scheduled"). */

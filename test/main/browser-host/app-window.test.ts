@@ -40,10 +40,10 @@ const left = () => readdirSync(temporary.path);
 
 /** Waits until Chromium has written into its window folder (it is running). */
 async function untilStarted(): Promise<void> {
-  for (let waited = 0; waited < 15_000; waited += 100) {
+  for (let waited = 0; waited < 15_000; waited += 25) {
     const folder = left().find((name) => name.startsWith('desk-window-'));
     if (folder && readdirSync(join(temporary.path, folder)).includes('profile')) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 25));
   }
   throw new Error('Chromium did not start');
 }

@@ -89,6 +89,44 @@ describe('the virtual clock', () => {
     expect(clock.monotonic()).toBe(0);
   });
 
+  it('lets time run to the answer of a call its far end holds on the clock (a latency)', async () => {
+    const clock = new VirtualClock();
+    let deadlinePassed = false;
+    clock.timer(30_000, () => (deadlinePassed = true));
+    const done = clock.busy();
+    let answered = false;
+    void clock.callWaits(1_000).then(() => {
+      answered = true;
+      done();
+    });
+    await clock.runUntil(() => answered, { what: 'the answer' });
+    expect(clock.monotonic()).toBe(1_000);
+    expect(deadlinePassed).toBe(false);
+  });
+
+  it('forgets a call given up while its far end held it: another call doing real work still holds time', async () => {
+    const clock = new VirtualClock();
+    let deadlinePassed = false;
+    clock.timer(30_000, () => (deadlinePassed = true));
+    const givenUp = clock.busy();
+    const hungUp = new AbortController();
+    const farEnd = clock.callWaits(5_000, hungUp.signal);
+    const real = clock.busy();
+    let answered = false;
+    // The first call is given up; its far end sees the connection close on the next turn of the
+    // event loop (a reset on loopback), before the clock would call the process quiet.
+    givenUp();
+    setImmediate(() => hungUp.abort());
+    setTimeout(() => {
+      answered = true;
+      real();
+    }, 30);
+    await clock.runUntil(() => answered, { what: 'the real call' });
+    await farEnd;
+    expect(deadlinePassed).toBe(false);
+    expect(clock.monotonic()).toBe(0);
+  });
+
   it('says what it waited for when the outcome never comes', async () => {
     const clock = new VirtualClock();
     clock.every(1_000, () => undefined);
