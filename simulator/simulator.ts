@@ -219,7 +219,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const baseUrl = () => `http://127.0.0.1:${listener.port}`;
   const politeness = new PolitenessWatch((kind, description) => state.recordViolation(kind, description));
   const connections = new ConnectionRegistry(() => state.nextSequence());
-  const uplink = new Uplink({ mbit: options.uploadMbit, perConnectionMbit: options.uploadMbitPerConnection });
+  const uplink = new Uplink({
+    mbit: options.uploadMbit,
+    perConnectionMbit: options.uploadMbitPerConnection,
+    time: options.uplinkTime,
+  });
   const uplinkState = () => ({
     mbit: uplink.mbit ?? null,
     perConnectionMbit: uplink.perConnectionMbit ?? null,
