@@ -281,7 +281,11 @@ export async function serveApiCall(
     return;
   }
   // An upload's stall is in its body (the crossing's hold); any other call is held before it is read.
-  if (decision.kind === 'stall' && !crossing && !(await pauseFor(decision.stallMs ?? 0, [], socket))) {
+  if (
+    decision.kind === 'stall' &&
+    !crossing &&
+    !(await pauseFor(service.uplink.time, decision.stallMs ?? 0, [], socket))
+  ) {
     checkPoliteness();
     tracker.settle(null);
     return;

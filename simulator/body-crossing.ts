@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import type { Line, Reservation } from './line';
+import type { LineTime } from './line-time';
 
 /**
  * How one request body crosses the client's uplink: piece by piece through every line that
@@ -26,21 +27,27 @@ const PIECE_MS = 50;
 const MIN_PIECE_BYTES = 4096;
 
 /**
- * Waits `ms`, or less when a line's stall starts or ends meanwhile (due times moved). Resolves
- * false when the connection closes first, so no timer outlives its connection.
+ * Waits `ms` of the line's time, or less when a line's stall starts or ends meanwhile (due
+ * times moved). Resolves false when the connection closes first, so no timer outlives its
+ * connection.
  */
-export function pauseFor(ms: number, lines: readonly Line[], socket: Socket): Promise<boolean> {
+export function pauseFor(
+  time: LineTime,
+  ms: number,
+  lines: readonly Line[],
+  socket: Socket,
+): Promise<boolean> {
   if (socket.destroyed) return Promise.resolve(false);
   return new Promise((resolve) => {
     const removals: (() => void)[] = [];
     const finish = (goOn: boolean) => {
-      clearTimeout(timer);
+      cancelTimer();
       for (const remove of removals) remove();
       resolve(goOn);
     };
     const wake = () => finish(true);
     const closed = () => finish(false);
-    const timer = setTimeout(wake, ms);
+    const cancelTimer = time.timer(ms, wake);
     socket.once('close', closed);
     removals.push(() => socket.off('close', closed));
     for (const line of lines) removals.push(line.onChange(wake));
@@ -55,6 +62,8 @@ export function untilClosed(socket: Socket): Promise<void> {
 
 export interface BodyCrossingOptions {
   socket: Socket;
+  /** The time the lines run on. */
+  time: LineTime;
   /** The lines every piece crosses; none for a body that is not paced. */
   lines: readonly Line[];
   /** Told of every piece that crossed (the uplink's counters). */
@@ -86,7 +95,7 @@ export class BodyCrossing {
    * stalled line, no hold within it) and returns true; otherwise does nothing and returns false.
    */
   passAtOnce(chunk: Buffer, deliver: (piece: Buffer) => void): boolean {
-    const now = performance.now();
+    const now = this.#options.time.monotonic();
     if (this.#silenced) return false;
     if (this.#hold !== undefined && this.#received + chunk.length >= this.#hold.afterBytes) return false;
     if (!this.#options.lines.every((line) => line.carriesAtOnce(now))) return false;
@@ -131,19 +140,19 @@ export class BodyCrossing {
       this.#options.onSilenced?.();
       return 'stop';
     }
-    return (await pauseFor(hold.ms, [], this.#options.socket)) ? 'go' : 'stop';
+    return (await pauseFor(this.#options.time, hold.ms, [], this.#options.socket)) ? 'go' : 'stop';
   }
 
   /** Waits until every line has carried `bytes` handed over now; false when the connection closed first. */
   async #cross(bytes: number): Promise<boolean> {
-    const { lines, socket } = this.#options;
-    const now = performance.now();
+    const { lines, socket, time } = this.#options;
+    const now = time.monotonic();
     const reservations: [Line, Reservation][] = lines.map((line) => [line, line.reserve(bytes, now)]);
     for (;;) {
       const due = Math.max(now, ...reservations.map(([line, reservation]) => line.dueAt(reservation)));
-      const waitMs = due - performance.now();
+      const waitMs = due - time.monotonic();
       if (waitMs <= 0) return true;
-      if (!(await pauseFor(waitMs, lines, socket))) return false;
+      if (!(await pauseFor(time, waitMs, lines, socket))) return false;
     }
   }
 

@@ -3,11 +3,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 /**
  * Where the service's time comes from: this computer's clock (`Date`), or the virtual clock of an
  * in-process test (main/time/virtual-clock.ts), whose `callWaits` holds an answer back on its
- * time while the call stays on the wire.
+ * time while the call stays on the wire, and whose `timer` ends an outage (`goOfflineFor`).
  */
 export interface TimeSource {
   now(): number;
   callWaits?(ms: number, hungUp?: AbortSignal): Promise<void>;
+  timer?(ms: number, run: () => void): () => void;
 }
 
 /**
@@ -32,6 +33,13 @@ export class SimulatorClock {
       () => undefined,
       () => undefined,
     );
+  }
+
+  /** Runs `run` once after `ms`, on the source's time when it has timers; returns its cancellation. */
+  after(ms: number, run: () => void): () => void {
+    if (this.#source.timer) return this.#source.timer(ms, run);
+    const handle = setTimeout(run, ms);
+    return () => clearTimeout(handle);
   }
 
   /** Current simulated time in milliseconds since the epoch. */

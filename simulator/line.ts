@@ -34,7 +34,7 @@ export function checkStallMs(ms: number, what: string): void {
 
 /** Some line time given to bytes: they have crossed at `line.dueAt(reservation)`. */
 export interface Reservation {
-  /** When the bytes cross, as reserved (performance.now() time), before any later stall. */
+  /** When the bytes cross, as reserved (the line's time, line-time.ts), before any later stall. */
   readonly crossedAt: number;
   /** The line's stall shift when reserved: stalls after it push the reservation back. */
   readonly shiftWhenReserved: number;
@@ -46,7 +46,7 @@ export function checkMbit(mbit: number | undefined, what: string): void {
     throw new RangeError(`${what} must be 0 (no limit) or at least ${MIN_UPLINK_MBIT} Mbit/s, got ${mbit}`);
 }
 
-/** A line with a rate (or none) that can stall; times are performance.now() milliseconds. */
+/** A line with a rate (or none) that can stall; times are the line's monotonic milliseconds (line-time.ts). */
 export class Line {
   /** Bytes a millisecond; undefined: no limit. */
   #bytesPerMs: number | undefined;

@@ -219,7 +219,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const baseUrl = () => `http://127.0.0.1:${listener.port}`;
   const politeness = new PolitenessWatch((kind, description) => state.recordViolation(kind, description));
   const connections = new ConnectionRegistry(() => state.nextSequence());
-  const uplink = new Uplink({ mbit: options.uploadMbit, perConnectionMbit: options.uploadMbitPerConnection });
+  const uplink = new Uplink({
+    mbit: options.uploadMbit,
+    perConnectionMbit: options.uploadMbitPerConnection,
+    time: options.uplinkTime,
+  });
   const uplinkState = () => ({
     mbit: uplink.mbit ?? null,
     perConnectionMbit: uplink.perConnectionMbit ?? null,
@@ -228,7 +232,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     connections: uplink.receivedByConnection(),
   });
   const service: ServiceContext = { state, tokens, politeness, connections, uplink, baseUrl };
-  let offlineTimer: NodeJS.Timeout | undefined;
+  /** Cancels the timer that brings the service back online after `goOfflineFor`. */
+  let cancelBackOnline = (): void => undefined;
   let closed = false;
 
   const complete = (requestId: string): boolean => {
@@ -287,14 +292,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     setStatus,
     revokeTokens: () => tokens.revokeAll(),
     goOfflineFor: (seconds) => {
-      clearTimeout(offlineTimer);
+      cancelBackOnline();
       void listener.stop().then(() => {
-        offlineTimer = setTimeout(() => {
+        // On the service's time source: a test on a virtual clock says when the outage ends.
+        cancelBackOnline = clock.after(seconds * 1000, () => {
           if (!closed)
             void listener
               .start()
               .catch((error: unknown) => console.error('simulator: could not go back online', error));
-        }, seconds * 1000);
+        });
       });
     },
   };
@@ -345,15 +351,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     variant: settings.variant,
     close: async () => {
       closed = true;
-      clearTimeout(offlineTimer);
+      cancelBackOnline();
       await listener.stop();
     },
     goOffline: () => {
-      clearTimeout(offlineTimer);
+      cancelBackOnline();
       return listener.stop();
     },
     goOnline: () => {
-      clearTimeout(offlineTimer);
+      cancelBackOnline();
       return listener.start();
     },
     connectionsClosed: async (timeoutMs = 5_000) => {

@@ -4,6 +4,7 @@
  * shapes without pulling in the server.
  */
 import type { ServiceVariant } from './variants';
+import type { LineTime } from './line-time';
 import type { TimeSource } from './clock';
 
 /** OAuth scopes of the signing service (spec §5). */
@@ -62,6 +63,12 @@ export interface SimulatorOptions {
    * well as the shared `uploadMbit` line, waiting for both. Default: unlimited.
    */
   uploadMbitPerConnection?: number;
+  /**
+   * The time the uplink runs on: its rates, its stalls and `stall` faults (line-time.ts).
+   * Default: this computer's, as a real line. A test of the line's own rules may pass a virtual
+   * clock, only when its client is not on that clock (see line-time.ts).
+   */
+  uplinkTime?: LineTime;
   /** Serve the HTTP control API under `/__simulator/`. Default true. */
   control?: boolean;
   /**

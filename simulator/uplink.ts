@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import { BodyCrossing, type BodyHold } from './body-crossing';
 import { checkMbit, Line } from './line';
+import { realLineTime, type LineTime } from './line-time';
 
 /**
  * The client's uplink, as upload bodies meet it: one line shared by every connection (an
@@ -40,8 +41,17 @@ export class Uplink {
   /** Every connection an upload call came on, in the order of their first upload. */
   readonly #links: ConnectionLink[] = [];
   #received = 0;
+  /** The time the lines run on (line-time.ts). */
+  readonly time: LineTime;
 
-  constructor(options: { mbit?: number | undefined; perConnectionMbit?: number | undefined } = {}) {
+  constructor(
+    options: {
+      mbit?: number | undefined;
+      perConnectionMbit?: number | undefined;
+      time?: LineTime | undefined;
+    } = {},
+  ) {
+    this.time = options.time ?? realLineTime;
     this.#shared = new Line(options.mbit);
     this.setPerConnectionMbit(options.perConnectionMbit);
   }
@@ -77,12 +87,12 @@ export class Uplink {
    * way: 0 ends it now.
    */
   stall(ms: number): void {
-    this.#shared.stall(ms, performance.now());
+    this.#shared.stall(ms, this.time.monotonic());
   }
 
   /** How much longer the shared line carries nothing (0 when it carries). */
   get stalledForMs(): number {
-    return this.#shared.stalledForMs(performance.now());
+    return this.#shared.stalledForMs(this.time.monotonic());
   }
 
   /** Upload body bytes that crossed so far, every connection together. */
@@ -111,6 +121,7 @@ export class Uplink {
     const link = this.#linkOf(socket, connection);
     return new BodyCrossing({
       socket,
+      time: this.time,
       lines: [this.#shared, link.line],
       counted: (bytes) => {
         this.#received += bytes;

@@ -15,7 +15,11 @@ afterEach(() => {
   child = undefined;
 });
 
-/** Starts the CLI and resolves with its stdout once `ready` matches it. */
+/**
+ * Starts the CLI and resolves with its stdout as soon as `ready` matches it (checked on every
+ * chunk it prints). Rejects if it exits first, or has not printed it after 20 s: a guard against
+ * a broken start, not a measure of time.
+ */
 async function startCli(
   args: string[],
   ready: RegExp,
@@ -23,15 +27,20 @@ async function startCli(
   const started = spawn(process.execPath, [TSX_CLI, CLI, ...args], { stdio: 'pipe' });
   child = started;
   let stdout = '';
-  started.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString('utf8');
+  await new Promise<void>((resolve, reject) => {
+    const guard = setTimeout(() => reject(new Error(`cli did not start; output: ${stdout}`)), 20_000);
+    started.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+      if (ready.test(stdout)) {
+        clearTimeout(guard);
+        resolve();
+      }
+    });
+    started.once('exit', (code) => {
+      clearTimeout(guard);
+      reject(new Error(`cli exited early with ${code}`));
+    });
   });
-  const deadline = Date.now() + 20_000;
-  while (!ready.test(stdout)) {
-    if (started.exitCode !== null) throw new Error(`cli exited early with ${started.exitCode}`);
-    if (Date.now() > deadline) throw new Error(`cli did not start; output: ${stdout}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
   return { process: started, output: () => stdout };
 }
 

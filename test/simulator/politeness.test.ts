@@ -20,9 +20,6 @@ import {
 import { variantNamed } from '../../simulator/variants';
 import { violationsOfKind } from '../../simulator/violations';
 
-/** 550 ms of real time, past the 500 ms grace: a call sent after it on any connection is held to the Retry-After. */
-const pastTheGrace = () => new Promise((resolve) => setTimeout(resolve, 550));
-
 describe('PolitenessWatch, at the exact boundaries', () => {
   // The Retry-After answers below are written on connection 1.
   let lines: string[];
@@ -145,11 +142,16 @@ describe('politeness over HTTP', () => {
   });
 
   const retryAfterLines = () => violationsOfKind(simulator.state.violations(), 'retry-after');
+  /**
+   * Moves the service's time 50 ms past the grace (politeness is judged by the simulator clock):
+   * a call sent after it on any connection is held to the Retry-After.
+   */
+  const pastTheGrace = () => simulator.clock.advance(IN_FLIGHT_GRACE_MS + 50);
 
   it('flags an upload sent again before a 429 Retry-After ended', async () => {
     simulator.faults.enqueue({ kind: '429', retryAfterSeconds: 2 });
     expect((await uploadPdf(simulator, token)).status).toBe(429);
-    await pastTheGrace();
+    pastTheGrace();
     expect((await uploadPdf(simulator, token)).status).toBe(201);
     expect(retryAfterLines()).toEqual([
       expect.stringMatching(
@@ -187,12 +189,12 @@ describe('politeness over HTTP', () => {
     ]);
   });
 
-  it('excuses calls already on their way on other connections, not a call on a new connection sent 300 ms after the answer', async () => {
+  it('excuses calls already on their way on other connections, not a call on a new connection sent past the grace after the answer', async () => {
     simulator.faults.enqueue({ kind: '429', retryAfterSeconds: 5 });
     const together = await Promise.all([1, 2, 3].map(() => uploadPdf(simulator, token)));
     expect(together.map((answer) => answer.status).sort()).toEqual([201, 201, 429]);
     expect(simulator.state.violations()).toEqual([]);
-    await pastTheGrace();
+    pastTheGrace();
     const fresh = await rawRequest(simulator.baseUrl, {
       method: 'POST',
       path: '/api/v1/uploads',
@@ -220,7 +222,7 @@ describe('politeness over HTTP', () => {
   it('counts random faults too', async () => {
     simulator.faults.set({ rate503: 1, retryAfterSeconds: 1, pathPattern: '^/api/v1/uploads$' });
     await uploadPdf(simulator, token);
-    await pastTheGrace();
+    pastTheGrace();
     await uploadPdf(simulator, token);
     expect(retryAfterLines()).toHaveLength(1);
   });
@@ -228,7 +230,7 @@ describe('politeness over HTTP', () => {
   it('holds token calls by the client_id of the form, whatever the form carried', async () => {
     simulator.faults.enqueue({ kind: '429', retryAfterSeconds: 1 });
     await expect(getToken(simulator)).rejects.toThrow(/429/);
-    await pastTheGrace();
+    pastTheGrace();
     await getToken(simulator);
     expect(retryAfterLines()).toEqual([
       expect.stringMatching(/^retry-after: POST \/oauth\/token by demo-desk /),
@@ -249,7 +251,7 @@ describe('politeness over HTTP', () => {
       body: form,
     });
     expect(refused.kind === 'answered' && refused.status).toBe(429);
-    await pastTheGrace();
+    pastTheGrace();
     await getToken(simulator);
     expect(retryAfterLines()).toEqual([
       expect.stringMatching(/^retry-after: POST \/oauth\/token by demo-desk /),
@@ -265,7 +267,7 @@ describe('politeness over HTTP', () => {
       });
     simulator.faults.enqueue({ kind: '503', retryAfterSeconds: 1 });
     expect((await bare()).status).toBe(503);
-    await pastTheGrace();
+    pastTheGrace();
     expect((await bare()).status).toBe(401);
     expect(retryAfterLines()).toEqual([
       expect.stringMatching(/^retry-after: POST \/oauth\/token by 127\.0\.0\.1 /),

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
+import { VirtualClock } from '../../main/time/virtual-clock';
 import { startSimulator, type Simulator } from '../../simulator/simulator';
+import type { SimulatorOptions } from '../../simulator/types';
 import {
   fetchJson,
   getToken,
@@ -28,15 +30,16 @@ function answerOf(outcome: RawOutcome): { status: number; sha256?: string } {
   return { status: outcome.status, sha256: (JSON.parse(outcome.text) as { sha256?: string }).sha256 };
 }
 
-/** Counts the simulator received while its shared line was stalled (each read before the stall was seen to last). */
-async function countsWhileStalled(sim: Simulator): Promise<number[]> {
-  const counts: number[] = [];
-  for (;;) {
-    const received = sim.uplink.receivedBytes();
-    if (sim.uplink.stalledForMs() === 0) return counts;
-    counts.push(received);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+/**
+ * A simulator whose uplink (rates, stalls, `stall` faults) runs on a new virtual clock: a stall
+ * lasts exactly its length of the line's time, and the test moves that time itself.
+ */
+async function startOnLineClock(
+  options: SimulatorOptions = {},
+): Promise<{ sim: Simulator; clock: VirtualClock }> {
+  const clock = new VirtualClock();
+  simulator = await startSimulator({ ...options, uplinkTime: clock });
+  return { sim: simulator, clock };
 }
 
 function postUplink(sim: Simulator, body: unknown): ReturnType<typeof fetchJson> {
@@ -49,20 +52,27 @@ function postUplink(sim: Simulator, body: unknown): ReturnType<typeof fetchJson>
 
 describe('a stall of the shared line (uplink.stall)', () => {
   it('carries nothing while it lasts, on every connection, then the uploads go on at the rate and finish', async () => {
-    simulator = await startSimulator({ uploadMbit: 2 });
-    const sim = simulator;
+    const { sim, clock } = await startOnLineClock({ uploadMbit: 2 });
     const token = await getToken(sim);
     const pdfs = [pdfOfSize(150_000, 'first'), pdfOfSize(150_000, 'second')];
     const uploads = pdfs.map((pdf) => startUpload(sim, token, pdf));
-    await waitFor(sim.uplink.receivedBytes, (received) => received >= 60_000);
+    await clock.runUntil(() => sim.uplink.receivedBytes() >= 60_000, { what: 'the first 60,000 bytes' });
     sim.uplink.stall(800);
+    const stalledAt = clock.monotonic();
     const atStall = sim.uplink.receivedBytes();
-    const counts = await countsWhileStalled(sim);
-    // Bytes already on their way when it stalled arrive only after it comes back.
-    expect(counts.length).toBeGreaterThanOrEqual(10);
-    expect(new Set(counts)).toEqual(new Set([atStall]));
+    // All but the last millisecond of the stall: nothing crossed, on either connection, both still open.
+    await clock.advance(799);
+    expect(sim.uplink.receivedBytes()).toBe(atStall);
+    expect(sim.uplink.stalledForMs()).toBe(1);
     expect(uploads.map((upload) => upload.closed())).toEqual([false, false]);
-    const answers = (await Promise.all(uploads.map((upload) => upload.outcome))).map(answerOf);
+    // Bytes already on their way when it stalled arrive only after it comes back.
+    const movedAfterMs = await clock.when(
+      () => (sim.uplink.receivedBytes() > atStall ? clock.monotonic() - stalledAt : undefined),
+      { what: 'bytes after the stall' },
+    );
+    expect(movedAfterMs).toBeGreaterThanOrEqual(800);
+    const outcomes = await clock.complete(Promise.all(uploads.map((upload) => upload.outcome)));
+    const answers = outcomes.map(answerOf);
     expect(answers).toEqual(pdfs.map((pdf) => ({ status: 201, sha256: sha256(pdf) })));
     expect(sim.uplink.receivedBytes()).toBe(300_000);
   });
@@ -120,8 +130,7 @@ describe('a stall of the shared line (uplink.stall)', () => {
 
 describe('a stall of one connection (queued fault `stall`)', () => {
   it('after afterBytes of an upload its connection is not read for stallMs, other connections go on, then it finishes', async () => {
-    simulator = await startSimulator();
-    const sim = simulator;
+    const { sim, clock } = await startOnLineClock();
     const token = await getToken(sim);
     sim.faults.enqueue({
       kind: 'stall',
@@ -148,7 +157,14 @@ describe('a stall of one connection (queued fault `stall`)', () => {
       { connection: expect.any(Number), clientPort: other.localPort(), receivedBytes: 200_000 },
     ]);
     expect(held.closed()).toBe(false);
-    expect(answerOf(await held.outcome)).toEqual({ status: 201, sha256: sha256(heldPdf) });
+    // The line's time had not moved: the other upload crossed within the stall. Its last
+    // millisecond still holds the connection; then the upload goes on and finishes.
+    expect(clock.monotonic()).toBe(0);
+    await clock.advance(1_499);
+    expect(sim.uplink.receivedByConnection()[0]?.receivedBytes).toBe(100_000);
+    expect(held.closed()).toBe(false);
+    expect(answerOf(await clock.complete(held.outcome))).toEqual({ status: 201, sha256: sha256(heldPdf) });
+    expect(clock.monotonic()).toBe(1_500);
     const uploads = sim.state.calls().filter((call) => call.operation === 'upload');
     expect(uploads.map(({ status, fault, receivedBytes }) => ({ status, fault, receivedBytes }))).toEqual([
       { status: 201, fault: null, receivedBytes: 200_000 },
@@ -157,13 +173,15 @@ describe('a stall of one connection (queued fault `stall`)', () => {
   });
 
   it('holds another call before it is read, then answers it', async () => {
-    simulator = await startSimulator();
-    const sim = simulator;
+    const { sim, clock } = await startOnLineClock();
     const token = await getToken(sim);
     sim.faults.enqueue({ kind: 'stall', pathPattern: '^/api/v1/signing-requests/', stallMs: 300 });
-    const started = performance.now();
-    expect((await readRequest(sim, token, 'sr_held')).status).toBe(404);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+    const reading = readRequest(sim, token, 'sr_held');
+    await clock.runUntil(() => clock.pendingTimers === 1, { what: 'the read held before it is read' });
+    await clock.advance(299);
+    expect(sim.state.calls()).toEqual([expect.objectContaining({ operation: 'token' })]);
+    expect((await clock.complete(reading)).status).toBe(404);
+    expect(clock.monotonic()).toBe(300);
     expect(sim.state.calls().at(-1)).toMatchObject({ status: 404, fault: 'stall' });
     expect(sim.state.violations()).toEqual([]);
   });

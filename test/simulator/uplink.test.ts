@@ -1,9 +1,27 @@
 import { createHash } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
+import { VirtualClock } from '../../main/time/virtual-clock';
 import { TIMER_SLACK_MS } from '../../simulator/line';
 import { startSimulator, type Simulator } from '../../simulator/simulator';
-import { fetchJson, getToken, samplePdf, startUpload, uploadPdf, type RawOutcome } from './test-support';
+import type { SimulatorOptions } from '../../simulator/types';
+import {
+  fetchJson,
+  getToken,
+  samplePdf,
+  startUpload,
+  uploadPdf,
+  waitFor,
+  type RawOutcome,
+} from './test-support';
+
+/**
+ * The line's rules (rates, sharing, a new rate) are checked on the line's own time: the
+ * simulator's uplink runs on a virtual clock (`uplinkTime`), every piece crosses at the instant
+ * the line reserved for it, and the tests read the counters at each of those instants. No
+ * stopwatch of this process: a loaded machine changes nothing. The clients stay plain HTTP
+ * clients off the clock. One test keeps a real line (this computer's time) to show bytes do
+ * cross it in steps; the real line's speed is a benchmark's figure (bench/uplink).
+ */
 
 let simulator: Simulator | undefined;
 
@@ -11,6 +29,17 @@ afterEach(async () => {
   await simulator?.close();
   simulator = undefined;
 });
+
+/** A simulator whose uplink runs on a new virtual clock. */
+async function startOnLineClock(options: SimulatorOptions): Promise<{ sim: Simulator; clock: VirtualClock }> {
+  const clock = new VirtualClock();
+  simulator = await startSimulator({ ...options, uplinkTime: clock });
+  return { sim: simulator, clock };
+}
+
+function sha256(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
 
 /** A PDF of exactly `bytes` (the simulator checks only the header). */
 function pdfOf(bytes: number, text: string): Buffer {
@@ -20,31 +49,23 @@ function pdfOf(bytes: number, text: string): Buffer {
 
 describe('the uplink (uploadMbit): one link shared by every upload', () => {
   it('two uploads on two connections cross one 8 Mbit/s link together: no faster than the link, bytes counted as they arrive', async () => {
-    simulator = await startSimulator({ uploadMbit: 8 });
-    const sim = simulator;
+    const { sim, clock } = await startOnLineClock({ uploadMbit: 8 });
     const token = await getToken(sim);
     const pdfs = [pdfOf(512 * 1024, 'first'), pdfOf(512 * 1024, 'second')];
     const total = pdfs[0]!.length + pdfs[1]!.length;
-    const started = performance.now();
-    let done = false;
-    const uploads = Promise.all(pdfs.map((pdf) => uploadPdf(sim, token, pdf))).finally(() => (done = true));
-    // What the service received, sampled while the bytes cross (1 MiB at 1,000,000 bytes a second: 1.05 s).
-    const samples: number[] = [];
-    while (!done) {
-      samples.push(sim.uplink.receivedBytes());
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const uploads = Promise.all(pdfs.map((pdf) => uploadPdf(sim, token, pdf)));
+    // What the service received at every instant the line moved (1 MiB at 1,000,000 bytes a second: 1.05 s).
+    const samples = await sampleUntil(sim, clock, uploads);
     const answers = await uploads;
-    const elapsedMs = performance.now() - started;
     expect(answers.map((answer) => answer.status)).toEqual([201, 201]);
-    expect(answers.map((answer) => answer.body.sha256)).toEqual(
-      pdfs.map((pdf) => createHash('sha256').update(pdf).digest('hex')),
-    );
-    const between = samples.filter((received) => received > 0 && received < total);
+    expect(answers.map((answer) => answer.body.sha256)).toEqual(pdfs.map(sha256));
+    const between = samples.filter((sample) => sample.total > 0 && sample.total < total);
     // Several distinct counts on the way: the bytes arrive at the link's pace, not at once.
-    expect(new Set(between).size).toBeGreaterThanOrEqual(5);
-    // A lower bound only: a loaded machine can make it slower, never faster than the link.
-    expect(elapsedMs).toBeGreaterThanOrEqual(((total * 8) / 8_000_000) * 1000 - 20);
+    expect(new Set(between.map((sample) => sample.total)).size).toBeGreaterThanOrEqual(5);
+    for (const sample of samples) expect(sample.total).toBeLessThanOrEqual(mostCarried(8, sample.elapsedMs));
+    // Never faster than the link: the last byte crossed no sooner than the link allows.
+    const lastAt = samples.find((sample) => sample.total === total)?.elapsedMs ?? 0;
+    expect(lastAt).toBeGreaterThanOrEqual(((total * 8) / 8_000_000) * 1000 - TIMER_SLACK_MS);
     expect(sim.uplink.receivedBytes()).toBe(total);
   });
 
@@ -59,12 +80,14 @@ describe('the uplink (uploadMbit): one link shared by every upload', () => {
       receivedBytes: 0,
       connections: [],
     });
+    // This line runs on this computer's time, as in the app's journeys: 100,000 bytes at
+    // 500,000 bytes a second cross in pieces of 25,000, one every 50 ms.
     sim.uplink.set(4);
     const pdf = pdfOf(100_000, 'paced');
-    const started = performance.now();
-    expect((await uploadPdf(sim, token, pdf)).status).toBe(201);
-    // 100,000 bytes at 500,000 bytes a second.
-    expect(performance.now() - started).toBeGreaterThanOrEqual(180);
+    const upload = startUpload(sim, token, pdf);
+    const partly = await waitFor(sim.uplink.receivedBytes, (received) => received > 0);
+    expect(partly).toBeLessThan(100_000);
+    expect(answered([await upload.outcome])).toEqual([{ status: 201, sha256: sha256(pdf) }]);
     expect((await fetchJson(`${sim.baseUrl}/__simulator/state`)).body.uplink).toEqual({
       mbit: 4,
       perConnectionMbit: null,
@@ -81,32 +104,52 @@ describe('the uplink (uploadMbit): one link shared by every upload', () => {
   });
 });
 
-/** What the simulator had received, per connection (in the order of their first upload), `elapsedMs` after the start. */
+/** What the simulator had received, per connection (in the order of their first upload), `elapsedMs` of line time after the start. */
 interface Sample {
   elapsedMs: number;
   total: number;
   byConnection: number[];
 }
 
-/** Samples the simulator's own counters until `running()` turns false; the time is read after the counters. */
-async function sampleWhile(sim: Simulator, start: number, running: () => boolean): Promise<Sample[]> {
+function sampleOf(sim: Simulator, elapsedMs: number): Sample {
+  return {
+    elapsedMs,
+    total: sim.uplink.receivedBytes(),
+    byConnection: sim.uplink.receivedByConnection().map((connection) => connection.receivedBytes),
+  };
+}
+
+/**
+ * Lets the line's time run until `work` settles (or `enough` holds), reading the simulator's
+ * counters at every instant the line moved; the start is the line's time now.
+ */
+async function sampleUntil(
+  sim: Simulator,
+  clock: VirtualClock,
+  work: Promise<unknown>,
+  enough: (sample: Sample) => boolean = () => false,
+): Promise<Sample[]> {
+  const start = clock.monotonic();
+  let settled = false;
+  work.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
   const samples: Sample[] = [];
-  while (running()) {
-    const total = sim.uplink.receivedBytes();
-    const byConnection = sim.uplink.receivedByConnection().map((connection) => connection.receivedBytes);
-    samples.push({ elapsedMs: performance.now() - start, total, byConnection });
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await clock.runUntil(
+    () => {
+      const sample = sampleOf(sim, clock.monotonic() - start);
+      samples.push(sample);
+      return settled || enough(sample);
+    },
+    { what: 'the uploads' },
+  );
   return samples;
 }
 
 /** The most a line of `mbit` can have carried in `elapsedMs` (its 10 ms burst included). */
 function mostCarried(mbit: number, elapsedMs: number): number {
   return ((mbit * 1_000_000) / 8 / 1000) * (elapsedMs + TIMER_SLACK_MS);
-}
-
-function sha256(bytes: Buffer): string {
-  return createHash('sha256').update(bytes).digest('hex');
 }
 
 /** The answers of uploads that all ended with an answer. */
@@ -119,16 +162,13 @@ function answered(outcomes: RawOutcome[]): { status: number; sha256: string }[] 
 
 describe('a line per connection (uploadMbitPerConnection), alone and with the shared line', () => {
   it('three connections at 0.5 Mbit/s each: none carries more than its line, together more than one line could', async () => {
-    simulator = await startSimulator({ uploadMbitPerConnection: 0.5 });
-    const sim = simulator;
+    const { sim, clock } = await startOnLineClock({ uploadMbitPerConnection: 0.5 });
     const token = await getToken(sim);
     const pdfs = [0, 1, 2].map((index) => pdfOf(60_000, `connection ${index}`));
-    const start = performance.now();
     const uploads = pdfs.map((pdf) => startUpload(sim, token, pdf));
-    let done = false;
-    const outcomes = Promise.all(uploads.map((upload) => upload.outcome)).finally(() => (done = true));
-    const samples = await sampleWhile(sim, start, () => !done);
-    const elapsedMs = performance.now() - start;
+    const outcomes = Promise.all(uploads.map((upload) => upload.outcome));
+    const samples = await sampleUntil(sim, clock, outcomes);
+    const elapsedMs = samples.find((sample) => sample.total === 180_000)?.elapsedMs ?? Infinity;
     expect(answered(await outcomes)).toEqual(pdfs.map((pdf) => ({ status: 201, sha256: sha256(pdf) })));
     // Each connection is named with the client's own port, so a client can tell which of its uploads got what.
     const clientPorts = uploads.map((upload) => upload.localPort());
@@ -152,16 +192,13 @@ describe('a line per connection (uploadMbitPerConnection), alone and with the sh
   });
 
   it("a piece waits for both lines: the shared 1.5 Mbit/s binds while two connections send, a connection's own 1 Mbit/s when it sends alone", async () => {
-    simulator = await startSimulator({ uploadMbit: 1.5, uploadMbitPerConnection: 1 });
-    const sim = simulator;
+    const { sim, clock } = await startOnLineClock({ uploadMbit: 1.5, uploadMbitPerConnection: 1 });
     const token = await getToken(sim);
     const long = pdfOf(200_000, 'long');
     const short = pdfOf(50_000, 'short');
-    const start = performance.now();
     const uploads = [startUpload(sim, token, long), startUpload(sim, token, short)];
-    let done = false;
-    const outcomes = Promise.all(uploads.map((upload) => upload.outcome)).finally(() => (done = true));
-    const samples = await sampleWhile(sim, start, () => !done);
+    const outcomes = Promise.all(uploads.map((upload) => upload.outcome));
+    const samples = await sampleUntil(sim, clock, outcomes);
     expect(answered(await outcomes)).toEqual(
       [long, short].map((pdf) => ({ status: 201, sha256: sha256(pdf) })),
     );
@@ -174,23 +211,19 @@ describe('a line per connection (uploadMbitPerConnection), alone and with the sh
   });
 
   it('a new rate per connection applies to connections already sending', async () => {
-    simulator = await startSimulator({ uploadMbitPerConnection: 8 });
-    const sim = simulator;
+    const { sim, clock } = await startOnLineClock({ uploadMbitPerConnection: 8 });
     const token = await getToken(sim);
     const upload = startUpload(sim, token, pdfOf(2_000_000, 'slowed down'));
-    await waitUntil(() => sim.uplink.receivedBytes() >= 100_000);
+    await clock.runUntil(() => sim.uplink.receivedBytes() >= 100_000, { what: 'the first 100,000 bytes' });
     sim.uplink.setPerConnection(0.5);
-    const changedAt = performance.now();
     const atChange = sim.uplink.receivedBytes();
-    const samples: { elapsedMs: number; received: number }[] = [];
-    while (samples.length < 40) {
-      const received = sim.uplink.receivedBytes() - atChange;
-      samples.push({ elapsedMs: performance.now() - changedAt, received });
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    // Half a second of the line's time after the change.
+    const samples = await sampleUntil(sim, clock, upload.outcome, (sample) => sample.elapsedMs >= 500);
+    expect(samples.at(-1)?.elapsedMs).toBeGreaterThanOrEqual(500);
+    expect(new Set(samples.map((sample) => sample.total)).size).toBeGreaterThanOrEqual(5);
     // The pieces already on their way cross at the old rate: at 8 Mbit/s, 50,000 bytes each.
     for (const sample of samples)
-      expect(sample.received).toBeLessThanOrEqual(mostCarried(0.5, sample.elapsedMs) + 50_000);
+      expect(sample.total - atChange).toBeLessThanOrEqual(mostCarried(0.5, sample.elapsedMs) + 50_000);
     expect(sim.uplink.receivedBytes()).toBeLessThan(2_000_000);
     expect((await fetchJson(`${sim.baseUrl}/__simulator/state`)).body.uplink).toMatchObject({
       perConnectionMbit: 0.5,
@@ -205,15 +238,12 @@ describe('a line per connection (uploadMbitPerConnection), alone and with the sh
 
 describe('a shared line at 0.5 Mbit/s', () => {
   it('two connections share it: together no faster than the line, in turns, in small steps', async () => {
-    simulator = await startSimulator({ uploadMbit: 0.5 });
-    const sim = simulator;
+    const { sim, clock } = await startOnLineClock({ uploadMbit: 0.5 });
     const token = await getToken(sim);
     const pdfs = [pdfOf(40_000, 'first'), pdfOf(40_000, 'second')];
-    const start = performance.now();
     const uploads = pdfs.map((pdf) => startUpload(sim, token, pdf));
-    let done = false;
-    const outcomes = Promise.all(uploads.map((upload) => upload.outcome)).finally(() => (done = true));
-    const samples = await sampleWhile(sim, start, () => !done);
+    const outcomes = Promise.all(uploads.map((upload) => upload.outcome));
+    const samples = await sampleUntil(sim, clock, outcomes);
     expect(answered(await outcomes)).toEqual(pdfs.map((pdf) => ({ status: 201, sha256: sha256(pdf) })));
     for (const sample of samples)
       expect(sample.total).toBeLessThanOrEqual(mostCarried(0.5, sample.elapsedMs));
@@ -223,7 +253,3 @@ describe('a shared line at 0.5 Mbit/s', () => {
     expect(new Set(samples.map((sample) => sample.total)).size).toBeGreaterThanOrEqual(10);
   });
 });
-
-async function waitUntil(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
-}

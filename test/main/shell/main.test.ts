@@ -39,8 +39,38 @@ async function launch(options: {
   fake.app.isPackaged = options.packaged ?? true;
   fake.app.switches = new Set(options.switches ?? []);
   fake.app.paths = { userData: folder.file('user-data'), documents: folder.file('documents') };
+  vi.spyOn(fake.app, 'whenReady');
+  resourcesBeforeLaunch = process.getActiveResourcesInfo();
   await import('../../../main/shell/main');
   return fake;
+}
+
+/** Timers and I/O under way before main.ts ran (vitest's own): what it adds shows in the difference. */
+let resourcesBeforeLaunch: string[] = [];
+
+/** The timers and I/O requests under way now that were not before the launch. */
+function resourcesAddedByLaunch(): string[] {
+  const added = process.getActiveResourcesInfo();
+  for (const before of resourcesBeforeLaunch) {
+    const index = added.indexOf(before);
+    if (index !== -1) added.splice(index, 1);
+  }
+  return added;
+}
+
+/**
+ * Nothing was started and nothing can start later: the desk starts only once the app is ready
+ * (Electron creates no window before), and this run never asked for that moment, listens for no
+ * app event and left no timer or I/O under way. A check of what is, not a wait for what might come.
+ */
+function expectNothingStarted(fake: FakeElectron): void {
+  expect(fake.app.whenReady).not.toHaveBeenCalled();
+  expect(fake.app.eventNames()).toEqual([]);
+  // No timer, file or socket work left behind that could start something later.
+  expect(resourcesAddedByLaunch()).toEqual([]);
+  expect(fake.FakeBrowserWindow.windows).toHaveLength(0);
+  expect(fake.ipcMain.handlers.size).toBe(0);
+  expect(fake.FakeTray.trays).toHaveLength(0);
 }
 
 async function launchReady(
@@ -79,10 +109,7 @@ describe('the Electron entry point', () => {
     const fake = await launch({ lock: false });
     expect(fake.app.requestSingleInstanceLock).toHaveBeenCalledOnce();
     expect(fake.app.quit).toHaveBeenCalledOnce();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(fake.FakeBrowserWindow.windows).toHaveLength(0);
-    expect(fake.ipcMain.handlers.size).toBe(0);
-    expect(fake.app.listenerCount('second-instance')).toBe(0);
+    expectNothingStarted(fake);
   });
 
   it('uses the user-data folder given as --user-data-dir, set before the single-instance lock', async () => {
@@ -217,10 +244,7 @@ describe('the Electron entry point', () => {
     async (name) => {
       const fake = await launch({ lock: true, packaged: true, switches: [name] });
       expect(fake.app.exit).toHaveBeenCalledWith(1);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(fake.FakeBrowserWindow.windows).toHaveLength(0);
-      expect(fake.ipcMain.handlers.size).toBe(0);
-      expect(fake.FakeTray.trays).toHaveLength(0);
+      expectNothingStarted(fake);
       expect(fake.app.requestSingleInstanceLock).not.toHaveBeenCalled();
       expect(existsSync(join(folder.file('user-data'), 'data'))).toBe(false);
       const log = readFileSync(join(folder.file('user-data'), 'logs', 'main.log'), 'utf8');
