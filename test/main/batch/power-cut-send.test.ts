@@ -28,6 +28,8 @@ import { createSeededRandom } from '../../../simulator/seeded-random';
  * engine's naps and the reboots take no real time, and a cut "right after a creation" lands
  * exactly while the service holds that creation's answer (its latency), never by chance of a
  * poll. What is real is the point: the journal's bytes on the crash-test disk, torn by each cut.
+ * The variants run one after the other: a virtual clock moves only once the whole process is
+ * quiet, so variants side by side would hold each other's clocks back.
  *
  * POWER_CUTS (default 1,000, over all variants) and POWER_SEED replay a run.
  */
@@ -121,7 +123,7 @@ function expectNoDuplicates(sim: Simulator, when: string): void {
   expect(duplicates, when).toEqual([]);
 }
 
-describe.concurrent.each(
+describe.each(
   variants.map((variant, index) => [describeVariant(variant), variant, index] as const),
 )('power cuts while sending, against %s', (_description, variant: ServiceVariant, index: number) => {
   it(`survives ${cutsPerVariant} power cuts: nothing lost, nothing sent twice, the journal always loads (seed ${BASE_SEED + index})`, async () => {
