@@ -15,6 +15,11 @@ export interface CliHereOptions extends Omit<CliStartOptions, 'cwd'> {
   readonly clock: VirtualClock;
   /** Called for each line of stdout as it is written (the `--json` events as they happen). */
   readonly onStdoutLine?: (line: string) => void;
+  /**
+   * Called whenever the run is quiet (no call on the wire, no file operation) and its clock is
+   * about to move: a test reacts there to what the service has seen, before any timer runs.
+   */
+  readonly beforeClockMoves?: () => void;
 }
 
 /** The environment variables a run sets, as the child's environment would have them. */
@@ -57,25 +62,34 @@ export async function runCliHere(args: readonly string[], options: CliHereOption
     return true;
   }) as typeof process.stderr.write;
   try {
-    const code = await options.clock.complete(
-      runCommand(
-        args,
-        {
-          stdout: (text) => {
-            stdout += text;
-            partialLine += text;
-            const lines = partialLine.split('\n');
-            partialLine = lines.pop() ?? '';
-            for (const line of lines) options.onStdoutLine?.(line);
-          },
-          stderr: (text) => {
-            stderr += text;
-          },
+    let ended = false;
+    const command = runCommand(
+      args,
+      {
+        stdout: (text) => {
+          stdout += text;
+          partialLine += text;
+          const lines = partialLine.split('\n');
+          partialLine = lines.pop() ?? '';
+          for (const line of lines) options.onStdoutLine?.(line);
         },
-        { clock: options.clock },
-      ),
+        stderr: (text) => {
+          stderr += text;
+        },
+      },
+      { clock: options.clock },
+    ).finally(() => {
+      ended = true;
+    });
+    command.catch(() => undefined);
+    await options.clock.runUntil(
+      () => {
+        if (!ended) options.beforeClockMoves?.();
+        return ended;
+      },
       { what: `the command ${args.slice(0, 2).join(' ')}` },
     );
+    const code = await command;
     return { code, signal: null, stdout, stderr };
   } finally {
     process.stderr.write = processStderr;

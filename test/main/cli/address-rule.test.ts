@@ -3,16 +3,20 @@
  * environment or of a saved profile goes only to https, or http to this computer, without user
  * name, password, query or fragment. A `--base-url` that fails the rule, and a data folder whose
  * record of a batch's service fails it, are refused with a clear message, and the service
- * receives nothing, not even a token request.
+ * receives nothing, not even a token request. The command line runs in the test's process, on
+ * the simulator's virtual clock (cli-in-process.ts).
  */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { encodeLine, type JournalEntry } from '../../../main/store/journal';
-import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
-import { bundleCli, killAllCli, runCli, type CliResult } from '../../support/cli-process';
+import type { VirtualClock } from '../../../main/time/virtual-clock';
+import { DEMO_CLIENT, type Simulator } from '../../../simulator/simulator';
+import { runCliHere } from '../../support/cli-in-process';
+import type { CliResult } from '../../support/cli-process';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
+import { startVirtualSimulator } from '../../support/virtual-world';
 
 const SAMPLE_MANIFEST = fileURLToPath(new URL('../../../samples/manifest.csv', import.meta.url));
 
@@ -23,34 +27,25 @@ const CREDENTIALS =
 const QUERY = 'The base URL cannot contain a query (?…) or fragment (#…).';
 const SCHEME = 'The base URL must start with https://, e.g. https://sign.example.com.';
 
-let cliPath: string;
-let bundleFolder: TempFolder;
 let work: TempFolder;
 let sim: Simulator;
+let clock: VirtualClock;
 /** The simulator's port, so that a refused address can name the very service that listens. */
 let port: string;
 
-beforeAll(async () => {
-  bundleFolder = makeTempFolder('desk-cli-bundle-');
-  cliPath = await bundleCli(bundleFolder.path);
-}, 60_000);
-
 beforeEach(async () => {
   work = makeTempFolder('desk-cli-address-');
-  sim = await startSimulator({ seed: 12 });
+  ({ sim, clock } = await startVirtualSimulator({ seed: 12 }));
   port = new URL(sim.baseUrl).port;
 });
 
 afterEach(async () => {
-  await killAllCli();
   await sim.close();
   work.remove();
 });
 
-afterAll(() => bundleFolder?.remove());
-
 function cli(args: readonly string[]): Promise<CliResult> {
-  return runCli(cliPath, args, { credentials: DEMO_CLIENT });
+  return runCliHere(args, { clock, credentials: DEMO_CLIENT });
 }
 
 describe('--base-url follows the address rule: a refused one exits 2, says why, and sends nothing', () => {

@@ -37,6 +37,7 @@ let cliPath: string;
 let bundleFolder: TempFolder;
 let work: TempFolder;
 let sim: Simulator;
+let clock: VirtualClock;
 
 beforeAll(async () => {
   bundleFolder = makeTempFolder('desk-cli-bundle-');
@@ -45,7 +46,7 @@ beforeAll(async () => {
 
 beforeEach(async () => {
   work = makeTempFolder('desk-cli-');
-  sim = await startSimulator({ seed: 3 });
+  ({ sim, clock } = await startVirtualSimulator({ seed: 3 }));
 });
 
 afterEach(async () => {
@@ -56,12 +57,23 @@ afterEach(async () => {
 
 afterAll(() => bundleFolder?.remove());
 
+/**
+ * The command line in the test's process, on the simulator's virtual clock (cli-in-process.ts):
+ * the same parsing, commands and output as the process. Tests whose point is the process itself
+ * (a killed run, two runs at once on one folder) start it as a child (`startCli`).
+ */
 function cli(
   args: readonly string[],
   credentials: CliCredentials | null = DEMO_CLIENT,
   env: Readonly<Record<string, string>> = {},
 ): Promise<CliResult> {
-  return runCli(cliPath, args, { credentials, env });
+  return runCliHere(args, { clock, credentials, env });
+}
+
+/** For the tests of real processes: the simulator on this computer's time instead. */
+async function serviceOnRealTime(): Promise<void> {
+  await sim.close();
+  sim = await startSimulator({ seed: 3 });
 }
 
 function sendArgs(dataDir: string, manifest = SAMPLE_MANIFEST, json = true): string[] {
@@ -310,6 +322,7 @@ describe('send', () => {
   });
 
   it('refuses to send when a batch of the data folder is damaged (exit 2), so nothing can go twice', async () => {
+    await serviceOnRealTime();
     const dataDir = work.file('data');
     // Preparation never succeeds, so the run is still busy when it is killed.
     sim.faults.set({ rate503: 1, pathPattern: '/prepare$' });
@@ -328,7 +341,9 @@ describe('send', () => {
     lines[1] = String(lines[1]).replace('"seq":2', '"seq":9');
     writeFileSync(journal, lines.join('\n'));
 
-    const result = await cli(sendArgs(dataDir, SAMPLE_MANIFEST, false));
+    const result = await runCli(cliPath, sendArgs(dataDir, SAMPLE_MANIFEST, false), {
+      credentials: DEMO_CLIENT,
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(
       `Batch ${batchFolder} cannot be read (the line fails its checksum, ${journal} line 2)`,
@@ -341,6 +356,7 @@ describe('send', () => {
   }, 60_000);
 
   it('refuses a data folder that another running process is using (exit 2), naming that process', async () => {
+    await serviceOnRealTime();
     const dataDir = work.file('data');
     // Slow answers keep the first run busy while the second one starts.
     sim.faults.set({ latencyMs: 1_000 });
@@ -352,7 +368,9 @@ describe('send', () => {
     }
     expect(JSON.parse(readFileSync(ownerFile, 'utf8'))).toMatchObject({ pid: first.pid });
 
-    const second = await cli(sendArgs(dataDir, SAMPLE_MANIFEST, false));
+    const second = await runCli(cliPath, sendArgs(dataDir, SAMPLE_MANIFEST, false), {
+      credentials: DEMO_CLIENT,
+    });
     expect(second.code).toBe(2);
     expect(second.stderr).toContain('in use by another process');
     expect(second.stderr).toContain(`pid ${first.pid} on this computer, running since `);
@@ -400,15 +418,10 @@ describe('status', () => {
 
 /** `watch` runs in the test's process, on the simulator's virtual clock: its reads take no real time. */
 describe('watch', () => {
-  let clock: VirtualClock;
   beforeEach(async () => {
     await sim.close();
     ({ sim, clock } = await startVirtualSimulator({ seed: 3, evidenceDelayMs: 60_000 }));
   });
-  /** The command line in this process, on the test's clock. */
-  function cli(args: readonly string[], credentials: CliCredentials | null = DEMO_CLIENT) {
-    return runCliHere(args, { clock, credentials });
-  }
 
   it('shows each status change by reference while it watches', async () => {
     // Evidence that takes a minute after the last signature (watch's first reads wait 5 s).
@@ -498,15 +511,18 @@ describe('the client secret', () => {
     // Retries, dropped answers and a token revoked once the first upload is done (every later
     // call, the prepares at least, meets a 401) make the client log warnings and renew its token.
     sim.faults.set({ rate503: 0.2, retryAfterSeconds: 0, dropAfterRate: 0.1, latencyMs: 100 });
-    const sending = startCli(cliPath, sendArgs(dataDir), { credentials: client, env: verbose });
     let revoked = false;
-    sending.onStdoutLine((line) => {
-      if (!revoked && line.includes('"phase":"creating"')) {
-        revoked = true;
-        sim.revokeTokens();
-      }
+    const sent = await runCliHere(sendArgs(dataDir), {
+      clock,
+      credentials: client,
+      env: verbose,
+      onStdoutLine: (line) => {
+        if (!revoked && line.includes('"phase":"creating"')) {
+          revoked = true;
+          sim.revokeTokens();
+        }
+      },
     });
-    const sent = await sending.done;
     results.push(sent);
     // A dropped answer may leave a creation's outcome unknown: such a document waits for the
     // user's check (exit 1) rather than fail or be sent twice.
@@ -526,7 +542,7 @@ describe('the client secret', () => {
     results.push(await cli(['status', '--data-dir', dataDir], client, verbose));
     // Every prepared request is signed (one whose document waits for the user's check is not).
     for (const request of sim.state.requests()) if (request.status === 'prepared') sim.complete(request.id);
-    sim.clock.advance(60_000);
+    await clock.advance(60_000);
     results.push(
       await cli(['watch', '--data-dir', dataDir, '--json', '--base-url', sim.baseUrl], client, verbose),
     );

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DEMO_CLIENT,
   describeVariant,
@@ -6,6 +6,7 @@ import {
   variantsForSuite,
   type Simulator,
 } from '../../../simulator/simulator';
+import { AnswerHold } from '../../support/answer-hold';
 import { answerChecksWithCli, describeCheckAnswers } from '../../support/cli-checks';
 import {
   bundleCli,
@@ -40,6 +41,12 @@ import {
  * machine moves: the same seed draws the same delays, not always the same order of kinds. Run a
  * failing seed again with
  * CRASH_SEED=<seed> SIM_VARIANTS=<variant> npx vitest run test/main/cli/crash-resume.test.ts
+ *
+ * The variants run side by side (CRASH_PARALLEL at a time, default 3), each with its own
+ * simulator and data folder: their processes mostly wait on the service's latency. A kill right
+ * after the service created a request or stored an upload is made as the service finishes that
+ * work, and every answer is held until the process is dead (answer-hold.ts): it lands in its
+ * window however loaded the machine is.
  */
 const SEED = Number(process.env.CRASH_SEED ?? 20_260_301);
 const DOCUMENTS = 16;
@@ -50,11 +57,28 @@ const HOUR = 3_600_000;
 type KillKind = 'random-delay' | 'during-upload' | 'after-create';
 const KINDS: readonly KillKind[] = ['random-delay', 'during-upload', 'after-create'];
 const KILLS_WANTED = KILLS_EACH_KIND * KINDS.length;
+const PARALLEL = Math.max(1, Number(process.env.CRASH_PARALLEL ?? 3));
+
+/** Runs at most PARALLEL variants at once; the others wait for a place. */
+const places = {
+  free: PARALLEL,
+  waiting: [] as (() => void)[],
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.free > 0) this.free -= 1;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await work();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free += 1;
+    }
+  },
+};
 
 let files: TempFolder;
 let cliPath: string;
 let manifest: ContractManifest;
-let sim: Simulator | undefined;
 /** One line per variant, printed together at the end. */
 const report: string[] = [];
 
@@ -69,12 +93,6 @@ beforeAll(async () => {
     seed: SEED,
   });
 }, 60_000);
-
-afterEach(async () => {
-  await killAllCli();
-  await sim?.close();
-  sim = undefined;
-});
 
 afterAll(async () => {
   await killAllCli();
@@ -192,7 +210,12 @@ function describePlan(plan: KillPlan): string {
 }
 
 /** One `send` run, killed with SIGKILL at the instant the plan picks (unless it ends first). */
-async function sendAndKill(service: Simulator, args: readonly string[], plan: KillPlan): Promise<RunOutcome> {
+async function sendAndKill(
+  service: Simulator,
+  hold: AnswerHold,
+  args: readonly string[],
+  plan: KillPlan,
+): Promise<RunOutcome> {
   const cli = startCli(cliPath, args, { credentials: DEMO_CLIENT });
   let killRequested = false;
   const killNow = () => {
@@ -201,13 +224,17 @@ async function sendAndKill(service: Simulator, args: readonly string[], plan: Ki
     void cli.kill();
   };
   let timer: NodeJS.Timeout | undefined;
-  let poll: NodeJS.Timeout | undefined;
-  /** Kills the process once the service holds more than it did when `count` is first read. */
+  /**
+   * Kills the process as soon as the service holds more than it did when `count` is first read:
+   * the service has just done that work, and no answer leaves until the process is dead.
+   */
   const killOnceMore = (count: () => number) => {
     const before = count();
-    poll = setInterval(() => {
-      if (count() > before) killNow();
-    }, 1);
+    hold.onWorkDone = () => {
+      if (killRequested || count() <= before) return;
+      hold.holdUntil(cli.done);
+      killNow();
+    };
   };
   const serviceHolds = () => ({
     uploads: service.state.uploads().length,
@@ -253,143 +280,176 @@ async function sendAndKill(service: Simulator, args: readonly string[], plan: Ki
   });
   const result = await cli.done;
   clearTimeout(timer);
-  clearInterval(poll);
+  hold.onWorkDone = undefined;
   return { killed: result.signal === 'SIGKILL', killedNearTheEnd, result, atSendingStart };
 }
 
-describe.each(variantsForSuite().map((variant) => [describeVariant(variant), variant] as const))(
+describe.concurrent.each(variantsForSuite().map((variant) => [describeVariant(variant), variant] as const))(
   'send, killed at any instant and run again — %s',
   (_line, variant) => {
     const seed = variantSeed(SEED, variant);
-    it(`finishes the batch with exactly one prepared request per document (CRASH_SEED=${SEED}, kill schedule seed ${seed})`, async () => {
-      const startedAt = Date.now();
-      const service = await startSimulator({ seed, variant });
-      sim = service;
-      // The simulator waits its latency after doing the work and before answering: every answer,
-      // the one to a create included, is on its way for a while after the service acted, and a
-      // kill in that window leaves a request the client has not heard of.
-      service.faults.set({ latencyMs: 100, latencySpikeRate: 0.25, latencySpikeMs: 150 });
-      const dataDir = files.file(`data-${variant.name}`);
-      const connection = ['--base-url', service.baseUrl, '--data-dir', dataDir];
-      const args = ['send', manifest.path, ...connection, '--json', '--concurrency', String(CONCURRENCY)];
-      const random = createSeededRandom(seed);
-      const kills: Record<KillKind, number> = { 'random-delay': 0, 'during-upload': 0, 'after-create': 0 };
-      const unknownAfterKill: number[] = [];
-      const log: string[] = [];
-      const where = `${variant.name}, seed ${seed}`;
-      let runs = 0;
-      /** The data folder after the last kill, and in words. */
-      let local: LocalDocument[] = [];
-      let lastState = 'nothing sent yet';
+    it(
+      `finishes the batch with exactly one prepared request per document (CRASH_SEED=${SEED}, kill schedule seed ${seed})`,
+      () =>
+        places.run(async () => {
+          const startedAt = Date.now();
+          const hold = new AnswerHold();
+          const service = await startSimulator({ seed, variant, timeSource: hold });
+          try {
+            // The simulator waits its latency after doing the work and before answering: every answer,
+            // the one to a create included, is on its way for a while after the service acted, and a
+            // kill in that window leaves a request the client has not heard of (the window is held
+            // open until the process is dead). The latency also paces the runs, so that one killed
+            // after a random delay has done part of the batch, not all of it.
+            service.faults.set({ latencyMs: 50, latencySpikeRate: 0.25, latencySpikeMs: 75 });
+            const dataDir = files.file(`data-${variant.name}`);
+            const connection = ['--base-url', service.baseUrl, '--data-dir', dataDir];
+            const args = [
+              'send',
+              manifest.path,
+              ...connection,
+              '--json',
+              '--concurrency',
+              String(CONCURRENCY),
+            ];
+            const random = createSeededRandom(seed);
+            const kills: Record<KillKind, number> = {
+              'random-delay': 0,
+              'during-upload': 0,
+              'after-create': 0,
+            };
+            const unknownAfterKill: number[] = [];
+            const log: string[] = [];
+            const where = `${variant.name}, seed ${seed}`;
+            let runs = 0;
+            /** The data folder after the last kill, and in words. */
+            let local: LocalDocument[] = [];
+            let lastState = 'nothing sent yet';
 
-      while (unknownAfterKill.length < KILLS_WANTED) {
-        const left = { ...kills };
-        for (const kind of KINDS) left[kind] = KILLS_EACH_KIND - kills[kind];
-        const kind = nextKind(left, workLeft(local), random);
-        if (!kind) {
-          throw new Error(
-            `no work left for the kills still to come ${JSON.stringify(left)}, the batch: ${lastState} (${where}):\n  ${log.join('\n  ')}`,
-          );
-        }
-        // A random delay is short, so that a run does little of the batch: kills must keep
-        // landing in the middle of the work.
-        const fromProcessStart = random() < 0.3;
-        const plan: KillPlan = {
-          kind,
-          from: fromProcessStart ? 'process-start' : 'sending-start',
-          delayMs: Math.floor(random() * (fromProcessStart ? 600 : 400)),
-        };
-        runs += 1;
-        const { killed, killedNearTheEnd, result, atSendingStart } = await sendAndKill(service, args, plan);
-        if (!killed) {
-          // The batch finished before enough kills: the schedule no longer tests anything.
-          // Its first line says what was left to do: a failure list shows only that line.
-          throw new Error(
-            `run ${runs} (${describePlan(plan)}) ended by itself with exit ${result.code} after ${unknownAfterKill.length} kills, the batch before it: ${lastState} (${where}):\n  ${log.join('\n  ')}\n${result.stdout.slice(-1_500)}\n${result.stderr}`,
-          );
-        }
-        kills[kind] += 1;
-        const unknown = await unknownLocally(service, dataDir, 'requests');
-        unknownAfterKill.push(unknown.length);
-        // The kill landed in the window it was meant for (a check of the test itself): the answer
-        // to this run's creation, or upload, was still on its way, and the client cannot know it.
-        // (An upload it never heard of is uploaded again; the other one expires at the service.)
-        if (kind === 'after-create') {
-          expect(
-            await unknownLocally(service, dataDir, 'requests', atSendingStart.requests),
-            `this run's requests the client never heard of, after kill ${unknownAfterKill.length} (${where})`,
-          ).not.toEqual([]);
-        }
-        if (kind === 'during-upload') {
-          expect(
-            await unknownLocally(service, dataDir, 'uploads', atSendingStart.uploads),
-            `this run's uploads the client never heard of, after kill ${unknownAfterKill.length} (${where})`,
-          ).not.toEqual([]);
-        }
-        // Never more than one request per document, at any point.
-        expect(
-          duplicateReferences(service),
-          `after kill ${unknownAfterKill.length} (${kind}, ${where})`,
-        ).toEqual([]);
-        local = await readLocalDocuments(dataDir);
-        lastState = `${describeLocal(local)}, ${unknown.length} unknown`;
-        log.push(
-          `${describePlan(plan)}${killedNearTheEnd ? ` (killed first, ${OPEN_AT_LEAST} documents open)` : ''}: ${lastState}`,
-        );
-      }
+            while (unknownAfterKill.length < KILLS_WANTED) {
+              const left = { ...kills };
+              for (const kind of KINDS) left[kind] = KILLS_EACH_KIND - kills[kind];
+              const kind = nextKind(left, workLeft(local), random);
+              if (!kind) {
+                throw new Error(
+                  `no work left for the kills still to come ${JSON.stringify(left)}, the batch: ${lastState} (${where}):\n  ${log.join('\n  ')}`,
+                );
+              }
+              // A random delay is short, so that a run does little of the batch: kills must keep
+              // landing in the middle of the work.
+              const fromProcessStart = random() < 0.3;
+              const plan: KillPlan = {
+                kind,
+                from: fromProcessStart ? 'process-start' : 'sending-start',
+                delayMs: Math.floor(random() * (fromProcessStart ? 600 : 400)),
+              };
+              runs += 1;
+              const { killed, killedNearTheEnd, result, atSendingStart } = await sendAndKill(
+                service,
+                hold,
+                args,
+                plan,
+              );
+              if (!killed) {
+                // The batch finished before enough kills: the schedule no longer tests anything.
+                // Its first line says what was left to do: a failure list shows only that line.
+                throw new Error(
+                  `run ${runs} (${describePlan(plan)}) ended by itself with exit ${result.code} after ${unknownAfterKill.length} kills, the batch before it: ${lastState} (${where}):\n  ${log.join('\n  ')}\n${result.stdout.slice(-1_500)}\n${result.stderr}`,
+                );
+              }
+              kills[kind] += 1;
+              const unknown = await unknownLocally(service, dataDir, 'requests');
+              unknownAfterKill.push(unknown.length);
+              // The kill landed in the window it was meant for (a check of the test itself): the answer
+              // to this run's creation, or upload, was still on its way, and the client cannot know it.
+              // (An upload it never heard of is uploaded again; the other one expires at the service.)
+              if (kind === 'after-create') {
+                expect(
+                  await unknownLocally(service, dataDir, 'requests', atSendingStart.requests),
+                  `this run's requests the client never heard of, after kill ${unknownAfterKill.length} (${where})`,
+                ).not.toEqual([]);
+              }
+              if (kind === 'during-upload') {
+                expect(
+                  await unknownLocally(service, dataDir, 'uploads', atSendingStart.uploads),
+                  `this run's uploads the client never heard of, after kill ${unknownAfterKill.length} (${where})`,
+                ).not.toEqual([]);
+              }
+              // Never more than one request per document, at any point.
+              expect(
+                duplicateReferences(service),
+                `after kill ${unknownAfterKill.length} (${kind}, ${where})`,
+              ).toEqual([]);
+              local = await readLocalDocuments(dataDir);
+              lastState = `${describeLocal(local)}, ${unknown.length} unknown`;
+              log.push(
+                `${describePlan(plan)}${killedNearTheEnd ? ` (killed first, ${OPEN_AT_LEAST} documents open)` : ''}: ${lastState}`,
+              );
+            }
 
-      // The last run comes a day and an hour later (the service's clock): every upload has expired,
-      // and a service that keeps idempotency keys 1 h or 24 h has forgotten them, so a creation a
-      // kill left unknown is refused instead of replayed. It goes to the end; the documents whose
-      // creation is unknown and which the service refused or created anew wait for the user:
-      // exit 1, one line each. (A shorter gap, keys forgotten but uploads alive, would let such a
-      // service create a second request that no client can prevent: not a promise of the app.)
-      service.clock.advance(25 * HOUR);
-      const final = await runCli(cliPath, args, { credentials: DEMO_CLIENT });
-      expect(final.stderr).toBe('');
-      const finalEvents = parseJsonLines(final.stdout);
-      expect(finalEvents.filter((event) => event.type === 'item-failed')).toEqual([]);
-      const finalSummary = finalEvents.at(-1);
-      expect(finalSummary, final.stdout.slice(-2_000)).toMatchObject({
-        type: 'summary',
-        state: 'finished',
-        failed: 0,
-      });
-      const needsCheck = Number(finalSummary?.needsCheck);
-      expect(Number(finalSummary?.prepared) + needsCheck).toBe(DOCUMENTS);
-      expect(finalEvents.filter((event) => event.type === 'needs-check')).toHaveLength(needsCheck);
-      expect(final.code, final.stdout.slice(-2_000)).toBe(needsCheck === 0 ? 0 : 1);
-      expect(duplicateReferences(service), `after the last send (${where})`).toEqual([]);
+            // The last run comes a day and an hour later (the service's clock): every upload has expired,
+            // and a service that keeps idempotency keys 1 h or 24 h has forgotten them, so a creation a
+            // kill left unknown is refused instead of replayed. It goes to the end; the documents whose
+            // creation is unknown and which the service refused or created anew wait for the user:
+            // exit 1, one line each. (A shorter gap, keys forgotten but uploads alive, would let such a
+            // service create a second request that no client can prevent: not a promise of the app.)
+            service.clock.advance(25 * HOUR);
+            const final = await runCli(cliPath, args, { credentials: DEMO_CLIENT });
+            expect(final.stderr).toBe('');
+            const finalEvents = parseJsonLines(final.stdout);
+            expect(finalEvents.filter((event) => event.type === 'item-failed')).toEqual([]);
+            const finalSummary = finalEvents.at(-1);
+            expect(finalSummary, final.stdout.slice(-2_000)).toMatchObject({
+              type: 'summary',
+              state: 'finished',
+              failed: 0,
+            });
+            const needsCheck = Number(finalSummary?.needsCheck);
+            expect(Number(finalSummary?.prepared) + needsCheck).toBe(DOCUMENTS);
+            expect(finalEvents.filter((event) => event.type === 'needs-check')).toHaveLength(needsCheck);
+            expect(final.code, final.stdout.slice(-2_000)).toBe(needsCheck === 0 ? 0 : 1);
+            expect(duplicateReferences(service), `after the last send (${where})`).toEqual([]);
 
-      // The user answers each of them: links the request the service holds, or sends anew.
-      const checks = await answerChecksWithCli(cliPath, service, manifest.path, connection, final.stdout);
-      expect(checks.answers).toHaveLength(needsCheck);
-      expect((checks.lastRun ?? final).code).toBe(0);
-      expect(checks.summary).toMatchObject({
-        type: 'summary',
-        state: 'finished',
-        prepared: DOCUMENTS,
-        failed: 0,
-        needsCheck: 0,
-      });
+            // The user answers each of them: links the request the service holds, or sends anew.
+            const checks = await answerChecksWithCli(
+              cliPath,
+              service,
+              manifest.path,
+              connection,
+              final.stdout,
+            );
+            expect(checks.answers).toHaveLength(needsCheck);
+            expect((checks.lastRun ?? final).code).toBe(0);
+            expect(checks.summary).toMatchObject({
+              type: 'summary',
+              state: 'finished',
+              prepared: DOCUMENTS,
+              failed: 0,
+              needsCheck: 0,
+            });
 
-      const line = `${variant.name} (seed ${seed}): ${runs} killed runs ${JSON.stringify(kills)}, requests unknown locally after each kill ${unknownAfterKill.join(',')}; ${describeCheckAnswers(checks)}; duplicates ${duplicateReferences(service).length}; ${((Date.now() - startedAt) / 1000).toFixed(1)} s`;
-      report.push(line);
-      console.log(`${line}\n  ${log.join('\n  ')}`);
+            const line = `${variant.name} (seed ${seed}): ${runs} killed runs ${JSON.stringify(kills)}, requests unknown locally after each kill ${unknownAfterKill.join(',')}; ${describeCheckAnswers(checks)}; duplicates ${duplicateReferences(service).length}; ${((Date.now() - startedAt) / 1000).toFixed(1)} s`;
+            report.push(line);
+            console.log(`${line}\n  ${log.join('\n  ')}`);
 
-      await expectExactlyOnePreparedRequestEach(service, manifest, dataDir);
-      expect(service.state.violations()).toEqual([]);
+            await expectExactlyOnePreparedRequestEach(service, manifest, dataDir);
+            expect(service.state.violations()).toEqual([]);
 
-      const status = await runCli(cliPath, ['status', '--data-dir', dataDir, '--json'], {
-        credentials: null,
-      });
-      expect(status.code).toBe(0);
-      expect(parseJsonLines(status.stdout).at(-1)).toMatchObject({
-        type: 'summary',
-        documents: DOCUMENTS,
-        prepared: DOCUMENTS,
-        failed: 0,
-      });
-    }, 180_000);
+            const status = await runCli(cliPath, ['status', '--data-dir', dataDir, '--json'], {
+              credentials: null,
+            });
+            expect(status.code).toBe(0);
+            expect(parseJsonLines(status.stdout).at(-1)).toMatchObject({
+              type: 'summary',
+              documents: DOCUMENTS,
+              prepared: DOCUMENTS,
+              failed: 0,
+            });
+          } finally {
+            await service.close();
+          }
+        }),
+      600_000,
+    );
   },
 );

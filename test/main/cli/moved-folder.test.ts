@@ -1,30 +1,28 @@
 import { cpSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
-import { bundleCli, killAllCli, parseJsonLines, runCli, type CliResult } from '../../support/cli-process';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { VirtualClock } from '../../../main/time/virtual-clock';
+import { DEMO_CLIENT, type Simulator } from '../../../simulator/simulator';
+import { runCliHere } from '../../support/cli-in-process';
+import { parseJsonLines, type CliResult } from '../../support/cli-process';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
+import { startVirtualSimulator } from '../../support/virtual-world';
 import { writeContractManifest, type ContractManifest } from './cli-fixtures';
 
 /**
  * A contract is what it is, not where its files lie (issue 21): the command line as a person
  * uses it, with folders moved, renamed and copied, and a second data folder. An outside test
- * measured 16 requests for 4 references this way; each case here keeps it at one.
+ * measured 16 requests for 4 references this way; each case here keeps it at one. The command
+ * line runs in the test's process, on the simulator's virtual clock (cli-in-process.ts).
  */
-let cliPath: string;
-let bundleFolder: TempFolder;
 let work: TempFolder;
 let sim: Simulator;
+let clock: VirtualClock;
 let manifest: ContractManifest;
-
-beforeAll(async () => {
-  bundleFolder = makeTempFolder('desk-moved-bundle-');
-  cliPath = await bundleCli(bundleFolder.path);
-}, 60_000);
 
 beforeEach(async () => {
   work = makeTempFolder('desk-moved-');
-  sim = await startSimulator({ seed: 21 });
+  ({ sim, clock } = await startVirtualSimulator({ seed: 21 }));
   const batchFolder = makeTempFolder('desk-moved-batch-');
   manifest = await writeContractManifest(batchFolder, { count: 4, pages: 0, seed: 21 });
   // The batch's folder lives under the test's own folder, so that it can be renamed and copied there.
@@ -35,15 +33,13 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  await killAllCli();
   await sim.close();
   work.remove();
 });
 
-afterAll(() => bundleFolder?.remove());
-
 function send(manifestPath: string, dataDir = work.file('data'), ...extra: string[]): Promise<CliResult> {
-  return runCli(cliPath, ['send', manifestPath, '--base-url', sim.baseUrl, '--data-dir', dataDir, ...extra], {
+  return runCliHere(['send', manifestPath, '--base-url', sim.baseUrl, '--data-dir', dataDir, ...extra], {
+    clock,
     credentials: DEMO_CLIENT,
   });
 }
@@ -164,8 +160,7 @@ describe('a copy of the folder is never sent again by itself', () => {
     const continued = await send(join(third, 'manifest.csv'), work.file('data'), '--continue-batch');
     expect(continued.code).toBe(2);
     expect(continued.stderr).toContain(`this manifest's contracts are in 2: ${both}.`);
-    const resolved = await runCli(
-      cliPath,
+    const resolved = await runCliHere(
       [
         'resolve',
         join(third, 'manifest.csv'),
@@ -178,7 +173,7 @@ describe('a copy of the folder is never sent again by itself', () => {
         '--link',
         'sr_whatever',
       ],
-      { credentials: DEMO_CLIENT },
+      { clock, credentials: DEMO_CLIENT },
     );
     expect(resolved.code).toBe(2);
     expect(resolved.stderr).toContain(`HR-2026-002 is in 2 batches of this data folder (${both})`);
@@ -189,8 +184,7 @@ describe('a copy of the folder is never sent again by itself', () => {
     expect((await send(manifest.path)).code).toBe(0);
     const copy = join(work.path, 'Batch - Copy');
     cpSync(join(work.path, 'Batch'), copy, { recursive: true });
-    const resolved = await runCli(
-      cliPath,
+    const resolved = await runCliHere(
       [
         'resolve',
         join(copy, 'manifest.csv'),
@@ -203,7 +197,7 @@ describe('a copy of the folder is never sent again by itself', () => {
         '--link',
         'sr_whatever',
       ],
-      { credentials: DEMO_CLIENT },
+      { clock, credentials: DEMO_CLIENT },
     );
     // Found, and it needs no check: it is already prepared.
     expect(resolved.code).toBe(2);
@@ -220,7 +214,7 @@ describe('a second data folder (another desk, a reinstall)', () => {
     expect((await send(moved)).code).toBe(0);
     cpSync(join(work.path, 'Moved'), join(work.path, 'Copy'), { recursive: true });
     expect((await send(join(work.path, 'Copy', 'manifest.csv'))).code).toBe(2);
-    sim.clock.advance(60_000);
+    await clock.advance(60_000);
     const elsewhere = await send(moved, work.file('second-desk'), '--json');
     expect(elsewhere.code).toBe(1);
     const events = parseJsonLines(elsewhere.stdout);

@@ -1,23 +1,24 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleCli, killAllCli, runCli } from '../../support/cli-process';
+import { VirtualClock } from '../../../main/time/virtual-clock';
+import { runCliHere } from '../../support/cli-in-process';
+import type { CliResult } from '../../support/cli-process';
 import { makePdfBytes, makeTempFolder, type TempFolder } from '../../support/pdf-files';
 
-let bundleFolder: TempFolder;
-let cliPath: string;
 let work: TempFolder;
 
-beforeAll(async () => {
-  bundleFolder = makeTempFolder('desk-cli-bundle-');
-  cliPath = await bundleCli(bundleFolder.path);
+beforeAll(() => {
   work = makeTempFolder('desk-cli-pdf-header-');
-}, 60_000);
-
-afterAll(async () => {
-  await killAllCli();
-  work?.remove();
-  bundleFolder?.remove();
 });
+
+afterAll(() => {
+  work?.remove();
+});
+
+/** `validate`, in the test's process (cli-in-process.ts): it reads files and sends nothing. */
+function validate(manifest: string): Promise<CliResult> {
+  return runCliHere(['validate', manifest], { clock: new VirtualClock(), credentials: null });
+}
 
 /** A real PDF (pdf-lib writes `%PDF-1.7`) whose header names `version` instead. */
 async function pdfOfVersion(version: string): Promise<Buffer> {
@@ -44,7 +45,7 @@ describe('validate: a PDF header names a version that exists (1.0 to 1.7, 2.0), 
       const folder = work.file(`v${version}`);
       mkdirSync(folder);
       writeFileSync(`${folder}/contract.pdf`, await pdfOfVersion(version));
-      const result = await runCli(cliPath, ['validate', manifestFor(folder)], { credentials: null });
+      const result = await validate(manifestFor(folder));
       expect(result.code).toBe(2);
       expect(result.stderr).toBe(
         'line 2, column "document": "contract.pdf" is not a PDF: it does not start with the header of a PDF version that exists (%PDF-1.0 to %PDF-1.7, or %PDF-2.0)\n',
@@ -57,7 +58,7 @@ describe('validate: a PDF header names a version that exists (1.0 to 1.7, 2.0), 
     const folder = work.file(`ok${version}`);
     mkdirSync(folder);
     writeFileSync(`${folder}/contract.pdf`, await pdfOfVersion(version));
-    const result = await runCli(cliPath, ['validate', manifestFor(folder)], { credentials: null });
+    const result = await validate(manifestFor(folder));
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Valid: 1 /);

@@ -1,16 +1,23 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_REFUSAL_BACKOFF_MS } from '../../../main/client/token-manager';
 import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
-import { bundleCli, killAllCli, parseJsonLines, runCli, startCli } from '../../support/cli-process';
+import { bundleCli, killAllCli, startCli } from '../../support/cli-process';
+import { runCliHere } from '../../support/cli-in-process';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 import { until } from '../../support/desk-service-harness';
+import { startVirtualSimulator } from '../../support/virtual-world';
+import { parseJsonLines } from '../../support/cli-process';
 import { expectExactlyOnePreparedRequestEach, writeContractManifest } from './cli-fixtures';
 
 /**
  * Issue 21, point 5: a service refuses token requests for a moment during a key rotation. `send`
  * as a user runs it rides that out in one run; only credentials that never got a token in this
  * process are rejected at the first refusal (the check before anything is sent).
+ *
+ * The runs whose point is the waits go in the test's process on the simulator's virtual clock
+ * (cli-in-process.ts): a token's backoff and a token's lifetime take no real time, and each wait
+ * said is checked exactly against that clock. The one whose uploads are held on the line (real
+ * time, uplink.ts) runs as a process.
  */
 let files: TempFolder;
 let cliPath: string;
@@ -45,34 +52,36 @@ function tokenStatuses(service: Simulator): (number | null)[] {
 
 describe('send while the service refuses some token requests', () => {
   it('prepares 12 documents in one run at 20 % token refusals, tokens living 1 s: exit 0, one request per reference, no violation', async () => {
-    const startedAt = Date.now();
     const count = 12;
     work = makeTempFolder('desk-cli-token-batch-');
     const manifest = await writeContractManifest(work, { count, pages: 20, seed: 3 });
-    // Tokens live 1 s by the service's clock (and it says so), and 20-page documents cross a
-    // 2 Mbit/s uplink: a run of some seconds that asks for a token again and again. Seed 3 refuses
-    // the 2nd and 4th token requests after the check (then the 8th, 11th and 12th).
-    const service = await startSimulator({ seed: 3, tokenTtlSeconds: 1, uploadMbit: 2 });
+    // Tokens live 1 s by the service's clock (and it says so), and every answer takes 400 ms of
+    // it: a run of some seconds of that clock that asks for a token again and again (seed 3
+    // refuses two of them).
+    const { sim: service, clock } = await startVirtualSimulator({ seed: 3, tokenTtlSeconds: 1 });
     sim = service;
+    service.faults.set({ latencyMs: 400 });
     const dataDir = work.file('data');
-    const cli = startCli(cliPath, sendArgs(manifest.path, dataDir, service.baseUrl), {
-      credentials: DEMO_CLIENT,
-    });
+    const startedAt = clock.monotonic();
     // How long each wait for a refused token lasts: from when it is said to when it ends.
     const tokenWaitsMs: number[] = [];
-    cli.onStdoutLine((line) => {
-      const event = JSON.parse(line) as { state?: string; resumesAt?: number; cause?: { code?: string } };
-      if (event.state === 'waiting' && event.cause?.code === 'token_refused' && event.resumesAt)
-        tokenWaitsMs.push(event.resumesAt - Date.now());
-    });
     // The first token (the check before anything is sent) is granted: these credentials work.
     // From then on, one token request in five is refused, as during a key rotation.
-    while (!tokenStatuses(service).includes(200)) {
-      if (!cli.running()) throw new Error(`send ended before its first token:\n${cli.stderr()}`);
-      await sleep(1);
-    }
-    service.faults.set({ tokenRefusalRate: 0.2 });
-    const result = await cli.done;
+    let refusing = false;
+    const result = await runCliHere(sendArgs(manifest.path, dataDir, service.baseUrl), {
+      clock,
+      credentials: DEMO_CLIENT,
+      onStdoutLine: (line) => {
+        const event = JSON.parse(line) as { state?: string; resumesAt?: number; cause?: { code?: string } };
+        if (event.state === 'waiting' && event.cause?.code === 'token_refused' && event.resumesAt)
+          tokenWaitsMs.push(event.resumesAt - clock.now());
+      },
+      beforeClockMoves: () => {
+        if (refusing || !tokenStatuses(service).includes(200)) return;
+        refusing = true;
+        service.faults.set({ tokenRefusalRate: 0.2 });
+      },
+    });
 
     const events = parseJsonLines(result.stdout);
     expect(result.stderr).toBe('');
@@ -99,11 +108,13 @@ describe('send while the service refuses some token requests', () => {
     // granted between two), whose backoff is 2 s and its jitter.
     expect(tokenStatuses(service).join()).not.toContain('400,400');
     expect(tokenWaitsMs.length).toBeGreaterThan(0);
-    expect(Math.max(...tokenWaitsMs)).toBeLessThanOrEqual(TOKEN_REFUSAL_BACKOFF_MS.first * 1.5 + 500);
+    expect(Math.max(...tokenWaitsMs)).toBeLessThanOrEqual(TOKEN_REFUSAL_BACKOFF_MS.first * 1.5);
+    // Tokens were asked for again and again: the run outlived many of them.
+    expect(tokenStatuses(service).length).toBeGreaterThanOrEqual(6);
     await expectExactlyOnePreparedRequestEach(service, manifest, dataDir);
     expect(service.state.violations()).toEqual([]);
     console.log(
-      `12 documents at 20 % token refusals: ${((Date.now() - startedAt) / 1000).toFixed(1)} s, token requests ${JSON.stringify(tokenStatuses(service))}, ${waits.length} waiting events, the longest ${Math.max(...tokenWaitsMs)} ms`,
+      `12 documents at 20 % token refusals: ${((clock.monotonic() - startedAt) / 1000).toFixed(1)} s of the service's clock, token requests ${JSON.stringify(tokenStatuses(service))}, ${waits.length} waiting events, the longest ${Math.max(...tokenWaitsMs)} ms`,
     );
   }, 120_000);
 
@@ -142,13 +153,13 @@ describe('send while the service refuses some token requests', () => {
   it('ends at once, credentials rejected and nothing sent, when the first token of the run is refused', async () => {
     work = makeTempFolder('desk-cli-token-first-');
     const manifest = await writeContractManifest(work, { count: 2, pages: 0, seed: 22 });
-    const service = await startSimulator({ seed: 22 });
+    const { sim: service, clock } = await startVirtualSimulator({ seed: 22 });
     sim = service;
     service.faults.enqueue({ kind: 'tokenRefusal' });
     const args = sendArgs(manifest.path, work.file('data'), service.baseUrl).filter(
       (arg) => arg !== '--json',
     );
-    const result = await runCli(cliPath, args, { credentials: DEMO_CLIENT });
+    const result = await runCliHere(args, { clock, credentials: DEMO_CLIENT });
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
       'The service rejected the connection credentials. Check SIGNING_CLIENT_ID and SIGNING_CLIENT_SECRET, then run the same command again. Nothing was sent.\n',
