@@ -34,7 +34,7 @@ export async function resolveCommand(
       return EXIT.badInput;
     }
     const { batch } = found;
-    if (!(await bindConnection(desk, batch, connection, out))) return EXIT.badInput;
+    if (!(await bindConnection(desk, batch, connection, out, tuning.clock))) return EXIT.badInput;
     const document = batch.documents.find(
       (candidate) => candidate.draft.externalReference === args.reference,
     );

@@ -1,4 +1,5 @@
 /** `send MANIFEST`: checks, prepares and sends; the same command after a crash finishes the batch. */
+import type { Clock } from '../time/clock';
 import { realpath } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { BatchState } from '../batch/batch-state';
@@ -92,10 +93,11 @@ export async function bindConnection(
   batch: BatchState,
   connection: Connection,
   out: CliOutput,
+  clock?: Clock,
 ): Promise<boolean> {
   if (holdsRequests(batch)) {
     // Sent by an earlier version, which did not record where: bound here only if its requests are here.
-    const adoption = await adoptOlderBatch(desk.store, batch, desk.client);
+    const adoption = await adoptOlderBatch(desk.store, batch, desk.client, undefined, clock);
     if (!adoption.ok) out.error(adoption.reason);
     return adoption.ok;
   }
@@ -178,7 +180,10 @@ export async function sendCommand(
       return EXIT.badInput;
     }
     // A batch bound elsewhere is refused before anything, not even a token request, goes out.
-    if (target.kind === 'continue' && !(await bindConnection(desk, target.batch, connection, out)))
+    if (
+      target.kind === 'continue' &&
+      !(await bindConnection(desk, target.batch, connection, out, tuning.clock))
+    )
       return EXIT.badInput;
     // Before a batch is written or anything sent: is the service there, does it take the credentials?
     if (!(await checkService(connection, hint, out, stderrLogger(), tuning.clock)).ok) return EXIT.badInput;

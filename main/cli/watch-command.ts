@@ -81,7 +81,7 @@ export async function watchCommand(args: CliArgs, out: CliOutput, tuning: WatchT
       const where = connection === undefined || typeof connection === 'string' ? undefined : connection;
       for (const batch of older) {
         const adoption = where
-          ? await adoptOlderBatch(data.store, batch, sessionOf(where).client)
+          ? await adoptOlderBatch(data.store, batch, sessionOf(where).client, undefined, tuning.clock)
           : {
               ok: false as const,
               reason:
