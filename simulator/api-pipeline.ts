@@ -16,7 +16,7 @@ import type { ServiceContext } from './routes/api-route';
 import { matchApiRoute, type RouteMatch } from './routes/api-routes';
 
 /** Faults and latency hit only the token endpoint and the v1 API. */
-/** Holds the answer back `ms` (the call's latency), or until the caller closes its connection. */
+/** Holds the answer back `ms` (the call's latency), telling the clock when the caller hangs up. */
 async function holdAnswer(clock: SimulatorClock, ms: number, socket: Socket): Promise<void> {
   if (socket.destroyed) return;
   const hungUp = new AbortController();

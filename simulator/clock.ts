@@ -24,15 +24,12 @@ export class SimulatorClock {
   }
 
   /**
-   * Holds a call's answer back `ms` (its latency): on the source's time when it has its own.
-   * `hungUp` aborts when the caller closed the connection.
+   * Holds a call's answer back `ms` (its latency), whether or not its caller is still there: on
+   * the source's time when it has its own. `hungUp` aborts when the caller closed the connection.
    */
-  wait(ms: number, hungUp?: AbortSignal): Promise<void> {
+  async wait(ms: number, hungUp?: AbortSignal): Promise<void> {
     if (this.#source.callWaits) return this.#source.callWaits(ms, hungUp);
-    return sleep(ms, undefined, hungUp ? { signal: hungUp } : {}).then(
-      () => undefined,
-      () => undefined,
-    );
+    await sleep(ms);
   }
 
   /** Runs `run` once after `ms`, on the source's time when it has timers; returns its cancellation. */

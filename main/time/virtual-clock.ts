@@ -110,19 +110,24 @@ export class VirtualClock implements Clock {
   /**
    * A call on the wire waits `ms` at the far end (a simulated service's latency, on this clock):
    * while it waits, it is not real work, so time may jump to its end (or to an earlier timer).
-   * `hungUp` aborts when the caller gives the call up (its connection closed): the wait ends
-   * there, so a call given up is never counted as waiting at the far end while another is real.
+   * `hungUp` aborts when the caller gives the call up (its connection closed): the far end still
+   * takes its time, but from then on it holds no call of this process, so it is no longer set
+   * against the calls marked busy (one of which may be real work).
    */
   async callWaits(ms: number, hungUp?: AbortSignal): Promise<void> {
-    if (hungUp?.aborted) return;
-    const lends = this.#busy > this.#waitingFarEnd;
-    if (lends) this.#waitingFarEnd += 1;
+    let lent = hungUp?.aborted !== true && this.#busy > this.#waitingFarEnd;
+    if (lent) this.#waitingFarEnd += 1;
+    const payBack = (): void => {
+      if (!lent) return;
+      lent = false;
+      this.#waitingFarEnd -= 1;
+    };
+    hungUp?.addEventListener('abort', payBack, { once: true });
     try {
-      await this.sleep(ms, hungUp);
-    } catch {
-      // The caller hung up: nothing waits at the far end any more.
+      await this.sleep(ms);
     } finally {
-      if (lends) this.#waitingFarEnd -= 1;
+      hungUp?.removeEventListener('abort', payBack);
+      payBack();
     }
   }
 
