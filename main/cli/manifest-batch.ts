@@ -62,7 +62,9 @@ export function findManifestBatch(
       holding.set(batch.id, entry);
     }
   }
-  const holders = [...holding.values()];
+  // Oldest first, as the batches were made: the same order in every message, whatever order
+  // the data folder lists them in.
+  const holders = [...holding.values()].sort((a, b) => a.batch.createdAt.localeCompare(b.batch.createdAt));
   const [only] = holders;
   if (!only) return { kind: 'new' };
   // Moved: its manifest is gone from where it was, and what the batch holds of this manifest is

@@ -149,6 +149,8 @@ describe('a copy of the folder is never sent again by itself', () => {
 
   it('two batches hold them (a copy sent anew): --continue-batch and resolve from a third copy tell the two "manifest.csv" batches apart by where each was sent from', async () => {
     expect((await send(manifest.path)).code).toBe(0);
+    // A while later, the folder is copied and the copy sent anew.
+    await clock.advance(60_000);
     const copy = join(work.path, 'Batch - Copy');
     cpSync(join(work.path, 'Batch'), copy, { recursive: true });
     const copyManifest = join(copy, 'manifest.csv');
