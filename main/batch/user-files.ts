@@ -28,6 +28,7 @@ import {
   type FileHandle,
 } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { systemClock, type Clock } from '../time/clock';
 import { Readable } from 'node:stream';
 import type { Translator } from '../../shared/i18n/translator';
 
@@ -208,6 +209,8 @@ export interface UserFilesOptions {
   readonly calls?: UserFileSystem;
   readonly deadlineMs?: number;
   readonly threads?: number;
+  /** The clock the deadlines run on (default: the system's; tests pass a virtual one). */
+  readonly clock?: Clock;
 }
 
 /** The person's files on the real disk, or through `calls` in a test. */
@@ -215,6 +218,7 @@ export function createUserFiles(options: UserFilesOptions = {}): UserFiles {
   const calls = options.calls ?? nodeCalls;
   const deadlineMs = options.deadlineMs ?? USER_FILE_DEADLINE_MS;
   const budget = new ThreadBudget(options.threads ?? USER_FILE_THREADS);
+  const clock = options.clock ?? systemClock;
 
   /**
    * One file-system call, on one of the budget's threads, given up after the deadline (waiting
@@ -224,11 +228,11 @@ export function createUserFiles(options: UserFilesOptions = {}): UserFiles {
     return new Promise<T>((resolveCall, rejectCall) => {
       let settled = false;
       const ticket = budget.take();
-      const timer = setTimeout(() => {
+      const cancelTimer = clock.timer(deadlineMs, () => {
         settled = true;
         ticket.cancel();
         rejectCall(new UserFileError('ETIMEDOUT', `no answer from the file system in ${deadlineMs} ms`));
-      }, deadlineMs);
+      });
       void ticket.granted.then(() => {
         // Granted after the deadline: the thread was never used.
         if (settled) {
@@ -238,14 +242,14 @@ export function createUserFiles(options: UserFilesOptions = {}): UserFiles {
         call().then(
           (value) => {
             budget.give();
-            clearTimeout(timer);
+            cancelTimer();
             if (settled) onLateResult?.(value);
             else resolveCall(value);
             settled = true;
           },
           (error: unknown) => {
             budget.give();
-            clearTimeout(timer);
+            cancelTimer();
             if (!settled) rejectCall(error);
             settled = true;
           },
@@ -301,12 +305,12 @@ export function createUserFiles(options: UserFilesOptions = {}): UserFiles {
    */
   async function release(handle: FileHandle): Promise<void> {
     await new Promise<void>((resolveRelease) => {
-      const timer = setTimeout(resolveRelease, deadlineMs);
+      const cancelTimer = clock.timer(deadlineMs, resolveRelease);
       void handle
         .close()
         .catch(() => undefined)
         .finally(() => {
-          clearTimeout(timer);
+          cancelTimer();
           resolveRelease();
         });
     });

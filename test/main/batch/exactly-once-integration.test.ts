@@ -1,21 +1,25 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { phaseOf, type BatchState } from '../../../main/batch/batch-state';
 import type { Desk } from '../../../main/desk-core';
-import { startSimulator, type Simulator } from '../../../simulator/simulator';
-import { makeBatch, observer, openTestDesk } from '../../support/batch-harness';
+import type { VirtualClock } from '../../../main/time/virtual-clock';
+import type { Simulator } from '../../../simulator/simulator';
+import { makeBatch, observer } from '../../support/batch-harness';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
+import { openVirtualDesk, startVirtualSimulator } from '../../support/virtual-world';
 
 /**
  * Rules of the step machine (main/batch/step-machine.ts) that its table test checks one answer
  * at a time, staged here through the real engine against the simulator over HTTP, with faults
  * that strike at once: what the document says, and what the service holds per reference.
+ * Service and desk run on one virtual clock.
  */
 let sim: Simulator | undefined;
+let clock: VirtualClock;
 let files: TempFolder | undefined;
 let desk: Desk | undefined;
 
 afterEach(async () => {
-  await desk?.close();
+  if (desk) await clock.complete(desk.close());
   await sim?.close();
   files?.remove();
   desk = undefined;
@@ -27,11 +31,11 @@ const CREATE = '^/api/v1/signing-requests$';
 const PARTICIPANTS = '/participants$';
 
 async function setUp(
-  overrides: Parameters<typeof openTestDesk>[2] = {},
+  overrides: Parameters<typeof openVirtualDesk>[3] = {},
 ): Promise<{ sim: Simulator; files: TempFolder; desk: Desk }> {
-  sim = await startSimulator({ seed: 2323 });
+  ({ sim, clock } = await startVirtualSimulator({ seed: 2323 }));
   files = makeTempFolder('hollow-exactly-once-');
-  desk = await openTestDesk(sim, files.file('data'), { reuploadBackoffMs: 20, ...overrides });
+  desk = await openVirtualDesk(sim, clock, files.file('data'), { reuploadBackoffMs: 20, ...overrides });
   return { sim, files, desk };
 }
 
@@ -49,7 +53,7 @@ describe('an attempt whose outcome is unknown', () => {
       { kind: 'dropAfter', pathPattern: CREATE },
       { kind: 'reject', pathPattern: CREATE, status: 422, code: 'upload_expired' },
     );
-    const summary = await desk.engine.send(batch.id);
+    const summary = await clock.complete(desk.engine.send(batch.id));
     // Uploading again under a new key would make a second request for REF-1.
     expect(sim.state.countByExternalReference()).toEqual({ 'REF-1': 1 });
     expect(sim.state.uploads()).toHaveLength(1);
@@ -70,13 +74,15 @@ describe('a pause while a creation is on its way', () => {
     // The service makes the request and never answers.
     sim.faults.enqueue({ kind: 'silentAfter', pathPattern: CREATE });
     const sending = desk.engine.send(batch.id);
-    while (creations(sim) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await clock.runUntil(() => creations(sim) > 0, { what: 'the creation made at the service' });
     desk.engine.pause(batch.id);
-    expect(await sending).toMatchObject({ state: 'paused' });
+    // The call never answers: the pause waits its 20 ms for it, then gives it up.
+    await clock.advanceWhileCallsHang(20);
+    expect(await clock.complete(sending)).toMatchObject({ state: 'paused' });
     expect(sim.state.countByExternalReference()).toEqual({ 'REF-1': 1 });
 
     // Resume: the key is replayed, and the replay is taken as this document's own request.
-    const summary = await desk.engine.send(batch.id);
+    const summary = await clock.complete(desk.engine.send(batch.id));
     const document = onlyDocument(desk, batch);
     expect(document.send.check?.reason).toBeUndefined();
     expect(summary).toMatchObject({ prepared: 1, needsCheck: 0 });
@@ -93,17 +99,17 @@ describe('a 409 to a creation', () => {
     const unsubscribe = desk.store.subscribe((_state, events) => {
       if (events.some((event) => event.type === 'create_attempted')) desk.engine.pause(batch.id);
     });
-    expect(await desk.engine.send(batch.id)).toMatchObject({ state: 'paused' });
+    expect(await clock.complete(desk.engine.send(batch.id))).toMatchObject({ state: 'paused' });
     unsubscribe();
     const { idempotencyKey, body } = onlyDocument(desk, batch).send.create!;
     // A proxy between the desk and the service sends the desk's attempt twice: one copy makes
     // the request, the other is answered 409 (its key still in use), and only that answer
     // reaches the desk.
-    const copy = await desk.client.createSigningRequest(body, idempotencyKey);
+    const copy = await clock.complete(desk.client.createSigningRequest(body, idempotencyKey));
     expect(copy.ok).toBe(true);
     sim.faults.enqueue({ kind: 'reject', pathPattern: CREATE, status: 409, code: 'idempotency_key_in_use' });
 
-    const summary = await desk.engine.send(batch.id);
+    const summary = await clock.complete(desk.engine.send(batch.id));
     // The 409 said the key may hold a request: the replay is taken as this document's own.
     const document = onlyDocument(desk, batch);
     expect(document.send.check?.reason).toBeUndefined();
@@ -145,7 +151,7 @@ describe('a participant_conflict', () => {
           code: 'participant_conflict',
         });
     });
-    const summary = await desk.engine.send(batch.id);
+    const summary = await clock.complete(desk.engine.send(batch.id));
 
     // Never prepared without its second observer, and the person is told why it stopped.
     const [request] = sim.state.requests();

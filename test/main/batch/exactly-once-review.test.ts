@@ -1,31 +1,29 @@
-import { clockReading } from '../../support/clocks';
 import { checkExplanation } from '../../../main/batch/send-messages';
 import { afterEach, describe, expect, it } from 'vitest';
 import { phaseOf, type BatchState } from '../../../main/batch/batch-state';
 import type { Desk } from '../../../main/desk-core';
 import { Secret } from '../../../main/secret';
-import {
-  DEMO_CLIENT,
-  startSimulator,
-  type Simulator,
-  type SimulatorOptions,
-} from '../../../simulator/simulator';
+import type { VirtualClock } from '../../../main/time/virtual-clock';
+import { DEMO_CLIENT, type Simulator, type SimulatorOptions } from '../../../simulator/simulator';
 import { variantNamed } from '../../../simulator/variants';
-import { batchOfPdfs, makeBatch, openTestDesk } from '../../support/batch-harness';
+import { batchOfPdfs, makeBatch } from '../../support/batch-harness';
 import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
+import { clockAheadOf, openVirtualDesk, startVirtualSimulator } from '../../support/virtual-world';
 
 /**
  * An outside review of issue 21 (exactly once, true alarms only): each test stages one way the
  * promises of README "Sending exactly once" could break, through the real engine against the
  * simulator over HTTP, and checks what a person would: how many requests the service holds per
- * reference, and what each document says.
+ * reference, and what each document says. The service and the desks run on one virtual clock:
+ * "hours later" and every wait take no real time.
  */
 let sim: Simulator | undefined;
+let clock: VirtualClock;
 const folders: TempFolder[] = [];
 const desks: Desk[] = [];
 
 afterEach(async () => {
-  for (const desk of desks.splice(0)) await desk.close().catch(() => undefined);
+  for (const desk of desks.splice(0)) await clock.complete(desk.close()).catch(() => undefined);
   await sim?.close();
   sim = undefined;
   for (const folder of folders.splice(0)) folder.remove();
@@ -36,7 +34,7 @@ const READ = '^/api/v1/signing-requests/[^/]+$';
 const HOUR = 3_600_000;
 
 async function start(options: SimulatorOptions = {}): Promise<{ sim: Simulator; files: TempFolder }> {
-  sim = await startSimulator({ seed: 2121, ...options });
+  ({ sim, clock } = await startVirtualSimulator({ seed: 2121, ...options }));
   const files = makeTempFolder('desk-review-');
   folders.push(files);
   return { sim, files };
@@ -46,19 +44,32 @@ async function deskOn(
   service: Simulator,
   files: TempFolder,
   name: string,
-  overrides: Parameters<typeof openTestDesk>[2] = {},
+  overrides: Parameters<typeof openVirtualDesk>[3] = {},
 ): Promise<Desk> {
-  const desk = await openTestDesk(service, files.file(name), { reuploadBackoffMs: 20, ...overrides });
+  const desk = await openVirtualDesk(service, clock, files.file(name), {
+    reuploadBackoffMs: 20,
+    ...overrides,
+  });
   desks.push(desk);
   return desk;
 }
 
 async function closeDesk(desk: Desk): Promise<void> {
-  await desk.close();
+  await clock.complete(desk.close());
   desks.splice(desks.indexOf(desk), 1);
 }
 
 const documentsOf = (desk: Desk, batch: BatchState) => desk.store.get(batch.id)!.documents;
+
+/** Runs `desk`'s send of `batchId` to its end, virtual time passing as its waits ask. */
+function sent(desk: Desk, batchId: string) {
+  return clock.complete(desk.engine.send(batchId));
+}
+
+/** `ms` later on the wall clocks of the service and of every desk (a restart hours later). */
+function later(ms: number): void {
+  clock.setWallClock(clock.now() + ms);
+}
 
 /** Pauses `batchId` the first time its engine waits (the service did not answer). */
 function pauseAtFirstWait(desk: Desk, batchId: string): void {
@@ -78,23 +89,23 @@ describe('the key retention is judged on a clock that may be wrong', () => {
     // attempt (a dual-boot RTC in local time, a wrong time zone), then corrected by NTP.
     const { sim, files } = await start({ variant: variantNamed('short-memory') });
     let deskAhead = 2.5 * HOUR;
-    const now = (): number => Date.now() + 6_000 + deskAhead;
-    const desk = await deskOn(sim, files, 'data', { clock: clockReading(now) });
+    const deskClock = clockAheadOf(clock, () => deskAhead);
+    const desk = await deskOn(sim, files, 'data', { clock: deskClock });
     const batch = await makeBatch(desk, files, 1);
     // The service creates the request, and every answer is lost: outcome unknown.
     sim.faults.enqueue(
       ...Array.from({ length: 4 }, () => ({ kind: 'dropAfter' as const, pathPattern: CREATE })),
     );
     pauseAtFirstWait(desk, batch.id);
-    await desk.engine.send(batch.id);
+    await sent(desk, batch.id);
     expect(documentsOf(desk, batch)[0]!.send.create?.unknown).toBe(true);
     await closeDesk(desk);
     // Three real hours later the service has forgotten the key; the desk's clock, now right,
     // says only half an hour passed since the first attempt.
-    sim.clock.advance(3 * HOUR);
-    deskAhead = 3 * HOUR;
-    const restarted = await deskOn(sim, files, 'data', { clock: clockReading(now) });
-    const summary = await restarted.engine.send(batch.id);
+    later(3 * HOUR);
+    deskAhead = 0;
+    const restarted = await deskOn(sim, files, 'data', { clock: deskClock });
+    const summary = await sent(restarted, batch.id);
     const [document] = documentsOf(restarted, batch);
     const count = sim.state.countByExternalReference()['REF-1'];
     // The promise: when two requests may exist, the person is told ("needs your check").
@@ -123,7 +134,7 @@ describe('a creation answered without an id, by Location', () => {
           code,
         })),
       );
-      const summary = await desk.engine.send(batch.id);
+      const summary = await sent(desk, batch.id);
       const [document] = documentsOf(desk, batch);
       expect(sim.state.countByExternalReference()).toEqual({ 'REF-1': 1 });
       // The service holds exactly one request: no question can be true here.
@@ -144,37 +155,26 @@ describe('a creation answered without an id, then its upload refused', () => {
       uploadLifetime: 'absent' as const,
     };
     const { sim, files } = await start({ variant, uploadTtlHours: 1 });
-    let clockAhead = 0;
-    const now = (): number => Date.now() + 6_000 + clockAhead;
     const connection = {
       baseUrl: sim.baseUrl,
       clientId: DEMO_CLIENT.clientId,
       clientSecret: new Secret(DEMO_CLIENT.clientSecret),
       keyRetentionHours: 24,
     };
-    const desk = await deskOn(sim, files, 'data', {
-      clock: clockReading(now),
-      connection,
-      replayForIdMs: 60_000,
-    });
+    const desk = await deskOn(sim, files, 'data', { connection, replayForIdMs: 60_000 });
     const batch = await makeBatch(desk, files, 1);
     // The service answers 202 without a body; the person quits before the replay that tells the id.
     desk.store.subscribe((_state, events) => {
       if (events.some((event) => event.type === 'create_answered_without_id')) desk.engine.pause(batch.id);
     });
-    await desk.engine.send(batch.id);
+    await sent(desk, batch.id);
     expect(documentsOf(desk, batch)[0]!.send.create?.appliedWithoutId).toBe(true);
     expect(sim.state.countByExternalReference()).toEqual({ 'REF-1': 1 });
     await closeDesk(desk);
     // Two hours later: the key is still kept (24 h), the upload is not (1 h).
-    clockAhead = 2 * HOUR;
-    sim.clock.advance(clockAhead);
-    const restarted = await deskOn(sim, files, 'data', {
-      clock: clockReading(now),
-      connection,
-      replayForIdMs: 10,
-    });
-    await restarted.engine.send(batch.id);
+    later(2 * HOUR);
+    const restarted = await deskOn(sim, files, 'data', { connection, replayForIdMs: 10 });
+    await sent(restarted, batch.id);
     const [document] = documentsOf(restarted, batch);
     const [made] = sim.state.requests();
     // The request the first answer acknowledged is this document's: linked, or asked about.
@@ -195,7 +195,7 @@ describe('a key still being processed', () => {
       { kind: 'dropAfter', pathPattern: CREATE },
       { kind: 'reject', pathPattern: CREATE, status: 409, code: 'idempotency_key_in_use' },
     );
-    const summary = await desk.engine.send(batch.id);
+    const summary = await sent(desk, batch.id);
     const [document] = documentsOf(desk, batch);
     expect(sim.state.countByExternalReference()).toEqual({ 'REF-1': 1 });
     expect(document!.send.check?.reason).toBeUndefined();
@@ -207,20 +207,17 @@ describe('a deleted batch', () => {
   // The data folder remembers what a deleted batch's service holds (main/store/deleted-contracts.ts).
   it('its contract added again later, past the key retention: held back (the data folder sent it), not a second request', async () => {
     const { sim, files } = await start({ variant: variantNamed('short-memory') });
-    let clockAhead = 0;
-    const now = (): number => Date.now() + 6_000 + clockAhead;
-    const desk = await deskOn(sim, files, 'data', { clock: clockReading(now) });
+    const desk = await deskOn(sim, files, 'data');
     const path = await writePdf(files, 'offer.pdf', 'offer');
     const first = await batchOfPdfs(desk, [path], 'Monday', 'HR');
-    expect(await desk.engine.send(first.id)).toMatchObject({ prepared: 1 });
+    expect(await sent(desk, first.id)).toMatchObject({ prepared: 1 });
     // "Deleting it stops tracking them here (the requests stay at the service)": the person
     // tidies up the batch list.
     await desk.store.delete(first.id);
     // A day later the same folder is added again by mistake.
-    clockAhead = 24 * HOUR;
-    sim.clock.advance(clockAhead);
+    await clock.advance(24 * HOUR);
     const again = await batchOfPdfs(desk, [path], 'Monday again', 'HR');
-    const summary = await desk.engine.send(again.id);
+    const summary = await sent(desk, again.id);
     expect(sim.state.countByExternalReference()).toEqual({ 'HR-1': 1 });
     expect(summary.needsCheck).toBe(1);
     const [held] = documentsOf(desk, again);
@@ -231,7 +228,7 @@ describe('a deleted batch', () => {
     expect(checkExplanation(held!)).toContain('in the batch “Monday, deleted since”');
     // Remembered after a restart too.
     await closeDesk(desk);
-    const reopened = await deskOn(sim, files, 'data', { clock: clockReading(now) });
+    const reopened = await deskOn(sim, files, 'data');
     expect(reopened.store.deletedContracts().map((contract) => contract.reference)).toEqual(['HR-1']);
   });
 });
@@ -242,19 +239,23 @@ describe('generations within one data folder', () => {
     const desk = await deskOn(sim, files, 'data');
     const path = await writePdf(files, 'offer.pdf', 'offer');
     const first = await batchOfPdfs(desk, [path], 'A', 'HR');
-    expect(await desk.engine.send(first.id)).toMatchObject({ prepared: 1 });
+    expect(await sent(desk, first.id)).toMatchObject({ prepared: 1 });
     // Two copies, both sent anew on purpose after the warning, C before B: generations 1 and 2.
     const c = await batchOfPdfs(desk, [path], 'C', 'HR');
-    expect(await desk.engine.send(c.id)).toMatchObject({ needsCheck: 1 });
-    expect(await desk.engine.sendAsNew(c.id, documentsOf(desk, c)[0]!.draft.id)).toEqual({ ok: true });
+    expect(await sent(desk, c.id)).toMatchObject({ needsCheck: 1 });
+    expect(await clock.complete(desk.engine.sendAsNew(c.id, documentsOf(desk, c)[0]!.draft.id))).toEqual({
+      ok: true,
+    });
     const b = await batchOfPdfs(desk, [path], 'B', 'HR');
-    expect(await desk.engine.send(b.id)).toMatchObject({ needsCheck: 1 });
-    expect(await desk.engine.sendAsNew(b.id, documentsOf(desk, b)[0]!.draft.id)).toEqual({ ok: true });
-    expect(await desk.engine.send(b.id)).toMatchObject({ prepared: 1 });
+    expect(await sent(desk, b.id)).toMatchObject({ needsCheck: 1 });
+    expect(await clock.complete(desk.engine.sendAsNew(b.id, documentsOf(desk, b)[0]!.draft.id))).toEqual({
+      ok: true,
+    });
+    expect(await sent(desk, b.id)).toMatchObject({ prepared: 1 });
     const keyOfB = documentsOf(desk, b)[0]!.send.create!.idempotencyKey;
     // C goes now; the service refuses its first creation for its upload (an upload gone stale).
     sim.faults.enqueue({ kind: 'reject', pathPattern: CREATE, status: 422, code: 'upload_expired' });
-    const summary = await desk.engine.send(c.id);
+    const summary = await sent(desk, c.id);
     const creations = sim.state.calls().filter((call) => call.operation === 'createSigningRequest');
     const keysOfC = creations.slice(-2).map((call) => call.idempotencyKey);
     // Never the key of another document of this data folder (with another body).
@@ -280,7 +281,7 @@ describe('across desks, a service that answers by Location', () => {
       const { sim, files } = await start({ variant });
       const path = await writePdf(files, 'offer.pdf', 'offer');
       const first = await deskOn(sim, files, 'desk-1');
-      const sent = await batchOfPdfs(first, [path], 'Contracts', 'HR');
+      const contracts = await batchOfPdfs(first, [path], 'Contracts', 'HR');
       // The first desk makes the request, then stops before its observer is added (a quit).
       let quitting: Promise<void> | undefined;
       first.engine.subscribe((event) => {
@@ -288,16 +289,16 @@ describe('across desks, a service that answers by Location', () => {
           quitting = first.close();
       });
       first.client.addParticipant = () => new Promise(() => undefined);
-      await first.engine.send(sent.id);
-      await quitting;
+      await sent(first, contracts.id);
+      await clock.complete(quitting!);
       desks.splice(desks.indexOf(first), 1);
       const [request] = sim.state.requests();
       expect(request?.preparedAt).toBeNull();
-      sim.clock.advance(60_000);
+      await clock.advance(60_000);
       // Another computer sends the same contract.
       const second = await deskOn(sim, files, 'desk-2');
       const again = await batchOfPdfs(second, [path], 'Contracts', 'HR');
-      const summary = await second.engine.send(again.id);
+      const summary = await sent(second, again.id);
       const [document] = documentsOf(second, again);
       expect(sim.state.countByExternalReference()).toEqual({ 'HR-1': 1 });
       // README: "the app then says the service already holds this contract, sent from another

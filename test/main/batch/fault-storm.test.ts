@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { phaseOf } from '../../../main/batch/batch-state';
-import { startSimulator } from '../../../simulator/simulator';
 import { describeVariant, variantsForSuite, type ServiceVariant } from '../../../simulator/variants';
-import { makeBatch, openTestDesk } from '../../support/batch-harness';
+import { makeBatch } from '../../support/batch-harness';
 import { makeTempFolder } from '../../support/pdf-files';
 import { answerChecks } from '../../support/user-checks';
+import { openVirtualDesk, startVirtualSimulator } from '../../support/virtual-world';
 
 /**
  * The send engine through a fault storm, against every service variant: 503s, 429s with
@@ -12,6 +12,8 @@ import { answerChecks } from '../../support/user-checks';
  * latency spikes and short-lived tokens. No document may fail for a passing reason; documents
  * whose creation's outcome could not be known are answered as a user would; in the end every
  * document has exactly one prepared request, and the service saw no breach of its protocol.
+ * Each storm runs on a virtual clock of its own: Retry-After, backoff, latency spikes and token
+ * lifetimes pass without real waiting.
  */
 const DOCUMENTS = 8;
 const variants = variantsForSuite();
@@ -21,14 +23,14 @@ describe.concurrent.each(
 )('a fault storm against %s', (_description, variant: ServiceVariant, index: number) => {
   it(`sends every document exactly once (seed ${100 + index})`, async () => {
     const seed = 100 + index;
-    const sim = await startSimulator({
+    const { sim, clock } = await startVirtualSimulator({
       seed,
       variant,
       // Tokens expire during the run; a service that does not say when answers 401 instead.
       tokenTtlSeconds: variant.token.reportsExpiresIn ? 2 : 6,
     });
     const files = makeTempFolder('desk-storm-');
-    const desk = await openTestDesk(sim, files.file('data'));
+    const desk = await openVirtualDesk(sim, clock, files.file('data'));
     try {
       const batch = await makeBatch(desk, files, DOCUMENTS);
       sim.faults.set({
@@ -55,10 +57,10 @@ describe.concurrent.each(
       });
       let answered = { linked: 0, sentAsNew: 0 };
       for (let round = 0; round < 4; round += 1) {
-        const summary = await desk.engine.send(batch.id);
+        const summary = await clock.complete(desk.engine.send(batch.id));
         expect(summary.state).toBe('finished');
         if (summary.needsCheck === 0) break;
-        const answers = await answerChecks(desk.store, desk.engine, sim, batch.id);
+        const answers = await clock.complete(answerChecks(desk.store, desk.engine, sim, batch.id));
         answered = {
           linked: answered.linked + answers.linked,
           sentAsNew: answered.sentAsNew + answers.sentAsNew,
@@ -81,11 +83,14 @@ describe.concurrent.each(
         expect.arrayContaining(['503', '429', 'dropBefore', 'dropAfter', 'gateway404']),
       );
       expect(sim.state.violations()).toEqual([]);
+      // The tokens did expire on the way: the storm ran long enough, in virtual time, to need more.
+      const tokens = sim.state.calls().filter((call) => call.operation === 'token' && call.status === 200);
+      expect(tokens.length, 'tokens issued during the storm').toBeGreaterThan(1);
       console.log(
-        `fault storm, ${variant.name} (seed ${seed}): ${sim.state.calls().filter((call) => call.fault).length} faults, checks answered: ${answered.linked} linked, ${answered.sentAsNew} sent anew; 0 duplicates`,
+        `fault storm, ${variant.name} (seed ${seed}): ${Math.round(clock.monotonic() / 1000)} s virtual, ${tokens.length} tokens, ${sim.state.calls().filter((call) => call.fault).length} faults, checks answered: ${answered.linked} linked, ${answered.sentAsNew} sent anew; 0 duplicates`,
       );
     } finally {
-      await desk.close();
+      await clock.complete(desk.close());
       await sim.close();
       files.remove();
     }

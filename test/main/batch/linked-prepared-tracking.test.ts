@@ -1,41 +1,41 @@
-import { clockReading, clockSteppedBy } from '../../support/clocks';
 import { afterEach, expect, it } from 'vitest';
 import { documentViewOf } from '../../../main/app/batch-views';
 import { classOf, needsTracking } from '../../../main/batch/document-class';
 import type { Desk } from '../../../main/desk-core';
+import type { VirtualClock } from '../../../main/time/virtual-clock';
 import { StatusPoller, type PollerEvent } from '../../../main/tracking/status-poller';
-import { startSimulator, type Simulator } from '../../../simulator/simulator';
-import { makeBatch, openTestDesk } from '../../support/batch-harness';
+import type { Simulator } from '../../../simulator/simulator';
+import { makeBatch } from '../../support/batch-harness';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
+import { openVirtualDesk, startVirtualSimulator } from '../../support/virtual-world';
 
 /**
  * Tracking follows requests, not the way they got there (issue 21, point 8): a document that
  * needs the user's check is linked to a request someone already prepared at the service; its
  * extra participant is then refused (a prepared request takes none). Its request lives on, so
- * it is read until final, through the real engine and poller against the simulator.
+ * it is read until final, through the real engine and poller against the simulator, all on one
+ * virtual clock.
  */
 let sim: Simulator | undefined;
+let clock: VirtualClock;
 let files: TempFolder | undefined;
 let desk: Desk | undefined;
 let poller: StatusPoller | undefined;
-/** This computer's clock while sending; then frozen, moved only by the poller's waits. */
-let frozen: number | undefined;
-const now = () => frozen ?? Date.now();
 
 afterEach(async () => {
   poller?.stop();
-  await desk?.close();
+  if (desk) await clock.complete(desk.close());
   await sim?.close();
   files?.remove();
-  [poller, desk, sim, files, frozen] = [undefined, undefined, undefined, undefined, undefined];
+  [poller, desk, sim, files] = [undefined, undefined, undefined, undefined];
 });
 
 const CREATE_PATH = '^/api/v1/signing-requests$';
 
 it('a linked request that was already prepared is read until final, even after its extra participant is refused', async () => {
-  sim = await startSimulator({ seed: 8 });
+  ({ sim, clock } = await startVirtualSimulator({ seed: 8 }));
   files = makeTempFolder('desk-linked-prepared-');
-  desk = await openTestDesk(sim, files.file('data'), { clock: clockReading(now), reuploadBackoffMs: 20 });
+  desk = await openVirtualDesk(sim, clock, files.file('data'), { reuploadBackoffMs: 20 });
   const service = sim;
   const batch = await makeBatch(desk, files, 1);
   // The creation is applied, its answers are lost, then the service words a 404: the app cannot
@@ -44,16 +44,18 @@ it('a linked request that was already prepared is read until final, even after i
     ...Array.from({ length: 4 }, () => ({ kind: 'dropAfter' as const, pathPattern: CREATE_PATH })),
     { kind: 'reject', pathPattern: CREATE_PATH, status: 404, code: 'not_found' },
   );
-  expect(await desk.engine.send(batch.id)).toMatchObject({ needsCheck: 1 });
+  expect(await clock.complete(desk.engine.send(batch.id))).toMatchObject({ needsCheck: 1 });
   const [remote] = sim.state.requests();
   // Meanwhile someone prepared that request at the service (a colleague's desk, the service's own screen).
-  const prepared = await desk.client.prepareSigningRequest(remote!.id);
+  const prepared = await clock.complete(desk.client.prepareSigningRequest(remote!.id));
   expect(prepared.ok).toBe(true);
 
   // The user links it; sending goes on with the extra participant, which a prepared request refuses.
   const documentId = desk.store.get(batch.id)!.documents[0]!.draft.id;
-  expect(await desk.engine.linkRequest(batch.id, documentId, remote!.id)).toEqual({ ok: true });
-  expect(await desk.engine.send(batch.id)).toMatchObject({ failed: 1 });
+  expect(await clock.complete(desk.engine.linkRequest(batch.id, documentId, remote!.id))).toEqual({
+    ok: true,
+  });
+  expect(await clock.complete(desk.engine.send(batch.id))).toMatchObject({ failed: 1 });
   const document = () => desk!.store.get(batch.id)!.documents.find((d) => d.draft.id === documentId)!;
   expect(sim.state.countByExternalReference()).toEqual({ 'REF-1': 1 });
 
@@ -68,19 +70,8 @@ it('a linked request that was already prepared is read until final, even after i
   });
 
   // The poller reads it: prepared, then, once everyone signed and the evidence is ready, final.
-  frozen = Date.now() + 6_000;
-  service.clock.advance(6_000);
   const events: PollerEvent[] = [];
-  poller = new StatusPoller({
-    store: desk.store,
-    client: desk.client,
-    random: () => 0.5,
-    clock: clockSteppedBy(now, (ms) => {
-      frozen = now() + ms;
-      service.clock.advance(ms);
-      return new Promise((resolve) => setImmediate(resolve));
-    }),
-  });
+  poller = new StatusPoller({ store: desk.store, client: desk.client, random: () => 0.5, clock });
   poller.subscribe((event) => {
     events.push(event);
     // Signed by everyone right after the first read.
@@ -88,19 +79,17 @@ it('a linked request that was already prepared is read until final, even after i
       service.complete(remote!.id);
   });
   poller.start();
-  const started = Date.now();
-  while (!events.some((event) => event.type === 'completed')) {
-    if (Date.now() - started > 30_000) throw new Error(`never completed: ${JSON.stringify(events)}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  await clock.runUntil(() => events.some((event) => event.type === 'completed'), {
+    what: `the completion (events: ${JSON.stringify(events)})`,
+    withinMs: 3_600_000,
+  });
   const readsWhenFinal = sim.state.calls().filter((call) => call.operation === 'readSigningRequest').length;
   // Two reads by the poller: prepared, then completed with its evidence ready (30 s later).
   expect(events.filter((event) => event.type === 'checked')).toHaveLength(2);
   expect(classOf(document())).toBe('completed');
   expect(document().tracking).toMatchObject({ status: 'completed', evidenceReady: true, final: true });
   // Final: never read again (a day goes by on the poller's clock).
-  const finalAt = now();
-  while (now() < finalAt + 24 * 3_600_000) await new Promise((resolve) => setTimeout(resolve, 5));
+  await clock.advance(24 * 3_600_000);
   expect(sim.state.calls().filter((call) => call.operation === 'readSigningRequest')).toHaveLength(
     readsWhenFinal,
   );

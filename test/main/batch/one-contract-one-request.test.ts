@@ -1,30 +1,28 @@
-import { clockReading } from '../../support/clocks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { phaseOf, type BatchState } from '../../../main/batch/batch-state';
 import type { Desk } from '../../../main/desk-core';
 import { Secret } from '../../../main/secret';
-import {
-  DEMO_CLIENT,
-  startSimulator,
-  type Simulator,
-  type SimulatorOptions,
-} from '../../../simulator/simulator';
+import type { VirtualClock } from '../../../main/time/virtual-clock';
+import { DEMO_CLIENT, type Simulator, type SimulatorOptions } from '../../../simulator/simulator';
 import { describeVariant, keyRetentionMs, variantNamed, variantsForSuite } from '../../../simulator/variants';
-import { batchOfPdfs, makeBatch, openTestDesk } from '../../support/batch-harness';
+import { batchOfPdfs, makeBatch } from '../../support/batch-harness';
 import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
+import { openVirtualDesk, startVirtualSimulator } from '../../support/virtual-world';
 
 /**
  * One contract, one request (issue 21): what an outside test found one step beyond the cases of
  * one batch. Each test stages the case through the real engine against the simulator over HTTP
  * and checks what a user would: how many requests the service holds per reference, and what
- * each document says.
+ * each document says. The service and every desk run on one virtual clock: retries, spacing and
+ * "a day later" take no real time.
  */
 let sim: Simulator | undefined;
+let clock: VirtualClock;
 const folders: TempFolder[] = [];
 const desks: Desk[] = [];
 
 afterEach(async () => {
-  for (const desk of desks.splice(0)) await desk.close().catch(() => undefined);
+  for (const desk of desks.splice(0)) await clock.complete(desk.close()).catch(() => undefined);
   await sim?.close();
   sim = undefined;
   for (const folder of folders.splice(0)) folder.remove();
@@ -33,7 +31,7 @@ afterEach(async () => {
 const CREATE = '^/api/v1/signing-requests$';
 
 async function start(options: SimulatorOptions = {}): Promise<{ sim: Simulator; files: TempFolder }> {
-  sim = await startSimulator({ seed: 21, ...options });
+  ({ sim, clock } = await startVirtualSimulator({ seed: 21, ...options }));
   const files = makeTempFolder('desk-one-contract-');
   folders.push(files);
   return { sim, files };
@@ -43,11 +41,24 @@ async function deskOn(
   service: Simulator,
   files: TempFolder,
   name: string,
-  overrides: Parameters<typeof openTestDesk>[2] = {},
+  overrides: Parameters<typeof openVirtualDesk>[3] = {},
 ): Promise<Desk> {
-  const desk = await openTestDesk(service, files.file(name), { reuploadBackoffMs: 20, ...overrides });
+  const desk = await openVirtualDesk(service, clock, files.file(name), {
+    reuploadBackoffMs: 20,
+    ...overrides,
+  });
   desks.push(desk);
   return desk;
+}
+
+/** Runs `desk`'s send of `batchId` to its end, virtual time passing as its waits ask. */
+function sent(desk: Desk, batchId: string, documentIds?: string[]) {
+  return clock.complete(desk.engine.send(batchId, documentIds));
+}
+
+/** `ms` later on the wall clocks of the service and of every desk (a restart a day later). */
+function later(ms: number): void {
+  clock.setWallClock(clock.now() + ms);
 }
 
 async function pdfs(files: TempFolder, count: number, prefix = 'contract'): Promise<string[]> {
@@ -79,31 +90,28 @@ describe('pause and quit never make an attempt that did not leave "may have been
     const desk = await deskOn(sim, files, 'data');
     const batch = await makeBatch(desk, files, 1);
     stopAtCreation(desk, () => desk.engine.pause(batch.id));
-    expect(await desk.engine.send(batch.id)).toMatchObject({ state: 'paused' });
+    expect(await sent(desk, batch.id)).toMatchObject({ state: 'paused' });
     const [paused] = documentsOf(desk, batch);
     // Nothing left: the key is there, and no attempt under it may have been applied.
     expect(paused!.send.create).toMatchObject({ inFlight: false, unknown: false });
     expect(sim.state.calls().filter((call) => call.operation === 'createSigningRequest')).toHaveLength(0);
-    expect(await desk.engine.send(batch.id)).toMatchObject({ state: 'finished', prepared: 1, needsCheck: 0 });
+    expect(await sent(desk, batch.id)).toMatchObject({ state: 'finished', prepared: 1, needsCheck: 0 });
     expect(sim.state.countByExternalReference()).toEqual({ 'REF-1': 1 });
   });
 
   it('a quit while a creation waits to leave: after the restart it is sent once, no check, even a day later', async () => {
     const { sim, files } = await start({ variant: variantNamed('short-memory') });
-    let clockAhead = 0;
-    const now = () => Date.now() + 6_000 + clockAhead;
-    const desk = await deskOn(sim, files, 'data', { clock: clockReading(now) });
+    const desk = await deskOn(sim, files, 'data');
     const batch = await makeBatch(desk, files, 1);
     let quitting: Promise<void> | undefined;
     stopAtCreation(desk, () => (quitting = desk.close()));
-    expect(await desk.engine.send(batch.id)).toMatchObject({ state: 'paused' });
-    await quitting;
+    expect(await sent(desk, batch.id)).toMatchObject({ state: 'paused' });
+    await clock.complete(quitting!);
     desks.splice(desks.indexOf(desk), 1);
     // A day later, past the hour this service keeps keys: nothing was sent, so nothing to ask.
-    clockAhead = 24 * 3_600_000;
-    sim.clock.advance(clockAhead);
-    const restarted = await deskOn(sim, files, 'data', { clock: clockReading(now) });
-    expect(await restarted.engine.send(batch.id)).toMatchObject({ prepared: 1, needsCheck: 0 });
+    later(24 * 3_600_000);
+    const restarted = await deskOn(sim, files, 'data');
+    expect(await sent(restarted, batch.id)).toMatchObject({ prepared: 1, needsCheck: 0 });
     expect(sim.state.countByExternalReference()).toEqual({ 'REF-1': 1 });
   });
 
@@ -122,8 +130,8 @@ describe('pause and quit never make an attempt that did not leave "may have been
     desk.engine.subscribe((event) => {
       if (event.type === 'draining') draining.push(event.calls);
     });
-    await desk.engine.send(batch.id);
-    await quitting;
+    await sent(desk, batch.id);
+    await clock.complete(quitting!);
     unsubscribe();
     desks.splice(desks.indexOf(desk), 1);
     expect(draining.length).toBe(1);
@@ -135,7 +143,7 @@ describe('pause and quit never make an attempt that did not leave "may have been
       expect(document.send.create?.unknown ?? false, document.draft.externalReference).toBe(false);
       expect(document.send.create?.inFlight ?? false, document.draft.externalReference).toBe(false);
     }
-    expect(await restarted.engine.send(batch.id)).toMatchObject({ prepared: 12, needsCheck: 0 });
+    expect(await sent(restarted, batch.id)).toMatchObject({ prepared: 12, needsCheck: 0 });
     expect(Object.values(sim.state.countByExternalReference())).toEqual(Array.from({ length: 12 }, () => 1));
   });
 });
@@ -150,7 +158,7 @@ describe.each(variantsForSuite().map((variant) => [describeVariant(variant), var
       // The connection drops before the service acts: the client cannot know; the retry creates.
       for (let index = 0; index < 6; index += 1)
         sim.faults.enqueue({ kind: 'dropBefore', pathPattern: CREATE });
-      expect(await desk.engine.send(batch.id)).toMatchObject({ prepared: 6, needsCheck: 0, failed: 0 });
+      expect(await sent(desk, batch.id)).toMatchObject({ prepared: 6, needsCheck: 0, failed: 0 });
       expect(Object.values(sim.state.countByExternalReference())).toEqual([1, 1, 1, 1, 1, 1]);
       expect(sim.state.violations()).toEqual([]);
     });
@@ -159,9 +167,7 @@ describe.each(variantsForSuite().map((variant) => [describeVariant(variant), var
       const retention = keyRetentionMs(variant);
       if (!Number.isFinite(retention)) return; // A service that never forgets replays: nothing to ask.
       const { sim, files } = await start({ variant });
-      let clockAhead = 0;
-      const now = (): number => Date.now() + 6_000 + clockAhead;
-      const desk = await deskOn(sim, files, 'data', { clock: clockReading(now) });
+      const desk = await deskOn(sim, files, 'data');
       const batch = await makeBatch(desk, files, 1);
       // Applied, and every answer lost; then the app stops.
       sim.faults.enqueue(
@@ -174,15 +180,14 @@ describe.each(variantsForSuite().map((variant) => [describeVariant(variant), var
           desk.engine.pause(batch.id);
         }
       });
-      await desk.engine.send(batch.id);
+      await sent(desk, batch.id);
       expect(documentsOf(desk, batch)[0]!.send.create?.unknown).toBe(true);
-      await desk.close();
+      await clock.complete(desk.close());
       desks.splice(desks.indexOf(desk), 1);
       // Back after the service forgot the key (and the upload is still usable or not).
-      clockAhead = retention + 60_000;
-      sim.clock.advance(clockAhead);
-      const restarted = await deskOn(sim, files, 'data', { clock: clockReading(now) });
-      const summary = await restarted.engine.send(batch.id);
+      later(retention + 60_000);
+      const restarted = await deskOn(sim, files, 'data');
+      const summary = await sent(restarted, batch.id);
       const [document] = documentsOf(restarted, batch);
       // Two may exist now: the user is asked, with the facts. Never a third.
       expect(summary.needsCheck).toBe(1);
@@ -196,15 +201,13 @@ describe('the key retention is a setting of the connection', () => {
   /** A document whose creation's outcome became unknown (the connection dropped before the service acted), then the app stopped. */
   async function unknownThenRestart(keyRetentionHours: number | undefined) {
     const { sim, files } = await start({ variant: variantNamed('strict-24h') });
-    let clockAhead = 0;
-    const now = (): number => Date.now() + 6_000 + clockAhead;
     const connection = {
       baseUrl: sim.baseUrl,
       clientId: DEMO_CLIENT.clientId,
       clientSecret: new Secret(DEMO_CLIENT.clientSecret),
       ...(keyRetentionHours === undefined ? {} : { keyRetentionHours }),
     };
-    const desk = await deskOn(sim, files, 'data', { clock: clockReading(now), connection });
+    const desk = await deskOn(sim, files, 'data', { connection });
     const batch = await makeBatch(desk, files, 1);
     sim.faults.enqueue(
       ...Array.from({ length: 4 }, () => ({ kind: 'dropBefore' as const, pathPattern: CREATE })),
@@ -216,15 +219,14 @@ describe('the key retention is a setting of the connection', () => {
         desk.engine.pause(batch.id);
       }
     });
-    await desk.engine.send(batch.id);
+    await sent(desk, batch.id);
     expect(documentsOf(desk, batch)[0]!.send.create?.unknown).toBe(true);
-    await desk.close();
+    await clock.complete(desk.close());
     desks.splice(desks.indexOf(desk), 1);
     // Two hours later: this service keeps keys 24 hours, but only its operator can say so.
-    clockAhead = 2 * 3_600_000;
-    sim.clock.advance(clockAhead);
-    const restarted = await deskOn(sim, files, 'data', { clock: clockReading(now), connection });
-    const summary = await restarted.engine.send(batch.id);
+    later(2 * 3_600_000);
+    const restarted = await deskOn(sim, files, 'data', { connection });
+    const summary = await sent(restarted, batch.id);
     return { summary, document: documentsOf(restarted, batch)[0]!, sim };
   }
 
@@ -250,7 +252,7 @@ describe('a creation answered without an id', () => {
       const { sim, files } = await start({ variant: variantNamed(name) });
       const desk = await deskOn(sim, files, 'data');
       const batch = await makeBatch(desk, files, 3);
-      expect(await desk.engine.send(batch.id)).toMatchObject({ prepared: 3, needsCheck: 0, failed: 0 });
+      expect(await sent(desk, batch.id)).toMatchObject({ prepared: 3, needsCheck: 0, failed: 0 });
       expect(sim.state.countByExternalReference()).toEqual({ 'REF-1': 1, 'REF-2': 1, 'REF-3': 1 });
       for (const document of documentsOf(desk, batch)) {
         const remote = sim.state
@@ -271,7 +273,7 @@ describe('a creation answered without an id', () => {
     const desk = await deskOn(sim, files, 'data', { replayForIdMs: 10 });
     const batch = await makeBatch(desk, files, 2);
     const [first, second] = documentsOf(desk, batch);
-    expect(await desk.engine.send(batch.id, [first!.draft.id])).toMatchObject({ prepared: 1 });
+    expect(await sent(desk, batch.id, [first!.draft.id])).toMatchObject({ prepared: 1 });
     const taken = documentsOf(desk, batch)[0]!.send.requestId!;
     const create = desk.client.createSigningRequest.bind(desk.client);
     // A confused proxy or service names the first document's request in the second's answers.
@@ -279,7 +281,7 @@ describe('a creation answered without an id', () => {
       const answer = await create(body, key, options);
       return answer.ok ? { ok: true, value: { ...answer.value, locationId: taken } } : answer;
     };
-    await desk.engine.send(batch.id, [second!.draft.id]);
+    await sent(desk, batch.id, [second!.draft.id]);
     const after = documentsOf(desk, batch)[1]!;
     expect(after.send.requestId).not.toBe(taken);
     expect(after.send.check?.reason).toBe('created_without_id');
@@ -295,7 +297,7 @@ describe('a creation answered without an id', () => {
       const answer = await create(body, key, options);
       return answer.ok ? { ok: true, value: { ...answer.value, locationId: undefined } } : answer;
     };
-    expect(await desk.engine.send(batch.id)).toMatchObject({ prepared: 0, needsCheck: 1 });
+    expect(await sent(desk, batch.id)).toMatchObject({ prepared: 0, needsCheck: 1 });
     expect(documentsOf(desk, batch)[0]!.send.check?.reason).toBe('created_without_id');
     expect(sim.state.calls().filter((call) => call.operation === 'createSigningRequest')).toHaveLength(2);
     expect(sim.state.countByExternalReference()).toEqual({ 'REF-1': 1 });
@@ -308,9 +310,9 @@ describe('the data folder is asked before a creation', () => {
     const desk = await deskOn(sim, files, 'data');
     const paths = await pdfs(files, 2);
     const first = await batchOfPdfs(desk, paths, 'Monday', 'HR');
-    expect(await desk.engine.send(first.id)).toMatchObject({ prepared: 2 });
+    expect(await sent(desk, first.id)).toMatchObject({ prepared: 2 });
     const copy = await batchOfPdfs(desk, paths, 'Monday (copy)', 'HR');
-    expect(await desk.engine.send(copy.id)).toMatchObject({ prepared: 0, needsCheck: 2 });
+    expect(await sent(desk, copy.id)).toMatchObject({ prepared: 0, needsCheck: 2 });
     const [held] = documentsOf(desk, copy);
     expect(held!.send.check).toMatchObject({
       reason: 'held_elsewhere',
@@ -320,18 +322,20 @@ describe('the data folder is asked before a creation', () => {
     expect(held!.send.upload).toBeUndefined();
     expect(sim.state.countByExternalReference()).toEqual({ 'HR-1': 1, 'HR-2': 1 });
     // The user chooses to send one anew, after the warning: a second request, on purpose.
-    expect(await desk.engine.sendAsNew(copy.id, held!.draft.id)).toEqual({ ok: true });
-    expect(await desk.engine.send(copy.id)).toMatchObject({ prepared: 1, needsCheck: 1 });
+    expect(await clock.complete(desk.engine.sendAsNew(copy.id, held!.draft.id))).toEqual({ ok: true });
+    expect(await sent(desk, copy.id)).toMatchObject({ prepared: 1, needsCheck: 1 });
     expect(sim.state.countByExternalReference()).toEqual({ 'HR-1': 2, 'HR-2': 1 });
     expect(sim.state.violations()).toEqual([]);
   });
 
   it('two batches sent at once with the same reference (other PDFs): one request, the other held back', async () => {
-    const { sim, files } = await start({ latencyMs: 20 } as SimulatorOptions);
+    const { sim, files } = await start();
     const desk = await deskOn(sim, files, 'data');
+    // Every answer takes a while: both sends have calls on the wire at once.
+    sim.faults.set({ latencyMs: 20 });
     const a = await batchOfPdfs(desk, await pdfs(files, 3, 'north'), 'North', 'HR');
     const b = await batchOfPdfs(desk, await pdfs(files, 3, 'south'), 'South', 'HR');
-    const [one, two] = await Promise.all([desk.engine.send(a.id), desk.engine.send(b.id)]);
+    const [one, two] = await clock.complete(Promise.all([desk.engine.send(a.id), desk.engine.send(b.id)]));
     expect(one.prepared + two.prepared).toBe(3);
     expect(one.needsCheck + two.needsCheck).toBe(3);
     expect(sim.state.countByExternalReference()).toEqual({ 'HR-1': 1, 'HR-2': 1, 'HR-3': 1 });
@@ -345,14 +349,14 @@ describe.each(variantsForSuite().map((variant) => [describeVariant(variant), var
       const { sim, files } = await start({ variant });
       const paths = await pdfs(files, 3);
       const first = await deskOn(sim, files, 'desk-1');
-      const sent = await batchOfPdfs(first, paths, 'Contracts', 'HR');
-      expect(await first.engine.send(sent.id)).toMatchObject({ prepared: 3 });
+      const contracts = await batchOfPdfs(first, paths, 'Contracts', 'HR');
+      expect(await sent(first, contracts.id)).toMatchObject({ prepared: 3 });
       // The second desk comes later (another computer, another day): not within the 5 s spacing
       // of the first desk's reads, which the service counts for the client id, not the desk.
-      sim.clock.advance(60_000);
+      await clock.advance(60_000);
       const second = await deskOn(sim, files, 'desk-2');
       const again = await batchOfPdfs(second, paths, 'Contracts', 'HR');
-      expect(await second.engine.send(again.id)).toMatchObject({ prepared: 0, needsCheck: 3 });
+      expect(await sent(second, again.id)).toMatchObject({ prepared: 0, needsCheck: 3 });
       expect(sim.state.countByExternalReference()).toEqual({ 'HR-1': 1, 'HR-2': 1, 'HR-3': 1 });
       for (const document of documentsOf(second, again)) {
         expect(document.send.check?.reason).toBe('held_at_service');
@@ -367,9 +371,11 @@ describe.each(variantsForSuite().map((variant) => [describeVariant(variant), var
       const remote = sim.state.requests().find((request) => request.externalReference === 'HR-1')!;
       const participantsBefore = remote.participants.length;
       expect(
-        await second.engine.linkRequest(again.id, document!.draft.id, remote.id, { confirmed: true }),
+        await clock.complete(
+          second.engine.linkRequest(again.id, document!.draft.id, remote.id, { confirmed: true }),
+        ),
       ).toEqual({ ok: true });
-      expect(await second.engine.send(again.id)).toMatchObject({ prepared: 1 });
+      expect(await sent(second, again.id)).toMatchObject({ prepared: 1 });
       expect(sim.state.requests().find((request) => request.id === remote.id)!.participants).toHaveLength(
         participantsBefore,
       );
@@ -397,29 +403,37 @@ describe('linking is safe', () => {
         { type: 'check_needed', documentId: document.draft.id, reason: 'key_refused', code: 'not_found' },
       ]);
     // Bob's request, made at the service (as the lost attempt did).
-    const upload = await desk.client.uploadDocument({
-      open: () => desk.blobs.openRead(bobDoc!.draft.pdf.sha256),
-      sizeBytes: bobDoc!.draft.pdf.sizeBytes,
-      filename: bobDoc!.draft.pdf.originalName,
-    });
+    const upload = await clock.complete(
+      desk.client.uploadDocument({
+        open: () => desk.blobs.openRead(bobDoc!.draft.pdf.sha256),
+        sizeBytes: bobDoc!.draft.pdf.sizeBytes,
+        filename: bobDoc!.draft.pdf.originalName,
+      }),
+    );
     if (!upload.ok) throw new Error(upload.error.message);
-    const made = await desk.client.createSigningRequest(
-      {
-        external_reference: 'HR-7',
-        document: { upload_id: upload.value.upload_id },
-        recipients: [{ participant_type: 'signer', role: 'Employee', name: 'Bob', email: 'bob@example.com' }],
-      },
-      'made-by-the-lost-attempt',
+    const made = await clock.complete(
+      desk.client.createSigningRequest(
+        {
+          external_reference: 'HR-7',
+          document: { upload_id: upload.value.upload_id },
+          recipients: [
+            { participant_type: 'signer', role: 'Employee', name: 'Bob', email: 'bob@example.com' },
+          ],
+        },
+        'made-by-the-lost-attempt',
+      ),
     );
     if (!made.ok || !made.value.id) throw new Error('not created');
-    const refused = await desk.engine.linkRequest(batch.id, anneDoc!.draft.id, made.value.id);
+    const refused = await clock.complete(desk.engine.linkRequest(batch.id, anneDoc!.draft.id, made.value.id));
     expect(refused).toMatchObject({ ok: false, refusal: 'needs_confirmation' });
     expect(refused.ok ? '' : refused.message).toContain('offer 1.pdf');
     expect(refused.ok ? '' : refused.message).toContain('offer 2.pdf');
     expect(phaseOf(documentsOf(desk, batch)[0]!)).toBe('needs_check');
     // Linked to Bob's document, whose request it is: no confirmation needed once the other has none.
     expect(
-      await desk.engine.linkRequest(batch.id, bobDoc!.draft.id, made.value.id, { confirmed: true }),
+      await clock.complete(
+        desk.engine.linkRequest(batch.id, bobDoc!.draft.id, made.value.id, { confirmed: true }),
+      ),
     ).toEqual({
       ok: true,
     });

@@ -1,4 +1,3 @@
-import { clockReading } from '../../support/clocks';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,30 +8,30 @@ import { checkManifestFile } from '../../../main/batch/manifest';
 import type { Desk } from '../../../main/desk-core';
 import type { OpenFile, OpenFlags } from '../../../main/store/file-system';
 import { encodeLine } from '../../../main/store/journal';
-import {
-  startSimulator,
-  variantNamed,
-  type Simulator,
-  type SimulatorOptions,
-} from '../../../simulator/simulator';
-import { makeBatch, openTestDesk } from '../../support/batch-harness';
+import { READ_SPACING_MS } from '../../../main/client/read-spacing';
+import type { VirtualClock } from '../../../main/time/virtual-clock';
+import { variantNamed, type Simulator, type SimulatorOptions } from '../../../simulator/simulator';
+import { makeBatch } from '../../support/batch-harness';
 import { CrashFileSystem } from '../../support/crash-fs';
 import { makePdfBytes, makeTempFolder, type TempFolder } from '../../support/pdf-files';
+import { clockAheadOf, openVirtualDesk, startVirtualSimulator } from '../../support/virtual-world';
 
 /**
  * What outsiders found when they attacked the exactly-once engine (a strict operator, a user
  * at the keyboard, a reviewer reading the code): each case here failed on the engine before
- * the fix, or is a place the attack probed and the engine held.
+ * the fix, or is a place the attack probed and the engine held. The service and the desk run on
+ * one virtual clock: Retry-After, backoff and the read spacing pass without real waiting.
  */
 
 const CREATE = '^/api/v1/signing-requests$';
 const READ = '^/api/v1/signing-requests/[^/]+$';
 
 let sim: Simulator | undefined;
+let clock: VirtualClock;
 let files: TempFolder | undefined;
 let desk: Desk | undefined;
 afterEach(async () => {
-  await desk?.close();
+  if (desk) await clock.complete(desk.close());
   desk = undefined;
   await sim?.close();
   sim = undefined;
@@ -41,17 +40,27 @@ afterEach(async () => {
 });
 
 async function start(options: SimulatorOptions, prefix: string, deskOverrides = {}): Promise<Desk> {
-  sim = await startSimulator(options);
+  ({ sim, clock } = await startVirtualSimulator(options));
   files = makeTempFolder(prefix);
-  desk = await openTestDesk(sim, files.file('data'), deskOverrides);
+  desk = await openVirtualDesk(sim, clock, files.file('data'), deskOverrides);
   return desk;
 }
 
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+/** Starts the simulator alone on a new virtual clock (the test opens its desk itself). */
+async function startService(options: SimulatorOptions): Promise<Simulator> {
+  ({ sim, clock } = await startVirtualSimulator(options));
+  return sim;
 }
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Lets virtual time run until `condition` holds. */
+function until(condition: () => boolean, what: string): Promise<void> {
+  return clock.runUntil(condition, { what });
+}
+
+/** Runs `work` (a send, a link) to its end, virtual time passing as its waits ask. */
+function done<T>(work: Promise<T>): Promise<T> {
+  return clock.complete(work);
+}
 
 /** Four creation answers lost, then a 404 the service words itself: the document needs a check. */
 async function sendIntoCheck(current: Desk, batchId: string, documentIds?: string[]) {
@@ -59,7 +68,7 @@ async function sendIntoCheck(current: Desk, batchId: string, documentIds?: strin
     ...Array.from({ length: 4 }, () => ({ kind: 'dropAfter' as const, pathPattern: CREATE })),
     { kind: 'reject', pathPattern: CREATE, status: 404, code: 'not_found' },
   );
-  await current.engine.send(batchId, documentIds);
+  await done(current.engine.send(batchId, documentIds));
 }
 
 const only = (current: Desk, batchId: string, index = 0) => current.store.get(batchId)!.documents[index]!;
@@ -73,17 +82,17 @@ describe('needs your check: linking', () => {
     expect(phaseOf(document)).toBe('needs_check');
     const [remote] = sim!.state.requests();
 
-    const unconfirmed = await current.engine.linkRequest(batch.id, document.draft.id, remote!.id);
+    const unconfirmed = await done(current.engine.linkRequest(batch.id, document.draft.id, remote!.id));
     expect(unconfirmed).toMatchObject({ ok: false, refusal: 'needs_confirmation' });
     expect(unconfirmed.ok ? '' : unconfirmed.message).toMatch(/does not show which reference/i);
     expect(phaseOf(only(current, batch.id))).toBe('needs_check');
 
     expect(
-      await current.engine.linkRequest(batch.id, document.draft.id, remote!.id, { confirmed: true }),
+      await done(current.engine.linkRequest(batch.id, document.draft.id, remote!.id, { confirmed: true })),
     ).toEqual({
       ok: true,
     });
-    expect(await current.engine.send(batch.id)).toMatchObject({ prepared: 1, needsCheck: 0 });
+    expect(await done(current.engine.send(batch.id))).toMatchObject({ prepared: 1, needsCheck: 0 });
     expect(sim!.state.countByExternalReference()).toEqual({ 'REF-1': 1 });
     expect(sim!.state.violations()).toEqual([]);
   });
@@ -94,18 +103,18 @@ describe('needs your check: linking', () => {
     await sendIntoCheck(current, batch.id);
     const [remote] = sim!.state.requests();
     // Meanwhile a colleague prepared that request at the service, without the observer.
-    expect((await current.client.prepareSigningRequest(remote!.id)).ok).toBe(true);
-    await pause(5_100); // the read spacing of one request
-    expect(await current.engine.linkRequest(batch.id, only(current, batch.id).draft.id, remote!.id)).toEqual({
-      ok: true,
-    });
-    await current.engine.send(batch.id);
+    expect((await done(current.client.prepareSigningRequest(remote!.id))).ok).toBe(true);
+    await clock.advance(READ_SPACING_MS); // the read spacing of one request
+    expect(
+      await done(current.engine.linkRequest(batch.id, only(current, batch.id).draft.id, remote!.id)),
+    ).toEqual({ ok: true });
+    await done(current.engine.send(batch.id));
     const document = only(current, batch.id);
     expect(document.send.participants[0]?.done).not.toBe('already_there');
     expect(phaseOf(document)).toBe('failed');
     expect(document.send.error?.message).toMatch(/observer1@example\.com|participant/i);
     expect(sim!.state.requests()[0]!.participants.map((p) => p.email)).toEqual(['signer1@example.com']);
-  }, 20_000);
+  });
 
   it('a link whose read is slow is refused if "send as new" was chosen meanwhile: the document follows the new request', async () => {
     const current = await start({ seed: 41 }, 'edge-link-race-');
@@ -115,32 +124,36 @@ describe('needs your check: linking', () => {
     const [original] = sim!.state.requests();
     sim!.faults.set({ latencyMs: 2_000, pathPattern: READ });
     const linking = current.engine.linkRequest(batch.id, documentId, original!.id);
-    expect(await current.engine.sendAsNew(batch.id, documentId)).toEqual({ ok: true });
+    // The read is on its way (answered 2 s later) when the user chooses "send as new".
+    await until(() => sim!.state.callsUnderWay() > 0, 'the read of the link on its way');
+    expect(await done(current.engine.sendAsNew(batch.id, documentId))).toEqual({ ok: true });
     sim!.faults.reset();
-    const link = await linking;
+    const link = await done(linking);
     expect(link.ok).toBe(false);
-    await current.engine.send(batch.id);
+    await done(current.engine.send(batch.id));
     const document = only(current, batch.id);
     expect(phaseOf(document)).toBe('prepared');
     // The user asked for a new request on purpose: the document follows it, not the original.
     expect(document.send.requestId).not.toBe(original!.id);
     expect(sim!.state.requests().map((request) => request.id)).toContain(document.send.requestId);
-  }, 30_000);
+  });
 
   it('refuses to link the request another document of the data folder already follows, even with the same reference', async () => {
     const current = await start({ seed: 31 }, 'edge-link-sameref-');
     const batch = await makeBatch(current, files!, 1);
     // Another batch with a PDF of the same reference (two folders, one naming scheme).
     const copy = await makeBatch(current, files!, 1, 'Second batch');
-    expect(await current.engine.send(batch.id)).toMatchObject({ prepared: 1 });
+    expect(await done(current.engine.send(batch.id))).toMatchObject({ prepared: 1 });
     // The data folder already holds REF-1 at this service: the second one is held back, not sent.
-    expect(await current.engine.send(copy.id)).toMatchObject({ prepared: 0, needsCheck: 1 });
+    expect(await done(current.engine.send(copy.id))).toMatchObject({ prepared: 0, needsCheck: 1 });
     expect(only(current, copy.id).send.check).toMatchObject({
       reason: 'held_elsewhere',
       holder: { batchId: batch.id, batchName: 'Test batch' },
     });
     const firstRequest = only(current, batch.id).send.requestId!;
-    const outcome = await current.engine.linkRequest(copy.id, only(current, copy.id).draft.id, firstRequest);
+    const outcome = await done(
+      current.engine.linkRequest(copy.id, only(current, copy.id).draft.id, firstRequest),
+    );
     expect(outcome).toMatchObject({ ok: false, refusal: 'refused' });
     expect(phaseOf(only(current, copy.id))).toBe('needs_check');
     expect(sim!.state.countByExternalReference()).toEqual({ 'REF-1': 1 });
@@ -160,7 +173,7 @@ describe('needs your check: a 409 that never passes', () => {
         code: 'duplicate_external_reference',
       })),
     );
-    const summary = await current.engine.send(batch.id);
+    const summary = await done(current.engine.send(batch.id));
     expect(summary).toMatchObject({ state: 'finished', needsCheck: 1 });
     const document = only(current, batch.id);
     expect(document.send.check).toMatchObject({
@@ -170,7 +183,7 @@ describe('needs your check: a 409 that never passes', () => {
     const creations = sim!.state.calls().filter((call) => call.operation === 'createSigningRequest');
     expect(creations.length).toBeLessThanOrEqual(24);
     expect(current.engine.isRunning(batch.id)).toBe(false);
-  }, 60_000);
+  });
 });
 
 describe('waiting', () => {
@@ -179,16 +192,20 @@ describe('waiting', () => {
     const batch = await makeBatch(current, files!, 1);
     sim!.faults.enqueue({ kind: '503', pathPattern: CREATE, retryAfterSeconds: 3 });
     const sending = current.engine.send(batch.id);
-    await until(() =>
-      sim!.state.calls().some((call) => call.operation === 'createSigningRequest' && call.status === 503),
+    await until(
+      () =>
+        sim!.state.calls().some((call) => call.operation === 'createSigningRequest' && call.status === 503),
+      'the 503 to the creation',
     );
-    await pause(100);
+    await clock.advance(100);
+    // Still waiting out the Retry-After: the creation has not been tried again.
+    expect(sim!.state.calls().filter((call) => call.operation === 'createSigningRequest')).toHaveLength(1);
     current.engine.pause(batch.id);
-    await sending;
-    await pause(3_000); // the Retry-After passes
-    expect(await current.engine.send(batch.id)).toMatchObject({ prepared: 1, needsCheck: 0 });
+    await done(sending);
+    await clock.advance(3_000); // the Retry-After passes
+    expect(await done(current.engine.send(batch.id))).toMatchObject({ prepared: 1, needsCheck: 0 });
     expect(sim!.state.countByExternalReference()).toEqual({ 'REF-1': 1 });
-  }, 20_000);
+  });
 
   it('a Retry-After of 30 days: no timer overflow, one upload call, and the wait shown is capped at a day', async () => {
     const current = await start({ seed: 2 }, 'edge-huge-ra-');
@@ -202,35 +219,35 @@ describe('waiting', () => {
     const waitsMs: number[] = [];
     current.engine.subscribe((event) => {
       if (event.type === 'engine-state' && event.resumesAt !== undefined)
-        waitsMs.push(event.resumesAt - Date.now());
+        waitsMs.push(event.resumesAt - clock.now());
     });
     try {
       const sending = current.engine.send(batch.id);
-      await until(() => waitsMs.length > 0);
-      await pause(1_000);
+      await until(() => waitsMs.length > 0, 'the wait said');
+      await clock.advance(1_000);
       current.engine.pause(batch.id);
-      await sending;
+      await done(sending);
     } finally {
       process.off('warning', onWarning);
     }
     expect(overflowWarnings).toBe(0);
     expect(sim!.state.calls().filter((call) => call.operation === 'upload')).toHaveLength(1);
-    // A day at most (the test desk's clock runs a few seconds ahead of Date.now()).
-    expect(Math.max(...waitsMs)).toBeLessThanOrEqual(86_400_000 + 60_000);
+    // A day at most, exactly (one clock: nothing runs ahead of another).
+    expect(Math.max(...waitsMs)).toBeLessThanOrEqual(86_400_000);
     expect(Math.max(...waitsMs)).toBeGreaterThan(86_000_000);
-  }, 20_000);
+  });
 
   it('the wall clock set back an hour during a wait does not stall sending', async () => {
-    sim = await startSimulator({ seed: 61 });
+    const service = await startService({ seed: 61 });
     files = makeTempFolder('edge-clock-');
     let offset = 0;
-    const current = await openTestDesk(sim, files.file('data'), {
-      clock: clockReading(() => Date.now() + offset),
+    const current = await openVirtualDesk(service, clock, files.file('data'), {
+      clock: clockAheadOf(clock, () => offset),
     });
     desk = current;
     const batch = await makeBatch(current, files, 1);
     // More 503s than one call retries: the queue waits, and the clock steps back meanwhile.
-    sim.faults.enqueue(
+    service.faults.enqueue(
       ...Array.from({ length: 6 }, () => ({
         kind: '503' as const,
         pathPattern: '^/api/v1/uploads$',
@@ -240,32 +257,34 @@ describe('waiting', () => {
     current.engine.subscribe((event) => {
       if (event.type === 'engine-state' && event.state === 'waiting') offset -= 3_600_000; // NTP steps back
     });
-    const summary = await current.engine.send(batch.id);
+    const summary = await done(current.engine.send(batch.id));
     expect(summary).toMatchObject({ prepared: 1 });
     expect(offset).toBeLessThan(0); // the clock did go back during the run
-  }, 30_000);
+  });
 
   it('a Retry-After outlives a restart of the app or of `send`: no call arrives inside it', async () => {
-    sim = await startSimulator({ seed: 8 });
+    const service = await startService({ seed: 8 });
     files = makeTempFolder('edge-ra-restart-');
     const data = files.file('data');
-    desk = await openTestDesk(sim, data);
+    desk = await openVirtualDesk(service, clock, data);
     const batch = await makeBatch(desk, files, 1);
-    sim.faults.enqueue({ kind: '429', pathPattern: '^/api/v1/uploads$', retryAfterSeconds: 120 });
+    service.faults.enqueue({ kind: '429', pathPattern: '^/api/v1/uploads$', retryAfterSeconds: 120 });
     const sending = desk.engine.send(batch.id);
     // The user sees "sending resumes by itself at …" (the hold is kept), then quits.
-    await until(() => existsSync(join(data, 'service-holds.json')));
-    await desk.close();
-    await sending;
-    desk = await openTestDesk(sim, data);
+    await until(() => existsSync(join(data, 'service-holds.json')), 'the hold kept');
+    await done(desk.close());
+    await done(sending);
+    desk = await openVirtualDesk(service, clock, data);
     const resumed = desk.engine.send(batch.id);
-    await pause(1_000);
+    // Most of the 120 s pass, in the restarted desk: still no call.
+    await clock.advance(100_000);
+    expect(service.state.calls().filter((call) => call.operation === 'upload')).toHaveLength(1);
     desk.engine.pause(batch.id);
-    await resumed;
-    expect(sim.state.calls().filter((call) => call.operation === 'upload')).toHaveLength(1);
-    expect(sim.state.violations()).toEqual([]);
+    await done(resumed);
+    expect(service.state.calls().filter((call) => call.operation === 'upload')).toHaveLength(1);
+    expect(service.state.violations()).toEqual([]);
     expect(readFileSync(join(data, 'service-holds.json'), 'utf8')).not.toMatch(/secret/i);
-  }, 20_000);
+  });
 });
 
 describe('blame where it belongs', () => {
@@ -287,12 +306,12 @@ describe('blame where it belongs', () => {
         );
       }
     });
-    const summary = await current.engine.send(batch.id);
+    const summary = await done(current.engine.send(batch.id));
     expect(summary.state).toBe('stopped');
     expect(current.store.get(batch.id)!.documents.filter((document) => document.send.error)).toEqual([]);
     // Once the token endpoint is well again, the batch finishes exactly once.
     sim!.faults.reset();
-    expect(await current.engine.send(batch.id)).toMatchObject({ prepared: 3 });
+    expect(await done(current.engine.send(batch.id))).toMatchObject({ prepared: 3 });
     expect(sim!.state.countByExternalReference()).toEqual({ 'REF-1': 1, 'REF-2': 1, 'REF-3': 1 });
   });
 
@@ -309,19 +328,19 @@ describe('blame where it belongs', () => {
         { kind: 'reject', pathPattern: path, status: 401, code: 'invalid_token' },
         { kind: 'reject', pathPattern: '^/oauth/token$', status: 400, code: 'invalid_request' },
       );
-      expect(await current.engine.send(batch.id)).toMatchObject({ state: 'stopped' });
+      expect(await done(current.engine.send(batch.id))).toMatchObject({ state: 'stopped' });
       const document = only(current, batch.id);
       expect(document.send.check).toBeUndefined();
       expect(document.send.error).toBeUndefined();
-      expect(await current.engine.send(batch.id)).toMatchObject({ prepared: 1, needsCheck: 0 });
+      expect(await done(current.engine.send(batch.id))).toMatchObject({ prepared: 1, needsCheck: 0 });
       expect(sim!.state.countByExternalReference()).toEqual({ 'REF-1': 1 });
     },
   );
 
   it('a corrected PDF imported after a refused creation is the one sent, not the old upload', async () => {
-    sim = await startSimulator({ seed: 5 });
+    sim = await startService({ seed: 5 });
     files = makeTempFolder('edge-stale-');
-    desk = await openTestDesk(sim, files.file('data'));
+    desk = await openVirtualDesk(sim, clock, files.file('data'));
     const pdf = files.file('contract.pdf');
     writeFileSync(pdf, await makePdfBytes('Contract v1 (wrong salary)'));
     const manifest = files.file('manifest.csv');
@@ -332,15 +351,15 @@ describe('blame where it belongs', () => {
     const batch = await desk.store.create('m', { defaultRecipients: [] }, manifest);
     await syncManifest(desk.store, desk.blobs, batch.id, (await checkManifestFile(manifest)).documents);
     sim.faults.enqueue({ kind: 'reject', pathPattern: CREATE, status: 422, code: 'invalid_signing_request' });
-    expect(await desk.engine.send(batch.id)).toMatchObject({ failed: 1 });
+    expect(await done(desk.engine.send(batch.id))).toMatchObject({ failed: 1 });
 
     writeFileSync(pdf, await makePdfBytes('Contract v2 (corrected salary)'));
     const v2 = createHash('sha256').update(readFileSync(pdf)).digest('hex');
     await syncManifest(desk.store, desk.blobs, batch.id, (await checkManifestFile(manifest)).documents);
     const document = only(desk, batch.id);
     expect(document.draft.pdf.sha256).toBe(v2);
-    await desk.engine.retry(batch.id, document.draft.id);
-    expect(await desk.engine.send(batch.id)).toMatchObject({ prepared: 1, failed: 0 });
+    await done(desk.engine.retry(batch.id, document.draft.id));
+    expect(await done(desk.engine.send(batch.id))).toMatchObject({ prepared: 1, failed: 0 });
     const [request] = sim.state.requests();
     const upload = sim.state.uploads().find((candidate) => candidate.uploadId === request!.uploadId)!;
     expect(upload.sha256).toBe(v2);
@@ -375,39 +394,39 @@ describe('markers and older data folders (held under attack)', () => {
   it.each(['create_attempt_started', 'participant_attempted'])(
     'the write of "%s" fails: the call never leaves, and the next send finishes exactly once',
     async (marker) => {
-      sim = await startSimulator({ seed: 3 });
+      sim = await startService({ seed: 3 });
       files = makeTempFolder('edge-marker-');
       const fs = new FailingWrite();
-      desk = await openTestDesk(sim, '/data', { fs });
+      desk = await openVirtualDesk(sim, clock, '/data', { fs });
       const batch = await makeBatch(desk, files, 1);
       fs.needle = marker;
-      const stopped = await desk.engine.send(batch.id);
+      const stopped = await done(desk.engine.send(batch.id));
       const operation = marker === 'participant_attempted' ? 'addParticipant' : 'createSigningRequest';
       expect(stopped.state).toBe('stopped');
       expect(sim.state.calls().filter((call) => call.operation === operation)).toEqual([]);
-      expect(await desk.engine.send(batch.id)).toMatchObject({ prepared: 1, needsCheck: 0 });
+      expect(await done(desk.engine.send(batch.id))).toMatchObject({ prepared: 1, needsCheck: 0 });
       expect(sim.state.countByExternalReference()).toEqual({ 'REF-1': 1 });
       expect(sim.state.requests()[0]!.participants).toHaveLength(2);
     },
   );
 
   it('a snapshot of the previous version (participant "attempted", a key without attempt facts) finishes exactly once', async () => {
-    sim = await startSimulator({ seed: 51 });
+    sim = await startService({ seed: 51 });
     files = makeTempFolder('edge-upgrade-');
     const data = files.file('data');
-    desk = await openTestDesk(sim, data);
+    desk = await openVirtualDesk(sim, clock, data);
     const batch = await makeBatch(desk, files, 1);
     const stop = desk.store.subscribe((_s, events) => {
       if (events.some((event) => event.type === 'request_created')) desk!.engine.pause(batch.id);
     });
-    await desk.engine.send(batch.id);
+    await done(desk.engine.send(batch.id));
     stop();
     const state = desk.store.get(batch.id)!;
-    await desk.close();
+    await done(desk.close());
     writePreviousVersionSnapshot(data, state);
-    desk = await openTestDesk(sim, data);
+    desk = await openVirtualDesk(sim, clock, data);
     expect(desk.store.loadReport.damaged).toEqual([]);
-    expect(await desk.engine.send(batch.id)).toMatchObject({ prepared: 1, needsCheck: 0, failed: 0 });
+    expect(await done(desk.engine.send(batch.id))).toMatchObject({ prepared: 1, needsCheck: 0, failed: 0 });
     expect(sim.state.countByExternalReference()).toEqual({ 'REF-1': 1 });
     expect(
       sim.state

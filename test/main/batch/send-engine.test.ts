@@ -1,26 +1,29 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isLocked, phaseOf } from '../../../main/batch/batch-state';
 import type { SendEngineEvent } from '../../../main/batch/send-engine';
 import { engineReasonText, type EngineReason } from '../../../main/batch/send-messages';
 import { createTranslator } from '../../../shared/i18n/translator';
 import type { Desk } from '../../../main/desk-core';
+import { VirtualClock } from '../../../main/time/virtual-clock';
 import { startSimulator, type Simulator } from '../../../simulator/simulator';
 import { makeBatch, observer, openTestDesk } from '../../support/batch-harness';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
+import { openVirtualDesk, startVirtualSimulator } from '../../support/virtual-world';
 
+/** The engine against the simulator, both on one virtual clock: its waits take no real time. */
 let sim: Simulator;
+let clock: VirtualClock;
 let files: TempFolder;
 let desk: Desk;
 
 beforeEach(async () => {
-  sim = await startSimulator({ seed: 11 });
+  ({ sim, clock } = await startVirtualSimulator({ seed: 11 }));
   files = makeTempFolder();
-  desk = await openTestDesk(sim, files.file('data'));
+  desk = await openVirtualDesk(sim, clock, files.file('data'));
 });
 afterEach(async () => {
-  await desk.close();
+  await clock.complete(desk.close());
   await sim.close();
   files.remove();
 });
@@ -56,7 +59,7 @@ describe('send engine', () => {
     const batch = await makeBatch(desk, files, 6);
     const events: SendEngineEvent[] = [];
     desk.engine.subscribe((event) => events.push(event));
-    const summary = await desk.engine.send(batch.id);
+    const summary = await clock.complete(desk.engine.send(batch.id));
     expect(summary).toMatchObject({ state: 'finished', prepared: 6, failed: 0 });
     expectExactlyOncePrepared(batch.id, 6);
 
@@ -83,7 +86,7 @@ describe('send engine', () => {
         sim.clock.advance(25 * 3_600_000);
       }
     });
-    const summary = await desk.engine.send(batch.id);
+    const summary = await clock.complete(desk.engine.send(batch.id));
     expect(summary.prepared).toBe(1);
     expect(expired).toBe(true);
     expect(sim.state.uploads()).toHaveLength(2);
@@ -91,6 +94,13 @@ describe('send engine', () => {
   });
 
   it('pauses while the service is unreachable, says why, and resumes by itself', async () => {
+    // Going offline is real (the simulator's listener stops, connections close): this test runs
+    // on real time, and waits only for the send's outcome.
+    await clock.complete(desk.close());
+    await sim.close();
+    sim = await startSimulator({ seed: 11 });
+    desk = await openTestDesk(sim, files.file('data'));
+    clock = new VirtualClock(); // nothing on it: the afterEach close runs as on real time
     const batch = await makeBatch(desk, files, 16);
     sim.faults.set({ latencyMs: 10 });
     const states: SendEngineEvent[] = [];
@@ -98,6 +108,7 @@ describe('send engine', () => {
     desk.engine.subscribe((event) => {
       if (event.type === 'engine-state') states.push(event);
       if (event.type === 'item-progress' && event.phase === 'prepared' && (prepared += 1) === 2) {
+        // An outage of a second and a half, as the service's own script (not a wait of the test).
         void sim.goOffline().then(() => setTimeout(() => void sim.goOnline(), 1_500));
       }
     });
@@ -118,11 +129,11 @@ describe('send engine', () => {
       if (event.type === 'item-progress' && event.phase === 'prepared' && (prepared += 1) === 3)
         desk.engine.pause(batch.id);
     });
-    const paused = await desk.engine.send(batch.id);
+    const paused = await clock.complete(desk.engine.send(batch.id));
     unsubscribe();
     expect(paused.state).toBe('paused');
     expect(paused.prepared).toBeLessThan(10);
-    const resumed = await desk.engine.send(batch.id);
+    const resumed = await clock.complete(desk.engine.send(batch.id));
     expect(resumed).toMatchObject({ state: 'finished', prepared: 10 });
     expectExactlyOncePrepared(batch.id, 10);
   });
@@ -132,10 +143,10 @@ describe('send engine', () => {
     const sending = desk.engine.send(batch.id);
     expect(desk.engine.isRunning(batch.id)).toBe(true);
     desk.engine.pause(batch.id);
-    expect((await sending).state).toBe('paused');
+    expect((await clock.complete(sending)).state).toBe('paused');
     expect(desk.engine.isRunning(batch.id)).toBe(false);
     expect(sim.state.uploads()).toHaveLength(0);
-    const resumed = await desk.engine.send(batch.id);
+    const resumed = await clock.complete(desk.engine.send(batch.id));
     expect(resumed).toMatchObject({ state: 'finished', prepared: 3 });
     expectExactlyOncePrepared(batch.id, 3);
   });
@@ -145,7 +156,7 @@ describe('send engine', () => {
     await desk.store.bindConnection(batch.id, { baseUrl: 'https://sign.example.com', clientId: 'desk' });
     const states: SendEngineEvent[] = [];
     desk.engine.subscribe((event) => void states.push(event));
-    const summary = await desk.engine.send(batch.id);
+    const summary = await clock.complete(desk.engine.send(batch.id));
     expect(summary.state).toBe('stopped');
     expect(summary.reason).toContain('https://sign.example.com');
     // The page words it in the person's language.
@@ -155,7 +166,7 @@ describe('send engine', () => {
     expect(sim.state.calls()).toHaveLength(0);
     // A batch not bound yet is bound by its first send, to this engine's connection.
     const other = await makeBatch(desk, files, 1);
-    expect((await desk.engine.send(other.id)).state).toBe('finished');
+    expect((await clock.complete(desk.engine.send(other.id))).state).toBe('finished');
     expect(desk.store.get(other.id)?.connection?.baseUrl).toBe(sim.baseUrl);
   });
 
@@ -171,18 +182,21 @@ describe('send engine', () => {
       }),
     );
     const sending = desk.engine.send(batch.id);
-    await closed;
+    await clock.complete(closed);
     expect(desk.engine.isRunning(batch.id)).toBe(false);
     let recordedAfterClose = 0;
     desk.store.subscribe(() => (recordedAfterClose += 1));
-    expect((await sending).state).toBe('paused');
+    expect((await clock.complete(sending)).state).toBe('paused');
     // A closed engine starts nothing, even when asked.
-    expect((await desk.engine.send(batch.id)).state).toBe('paused');
-    await sleep(500);
+    expect((await clock.complete(desk.engine.send(batch.id))).state).toBe('paused');
+    await clock.advance(5_000);
     expect(recordedAfterClose).toBe(0);
-    await desk.close();
-    desk = await openTestDesk(sim, files.file('data'));
-    expect(await desk.engine.send(batch.id)).toMatchObject({ state: 'finished', prepared: 10 });
+    await clock.complete(desk.close());
+    desk = await openVirtualDesk(sim, clock, files.file('data'));
+    expect(await clock.complete(desk.engine.send(batch.id))).toMatchObject({
+      state: 'finished',
+      prepared: 10,
+    });
     expectExactlyOncePrepared(batch.id, 10);
   });
 
@@ -199,7 +213,7 @@ describe('send engine', () => {
     writeFileSync(blobPath, tampered);
     const failures: SendEngineEvent[] = [];
     desk.engine.subscribe((event) => event.type === 'item-failed' && failures.push(event));
-    const summary = await desk.engine.send(batch.id);
+    const summary = await clock.complete(desk.engine.send(batch.id));
     expect(summary).toMatchObject({ state: 'finished', prepared: 1, failed: 1 });
     expect(failures[0]).toMatchObject({
       externalReference: 'REF-1',
@@ -212,8 +226,8 @@ describe('send engine', () => {
     expect(sim.state.countByExternalReference()['REF-1']).toBeUndefined();
 
     writeFileSync(blobPath, original);
-    await desk.engine.retry(batch.id, victim.draft.id);
-    const retried = await desk.engine.send(batch.id);
+    await clock.complete(desk.engine.retry(batch.id, victim.draft.id));
+    const retried = await clock.complete(desk.engine.send(batch.id));
     expect(retried).toMatchObject({ prepared: 2, failed: 0 });
     expectExactlyOncePrepared(batch.id, 2);
   });
@@ -224,7 +238,7 @@ describe('send engine', () => {
     if (!first || !second) throw new Error('no documents');
     rmSync(desk.blobs.pathOf(first.draft.pdf.sha256));
     writeFileSync(desk.blobs.pathOf(second.draft.pdf.sha256), '%PDF-1.7\nshorter');
-    const summary = await desk.engine.send(batch.id);
+    const summary = await clock.complete(desk.engine.send(batch.id));
     expect(summary).toMatchObject({ state: 'finished', prepared: 0, failed: 2 });
     const errors = desk.store.get(batch.id)?.documents.map((document) => document.send.error?.code);
     expect(errors).toEqual(['local_copy_missing', 'local_file_changed']);
@@ -235,7 +249,7 @@ describe('send engine', () => {
     sim.addClient({ clientId: 'demo-desk', clientSecret: 'rotated-secret', scopes: ['signing.read'] });
     const states: SendEngineEvent[] = [];
     desk.engine.subscribe((event) => void states.push(event));
-    const summary = await desk.engine.send(batch.id);
+    const summary = await clock.complete(desk.engine.send(batch.id));
     expect(summary.state).toBe('stopped');
     expect(summary.reason).toContain('rejected the connection credentials');
     const { t } = createTranslator('de');
@@ -252,7 +266,7 @@ describe('send engine', () => {
       status: 422,
       code: 'invalid_signing_request',
     });
-    const summary = await desk.engine.send(batch.id);
+    const summary = await clock.complete(desk.engine.send(batch.id));
     expect(summary).toMatchObject({ state: 'finished', prepared: 1, failed: 1 });
     const failed = desk.store.get(batch.id)?.documents.find((document) => phaseOf(document) === 'failed');
     if (!failed) throw new Error('no failed document');
@@ -266,8 +280,8 @@ describe('send engine', () => {
     expect(failed.send.create).toBeUndefined();
     expect(failed.send.upload).toBeDefined();
 
-    await desk.engine.retry(batch.id, failed.draft.id);
-    const retried = await desk.engine.send(batch.id);
+    await clock.complete(desk.engine.retry(batch.id, failed.draft.id));
+    const retried = await clock.complete(desk.engine.send(batch.id));
     expect(retried).toMatchObject({ prepared: 2, failed: 0 });
     expectExactlyOncePrepared(batch.id, 2);
     expect(sim.state.uploads()).toHaveLength(2);
@@ -279,14 +293,14 @@ describe('send engine', () => {
     const unsubscribe = desk.engine.subscribe((event) => {
       if (event.type === 'item-progress' && event.phase === 'creating') desk.engine.pause(batch.id);
     });
-    expect((await desk.engine.send(batch.id)).state).toBe('paused');
+    expect((await clock.complete(desk.engine.send(batch.id))).state).toBe('paused');
     unsubscribe();
     const [document] = desk.store.get(batch.id)?.documents ?? [];
     expect(document?.send.create?.body.locale).toBe('fr-FR');
     await desk.store.record(batch.id, [
       { type: 'defaults_changed', defaults: { ...batch.defaults, locale: 'de-DE' } },
     ]);
-    const resumed = await desk.engine.send(batch.id);
+    const resumed = await clock.complete(desk.engine.send(batch.id));
     expect(resumed).toMatchObject({ state: 'finished', prepared: 1 });
     expectExactlyOncePrepared(batch.id, 1);
     // Same key, same body: no "key reused with another body" at the service.
@@ -297,7 +311,7 @@ describe('send engine', () => {
   it('records a participant the service already had after a lost answer as such, and adds it once', async () => {
     const batch = await makeBatch(desk, files, 1);
     sim.faults.enqueue({ kind: 'dropAfter', pathPattern: '/participants$' });
-    const summary = await desk.engine.send(batch.id);
+    const summary = await clock.complete(desk.engine.send(batch.id));
     expect(summary).toMatchObject({ state: 'finished', prepared: 1 });
     expectExactlyOncePrepared(batch.id, 1);
     expect(desk.store.get(batch.id)?.documents[0]?.send.participants[0]?.done).toBe('already_there');
@@ -327,9 +341,9 @@ describe('send engine', () => {
       if (event.type === 'item-progress' && event.phase === 'adding_participants' && (added += 1) === 4)
         desk.engine.pause(batch.id);
     });
-    await desk.engine.send(batch.id);
+    await clock.complete(desk.engine.send(batch.id));
     unsubscribe();
-    const resumed = await desk.engine.send(batch.id);
+    const resumed = await clock.complete(desk.engine.send(batch.id));
     expect(resumed).toMatchObject({ state: 'finished', prepared: 3 });
     expectExactlyOncePrepared(batch.id, 3);
     for (const document of desk.store.get(batch.id)?.documents ?? []) {
@@ -345,7 +359,7 @@ describe('send engine', () => {
     await desk.store.record(batch.id, [
       { type: 'document_edited', document: { ...first.draft, recipients: [] } },
     ]);
-    const summary = await desk.engine.send(batch.id);
+    const summary = await clock.complete(desk.engine.send(batch.id));
     expect(summary.prepared).toBe(1);
     expect(phaseOf(desk.store.get(batch.id)!.documents[0]!)).toBe('draft');
   });
