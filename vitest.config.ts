@@ -11,9 +11,11 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
  *   entry), the data folder's lock between processes, crash and power-cut suites. Real time.
  * - browser: journeys in real Chromium through the browser host, and the real-Electron journey.
  *
- * `npm run test:quick` runs unit and integration; `npm test` runs all four, one group after the
- * other, each with the workers that fit two cores: the integration and system suites mostly
- * wait on loopback and child processes, the browser's journeys keep both cores busy.
+ * `npm run test:quick` runs unit and integration; `npm test` runs all four in two groups, one
+ * after the other: unit and integration together (3 workers: they run on virtual time and mostly
+ * wait on loopback and disk), then system and browser together (4 workers: the system suites
+ * mostly wait on child processes and a shaped line while the journeys keep the cores busy).
+ * Vitest runs projects of one `sequence.groupOrder` side by side; they must share a worker count.
  */
 
 /** Pure rules under test/main: no simulator, no files, no keychain. */
@@ -99,16 +101,16 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: 'forks',
     projects: [
-      layer('unit', UNIT, [], 0, 2),
+      layer('unit', UNIT, [], 0, 3),
       layer(
         'integration',
         ['test/main/**/*.test.ts', 'test/simulator/**/*.test.ts', 'test/model/**/*.test.ts'],
         [...PURE_MAIN, 'test/main/time/**', ...SYSTEM, ...BROWSER],
-        1,
+        0,
         3,
       ),
-      layer('system', SYSTEM, PURE_MAIN, 2, 3),
-      layer('browser', BROWSER, [], 3, 2),
+      layer('system', SYSTEM, PURE_MAIN, 1, 4),
+      layer('browser', BROWSER, [], 1, 4),
     ],
   },
 });
