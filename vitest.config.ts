@@ -12,7 +12,7 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
  * - browser: journeys in real Chromium through the browser host, and the real-Electron journey.
  *
  * `npm run test:quick` runs unit and integration; `npm test` runs all four in two groups, one
- * after the other: unit and integration together (3 workers: they run on virtual time and mostly
+ * after the other: unit and integration together (4 workers: they run on virtual time and mostly
  * wait on loopback and disk), then system and browser together (4 workers: the system suites
  * mostly wait on child processes and a shaped line while the journeys keep the cores busy).
  * Vitest runs projects of one `sequence.groupOrder` side by side; they must share a worker count.
@@ -101,13 +101,13 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: 'forks',
     projects: [
-      layer('unit', UNIT, [], 0, 3),
+      layer('unit', UNIT, [], 0, 4),
       layer(
         'integration',
         ['test/main/**/*.test.ts', 'test/simulator/**/*.test.ts', 'test/model/**/*.test.ts'],
         [...PURE_MAIN, 'test/main/time/**', ...SYSTEM, ...BROWSER],
         0,
-        3,
+        4,
       ),
       layer('system', SYSTEM, PURE_MAIN, 1, 4),
       layer('browser', BROWSER, [], 1, 4),
