@@ -64,22 +64,31 @@ export function createChromiumCeremonyOpener(options: ChromiumCeremonyOpenerOpti
       let followed!: () => void;
       const linkFollowed = new Promise<'opened'>((resolve) => (followed = () => resolve('opened')));
       const target = currentWidgetUrl(request, now);
-      const window = await openAppWindow({
-        url: options.handoff(() => {
-          followed();
-          return target();
-        }),
-        label: 'ceremony',
-        logger: options.logger,
-        ...(options.executable ? { executable: options.executable } : {}),
-      });
+      // A starting browser is real work a virtual clock cannot see (a child process): marked,
+      // so a test's clock does not jump to the grace while the browser is still starting.
+      const starting = clock.busy();
       let cancelGrace = (): void => undefined;
-      const outcome = await Promise.race([
-        linkFollowed,
-        window.exited,
-        new Promise<'opened'>((resolve) => (cancelGrace = clock.timer(graceMs, () => resolve('opened')))),
-      ]);
-      cancelGrace();
+      let outcome: 'opened' | { readonly code: number | null };
+      let window: AppWindow;
+      try {
+        window = await openAppWindow({
+          url: options.handoff(() => {
+            followed();
+            return target();
+          }),
+          label: 'ceremony',
+          logger: options.logger,
+          ...(options.executable ? { executable: options.executable } : {}),
+        });
+        outcome = await Promise.race([
+          linkFollowed,
+          window.exited,
+          new Promise<'opened'>((resolve) => (cancelGrace = clock.timer(graceMs, () => resolve('opened')))),
+        ]);
+      } finally {
+        starting();
+        cancelGrace();
+      }
       if (outcome !== 'opened') {
         options.logger.log('warn', 'ceremony.window_failed', { code: outcome.code });
         throw new CeremonyWindowFailure(

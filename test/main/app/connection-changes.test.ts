@@ -69,7 +69,7 @@ beforeEach(async () => {
     ...memory,
     readSecret: async (name) => {
       const ms = keychainDelayMs.get(name);
-      if (ms) await clock.sleep(ms);
+      if (ms) await clock.callWaits(ms); // held on the clock, as a far end holds a call
       return memory.readSecret(name);
     },
   };
