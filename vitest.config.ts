@@ -40,7 +40,6 @@ const UNIT_IN_MAIN = [
   'test/main/shell/security.test.ts',
   'test/main/tracking/due-queue.test.ts',
   'test/main/tracking/poller-reorder.test.ts',
-  'test/main/time/**/*.test.ts',
 ];
 
 const UNIT = [
@@ -76,9 +75,6 @@ const BROWSER = [
   'test/main/browser-host/host-connection-banner.test.ts',
 ];
 
-/** These pure rules of test/main are units, whatever their folder says. */
-const PURE_MAIN = UNIT_IN_MAIN.filter((pattern) => !pattern.includes('*'));
-
 function layer(
   name: string,
   include: string[],
@@ -105,11 +101,11 @@ export default defineConfig({
       layer(
         'integration',
         ['test/main/**/*.test.ts', 'test/simulator/**/*.test.ts', 'test/model/**/*.test.ts'],
-        [...PURE_MAIN, 'test/main/time/**', ...SYSTEM, ...BROWSER],
+        [...UNIT_IN_MAIN, ...SYSTEM, ...BROWSER],
         0,
         4,
       ),
-      layer('system', SYSTEM, PURE_MAIN, 1, 4),
+      layer('system', SYSTEM, UNIT_IN_MAIN, 1, 4),
       layer('browser', BROWSER, [], 1, 4),
     ],
   },

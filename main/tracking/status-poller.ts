@@ -99,7 +99,13 @@ function trackedOf(batchId: string, document: DocumentState): Tracked | undefine
 export class StatusPoller {
   readonly #options: StatusPollerOptions;
   readonly #schedule: PollSchedule;
+  /** Wall-clock time: what a read is stamped with, and how old a request is (its times are wall times). */
   readonly #now: () => number;
+  /**
+   * Monotonic time: when each read is due, the budget, waits and attention. A computer's clock set
+   * back an hour must not stop every read for that hour, nor one set forward read everything at once.
+   */
+  readonly #tick: () => number;
   readonly #sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly #random: () => number;
   readonly #logger: Logger;
@@ -122,10 +128,11 @@ export class StatusPoller {
     this.#schedule = options.schedule ?? DEFAULT_POLL_SCHEDULE;
     const clock = options.clock ?? systemClock;
     this.#now = () => clock.now();
+    this.#tick = () => clock.monotonic();
     this.#sleep = (ms, signal) => clock.sleep(ms, signal);
     this.#random = options.random ?? Math.random;
     this.#logger = options.logger ?? silentLogger;
-    this.#budget = new ReadBudget(options.readsPerMinute ?? 60, options.burst ?? 1, this.#now);
+    this.#budget = new ReadBudget(options.readsPerMinute ?? 60, options.burst ?? 1, this.#tick);
   }
 
   /** Reads performed since start (for benchmarks and the status line). */
@@ -160,7 +167,7 @@ export class StatusPoller {
   watch(batchId: string, documentId: string): void {
     const key = `${batchId}/${documentId}`;
     this.#attentionUntil.set(key, Number.POSITIVE_INFINITY);
-    this.#due.set(key, this.#now());
+    this.#due.set(key, this.#tick());
     this.#wake?.();
   }
 
@@ -170,8 +177,8 @@ export class StatusPoller {
    */
   unwatch(batchId: string, documentId: string, graceMs = this.#schedule.attentionGraceMs): void {
     const key = `${batchId}/${documentId}`;
-    this.#attentionUntil.set(key, this.#now() + graceMs);
-    this.#due.set(key, this.#now());
+    this.#attentionUntil.set(key, this.#tick() + graceMs);
+    this.#due.set(key, this.#tick());
     this.#wake?.();
   }
 
@@ -180,7 +187,7 @@ export class StatusPoller {
    * spacing of each request. Returns how many requests will be read.
    */
   refreshNow(batchId?: string): number {
-    const now = this.#now();
+    const now = this.#tick();
     let due = 0;
     this.#refreshTracked();
     for (const tracked of this.#trackedByKey.values()) {
@@ -300,14 +307,17 @@ export class StatusPoller {
   }
 
   #hasAttention(key: string): boolean {
-    return (this.#attentionUntil.get(key) ?? 0) > this.#now();
+    return (this.#attentionUntil.get(key) ?? 0) > this.#tick();
   }
 
   /** When a request is first due after it appears; requests never read are spread over the first interval, not all at once. */
   #firstDue(tracked: Tracked): number {
     const lastRead = tracked.last ? Date.parse(tracked.last.readAt) : tracked.since;
     const interval = this.#intervalAfter(tracked, tracked.last, lastRead);
-    return Math.max(lastRead + interval, this.#now() + this.#random() * Math.min(interval, 10_000));
+    // Its next read by the wall clock (the last read's time is a wall time), as a delay from now:
+    // never more than one interval away, even when the clock was set back since that read.
+    const untilNextRead = Math.min(lastRead + interval - this.#now(), interval);
+    return this.#tick() + Math.max(untilNextRead, this.#random() * Math.min(interval, 10_000));
   }
 
   /**
@@ -347,7 +357,7 @@ export class StatusPoller {
   async #loop(signal: AbortSignal): Promise<void> {
     this.#emit({ type: 'poller-state', state: 'tracking' });
     while (!signal.aborted) {
-      const now = this.#now();
+      const now = this.#tick();
       let waitMs: number;
       if (this.#pausedUntil > now) {
         waitMs = this.#pausedUntil - now;
@@ -367,7 +377,7 @@ export class StatusPoller {
                 batchId: next.batchId,
                 error: error instanceof Error ? error.message : String(error),
               });
-              this.#due.set(next.key, this.#now() + NOT_STORED_RETRY_MS);
+              this.#due.set(next.key, this.#tick() + NOT_STORED_RETRY_MS);
             }
             continue;
           }
@@ -400,6 +410,7 @@ export class StatusPoller {
       return; // Stopped while reading.
     }
     const now = this.#now();
+    const tick = this.#tick();
     const checked = () =>
       this.#emit({
         type: 'checked',
@@ -412,7 +423,7 @@ export class StatusPoller {
     const reschedule = (
       status: TrackedStatus | undefined = tracked.last,
       statusSince = Number.isFinite(lastFirstRead) ? lastFirstRead : now,
-    ) => this.#due.set(key, now + this.#intervalAfter(tracked, status, statusSince));
+    ) => this.#due.set(key, tick + this.#intervalAfter(tracked, status, statusSince));
     if (!result.ok) {
       const failure = result.error;
       // Gone only when the service itself says so: a gateway's 404 (no service error body) is passing.
@@ -441,7 +452,7 @@ export class StatusPoller {
               this.#random,
             ),
         );
-        this.#pausedUntil = now + delay;
+        this.#pausedUntil = tick + delay;
         this.#logger.log('warn', 'poll.waiting', { code: failure.code, delayMs: delay });
         this.#emit({ type: 'poller-state', state: 'waiting', reason: failure.message });
         return;

@@ -1,11 +1,8 @@
 /**
- * Attack: the status poller schedules its reads, its read budget and its waits after a 429/503
- * on the wall clock (`clock.now()`), not on monotonic time. A computer's clock set back by an
- * hour (NTP, a laptop's wrong time corrected) then stops every status read for that hour.
- * The converted poller tests move the wall clock and monotonic time together, so none sees it.
- *
- * Marked `it.fails` until the poller keeps its due times, budget and waits on `clock.monotonic()`
- * (request ages stay on the wall clock): then this turns red, and `.fails` goes.
+ * Found by an attack: the status poller scheduled its reads, its read budget and its waits after
+ * a 429/503 on the wall clock, so a computer's clock set back by an hour (NTP, a laptop's wrong
+ * time corrected) stopped every status read for that hour. It now schedules on monotonic time
+ * (request ages stay on the wall clock); this test failed before.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { Desk } from '../../../main/desk-core';
@@ -45,7 +42,7 @@ function reads(): number {
   return sim.state.calls().filter((call) => call.operation === 'readSigningRequest').length;
 }
 
-it.fails('keeps reading statuses after the computer’s clock is set back an hour', async () => {
+it('keeps reading statuses after the computer’s clock is set back an hour', async () => {
   const batch = await makeBatch(desk, files, 3);
   await clock.complete(desk.engine.send(batch.id));
   poller = new StatusPoller({
