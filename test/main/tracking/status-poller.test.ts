@@ -10,6 +10,7 @@ import {
 import type { PollSchedule } from '../../../main/tracking/poll-schedule';
 import { nextInterval, DEFAULT_POLL_SCHEDULE } from '../../../main/tracking/poll-schedule';
 import { ReadBudget } from '../../../main/tracking/read-budget';
+import { createJsonLogger } from '../../../main/log';
 import type { Simulator } from '../../../simulator/simulator';
 import type { VirtualClock } from '../../../main/time/virtual-clock';
 import { batchOfPdfs, makeBatch } from '../../support/batch-harness';
@@ -237,7 +238,8 @@ describe('status poller', () => {
     sim.faults.enqueue({ kind: '503', retryAfterSeconds: 1, pathPattern: '^/api/v1/signing-requests/' });
     const started = clock.monotonic();
     // No jitter: the wait after a 503 is its floor, 5 s.
-    const events = startPoller({ random: () => 0 });
+    const logged: string[] = [];
+    const events = startPoller({ random: () => 0, logger: createJsonLogger((line) => logged.push(line)) });
     await until(events, (event) => event.type === 'poller-state' && event.state === 'waiting');
     const waiting = events.find((event) => event.type === 'poller-state' && event.state === 'waiting');
     expect(waiting).toMatchObject({ reason: expect.stringContaining('temporarily unavailable') });
@@ -249,7 +251,12 @@ describe('status poller', () => {
       (event) =>
         event.type === 'poller-state' && event.state === 'tracking' && events.indexOf(event) > waitingAt,
     );
-    // The poller's own floor after a 503 (5 s) is longer than the Retry-After (1 s).
+    // The poller's own floor after a 503 (5 s) is longer than the Retry-After (1 s). The next
+    // read, of the same request, also waits its read spacing (5.05 s), which would hide a shorter
+    // floor: the wait the poller chose is read from its log.
+    expect(logged.map((line) => JSON.parse(line) as Record<string, unknown>)).toContainEqual(
+      expect.objectContaining({ event: 'poll.waiting', delayMs: 5_000 }),
+    );
     expect(clock.monotonic() - started).toBeGreaterThanOrEqual(5_000);
     const reads = sim.state.calls().filter((call) => call.operation === 'readSigningRequest');
     expect(Date.parse(reads[1]!.at) - Date.parse(reads[0]!.at)).toBeGreaterThanOrEqual(5_000);
