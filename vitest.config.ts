@@ -33,6 +33,7 @@ const UNIT_IN_MAIN = [
   'test/main/batch/upload-progress.test.ts',
   'test/main/cli/cli-args.test.ts',
   'test/main/cli/engine-narrator.test.ts',
+  'test/main/credentials/keychain-watch.test.ts',
   'test/main/report/report-csv.test.ts',
   'test/main/report/report-file-name.test.ts',
   'test/main/shell/ipc-bridge.test.ts',

@@ -25,7 +25,7 @@ export interface ChromiumCeremonyOpenerOptions {
 }
 
 /** A window still starting after this long is left to open in its own time. */
-const OPEN_GRACE_MS = 5_000;
+export const OPEN_GRACE_MS = 5_000;
 
 function displayPresent(): boolean {
   return process.platform !== 'linux' || Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);

@@ -1,9 +1,12 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { VirtualClock } from '../../../main/time/virtual-clock';
 import { dirname } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CeremonyRequest } from '../../../main/app/ports';
-import { createChromiumCeremonyOpener } from '../../../main/browser-host/chromium-ceremony-opener';
+import {
+  createChromiumCeremonyOpener,
+  OPEN_GRACE_MS,
+} from '../../../main/browser-host/chromium-ceremony-opener';
 import { startBrowserHost, type BrowserHost } from '../../../main/browser-host/host-server';
 import type { WidgetSessionHandle } from '../../../main/client/service-client';
 import type { Result } from '../../../main/client/service-failure';
@@ -251,6 +254,38 @@ describe('a ceremony window that cannot open says why', () => {
     chmodSync(executable, 0o700);
     return executable;
   }
+
+  it('a browser that starts but never follows its link counts as open once the grace has passed, not before', async () => {
+    fakeCount += 1;
+    const executable = testHost.folder.file(`silent-browser-${fakeCount}`);
+    // Starts, opens nothing, never exits by itself.
+    writeFileSync(executable, '#!/bin/sh\nexec sleep 600\n');
+    chmodSync(executable, 0o700);
+    const clock = new VirtualClock({ startAt: Date.now() });
+    const opener = createChromiumCeremonyOpener({
+      handoff: host.handoff,
+      logger: silentLogger,
+      executable,
+      hasDisplay: () => true,
+      clock,
+    });
+    const request = ceremonyRequest(session('http://127.0.0.1:9/widget/X', Date.now() + 600_000), noRenewal);
+    let opened = false;
+    const opening = opener.open(request).then(() => (opened = true));
+    try {
+      // The grace starts once the window's process is running.
+      await vi.waitFor(() => expect(clock.pendingTimers).toBeGreaterThan(0), { timeout: 10_000 });
+      // The window's process is starting (real work the clock waits for): time passes over it on purpose.
+      await clock.advanceWhileCallsHang(OPEN_GRACE_MS - 1);
+      expect(opened).toBe(false);
+      await clock.advanceWhileCallsHang(1);
+      await opening;
+      expect(opened).toBe(true);
+    } finally {
+      await opening.catch(() => undefined);
+      await opener.closeAll();
+    }
+  });
 
   it('a browser that stops at once: open fails with its exit code, and the window is not said to be closed', async () => {
     const opener = createChromiumCeremonyOpener({
