@@ -215,7 +215,7 @@ export class ServiceClient {
   readonly #transport: HttpTransport;
   readonly #runner: CallRunner;
   readonly #tokens: TokenManager;
-  readonly #now: () => number;
+  readonly #clock: Clock;
   readonly #callTimeoutMs: number;
   readonly #uploadStallMs: number;
   readonly #takenAtOnce: number;
@@ -225,13 +225,13 @@ export class ServiceClient {
   constructor(options: ServiceClientOptions) {
     this.address = { baseUrl: options.baseUrl, clientId: options.clientId };
     const clock = options.clock ?? systemClock;
-    this.#now = () => clock.now();
+    this.#clock = clock;
     this.#transport = new HttpTransport(clock);
     this.#callTimeoutMs = options.callTimeoutMs ?? 30_000;
     this.#uploadStallMs = options.uploadStallMs ?? UPLOAD_STALL_MS;
     this.#takenAtOnce = options.uploadTakenAtOnceBytes ?? TAKEN_AT_ONCE_BYTES;
     const gate = new OperationGate(clock);
-    const startedAt = this.#now();
+    const startedAt = this.#clock.now();
     for (const [operation, untilEpochMs] of Object.entries(options.initialHolds ?? {})) {
       // Which answer asked for the hold is not kept; either way the app waits as it was asked.
       if (isOperationName(operation) && untilEpochMs !== undefined)
@@ -246,7 +246,7 @@ export class ServiceClient {
       random: options.random ?? Math.random,
       clock,
       gate,
-      onHold: onHold ? (operation, heldMs) => onHold(operation, this.#now() + heldMs) : undefined,
+      onHold: onHold ? (operation, heldMs) => onHold(operation, this.#clock.now() + heldMs) : undefined,
       spacing: new ReadSpacing(undefined, clock),
     });
     this.#tokens = new TokenManager(
@@ -256,7 +256,7 @@ export class ServiceClient {
         clientId: options.clientId,
         clientSecret: options.clientSecret,
       },
-      this.#now,
+      () => clock.now(),
       { random: options.random ?? Math.random },
     );
   }
@@ -445,7 +445,7 @@ export class ServiceClient {
     requestId: string,
     options: CallOptions = {},
   ): Promise<Result<WidgetSessionHandle>> {
-    const requestedAt = this.#now();
+    const requestedAt = this.#clock.now();
     const answer = await this.#runner.run({
       operation: 'createWidgetSession',
       method: 'POST',

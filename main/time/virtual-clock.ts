@@ -145,12 +145,6 @@ export class VirtualClock implements Clock {
     return this.#queue.length;
   }
 
-  /** The virtual delay until the next timer, or undefined when none waits. */
-  get nextTimerInMs(): number | undefined {
-    const next = this.#queue[0];
-    return next === undefined ? undefined : next.at - this.#elapsed;
-  }
-
   /**
    * Moves time forward by `ms`, running every timer that falls due, in order, each once the real
    * work the earlier ones started has finished (calls on the wire answered, files written).
@@ -179,11 +173,7 @@ export class VirtualClock implements Clock {
           );
         continue;
       }
-      const next = this.#queue[0];
-      if (next === undefined || next.at > target) break;
-      this.#queue.shift();
-      this.#elapsed = Math.max(this.#elapsed, next.at);
-      next.run();
+      if (!this.#runNextDue(target)) break;
     }
     this.#elapsed = Math.max(this.#elapsed, target);
     await this.#settle(waitForCalls);
@@ -202,15 +192,13 @@ export class VirtualClock implements Clock {
     for (;;) {
       await this.#settle(true);
       if (await check()) return;
-      const next = this.#queue[0];
-      if (this.#callsOnWire === 0 && next !== undefined && next.at <= limit) {
-        this.#queue.shift();
-        this.#elapsed = Math.max(this.#elapsed, next.at);
-        next.run();
-        stillSince = performance.now();
-        continue;
+      if (this.#callsOnWire === 0) {
+        if (this.#runNextDue(limit)) {
+          stillSince = performance.now();
+          continue;
+        }
+        if (this.#elapsed >= limit) break;
       }
-      if (this.#callsOnWire === 0 && (next === undefined || next.at > limit) && this.#elapsed >= limit) break;
       if (performance.now() - stillSince > realLimitMs) break;
       // Something real is under way (a call, a child process, a timer not on this clock): wait for it.
       await realDelay(1);
@@ -263,6 +251,16 @@ export class VirtualClock implements Clock {
       if (!quiet && performance.now() - started > 5) await realDelay(1);
       if (performance.now() - started > 2_000) return;
     }
+  }
+
+  /** Moves time to the next timer and runs it, when one falls due by `limit`; says whether one did. */
+  #runNextDue(limit: number): boolean {
+    const next = this.#queue[0];
+    if (next === undefined || next.at > limit) return false;
+    this.#queue.shift();
+    this.#elapsed = Math.max(this.#elapsed, next.at);
+    next.run();
+    return true;
   }
 
   #insert(entry: Pending): void {

@@ -244,7 +244,7 @@ describe('ceremonies in Chromium app windows', () => {
 
 describe('a ceremony window that cannot open says why', () => {
   /** A clock nobody moves: a grace on it never ends. */
-  const stillClock = new VirtualClock({ startAt: Date.now() });
+  const stillClock = new VirtualClock();
 
   /** A browser that exits at once with `code`, before it opens anything. */
   function failingBrowser(code: number): string {
@@ -261,7 +261,7 @@ describe('a ceremony window that cannot open says why', () => {
     // Starts, opens nothing, never exits by itself.
     writeFileSync(executable, '#!/bin/sh\nexec sleep 600\n');
     chmodSync(executable, 0o700);
-    const clock = new VirtualClock({ startAt: Date.now() });
+    const clock = new VirtualClock();
     const opener = createChromiumCeremonyOpener({
       handoff: host.handoff,
       logger: silentLogger,
@@ -269,7 +269,7 @@ describe('a ceremony window that cannot open says why', () => {
       hasDisplay: () => true,
       clock,
     });
-    const request = ceremonyRequest(session('http://127.0.0.1:9/widget/X', Date.now() + 600_000), noRenewal);
+    const request = ceremonyRequest(session('http://127.0.0.1:9/widget/X', clock.now() + 600_000), noRenewal);
     let opened = false;
     const opening = opener.open(request).then(() => (opened = true));
     try {
@@ -296,7 +296,10 @@ describe('a ceremony window that cannot open says why', () => {
       // Time stands still: the failure is seen before any of the open grace has passed.
       clock: stillClock,
     });
-    const request = ceremonyRequest(session('http://127.0.0.1:9/widget/X', Date.now() + 600_000), noRenewal);
+    const request = ceremonyRequest(
+      session('http://127.0.0.1:9/widget/X', stillClock.now() + 600_000),
+      noRenewal,
+    );
     await expect(opener.open(request)).rejects.toMatchObject({
       code: 'ceremony_window_failed',
       problem: { kind: 'exited', code: 1 },
@@ -317,7 +320,7 @@ describe('a ceremony window that cannot open says why', () => {
         clock: stillClock,
       });
       const request = ceremonyRequest(
-        session('http://127.0.0.1:9/widget/X', Date.now() + 600_000),
+        session('http://127.0.0.1:9/widget/X', stillClock.now() + 600_000),
         noRenewal,
       );
       // Time stands still: the failure is seen before any of the open grace has passed.
