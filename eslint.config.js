@@ -3,6 +3,7 @@ import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { layersPlugin } from './scripts/lint/layers.js';
 
 /** Every Node built-in module, from Node itself (`fs`, `timers`, `perf_hooks`…), without `node:`. */
 const NODE_BUILTINS = builtinModules.filter((name) => !name.startsWith('_'));
@@ -61,6 +62,12 @@ export default tseslint.config(
       eqeqeq: 'error',
       'no-console': 'off',
     },
+  },
+  {
+    // Layers inside main/ and shared/ (scripts/lint/layers.js holds the table).
+    files: ['main/**/*.ts', 'shared/**/*.ts'],
+    plugins: { layers: layersPlugin },
+    rules: { 'layers/ordered': 'error' },
   },
   {
     files: ['main/**/*.ts'],

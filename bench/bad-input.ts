@@ -14,7 +14,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkManifestFile, MAX_MANIFEST_ROWS } from '../main/batch/manifest';
+import { checkManifestFile, MAX_MANIFEST_ROWS } from '../main/manifest/manifest';
 import {
   TABLE_TARGET_MS,
   TARGETS,

@@ -7,7 +7,7 @@
  * what the app writes, compacted by the app's own policy while the year is written, one record
  * per step of a document as the engine and the poller make them. Driving the real engine
  * against the simulator for 50,000 documents would take an hour here; the events it records are
- * few and known (main/batch/batch-events.ts), so they are written directly. Its PDFs are small
+ * few and known (main/domain/batch-events.ts), so they are written directly. Its PDFs are small
  * real PDFs, one per document. 44 batches are finished (signed, gone at the service, a few
  * failed), 4 were sent these last weeks (many still waiting for signatures), 2 are drafts.
  * Generating takes a minute or so and is not measured.
@@ -32,7 +32,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { classOf } from '../main/batch/document-class';
+import { classOf } from '../main/domain/document-class';
 import { BatchStore } from '../main/store/batch-store';
 import { makeTempFolder } from '../test/support/pdf-files';
 import { bundleChild, runChild } from './support/child-runner';

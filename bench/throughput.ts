@@ -12,9 +12,9 @@
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import type { BatchEvent } from '../main/batch/batch-events';
-import { openDesk, type Desk } from '../main/desk-core';
-import { Secret } from '../main/secret';
+import type { BatchEvent } from '../main/domain/batch-events';
+import { openDesk, type Desk } from '../main/app/desk-core';
+import { Secret } from '../main/base/secret';
 import { makeTempFolder, type TempFolder } from '../test/support/pdf-files';
 import { prepareBatch, type BenchDocument } from './support/batch-setup';
 import { CountingFileSystem } from './support/counting-fs';

@@ -1,6 +1,6 @@
-import { addPdfDocuments } from '../../main/batch/batch-preparation';
-import type { BatchState } from '../../main/batch/batch-state';
-import type { Desk } from '../../main/desk-core';
+import { addPdfDocuments } from '../../main/engine/batch-preparation';
+import type { BatchState } from '../../main/domain/batch-state';
+import type { Desk } from '../../main/app/desk-core';
 import type { Participant } from '../../shared/service/wire';
 
 /** One document to prepare: its PDF and its participants. */

@@ -2,8 +2,8 @@
  * The child's side of a benchmark child process: reads its job, hands back its result. Kept
  * apart from the parent's side so a bundled child carries neither esbuild nor test code.
  */
-import { openDesk, type Desk } from '../../main/desk-core';
-import { Secret } from '../../main/secret';
+import { openDesk, type Desk } from '../../main/app/desk-core';
+import { Secret } from '../../main/base/secret';
 
 /** In a child: the job passed by `runChild`. */
 export function childJob<J>(): J {

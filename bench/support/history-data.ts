@@ -5,7 +5,7 @@
  * `BlobStore.pathOf` puts it, byte for byte the PDF the person picked.
  *
  * The events of each document follow the life the send engine and the poller give it (see
- * main/batch/send-engine.ts, main/tracking/status-poller.ts): added to its batch, queued, uploaded,
+ * main/engine/send-engine.ts, main/tracking/status-poller.ts): added to its batch, queued, uploaded,
  * its creation key stored, the attempt started, the request created, its extra participant
  * added, prepared, then status reads as its signer opens and signs it (or it fails, or its
  * request is gone at the service). One `record` per step of a document, eight documents at a
@@ -21,8 +21,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { BatchDefaults, DocumentDraft, TrackedStatus } from '../../shared/domain/batch';
 import type { Participant } from '../../shared/service/wire';
-import type { BatchEvent } from '../../main/batch/batch-events';
-import { buildCreateBody } from '../../main/batch/create-body';
+import type { BatchEvent } from '../../main/domain/batch-events';
+import { buildCreateBody } from '../../main/domain/create-body';
 import { BatchStore } from '../../main/store/batch-store';
 import { BlobStore } from '../../main/store/blob-store';
 import { nodeFileSystem, type FileSystem, type OpenFile } from '../../main/store/file-system';

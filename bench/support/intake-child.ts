@@ -7,12 +7,12 @@
  * `validate` of a manifest.
  */
 import { readFile } from 'node:fs/promises';
-import { addPdfDocuments, syncManifest } from '../../main/batch/batch-preparation';
-import { checkManifestFile } from '../../main/batch/manifest';
+import { addPdfDocuments, syncManifest } from '../../main/engine/batch-preparation';
+import { checkManifestFile } from '../../main/manifest/manifest';
 import { parseCliArgs } from '../../main/cli/cli-args';
 import { EXIT, type CliOutput } from '../../main/cli/cli-output';
 import { validateCommand } from '../../main/cli/commands';
-import { openDataDir } from '../../main/desk-core';
+import { openDataDir } from '../../main/app/desk-core';
 import { childJob, collectGarbage, sendToParent } from './child-channel';
 import { RssSampler, type PhaseMemory } from './rss-sampler';
 

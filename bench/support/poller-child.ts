@@ -8,7 +8,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { needsTracking } from '../../main/batch/document-class';
+import { needsTracking } from '../../main/domain/document-class';
 import type { PollerEvent } from '../../main/tracking/status-poller';
 import { childJob, openChildDesk, sendToParent, type ChildConnection } from './child-channel';
 

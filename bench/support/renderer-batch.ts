@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import { addPdfDocuments } from '../../main/batch/batch-preparation';
-import { sendProblems } from '../../main/batch/send-readiness';
-import { openDataDir } from '../../main/desk-core';
+import { addPdfDocuments } from '../../main/engine/batch-preparation';
+import { sendProblems } from '../../main/domain/send-readiness';
+import { openDataDir } from '../../main/app/desk-core';
 import type { BatchDefaults } from '../../shared/domain/batch';
 import type { Participant } from '../../shared/service/wire';
 import type { TempFolder } from '../../test/support/pdf-files';

@@ -11,9 +11,9 @@
 import { systemClock } from '../../main/time/clock';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { needsTracking } from '../../main/batch/document-class';
-import { openDesk } from '../../main/desk-core';
-import { Secret } from '../../main/secret';
+import { needsTracking } from '../../main/domain/document-class';
+import { openDesk } from '../../main/app/desk-core';
+import { Secret } from '../../main/base/secret';
 import { StatusPoller, type PollerEvent } from '../../main/tracking/status-poller';
 import { childJob, collectGarbage, type ChildConnection } from './child-channel';
 import type { TrayDay, TrayJob, TrayMessage, TrayResult } from './tray-channel';

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import type { SendSummary } from '../../main/batch/send-engine';
-import { openDesk } from '../../main/desk-core';
-import { Secret } from '../../main/secret';
+import type { SendSummary } from '../../main/engine/send-engine';
+import { openDesk } from '../../main/app/desk-core';
+import { Secret } from '../../main/base/secret';
 import { DEMO_CLIENT, startSimulator, type Simulator } from '../../simulator/simulator';
 import { makeTempFolder } from '../../test/support/pdf-files';
 import { prepareBatch } from '../support/batch-setup';

@@ -7,12 +7,12 @@ import type {
 } from '../../shared/ipc/views';
 import type { ItemError } from '../../shared/domain/batch';
 import { createTranslator, type Translator } from '../../shared/i18n/translator';
-import { isLocked, phaseOf, type BatchState, type DocumentState } from '../batch/batch-state';
-import { ceremonyRefusal, classOf, hasRequest } from '../batch/document-class';
-import { peopleOf } from '../batch/people-of';
-import { checkExplanation, errorMessageIn } from '../batch/send-messages';
-import type { Holder } from '../batch/contract-registry';
-import { batchProblems, sendProblems } from '../batch/send-readiness';
+import { isLocked, phaseOf, type BatchState, type DocumentState } from '../domain/batch-state';
+import { ceremonyRefusal, classOf, hasRequest } from '../domain/document-class';
+import { peopleOf } from '../domain/people-of';
+import { checkExplanation, errorMessageIn } from '../domain/send-messages';
+import type { Holder } from '../domain/contract-identity';
+import { batchProblems, sendProblems } from '../domain/send-readiness';
 
 /** Which document of another batch holds a draft's reference at its service, if any (the review's rule). */
 export type HeldBack = (document: DocumentState) => Holder | undefined;

@@ -1,9 +1,10 @@
-import type { BatchState } from '../batch/batch-state';
-import { connectionKey, sameConnection, type ConnectionAddress } from '../batch/batch-connection';
-import { connect, type Connected, type Connection, type ConnectionTuning, type DataDir } from '../desk-core';
-import { silentLogger, type Logger } from '../log';
-import { needsTracking } from '../batch/document-class';
-import { adoptOlderBatch, holdsRequests, isOlderBatch } from '../batch/older-batch';
+import type { BatchState } from '../domain/batch-state';
+import { connectionKey, sameConnection, type ConnectionAddress } from '../domain/batch-connection';
+import type { Connection } from '../credentials/connection';
+import { connect, type Connected, type ConnectionTuning, type DataDir } from './desk-core';
+import { silentLogger, type Logger } from '../base/log';
+import { needsTracking } from '../domain/document-class';
+import { adoptOlderBatch, holdsRequests, isOlderBatch } from '../engine/older-batch';
 
 /** How long a failure to ask a service about an older batch is kept before asking again. */
 const NOT_HELD_RETRY_MS = 60_000;

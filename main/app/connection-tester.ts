@@ -1,7 +1,7 @@
 /** "Test connection" as the desk service wants it, over the credentials module's test. */
 import { testConnection } from '../credentials/connection-test';
-import type { ConnectionTuning } from '../desk-core';
-import type { Logger } from '../log';
+import type { ConnectionTuning } from './desk-core';
+import type { Logger } from '../base/log';
 import type { DeskServiceDeps } from './desk-service';
 
 /** Tests a profile's connection and reports it in the IPC contract's shape. */

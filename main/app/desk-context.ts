@@ -1,8 +1,8 @@
 import type { EngineStateView } from '../../shared/ipc/views';
 import type { Translator } from '../../shared/i18n/translator';
-import type { BatchState } from '../batch/batch-state';
-import type { Connected } from '../desk-core';
-import type { Logger } from '../log';
+import type { BatchState } from '../domain/batch-state';
+import type { Connected } from './desk-core';
+import type { Logger } from '../base/log';
 import type { BatchStore } from '../store/batch-store';
 import type { BlobStore } from '../store/blob-store';
 import type { ConnectionSessions } from './connection-sessions';

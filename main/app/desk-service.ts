@@ -2,11 +2,11 @@ import type { DeskHandlers, EventChannel, EventPayload } from '../../shared/ipc/
 import type { EngineStateView } from '../../shared/ipc/views';
 import { resolveLanguage } from '../../shared/i18n/languages';
 import { createTranslator, type Translator } from '../../shared/i18n/translator';
-import { ContractRegistry } from '../batch/contract-registry';
-import { classOf } from '../batch/document-class';
-import { sameConnection } from '../batch/batch-connection';
-import type { ConnectionTuning, DataDir } from '../desk-core';
-import { silentLogger, type Logger } from '../log';
+import { ContractRegistry } from '../engine/contract-registry';
+import { classOf } from '../domain/document-class';
+import { sameConnection } from '../domain/batch-connection';
+import type { ConnectionTuning, DataDir } from './desk-core';
+import { silentLogger, type Logger } from '../base/log';
 import { summaryOf } from './batch-views';
 import { ConnectionSessions } from './connection-sessions';
 import type { DeskContext } from './desk-context';
@@ -34,7 +34,7 @@ import type {
   ProfileRecord,
   ProfileRegistry,
 } from './ports';
-import { speaking } from '../words';
+import { speaking } from '../base/words';
 import { systemClock } from '../time/clock';
 
 export { DEMO_PROFILE_NAME } from './known-connections';
@@ -90,7 +90,7 @@ export interface DeskService {
  * what they report into events for the page. Main is the source of truth.
  */
 /**
- * Every handler runs speaking the person's language (main/words.ts): a message made anywhere
+ * Every handler runs speaking the person's language (main/base/words.ts): a message made anywhere
  * inside the call (a check deep in the engine, a host's dialog) is in it.
  */
 function speakingEach(ctx: DeskContext, handlers: DeskHandlers): DeskHandlers {

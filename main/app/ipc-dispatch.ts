@@ -5,7 +5,7 @@ import {
   type InvokeChannel,
   type IpcResult,
 } from '../../shared/ipc/contract';
-import type { Logger } from '../log';
+import type { Logger } from '../base/log';
 import { DeskError } from './desk-error';
 
 function isChannel(value: unknown): value is InvokeChannel {

@@ -1,5 +1,5 @@
-import { engineReasonText } from '../batch/send-messages';
-import type { SendEngineEvent } from '../batch/send-engine';
+import { engineReasonText } from '../domain/send-messages';
+import type { SendEngineEvent } from '../engine/send-engine';
 import type { PollerEvent } from '../tracking/status-poller';
 import { documentViewOf } from './batch-views';
 import type { DeskContext } from './desk-context';

@@ -1,6 +1,6 @@
 import type { ProfileView } from '../../shared/ipc/views';
-import type { Connection } from '../desk-core';
-import { Secret } from '../secret';
+import type { Connection } from '../credentials/connection';
+import { Secret } from '../base/secret';
 import type { ProfileRecord, ProfileRegistry } from './ports';
 
 export const DEMO_PROFILE_NAME = 'Demo (built-in simulator)';

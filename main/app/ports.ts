@@ -4,9 +4,9 @@
  */
 import type { ProfileInput } from '../../shared/ipc/contract';
 import type { WidgetSessionHandle } from '../client/service-client';
-import type { Result } from '../client/service-failure';
+import type { Result } from '../domain/service-failure';
 import type { KeychainWaits } from '../credentials/keychain-watch';
-import type { Connection } from '../desk-core';
+import type { Connection } from '../credentials/connection';
 
 export interface ProfileRecord {
   readonly name: string;

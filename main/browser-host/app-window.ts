@@ -15,8 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DeskError } from '../app/desk-error';
-import { words } from '../words';
-import type { Logger } from '../log';
+import { words } from '../base/words';
+import type { Logger } from '../base/log';
 
 /** Each window's folder in the system's temporary folder: `desk-window-XXXXXX`. */
 const FOLDER_PREFIX = 'desk-window-';

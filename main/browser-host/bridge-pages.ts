@@ -20,7 +20,7 @@ import {
   type WelcomeMessage,
 } from '../../shared/ipc/browser-host-protocol';
 import { dispatchInvoke } from '../app/ipc-dispatch';
-import type { Logger } from '../log';
+import type { Logger } from '../base/log';
 import { createCallLedger, type Deliver } from './call-ledger';
 import { createEventLog, type EventLogLimits } from './event-log';
 import { withDialogAnswer } from './host-dialogs';

@@ -6,7 +6,7 @@
  */
 import { CeremonyWindowFailure } from '../app/ceremony-window-failure';
 import type { CeremonyOpener, CeremonyRequest } from '../app/ports';
-import type { Logger } from '../log';
+import type { Logger } from '../base/log';
 import { systemClock, type Clock } from '../time/clock';
 import { openAppWindow, type AppWindow } from './app-window';
 import type { HandoffTarget } from './host-server';

@@ -13,7 +13,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, normalize, resolve } from 'node:path';
 import { DeskError } from '../app/desk-error';
 import { safeReportName } from '../report/report-file-name';
-import { words } from '../words';
+import { words } from '../base/words';
 import type { Dialogs } from '../app/ports';
 import type { DialogAnswer } from '../../shared/ipc/browser-host-protocol';
 
@@ -107,7 +107,7 @@ export async function newReportFile(folder: string, defaultName: string): Promis
  * The file a typed path names. A relative path is taken from the folder the host was started
  * in, as a shell would (the README's `samples/manifest.csv`), never silently from the home
  * folder; `~/x` is the home folder's. A manifest's own document paths are then resolved against
- * the manifest file main reads (main/batch/manifest.ts), not against either.
+ * the manifest file main reads (main/manifest/manifest.ts), not against either.
  */
 export function absolutePath(path: string, bases: PathBases): string {
   if (path === '~') return bases.home;

@@ -15,7 +15,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { DeskHandlers } from '../../shared/ipc/contract';
 import type { DeskServiceDeps } from '../app/desk-service';
-import type { Logger } from '../log';
+import type { Logger } from '../base/log';
 import {
   BRIDGE_PATH,
   BRIDGE_PROTOCOL,

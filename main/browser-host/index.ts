@@ -3,7 +3,7 @@
  * no Electron runtime is installed): the app's main process in Node, its window in Chromium.
  * For development and tests only; never packaged.
  */
-import { createJsonLogger } from '../log';
+import { createJsonLogger } from '../base/log';
 import { HOST_USAGE, parseHostArgs } from './host-args';
 import { launchBrowserHost, type LaunchedBrowserHost } from './launch';
 

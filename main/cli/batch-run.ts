@@ -4,10 +4,10 @@
  * do, and returns the exit code.
  */
 import { basename } from 'node:path';
-import { phaseOf, type BatchState, type DocumentState } from '../batch/batch-state';
-import { checkExplanation } from '../batch/send-messages';
-import type { SendEngineEvent } from '../batch/send-engine';
-import type { Desk } from '../desk-core';
+import { phaseOf, type BatchState, type DocumentState } from '../domain/batch-state';
+import { checkExplanation } from '../domain/send-messages';
+import type { SendEngineEvent } from '../engine/send-engine';
+import type { Desk } from '../app/desk-core';
 import { systemClock, type Clock } from '../time/clock';
 import { countLabel, EXIT, type CliOutput } from './cli-output';
 import { credentialsRejectedLine, outageLine, outageOverLine, type ConnectionSource } from './service-check';

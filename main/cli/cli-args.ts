@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { checkBaseUrl } from '../credentials/base-url';
+import { checkBaseUrl } from '../client/base-url';
 import { KEY_RETENTION_HOURS_MAX, KEY_RETENTION_HOURS_MIN } from '../../shared/domain/key-retention';
 
 export const USAGE = `Usage:

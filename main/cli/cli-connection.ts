@@ -1,11 +1,12 @@
 /** Where the command line gets its connection and how it logs: shared by every command that calls the service. */
-import { checkBaseUrl } from '../credentials/base-url';
+import { checkBaseUrl } from '../client/base-url';
 import { createKeytarCredentialStore } from '../credentials/credential-store';
 import { createProfileStore } from '../credentials/profile-store';
-import { sameConnection, type ConnectionAddress } from '../batch/batch-connection';
-import type { Connection, ConnectionTuning } from '../desk-core';
-import { createJsonLogger, type Logger } from '../log';
-import { Secret } from '../secret';
+import { sameConnection, type ConnectionAddress } from '../domain/batch-connection';
+import type { Connection } from '../credentials/connection';
+import type { ConnectionTuning } from '../app/desk-core';
+import { createJsonLogger, type Logger } from '../base/log';
+import { Secret } from '../base/secret';
 import type { CliArgs } from './cli-args';
 
 /** What a test may change in a command: the clock (a virtual one makes backoffs, holds and reads take no real time). */

@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { BatchState, DocumentState } from '../batch/batch-state';
-import { phaseOf } from '../batch/batch-state';
-import { classOf, hasPreparedRequest, stageOfDocument } from '../batch/document-class';
+import type { BatchState, DocumentState } from '../domain/batch-state';
+import { phaseOf } from '../domain/batch-state';
+import { classOf, hasPreparedRequest, stageOfDocument } from '../domain/document-class';
 import { isFinalStage } from '../../shared/service/status';
 import type { CheckReason } from '../../shared/domain/batch';
 import type { DocumentClass } from '../../shared/domain/document-class';
-import { checkExplanation } from '../batch/send-messages';
-import { checkManifestFile, formatIssue } from '../batch/manifest';
+import { checkExplanation } from '../domain/send-messages';
+import { checkManifestFile, formatIssue } from '../manifest/manifest';
 import { BatchStore } from '../store/batch-store';
 import type { CliArgs } from './cli-args';
 import { countLabel, EXIT, type CliOutput } from './cli-output';
@@ -145,7 +145,7 @@ export async function statusCommand(args: CliArgs, out: CliOutput): Promise<numb
     // Each batch's lines leave in one write, not one each.
     if (batch.lines !== '') out.say(batch.lines);
   }
-  // The one classification of core (main/batch/document-class.ts), as the app shows it.
+  // The one classification of core (main/domain/document-class.ts), as the app shows it.
   const inClass = (...classes: DocumentClass[]) =>
     classes.reduce((sum, documentClass) => sum + (counts.get(documentClass) ?? 0), 0);
   const summary = {

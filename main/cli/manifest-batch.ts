@@ -7,12 +7,12 @@
  */
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
-import { sameConnection, type ConnectionAddress } from '../batch/batch-connection';
-import type { BatchState } from '../batch/batch-state';
-import { ContractRegistry } from '../batch/contract-registry';
-import { syncManifest, type ManifestSync } from '../batch/batch-preparation';
-import type { ManifestDocument } from '../batch/manifest';
-import type { Desk } from '../desk-core';
+import { sameConnection, type ConnectionAddress } from '../domain/batch-connection';
+import type { BatchState } from '../domain/batch-state';
+import { ContractRegistry } from '../engine/contract-registry';
+import { syncManifest, type ManifestSync } from '../engine/batch-preparation';
+import type { ManifestDocument } from '../manifest/manifest';
+import type { Desk } from '../app/desk-core';
 import type { BatchStore } from '../store/batch-store';
 
 /** A batch of the data folder holding some of the manifest's references. */

@@ -2,11 +2,12 @@
 import type { Clock } from '../time/clock';
 import { realpath } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import type { BatchState } from '../batch/batch-state';
-import { sameConnection } from '../batch/batch-connection';
-import { adoptOlderBatch, holdsRequests } from '../batch/older-batch';
-import { checkManifestFile, formatIssue } from '../batch/manifest';
-import { openDesk, type Connection, type Desk } from '../desk-core';
+import type { BatchState } from '../domain/batch-state';
+import { sameConnection } from '../domain/batch-connection';
+import { adoptOlderBatch, holdsRequests } from '../engine/older-batch';
+import { checkManifestFile, formatIssue } from '../manifest/manifest';
+import type { Connection } from '../credentials/connection';
+import { openDesk, type Desk } from '../app/desk-core';
 import type { CliArgs } from './cli-args';
 import { documentsLabel, optionArg, quoted, runBatch, type ResumeHint } from './batch-run';
 import { chooseConnection, recordedAddressProblem, stderrLogger, type CommandTuning } from './cli-connection';

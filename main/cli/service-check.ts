@@ -4,8 +4,8 @@
  * rejected credentials, worded for the command line (the app's words point to its own buttons).
  */
 import { testConnection, unreachableCause } from '../credentials/connection-test';
-import type { Connection } from '../desk-core';
-import { silentLogger, type Logger } from '../log';
+import type { Connection } from '../credentials/connection';
+import { silentLogger, type Logger } from '../base/log';
 import type { Clock } from '../time/clock';
 import type { CliOutput } from './cli-output';
 

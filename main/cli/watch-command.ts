@@ -1,10 +1,11 @@
 import { resolve } from 'node:path';
-import { connectionKey, sameConnection, type ConnectionAddress } from '../batch/batch-connection';
-import type { BatchState, DocumentState } from '../batch/batch-state';
+import { connectionKey, sameConnection, type ConnectionAddress } from '../domain/batch-connection';
+import type { BatchState, DocumentState } from '../domain/batch-state';
 import { stageOfStored } from '../../shared/service/status';
-import { connect, openDataDir, type Connected, type Connection } from '../desk-core';
-import { adoptOlderBatch, isOlderBatch } from '../batch/older-batch';
-import { classOf, needsTracking, stageOfDocument } from '../batch/document-class';
+import type { Connection } from '../credentials/connection';
+import { connect, openDataDir, type Connected } from '../app/desk-core';
+import { adoptOlderBatch, isOlderBatch } from '../engine/older-batch';
+import { classOf, needsTracking, stageOfDocument } from '../domain/document-class';
 import type { PollerEvent } from '../tracking/status-poller';
 import type { CliArgs } from './cli-args';
 import { chooseConnection, connectionForAddress, stderrLogger, type CommandTuning } from './cli-connection';

@@ -1,7 +1,7 @@
 import type { Clock } from '../time/clock';
 import type { GatePass, OperationGate, OperationHold } from './operation-gate';
 import type { ReadSpacing } from './read-spacing';
-import type { OperationName } from './service-failure';
+import type { OperationName } from '../domain/service-failure';
 
 /** The shared politeness state of one service client. */
 export interface Politeness {

@@ -1,13 +1,18 @@
 import type { z } from 'zod';
-import { checkBaseUrl } from '../credentials/base-url';
-import type { Logger } from '../log';
-import type { Secret } from '../secret';
+import { checkBaseUrl } from './base-url';
+import type { Logger } from '../base/log';
+import type { Secret } from '../base/secret';
 import { classifyAnswer, type FailedAnswer } from './answer-classification';
 import { backoffCeilingMs, backoffDelayMs, parseRetryAfterMs, type RetryPolicy } from './backoff';
 import { admitAttempt, type Politeness } from './attempt-admission';
 import type { HttpOutcome, HttpRequest, HttpTransport } from './http-transport';
-import { MAX_OPERATION_HOLD_MS } from './operation-gate';
-import { failure, success, type OperationName, type Result } from './service-failure';
+import {
+  MAX_OPERATION_HOLD_MS,
+  failure,
+  success,
+  type OperationName,
+  type Result,
+} from '../domain/service-failure';
 
 /** A signal aborted when either is (undefined when neither is given). */
 function anySignal(first: AbortSignal | undefined, second: AbortSignal | undefined): AbortSignal | undefined {
@@ -142,7 +147,7 @@ export class CallRunner {
   readonly #deps: CallRunnerDeps;
   /**
    * The service's address in its one spelling, or undefined when it fails the address rule
-   * (main/credentials/base-url.ts): then nothing is sent, not even a token request with the
+   * (main/client/base-url.ts): then nothing is sent, not even a token request with the
    * client secret, whichever caller forgot to check it.
    */
   readonly #baseUrl: string | undefined;

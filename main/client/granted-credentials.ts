@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Secret } from '../secret';
+import type { Secret } from '../base/secret';
 
 /** A client id and secret at one service: what "these credentials" means. */
 export interface CredentialsAtService {

@@ -1,5 +1,6 @@
+import { MAX_OPERATION_HOLD_MS } from '../domain/service-failure';
 import { systemClock, type Clock } from '../time/clock';
-import type { OperationName } from './service-failure';
+import type { OperationName } from '../domain/service-failure';
 
 /** Why an operation is held back, and for how much longer. */
 export interface OperationHold {
@@ -24,12 +25,6 @@ export interface GatePass {
    */
   finish(answered: boolean): void;
 }
-
-/**
- * The longest hold one answer can impose. A Retry-After of days is a broken or hostile header,
- * not a plan; it is also beyond what a timer can wait (2^31 ms) in one go.
- */
-export const MAX_OPERATION_HOLD_MS = 24 * 3600_000;
 
 /**
  * How long the first attempt after a pause goes alone before the others follow it anyway: a

@@ -10,10 +10,9 @@ import {
   type CreateSigningRequestBody,
   type Participant,
   type SigningRequest,
-  type Upload,
 } from '../../shared/service/wire';
-import { silentLogger, type Logger } from '../log';
-import { Secret } from '../secret';
+import { silentLogger, type Logger } from '../base/log';
+import { Secret } from '../base/secret';
 import { systemClock, type Clock } from '../time/clock';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './backoff';
 import { CallRunner, type AttemptOutcome } from './call-runner';
@@ -22,9 +21,15 @@ import { HttpTransport } from './http-transport';
 export { UPLOAD_SLICE_BYTES } from './http-transport';
 import { OperationGate } from './operation-gate';
 import { ReadSpacing } from './read-spacing';
-import { isOperationName, success, type OperationName, type Result } from './service-failure';
+import { isOperationName, success, type OperationName, type Result } from '../domain/service-failure';
 import { TokenManager, type TokenGrant } from './token-manager';
 import type { UploadSource } from './upload-source';
+import type {
+  CreationAnswer,
+  ParticipantAnswer,
+  PrepareOutcome,
+  UploadAnswer,
+} from '../domain/service-answers';
 import { TAKEN_AT_ONCE_BYTES, UPLOAD_STALL_MS, uploadAnswerMs, uploadStallMs } from './upload-timing';
 
 export type { UploadSource } from './upload-source';
@@ -115,43 +120,6 @@ export interface UploadOptions extends CallOptions {
    * was given up allows for, since the line may have got slower than measured.
    */
   readonly slowestShareBytesPerS?: number | undefined;
-}
-
-/** What a creation's 2xx answer told, as far as it could be read (spec §4.3). */
-export interface CreationAnswer {
-  /** The request's id; undefined when the answer had no readable id (empty or unreadable body). */
-  readonly id: string | undefined;
-  /** `idempotent_replay` when the answer gave it as a boolean; undefined otherwise. */
-  readonly replayed: boolean | undefined;
-  /**
-   * When the answer had no readable id: the request its same-origin `Location` names, to be
-   * confirmed by a read before it is trusted (undefined without one).
-   */
-  readonly locationId: string | undefined;
-  /**
-   * True when an earlier attempt of this same call may have reached the service (timeout,
-   * connection lost after sending, 5xx other than 503) before this answer arrived.
-   */
-  readonly earlierAttemptUnknown: boolean;
-  /** When the service answered, by its own clock (`Date`, epoch ms); undefined without one. */
-  readonly serviceTime?: number | undefined;
-}
-
-/** An upload as the service answered it (spec §4.2), and when, by its own clock (`Date`). */
-export type UploadAnswer = Upload & { readonly serviceTime?: number | undefined };
-
-/** What adding a participant told (spec §4.5). */
-export interface ParticipantAnswer {
-  /** Undefined when the 2xx answer had no readable `participant.participant_id`. */
-  readonly participantId: string | undefined;
-}
-
-export interface PrepareOutcome {
-  /** True when the request had already been prepared (by an attempt whose answer was lost). */
-  readonly alreadyPrepared: boolean;
-  /** From the prepare answer, else from a read of the request; undefined when neither gave them. */
-  readonly revision: number | undefined;
-  readonly sha256: string | undefined;
 }
 
 /** A ceremony link: a secret kept in memory only, valid until `expiresAt` (local clock). */

@@ -1,10 +1,10 @@
 import { userMessage } from '../../shared/service/error-catalog';
 import { tokenResponseSchema } from '../../shared/service/wire';
-import { Secret } from '../secret';
+import { Secret } from '../base/secret';
 import type { AccessToken, CallRunner, TokenSource } from './call-runner';
 import { PROCESS_GRANTS, type CredentialsAtService, type GrantedCredentials } from './granted-credentials';
-import type { Result, ServiceFailure } from './service-failure';
-import { success, TOKEN_REFUSED } from './service-failure';
+import type { Result, ServiceFailure } from '../domain/service-failure';
+import { success, TOKEN_REFUSED } from '../domain/service-failure';
 
 export interface TokenGrant {
   readonly token: AccessToken;

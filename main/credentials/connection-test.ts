@@ -4,8 +4,8 @@
  */
 import type { RetryPolicy } from '../client/backoff';
 import { ServiceClient } from '../client/service-client';
-import type { Connection } from '../desk-core';
-import { silentLogger, type Logger } from '../log';
+import type { Connection } from '../credentials/connection';
+import { silentLogger, type Logger } from '../base/log';
 import type { Clock } from '../time/clock';
 
 /** The scopes the desk uses (spec §5): upload and create, read for tracking, ceremony for the rest. */

@@ -4,8 +4,8 @@
  * anywhere instead (ENGINEERING.md "Credentials"). Swapping keytar for another backend
  * (Electron's safeStorage, @napi-rs/keyring) changes this file only.
  */
-import { Secret } from '../secret';
-import { words } from '../words';
+import { Secret } from '../base/secret';
+import { words } from '../base/words';
 
 /** Every way the keychain can fail, reduced to the one thing a user can act on. */
 export interface KeychainUnavailable {

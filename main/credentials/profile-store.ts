@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { KEY_RETENTION_HOURS_MAX, KEY_RETENTION_HOURS_MIN } from '../../shared/domain/key-retention';
-import { baseUrlSchema } from './base-url';
+import { baseUrlSchema } from '../client/base-url';
 import {
   sameSecretAddress,
   sealedAddress,
@@ -16,8 +16,8 @@ import {
   type SecretAddress,
   type Unsealed,
 } from './sealed-secret';
-import type { Connection } from '../desk-core';
-import { Secret } from '../secret';
+import type { Connection } from '../credentials/connection';
+import { Secret } from '../base/secret';
 import { writeFileAtomic } from '../store/durable-fs';
 import type { CredentialStore, KeychainUnavailable } from './credential-store';
 

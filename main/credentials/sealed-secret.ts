@@ -5,7 +5,7 @@
  * address with the secret means a changed file can never send a saved secret anywhere else
  * (ENGINEERING.md "Credentials"). The one place that decides whether a secret may go somewhere.
  */
-import { Secret } from '../secret';
+import { Secret } from '../base/secret';
 
 /** Where a secret was saved for: a service address (normalized) and a client id. */
 export interface SecretAddress {

@@ -1,10 +1,10 @@
 import type { Person } from '../../shared/domain/people';
 import type { Translator } from '../../shared/i18n/translator';
-import { phaseOf, type BatchState, type DocumentState } from '../batch/batch-state';
-import { classOf } from '../batch/document-class';
-import { peopleOf } from '../batch/people-of';
-import { errorMessageIn } from '../batch/send-messages';
-import { sendProblems } from '../batch/send-readiness';
+import { phaseOf, type BatchState, type DocumentState } from '../domain/batch-state';
+import { classOf } from '../domain/document-class';
+import { peopleOf } from '../domain/people-of';
+import { errorMessageIn } from '../domain/send-messages';
+import { sendProblems } from '../domain/send-readiness';
 
 /** Characters that make Excel or LibreOffice read a cell as a formula (OWASP "CSV injection"). */
 const FORMULA_START = /^[=+\-@\t\r]/;

@@ -11,7 +11,7 @@ import { CeremonyWindowFailure } from '../app/ceremony-window-failure';
 import { DeskError } from '../app/desk-error';
 import type { CeremonyOpener, CeremonyRequest } from '../app/ports';
 import type { WidgetSessionHandle } from '../client/service-client';
-import type { Logger } from '../log';
+import type { Logger } from '../base/log';
 import { revealWindow } from './main-window';
 import {
   applyPermissionPolicy,
@@ -153,7 +153,7 @@ export function createCeremonyWindows(options: CeremonyWindowsOptions): Ceremony
         },
       ),
       // A page still loading after this long is left to load in its own time.
-      new Promise<undefined>((resolve) => (grace = setTimeout(resolve, LOAD_GRACE_MS))),
+      new Promise<undefined>((resolve) => (grace = setTimeout(() => resolve(undefined), LOAD_GRACE_MS))),
     ]);
     clearTimeout(grace);
     if (failed !== undefined) {

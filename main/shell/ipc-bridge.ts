@@ -7,7 +7,7 @@ import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import type { DeskHandlers, EventChannel, EventPayload, IpcResult } from '../../shared/ipc/contract';
 import { DESK_EVENT_CHANNEL, DESK_INVOKE_CHANNEL } from '../../shared/ipc/channels';
 import { dispatchInvoke } from '../app/ipc-dispatch';
-import type { Logger } from '../log';
+import type { Logger } from '../base/log';
 import { isAppUrl } from './security';
 
 export const FORBIDDEN_SENDER: IpcResult<never> = Object.freeze({

@@ -1,7 +1,7 @@
 /** The main process's log: JSON lines appended to a file in the user-data folder. */
 import { appendFileSync, createWriteStream, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { createJsonLogger, type Logger } from '../log';
+import { createJsonLogger, type Logger } from '../base/log';
 
 /**
  * A logger writing to `file` (created private to the user), and to stderr as well when

@@ -3,7 +3,7 @@
  * the tray; the app quits only from the tray menu (or app.quit on the OS's request).
  */
 import { BrowserWindow, type BrowserWindowConstructorOptions } from 'electron';
-import type { Logger } from '../log';
+import type { Logger } from '../base/log';
 import { LOCKED_DOWN_WEB_PREFERENCES } from './security';
 
 export interface MainWindowOptions {

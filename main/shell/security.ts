@@ -4,7 +4,7 @@
  * gets when it is created. Origins are never compared with `startsWith`.
  */
 import { shell, type App, type Session, type WebContents, type WebPreferences } from 'electron';
-import type { Logger } from '../log';
+import type { Logger } from '../base/log';
 import { APP_ORIGIN, APP_SCHEME } from './paths';
 
 /** Schemes whose URLs have a real (scheme, host, port) origin; every other URL has an opaque one. */

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { BatchDefaults } from '../../shared/domain/batch';
-import type { BatchEvent } from '../batch/batch-events';
-import type { ConnectionAddress } from '../batch/batch-connection';
-import { classOf } from '../batch/document-class';
+import type { BatchEvent } from '../domain/batch-events';
+import type { ConnectionAddress } from '../domain/batch-connection';
+import { classOf } from '../domain/document-class';
 import {
   applyBatchEvent,
   emptyBatch,
@@ -11,7 +11,7 @@ import {
   UnknownBatchEventError,
   upgradeBatchState,
   type BatchState,
-} from '../batch/batch-state';
+} from '../domain/batch-state';
 import { DeletedContracts, type DeletedContract } from './deleted-contracts';
 import { makeDirectoryDurable } from './durable-fs';
 import { errorCode, nodeFileSystem, type FileSystem } from './file-system';

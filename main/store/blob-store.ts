@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { checkPdfFile, type PdfCheckResult } from '../batch/pdf-check';
-import { userFiles, type UserFiles } from '../batch/user-files';
+import { checkPdfFile, type PdfCheckResult } from '../files/pdf-check';
+import { userFiles, type UserFiles } from '../files/user-files';
 import { makeDirectoriesDurable, makeDirectoryDurable } from './durable-fs';
 import { nodeFileSystem, type FileSystem, type OpenFile } from './file-system';
 
@@ -20,7 +20,7 @@ export interface BlobStoreOptions {
   readonly fs?: FileSystem;
   /**
    * Where the user's original files are read from: the real disk, by the rules for the person's
-   * files (main/batch/user-files.ts). A test may read them from memory, so that a seeded run
+   * files (main/files/user-files.ts). A test may read them from memory, so that a seeded run
    * replays the same interleaving of operations.
    */
   readonly originals?: Pick<UserFiles, 'createReadStream'>;

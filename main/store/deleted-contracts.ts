@@ -7,7 +7,7 @@
  * its own (`deleted-contracts/`), durable before the batch's folder goes.
  */
 import { join } from 'node:path';
-import type { ConnectionAddress } from '../batch/batch-connection';
+import type { ConnectionAddress } from '../domain/batch-connection';
 import type { FileSystem } from './file-system';
 import { JournalWriter, loadJournal, type JournalDamage } from './journal';
 

@@ -1,9 +1,9 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { MAX_OPERATION_HOLD_MS } from '../client/operation-gate';
-import { isOperationName, type OperationName } from '../client/service-failure';
-import { silentLogger, type Logger } from '../log';
+import { MAX_OPERATION_HOLD_MS } from '../domain/service-failure';
+import { isOperationName, type OperationName } from '../domain/service-failure';
+import { silentLogger, type Logger } from '../base/log';
 import { writeFileAtomic } from './durable-fs';
 import { errorCode } from './file-system';
 

@@ -1,5 +1,5 @@
 import type { Participant } from '../../shared/service/wire';
-import type { BatchState, DocumentState, ParticipantProgress } from '../batch/batch-state';
+import type { BatchState, DocumentState, ParticipantProgress } from '../domain/batch-state';
 
 /**
  * A batch read from its files holds each repeated value once per place it appears: a document's

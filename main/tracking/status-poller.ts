@@ -3,10 +3,10 @@ import { stageOfStored } from '../../shared/service/status';
 import { backoffDelayMs } from '../client/backoff';
 import { systemClock, type Clock } from '../time/clock';
 import type { ServiceClient } from '../client/service-client';
-import { isNotFoundAtService } from '../client/service-failure';
-import { silentLogger, type Logger } from '../log';
-import type { BatchState, DocumentState } from '../batch/batch-state';
-import { needsTracking } from '../batch/document-class';
+import { isNotFoundAtService } from '../domain/service-failure';
+import { silentLogger, type Logger } from '../base/log';
+import type { BatchState, DocumentState } from '../domain/batch-state';
+import { needsTracking } from '../domain/document-class';
 import type { BatchStore } from '../store/batch-store';
 import { DueQueue } from './due-queue';
 import {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * The group a user thinks of a document in — one classification for the whole app: the
  * engine, the poller, the tray, the command line and the renderer all use it. Main computes
- * it (`main/batch/document-class.ts`) and sends it in each document's view; the renderer
+ * it (`main/domain/document-class.ts`) and sends it in each document's view; the renderer
  * shows it and never derives it.
  */
 export const documentClassSchema = z.enum([

@@ -76,7 +76,7 @@ export const documentViewSchema = z.object({
   sha256: z.string(),
   recipients: z.array(participantSchema),
   extraParticipants: z.array(participantSchema),
-  /** Everyone who receives it, in signing order, each with where they come from (main/batch/people-of.ts). */
+  /** Everyone who receives it, in signing order, each with where they come from (main/domain/people-of.ts). */
   people: z.array(personSchema),
   options: signingOptionsSchema,
   phase: sendPhaseSchema,

@@ -38,7 +38,7 @@ export const ERROR_CATALOG = {
   sha256_mismatch: 'errors.sha256_mismatch',
   local_file_changed: 'errors.local_file_changed',
   local_copy_missing: 'errors.local_copy_missing',
-  // The address rule (main/credentials/base-url.ts), said with the connections' words.
+  // The address rule (main/client/base-url.ts), said with the connections' words.
   address_refused: 'connections.addressRefused',
   gateway_not_found: 'errors.gateway_not_found',
   gateway_error: 'errors.gateway_error',

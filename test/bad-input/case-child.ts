@@ -89,8 +89,8 @@ async function prepareCli(folder: string, run: Extract<CaseRun, { entry: 'cli' }
 async function prepareApp(folder: string, run: Exclude<CaseRun, { entry: 'cli' }>): Promise<Prepared> {
   const { dispatchInvoke } = await import('../../main/app/ipc-dispatch');
   const { createKeytarCredentialStore } = await import('../../main/credentials/credential-store');
-  const { openDataDir } = await import('../../main/desk-core');
-  const { silentLogger } = await import('../../main/log');
+  const { openDataDir } = await import('../../main/app/desk-core');
+  const { silentLogger } = await import('../../main/base/log');
   const { createTestDeskService } = await import('../support/desk-service-harness');
   const opened = await openDataDir(`${folder}/app-data`);
   if (!opened.ok) throw new Error(opened.message);

@@ -28,7 +28,7 @@ import type { DeskService } from '../../main/app/desk-service';
 import type { InvokeChannel } from '../../shared/ipc/contract';
 import { launchBrowserHost, profileRegistry, type LaunchedBrowserHost } from '../../main/browser-host/launch';
 import { createKeytarCredentialStore } from '../../main/credentials/credential-store';
-import { createJsonLogger } from '../../main/log';
+import { createJsonLogger } from '../../main/base/log';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../simulator/simulator';
 import { launchChromium } from '../support/browser';
 import { startVirtualDisplay, type VirtualDisplay } from '../support/display';

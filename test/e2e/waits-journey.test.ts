@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ProfileRegistry } from '../../main/app/ports';
 import { launchBrowserHost, profileRegistry, type LaunchedBrowserHost } from '../../main/browser-host/launch';
 import { createMemoryCredentialStore } from '../../main/credentials/credential-store';
-import type { ConnectionTuning } from '../../main/desk-core';
+import type { ConnectionTuning } from '../../main/app/desk-core';
 import { DEMO_CLIENT, startSimulator, type Simulator } from '../../simulator/simulator';
 import { launchChromium } from '../support/browser';
 import { makeTempFolder, type TempFolder } from '../support/pdf-files';

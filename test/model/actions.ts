@@ -8,7 +8,7 @@
  * (promises.ts).
  */
 import fc from 'fast-check';
-import { phaseOf, type BatchState, type DocumentState } from '../../main/batch/batch-state';
+import { phaseOf, type BatchState, type DocumentState } from '../../main/domain/batch-state';
 import { checkPromises } from './promises';
 import type { Interruption, World } from './world';
 

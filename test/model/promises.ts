@@ -10,10 +10,10 @@
  * - every request is tracked until it is final;
  * - the service saw no breach of its protocol.
  */
-import type { DocumentState } from '../../main/batch/batch-state';
-import { canonicalBaseUrl } from '../../main/batch/batch-connection';
-import { derivedIdempotencyKey } from '../../main/batch/contract-identity';
-import { classOf, needsTracking } from '../../main/batch/document-class';
+import type { DocumentState } from '../../main/domain/batch-state';
+import { canonicalBaseUrl } from '../../main/domain/batch-connection';
+import { derivedIdempotencyKey } from '../../main/domain/contract-identity';
+import { classOf, needsTracking } from '../../main/domain/document-class';
 import { isFinalStage, stageOf } from '../../shared/service/status';
 import { keyRetentionMs } from '../../simulator/variants';
 import { DEMO_CLIENT } from '../../simulator/simulator';

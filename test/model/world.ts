@@ -10,11 +10,12 @@
  */
 import { cpSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BatchState, DocumentState } from '../../main/batch/batch-state';
-import { checkManifestFile } from '../../main/batch/manifest';
-import { openDesk, type Connection, type Desk } from '../../main/desk-core';
+import type { BatchState, DocumentState } from '../../main/domain/batch-state';
+import { checkManifestFile } from '../../main/manifest/manifest';
+import type { Connection } from '../../main/credentials/connection';
+import { openDesk, type Desk } from '../../main/app/desk-core';
 import { findManifestBatch, manifestTarget, takeManifestIn } from '../../main/cli/manifest-batch';
-import { Secret } from '../../main/secret';
+import { Secret } from '../../main/base/secret';
 import type { VirtualClock } from '../../main/time/virtual-clock';
 import { createSeededRandom } from '../../simulator/seeded-random';
 import { DEMO_CLIENT, type Simulator } from '../../simulator/simulator';

@@ -1,9 +1,9 @@
 import { clockReading } from './clocks';
 import type { Participant } from '../../shared/service/wire';
-import { addPdfDocuments } from '../../main/batch/batch-preparation';
-import type { BatchState } from '../../main/batch/batch-state';
-import { openDesk, type Desk, type DeskOptions } from '../../main/desk-core';
-import { Secret } from '../../main/secret';
+import { addPdfDocuments } from '../../main/engine/batch-preparation';
+import type { BatchState } from '../../main/domain/batch-state';
+import { openDesk, type Desk, type DeskOptions } from '../../main/app/desk-core';
+import { Secret } from '../../main/base/secret';
 import type { Simulator } from '../../simulator/simulator';
 import { DEMO_CLIENT } from '../../simulator/simulator';
 import { writePdf, type TempFolder } from './pdf-files';

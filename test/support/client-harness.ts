@@ -1,10 +1,10 @@
 import { statSync } from 'node:fs';
 import { basename } from 'node:path';
-import { createJsonLogger } from '../../main/log';
-import { Secret } from '../../main/secret';
+import { createJsonLogger } from '../../main/base/log';
+import { Secret } from '../../main/base/secret';
 import { ServiceClient, type ServiceClientOptions } from '../../main/client/service-client';
 import { fileUploadSource, type UploadSource } from '../../main/client/upload-source';
-import type { Result } from '../../main/client/service-failure';
+import type { Result } from '../../main/domain/service-failure';
 
 /** Collected log lines of a client, to assert on and to scan for secrets. */
 export interface CapturedLog {

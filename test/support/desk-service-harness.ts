@@ -4,8 +4,8 @@ import { createDeskService, type DeskService, type DeskServiceDeps } from '../..
 import type { CeremonyOpener, DemoProvider, Dialogs } from '../../main/app/ports';
 import { openProfileRegistry } from '../../main/app/profile-registry';
 import type { CredentialStore } from '../../main/credentials/credential-store';
-import type { DataDir } from '../../main/desk-core';
-import { silentLogger } from '../../main/log';
+import type { DataDir } from '../../main/app/desk-core';
+import { silentLogger } from '../../main/base/log';
 import type { DeskHandlers } from '../../shared/ipc/contract';
 import type { EngineStateView } from '../../shared/ipc/views';
 import type { Clock } from '../../main/time/clock';

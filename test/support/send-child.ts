@@ -6,8 +6,8 @@
  * Usage: node send-child.mjs DATA_DIR BATCH_ID BASE_URL, with SIGNING_CLIENT_ID and
  * SIGNING_CLIENT_SECRET in the environment.
  */
-import { openDesk } from '../../main/desk-core';
-import { Secret } from '../../main/secret';
+import { openDesk } from '../../main/app/desk-core';
+import { Secret } from '../../main/base/secret';
 
 const [dataDir, batchId, baseUrl] = process.argv.slice(2);
 if (!dataDir || !batchId || !baseUrl) throw new Error('usage: send-child DATA_DIR BATCH_ID BASE_URL');

@@ -5,8 +5,8 @@
  * reference the service holds twice is a duplicate the app let through, and fails the test.
  */
 import { expect } from 'vitest';
-import { phaseOf } from '../../main/batch/batch-state';
-import type { SendEngine } from '../../main/batch/send-engine';
+import { phaseOf } from '../../main/domain/batch-state';
+import type { SendEngine } from '../../main/engine/send-engine';
 import type { BatchStore } from '../../main/store/batch-store';
 import type { Simulator } from '../../simulator/simulator';
 

@@ -5,7 +5,7 @@
  * `clock.runUntil(…)`, never for durations.
  */
 import { READ_SPACING_MS } from '../../main/client/read-spacing';
-import type { Desk, DeskOptions } from '../../main/desk-core';
+import type { Desk, DeskOptions } from '../../main/app/desk-core';
 import { sleepOn, type Cancel, type Clock } from '../../main/time/clock';
 import { VirtualClock } from '../../main/time/virtual-clock';
 import { startSimulator, type Simulator } from '../../simulator/simulator';

@@ -1,5 +1,5 @@
 import type { DeskHandlers } from '../../../shared/ipc/contract';
-import { ceremonyRefusal } from '../../batch/document-class';
+import { ceremonyRefusal } from '../../domain/document-class';
 import { DeskError } from '../desk-error';
 import type { DeskContext } from '../desk-context';
 import { CeremonyWindowFailure } from '../ceremony-window-failure';

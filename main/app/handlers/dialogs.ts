@@ -1,6 +1,6 @@
 import type { DeskHandlers } from '../../../shared/ipc/contract';
 import { join } from 'node:path';
-import { userFiles } from '../../batch/user-files';
+import { userFiles } from '../../files/user-files';
 import type { DeskContext } from '../desk-context';
 
 const PDF_EXTENSION = /\.pdf$/i;

@@ -1,11 +1,11 @@
 import { basename } from 'node:path';
 import type { DeskHandlers } from '../../../shared/ipc/contract';
 import type { DocumentDraft } from '../../../shared/domain/batch';
-import { addPdfDocuments } from '../../batch/batch-preparation';
-import { isLocked } from '../../batch/batch-state';
+import { addPdfDocuments } from '../../engine/batch-preparation';
+import { isLocked } from '../../domain/batch-state';
 import { detailOf } from '../batch-views';
-import { pdfProblemMessage, type PdfProblem } from '../../batch/pdf-check';
-import type { RejectedFile } from '../../batch/batch-preparation';
+import { pdfProblemMessage, type PdfProblem } from '../../files/pdf-check';
+import type { RejectedFile } from '../../engine/batch-preparation';
 import type { Translator } from '../../../shared/i18n/translator';
 import { DeskError } from '../desk-error';
 import type { DeskContext } from '../desk-context';

@@ -1,6 +1,6 @@
 import type { DeskHandlers } from '../../../shared/ipc/contract';
-import { syncManifest } from '../../batch/batch-preparation';
-import { checkManifestFile, formatIssue, isManifestFileName } from '../../batch/manifest';
+import { syncManifest } from '../../engine/batch-preparation';
+import { checkManifestFile, formatIssue, isManifestFileName } from '../../manifest/manifest';
 import { DeskError } from '../desk-error';
 import type { DeskContext } from '../desk-context';
 import type { Translator } from '../../../shared/i18n/translator';

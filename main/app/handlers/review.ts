@@ -1,10 +1,10 @@
 import type { DeskHandlers } from '../../../shared/ipc/contract';
 import type { SendReview } from '../../../shared/ipc/views';
-import { sameConnection } from '../../batch/batch-connection';
-import { effectiveRecipients } from '../../batch/create-body';
-import type { DocumentState } from '../../batch/batch-state';
-import { classOf } from '../../batch/document-class';
-import { batchProblems, documentsToSend, sendDigest, sendProblems } from '../../batch/send-readiness';
+import { sameConnection } from '../../domain/batch-connection';
+import { effectiveRecipients } from '../../domain/create-body';
+import type { DocumentState } from '../../domain/batch-state';
+import { classOf } from '../../domain/document-class';
+import { batchProblems, documentsToSend, sendDigest, sendProblems } from '../../domain/send-readiness';
 import { heldBackWords } from '../batch-views';
 import { DeskError } from '../desk-error';
 import type { DeskContext } from '../desk-context';

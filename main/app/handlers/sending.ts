@@ -1,8 +1,8 @@
 import type { DeskHandlers } from '../../../shared/ipc/contract';
-import { sameConnection } from '../../batch/batch-connection';
-import type { ResolutionRefusal } from '../../batch/check-resolution';
-import { classOf } from '../../batch/document-class';
-import { documentsToSend, sendDigest } from '../../batch/send-readiness';
+import { sameConnection } from '../../domain/batch-connection';
+import type { ResolutionRefusal } from '../../domain/check-resolution';
+import { classOf } from '../../domain/document-class';
+import { documentsToSend, sendDigest } from '../../domain/send-readiness';
 import { DeskError } from '../desk-error';
 import type { DeskContext } from '../desk-context';
 

@@ -283,7 +283,7 @@ export function ConnectionsScreen() {
           <input
             required
             // Text, not type="url": the browser's own check would speak instead of the app's rule
-            // (main/credentials/base-url.ts), e.g. for an address typed without https://.
+            // (main/client/base-url.ts), e.g. for an address typed without https://.
             type="text"
             inputMode="url"
             autoComplete="off"

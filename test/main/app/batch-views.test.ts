@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { countsOf, documentViewOf } from '../../../main/app/batch-views';
-import type { BatchEvent } from '../../../main/batch/batch-events';
-import { applyBatchEvent, emptyBatch, type BatchState } from '../../../main/batch/batch-state';
+import type { BatchEvent } from '../../../main/domain/batch-events';
+import { applyBatchEvent, emptyBatch, type BatchState } from '../../../main/domain/batch-state';
 import type { TrackedStatus } from '../../../shared/domain/batch';
 
 /** Batches built by folding real journal events, as main reads them from disk. */

@@ -8,8 +8,8 @@ import {
   type CredentialStore,
 } from '../../../main/credentials/credential-store';
 import { READ_SPACING_MS } from '../../../main/client/read-spacing';
-import { connect, openDataDir, type DataDir } from '../../../main/desk-core';
-import { Secret } from '../../../main/secret';
+import { connect, openDataDir, type DataDir } from '../../../main/app/desk-core';
+import { Secret } from '../../../main/base/secret';
 import type { VirtualClock } from '../../../main/time/virtual-clock';
 import type { DeskHandlers, EventPayload } from '../../../shared/ipc/contract';
 import {

@@ -2,7 +2,7 @@ import { afterEach, expect, it } from 'vitest';
 import { DEMO_PROFILE_NAME, type DeskService } from '../../../main/app/desk-service';
 import { simulatorDemo } from '../../../main/app/simulator-demo';
 import { createMemoryCredentialStore } from '../../../main/credentials/credential-store';
-import { openDataDir, type DataDir } from '../../../main/desk-core';
+import { openDataDir, type DataDir } from '../../../main/app/desk-core';
 import { VirtualClock } from '../../../main/time/virtual-clock';
 import { createTestDeskService, outcome, sendAsReviewed } from '../../support/desk-service-harness';
 import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';

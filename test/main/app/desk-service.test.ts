@@ -6,11 +6,11 @@ import { createDeskService, type DeskService } from '../../../main/app/desk-serv
 import type { CeremonyOpener, CeremonyRequest } from '../../../main/app/ports';
 import { profileRegistry } from '../../../main/browser-host/launch';
 import { createMemoryCredentialStore } from '../../../main/credentials/credential-store';
-import { openDataDir, type DataDir } from '../../../main/desk-core';
+import { openDataDir, type DataDir } from '../../../main/app/desk-core';
 import type { VirtualClock } from '../../../main/time/virtual-clock';
 import { dispatchInvoke } from '../../../main/app/ipc-dispatch';
 import { PREVIEW_DOCUMENTS } from '../../../main/app/handlers/manifest';
-import { silentLogger } from '../../../main/log';
+import { silentLogger } from '../../../main/base/log';
 import { ADD_PATHS_MAX, type DeskHandlers } from '../../../shared/ipc/contract';
 import { DEMO_CLIENT, type Simulator } from '../../../simulator/simulator';
 import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DeskService } from '../../../main/app/desk-service';
 import { createMemoryCredentialStore } from '../../../main/credentials/credential-store';
-import { openDataDir, type DataDir } from '../../../main/desk-core';
+import { openDataDir, type DataDir } from '../../../main/app/desk-core';
 import { posixLocales } from '../../../main/app/system-locales';
 import { createTestDeskService } from '../../support/desk-service-harness';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';

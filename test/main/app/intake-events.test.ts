@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DeskService } from '../../../main/app/desk-service';
 import { createMemoryCredentialStore } from '../../../main/credentials/credential-store';
-import { openDataDir, type DataDir } from '../../../main/desk-core';
+import { openDataDir, type DataDir } from '../../../main/app/desk-core';
 import type { BatchSummary } from '../../../shared/ipc/views';
 import { createTestDeskService } from '../../support/desk-service-harness';
 import { makePdfBytes, makeTempFolder, type TempFolder } from '../../support/pdf-files';

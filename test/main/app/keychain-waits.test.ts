@@ -5,7 +5,7 @@ import {
   type CredentialStore,
 } from '../../../main/credentials/credential-store';
 import { KEYCHAIN_WAIT_NOTICE_MS } from '../../../main/credentials/keychain-watch';
-import { openDataDir, type DataDir } from '../../../main/desk-core';
+import { openDataDir, type DataDir } from '../../../main/app/desk-core';
 import { VirtualClock } from '../../../main/time/virtual-clock';
 import { DEMO_CLIENT } from '../../../simulator/simulator';
 import { createTestDeskService } from '../../support/desk-service-harness';

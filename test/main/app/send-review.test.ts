@@ -2,7 +2,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DeskService } from '../../../main/app/desk-service';
 import { createMemoryCredentialStore } from '../../../main/credentials/credential-store';
-import { openDataDir, type DataDir } from '../../../main/desk-core';
+import { openDataDir, type DataDir } from '../../../main/app/desk-core';
 import type { VirtualClock } from '../../../main/time/virtual-clock';
 import type { DeskHandlers } from '../../../shared/ipc/contract';
 import type { ReviewedSend } from '../../../shared/ipc/views';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { DeskService } from '../../../main/app/desk-service';
 import { createMemoryCredentialStore } from '../../../main/credentials/credential-store';
-import { openDataDir, type DataDir } from '../../../main/desk-core';
+import { openDataDir, type DataDir } from '../../../main/app/desk-core';
 import type { VirtualClock } from '../../../main/time/virtual-clock';
 import type { EngineStateView } from '../../../shared/ipc/views';
 import { DEMO_CLIENT, type Simulator } from '../../../simulator/simulator';

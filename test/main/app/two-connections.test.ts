@@ -5,7 +5,7 @@ import {
   type CredentialStore,
 } from '../../../main/credentials/credential-store';
 import { READ_SPACING_MS } from '../../../main/client/read-spacing';
-import { openDataDir, type DataDir } from '../../../main/desk-core';
+import { openDataDir, type DataDir } from '../../../main/app/desk-core';
 import type { VirtualClock } from '../../../main/time/virtual-clock';
 import type { DeskHandlers } from '../../../shared/ipc/contract';
 import {

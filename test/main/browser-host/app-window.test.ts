@@ -8,7 +8,7 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openAppWindow, removeOrphanedWindowFolders } from '../../../main/browser-host/app-window';
-import { silentLogger } from '../../../main/log';
+import { silentLogger } from '../../../main/base/log';
 import { startVirtualDisplay, type VirtualDisplay } from '../../support/display';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 import { startTestHost } from './host-fixtures';

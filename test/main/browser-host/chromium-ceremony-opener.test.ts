@@ -9,9 +9,9 @@ import {
 } from '../../../main/browser-host/chromium-ceremony-opener';
 import { startBrowserHost, type BrowserHost } from '../../../main/browser-host/host-server';
 import type { WidgetSessionHandle } from '../../../main/client/service-client';
-import type { Result } from '../../../main/client/service-failure';
-import { silentLogger } from '../../../main/log';
-import { Secret } from '../../../main/secret';
+import type { Result } from '../../../main/domain/service-failure';
+import { silentLogger } from '../../../main/base/log';
+import { Secret } from '../../../main/base/secret';
 import { bundleBridgeScript, startTestHost, writeRendererFixture, type TestHost } from './host-fixtures';
 
 /** What the stand-in browser saw: its arguments and the answer to the link it was given. */

@@ -30,7 +30,7 @@ import {
   profileRegistry,
   type LaunchedBrowserHost,
 } from '../../../main/browser-host/launch';
-import { createJsonLogger } from '../../../main/log';
+import { createJsonLogger } from '../../../main/base/log';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 
 const BRIDGE_ENTRY = fileURLToPath(new URL('../../../renderer/browser-host-bridge.ts', import.meta.url));

@@ -1,5 +1,5 @@
 /**
- * The command line and the address rule (main/credentials/base-url.ts): the client secret of the
+ * The command line and the address rule (main/client/base-url.ts): the client secret of the
  * environment or of a saved profile goes only to https, or http to this computer, without user
  * name, password, query or fragment. A `--base-url` that fails the rule, and a data folder whose
  * record of a batch's service fails it, are refused with a clear message, and the service

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { expect } from 'vitest';
-import { phaseOf } from '../../../main/batch/batch-state';
+import { phaseOf } from '../../../main/domain/batch-state';
 import { BatchStore } from '../../../main/store/batch-store';
 import { createSeededRandom } from '../../../simulator/seeded-random';
 import type { Simulator } from '../../../simulator/simulator';

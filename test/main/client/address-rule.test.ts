@@ -1,14 +1,14 @@
 /**
  * The service client is the last line of defence of the address rule
- * (main/credentials/base-url.ts): whichever caller forgot to check an address, a client made for
+ * (main/client/base-url.ts): whichever caller forgot to check an address, a client made for
  * one that fails the rule sends nothing, not even the token request that carries the secret.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../../main/client/service-client';
-import type { LogFields } from '../../../main/log';
-import { Secret } from '../../../main/secret';
+import type { LogFields } from '../../../main/base/log';
+import { Secret } from '../../../main/base/secret';
 
 /** A listener on 127.0.0.1 that records every request it receives, whatever its path, and answers 404. */
 let server: Server;

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../../main/time/virtual-clock';
-import { isNotFoundAtService } from '../../../main/client/service-failure';
+import { isNotFoundAtService } from '../../../main/domain/service-failure';
 import { userMessage } from '../../../shared/service/error-catalog';
 import { DEMO_CLIENT } from '../../../simulator/simulator';
 import { expectFailure, expectOk, makeTestClient } from '../../support/client-harness';

@@ -2,7 +2,8 @@ import { clockReading } from '../../support/clocks';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { READ_SPACING_MS } from '../../../main/client/read-spacing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_OPERATION_HOLD_MS, OperationGate, PROBE_ALONE_MS } from '../../../main/client/operation-gate';
+import { MAX_OPERATION_HOLD_MS } from '../../../main/domain/service-failure';
+import { OperationGate, PROBE_ALONE_MS } from '../../../main/client/operation-gate';
 import type { VirtualClock } from '../../../main/time/virtual-clock';
 import { DEMO_CLIENT, type CallRecord, type Simulator } from '../../../simulator/simulator';
 import {

@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { CreationAnswer } from '../../../main/client/service-client';
-import type { Result } from '../../../main/client/service-failure';
+import type { CreationAnswer } from '../../../main/domain/service-answers';
+import type { Result } from '../../../main/domain/service-failure';
 import { normalizeFilename } from '../../../shared/service/filename';
 import type { CreateSigningRequestBody, Participant } from '../../../shared/service/wire';
 import { READ_SPACING_MS } from '../../../main/client/read-spacing';

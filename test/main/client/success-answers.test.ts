@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../../main/time/virtual-clock';
-import type { Result } from '../../../main/client/service-failure';
+import type { Result } from '../../../main/domain/service-failure';
 import { expectFailure, expectOk, makeTestClient } from '../../support/client-harness';
 import {
   startScriptedServer,

@@ -5,7 +5,7 @@ import {
   TOKEN_REFUSALS_TO_REJECT,
 } from '../../../main/client/token-manager';
 import { testConnection } from '../../../main/credentials/connection-test';
-import { Secret } from '../../../main/secret';
+import { Secret } from '../../../main/base/secret';
 import type { VirtualClock } from '../../../main/time/virtual-clock';
 import { DEMO_CLIENT, type Simulator } from '../../../simulator/simulator';
 import { expectFailure, makeTestClient } from '../../support/client-harness';

@@ -5,8 +5,8 @@ import {
   type CredentialStore,
 } from '../../../main/credentials/credential-store';
 import { createProfileStore } from '../../../main/credentials/profile-store';
-import type { Connection } from '../../../main/desk-core';
-import { Secret } from '../../../main/secret';
+import type { Connection } from '../../../main/credentials/connection';
+import { Secret } from '../../../main/base/secret';
 import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 import { expectNoSecret, requireKeychain, testKeychainService } from './keychain-fixtures';

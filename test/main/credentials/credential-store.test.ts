@@ -7,7 +7,7 @@ import {
   KEYCHAIN_UNAVAILABLE_MESSAGE,
   type CredentialStore,
 } from '../../../main/credentials/credential-store';
-import { Secret } from '../../../main/secret';
+import { Secret } from '../../../main/base/secret';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 import {
   distinctSecret,
@@ -120,7 +120,7 @@ describe('without a keychain', () => {
       'no-dbus',
       `
 import { createKeytarCredentialStore } from '${repoModule('main/credentials/credential-store.ts')}';
-import { Secret } from '${repoModule('main/secret.ts')}';
+import { Secret } from '${repoModule('main/base/secret.ts')}';
 const store = createKeytarCredentialStore('${service}');
 const results = {
   probe: await store.probe(),
@@ -159,7 +159,7 @@ console.log(JSON.stringify(results));
       entry,
       `
 import { createKeytarCredentialStore } from '${repoModule('main/credentials/credential-store.ts')}';
-import { Secret } from '${repoModule('main/secret.ts')}';
+import { Secret } from '${repoModule('main/base/secret.ts')}';
 const store = createKeytarCredentialStore('${service}');
 console.log(JSON.stringify({ save: await store.saveSecret('sandbox', new Secret('x')), read: await store.readSecret('sandbox') }));
 `,
@@ -195,8 +195,8 @@ console.log(JSON.stringify({ save: await store.saveSecret('sandbox', new Secret(
       entry,
       `
 import { createKeytarCredentialStore } from '${repoModule('main/credentials/credential-store.ts')}';
-import { Secret } from '${repoModule('main/secret.ts')}';
-import { speaking } from '${repoModule('main/words.ts')}';
+import { Secret } from '${repoModule('main/base/secret.ts')}';
+import { speaking } from '${repoModule('main/base/words.ts')}';
 import { createTranslator } from '${repoModule('shared/i18n/translator.ts')}';
 const store = createKeytarCredentialStore('${service}');
 const save = await speaking(createTranslator('fr').t, () => store.saveSecret('sandbox', new Secret('x')));

@@ -1,5 +1,5 @@
 /**
- * The app's entry point and the address rule (main/credentials/base-url.ts): saving a connection
+ * The app's entry point and the address rule (main/client/base-url.ts): saving a connection
  * through the desk service's `profiles.save` channel, as the page does (dispatchInvoke), refuses
  * an address that fails the rule, in the person's language, and keeps nothing: no profile, no
  * secret in the keychain.
@@ -11,8 +11,8 @@ import {
   createMemoryCredentialStore,
   type CredentialStore,
 } from '../../../main/credentials/credential-store';
-import { openDataDir, type DataDir } from '../../../main/desk-core';
-import { silentLogger } from '../../../main/log';
+import { openDataDir, type DataDir } from '../../../main/app/desk-core';
+import { silentLogger } from '../../../main/base/log';
 import { createTestDeskService } from '../../support/desk-service-harness';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 

@@ -15,7 +15,7 @@ import {
   type ProfileStore,
 } from '../../../main/credentials/profile-store';
 import { sealSecret, unsealSecret } from '../../../main/credentials/sealed-secret';
-import { Secret } from '../../../main/secret';
+import { Secret } from '../../../main/base/secret';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 import {
   distinctSecret,

@@ -3,8 +3,8 @@ import { eventually } from '../../support/outcomes';
 import { DeskError } from '../../../main/app/desk-error';
 import type { CeremonyRequest } from '../../../main/app/ports';
 import type { WidgetSessionHandle } from '../../../main/client/service-client';
-import type { Result } from '../../../main/client/service-failure';
-import { Secret } from '../../../main/secret';
+import type { Result } from '../../../main/domain/service-failure';
+import { Secret } from '../../../main/base/secret';
 import { createCeremonyWindows, widgetOriginOf } from '../../../main/shell/ceremony-window';
 import { hardenAllWebContents } from '../../../main/shell/security';
 import {

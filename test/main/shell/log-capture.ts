@@ -1,4 +1,4 @@
-import { createJsonLogger, type Logger } from '../../../main/log';
+import { createJsonLogger, type Logger } from '../../../main/base/log';
 
 /** A real JSON logger whose lines land in `lines`, to check what the shell logs. */
 export function captureLogger(): { logger: Logger; lines: string[] } {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { eventually } from '../../support/outcomes';
 import { DESK_INVOKE_CHANNEL } from '../../../shared/ipc/channels';
-import { openDataDir } from '../../../main/desk-core';
+import { openDataDir } from '../../../main/app/desk-core';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 import type * as FakeElectronModule from './fake-electron';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalBaseUrl, sameConnection } from '../../../main/batch/batch-connection';
+import { canonicalBaseUrl, sameConnection } from '../../../main/domain/batch-connection';
 import { BatchStore } from '../../../main/store/batch-store';
 import { CrashFileSystem } from '../../support/crash-fs';
 

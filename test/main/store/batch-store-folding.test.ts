@@ -6,11 +6,11 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { BatchEvent } from '../../../main/batch/batch-events';
-import type { BatchState } from '../../../main/batch/batch-state';
+import type { BatchEvent } from '../../../main/domain/batch-events';
+import type { BatchState } from '../../../main/domain/batch-state';
 import { BatchStore } from '../../../main/store/batch-store';
 import { JournalWriter } from '../../../main/store/journal';
-import { buildCreateBody } from '../../../main/batch/create-body';
+import { buildCreateBody } from '../../../main/domain/create-body';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 
 import { draft, preparedBatch, sent, signed } from './fold-fixtures';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { buffer } from 'node:stream/consumers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDataDir } from '../../../main/desk-core';
+import { openDataDir } from '../../../main/app/desk-core';
 import { BlobStore } from '../../../main/store/blob-store';
 import { CrashFileSystem } from '../../support/crash-fs';
 import { createSeededRandom } from '../../../simulator/seeded-random';

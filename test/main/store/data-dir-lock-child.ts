@@ -5,7 +5,7 @@
 //   {"op":"release","dir":D} → {"op":"release","dir":D,"result":"released"}
 // Each command opens and closes its own file descriptor, as a new process would.
 import { createInterface } from 'node:readline';
-import { openDataDir } from '../../../main/desk-core';
+import { openDataDir } from '../../../main/app/desk-core';
 import { lockDataDir } from '../../../main/store/data-dir-lock';
 
 interface Command {

@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openDataDir } from '../../../main/desk-core';
+import { openDataDir } from '../../../main/app/desk-core';
 import { lockDataDir, type LockHolder } from '../../../main/store/data-dir-lock';
 import { bundleEntry } from '../../support/cli-process';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';

@@ -1,5 +1,5 @@
 import type { DocumentDraft, TrackedStatus } from '../../../shared/domain/batch';
-import type { BatchEvent } from '../../../main/batch/batch-events';
+import type { BatchEvent } from '../../../main/domain/batch-events';
 import type { BatchStore } from '../../../main/store/batch-store';
 
 /** The documents and events the store's folding tests record: one signer each, no PDF on disk. */

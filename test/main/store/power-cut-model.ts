@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { BatchState } from '../../../main/batch/batch-state';
+import type { BatchState } from '../../../main/domain/batch-state';
 import type { BatchStore } from '../../../main/store/batch-store';
 import type { BlobStore } from '../../../main/store/blob-store';
 

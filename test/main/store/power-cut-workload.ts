@@ -1,6 +1,6 @@
 import type { DocumentDraft } from '../../../shared/domain/batch';
 import type { BatchStore } from '../../../main/store/batch-store';
-import type { PdfCheckResult } from '../../../main/batch/pdf-check';
+import type { PdfCheckResult } from '../../../main/files/pdf-check';
 import type { BlobStore } from '../../../main/store/blob-store';
 import type { LoggedChange, StoreExpectations } from './power-cut-model';
 

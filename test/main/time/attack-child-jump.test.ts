@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import type { CeremonyRequest } from '../../../main/app/ports';
 import { createChromiumCeremonyOpener } from '../../../main/browser-host/chromium-ceremony-opener';
-import { silentLogger } from '../../../main/log';
-import { Secret } from '../../../main/secret';
+import { silentLogger } from '../../../main/base/log';
+import { Secret } from '../../../main/base/secret';
 import { VirtualClock } from '../../../main/time/virtual-clock';
 
 const folder = mkdtempSync(join(tmpdir(), 'attack-child-jump-'));

@@ -7,7 +7,7 @@
 import { afterAll, expect, it } from 'vitest';
 import { createKeytarCredentialStore } from '../../../main/credentials/credential-store';
 import { watchKeychain } from '../../../main/credentials/keychain-watch';
-import { Secret } from '../../../main/secret';
+import { Secret } from '../../../main/base/secret';
 import { VirtualClock } from '../../../main/time/virtual-clock';
 import { requireKeychain, testKeychainService } from '../credentials/keychain-fixtures';
 

@@ -5,7 +5,7 @@
  * (request ages stay on the wall clock); this test failed before.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { Desk } from '../../../main/desk-core';
+import type { Desk } from '../../../main/app/desk-core';
 import { StatusPoller } from '../../../main/tracking/status-poller';
 import type { VirtualClock } from '../../../main/time/virtual-clock';
 import type { Simulator } from '../../../simulator/simulator';

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Desk } from '../../../main/desk-core';
+import type { Desk } from '../../../main/app/desk-core';
 import { StatusPoller, type PollerEvent } from '../../../main/tracking/status-poller';
 import type { VirtualClock } from '../../../main/time/virtual-clock';
 import type { Simulator } from '../../../simulator/simulator';

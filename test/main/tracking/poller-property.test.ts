@@ -1,8 +1,8 @@
 import { clockSteppedBy } from '../../support/clocks';
 import { describe, expect, it } from 'vitest';
-import { applyBatchEvent, emptyBatch, type BatchState } from '../../../main/batch/batch-state';
-import type { BatchEvent } from '../../../main/batch/batch-events';
-import { needsTracking } from '../../../main/batch/document-class';
+import { applyBatchEvent, emptyBatch, type BatchState } from '../../../main/domain/batch-state';
+import type { BatchEvent } from '../../../main/domain/batch-events';
+import { needsTracking } from '../../../main/domain/document-class';
 import type { BatchStore } from '../../../main/store/batch-store';
 import type { ServiceClient } from '../../../main/client/service-client';
 import { StatusPoller } from '../../../main/tracking/status-poller';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applyBatchEvent, emptyBatch, type BatchState } from '../../../main/batch/batch-state';
-import type { BatchEvent } from '../../../main/batch/batch-events';
+import { applyBatchEvent, emptyBatch, type BatchState } from '../../../main/domain/batch-state';
+import type { BatchEvent } from '../../../main/domain/batch-events';
 import type { BatchStore } from '../../../main/store/batch-store';
 import type { ServiceClient } from '../../../main/client/service-client';
 import { VirtualClock } from '../../../main/time/virtual-clock';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { classOf, needsTracking } from '../../../main/batch/document-class';
-import type { BatchState } from '../../../main/batch/batch-state';
-import type { Desk } from '../../../main/desk-core';
+import { classOf, needsTracking } from '../../../main/domain/document-class';
+import type { BatchState } from '../../../main/domain/batch-state';
+import type { Desk } from '../../../main/app/desk-core';
 import type { VirtualClock } from '../../../main/time/virtual-clock';
 import { StatusPoller, type PollerEvent } from '../../../main/tracking/status-poller';
 import type { Simulator, StatusChange } from '../../../simulator/simulator';

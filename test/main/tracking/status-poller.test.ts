@@ -1,7 +1,7 @@
-import { classOf } from '../../../main/batch/document-class';
+import { classOf } from '../../../main/domain/document-class';
 import { READ_SPACING_MS } from '../../../main/client/read-spacing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Desk } from '../../../main/desk-core';
+import type { Desk } from '../../../main/app/desk-core';
 import {
   StatusPoller,
   type PollerEvent,
@@ -10,7 +10,7 @@ import {
 import type { PollSchedule } from '../../../main/tracking/poll-schedule';
 import { nextInterval, DEFAULT_POLL_SCHEDULE } from '../../../main/tracking/poll-schedule';
 import { ReadBudget } from '../../../main/tracking/read-budget';
-import { createJsonLogger } from '../../../main/log';
+import { createJsonLogger } from '../../../main/base/log';
 import type { Simulator } from '../../../simulator/simulator';
 import type { VirtualClock } from '../../../main/time/virtual-clock';
 import { batchOfPdfs, makeBatch } from '../../support/batch-harness';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { Desk } from '../../../main/desk-core';
+import type { Desk } from '../../../main/app/desk-core';
 import { StatusPoller, type PollerEvent } from '../../../main/tracking/status-poller';
 import type { VirtualClock } from '../../../main/time/virtual-clock';
 import type { Simulator } from '../../../simulator/simulator';

@@ -402,7 +402,7 @@ describe('filterDocuments', () => {
 describe('countByBucket', () => {
   it('counts each group and the total', () => {
     const documents = [
-      // The class as main sends it (main/batch/document-class.ts decides it; tested there).
+      // The class as main sends it (main/domain/document-class.ts decides it; tested there).
       document('1', { phase: 'draft', class: 'not_sent' }),
       document('2', { phase: 'draft', class: 'not_sent' }),
       document('3', { phase: 'uploading', class: 'sending' }),

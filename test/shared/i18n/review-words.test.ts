@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sendProblems } from '../../../main/batch/send-readiness';
+import { sendProblems } from '../../../main/domain/send-readiness';
 import type { DocumentDraft } from '../../../shared/domain/batch';
 import { createTranslator } from '../../../shared/i18n/translator';
 

@@ -1,0 +1,170 @@
+/**
+ * The data folder's answer to "does this service already hold, or may it hold, a request for
+ * this reference?" (PRODUCT.md: a contract is known by what it is, not where its files lie).
+ * Asked before every creation key is made: a moved or copied folder, a second batch, or the
+ * same PDF added twice never sends a contract again by itself. One registry per data folder,
+ * shared by every connection's engine; it follows the store's records, and holds the claims of
+ * keys being made right now, so that two runs never both pass the question for one reference.
+ */
+import type { BatchStore } from '../store/batch-store';
+import type { BatchEvent } from '../domain/batch-events';
+import { connectionKey, sameConnection, type ConnectionAddress } from '../domain/batch-connection';
+import { mayHoldRequest, type BatchState, type DocumentState } from '../domain/batch-state';
+import { isOlderBatch } from './older-batch';
+
+import type { Holder } from '../domain/contract-identity';
+
+export { mayHoldRequest } from '../domain/batch-state';
+
+/** Where a document lives: its batch and its id. */
+export interface DocumentRef {
+  readonly batchId: string;
+  readonly documentId: string;
+}
+
+function refKey(ref: DocumentRef): string {
+  return `${ref.batchId}/${ref.documentId}`;
+}
+
+function claimKey(service: ConnectionAddress, reference: string): string {
+  return `${connectionKey(service)}\n${reference}`;
+}
+
+/** True when `batch` went, or may have gone, to `service`: bound there, or sent by an earlier version that did not record where. */
+function mayBeAt(batch: BatchState, service: ConnectionAddress): boolean {
+  return batch.connection ? sameConnection(batch.connection, service) : isOlderBatch(batch);
+}
+
+const registries = new WeakMap<BatchStore, ContractRegistry>();
+
+/** Which documents of a data folder carry each reference, kept up to date with the store. */
+export class ContractRegistry {
+  readonly #store: BatchStore;
+  /** Reference → documents carrying it. */
+  readonly #byReference = new Map<string, Map<string, DocumentRef>>();
+  /** Document → its reference, to move it when it is edited. */
+  readonly #referenceOf = new Map<string, string>();
+  /** Keys being made now: (service, reference) → the document making one. */
+  readonly #claims = new Map<string, DocumentRef>();
+
+  private constructor(store: BatchStore) {
+    this.#store = store;
+    for (const batch of store.list()) {
+      for (const document of batch.documents)
+        this.#index(batch.id, document.draft.id, document.draft.externalReference);
+    }
+    store.subscribe((state, events) => this.#follow(state, events));
+  }
+
+  /** The registry of `store`'s data folder (one per store). */
+  static of(store: BatchStore): ContractRegistry {
+    let registry = registries.get(store);
+    if (!registry) {
+      registry = new ContractRegistry(store);
+      registries.set(store, registry);
+    }
+    return registry;
+  }
+
+  #index(batchId: string, documentId: string, reference: string): void {
+    const ref = { batchId, documentId };
+    const key = refKey(ref);
+    const before = this.#referenceOf.get(key);
+    if (before === reference) return;
+    if (before !== undefined) this.#byReference.get(before)?.delete(key);
+    this.#referenceOf.set(key, reference);
+    let carriers = this.#byReference.get(reference);
+    if (!carriers) {
+      carriers = new Map();
+      this.#byReference.set(reference, carriers);
+    }
+    carriers.set(key, ref);
+  }
+
+  #follow(state: BatchState, events: readonly BatchEvent[]): void {
+    for (const event of events) {
+      if (event.type === 'document_added' || event.type === 'document_edited')
+        this.#index(state.id, event.document.id, event.document.externalReference);
+      else if (event.type === 'document_removed') {
+        const key = refKey({ batchId: state.id, documentId: event.documentId });
+        const reference = this.#referenceOf.get(key);
+        if (reference !== undefined) this.#byReference.get(reference)?.delete(key);
+        this.#referenceOf.delete(key);
+      }
+    }
+  }
+
+  /**
+   * The other documents of the data folder that hold, or may hold, a request for `reference` at
+   * `service`, or are making a key for it right now. `self` is never its own holder.
+   */
+  holdersOf(service: ConnectionAddress, reference: string, self: DocumentRef): Holder[] {
+    const holders: Holder[] = [];
+    const selfKey = refKey(self);
+    for (const [key, ref] of this.#byReference.get(reference) ?? []) {
+      if (key === selfKey) continue;
+      const batch = this.#store.get(ref.batchId);
+      const document = batch?.documents.find((candidate) => candidate.draft.id === ref.documentId);
+      if (!batch || !document || document.draft.externalReference !== reference) continue;
+      if (!mayBeAt(batch, service) || !mayHoldRequest(document)) continue;
+      holders.push(holderOf(batch, document, false));
+    }
+    for (const contract of this.#store.deletedContracts()) {
+      if (contract.reference !== reference) continue;
+      if (contract.connection !== undefined && !sameConnection(contract.connection, service)) continue;
+      if (contract.batchId === self.batchId && contract.documentId === self.documentId) continue;
+      holders.push({
+        batchId: contract.batchId,
+        batchName: contract.batchName,
+        documentId: contract.documentId,
+        fileName: contract.fileName,
+        requestId: contract.requestId,
+        claimed: false,
+        deleted: true,
+      });
+    }
+    const claimant = this.#claims.get(claimKey(service, reference));
+    if (
+      claimant &&
+      refKey(claimant) !== selfKey &&
+      !holders.some((holder) => refKey(holder) === refKey(claimant))
+    ) {
+      const batch = this.#store.get(claimant.batchId);
+      const document = batch?.documents.find((candidate) => candidate.draft.id === claimant.documentId);
+      if (batch && document) holders.push(holderOf(batch, document, true));
+    }
+    return holders;
+  }
+
+  /**
+   * Claims `reference` at `service` for `owner` while its creation key is made: until
+   * `release`, every other document asking `holdersOf` sees it. Synchronous, so that asking and
+   * claiming happen in one turn of the event loop. Returns the release function.
+   */
+  claim(service: ConnectionAddress, reference: string, owner: DocumentRef): () => void {
+    const key = claimKey(service, reference);
+    this.#claims.set(key, owner);
+    return () => {
+      if (this.#claims.get(key) === owner) this.#claims.delete(key);
+    };
+  }
+
+  /** Every other document of the data folder carrying `reference`, whatever its state (for the review's words). */
+  carriersOf(reference: string, self: DocumentRef): DocumentRef[] {
+    const selfKey = refKey(self);
+    return [...(this.#byReference.get(reference) ?? [])]
+      .filter(([key]) => key !== selfKey)
+      .map(([, ref]) => ref);
+  }
+}
+
+function holderOf(batch: BatchState, document: DocumentState, claimed: boolean): Holder {
+  return {
+    batchId: batch.id,
+    batchName: batch.name,
+    documentId: document.draft.id,
+    fileName: document.draft.pdf.originalName,
+    requestId: document.send.requestId ?? document.send.check?.newRequestId,
+    claimed,
+  };
+}
