@@ -28,6 +28,7 @@ import { BlobStore } from '../../main/store/blob-store';
 import { nodeFileSystem, type FileSystem, type OpenFile } from '../../main/store/file-system';
 import { createSeededRandom } from '../../simulator/seeded-random';
 import { makePdfBytes } from '../../test/support/pdf-files';
+import { serviceErrorCode } from '../../shared/service/error-codes';
 
 /** How the year looks. */
 export interface HistoryShape {
@@ -247,7 +248,7 @@ export async function generateHistory(
                 type: 'item_failed',
                 documentId,
                 error: {
-                  code: 'validation_failed',
+                  code: serviceErrorCode('validation_failed'),
                   message: 'The service refused the request: recipients[0].email is not valid.',
                   retryable: false,
                   at: new Date().toISOString(),

@@ -4,6 +4,7 @@ import type {
   Counts,
   DocumentView,
   EngineStateView,
+  ErrorView,
 } from '../../shared/ipc/views';
 import type { ItemError } from '../../shared/domain/batch';
 import { createTranslator, type Translator } from '../../shared/i18n/translator';
@@ -92,7 +93,7 @@ export function summaryOf(
  * A document's failure in the language of the view: it was stored in the words of the day it
  * happened; the app's own wordings are made anew, the code and the service's words kept.
  */
-function errorView(error: ItemError, t: Translator['t'] | undefined): { code: string; message: string } {
+function errorView(error: ItemError, t: Translator['t'] | undefined): ErrorView {
   return { code: error.code, message: t === undefined ? error.message : errorMessageIn(error, t) };
 }
 

@@ -1,5 +1,5 @@
 import type { DeskHandlers, EventChannel, EventPayload } from '../../shared/ipc/contract';
-import type { EngineStateView } from '../../shared/ipc/views';
+import type { ConnectionTest, EngineStateView } from '../../shared/ipc/views';
 import { resolveLanguage } from '../../shared/i18n/languages';
 import { createTranslator, type Translator } from '../../shared/i18n/translator';
 import { ContractRegistry } from '../engine/contract-registry';
@@ -57,9 +57,7 @@ export interface DeskServiceDeps {
   readonly testConnection: (
     profile: ProfileRecord,
     connection: Awaited<ReturnType<ProfileRegistry['connectionFor']>>,
-  ) => Promise<
-    { ok: true; scopes: string[]; expiresInSeconds?: number } | { ok: false; code: string; message: string }
-  >;
+  ) => Promise<ConnectionTest>;
 }
 
 /** The desk service: the IPC handlers plus what the shell needs (tray counts, lifecycle). */

@@ -4,7 +4,7 @@
  */
 import type { ProfileInput } from '../../shared/ipc/contract';
 import type { WidgetSessionHandle } from '../client/service-client';
-import type { Result } from '../domain/service-failure';
+import type { ServiceResult } from '../domain/service-failure';
 import type { KeychainWaits } from '../credentials/keychain-watch';
 import type { Connection } from '../credentials/connection';
 
@@ -43,7 +43,7 @@ export interface CeremonyRequest {
   readonly title: string;
   readonly session: WidgetSessionHandle;
   /** A fresh session, for when the current URL has expired: an expired URL is never loaded. */
-  renew(): Promise<Result<WidgetSessionHandle>>;
+  renew(): Promise<ServiceResult<WidgetSessionHandle>>;
   /** Called once when the window is closed. */
   onClosed(): void;
 }

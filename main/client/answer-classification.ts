@@ -1,8 +1,10 @@
+import type { CatalogCode } from '../../shared/service/error-catalog';
+import { serviceErrorCode, type ServiceErrorCode } from '../../shared/service/error-codes';
 import { oauthErrorBodySchema, serviceErrorBodySchema } from '../../shared/service/wire';
 
 /** What an error body said, when it was in the shape the service uses. */
 export interface ErrorDetails {
-  readonly code: string | undefined;
+  readonly code: ServiceErrorCode | undefined;
   readonly message: string | undefined;
   /** True when the body had the service's error shape: the service itself answered. */
   readonly fromService: boolean;
@@ -10,7 +12,7 @@ export interface ErrorDetails {
 
 /** How the runner must treat one HTTP answer that is not a success. */
 export interface FailedAnswer {
-  readonly code: string;
+  readonly code: ServiceErrorCode;
   readonly serviceMessage: string | undefined;
   /** The same call may succeed later without any change: retried inside the call, then retryable. */
   readonly retryable: boolean;
@@ -45,11 +47,15 @@ export function parseErrorDetails(text: string, shape: 'oauth' | 'api'): ErrorDe
   if (shape === 'oauth') {
     const oauth = oauthErrorBodySchema.safeParse(json);
     if (oauth.success)
-      return { code: oauth.data.error, message: oauth.data.error_description, fromService: true };
+      return {
+        code: serviceErrorCode(oauth.data.error),
+        message: oauth.data.error_description,
+        fromService: true,
+      };
   }
   const api = serviceErrorBodySchema.safeParse(json);
   return api.success
-    ? { code: api.data.error.code, message: api.data.error.message, fromService: true }
+    ? { code: serviceErrorCode(api.data.error.code), message: api.data.error.message, fromService: true }
     : NO_DETAILS;
 }
 
@@ -57,7 +63,7 @@ export function parseErrorDetails(text: string, shape: 'oauth' | 'api'): ErrorDe
 const NEVER_SUPPORTED = new Set([501, 505]);
 
 /** The client's own code for a status whose body named none. */
-function codeForStatus(status: number): string {
+function codeForStatus(status: number): CatalogCode {
   if (status === 404) return 'gateway_not_found';
   if (status === 429) return 'rate_limited';
   if (status === 503) return 'upstream_unavailable';

@@ -5,13 +5,13 @@ import type { Secret } from '../base/secret';
 import { classifyAnswer, type FailedAnswer } from './answer-classification';
 import { backoffCeilingMs, backoffDelayMs, parseRetryAfterMs, type RetryPolicy } from './backoff';
 import { admitAttempt, type Politeness } from './attempt-admission';
-import type { HttpOutcome, HttpRequest, HttpTransport } from './http-transport';
+import type { HttpOutcome, HttpRequest, Transport } from './transport';
+import { ok } from '../../shared/base/result';
 import {
   MAX_OPERATION_HOLD_MS,
   failure,
-  success,
   type OperationName,
-  type Result,
+  type ServiceResult,
 } from '../domain/service-failure';
 
 /** A signal aborted when either is (undefined when neither is given). */
@@ -29,9 +29,9 @@ export interface AccessToken {
 
 /** Where authenticated calls get their token, and report one the service refused. */
 export interface TokenSource {
-  current(): Promise<Result<AccessToken>>;
+  current(): Promise<ServiceResult<AccessToken>>;
   /** A token asked for now (sharing one already on its way), not one kept from earlier. */
-  renew(): Promise<Result<AccessToken>>;
+  renew(): Promise<ServiceResult<AccessToken>>;
   invalidate(token: AccessToken): void;
 }
 
@@ -129,7 +129,7 @@ export interface CallAnswer<T> {
 
 export interface CallRunnerDeps extends Politeness {
   readonly baseUrl: string;
-  readonly transport: HttpTransport;
+  readonly transport: Transport;
   readonly policy: RetryPolicy;
   readonly logger: Logger;
   readonly random: () => number;
@@ -159,9 +159,11 @@ export class CallRunner {
   }
 
   /** Runs a call; see `CallSpec` and `OptionalBodyCallSpec` for what counts as success. */
-  run<T>(spec: OptionalBodyCallSpec<T>): Promise<Result<CallAnswer<T | undefined>>>;
-  run<T>(spec: CallSpec<T>): Promise<Result<CallAnswer<T>>>;
-  async run<T>(spec: CallSpec<T> | OptionalBodyCallSpec<T>): Promise<Result<CallAnswer<T | undefined>>> {
+  run<T>(spec: OptionalBodyCallSpec<T>): Promise<ServiceResult<CallAnswer<T | undefined>>>;
+  run<T>(spec: CallSpec<T>): Promise<ServiceResult<CallAnswer<T>>>;
+  async run<T>(
+    spec: CallSpec<T> | OptionalBodyCallSpec<T>,
+  ): Promise<ServiceResult<CallAnswer<T | undefined>>> {
     const { logger, random } = this.#deps;
     const baseUrl = this.#baseUrl;
     if (baseUrl === undefined) {
@@ -302,7 +304,7 @@ export class CallRunner {
         outcomeUnknown ||= unknownNow;
         spec.onAttemptSettled?.(unknownNow ? 'maybe_applied' : 'not_applied');
         const code = outcome.timedOut ? 'timeout' : 'network_unreachable';
-        const fail = (): Result<CallAnswer<T>> =>
+        const fail = (): ServiceResult<CallAnswer<T>> =>
           failure({
             operation: spec.operation,
             code,
@@ -365,7 +367,7 @@ export class CallRunner {
       }
 
       outcomeUnknown ||= answer.outcomeUnknown;
-      const fail = (): Result<CallAnswer<T>> =>
+      const fail = (): ServiceResult<CallAnswer<T>> =>
         failure({
           operation: spec.operation,
           httpStatus: outcome.status,
@@ -423,7 +425,7 @@ export class CallRunner {
     attempt: number,
     earlierAttemptUnknown: boolean,
     headers: Readonly<Record<string, string | undefined>>,
-  ): Result<CallAnswer<T | undefined>> {
+  ): ServiceResult<CallAnswer<T | undefined>> {
     const { location } = headers;
     const date = headers.date === undefined ? Number.NaN : Date.parse(headers.date);
     const serviceTime = Number.isNaN(date) ? undefined : date;
@@ -434,12 +436,12 @@ export class CallRunner {
       json = undefined;
     }
     const parsed = spec.schema.safeParse(json);
-    if (parsed.success) return success({ body: parsed.data, earlierAttemptUnknown, location, serviceTime });
+    if (parsed.success) return ok({ body: parsed.data, earlierAttemptUnknown, location, serviceTime });
     if (spec.bodyOptional) {
       if (text.trim() !== '') {
         this.#deps.logger.log('warn', 'service.unread_success_body', { operation: spec.operation });
       }
-      return success({ body: undefined, earlierAttemptUnknown, location, serviceTime });
+      return ok({ body: undefined, earlierAttemptUnknown, location, serviceTime });
     }
     this.#deps.logger.log('error', 'service.invalid_response', {
       operation: spec.operation,

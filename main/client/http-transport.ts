@@ -2,52 +2,7 @@ import { Readable } from 'node:stream';
 import type { Socket } from 'node:net';
 import { Agent, buildConnector, request, type Dispatcher } from 'undici';
 import { systemClock, type Cancel, type Clock } from '../time/clock';
-
-/** One HTTP exchange, described without any knowledge of the signing service. */
-export interface HttpRequest {
-  readonly method: 'GET' | 'POST';
-  readonly url: string;
-  readonly headers: Readonly<Record<string, string>>;
-  /** A string, or a factory giving a fresh stream for each attempt (uploads). */
-  readonly body?: string | (() => Readable);
-  /**
-   * How long the service has to answer once the whole request was handed to the connection
-   * (ms). For a string body that is the whole exchange; a streamed body sends first (`stallMs`).
-   */
-  readonly timeoutMs: number;
-  /**
-   * For a streamed body: the attempt fails when the connection takes none of it for this long
-   * (ms), however long the whole body takes. Absent: `timeoutMs` bounds the whole exchange.
-   */
-  readonly stallMs?: number;
-  /**
-   * For a streamed body: told the bytes the connection has taken so far, each time it takes a
-   * slice (`UPLOAD_SLICE_BYTES`) and once with 0 when the attempt begins.
-   */
-  readonly onBodySent?: (sentBytes: number) => void;
-  readonly signal?: AbortSignal;
-}
-
-export type HttpOutcome =
-  | {
-      readonly kind: 'answered';
-      readonly status: number;
-      readonly headers: Readonly<Record<string, string | undefined>>;
-      readonly text: string;
-    }
-  | {
-      /** The request could not be built from local data (its file vanished, changed size or could not be opened). */
-      readonly kind: 'local';
-      readonly errorCode: string;
-    }
-  | {
-      readonly kind: 'network';
-      /** False when the request certainly never reached the service (refused, unresolvable). */
-      readonly mayHaveReachedService: boolean;
-      readonly timedOut: boolean;
-      /** An error code such as ECONNREFUSED; never a URL, header or body. */
-      readonly errorCode: string;
-    };
+import type { HttpOutcome, HttpRequest, Transport } from './transport';
 
 /**
  * A streamed body is handed to the connection in slices of this size, and counted as the
@@ -167,7 +122,7 @@ const CONNECT_TIMEOUT_MS = 10_000;
  * the caller can tell "certainly not sent" from "may have been applied". Aborting the caller's
  * signal rejects with its reason; every other failure is a value.
  */
-export class HttpTransport {
+export class HttpTransport implements Transport {
   readonly #dispatcher: Agent;
   readonly #clock: Clock;
 

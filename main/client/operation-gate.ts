@@ -1,3 +1,4 @@
+import type { ServiceErrorCode } from '../../shared/service/error-codes';
 import { MAX_OPERATION_HOLD_MS } from '../domain/service-failure';
 import { systemClock, type Clock } from '../time/clock';
 import type { OperationName } from '../domain/service-failure';
@@ -7,7 +8,7 @@ export interface OperationHold {
   /** Milliseconds until the operation may be attempted again. */
   readonly remainingMs: number;
   /** The code of the answer that asked for the wait (`rate_limited`, `upstream_unavailable`…). */
-  readonly code: string;
+  readonly code: ServiceErrorCode;
 }
 
 /** What an attempt of an operation must do before it leaves. */
@@ -35,7 +36,8 @@ export const PROBE_ALONE_MS = 1_000;
 interface OperationState {
   /** Monotonic time until which no attempt may start (0: none). */
   until: number;
-  code: string;
+  /** The code of the answer that set `until` (none before the first hold). */
+  code: ServiceErrorCode | undefined;
   /** A pause ended and no attempt since has been answered: the next one goes alone. */
   probeNeeded: boolean;
   probe: { startedAt: number; answered: Promise<void>; release: () => void } | undefined;
@@ -65,7 +67,7 @@ export class OperationGate {
    * longer. Returns how long the hold now lasts from now when this call lengthened it, and
    * undefined when it changed nothing (a longer hold was already in place, or `forMs` ≤ 0).
    */
-  hold(operation: OperationName, forMs: number, code: string): number | undefined {
+  hold(operation: OperationName, forMs: number, code: ServiceErrorCode): number | undefined {
     if (!(forMs > 0)) return undefined;
     const heldMs = Math.min(forMs, MAX_OPERATION_HOLD_MS);
     const until = this.#clock.monotonic() + heldMs;
@@ -80,7 +82,7 @@ export class OperationGate {
   /** How long `operation` is still held back, or undefined when it may be attempted now. */
   remaining(operation: OperationName): OperationHold | undefined {
     const state = this.#states.get(operation);
-    if (!state) return undefined;
+    if (state?.code === undefined) return undefined;
     const remainingMs = state.until - this.#clock.monotonic();
     return remainingMs > 0 ? { remainingMs: Math.ceil(remainingMs), code: state.code } : undefined;
   }
@@ -122,7 +124,7 @@ export class OperationGate {
   #stateOf(operation: OperationName): OperationState {
     let state = this.#states.get(operation);
     if (!state) {
-      state = { until: 0, code: '', probeNeeded: false, probe: undefined };
+      state = { until: 0, code: undefined, probeNeeded: false, probe: undefined };
       this.#states.set(operation, state);
     }
     return state;

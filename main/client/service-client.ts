@@ -15,13 +15,15 @@ import { silentLogger, type Logger } from '../base/log';
 import { Secret } from '../base/secret';
 import { systemClock, type Clock } from '../time/clock';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './backoff';
+import { ok } from '../../shared/base/result';
 import { CallRunner, type AttemptOutcome } from './call-runner';
 import { HttpTransport } from './http-transport';
+import type { Transport } from './transport';
 
 export { UPLOAD_SLICE_BYTES } from './http-transport';
 import { OperationGate } from './operation-gate';
 import { ReadSpacing } from './read-spacing';
-import { isOperationName, success, type OperationName, type Result } from '../domain/service-failure';
+import { isOperationName, type OperationName, type ServiceResult } from '../domain/service-failure';
 import { TokenManager, type TokenGrant } from './token-manager';
 import type { UploadSource } from './upload-source';
 import type {
@@ -49,6 +51,11 @@ export interface ServiceClientOptions {
   readonly random?: () => number;
   /** The clock of every wait, deadline and expiry (default: the system's; tests pass a virtual one). */
   readonly clock?: Clock;
+  /**
+   * What carries each attempt (default: HTTP, on `clock`). Tests give a scripted one to check
+   * the retry, idempotency and token rules without a server.
+   */
+  readonly transport?: Transport;
   /**
    * How long the service has to answer a call once it was sent, in ms (default 30 s); an upload
    * has this plus what its last bytes may still take on the line (upload-timing.ts).
@@ -180,7 +187,7 @@ function requestPath(requestId: string, action = ''): string {
  * request is read twice within `READ_SPACING_MS`.
  */
 export class ServiceClient {
-  readonly #transport: HttpTransport;
+  readonly #transport: Transport;
   readonly #runner: CallRunner;
   readonly #tokens: TokenManager;
   readonly #clock: Clock;
@@ -194,7 +201,7 @@ export class ServiceClient {
     this.address = { baseUrl: options.baseUrl, clientId: options.clientId };
     const clock = options.clock ?? systemClock;
     this.#clock = clock;
-    this.#transport = new HttpTransport(clock);
+    this.#transport = options.transport ?? new HttpTransport(clock);
     this.#callTimeoutMs = options.callTimeoutMs ?? 30_000;
     this.#uploadStallMs = options.uploadStallMs ?? UPLOAD_STALL_MS;
     this.#takenAtOnce = options.uploadTakenAtOnceBytes ?? TAKEN_AT_ONCE_BYTES;
@@ -230,7 +237,7 @@ export class ServiceClient {
   }
 
   /** Obtains a fresh token ("Test connection"), reporting the granted scopes and lifetime. */
-  testConnection(): Promise<Result<TokenGrant>> {
+  testConnection(): Promise<ServiceResult<TokenGrant>> {
     return this.#tokens.obtain();
   }
 
@@ -239,7 +246,10 @@ export class ServiceClient {
    * per attempt; never holds it in memory. Needs the upload object back: a 2xx without a
    * readable one is `invalid_response`.
    */
-  async uploadDocument(source: UploadSource, options: UploadOptions = {}): Promise<Result<UploadAnswer>> {
+  async uploadDocument(
+    source: UploadSource,
+    options: UploadOptions = {},
+  ): Promise<ServiceResult<UploadAnswer>> {
     // After an attempt given up, what it left in the system's buffers may still cross ahead.
     const slowest = options.slowestShareBytesPerS;
     const paceOf = (attempt: number) =>
@@ -271,7 +281,7 @@ export class ServiceClient {
       onAttempt: options.onAttempt,
       onAttemptSettled: options.onAttemptSettled,
     });
-    return answer.ok ? success({ ...answer.value.body, serviceTime: answer.value.serviceTime }) : answer;
+    return answer.ok ? ok({ ...answer.value.body, serviceTime: answer.value.serviceTime }) : answer;
   }
 
   /**
@@ -283,7 +293,7 @@ export class ServiceClient {
     body: CreateSigningRequestBody,
     idempotencyKey: string,
     options: CallOptions = {},
-  ): Promise<Result<CreationAnswer>> {
+  ): Promise<ServiceResult<CreationAnswer>> {
     const answer = await this.#runner.run({
       operation: 'createSigningRequest',
       method: 'POST',
@@ -304,7 +314,7 @@ export class ServiceClient {
     });
     if (!answer.ok) return answer;
     const id = answer.value.body?.id;
-    return success({
+    return ok({
       id,
       replayed: answer.value.body?.idempotent_replay,
       earlierAttemptUnknown: answer.value.earlierAttemptUnknown,
@@ -327,7 +337,7 @@ export class ServiceClient {
     requestId: string,
     participant: Participant,
     options: CallOptions = {},
-  ): Promise<Result<ParticipantAnswer>> {
+  ): Promise<ServiceResult<ParticipantAnswer>> {
     const answer = await this.#runner.run({
       operation: 'addParticipant',
       method: 'POST',
@@ -349,7 +359,7 @@ export class ServiceClient {
       onAttemptSettled: options.onAttemptSettled,
     });
     if (!answer.ok) return answer;
-    return success({ participantId: answer.value.body?.participant?.participant_id });
+    return ok({ participantId: answer.value.body?.participant?.participant_id });
   }
 
   /**
@@ -359,7 +369,10 @@ export class ServiceClient {
    * prepared either way. A `prepare_conflict` on a request that the service shows as prepared
    * or later (an earlier attempt whose answer was lost) counts as success, `alreadyPrepared`.
    */
-  async prepareSigningRequest(requestId: string, options: CallOptions = {}): Promise<Result<PrepareOutcome>> {
+  async prepareSigningRequest(
+    requestId: string,
+    options: CallOptions = {},
+  ): Promise<ServiceResult<PrepareOutcome>> {
     const answer = await this.#runner.run({
       operation: 'prepareSigningRequest',
       method: 'POST',
@@ -380,11 +393,11 @@ export class ServiceClient {
     if (answer.ok) {
       const document = answer.value.body?.document;
       if (document?.revision !== undefined && document.sha256 !== undefined) {
-        return success({ alreadyPrepared: false, revision: document.revision, sha256: document.sha256 });
+        return ok({ alreadyPrepared: false, revision: document.revision, sha256: document.sha256 });
       }
       const current = await this.getSigningRequest(requestId, readOptions);
       const read = current.ok ? current.value.document : undefined;
-      return success({
+      return ok({
         alreadyPrepared: false,
         revision: document?.revision ?? read?.revision,
         sha256: document?.sha256 ?? read?.sha256,
@@ -397,7 +410,7 @@ export class ServiceClient {
     if (!current.ok) return current;
     const prepared = isPreparedOrLater(statusFactsOf(current.value));
     if (!prepared) return answer;
-    return success({
+    return ok({
       alreadyPrepared: true,
       revision: current.value.document?.revision,
       sha256: current.value.document?.sha256,
@@ -412,7 +425,7 @@ export class ServiceClient {
   async createWidgetSession(
     requestId: string,
     options: CallOptions = {},
-  ): Promise<Result<WidgetSessionHandle>> {
+  ): Promise<ServiceResult<WidgetSessionHandle>> {
     const requestedAt = this.#clock.now();
     const answer = await this.#runner.run({
       operation: 'createWidgetSession',
@@ -432,7 +445,7 @@ export class ServiceClient {
     });
     if (!answer.ok) return answer;
     const session = answer.value.body;
-    return success({
+    return ok({
       requestId: session.id,
       widgetUrl: new Secret(session.widget_url),
       expiresInSeconds: session.expires_in_seconds,
@@ -446,7 +459,10 @@ export class ServiceClient {
    * included: an attempt waits its turn (abortable). Needs the request back: a 2xx without a
    * readable one is `invalid_response`.
    */
-  async getSigningRequest(requestId: string, options: CallOptions = {}): Promise<Result<SigningRequest>> {
+  async getSigningRequest(
+    requestId: string,
+    options: CallOptions = {},
+  ): Promise<ServiceResult<SigningRequest>> {
     const answer = await this.#runner.run({
       operation: 'readSigningRequest',
       method: 'GET',
@@ -463,7 +479,7 @@ export class ServiceClient {
       onAttempt: options.onAttempt,
       onAttemptSettled: options.onAttemptSettled,
     });
-    return answer.ok ? success(answer.value.body) : answer;
+    return answer.ok ? ok(answer.value.body) : answer;
   }
 
   /** Closes pooled connections; the client cannot be used afterwards. */

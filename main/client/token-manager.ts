@@ -3,8 +3,10 @@ import { tokenResponseSchema } from '../../shared/service/wire';
 import { Secret } from '../base/secret';
 import type { AccessToken, CallRunner, TokenSource } from './call-runner';
 import { PROCESS_GRANTS, type CredentialsAtService, type GrantedCredentials } from './granted-credentials';
-import type { Result, ServiceFailure } from '../domain/service-failure';
-import { success, TOKEN_REFUSED } from '../domain/service-failure';
+import { err, ok, type Err } from '../../shared/base/result';
+import type { OAuthErrorCode, ServiceErrorCode } from '../../shared/service/error-codes';
+import type { ServiceFailure, ServiceResult } from '../domain/service-failure';
+import { TOKEN_REFUSED } from '../domain/service-failure';
 
 export interface TokenGrant {
   readonly token: AccessToken;
@@ -14,7 +16,11 @@ export interface TokenGrant {
 
 const TOKEN_TIMEOUT_MS = 20_000;
 /** OAuth error codes that mean the client id or secret is not accepted. */
-const CREDENTIAL_ERRORS = new Set(['invalid_client', 'unauthorized_client', 'invalid_grant']);
+const CREDENTIAL_ERRORS: ReadonlySet<ServiceErrorCode> = new Set<OAuthErrorCode>([
+  'invalid_client',
+  'unauthorized_client',
+  'invalid_grant',
+]);
 /** Renew this early before expiry, but never more than 10% of the lifetime. */
 const MAX_RENEWAL_MARGIN_MS = 60_000;
 /** A token asked for this recently is fresh enough to answer a renewal after a 401. */
@@ -94,7 +100,7 @@ export class TokenManager implements TokenSource {
   /** When the current token was asked for (local clock). */
   #currentAskedAt = 0;
   #renewAt = 0;
-  #pending: Promise<Result<TokenGrant>> | undefined;
+  #pending: Promise<ServiceResult<TokenGrant>> | undefined;
   #refusals: RefusalStreak | undefined;
 
   constructor(
@@ -111,9 +117,9 @@ export class TokenManager implements TokenSource {
   }
 
   /** A token that is valid as far as this client knows, obtaining one if needed. */
-  async current(): Promise<Result<AccessToken>> {
+  async current(): Promise<ServiceResult<AccessToken>> {
     if (this.#current && (this.#current.expiresAt === undefined || this.#now() < this.#renewAt)) {
-      return success(this.#current);
+      return ok(this.#current);
     }
     return this.#fresh();
   }
@@ -124,9 +130,8 @@ export class TokenManager implements TokenSource {
    * share one renewal instead of each asking (a service may also cancel a token when it issues
    * the next).
    */
-  async renew(): Promise<Result<AccessToken>> {
-    if (this.#current && this.#now() - this.#currentAskedAt < RENEWAL_SHARED_MS)
-      return success(this.#current);
+  async renew(): Promise<ServiceResult<AccessToken>> {
+    if (this.#current && this.#now() - this.#currentAskedAt < RENEWAL_SHARED_MS) return ok(this.#current);
     return this.#fresh();
   }
 
@@ -140,25 +145,23 @@ export class TokenManager implements TokenSource {
    * connection" uses this, and a person who asks whether the credentials work gets a verdict,
    * so a refusal here is always `credentials_rejected`.
    */
-  async obtain(): Promise<Result<TokenGrant>> {
+  async obtain(): Promise<ServiceResult<TokenGrant>> {
     const grant = await this.#ask();
-    return !grant.ok && grant.error.code === TOKEN_REFUSED
-      ? { ok: false, error: asRejected(grant.error) }
-      : grant;
+    return !grant.ok && grant.error.code === TOKEN_REFUSED ? err(asRejected(grant.error)) : grant;
   }
 
   /** A new token, unless the backoff after a refusal still holds: then that refusal again, with the wait left. */
-  async #fresh(): Promise<Result<AccessToken>> {
+  async #fresh(): Promise<ServiceResult<AccessToken>> {
     const streak = this.#refusals;
     const now = this.#now();
     // A clock set back before the last refusal does not stretch the wait.
     if (streak && now < streak.nextTryAt && now >= streak.lastAt)
-      return { ok: false, error: { ...streak.failure, retryAfterMs: streak.nextTryAt - now } };
+      return err({ ...streak.failure, retryAfterMs: streak.nextTryAt - now });
     const grant = await this.#ask();
-    return grant.ok ? success(grant.value.token) : grant;
+    return grant.ok ? ok(grant.value.token) : grant;
   }
 
-  #ask(): Promise<Result<TokenGrant>> {
+  #ask(): Promise<ServiceResult<TokenGrant>> {
     this.#pending ??= this.#request().finally(() => {
       this.#pending = undefined;
     });
@@ -166,7 +169,7 @@ export class TokenManager implements TokenSource {
   }
 
   /** Records a refused token request and says what it means (see the class comment). */
-  #refused(answer: ServiceFailure): Result<never> {
+  #refused(answer: ServiceFailure): Err<ServiceFailure> {
     const answeredAt = this.#now();
     const count = (this.#refusals?.count ?? 0) + 1;
     const firstAt = this.#refusals?.firstAt ?? answeredAt;
@@ -196,10 +199,10 @@ export class TokenManager implements TokenSource {
       nextTryAt: answeredAt + backoffMs,
       failure: meaning,
     };
-    return { ok: false, error: rejected ? meaning : { ...meaning, retryAfterMs: backoffMs } };
+    return err(rejected ? meaning : { ...meaning, retryAfterMs: backoffMs });
   }
 
-  async #request(): Promise<Result<TokenGrant>> {
+  async #request(): Promise<ServiceResult<TokenGrant>> {
     const form = new URLSearchParams({
       grant_type: 'client_credentials',
       client_id: this.#credentials.clientId,
@@ -220,9 +223,7 @@ export class TokenManager implements TokenSource {
     if (!answer.ok) {
       // Any other failure (invalid_request, unsupported_grant_type, an outage…) is shown with its
       // own code and message, and neither lengthens nor ends a streak of refusals.
-      return isRefusal(answer.error)
-        ? this.#refused(answer.error)
-        : { ok: false, error: { ...answer.error, stage: 'token' } };
+      return isRefusal(answer.error) ? this.#refused(answer.error) : err({ ...answer.error, stage: 'token' });
     }
     const grant = answer.value.body;
     const lifetimeMs = grant.expires_in === undefined ? undefined : grant.expires_in * 1000;
@@ -239,7 +240,7 @@ export class TokenManager implements TokenSource {
       token.expiresAt === undefined
         ? Number.POSITIVE_INFINITY
         : token.expiresAt - Math.min(MAX_RENEWAL_MARGIN_MS, (lifetimeMs ?? 0) * 0.1);
-    return success({
+    return ok({
       token,
       scopes: grant.scope?.split(/\s+/).filter(Boolean),
       expiresInSeconds: grant.expires_in,

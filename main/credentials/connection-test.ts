@@ -2,6 +2,7 @@
  * "Test connection" (PRODUCT.md §1): obtain a token with a profile's credentials and check that
  * it carries the scopes the desk needs, with a message a user can act on when it does not.
  */
+import type { ServiceErrorCode } from '../../shared/service/error-codes';
 import type { RetryPolicy } from '../client/backoff';
 import { ServiceClient } from '../client/service-client';
 import type { Connection } from '../credentials/connection';
@@ -23,8 +24,8 @@ export type ConnectionTestResult =
     }
   | {
       readonly ok: false;
-      /** A catalog code (e.g. `credentials_rejected`, `network_unreachable`) or `missing_scopes`. */
-      readonly code: string;
+      /** The token call's failure (e.g. `credentials_rejected`, `network_unreachable`) or `missing_scopes`. */
+      readonly code: ServiceErrorCode | 'missing_scopes';
       /** What a user reads; never contains the secret. */
       readonly message: string;
       /** Set with `missing_scopes`: the required scopes the token lacks. */

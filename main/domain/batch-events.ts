@@ -5,6 +5,7 @@ import type {
   ItemError,
   TrackedStatus,
 } from '../../shared/domain/batch';
+import type { ServiceErrorCode } from '../../shared/service/error-codes';
 import type { CreateSigningRequestBody } from '../../shared/service/wire';
 
 /** Another document of the data folder, named in a check: its batch and file as they were then. */
@@ -141,7 +142,7 @@ export type BatchEvent =
       readonly documentId: string;
       readonly reason: CheckReason;
       /** The service's code and message when it refused. */
-      readonly code?: string;
+      readonly code?: ServiceErrorCode;
       readonly serviceMessage?: string;
       /**
        * The request the service answered with: just created (`new_request_after_unknown`), or

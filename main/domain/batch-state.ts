@@ -5,6 +5,7 @@ import type {
   SendPhase,
   TrackedStatus,
 } from '../../shared/domain/batch';
+import type { ServiceErrorCode } from '../../shared/service/error-codes';
 import type { CreateSigningRequestBody } from '../../shared/service/wire';
 import type { CheckReason, HolderRef, RecordedBatchEvent } from './batch-events';
 
@@ -59,7 +60,7 @@ export interface ParticipantProgress {
 /** A document the app will not send further by itself until the user says how (PRODUCT.md §3). */
 export interface NeedsCheck {
   readonly reason: CheckReason;
-  readonly code: string | undefined;
+  readonly code: ServiceErrorCode | undefined;
   readonly serviceMessage: string | undefined;
   /** The request the service answered with (`new_request_after_unknown`, `held_at_service`). */
   readonly newRequestId: string | undefined;

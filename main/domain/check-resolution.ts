@@ -5,7 +5,7 @@
  */
 import { isPreparedOrLater, statusFactsOf } from '../../shared/service/status';
 import type { SigningRequest } from '../../shared/service/wire';
-import { isNotFoundAtService, type Result } from './service-failure';
+import { isNotFoundAtService, type ServiceResult } from './service-failure';
 import type { BatchState, DocumentState } from './batch-state';
 import { refusalNamesUpload } from './step-machine';
 import { words } from '../base/words';
@@ -96,7 +96,7 @@ export interface SameReference {
 export function linkProblemAfterRead(
   document: DocumentState,
   requestId: string,
-  read: Result<SigningRequest>,
+  read: ServiceResult<SigningRequest>,
   confirmed: boolean,
   others: readonly SameReference[] = [],
 ): ResolutionOutcome | undefined {
@@ -158,7 +158,7 @@ export function sendAsNewDecision(
     };
   // Held elsewhere, or at the service from elsewhere: nothing of this document's own reached the
   // service; sending it makes a second request, which the user chose after the warning.
-  const uploadNamed = refusalNamesUpload({ code: check.code ?? '', serviceMessage: check.serviceMessage });
+  const uploadNamed = refusalNamesUpload({ code: check.code, serviceMessage: check.serviceMessage });
   const expired = upload?.expiresAt !== undefined && upload.expiresAt <= now;
   return { ok: true, keepUpload: upload !== undefined && !uploadNamed && !expired };
 }

@@ -4,12 +4,13 @@
  */
 import { createTranslator, type Translator } from '../../shared/i18n/translator';
 import { isCatalogCode, userMessage } from '../../shared/service/error-catalog';
+import type { ServiceErrorCode } from '../../shared/service/error-codes';
 import type { ServiceFailure } from './service-failure';
 import type { DocumentState } from './batch-state';
 
 /** What a failed document shows: the code, the message a user reads, and whether Retry can help. */
 export interface FailureWords {
-  readonly code: string;
+  readonly code: ServiceErrorCode;
   readonly message: string;
   readonly retryable: boolean;
   /** The service's own words, verbatim, so a view can word the failure anew in its language. */

@@ -1,4 +1,6 @@
+import { err, type Err, type Result } from '../../shared/base/result';
 import { userMessage } from '../../shared/service/error-catalog';
+import type { ServiceErrorCode } from '../../shared/service/error-codes';
 
 /** The service operations, named as the spec names them (§4). */
 export const OPERATION_NAMES = [
@@ -32,7 +34,7 @@ export interface ServiceFailure {
   readonly operation: OperationName;
   /** HTTP status when the service answered; absent for network failures and timeouts. */
   readonly httpStatus?: number;
-  readonly code: string;
+  readonly code: ServiceErrorCode;
   /** The service's own message for the code, when it sent one. */
   readonly serviceMessage?: string;
   /**
@@ -80,25 +82,17 @@ export interface ServiceFailure {
  * The client's code for a refused token request that is waited out, not taken as the verdict on
  * the credentials (token-manager.ts); the token endpoint's own code is in `serviceCode`.
  */
-export const TOKEN_REFUSED = 'token_refused';
+export const TOKEN_REFUSED = 'token_refused' satisfies ServiceErrorCode;
 
-export type Result<T> =
-  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ServiceFailure };
-
-/** Wraps a value as a successful result. */
-export function success<T>(value: T): Result<T> {
-  return { ok: true, value };
-}
+/** What a service call gives: its value, or the failure a user reads. */
+export type ServiceResult<T> = Result<T, ServiceFailure>;
 
 /** Builds a failed result whose user message comes from the error catalog. */
-export function failure<T>(fields: Omit<ServiceFailure, 'message'>): Result<T> {
-  return {
-    ok: false,
-    error: {
-      ...fields,
-      message: userMessage(fields.code, fields.serviceMessage, undefined, fields.serviceCode),
-    },
-  };
+export function failure(fields: Omit<ServiceFailure, 'message'>): Err<ServiceFailure> {
+  return err({
+    ...fields,
+    message: userMessage(fields.code, fields.serviceMessage, undefined, fields.serviceCode),
+  });
 }
 
 /**

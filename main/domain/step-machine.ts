@@ -5,6 +5,8 @@
  * (send-engine.ts) performs the steps, records the events, and never decides anything itself.
  */
 import type { BatchDefaults, ItemError } from '../../shared/domain/batch';
+import type { CatalogCode } from '../../shared/service/error-catalog';
+import type { ServiceErrorCode } from '../../shared/service/error-codes';
 import type { CreateSigningRequestBody, Participant } from '../../shared/service/wire';
 import type { CreationAnswer } from './service-answers';
 import type { UploadAnswer } from './service-answers';
@@ -132,7 +134,10 @@ export interface Decision {
 }
 
 /** Errors after which nothing can be sent for any document until the user acts. */
-const FATAL_CODES = new Set(['credentials_rejected', 'insufficient_scope']);
+const FATAL_CODES: ReadonlySet<ServiceErrorCode> = new Set<CatalogCode>([
+  'credentials_rejected',
+  'insufficient_scope',
+]);
 
 /** The kinds of answer a step machine tells apart (the table tests use these). */
 export type AnswerKind = 'applied' | 'refused' | 'transient' | 'unknown' | 'gone' | 'fatal' | 'interrupted';
@@ -158,8 +163,11 @@ export function uploadUsable(upload: UploadRecord | undefined, now: number, marg
 }
 
 /** True when the service's refusal names the upload: it no longer accepts it (PRODUCT.md §3). */
-export function refusalNamesUpload(failure: Pick<ServiceFailure, 'code' | 'serviceMessage'>): boolean {
-  return /upload/i.test(failure.code) || /upload/i.test(failure.serviceMessage ?? '');
+export function refusalNamesUpload(failure: {
+  readonly code: ServiceErrorCode | undefined;
+  readonly serviceMessage?: string | undefined;
+}): boolean {
+  return /upload/i.test(failure.code ?? '') || /upload/i.test(failure.serviceMessage ?? '');
 }
 
 function finished(why: Extract<Step, { kind: 'finished' }>['why']): Step {

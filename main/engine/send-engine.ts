@@ -4,7 +4,7 @@ import { systemClock, type Clock } from '../time/clock';
 import type { CreationAnswer } from '../domain/service-answers';
 import type { UploadAnswer } from '../domain/service-answers';
 import { type CallOptions, type ServiceClient } from '../client/service-client';
-import { TOKEN_REFUSED, type Result, type ServiceFailure } from '../domain/service-failure';
+import { TOKEN_REFUSED, type ServiceFailure, type ServiceResult } from '../domain/service-failure';
 import { silentLogger, type Logger } from '../base/log';
 import type { BlobStore } from '../store/blob-store';
 import type { BatchStore } from '../store/batch-store';
@@ -903,7 +903,7 @@ export class SendEngine {
    */
   async #call<T>(
     run: Run,
-    call: (attempts: AttemptTracking, alive: (wireMs?: number) => void) => Promise<Result<T>>,
+    call: (attempts: AttemptTracking, alive: (wireMs?: number) => void) => Promise<ServiceResult<T>>,
     slots: CallSlots = run.slots,
   ): Promise<Answer<T>> {
     const signal = run.stopping;

@@ -16,6 +16,7 @@ import {
   type WelcomeMessage,
 } from '../../shared/ipc/browser-host-protocol';
 import type { EventChannel, InvokeChannel, IpcResult } from '../../shared/ipc/contract';
+import type { BridgeErrorCode } from '../../shared/ipc/error-codes';
 
 type Result = IpcResult<unknown>;
 
@@ -67,7 +68,7 @@ export interface BridgeConnection {
 
 const SOCKET_OPEN = 1;
 
-const failure = (code: string, message: string): Result => ({ ok: false, error: { code, message } });
+const failure = (code: BridgeErrorCode, message: string): Result => ({ ok: false, error: { code, message } });
 const UNAVAILABLE = failure(
   'bridge_unavailable',
   'The app is not reachable. Check that the browser host is running.',

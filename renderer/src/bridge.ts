@@ -4,6 +4,7 @@
  */
 import type { HostBridge } from '../../shared/ipc/bridge';
 import type { IpcResult } from '../../shared/ipc/contract';
+import type { ErrorCode } from '../../shared/ipc/error-codes';
 
 declare global {
   interface Window {
@@ -20,8 +21,8 @@ export function desk(): HostBridge {
 
 /** An error a user can read, from a failed call. */
 export class BridgeError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string) {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string) {
     super(message);
     this.code = code;
   }

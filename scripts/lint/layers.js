@@ -23,7 +23,7 @@ export const LAYERS = {
     ['app'],
     ['shell', 'browser-host', 'cli'],
   ],
-  shared: [['i18n'], ['service'], ['domain'], ['ipc']],
+  shared: [['base'], ['i18n'], ['service'], ['domain'], ['ipc']],
 };
 
 /** A short picture of one tree's layers, for the rule's message. */

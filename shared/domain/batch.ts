@@ -4,6 +4,7 @@
  * boundaries; types come from them.
  */
 import { z } from 'zod';
+import type { ServiceErrorCode } from '../service/error-codes';
 import { localeSchema, participantSchema } from '../service/wire';
 
 /** Signing options shared by a batch's documents unless a document overrides them (spec §4.3). */
@@ -82,7 +83,7 @@ export const checkReasonSchema = z.enum([
 export type CheckReason = z.infer<typeof checkReasonSchema>;
 
 export interface ItemError {
-  readonly code: string;
+  readonly code: ServiceErrorCode;
   /** In English, as stored; a view words it anew in the person's language (errorMessageIn). */
   readonly message: string;
   readonly retryable: boolean;

@@ -7,7 +7,8 @@
 import { z } from 'zod';
 import { batchDefaultsSchema } from '../domain/batch';
 import { languageSettingSchema } from '../i18n/languages';
-import type { errorViewSchema } from './views';
+import type { Result } from '../base/result';
+import type { ErrorView } from './views';
 import {
   addDocumentsResultSchema,
   appInfoSchema,
@@ -163,9 +164,7 @@ export type EventChannel = keyof typeof eventChannels;
 export type EventPayload<E extends EventChannel> = z.infer<(typeof eventChannels)[E]>;
 
 /** What crosses the bridge for every call: a value, or an error a user can read. */
-export type IpcResult<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly error: z.infer<typeof errorViewSchema> };
+export type IpcResult<T> = Result<T, ErrorView>;
 
 /** The handlers main implements: one async function per channel, taking parsed arguments. */
 export type DeskHandlers = {

@@ -13,6 +13,7 @@ import { documentClassSchema } from '../domain/document-class';
 import { personSchema } from '../domain/people';
 import { participantSchema } from '../service/wire';
 import { LANGUAGES, languageSettingSchema } from '../i18n/languages';
+import type { ErrorCode } from './error-codes';
 
 export const sendPhaseSchema = z.enum([
   'draft',
@@ -26,7 +27,10 @@ export const sendPhaseSchema = z.enum([
   'failed',
 ]);
 
-export const errorViewSchema = z.object({ code: z.string(), message: z.string() });
+/** Any string, typed as a code: a service may send codes no list has (shared/service/error-codes.ts). */
+const errorCodeSchema = z.custom<ErrorCode>((value) => typeof value === 'string');
+
+export const errorViewSchema = z.object({ code: errorCodeSchema, message: z.string() });
 export type ErrorView = z.infer<typeof errorViewSchema>;
 
 export const profileViewSchema = z.object({
@@ -46,7 +50,7 @@ export type ProfileView = z.infer<typeof profileViewSchema>;
 
 export const connectionTestSchema = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(true), scopes: z.array(z.string()), expiresInSeconds: z.number().optional() }),
-  z.object({ ok: z.literal(false), code: z.string(), message: z.string() }),
+  z.object({ ok: z.literal(false), code: errorCodeSchema, message: z.string() }),
 ]);
 export type ConnectionTest = z.infer<typeof connectionTestSchema>;
 

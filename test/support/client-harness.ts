@@ -4,7 +4,7 @@ import { createJsonLogger } from '../../main/base/log';
 import { Secret } from '../../main/base/secret';
 import { ServiceClient, type ServiceClientOptions } from '../../main/client/service-client';
 import { fileUploadSource, type UploadSource } from '../../main/client/upload-source';
-import type { Result } from '../../main/domain/service-failure';
+import type { ServiceResult } from '../../main/domain/service-failure';
 
 /** Collected log lines of a client, to assert on and to scan for secrets. */
 export interface CapturedLog {
@@ -35,13 +35,13 @@ export function uploadSourceOf(path: string, filename = basename(path)): UploadS
 }
 
 /** The value of a successful result; fails the test with the failure's message otherwise. */
-export function expectOk<T>(result: Result<T>): T {
+export function expectOk<T>(result: ServiceResult<T>): T {
   if (!result.ok) throw new Error(`expected success, got ${result.error.code}: ${result.error.message}`);
   return result.value;
 }
 
 /** The failure of a result; fails the test when it succeeded. */
-export function expectFailure<T>(result: Result<T>) {
+export function expectFailure<T>(result: ServiceResult<T>) {
   if (result.ok) throw new Error('expected a failure, got success');
   return result.error;
 }

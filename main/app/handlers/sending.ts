@@ -1,4 +1,5 @@
 import type { DeskHandlers } from '../../../shared/ipc/contract';
+import type { DeskErrorCode } from '../../../shared/ipc/error-codes';
 import { sameConnection } from '../../domain/batch-connection';
 import type { ResolutionRefusal } from '../../domain/check-resolution';
 import { classOf } from '../../domain/document-class';
@@ -7,7 +8,7 @@ import { DeskError } from '../desk-error';
 import type { DeskContext } from '../desk-context';
 
 /** The error code the page gets for each way an answer to a check is refused. */
-const RESOLUTION_REFUSAL_CODES: Readonly<Record<ResolutionRefusal, string>> = {
+const RESOLUTION_REFUSAL_CODES: Readonly<Record<ResolutionRefusal, DeskErrorCode>> = {
   refused: 'check_answer_refused',
   needs_confirmation: 'link_needs_confirmation',
   service_unreachable: 'service_unreachable',

@@ -25,6 +25,7 @@ import { ERROR_CATALOG, userMessage } from '../../../shared/service/error-catalo
 import { DEMO_CLIENT, startSimulator } from '../../../simulator/simulator';
 import { createTestDeskService, sendOneDocumentBatch } from '../../support/desk-service-harness';
 import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
+import { serviceErrorCode } from '../../../shared/service/error-codes';
 
 let files: TempFolder | undefined;
 let opened: { dataDir: DataDir; service: DeskService } | undefined;
@@ -125,7 +126,7 @@ describe('a failure the service words itself, in the person’s language', () =>
   it('an unknown code: the wrapper in French, the code and the service’s words verbatim, in the view and the report', () => {
     const error = {
       ...failureMessage({
-        code: 'tenant_suspended',
+        code: serviceErrorCode('tenant_suspended'),
         serviceMessage: 'Tenant suspended {x}',
         retryable: false,
       }),
@@ -148,7 +149,7 @@ describe('a failure the service words itself, in the person’s language', () =>
     const { t } = createTranslator('de');
     const created = {
       ...failureMessage({
-        code: 'recipient_blocked',
+        code: serviceErrorCode('recipient_blocked'),
         serviceMessage: 'Blocked: x@y',
         retryable: false,
         operation: 'createSigningRequest',
@@ -169,7 +170,7 @@ describe('a failure the service words itself, in the person’s language', () =>
 
   it('a failure stored before the service’s words were kept still loads, and is reworded, the service’s words found in it', () => {
     const bare = {
-      code: 'tenant_suspended',
+      code: serviceErrorCode('tenant_suspended'),
       message: 'The signing service answered with error "tenant_suspended"',
       retryable: false,
       at,
@@ -181,7 +182,7 @@ describe('a failure the service words itself, in the person’s language', () =>
     );
     const refused = {
       ...failureMessage({
-        code: 'recipient_blocked',
+        code: serviceErrorCode('recipient_blocked'),
         serviceMessage: 'Blocked',
         retryable: false,
         operation: 'createSigningRequest',

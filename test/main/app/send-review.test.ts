@@ -10,6 +10,7 @@ import { DEMO_CLIENT, type Simulator } from '../../../simulator/simulator';
 import { createTestDeskService, outcome, sendAsReviewed } from '../../support/desk-service-harness';
 import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
 import { startVirtualSimulator } from '../../support/virtual-world';
+import { serviceErrorCode } from '../../../shared/service/error-codes';
 
 let files: TempFolder;
 let dataDir: DataDir;
@@ -375,7 +376,12 @@ describe('what stays behind, and why, in the person’s language', () => {
       {
         type: 'item_failed',
         documentId: ids['K-1']!,
-        error: { code: 'invalid_signing_request', message: 'Refused.', retryable: false, at },
+        error: {
+          code: serviceErrorCode('invalid_signing_request'),
+          message: 'Refused.',
+          retryable: false,
+          at,
+        },
       },
       { type: 'check_needed', documentId: ids['K-2']!, reason: 'created_without_id' },
     ]);

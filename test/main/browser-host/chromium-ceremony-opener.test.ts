@@ -9,7 +9,7 @@ import {
 } from '../../../main/browser-host/chromium-ceremony-opener';
 import { startBrowserHost, type BrowserHost } from '../../../main/browser-host/host-server';
 import type { WidgetSessionHandle } from '../../../main/client/service-client';
-import type { Result } from '../../../main/domain/service-failure';
+import type { ServiceResult } from '../../../main/domain/service-failure';
 import { silentLogger } from '../../../main/base/log';
 import { Secret } from '../../../main/base/secret';
 import { bundleBridgeScript, startTestHost, writeRendererFixture, type TestHost } from './host-fixtures';
@@ -101,7 +101,7 @@ interface RecordedRequest extends CeremonyRequest {
 
 function ceremonyRequest(
   handle: WidgetSessionHandle,
-  renewal: () => Result<WidgetSessionHandle>,
+  renewal: () => ServiceResult<WidgetSessionHandle>,
   key = 'batch-1/doc-1',
 ): RecordedRequest {
   let closed = 0;
@@ -126,7 +126,7 @@ function ceremonyRequest(
   };
 }
 
-const noRenewal = (): Result<WidgetSessionHandle> => {
+const noRenewal = (): ServiceResult<WidgetSessionHandle> => {
   throw new Error('renew() must not be called for a session that has not expired');
 };
 

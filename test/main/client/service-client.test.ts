@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CreationAnswer } from '../../../main/domain/service-answers';
-import type { Result } from '../../../main/domain/service-failure';
+import type { ServiceResult } from '../../../main/domain/service-failure';
 import { normalizeFilename } from '../../../shared/service/filename';
 import type { CreateSigningRequestBody, Participant } from '../../../shared/service/wire';
 import { READ_SPACING_MS } from '../../../main/client/read-spacing';
@@ -60,7 +60,7 @@ afterEach(async () => {
 });
 
 /** A creation that succeeded with a readable id (the simulator always gives one). */
-function createdOf(result: Result<CreationAnswer>): CreationAnswer & { id: string } {
+function createdOf(result: ServiceResult<CreationAnswer>): CreationAnswer & { id: string } {
   const answer = expectOk(result);
   if (answer.id === undefined) throw new Error('expected the creation to return an id');
   return { ...answer, id: answer.id };

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../../main/time/virtual-clock';
-import type { Result } from '../../../main/domain/service-failure';
+import type { ServiceResult } from '../../../main/domain/service-failure';
 import { expectFailure, expectOk, makeTestClient } from '../../support/client-harness';
 import {
   startScriptedServer,
@@ -235,7 +235,7 @@ describe('add participant: any 2xx is success', () => {
 });
 
 describe('calls that need their body', () => {
-  it.each<[string, (client: Client) => Promise<Result<unknown>>]>([
+  it.each<[string, (client: Client) => Promise<ServiceResult<unknown>>]>([
     ['an upload', (client: Client) => client.uploadDocument(pdfSource())],
     ['a widget session', (client: Client) => client.createWidgetSession('sr_1')],
     ['a read', (client: Client) => client.getSigningRequest('sr_1')],

@@ -4,6 +4,7 @@ import { applyBatchEvent, emptyBatch, type DocumentState } from '../../../main/d
 import { ceremonyRefusal, classOf, needsTracking } from '../../../main/domain/document-class';
 import type { TrackedStatus } from '../../../shared/domain/batch';
 import { createTranslator } from '../../../shared/i18n/translator';
+import { serviceErrorCode } from '../../../shared/service/error-codes';
 
 /** The one classification, from documents built by folding real journal events. */
 const DOC = 'doc-1';
@@ -53,7 +54,7 @@ const needsCheck: BatchEvent = {
   type: 'check_needed',
   documentId: DOC,
   reason: 'key_refused',
-  code: 'not_found',
+  code: serviceErrorCode('not_found'),
 };
 const linked = (participantsMayExist: boolean): BatchEvent => ({
   type: 'check_resolved_linked',
@@ -135,7 +136,12 @@ describe('classOf: the group a user thinks of a document in', () => {
         {
           type: 'item_failed',
           documentId: DOC,
-          error: { code: 'x', message: 'refused', retryable: false, at: '2026-11-23T10:00:00.000Z' },
+          error: {
+            code: serviceErrorCode('x'),
+            message: 'refused',
+            retryable: false,
+            at: '2026-11-23T10:00:00.000Z',
+          },
         },
       ],
       'failed',

@@ -21,6 +21,7 @@ import { checkExplanation } from '../../../main/domain/send-messages';
 import type { CreationAnswer } from '../../../main/domain/service-answers';
 import type { PrepareOutcome } from '../../../main/domain/service-answers';
 import type { ServiceFailure } from '../../../main/domain/service-failure';
+import { serviceErrorCode } from '../../../shared/service/error-codes';
 import type { Upload } from '../../../shared/service/wire';
 
 /**
@@ -102,7 +103,10 @@ const restarted = attempting;
 const participantAttempting: BatchEvent = { type: 'participant_attempted', documentId: DOC, index: 0 };
 const created: BatchEvent = { type: 'request_created', documentId: DOC, requestId: 'sr_1', replayed: false };
 
-function failure(fields: Partial<ServiceFailure> & Pick<ServiceFailure, 'code'>): ServiceFailure {
+/** A failure's fields, its code as a service may send it (any string: services word their own). */
+type FailureFields = Omit<Partial<ServiceFailure>, 'code'> & { readonly code: string };
+
+function failure(fields: FailureFields): ServiceFailure {
   return {
     operation: 'createSigningRequest',
     message: `message of ${fields.code}`,
@@ -110,9 +114,10 @@ function failure(fields: Partial<ServiceFailure> & Pick<ServiceFailure, 'code'>)
     outcomeUnknown: false,
     attempts: 1,
     ...fields,
+    code: serviceErrorCode(fields.code),
   };
 }
-const failed = (fields: Partial<ServiceFailure> & Pick<ServiceFailure, 'code'>): Answer<never> => ({
+const failed = (fields: FailureFields): Answer<never> => ({
   kind: 'failed',
   failure: failure(fields),
 });

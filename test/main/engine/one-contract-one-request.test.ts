@@ -8,6 +8,7 @@ import { describeVariant, keyRetentionMs, variantNamed, variantsForSuite } from 
 import { batchOfPdfs, makeBatch } from '../../support/batch-harness';
 import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
 import { openVirtualDesk, startVirtualSimulator } from '../../support/virtual-world';
+import { serviceErrorCode } from '../../../shared/service/error-codes';
 
 /**
  * One contract, one request (issue 21): what an outside test found one step beyond the cases of
@@ -400,7 +401,12 @@ describe('linking is safe', () => {
     for (const document of [anneDoc!, bobDoc!])
       await desk.store.record(batch.id, [
         { type: 'send_requested', documentIds: [document.draft.id] },
-        { type: 'check_needed', documentId: document.draft.id, reason: 'key_refused', code: 'not_found' },
+        {
+          type: 'check_needed',
+          documentId: document.draft.id,
+          reason: 'key_refused',
+          code: serviceErrorCode('not_found'),
+        },
       ]);
     // Bob's request, made at the service (as the lost attempt did).
     const upload = await clock.complete(

@@ -3,7 +3,7 @@ import { eventually } from '../../support/outcomes';
 import { DeskError } from '../../../main/app/desk-error';
 import type { CeremonyRequest } from '../../../main/app/ports';
 import type { WidgetSessionHandle } from '../../../main/client/service-client';
-import type { Result } from '../../../main/domain/service-failure';
+import type { ServiceResult } from '../../../main/domain/service-failure';
 import { Secret } from '../../../main/base/secret';
 import { createCeremonyWindows, widgetOriginOf } from '../../../main/shell/ceremony-window';
 import { hardenAllWebContents } from '../../../main/shell/security';
@@ -32,16 +32,16 @@ function handle(url: string, expiresAt: number): WidgetSessionHandle {
 
 interface Scenario {
   request: CeremonyRequest;
-  renew: ReturnType<typeof vi.fn<() => Promise<Result<WidgetSessionHandle>>>>;
+  renew: ReturnType<typeof vi.fn<() => Promise<ServiceResult<WidgetSessionHandle>>>>;
   onClosed: ReturnType<typeof vi.fn<() => void>>;
 }
 
 function ceremony(
   session: WidgetSessionHandle,
-  renewed?: Result<WidgetSessionHandle>,
+  renewed?: ServiceResult<WidgetSessionHandle>,
   key = 'batch-1/doc-1',
 ): Scenario {
-  const renew = vi.fn(async (): Promise<Result<WidgetSessionHandle>> => {
+  const renew = vi.fn(async (): Promise<ServiceResult<WidgetSessionHandle>> => {
     if (!renewed) throw new Error('renew was not expected');
     return renewed;
   });
