@@ -4,7 +4,7 @@ import type { ConnectionTuning } from './desk-core';
 import type { Logger } from '../base/log';
 import type { DeskServiceDeps } from './desk-service';
 
-/** Tests a profile's connection and reports it in the IPC contract's shape. */
+/** Tests a profile's connection and reports it in the IPC contract's shape (a view, flat: ConnectionTest). */
 export function connectionTester(
   logger: Logger,
   tuning: ConnectionTuning = {},
@@ -15,11 +15,8 @@ export function connectionTester(
       ...(tuning.retry ? { retry: tuning.retry } : {}),
       ...(tuning.clock ? { clock: tuning.clock } : {}),
     });
-    if (!result.ok) return { ok: false, code: result.code, message: result.message };
-    return {
-      ok: true,
-      scopes: result.scopes,
-      ...(result.expiresInSeconds === undefined ? {} : { expiresInSeconds: result.expiresInSeconds }),
-    };
+    if (!result.ok) return { ok: false, code: result.error.code, message: result.error.message };
+    const { scopes, expiresInSeconds } = result.value;
+    return { ok: true, scopes, ...(expiresInSeconds === undefined ? {} : { expiresInSeconds }) };
   };
 }

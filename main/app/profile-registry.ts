@@ -12,7 +12,7 @@ import type { Clock } from '../time/clock';
 
 async function valueOf<T>(result: Promise<ProfileResult<T>>): Promise<T> {
   const answer = await result;
-  if (!answer.ok) throw new DeskError(answer.code, answer.message);
+  if (!answer.ok) throw new DeskError(answer.error.code, answer.error.message);
   return answer.value;
 }
 

@@ -29,8 +29,8 @@ const optionsSchema = z.object({
     .string()
     .transform((text, context) => {
       const checked = checkBaseUrl(text);
-      if (checked.ok) return checked.baseUrl;
-      context.addIssue({ code: 'custom', message: `--base-url: ${checked.message}` });
+      if (checked.ok) return checked.value;
+      context.addIssue({ code: 'custom', message: `--base-url: ${checked.error}` });
       return z.NEVER;
     })
     .optional(),

@@ -18,13 +18,13 @@ export type CommandTuning = Pick<ConnectionTuning, 'clock'>;
  */
 function connectionFromEnvironment(baseUrl: string): Connection | string {
   const address = checkBaseUrl(baseUrl);
-  if (!address.ok) return `--base-url: ${address.message}`;
+  if (!address.ok) return `--base-url: ${address.error}`;
   const clientId = process.env.SIGNING_CLIENT_ID?.trim();
   const clientSecret = process.env.SIGNING_CLIENT_SECRET;
   if (!clientId || !clientSecret) {
     return 'Set SIGNING_CLIENT_ID and SIGNING_CLIENT_SECRET in the environment (the secret is never accepted on the command line).';
   }
-  return { baseUrl: address.baseUrl, clientId, clientSecret: new Secret(clientSecret) };
+  return { baseUrl: address.value, clientId, clientSecret: new Secret(clientSecret) };
 }
 
 /**
@@ -37,14 +37,14 @@ export function recordedAddressProblem(address: ConnectionAddress): string | und
   const checked = checkBaseUrl(address.baseUrl);
   return checked.ok
     ? undefined
-    : `the data folder records that it was sent to a service address that is refused. ${checked.message} Nothing is sent there: the data folder was changed outside the app and the command line; restore it from a backup.`;
+    : `the data folder records that it was sent to a service address that is refused. ${checked.error} Nothing is sent there: the data folder was changed outside the app and the command line; restore it from a backup.`;
 }
 
 /** A saved profile of the data folder, with its secret from the OS keychain. */
 async function connectionFromProfile(name: string, dataDir: string): Promise<Connection | string> {
   const profiles = createProfileStore({ dataDir, credentials: createKeytarCredentialStore() });
   const connection = await profiles.connectionFor(name);
-  return connection.ok ? connection.value : connection.message;
+  return connection.ok ? connection.value : connection.error.message;
 }
 
 /** `--profile NAME` (settings in the data folder, secret in the keychain), else the environment; a message when neither works. */
@@ -84,7 +84,7 @@ export async function connectionForAddress(
   if (profile) return connectionFromProfile(profile.name, dataDir);
   // A profile for this address whose secret is not usable (none, or saved for another address).
   const unusable = saved[0] ? await profiles.connectionFor(saved[0].name) : undefined;
-  const profileProblem = unusable && !unusable.ok ? ` ${unusable.message}` : '';
+  const profileProblem = unusable && !unusable.ok ? ` ${unusable.error.message}` : '';
   // The environment names no address, and the data folder's may have been changed by anyone who
   // can write it: the environment's secret goes only where --base-url, typed by the user, says.
   const envClient = process.env.SIGNING_CLIENT_ID?.trim();

@@ -50,7 +50,7 @@ export async function resolveCommand(
     }
     const checked = await checkService(connection, hint, out, stderrLogger(), tuning.clock);
     // The batch was sent there before: the service being away is no mistake of the command.
-    if (!checked.ok) return checked.reason === 'unreachable' ? EXIT.someFailed : EXIT.badInput;
+    if (!checked.ok) return checked.error === 'unreachable' ? EXIT.someFailed : EXIT.badInput;
     const outcome = args.link
       ? await desk.engine.linkRequest(batch.id, document.draft.id, args.link, { confirmed: args.confirm })
       : await desk.engine.sendAsNew(batch.id, document.draft.id);

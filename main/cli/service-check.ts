@@ -3,6 +3,7 @@
  * anything (the app's "Test connection", connection-test.ts), and the lines of an outage and of
  * rejected credentials, worded for the command line (the app's words point to its own buttons).
  */
+import { err, ok, type Result } from '../../shared/base/result';
 import { testConnection, unreachableCause } from '../credentials/connection-test';
 import type { Connection } from '../credentials/connection';
 import { silentLogger, type Logger } from '../base/log';
@@ -41,8 +42,7 @@ export function outageOverLine(baseUrl: string): string {
 }
 
 /** How the command goes on after the check before sending. */
-export type ServiceCheck =
-  { readonly ok: true } | { readonly ok: false; readonly reason: 'unreachable' | 'credentials_rejected' };
+export type ServiceCheck = Result<void, 'unreachable' | 'credentials_rejected'>;
 
 /**
  * Obtains a token once before anything is sent: a wrong address or rejected credentials end
@@ -63,16 +63,17 @@ export async function checkService(
     retry: { maxAttempts: 4 },
     ...(clock ? { clock } : {}),
   });
-  if (result.ok) return { ok: true };
-  if (result.code === 'credentials_rejected') {
+  if (result.ok) return ok();
+  const { code, networkCode } = result.error;
+  if (code === 'credentials_rejected') {
     out.error(credentialsRejectedLine(source, true));
-    out.event({ type: 'summary', sent: false, code: result.code });
-    return { ok: false, reason: 'credentials_rejected' };
+    out.event({ type: 'summary', sent: false, code });
+    return err('credentials_rejected');
   }
-  if (result.code === 'network_unreachable' || result.code === 'timeout') {
-    out.error(unreachableLine(source, unreachableCause(result.networkCode, result.code === 'timeout')));
-    out.event({ type: 'summary', sent: false, code: result.code, baseUrl: source.baseUrl });
-    return { ok: false, reason: 'unreachable' };
+  if (code === 'network_unreachable' || code === 'timeout') {
+    out.error(unreachableLine(source, unreachableCause(networkCode, code === 'timeout')));
+    out.event({ type: 'summary', sent: false, code, baseUrl: source.baseUrl });
+    return err('unreachable');
   }
-  return { ok: true };
+  return ok();
 }

@@ -18,6 +18,7 @@
  * Messages are in the language of the call in progress (`words()`), English on the command line.
  */
 import { z } from 'zod';
+import { err, ok, type Result } from '../../shared/base/result';
 import { canonicalBaseUrl } from '../domain/batch-connection';
 import { words } from '../base/words';
 
@@ -34,13 +35,13 @@ function isLoopback(hostname: string): boolean {
   return LOOPBACK_NAMES.has(hostname) || IPV4_LOOPBACK.test(hostname);
 }
 
-export type BaseUrlCheck =
-  { readonly ok: true; readonly baseUrl: string } | { readonly ok: false; readonly message: string };
+/** The address in its one spelling, or why it is refused (in words). */
+export type BaseUrlCheck = Result<string, string>;
 
 /** Checks `text` against the address rule: the address in its one spelling, or why it is refused. */
 export function checkBaseUrl(text: string): BaseUrlCheck {
   const t = words();
-  const refused = (message: string): BaseUrlCheck => ({ ok: false, message });
+  const refused = (message: string): BaseUrlCheck => err(message);
   const trimmed = text.trim();
   if (trimmed === '') return refused(t('connections.baseUrlRequired'));
   if (trimmed.length > MAX_BASE_URL_LENGTH)
@@ -57,13 +58,13 @@ export function checkBaseUrl(text: string): BaseUrlCheck {
   if (url.username || url.password) return refused(t('connections.baseUrlCredentials'));
   // `href` keeps an empty query or fragment (`https://host/?`) that `search` and `hash` hide.
   if (url.href.includes('?') || url.href.includes('#')) return refused(t('connections.baseUrlQuery'));
-  return { ok: true, baseUrl: canonicalBaseUrl(url.href) };
+  return ok(canonicalBaseUrl(url.href));
 }
 
 /** The address rule as a schema: parses to the address in its one spelling. */
 export const baseUrlSchema = z.string().transform((text, context) => {
   const checked = checkBaseUrl(text);
-  if (checked.ok) return checked.baseUrl;
-  context.addIssue({ code: 'custom', message: checked.message });
+  if (checked.ok) return checked.value;
+  context.addIssue({ code: 'custom', message: checked.error });
   return z.NEVER;
 });

@@ -155,7 +155,7 @@ export class CallRunner {
   constructor(deps: CallRunnerDeps) {
     this.#deps = deps;
     const address = checkBaseUrl(deps.baseUrl);
-    this.#baseUrl = address.ok ? address.baseUrl : undefined;
+    this.#baseUrl = address.ok ? address.value : undefined;
   }
 
   /** Runs a call; see `CallSpec` and `OptionalBodyCallSpec` for what counts as success. */

@@ -2,6 +2,7 @@
  * "Test connection" (PRODUCT.md §1): obtain a token with a profile's credentials and check that
  * it carries the scopes the desk needs, with a message a user can act on when it does not.
  */
+import { err, ok, type Result } from '../../shared/base/result';
 import type { ServiceErrorCode } from '../../shared/service/error-codes';
 import type { RetryPolicy } from '../client/backoff';
 import { ServiceClient } from '../client/service-client';
@@ -12,27 +13,29 @@ import type { Clock } from '../time/clock';
 /** The scopes the desk uses (spec §5): upload and create, read for tracking, ceremony for the rest. */
 export const REQUIRED_SCOPES = ['signing.create', 'signing.read', 'ceremony.create'] as const;
 
-export type ConnectionTestResult =
-  | {
-      readonly ok: true;
-      /** The scopes the token carries; empty when the service did not say (see `scopesReported`). */
-      readonly scopes: string[];
-      /** False when the token answer had no `scope` field, so the scopes could not be checked. */
-      readonly scopesReported: boolean;
-      /** The token's lifetime, when the service gave one. */
-      readonly expiresInSeconds: number | undefined;
-    }
-  | {
-      readonly ok: false;
-      /** The token call's failure (e.g. `credentials_rejected`, `network_unreachable`) or `missing_scopes`. */
-      readonly code: ServiceErrorCode | 'missing_scopes';
-      /** What a user reads; never contains the secret. */
-      readonly message: string;
-      /** Set with `missing_scopes`: the required scopes the token lacks. */
-      readonly missingScopes?: string[];
-      /** Set when the service was not reached: the system's error code (see `unreachableCause`). */
-      readonly networkCode?: string;
-    };
+/** A token the connection obtained, as far as the desk needs it. */
+export interface ConnectionGrant {
+  /** The scopes the token carries; empty when the service did not say (see `scopesReported`). */
+  readonly scopes: string[];
+  /** False when the token answer had no `scope` field, so the scopes could not be checked. */
+  readonly scopesReported: boolean;
+  /** The token's lifetime, when the service gave one. */
+  readonly expiresInSeconds: number | undefined;
+}
+
+/** Why the connection does not serve the desk. */
+export interface ConnectionRefusal {
+  /** The token call's failure (e.g. `credentials_rejected`, `network_unreachable`) or `missing_scopes`. */
+  readonly code: ServiceErrorCode | 'missing_scopes';
+  /** What a user reads; never contains the secret. */
+  readonly message: string;
+  /** Set with `missing_scopes`: the required scopes the token lacks. */
+  readonly missingScopes?: string[];
+  /** Set when the service was not reached: the system's error code (see `unreachableCause`). */
+  readonly networkCode?: string;
+}
+
+export type ConnectionTestResult = Result<ConnectionGrant, ConnectionRefusal>;
 
 export interface ConnectionTestOptions {
   readonly logger?: Logger;
@@ -115,27 +118,25 @@ export async function testConnection(
   try {
     const grant = await client.testConnection();
     if (!grant.ok) {
-      return {
-        ok: false,
+      return err({
         code: grant.error.code,
         message: messageFor(grant.error.code, grant.error.message, connection.baseUrl),
         ...(grant.error.networkCode === undefined ? {} : { networkCode: grant.error.networkCode }),
-      };
+      });
     }
     const { scopes, expiresInSeconds } = grant.value;
     // The spec does not show a `scope` field in the token answer: without it nothing can be
     // checked here, and a missing scope shows up as insufficient_scope on the first call.
-    if (scopes === undefined) return { ok: true, scopes: [], scopesReported: false, expiresInSeconds };
+    if (scopes === undefined) return ok({ scopes: [], scopesReported: false, expiresInSeconds });
     const missing = REQUIRED_SCOPES.filter((scope) => !scopes.includes(scope));
     if (missing.length > 0) {
-      return {
-        ok: false,
+      return err({
         code: 'missing_scopes',
         message: `The credentials work, but this client lacks the scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}. The desk needs ${REQUIRED_SCOPES.join(', ')}: ask your administrator to grant them, then test again.`,
         missingScopes: missing,
-      };
+      });
     }
-    return { ok: true, scopes: [...scopes], scopesReported: true, expiresInSeconds };
+    return ok({ scopes: [...scopes], scopesReported: true, expiresInSeconds });
   } finally {
     await client.close();
   }

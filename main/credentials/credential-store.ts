@@ -4,12 +4,12 @@
  * anywhere instead (ENGINEERING.md "Credentials"). Swapping keytar for another backend
  * (Electron's safeStorage, @napi-rs/keyring) changes this file only.
  */
+import { err, ok, type Err, type Result } from '../../shared/base/result';
 import { Secret } from '../base/secret';
 import { words } from '../base/words';
 
 /** Every way the keychain can fail, reduced to the one thing a user can act on. */
 export interface KeychainUnavailable {
-  readonly ok: false;
   readonly code: 'keychain_unavailable';
   /** What a user reads; never contains a secret. */
   readonly message: string;
@@ -17,7 +17,7 @@ export interface KeychainUnavailable {
   readonly detail: string;
 }
 
-export type CredentialResult<T> = { readonly ok: true; readonly value: T } | KeychainUnavailable;
+export type CredentialResult<T> = Result<T, KeychainUnavailable>;
 
 /**
  * Client secrets by profile name (the keychain "account"). Errors are values: no method throws
@@ -56,13 +56,8 @@ interface KeychainBackend {
   deletePassword(service: string, account: string): Promise<boolean>;
 }
 
-function unavailable(detail: string): KeychainUnavailable {
-  return {
-    ok: false,
-    code: 'keychain_unavailable',
-    message: words()('connections.keychainUnavailable'),
-    detail,
-  };
+function unavailable(detail: string): Err<KeychainUnavailable> {
+  return err({ code: 'keychain_unavailable', message: words()('connections.keychainUnavailable'), detail });
 }
 
 function describe(error: unknown): string {
@@ -92,7 +87,7 @@ async function loadKeytar(): Promise<CredentialResult<KeychainBackend>> {
   // keytar is CommonJS: its functions sit on the default export.
   const backend = (loaded as { default?: unknown }).default ?? loaded;
   return isKeychainBackend(backend)
-    ? { ok: true, value: backend }
+    ? ok(backend)
     : unavailable('the keytar module does not have the expected functions');
 }
 
@@ -133,7 +128,7 @@ export function createKeytarCredentialStore(
     });
     const call = (async (): Promise<CredentialResult<T>> => {
       try {
-        return { ok: true, value: await operation(loaded.value) };
+        return ok(await operation(loaded.value));
       } catch (error) {
         return unavailable(describe(error));
       }
@@ -180,9 +175,7 @@ export function createMemoryCredentialStore(options: MemoryCredentialStoreOption
   const secrets = new Map<string, Secret>();
   const answer = <T>(value: () => T): Promise<CredentialResult<T>> =>
     Promise.resolve(
-      options.unavailable
-        ? unavailable('the in-memory test keychain is set to be unavailable')
-        : { ok: true, value: value() },
+      options.unavailable ? unavailable('the in-memory test keychain is set to be unavailable') : ok(value()),
     );
   return {
     probe: () => answer(() => undefined),

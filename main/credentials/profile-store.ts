@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { err, ok, type Err, type Result } from '../../shared/base/result';
 import { KEY_RETENTION_HOURS_MAX, KEY_RETENTION_HOURS_MIN } from '../../shared/domain/key-retention';
 import { baseUrlSchema } from '../client/base-url';
 import {
@@ -14,7 +15,7 @@ import {
   sealSecret,
   unsealSecret,
   type SecretAddress,
-  type Unsealed,
+  type NotSealedFor,
 } from './sealed-secret';
 import type { Connection } from '../credentials/connection';
 import { Secret } from '../base/secret';
@@ -51,27 +52,23 @@ export type ProfileField = 'name' | 'baseUrl' | 'clientId' | 'secret' | 'keyRete
 
 /** Bad input, named by field, with a message that says what is accepted. */
 export interface InvalidProfile {
-  readonly ok: false;
   readonly code: 'invalid_profile';
   readonly message: string;
   readonly issues: readonly { readonly field: ProfileField; readonly message: string }[];
 }
 
 export interface ProfileNotFound {
-  readonly ok: false;
   readonly code: 'profile_not_found';
   readonly message: string;
 }
 
 export interface SecretMissing {
-  readonly ok: false;
   readonly code: 'secret_missing';
   readonly message: string;
 }
 
 /** profiles.json exists but cannot be read as settings; it is left untouched. */
 export interface SettingsUnreadable {
-  readonly ok: false;
   readonly code: 'settings_unreadable';
   readonly message: string;
   readonly detail: string;
@@ -79,7 +76,6 @@ export interface SettingsUnreadable {
 
 /** profiles.json could not be written (disk full, read-only folder…); nothing changed. */
 export interface SettingsNotSaved {
-  readonly ok: false;
   readonly code: 'settings_not_saved';
   readonly message: string;
   readonly detail: string;
@@ -93,7 +89,7 @@ export type ProfileFailure =
   | SettingsNotSaved
   | KeychainUnavailable;
 
-export type ProfileResult<T> = { readonly ok: true; readonly value: T } | ProfileFailure;
+export type ProfileResult<T> = Result<T, ProfileFailure>;
 
 /** Profiles of one data folder. No method throws; every failure is a `ProfileFailure`. */
 export interface ProfileStore {
@@ -177,28 +173,33 @@ export interface ProfileStoreOptions {
   readonly credentials: CredentialStore;
 }
 
-function notFound(name: string): ProfileNotFound {
-  return {
-    ok: false,
+function notFound(name: string): Err<ProfileNotFound> {
+  return err({
     code: 'profile_not_found',
     message: `There is no connection profile named "${name.trim()}". Check the name, or create the profile first.`,
-  };
+  });
 }
 
 /** Why a profile's saved secret is not sent: none saved, or not saved for the profile's address. */
-type NotUsable = 'none' | Exclude<Unsealed, { ok: true }>['reason'];
+type NotUsable = 'none' | NotSealedFor;
+
+/** A saved secret that is not sent, and why; with the address it was saved for, when it says. */
+interface UnusableSecret {
+  readonly reason: NotUsable;
+  readonly savedFor?: SecretAddress | undefined;
+}
 
 /** An address as people read it: the service, and the client id. */
 const describeAddress = (address: SecretAddress) => `${address.baseUrl} (client ${address.clientId})`;
 
-function secretNotUsable(profile: StoredProfile, reason: NotUsable, savedFor?: SecretAddress): SecretMissing {
+function secretNotUsable(profile: StoredProfile, { reason, savedFor }: UnusableSecret): Err<SecretMissing> {
   const enterAgain = 'Enter its client secret in Connections and save it, then try again.';
   const message = {
     none: `The connection profile "${profile.name}" has no saved client secret. ${enterAgain}`,
     other_address: `The client secret of the connection profile "${profile.name}" was saved for another service address or client id${savedFor ? `, ${describeAddress(savedFor)}` : ''}, so it is not sent to ${describeAddress(profile)}. The settings were changed outside the app: if the saved address is right, set it back in Connections; if not, delete this connection and add it again.`,
     unaddressed: `The client secret of the connection profile "${profile.name}" was saved by an earlier version without the service address it is for, so it is not sent anywhere. Enter it again once in Connections and save it; from then on it only goes to ${profile.baseUrl}.`,
   }[reason];
-  return { ok: false, code: 'secret_missing', message };
+  return err({ code: 'secret_missing', message });
 }
 
 function parseInput(
@@ -237,17 +238,12 @@ function parseInput(
   const complete = (value: Partial<StoredProfile>): value is StoredProfile =>
     value.name !== undefined && value.baseUrl !== undefined && value.clientId !== undefined;
   if (issues.length > 0 || !complete(profile)) return invalid(issues);
-  return { ok: true, value: { profile, secret } };
+  return ok({ profile, secret });
 }
 
 /** The failure for bad input, naming each field with what is accepted. */
-function invalid(issues: InvalidProfile['issues']): InvalidProfile {
-  return {
-    ok: false,
-    code: 'invalid_profile',
-    message: issues.map((issue) => issue.message).join(' '),
-    issues,
-  };
+function invalid(issues: InvalidProfile['issues']): Err<InvalidProfile> {
+  return err({ code: 'invalid_profile', message: issues.map((issue) => issue.message).join(' '), issues });
 }
 
 /**
@@ -270,7 +266,7 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
     try {
       text = await readFile(path, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, value: EMPTY_SETTINGS };
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return ok(EMPTY_SETTINGS);
       return unreadable(`it cannot be opened (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})`);
     }
     let json: unknown;
@@ -285,30 +281,28 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
       const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
       return unreadable(`${issue?.message ?? 'unexpected content'}${where}`);
     }
-    return { ok: true, value: parsed.data };
+    return ok(parsed.data);
   }
 
-  function unreadable(detail: string): SettingsUnreadable {
-    return {
-      ok: false,
+  function unreadable(detail: string): Err<SettingsUnreadable> {
+    return err({
       code: 'settings_unreadable',
       message: `The connection settings file ${path} cannot be read: ${detail}. It was left as it is; restore it from a backup or remove it and create the profiles again.`,
       detail,
-    };
+    });
   }
 
   async function write(settings: Settings): Promise<ProfileResult<void>> {
     try {
       await writeFileAtomic(path, `${JSON.stringify(settings, null, 2)}\n`);
-      return { ok: true, value: undefined };
+      return ok();
     } catch (error) {
       const detail = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-      return {
-        ok: false,
+      return err({
         code: 'settings_not_saved',
         message: `The connection settings could not be saved to ${path} (${detail}). Check that the data folder is writable and has free space, then try again.`,
         detail,
-      };
+      });
     }
   }
 
@@ -318,28 +312,21 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
   /** The profile's secret from the keychain, only when it was saved for the profile's address. */
   async function secretOf(
     profile: StoredProfile,
-  ): Promise<
-    | { readonly ok: true; readonly value: Secret }
-    | { readonly ok: true; readonly value: NotUsable; readonly savedFor?: SecretAddress | undefined }
-    | KeychainUnavailable
-  > {
+  ): Promise<Result<Secret | UnusableSecret, KeychainUnavailable>> {
     const stored = await credentials.readSecret(profile.name);
     if (!stored.ok) return stored;
-    if (!stored.value) return { ok: true, value: 'none' };
+    if (!stored.value) return ok({ reason: 'none' });
     const unsealed = unsealSecret(stored.value, profile);
-    if (unsealed.ok) return { ok: true, value: unsealed.secret };
-    return { ok: true, value: unsealed.reason, savedFor: sealedAddress(stored.value) };
+    if (unsealed.ok) return ok(unsealed.value);
+    return ok({ reason: unsealed.error, savedFor: sealedAddress(stored.value) });
   }
 
   async function view(profile: StoredProfile): Promise<ProfileResult<ProfileView>> {
     const secret = await secretOf(profile);
     if (!secret.ok) return secret;
     const hasSecret = secret.value instanceof Secret;
-    const savedFor = !hasSecret && 'savedFor' in secret ? secret.savedFor : undefined;
-    return {
-      ok: true,
-      value: { ...profile, hasSecret, ...(savedFor ? { secretSavedFor: describeAddress(savedFor) } : {}) },
-    };
+    const savedFor = secret.value instanceof Secret ? undefined : secret.value.savedFor;
+    return ok({ ...profile, hasSecret, ...(savedFor ? { secretSavedFor: describeAddress(savedFor) } : {}) });
   }
 
   async function save(input: ProfileInput): Promise<ProfileResult<ProfileView>> {
@@ -415,7 +402,7 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
       return written;
     }
     const hasSecret = secret !== undefined || keepsSecret;
-    return { ok: true, value: { ...profile, hasSecret } };
+    return ok({ ...profile, hasSecret });
   }
 
   async function remove(name: string): Promise<ProfileResult<void>> {
@@ -445,7 +432,7 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
         if (!shown.ok) return shown;
         views.push(shown.value);
       }
-      return { ok: true, value: views };
+      return ok(views);
     },
 
     save: (input) => exclusive(() => save(input)),
@@ -459,19 +446,13 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
       if (!profile) return notFound(name);
       const secret = await secretOf(profile);
       if (!secret.ok) return secret;
-      if (!(secret.value instanceof Secret))
-        return secretNotUsable(profile, secret.value, 'savedFor' in secret ? secret.savedFor : undefined);
-      return {
-        ok: true,
-        value: {
-          baseUrl: profile.baseUrl,
-          clientId: profile.clientId,
-          clientSecret: secret.value,
-          ...(profile.keyRetentionHours === undefined
-            ? {}
-            : { keyRetentionHours: profile.keyRetentionHours }),
-        },
-      };
+      if (!(secret.value instanceof Secret)) return secretNotUsable(profile, secret.value);
+      return ok({
+        baseUrl: profile.baseUrl,
+        clientId: profile.clientId,
+        clientSecret: secret.value,
+        ...(profile.keyRetentionHours === undefined ? {} : { keyRetentionHours: profile.keyRetentionHours }),
+      });
     },
 
     async activeName() {
@@ -479,10 +460,7 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
       if (!loaded.ok) return loaded;
       const { activeProfile } = loaded.value;
       // A name left by hand for a profile that is gone means "none chosen".
-      return {
-        ok: true,
-        value: activeProfile === undefined ? undefined : find(loaded.value, activeProfile)?.name,
-      };
+      return ok(activeProfile === undefined ? undefined : find(loaded.value, activeProfile)?.name);
     },
 
     setActive: (name) =>
@@ -492,7 +470,7 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
         const profile = find(loaded.value, name);
         if (!profile) return notFound(name);
         const written = await write({ ...loaded.value, activeProfile: profile.name });
-        return written.ok ? { ok: true, value: profile.name } : written;
+        return written.ok ? ok(profile.name) : written;
       }),
   };
 }

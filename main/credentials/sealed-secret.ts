@@ -5,6 +5,7 @@
  * address with the secret means a changed file can never send a saved secret anywhere else
  * (ENGINEERING.md "Credentials"). The one place that decides whether a secret may go somewhere.
  */
+import { err, ok, type Result } from '../../shared/base/result';
 import { Secret } from '../base/secret';
 
 /** Where a secret was saved for: a service address (normalized) and a client id. */
@@ -16,10 +17,13 @@ export interface SecretAddress {
 /** Marks a sealed keychain value; a value without it was saved by an earlier version. */
 const SEALED_PREFIX = 'signing-batch-desk/sealed/1 ';
 
-export type Unsealed =
-  | { readonly ok: true; readonly secret: Secret }
-  /** `other_address`: saved for another address or client id; `unaddressed`: saved by an earlier version, for no address in particular. */
-  | { readonly ok: false; readonly reason: 'other_address' | 'unaddressed' };
+/**
+ * Why a saved secret is not for an address: `other_address`, saved for another address or client
+ * id; `unaddressed`, saved by an earlier version, for no address in particular.
+ */
+export type NotSealedFor = 'other_address' | 'unaddressed';
+
+export type Unsealed = Result<Secret, NotSealedFor>;
 
 /** The keychain value for `secret`, saved for `address`. */
 export function sealSecret(address: SecretAddress, secret: Secret): Secret {
@@ -43,10 +47,9 @@ export function sameSecretAddress(a: SecretAddress, b: SecretAddress): boolean {
 /** The secret in a keychain value, only when it was saved for `address`. */
 export function unsealSecret(stored: Secret, address: SecretAddress): Unsealed {
   const sealed = parseSealed(stored);
-  if (!sealed || typeof sealed.secret !== 'string') return { ok: false, reason: 'unaddressed' };
-  if (sealed.baseUrl !== address.baseUrl || sealed.clientId !== address.clientId)
-    return { ok: false, reason: 'other_address' };
-  return { ok: true, secret: new Secret(sealed.secret) };
+  if (!sealed || typeof sealed.secret !== 'string') return err('unaddressed');
+  if (sealed.baseUrl !== address.baseUrl || sealed.clientId !== address.clientId) return err('other_address');
+  return ok(new Secret(sealed.secret));
 }
 
 function parseSealed(stored: Secret): Record<string, unknown> | undefined {

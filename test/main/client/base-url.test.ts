@@ -39,7 +39,7 @@ describe('the address rule accepts https anywhere, http only to this computer, i
     // An international domain name is kept in its ASCII form.
     ['https://bücher.example/sign', 'https://xn--bcher-kva.example/sign'],
   ])('%j is %j', (text, spelled) => {
-    expect(checkBaseUrl(text)).toEqual({ ok: true, baseUrl: spelled });
+    expect(checkBaseUrl(text)).toEqual({ ok: true, value: spelled });
   });
 });
 
@@ -78,7 +78,7 @@ describe('the address rule refuses, saying why', () => {
     ['http://ev\til.example', SPACES],
     ['https://sign.example.com\n/api', SPACES],
   ])('%j', (text, message) => {
-    expect(checkBaseUrl(text)).toEqual({ ok: false, message });
+    expect(checkBaseUrl(text)).toEqual({ ok: false, error: message });
   });
 
   it(`refuses an address longer than ${MAX_BASE_URL_LENGTH} characters, saying its length and the most`, () => {
@@ -87,7 +87,7 @@ describe('the address rule refuses, saying why', () => {
     expect(checkBaseUrl(longest).ok).toBe(true);
     expect(checkBaseUrl(`${longest}a`)).toEqual({
       ok: false,
-      message:
+      error:
         'The base URL is too long: 2,049 characters, at most 2,048 are accepted. A service address is much shorter, e.g. https://sign.example.com.',
     });
   });
@@ -125,10 +125,10 @@ describe('the address rule refuses, saying why', () => {
     it('one of 10 MB is refused with no pattern run and no parse: its cost does not grow with what it holds', () => {
       const huge = `https://${'a'.repeat(10_000_000)}.example`;
       const parsing = watchParsing();
-      expect(checkBaseUrl(huge)).toMatchObject({ ok: false, message: expect.stringContaining('10,000,016') });
+      expect(checkBaseUrl(huge)).toMatchObject({ ok: false, error: expect.stringContaining('10,000,016') });
       expect(checkBaseUrl(`https://sign.example.com/${'\t'.repeat(MAX_BASE_URL_LENGTH)}x`)).toMatchObject({
         ok: false,
-        message: expect.stringContaining('at most 2,048'),
+        error: expect.stringContaining('at most 2,048'),
       });
       expect([parsing.patterns(), parsing.parses()]).toEqual([0, 0]);
     });
@@ -138,15 +138,15 @@ describe('the address rule refuses, saying why', () => {
     const inFrench = speaking(createTranslator('fr').t, () => checkBaseUrl('http://sign.example.com'));
     expect(inFrench).toEqual({
       ok: false,
-      message:
+      error:
         'L’URL de base doit utiliser https:// pour que le secret client soit chiffré en chemin\u00a0; http:// n’est accepté que pour cet ordinateur (localhost, 127.0.0.1 à 127.255.255.255, ou [::1]).',
     });
     const inGerman = speaking(createTranslator('de').t, () => checkBaseUrl('https://a:b@sign.example.com'));
     expect(inGerman).toEqual({
       ok: false,
-      message:
+      error:
         'Die Basis-URL darf keinen Benutzernamen und kein Passwort enthalten; Client-ID und Secret werden getrennt eingegeben.',
     });
-    expect(checkBaseUrl('http://sign.example.com')).toEqual({ ok: false, message: HTTP_ONLY_HERE });
+    expect(checkBaseUrl('http://sign.example.com')).toEqual({ ok: false, error: HTTP_ONLY_HERE });
   });
 });

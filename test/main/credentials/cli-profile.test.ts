@@ -69,7 +69,7 @@ beforeAll(async () => {
     clientId: DEMO_CLIENT.clientId,
     secret: DEMO_CLIENT.clientSecret,
   });
-  if (!saved.ok) throw new Error(saved.message);
+  if (!saved.ok) throw new Error(saved.error.message);
 }, 60_000);
 
 afterAll(async () => {

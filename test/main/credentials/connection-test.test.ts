@@ -51,9 +51,7 @@ describe('testConnection', () => {
     const result = await testConnection(connectionOf(DEMO_CLIENT));
     expect(result).toEqual({
       ok: true,
-      scopes: DEMO_CLIENT.scopes,
-      scopesReported: true,
-      expiresInSeconds: 3600,
+      value: { scopes: DEMO_CLIENT.scopes, scopesReported: true, expiresInSeconds: 3600 },
     });
     expectNoSecret(result, ALL_SECRETS);
   });
@@ -68,7 +66,7 @@ describe('testConnection', () => {
     });
     expect(saved.ok).toBe(true);
     const connection = await profiles.connectionFor('Demo');
-    if (!connection.ok) throw new Error(connection.message);
+    if (!connection.ok) throw new Error(connection.error.message);
     expect((await testConnection(connection.value)).ok).toBe(true);
   });
 
@@ -79,9 +77,11 @@ describe('testConnection', () => {
     );
     expect(result).toEqual({
       ok: false,
-      code: 'credentials_rejected',
-      message:
-        'The service rejected the connection credentials. Check the client id and client secret of this connection, then test the connection again.',
+      error: {
+        code: 'credentials_rejected',
+        message:
+          'The service rejected the connection credentials. Check the client id and client secret of this connection, then test the connection again.',
+      },
     });
     expectNoSecret(result, ALL_SECRETS);
     expect(sim.state.calls().filter((call) => call.operation === 'token').length).toBe(tokenCallsBefore + 1);
@@ -91,10 +91,12 @@ describe('testConnection', () => {
     const result = await testConnection(connectionOf(NO_SCOPES));
     expect(result).toEqual({
       ok: false,
-      code: 'missing_scopes',
-      message:
-        'The credentials work, but this client lacks the scopes signing.create, signing.read, ceremony.create. The desk needs signing.create, signing.read, ceremony.create: ask your administrator to grant them, then test again.',
-      missingScopes: ['signing.create', 'signing.read', 'ceremony.create'],
+      error: {
+        code: 'missing_scopes',
+        message:
+          'The credentials work, but this client lacks the scopes signing.create, signing.read, ceremony.create. The desk needs signing.create, signing.read, ceremony.create: ask your administrator to grant them, then test again.',
+        missingScopes: ['signing.create', 'signing.read', 'ceremony.create'],
+      },
     });
   });
 
@@ -102,8 +104,8 @@ describe('testConnection', () => {
     const result = await testConnection(connectionOf(READ_ONLY));
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.missingScopes).toEqual(['signing.create', 'ceremony.create']);
-    expect(result.message).toContain('lacks the scopes signing.create, ceremony.create.');
+    expect(result.error.missingScopes).toEqual(['signing.create', 'ceremony.create']);
+    expect(result.error.message).toContain('lacks the scopes signing.create, ceremony.create.');
   });
 
   it('retries a transient failure once, then succeeds', async () => {
@@ -128,9 +130,11 @@ describe('testConnection', () => {
       });
       expect(result).toEqual({
         ok: false,
-        code: 'network_unreachable',
-        message: `The signing service cannot be reached at ${unreachable}. Check the base URL and the network or VPN, then test again.`,
-        networkCode: 'ECONNREFUSED',
+        error: {
+          code: 'network_unreachable',
+          message: `The signing service cannot be reached at ${unreachable}. Check the base URL and the network or VPN, then test again.`,
+          networkCode: 'ECONNREFUSED',
+        },
       });
     } finally {
       await sim.goOnline();

@@ -135,17 +135,16 @@ console.log(JSON.stringify(results));
     );
     const results = lastJsonLine(run) as Record<
       string,
-      { ok: boolean; code: string; message: string; detail: string }
+      { ok: boolean; error: { code: string; message: string; detail: string } }
     >;
     expect(Object.keys(results)).toEqual(['probe', 'save', 'read', 'has', 'remove']);
     for (const result of Object.values(results)) {
       expect(result).toMatchObject({
         ok: false,
-        code: 'keychain_unavailable',
-        message: KEYCHAIN_UNAVAILABLE_MESSAGE,
+        error: { code: 'keychain_unavailable', message: KEYCHAIN_UNAVAILABLE_MESSAGE },
       });
       // The real keytar was loaded and failed for the real reason, not a missing module.
-      expect(result.detail).toMatch(/D-Bus/);
+      expect(result.error.detail).toMatch(/D-Bus/);
     }
     expect(KEYCHAIN_UNAVAILABLE_MESSAGE).toMatch(/install and unlock a Secret Service keyring/);
     expect(run.code).toBe(0);
@@ -176,15 +175,14 @@ console.log(JSON.stringify({ save: await store.saveSecret('sandbox', new Secret(
     const run = await runNode([outfile], environmentWithoutDbus());
     const results = lastJsonLine(run) as Record<
       string,
-      { ok: boolean; code: string; message: string; detail: string }
+      { ok: boolean; error: { code: string; message: string; detail: string } }
     >;
     for (const result of Object.values(results)) {
       expect(result).toMatchObject({
         ok: false,
-        code: 'keychain_unavailable',
-        message: KEYCHAIN_UNAVAILABLE_MESSAGE,
+        error: { code: 'keychain_unavailable', message: KEYCHAIN_UNAVAILABLE_MESSAGE },
       });
-      expect(result.detail).toMatch(/keytar module cannot be loaded/);
+      expect(result.error.detail).toMatch(/keytar module cannot be loaded/);
     }
     expect(run.code).toBe(0);
   });
@@ -213,9 +211,9 @@ console.log(JSON.stringify({ save }));
       logLevel: 'error',
     });
     const run = await runNode([outfile], environmentWithoutDbus());
-    const { save } = lastJsonLine(run) as { save: { ok: boolean; code: string; message: string } };
-    expect(save).toMatchObject({ ok: false, code: 'keychain_unavailable' });
-    expect(save.message).toMatch(/^Aucun trousseau n’est disponible/);
+    const { save } = lastJsonLine(run) as { save: { ok: boolean; error: { code: string; message: string } } };
+    expect(save).toMatchObject({ ok: false, error: { code: 'keychain_unavailable' } });
+    expect(save.error.message).toMatch(/^Aucun trousseau n’est disponible/);
     expect(run.code).toBe(0);
   });
 });

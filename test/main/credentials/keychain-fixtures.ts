@@ -35,7 +35,7 @@ export async function requireKeychain(store: CredentialStore): Promise<void> {
   const probe = await store.probe();
   if (!probe.ok) {
     throw new Error(
-      `The keychain tests need a Secret Service (${probe.detail}). Run them through "npm test", which starts a private D-Bus session with an unlocked GNOME Keyring, or run: dbus-run-session -- sh -c 'printf test | gnome-keyring-daemon --unlock --components=secrets >/dev/null && npx vitest run test/main/credentials'`,
+      `The keychain tests need a Secret Service (${probe.error.detail}). Run them through "npm test", which starts a private D-Bus session with an unlocked GNOME Keyring, or run: dbus-run-session -- sh -c 'printf test | gnome-keyring-daemon --unlock --components=secrets >/dev/null && npx vitest run test/main/credentials'`,
     );
   }
 }

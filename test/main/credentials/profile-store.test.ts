@@ -57,14 +57,14 @@ function openStore(dataDir: string): ProfileStore {
 /** The value of a successful result; fails the test with the failure otherwise. */
 function valueOf<T>(result: ProfileResult<T>): T {
   expectNoSecret(result, secrets);
-  if (!result.ok) throw new Error(`expected success, got ${result.code}: ${result.message}`);
+  if (!result.ok) throw new Error(`expected success, got ${result.error.code}: ${result.error.message}`);
   return result.value;
 }
 
 function failureOf<T>(result: ProfileResult<T>) {
   expectNoSecret(result, secrets);
   if (result.ok) throw new Error(`expected a failure, got ${JSON.stringify(result)}`);
-  return result;
+  return result.error;
 }
 
 function readProfilesFile(dataDir: string): unknown {
@@ -115,7 +115,7 @@ describe('saving, listing and deleting profiles', () => {
     const sealedFor = { baseUrl: 'https://sandbox.sign.example.com', clientId: 'desk-sandbox' };
     const unsealed =
       inKeychain.ok && inKeychain.value ? unsealSecret(inKeychain.value, sealedFor) : undefined;
-    expect(unsealed?.ok && unsealed.secret.reveal()).toBe(secret);
+    expect(unsealed?.ok && unsealed.value.reveal()).toBe(secret);
 
     expect(valueOf(await store.list())).toEqual([saved]);
     const connection = valueOf(await store.connectionFor('sandbox'));
@@ -164,8 +164,10 @@ describe('saving, listing and deleting profiles', () => {
       const refused = await store.save({ name: 'Replaced', ...moved });
       expect(refused).toMatchObject({
         ok: false,
-        code: 'invalid_profile',
-        issues: [{ field: 'secret', message: expect.stringContaining('Enter the client secret again') }],
+        error: {
+          code: 'invalid_profile',
+          issues: [{ field: 'secret', message: expect.stringContaining('Enter the client secret again') }],
+        },
       });
     }
     expect(valueOf(await store.list())).toEqual([replaced]);
@@ -516,13 +518,15 @@ console.log(JSON.stringify({
 `,
       { TEST_SECRET: secret },
     );
-    const results = lastJsonLine(run) as Record<string, { ok: boolean; code: string; message: string }>;
+    const results = lastJsonLine(run) as Record<
+      string,
+      { ok: boolean; error: { code: string; message: string } }
+    >;
     expect(Object.keys(results)).toEqual(['save', 'replace', 'remove', 'connection', 'list']);
     for (const result of Object.values(results)) {
       expect(result).toMatchObject({
         ok: false,
-        code: 'keychain_unavailable',
-        message: KEYCHAIN_UNAVAILABLE_MESSAGE,
+        error: { code: 'keychain_unavailable', message: KEYCHAIN_UNAVAILABLE_MESSAGE },
       });
     }
     expect(run.stdout + run.stderr).not.toContain(secret);
