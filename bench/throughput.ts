@@ -147,8 +147,8 @@ async function sendOnce(
       },
       concurrency,
     });
-    if (!opening.ok) throw new Error(opening.message);
-    desk = opening.desk;
+    if (!opening.ok) throw new Error(opening.error);
+    desk = opening.value;
     const prepStarted = performance.now();
     const batch = await prepareBatch(desk, `Throughput ${label}`, sources);
     const prepMs = performance.now() - prepStarted;

@@ -51,8 +51,8 @@ export async function openChildDesk(
     },
     ...options,
   });
-  if (!opening.ok) throw new Error(opening.message);
-  return opening.desk;
+  if (!opening.ok) throw new Error(opening.error);
+  return opening.value;
 }
 
 /** Runs the garbage collector when the child was started with --expose-gc. */

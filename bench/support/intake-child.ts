@@ -79,7 +79,7 @@ async function main(): Promise<void> {
   const sampler = new RssSampler(job.sampleEveryMs);
   sampler.phase('startup');
   const opened = await openDataDir(job.dataDir);
-  if (!opened.ok) throw new Error(opened.message);
+  if (!opened.ok) throw new Error(opened.error);
   const { store, blobs } = opened.value;
   try {
     const batch = await store.create('Intake benchmark', { defaultRecipients: [] });

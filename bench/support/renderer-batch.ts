@@ -70,7 +70,7 @@ export async function prepareLargeBatch(
   const pdfsWritten = performance.now();
 
   const opened = await openDataDir(dataDir);
-  if (!opened.ok) throw new Error(opened.message);
+  if (!opened.ok) throw new Error(opened.error);
   const { store, blobs } = opened.value;
   try {
     const defaults: BatchDefaults = {

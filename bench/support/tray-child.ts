@@ -61,8 +61,8 @@ async function main(): Promise<void> {
     connection: { baseUrl: job.baseUrl, clientId: job.clientId, clientSecret: new Secret(job.clientSecret) },
     clock: { ...systemClock, now, monotonic: now },
   });
-  if (!opening.ok) throw new Error(opening.message);
-  const desk = opening.desk;
+  if (!opening.ok) throw new Error(opening.error);
+  const desk = opening.value;
   const tracked = desk.store
     .list()
     .reduce((sum, batch) => sum + batch.documents.filter(needsTracking).length, 0);

@@ -98,8 +98,8 @@ export async function sendThroughLine(options: SendRunOptions): Promise<SendRunR
       },
       drainMs: DRAIN_MS,
     });
-    if (!opening.ok) throw new Error(opening.message);
-    const desk = opening.desk;
+    if (!opening.ok) throw new Error(opening.error);
+    const desk = opening.value;
     try {
       const batch = await prepareBatch(desk, `Uplink ${options.label}`, sources);
       const sizes = new Map(batch.documents.map(({ draft }) => [draft.id, draft.pdf.sizeBytes]));

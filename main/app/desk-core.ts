@@ -1,3 +1,4 @@
+import { err, ok, type Result } from '../../shared/base/result';
 import type { RetryPolicy } from '../client/backoff';
 import { ServiceClient } from '../client/service-client';
 import type { OperationName } from '../domain/service-failure';
@@ -61,10 +62,9 @@ export interface Desk extends Omit<DataDir, 'close' | 'path'>, Omit<Connected, '
   close(): Promise<void>;
 }
 
-export type Opening<T> =
-  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
-export type DeskOpening =
-  { readonly ok: true; readonly desk: Desk } | { readonly ok: false; readonly message: string };
+/** What was opened, or why not, in words. */
+export type Opening<T> = Result<T, string>;
+export type DeskOpening = Opening<Desk>;
 
 /** How a data folder is opened; the defaults suit production. */
 export interface DataDirOptions {
@@ -84,30 +84,25 @@ export interface DataDirOptions {
  */
 export async function openDataDir(path: string, options: DataDirOptions = {}): Promise<Opening<DataDir>> {
   const fs = options.fs ?? nodeFileSystem;
-  const lock =
-    fs === nodeFileSystem ? await lockDataDir(path) : { ok: true as const, release: () => Promise.resolve() };
+  const lock = fs === nodeFileSystem ? await lockDataDir(path) : ok({ release: () => Promise.resolve() });
   if (!lock.ok) {
-    return {
-      ok: false,
-      message: `The data folder ${path} is in use by another process${lock.holder ? ` (${describeLockHolder(lock.holder)})` : ''}. Close it or wait for it to finish.`,
-    };
+    return err(
+      `The data folder ${path} is in use by another process${lock.error ? ` (${describeLockHolder(lock.error)})` : ''}. Close it or wait for it to finish.`,
+    );
   }
   const clock = options.clock;
   const store = await BatchStore.open(path, { fs, ...(clock ? { now: () => clock.now() } : {}) });
   const blobs = new BlobStore(path, { fs });
   await blobs.removeUnfinishedCopies();
-  return {
-    ok: true,
-    value: {
-      path,
-      store,
-      blobs,
-      async close() {
-        await store.close();
-        await lock.release();
-      },
+  return ok({
+    path,
+    store,
+    blobs,
+    async close() {
+      await store.close();
+      await lock.value.release();
     },
-  };
+  });
 }
 
 /** Wires the service client, send engine and status poller of `connection` to an open data folder. */
@@ -192,18 +187,15 @@ export async function openDesk(options: DeskOptions): Promise<DeskOpening> {
   if (!opened.ok) return opened;
   const dataDir = opened.value;
   const connected = connect(dataDir, options.connection, options);
-  return {
-    ok: true,
-    desk: {
-      store: dataDir.store,
-      blobs: dataDir.blobs,
-      client: connected.client,
-      engine: connected.engine,
-      poller: connected.poller,
-      async close() {
-        await connected.close();
-        await dataDir.close();
-      },
+  return ok({
+    store: dataDir.store,
+    blobs: dataDir.blobs,
+    client: connected.client,
+    engine: connected.engine,
+    poller: connected.poller,
+    async close() {
+      await connected.close();
+      await dataDir.close();
     },
-  };
+  });
 }

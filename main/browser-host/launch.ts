@@ -86,7 +86,7 @@ function loggingNotifier(logger: Logger): Notifier {
 export async function launchBrowserHost(options: BrowserHostLaunchOptions): Promise<LaunchedBrowserHost> {
   const logger = options.logger ?? silentLogger;
   const opened = await openDataDir(options.dataDir);
-  if (!opened.ok) throw new Error(opened.message);
+  if (!opened.ok) throw new Error(opened.error);
   // Window folders of a host that was killed before it could remove them.
   const orphaned = await removeOrphanedWindowFolders();
   if (orphaned > 0) logger.log('info', 'app_window.orphans_removed', { count: orphaned });

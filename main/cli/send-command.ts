@@ -59,10 +59,10 @@ export async function openManifestDesk(
     ...tuning,
   });
   if (!opening.ok) {
-    out.error(opening.message);
+    out.error(opening.error);
     return EXIT.badInput;
   }
-  const { desk } = opening;
+  const desk = opening.value;
   reportStoreDamage(desk.store, out);
   if (desk.store.loadReport.damaged.length > 0) {
     out.error(

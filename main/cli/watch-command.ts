@@ -56,7 +56,7 @@ export async function watchCommand(args: CliArgs, out: CliOutput, tuning: WatchT
   const dataDir = resolve(args.dataDir ?? '');
   const opened = await openDataDir(dataDir, tuning);
   if (!opened.ok) {
-    out.error(opened.message);
+    out.error(opened.error);
     return EXIT.badInput;
   }
   const data = opened.value;

@@ -96,7 +96,7 @@ async function startDesk(
 
   const opened = await openDataDir(paths.dataDir);
   if (!opened.ok) {
-    dialog.showErrorBox(`${app.getName()} cannot start`, opened.message);
+    dialog.showErrorBox(`${app.getName()} cannot start`, opened.error);
     app.quit();
     return undefined;
   }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import { err, ok, type Result } from '../../shared/base/result';
 import type { BatchDefaults } from '../../shared/domain/batch';
 import type { BatchEvent } from '../domain/batch-events';
 import type { ConnectionAddress } from '../domain/batch-connection';
@@ -57,8 +58,7 @@ function foldEntries(
   folder: string,
   initial: BatchState,
   entries: readonly JournalEntry<BatchEvent>[],
-):
-  { readonly ok: true; readonly state: BatchState } | { readonly ok: false; readonly damage: JournalDamage } {
+): Result<BatchState, JournalDamage> {
   let state = initial;
   for (const entry of entries) {
     try {
@@ -66,10 +66,10 @@ function foldEntries(
     } catch (error) {
       if (!(error instanceof UnknownBatchEventError)) throw error;
       const damage = { file: join(folder, 'journal.log'), line: undefined, tornTail: false };
-      return { ok: false, damage: { ...damage, problem: `entry ${entry.seq} holds ${error.message}` } };
+      return err({ ...damage, problem: `entry ${entry.seq} holds ${error.message}` });
     }
   }
-  return { ok: true, state };
+  return ok(state);
 }
 
 /**
@@ -170,11 +170,11 @@ export class BatchStore {
       readOnly: this.#readOnly,
       now: this.#now,
     });
-    if (opened.ok) this.#deleted = opened.record;
+    if (opened.ok) this.#deleted = opened.value;
     else
       this.#report = {
         ...this.#report,
-        damaged: [...this.#report.damaged, { batchId: 'deleted-contracts', damage: opened.damage }],
+        damaged: [...this.#report.damaged, { batchId: 'deleted-contracts', damage: opened.error }],
       };
   }
 
@@ -261,14 +261,14 @@ export class BatchStore {
       return undefined;
     }
     const loaded = await loadJournal<BatchState, BatchEvent>(folder, this.#fs);
-    if (!loaded.ok) return { batchId: name, damage: loaded.damage };
-    const { journal } = loaded;
+    if (!loaded.ok) return { batchId: name, damage: loaded.error };
+    const journal = loaded.value;
     // A snapshot written by an earlier version is brought to today's shape before events apply.
     const initial = journal.snapshot ? upgradeBatchState(journal.snapshot.state) : emptyBatch(name);
     const folded = foldEntries(folder, initial, journal.entries);
-    if (!folded.ok) return { batchId: name, damage: folded.damage };
+    if (!folded.ok) return { batchId: name, damage: folded.error };
     // Read from disk just now, so nothing else holds its parts yet: equal ones become one.
-    const state = shareRepeatedParts(folded.state);
+    const state = shareRepeatedParts(folded.value);
     if (state.createdAt === '') return undefined; // A batch whose creation never became durable.
     const writer = this.#readOnly ? undefined : await JournalWriter.open(folder, journal, { fs: this.#fs });
     return {

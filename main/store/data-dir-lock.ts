@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { tryLock, unlock } from 'fs-native-extensions';
 import { z } from 'zod';
+import { err, ok, type Result } from '../../shared/base/result';
 import { writeFileAtomic } from './durable-fs';
 
 /** Who holds a data folder, as its owner wrote it down when it took the lock. */
@@ -16,10 +17,16 @@ export interface LockHolder {
   readonly lockedAt: string;
 }
 
-export type LockResult =
-  | { readonly ok: true; release(): Promise<void> }
-  // `holder` is undefined when the holder has not written its name yet, or it cannot be read.
-  | { readonly ok: false; readonly holder: LockHolder | undefined };
+/** The data folder's lock, held until released. */
+export interface DataDirLock {
+  release(): Promise<void>;
+}
+
+/**
+ * The lock, or who holds it: undefined when the holder has not written its name yet, or it
+ * cannot be read.
+ */
+export type LockResult = Result<DataDirLock, LockHolder | undefined>;
 
 const fileLocks = { tryLock, unlock };
 
@@ -149,7 +156,7 @@ export async function lockDataDir(dataDir: string): Promise<LockResult> {
   }
   if (!locked) {
     await handle.close();
-    return { ok: false, holder: await identifyHolder(ownerPath) };
+    return err(await identifyHolder(ownerPath));
   }
   const owner: LockHolder = {
     host: hostname(),
@@ -164,8 +171,7 @@ export async function lockDataDir(dataDir: string): Promise<LockResult> {
     throw error;
   }
   let released = false;
-  return {
-    ok: true,
+  return ok({
     async release() {
       if (released) return;
       released = true;
@@ -176,7 +182,7 @@ export async function lockDataDir(dataDir: string): Promise<LockResult> {
         await unlockAndClose(handle);
       }
     },
-  };
+  });
 }
 
 function twoDigits(value: number): string {

@@ -7,6 +7,7 @@
  * its own (`deleted-contracts/`), durable before the batch's folder goes.
  */
 import { join } from 'node:path';
+import { err, ok, type Result } from '../../shared/base/result';
 import type { ConnectionAddress } from '../domain/batch-connection';
 import type { FileSystem } from './file-system';
 import { JournalWriter, loadJournal, type JournalDamage } from './journal';
@@ -60,10 +61,7 @@ export class DeletedContracts {
     root: string,
     fs: FileSystem,
     options: { readonly readOnly: boolean; readonly now: () => number },
-  ): Promise<
-    | { readonly ok: true; readonly record: DeletedContracts }
-    | { readonly ok: false; readonly damage: JournalDamage }
-  > {
+  ): Promise<Result<DeletedContracts, JournalDamage>> {
     const folder = join(root, '..', FOLDER);
     const loaded = await loadJournal<readonly DeletedContract[], ContractsDeleted>(folder, fs).catch(
       (error: unknown) => {
@@ -71,15 +69,15 @@ export class DeletedContracts {
         throw error;
       },
     );
-    if (loaded && !loaded.ok) return { ok: false, damage: loaded.damage };
-    const journal = loaded?.journal;
+    if (loaded && !loaded.ok) return err(loaded.error);
+    const journal = loaded?.value;
     const contracts: DeletedContract[] = [...(journal?.snapshot?.state ?? [])];
     for (const entry of journal?.entries ?? [])
       for (const contract of entry.event.contracts) contracts.push({ ...contract, deletedAt: entry.at });
     const openWriter = options.readOnly
       ? undefined
       : () => JournalWriter.open<readonly DeletedContract[], ContractsDeleted>(folder, journal, { fs });
-    return { ok: true, record: new DeletedContracts(contracts, openWriter, options.now) };
+    return ok(new DeletedContracts(contracts, openWriter, options.now));
   }
 
   /** Every contract of a deleted batch, oldest first. */

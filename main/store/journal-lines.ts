@@ -1,4 +1,5 @@
 import { crc32 } from 'node:zlib';
+import { err, ok, type Result } from '../../shared/base/result';
 
 /**
  * The journal's line format, and how a journal's text is read back after a crash.
@@ -33,14 +34,14 @@ export interface JournalDamage {
   readonly tornTail: boolean;
 }
 
-/** The entries of a journal's text, and the torn last record set aside; or the damage that stops it loading. */
-export type JournalText<E> =
-  | {
-      readonly ok: true;
-      readonly entries: readonly JournalEntry<E>[];
-      readonly recovered: readonly JournalDamage[];
-    }
-  | { readonly ok: false; readonly damage: JournalDamage };
+/** The entries of a journal's text, and the torn last record set aside. */
+export interface JournalEntries<E> {
+  readonly entries: readonly JournalEntry<E>[];
+  readonly recovered: readonly JournalDamage[];
+}
+
+/** A journal's text as read: its entries, or the damage that stops it loading. */
+export type JournalText<E> = Result<JournalEntries<E>, JournalDamage>;
 
 /** One record as the writer holds it before it is written: its events already in JSON. */
 export interface PendingRecord {
@@ -136,10 +137,8 @@ export function decodeLine<E>(line: string): DecodedLine<E> | undefined {
  * acknowledged. Anything else is damage, reported with the file and line: the journal does not load.
  */
 export function readJournalText<E>(text: string, file: string, snapshotSeq: number): JournalText<E> {
-  const damage = (line: number, problem: string): JournalText<E> => ({
-    ok: false,
-    damage: { file, line, problem, tornTail: false },
-  });
+  const damage = (line: number, problem: string): JournalText<E> =>
+    err({ file, line, problem, tornTail: false });
   // An empty journal (just compacted) has no lines, not one empty line.
   const lines = text === '' ? [] : text.split('\n');
   const terminated = text.endsWith('\n');
@@ -174,7 +173,7 @@ export function readJournalText<E>(text: string, file: string, snapshotSeq: numb
     previousSeq = entry.seq;
     if (record?.end === entry.seq) record = undefined;
   }
-  if (stop === lines.length && !record) return { ok: true, entries, recovered: [] };
+  if (stop === lines.length && !record) return ok({ entries, recovered: [] });
 
   const setAsideFrom = record?.index ?? stop;
   const kept = record ? entries.slice(0, record.kept) : entries;
@@ -192,9 +191,5 @@ export function readJournalText<E>(text: string, file: string, snapshotSeq: numb
     if (provesAcknowledged || notFromCut) return damage(stop + 1, CHECKSUM_FAILS);
   }
   const problem = setAsideFrom === lines.length - 1 && !terminated ? HALF_WRITTEN_LINE : HALF_WRITTEN_RECORD;
-  return {
-    ok: true,
-    entries: kept,
-    recovered: [{ file, line: setAsideFrom + 1, problem, tornTail: true }],
-  };
+  return ok({ entries: kept, recovered: [{ file, line: setAsideFrom + 1, problem, tornTail: true }] });
 }

@@ -1,4 +1,5 @@
 import { dirname, join } from 'node:path';
+import { err, ok, type Result } from '../../shared/base/result';
 import { makeDirectoryDurable, writeFileAtomic } from './durable-fs';
 import { errorCode, nodeFileSystem, type FileSystem, type OpenFile } from './file-system';
 import {
@@ -31,9 +32,7 @@ export interface LoadedJournal<S, E> {
   readonly recovered: readonly JournalDamage[];
 }
 
-export type JournalLoad<S, E> =
-  | { readonly ok: true; readonly journal: LoadedJournal<S, E> }
-  | { readonly ok: false; readonly damage: JournalDamage };
+export type JournalLoad<S, E> = Result<LoadedJournal<S, E>, JournalDamage>;
 
 const SNAPSHOT_FILE = 'snapshot.json';
 const JOURNAL_FILE = 'journal.log';
@@ -62,15 +61,12 @@ export async function loadJournal<S, E>(
   if (snapshotText !== undefined) {
     const decoded = decodeLine<S>(snapshotText.endsWith('\n') ? snapshotText.slice(0, -1) : snapshotText);
     if (!decoded) {
-      return {
-        ok: false,
-        damage: {
-          file: snapshotPath,
-          line: undefined,
-          problem: 'the snapshot fails its checksum',
-          tornTail: false,
-        },
-      };
+      return err({
+        file: snapshotPath,
+        line: undefined,
+        problem: 'the snapshot fails its checksum',
+        tornTail: false,
+      });
     }
     snapshot = { seq: decoded.entry.seq, state: decoded.entry.event };
   }
@@ -79,7 +75,7 @@ export async function loadJournal<S, E>(
   const text = (await readIfPresent(fs, journalPath)) ?? '';
   const read = readJournalText<E>(text, journalPath, snapshot?.seq ?? 0);
   if (!read.ok) return read;
-  return { ok: true, journal: { snapshot, entries: read.entries, recovered: read.recovered } };
+  return ok({ snapshot, entries: read.value.entries, recovered: read.value.recovered });
 }
 
 /**

@@ -93,7 +93,7 @@ async function prepareApp(folder: string, run: Exclude<CaseRun, { entry: 'cli' }
   const { silentLogger } = await import('../../main/base/log');
   const { createTestDeskService } = await import('../support/desk-service-harness');
   const opened = await openDataDir(`${folder}/app-data`);
-  if (!opened.ok) throw new Error(opened.message);
+  if (!opened.ok) throw new Error(opened.error);
   const dataDir = opened.value;
   // A keychain service name of its own: nothing here may touch the app's real entries.
   const service = createTestDeskService(

@@ -179,16 +179,16 @@ export class World {
       drainMs: 5_000,
       concurrency: 2,
     });
-    if (!opening.ok) throw new Error(opening.message);
-    if (opening.desk.store.loadReport.damaged.length > 0)
+    if (!opening.ok) throw new Error(opening.error);
+    if (opening.value.store.loadReport.damaged.length > 0)
       throw new Error(
-        `${slot.name}: a batch cannot be read: ${JSON.stringify(opening.desk.store.loadReport.damaged)}`,
+        `${slot.name}: a batch cannot be read: ${JSON.stringify(opening.value.store.loadReport.damaged)}`,
       );
-    slot.desk = opening.desk;
+    slot.desk = opening.value;
     // The app started a moment ago: its client holds its first reads for the read spacing
     // (another process may have just read), which the world's clock lets pass.
     await this.pass(6_000);
-    return opening.desk;
+    return opening.value;
   }
 
   /** Every document of every desk that is open or can be opened, with its desk and batch. */

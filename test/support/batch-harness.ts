@@ -35,9 +35,9 @@ export async function openTestDesk(
     engineWaitMs: { first: 50, longest: 400 },
     ...overrides,
   });
-  if (!opening.ok) throw new Error(opening.message);
+  if (!opening.ok) throw new Error(opening.error);
   startedAgoMs = TEST_DESK_CLOCK_AHEAD_MS;
-  return opening.desk;
+  return opening.value;
 }
 
 export function signer(index: number): Participant {

@@ -22,8 +22,8 @@ const opening = await openDesk({
   retry: { baseDelayMs: 5, maxDelayMs: 50, maxAttempts: 4, maxRetryAfterMs: 5_000 },
   engineWaitMs: { first: 50, longest: 400 },
 });
-if (!opening.ok) throw new Error(opening.message);
-const { desk } = opening;
+if (!opening.ok) throw new Error(opening.error);
+const desk = opening.value;
 desk.engine.subscribe((event) => process.stdout.write(`${JSON.stringify(event)}\n`));
 const summary = await desk.engine.send(batchId);
 process.stdout.write(`${JSON.stringify({ ...summary, type: 'summary' })}\n`);

@@ -22,7 +22,7 @@ afterEach(async () => {
 
 async function openApp(path: string): Promise<DeskService> {
   const result = await openDataDir(path, { clock });
-  if (!result.ok) throw new Error(result.message);
+  if (!result.ok) throw new Error(result.error);
   const demo = simulatorDemo(path, clock);
   const service = createTestDeskService(result.value, createMemoryCredentialStore(), { demo, clock });
   opened = { dataDir: result.value, service, demo };

@@ -48,7 +48,7 @@ beforeEach(async () => {
   clock = first.clock;
   sims = [first.sim, (await startVirtualSimulator({ seed: 2 }, clock)).sim];
   const opened = await openDataDir(files.file('data'), { clock });
-  if (!opened.ok) throw new Error(opened.message);
+  if (!opened.ok) throw new Error(opened.error);
   dataDir = opened.value;
   ceremonies = new RecordingCeremonies();
   events = [];
@@ -226,7 +226,7 @@ describe('the desk service', () => {
     const journal = join(files.file('data'), 'batches', batch.id, 'journal.log');
     writeFileSync(journal, readFileSync(journal, 'utf8').replace('Will be damaged', 'Will be damagee'));
     const reopened = await openDataDir(files.file('data'));
-    if (!reopened.ok) throw new Error(reopened.message);
+    if (!reopened.ok) throw new Error(reopened.error);
     dataDir = reopened.value;
     service = createDeskService({
       host: 'browser',

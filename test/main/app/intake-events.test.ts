@@ -44,7 +44,7 @@ function batchUpdates(batchId: string, from: number): BatchSummary[] {
 beforeEach(async () => {
   files = makeTempFolder('intake-events-');
   const opened = await openDataDir(files.file('data'));
-  if (!opened.ok) throw new Error(opened.message);
+  if (!opened.ok) throw new Error(opened.error);
   dataDir = opened.value;
   events = [];
   service = createTestDeskService(dataDir, createMemoryCredentialStore(), {

@@ -24,7 +24,7 @@ beforeEach(async () => {
   files = makeTempFolder('keychain-waits-');
   clock = new VirtualClock({ startAt: Date.now() });
   const opened = await openDataDir(files.file('data'), { clock });
-  if (!opened.ok) throw new Error(opened.message);
+  if (!opened.ok) throw new Error(opened.error);
   dataDir = opened.value;
   waits.length = 0;
 });

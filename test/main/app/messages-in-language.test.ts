@@ -39,7 +39,7 @@ afterEach(async () => {
 
 async function openApp(path: string, systemLocales: readonly string[]): Promise<DeskService> {
   const result = await openDataDir(path);
-  if (!result.ok) throw new Error(result.message);
+  if (!result.ok) throw new Error(result.error);
   const service = createTestDeskService(result.value, createMemoryCredentialStore(), { systemLocales });
   opened = { dataDir: result.value, service };
   await service.start();

@@ -24,7 +24,7 @@ beforeEach(async () => {
   files = makeTempFolder('send-review-');
   ({ sim, clock } = await startVirtualSimulator({ seed: 7 }));
   const opened = await openDataDir(files.file('data'), { clock });
-  if (!opened.ok) throw new Error(opened.message);
+  if (!opened.ok) throw new Error(opened.error);
   dataDir = opened.value;
   service = createTestDeskService(dataDir, createMemoryCredentialStore(), { clock });
   handlers = service.handlers;

@@ -22,7 +22,7 @@ beforeEach(async () => {
   files = makeTempFolder('service-waits-');
   ({ sim, clock } = await startVirtualSimulator({ seed: 31 }));
   const opened = await openDataDir(files.file('data'), { clock });
-  if (!opened.ok) throw new Error(opened.message);
+  if (!opened.ok) throw new Error(opened.error);
   dataDir = opened.value;
   states.length = 0;
 });

@@ -43,7 +43,7 @@ beforeEach(async () => {
   ({ sim: sandbox, clock } = await startVirtualSimulator({ seed: 11 }));
   ({ sim: production } = await startVirtualSimulator({ seed: 12 }, clock));
   const opened = await openDataDir(files.file('data'), { clock });
-  if (!opened.ok) throw new Error(opened.message);
+  if (!opened.ok) throw new Error(opened.error);
   dataDir = opened.value;
   credentials = createMemoryCredentialStore();
   openService();

@@ -24,7 +24,7 @@ let credentials: CredentialStore;
 beforeEach(async () => {
   files = makeTempFolder('profile-save-address-');
   const opened = await openDataDir(files.file('data'));
-  if (!opened.ok) throw new Error(opened.message);
+  if (!opened.ok) throw new Error(opened.error);
   dataDir = opened.value;
   credentials = createMemoryCredentialStore();
   service = createTestDeskService(dataDir, credentials);

@@ -198,7 +198,7 @@ describe('a folder of PDFs added in the app', () => {
   let elsewhere: string;
   beforeEach(async () => {
     const opened = await openDataDir(folder.file('data'));
-    if (!opened.ok) throw new Error(opened.message);
+    if (!opened.ok) throw new Error(opened.error);
     dataDir = opened.value;
     elsewhere = mkdtempSync(join(tmpdir(), 'elsewhere-'));
   });

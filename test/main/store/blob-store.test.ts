@@ -187,11 +187,11 @@ describe('a data folder on another file system', () => {
   it('opens with its store and blobs on that file system, without a kernel lock', async () => {
     const fs = new CrashFileSystem();
     const opened = await openDataDir('/data', { fs });
-    if (!opened.ok) throw new Error(opened.message);
+    if (!opened.ok) throw new Error(opened.error);
     const batch = await opened.value.store.create('In memory', { defaultRecipients: [] });
     await opened.value.close();
     const again = await openDataDir('/data', { fs });
-    if (!again.ok) throw new Error(again.message);
+    if (!again.ok) throw new Error(again.error);
     expect(again.value.store.get(batch.id)?.name).toBe('In memory');
     await again.value.close();
     expect((await fs.readdir('/data')).map((entry) => entry.name)).toEqual(['batches']);

@@ -25,13 +25,13 @@ async function answer(command: Command): Promise<Record<string, unknown>> {
     }
     if (op === 'open') {
       const opened = await openDataDir(dir);
-      if (!opened.ok) return { op, dir, result: 'refused', message: opened.message };
+      if (!opened.ok) return { op, dir, result: 'refused', message: opened.error };
       held.set(dir, () => opened.value.close());
       return { op, dir, result: 'acquired' };
     }
     const lock = await lockDataDir(dir);
-    if (!lock.ok) return { op, dir, result: 'refused', holder: lock.holder ?? null };
-    held.set(dir, () => lock.release());
+    if (!lock.ok) return { op, dir, result: 'refused', holder: lock.error ?? null };
+    held.set(dir, () => lock.value.release());
     return { op, dir, result: 'acquired' };
   } catch (error) {
     return { op, dir, result: 'error', error: error instanceof Error ? error.message : String(error) };

@@ -187,21 +187,21 @@ describe('lockDataDir', () => {
     const first = await lockDataDir(dir);
     expect(first.ok).toBe(true);
     writeFileSync(join(dir, 'lock-owner.json'), '{"host":"\u0007bell","pid":-1}');
-    expect(await lockDataDir(dir)).toEqual({ ok: false, holder: undefined });
+    expect(await lockDataDir(dir)).toEqual({ ok: false, error: undefined });
     // Also through another spelling of the same path.
     expect((await lockDataDir(`${join(dir, '..', 'data')}/`)).ok).toBe(false);
     writeFileSync(join(dir, 'lock-owner.json'), 'x'.repeat(100_000));
     const opened = await openDataDir(dir);
     expect(opened).toEqual({
       ok: false,
-      message: `The data folder ${dir} is in use by another process. Close it or wait for it to finish.`,
+      error: `The data folder ${dir} is in use by another process. Close it or wait for it to finish.`,
     });
     if (!first.ok) return;
-    await first.release();
-    await first.release();
+    await first.value.release();
+    await first.value.release();
     const again = await lockDataDir(dir);
     expect(again.ok).toBe(true);
-    if (again.ok) await again.release();
+    if (again.ok) await again.value.release();
   });
 
   it('the race: from a stale lock, exactly one of 4 processes started at once takes the folder, in each of 100 rounds', async () => {

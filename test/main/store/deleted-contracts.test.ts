@@ -20,15 +20,15 @@ describe('the contracts of deleted batches', () => {
       const fs = new CrashFileSystem();
       const opened = await DeletedContracts.open('/data/batches', fs, { readOnly: false, now: () => 0 });
       if (!opened.ok) throw new Error('not opened');
-      await opened.record.remember([contract('HR-1'), contract('HR-2')]);
+      await opened.value.remember([contract('HR-1'), contract('HR-2')]);
       const image = fs.powerCut(createSeededRandom(seed));
       const again = await DeletedContracts.open('/data/batches', new CrashFileSystem({ image }), {
         readOnly: true,
         now: () => 0,
       });
-      if (!again.ok) throw new Error(`seed ${seed}: ${again.damage.problem}`);
+      if (!again.ok) throw new Error(`seed ${seed}: ${again.error.problem}`);
       expect(
-        again.record.list().map((kept) => kept.reference),
+        again.value.list().map((kept) => kept.reference),
         `seed ${seed}`,
       ).toEqual(['HR-1', 'HR-2']);
     }
@@ -37,7 +37,7 @@ describe('the contracts of deleted batches', () => {
   it('a data folder without any deleted batch has none, and a read-only one writes nothing', async () => {
     const fs = new CrashFileSystem();
     const opened = await DeletedContracts.open('/data/batches', fs, { readOnly: true, now: () => 0 });
-    expect(opened.ok && opened.record.list()).toEqual([]);
+    expect(opened.ok && opened.value.list()).toEqual([]);
     await expect(fs.readdir('/data')).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });

@@ -24,8 +24,8 @@ function cutsNow(fs: CrashFileSystem): DiskImage[] {
 
 async function addsAfterCut(image: DiskImage): Promise<number[]> {
   const loaded = await loadJournal<number, CounterEvent>(FOLDER, new CrashFileSystem({ image }));
-  if (!loaded.ok) throw new Error(`${loaded.damage.problem} (line ${loaded.damage.line})`);
-  return loaded.journal.entries.map((entry) => entry.event.add);
+  if (!loaded.ok) throw new Error(`${loaded.error.problem} (line ${loaded.error.line})`);
+  return loaded.value.entries.map((entry) => entry.event.add);
 }
 
 /**

@@ -17,8 +17,8 @@ async function loadedAfterPowerCuts(fs: CrashFileSystem, seeds: readonly number[
   for (const seed of seeds) {
     const image = fs.imageAfterPowerCut(createSeededRandom(seed));
     const loaded = await loadJournal<number, CounterEvent>(FOLDER, new CrashFileSystem({ image }));
-    if (!loaded.ok) throw new Error(loaded.damage.problem);
-    results.push(loaded.journal.entries.map((entry) => entry.event.add));
+    if (!loaded.ok) throw new Error(loaded.error.problem);
+    results.push(loaded.value.entries.map((entry) => entry.event.add));
   }
   return results;
 }
@@ -40,9 +40,9 @@ describe('a journal on a full disk', () => {
 
     // A process started now finds the half line and sets it aside: it was never acknowledged.
     const meanwhile = await loadJournal<number, CounterEvent>(FOLDER, fs);
-    if (!meanwhile.ok) throw new Error(meanwhile.damage.problem);
-    expect(adds(meanwhile.journal.entries)).toEqual([1, 2]);
-    expect(meanwhile.journal.recovered).toEqual([expect.objectContaining({ tornTail: true })]);
+    if (!meanwhile.ok) throw new Error(meanwhile.error.problem);
+    expect(adds(meanwhile.value.entries)).toEqual([1, 2]);
+    expect(meanwhile.value.recovered).toEqual([expect.objectContaining({ tornTail: true })]);
 
     // Still full: the next append repairs the file (truncating frees the half line), then fails.
     await expect(writer.append([{ add: 4 }, { add: 5 }])).rejects.toMatchObject({ code: 'ENOSPC' });
@@ -53,14 +53,14 @@ describe('a journal on a full disk', () => {
     await writer.close();
 
     const loaded = await loadJournal<number, CounterEvent>(FOLDER, fs);
-    if (!loaded.ok) throw new Error(loaded.damage.problem);
-    expect(loaded.journal.entries.map((item) => [item.seq, item.event.add])).toEqual([
+    if (!loaded.ok) throw new Error(loaded.error.problem);
+    expect(loaded.value.entries.map((item) => [item.seq, item.event.add])).toEqual([
       [1, 1],
       [2, 2],
       [3, 6],
       [4, 7],
     ]);
-    expect(loaded.journal.recovered).toEqual([]);
+    expect(loaded.value.recovered).toEqual([]);
     expect(new Set((await loadedAfterPowerCuts(fs, [1, 2, 3, 4, 5])).map(String))).toEqual(
       new Set(['1,2,6,7']),
     );
@@ -95,8 +95,8 @@ describe('a journal on a full disk', () => {
     fs.clearFailure();
     await writer.append([{ add: 3 }]);
     const loaded = await loadJournal<number, CounterEvent>(FOLDER, fs);
-    if (!loaded.ok) throw new Error(loaded.damage.problem);
-    expect(loaded.journal.entries.map((item) => [item.seq, item.event.add])).toEqual([
+    if (!loaded.ok) throw new Error(loaded.error.problem);
+    expect(loaded.value.entries.map((item) => [item.seq, item.event.add])).toEqual([
       [1, 1],
       [2, 3],
     ]);
@@ -133,8 +133,8 @@ describe('a journal on a full disk', () => {
       await expect(writer.append([{ add: 3 }])).rejects.toMatchObject({ code: 'ENOSPC' });
       const image = fs.powerCut(createSeededRandom(seed));
       const loaded = await loadJournal<number, CounterEvent>(FOLDER, new CrashFileSystem({ image }));
-      if (!loaded.ok) throw new Error(loaded.damage.problem);
-      expect(adds(loaded.journal.entries), `seed ${seed}`).toEqual([1]);
+      if (!loaded.ok) throw new Error(loaded.error.problem);
+      expect(adds(loaded.value.entries), `seed ${seed}`).toEqual([1]);
     }
   });
 
@@ -147,8 +147,8 @@ describe('a journal on a full disk', () => {
     fs.clearFailure();
     await writer.close();
     const loaded = await loadJournal<number, CounterEvent>(FOLDER, fs);
-    if (!loaded.ok) throw new Error(loaded.damage.problem);
-    expect(adds(loaded.journal.entries)).toEqual([1]);
+    if (!loaded.ok) throw new Error(loaded.error.problem);
+    expect(adds(loaded.value.entries)).toEqual([1]);
   });
 });
 

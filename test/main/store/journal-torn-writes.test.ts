@@ -40,8 +40,8 @@ function lose(path: string, from: number, to: number): void {
 }
 
 function adds(loaded: JournalLoad<number, CounterEvent>): number[] {
-  if (!loaded.ok) throw new Error(`${loaded.damage.problem} (line ${loaded.damage.line})`);
-  return loaded.journal.entries.map((entry) => entry.event.add);
+  if (!loaded.ok) throw new Error(`${loaded.error.problem} (line ${loaded.error.line})`);
+  return loaded.value.entries.map((entry) => entry.event.add);
 }
 
 /**
@@ -74,7 +74,7 @@ describe('a journal torn by a power cut in any order of pages', () => {
     const loaded = await loadJournal<number, CounterEvent>(folder);
     expect(adds(loaded)).toEqual([1, 2]);
     if (!loaded.ok) return;
-    expect(loaded.journal.recovered).toEqual([
+    expect(loaded.value.recovered).toEqual([
       {
         file: journalPath(folder),
         line: 3,
@@ -84,12 +84,12 @@ describe('a journal torn by a power cut in any order of pages', () => {
     ]);
 
     // The writer sets the torn record aside on disk too, and goes on after the acknowledged ones.
-    const writer = await JournalWriter.open(folder, loaded.journal);
+    const writer = await JournalWriter.open(folder, loaded.value);
     await writer.append([{ add: 30 }]);
     await writer.close();
     const again = await loadJournal<number, CounterEvent>(folder);
     expect(adds(again)).toEqual([1, 2, 30]);
-    if (again.ok) expect(again.journal.recovered).toEqual([]);
+    if (again.ok) expect(again.value.recovered).toEqual([]);
   });
 
   it('drops the last record whose middle page was lost, even when the page after it holds whole lines', async () => {
@@ -100,7 +100,7 @@ describe('a journal torn by a power cut in any order of pages', () => {
     const loaded = await loadJournal<number, CounterEvent>(folder);
     expect(adds(loaded)).toEqual([1]);
     if (loaded.ok)
-      expect(loaded.journal.recovered).toEqual([expect.objectContaining({ line: 2, tornTail: true })]);
+      expect(loaded.value.recovered).toEqual([expect.objectContaining({ line: 2, tornTail: true })]);
   });
 
   it('drops a record of several events whose write was cut after its first lines: all or nothing', async () => {
@@ -113,7 +113,7 @@ describe('a journal torn by a power cut in any order of pages', () => {
     const loaded = await loadJournal<number, CounterEvent>(folder);
     expect(adds(loaded)).toEqual([1]);
     if (loaded.ok)
-      expect(loaded.journal.recovered).toEqual([expect.objectContaining({ line: 2, tornTail: true })]);
+      expect(loaded.value.recovered).toEqual([expect.objectContaining({ line: 2, tornTail: true })]);
   });
 
   it('drops a record of several events whose last page was lost, and keeps the records before it', async () => {
@@ -143,7 +143,7 @@ describe('a journal whose acknowledged records are damaged', () => {
     lose(journalPath(folder), second + 100, second + 200);
     expect(await loadJournal<number, CounterEvent>(folder)).toEqual({
       ok: false,
-      damage: { file: journalPath(folder), line: 2, problem: 'the line fails its checksum', tornTail: false },
+      error: { file: journalPath(folder), line: 2, problem: 'the line fails its checksum', tornTail: false },
     });
   });
 
@@ -154,7 +154,7 @@ describe('a journal whose acknowledged records are damaged', () => {
     writeFileSync(path, readFileSync(path, 'utf8').replace('"add":2', '"add":7'));
     expect(await loadJournal<number, CounterEvent>(folder)).toEqual({
       ok: false,
-      damage: { file: path, line: 2, problem: 'the line fails its checksum', tornTail: false },
+      error: { file: path, line: 2, problem: 'the line fails its checksum', tornTail: false },
     });
   });
 });
@@ -180,7 +180,7 @@ describe('a journal written by an earlier version (lines without records)', () =
     const torn = await loadJournal<number, CounterEvent>(folder);
     expect(adds(torn)).toEqual([1, 2, 3, 4]);
     if (torn.ok)
-      expect(torn.journal.recovered).toEqual([
+      expect(torn.value.recovered).toEqual([
         expect.objectContaining({
           line: 5,
           tornTail: true,
@@ -191,7 +191,7 @@ describe('a journal written by an earlier version (lines without records)', () =
     writeFileSync(path, earlierLines(1, 4).replace('"add":2', '"add":9'));
     expect(await loadJournal<number, CounterEvent>(folder)).toMatchObject({
       ok: false,
-      damage: { line: 2, problem: 'the line fails its checksum' },
+      error: { line: 2, problem: 'the line fails its checksum' },
     });
     // Zeros then lines of the earlier version, which says nothing of what was durable: refused as before.
     const zeroed = Buffer.from(earlierLines(1, 4));
@@ -199,7 +199,7 @@ describe('a journal written by an earlier version (lines without records)', () =
     writeFileSync(path, zeroed);
     expect(await loadJournal<number, CounterEvent>(folder)).toMatchObject({
       ok: false,
-      damage: { line: 2, problem: 'the line fails its checksum' },
+      error: { line: 2, problem: 'the line fails its checksum' },
     });
   });
 
@@ -209,8 +209,8 @@ describe('a journal written by an earlier version (lines without records)', () =
     await first.close();
     writeFileSync(journalPath(folder), earlierLines(1, 3));
     const loaded = await loadJournal<number, CounterEvent>(folder);
-    if (!loaded.ok) throw new Error(loaded.damage.problem);
-    const writer = await JournalWriter.open<number, CounterEvent>(folder, loaded.journal);
+    if (!loaded.ok) throw new Error(loaded.error.problem);
+    const writer = await JournalWriter.open<number, CounterEvent>(folder, loaded.value);
     await writer.append([{ add: 4 }]);
     const durable = statSync(journalPath(folder)).size;
     await writer.append([big(5), big(6), big(7)]);
@@ -220,8 +220,7 @@ describe('a journal written by an earlier version (lines without records)', () =
     lose(journalPath(folder), durable, PAGE);
     const torn = await loadJournal<number, CounterEvent>(folder);
     expect(adds(torn)).toEqual([1, 2, 3, 4]);
-    if (torn.ok)
-      expect(torn.journal.recovered).toEqual([expect.objectContaining({ line: 5, tornTail: true })]);
+    if (torn.ok) expect(torn.value.recovered).toEqual([expect.objectContaining({ line: 5, tornTail: true })]);
   });
 });
 
@@ -256,8 +255,8 @@ describe('a journal through power cuts of the crash-test disk, which writes page
       if (image.tornOutOfOrder?.some((path) => path.endsWith('/journal.log'))) outOfOrder += 1;
 
       const loaded = await loadJournal<number, CounterEvent>(folder, new CrashFileSystem({ image }));
-      if (!loaded.ok) throw new Error(`seed ${seed}: ${loaded.damage.problem} (line ${loaded.damage.line})`);
-      recovered += loaded.journal.recovered.length;
+      if (!loaded.ok) throw new Error(`seed ${seed}: ${loaded.error.problem} (line ${loaded.error.line})`);
+      recovered += loaded.value.recovered.length;
       const records = [...acknowledged, ...inFlight].map((events) => events.map((event) => event.add));
       const kept = adds(loaded);
       const whole = records.findIndex((_, count) => records.slice(0, count + 1).flat().length > kept.length);

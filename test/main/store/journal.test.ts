@@ -28,12 +28,12 @@ describe('journal', () => {
     const folder = files.file('j');
     await writeEvents(folder, 50);
     const loaded = await loadJournal<number, CounterEvent>(folder);
-    if (!loaded.ok) throw new Error(loaded.damage.problem);
-    expect(loaded.journal.entries.map((entry) => entry.seq)).toEqual(
+    if (!loaded.ok) throw new Error(loaded.error.problem);
+    expect(loaded.value.entries.map((entry) => entry.seq)).toEqual(
       Array.from({ length: 50 }, (_, i) => i + 1),
     );
-    expect(total(loaded.journal.entries)).toBe((50 * 51) / 2);
-    expect(loaded.journal.recovered).toEqual([]);
+    expect(total(loaded.value.entries)).toBe((50 * 51) / 2);
+    expect(loaded.value.recovered).toEqual([]);
   });
 
   it('sets aside a half-written last line left by a crash, reports it, and appends cleanly after it', async () => {
@@ -41,22 +41,22 @@ describe('journal', () => {
     await writeEvents(folder, 3);
     appendFileSync(join(folder, 'journal.log'), '1a2b3c4d\t{"seq":4,"at":"2026-11-22T');
     const loaded = await loadJournal<number, CounterEvent>(folder);
-    if (!loaded.ok) throw new Error(loaded.damage.problem);
-    expect(loaded.journal.entries).toHaveLength(3);
-    expect(loaded.journal.recovered).toEqual([
+    if (!loaded.ok) throw new Error(loaded.error.problem);
+    expect(loaded.value.entries).toHaveLength(3);
+    expect(loaded.value.recovered).toEqual([
       expect.objectContaining({
         line: 4,
         tornTail: true,
         problem: 'a half-written last line (the app stopped while writing it)',
       }),
     ]);
-    const writer = await JournalWriter.open(folder, loaded.journal);
+    const writer = await JournalWriter.open(folder, loaded.value);
     await writer.append([{ add: 100 }]);
     await writer.close();
     const again = await loadJournal<number, CounterEvent>(folder);
-    if (!again.ok) throw new Error(again.damage.problem);
-    expect(again.journal.entries.map((entry) => entry.seq)).toEqual([1, 2, 3, 4]);
-    expect(again.journal.recovered).toEqual([]);
+    if (!again.ok) throw new Error(again.error.problem);
+    expect(again.value.entries.map((entry) => entry.seq)).toEqual([1, 2, 3, 4]);
+    expect(again.value.recovered).toEqual([]);
   });
 
   it('sets aside a last line that lacks only its newline: it was never acknowledged, and a line after it would be damaged', async () => {
@@ -65,15 +65,15 @@ describe('journal', () => {
     const unterminated = encodeLine({ seq: 3, at: '2026-11-22T00:00:00Z', event: { add: 3 } }).slice(0, -1);
     appendFileSync(join(folder, 'journal.log'), unterminated);
     const loaded = await loadJournal<number, CounterEvent>(folder);
-    if (!loaded.ok) throw new Error(loaded.damage.problem);
-    expect(loaded.journal.entries.map((entry) => entry.seq)).toEqual([1, 2]);
-    expect(loaded.journal.recovered).toEqual([expect.objectContaining({ line: 3, tornTail: true })]);
-    const writer = await JournalWriter.open(folder, loaded.journal);
+    if (!loaded.ok) throw new Error(loaded.error.problem);
+    expect(loaded.value.entries.map((entry) => entry.seq)).toEqual([1, 2]);
+    expect(loaded.value.recovered).toEqual([expect.objectContaining({ line: 3, tornTail: true })]);
+    const writer = await JournalWriter.open(folder, loaded.value);
     await writer.append([{ add: 30 }]);
     await writer.close();
     const again = await loadJournal<number, CounterEvent>(folder);
-    if (!again.ok) throw new Error(again.damage.problem);
-    expect(again.journal.entries.map((entry) => entry.event.add)).toEqual([1, 2, 30]);
+    if (!again.ok) throw new Error(again.error.problem);
+    expect(again.value.entries.map((entry) => entry.event.add)).toEqual([1, 2, 30]);
   });
 
   it('refuses a journal damaged in the middle, naming the file and line', async () => {
@@ -86,7 +86,7 @@ describe('journal', () => {
     const loaded = await loadJournal<number, CounterEvent>(folder);
     expect(loaded).toEqual({
       ok: false,
-      damage: { file: path, line: 3, problem: 'the line fails its checksum', tornTail: false },
+      error: { file: path, line: 3, problem: 'the line fails its checksum', tornTail: false },
     });
   });
 
@@ -99,7 +99,7 @@ describe('journal', () => {
     writeFileSync(path, lines.join('\n'));
     const loaded = await loadJournal<number, CounterEvent>(folder);
     expect(loaded.ok).toBe(false);
-    if (!loaded.ok) expect(loaded.damage.problem).toBe('entry 3 follows entry 1: entries are missing');
+    if (!loaded.ok) expect(loaded.error.problem).toBe('entry 3 follows entry 1: entries are missing');
   });
 
   it('compacts into a snapshot, and skips entries the snapshot covers after a crash before truncation', async () => {
@@ -111,9 +111,9 @@ describe('journal', () => {
     await writer.append([{ add: 4 }]);
     await writer.close();
     const loaded = await loadJournal<number, CounterEvent>(folder);
-    if (!loaded.ok) throw new Error(loaded.damage.problem);
-    expect(loaded.journal.snapshot).toEqual({ seq: 3, state: 6 });
-    expect(loaded.journal.entries.map((entry) => entry.seq)).toEqual([4]);
+    if (!loaded.ok) throw new Error(loaded.error.problem);
+    expect(loaded.value.snapshot).toEqual({ seq: 3, state: 6 });
+    expect(loaded.value.entries.map((entry) => entry.seq)).toEqual([4]);
 
     // As if the app died after writing the snapshot but before emptying the journal.
     writeFileSync(
@@ -121,8 +121,8 @@ describe('journal', () => {
       beforeCompaction + encodeLine({ seq: 4, at: '2026-11-22T00:00:00Z', event: { add: 4 } }),
     );
     const replayed = await loadJournal<number, CounterEvent>(folder);
-    if (!replayed.ok) throw new Error(replayed.damage.problem);
-    expect(replayed.journal.entries.map((entry) => entry.seq)).toEqual([4]);
+    if (!replayed.ok) throw new Error(replayed.error.problem);
+    expect(replayed.value.entries.map((entry) => entry.seq)).toEqual([4]);
   });
 
   it('does not compact while appends are in flight, and loses no entry', async () => {
@@ -135,9 +135,9 @@ describe('journal', () => {
     expect(await writer.compact(3, 2)).toBe(true);
     await writer.close();
     const loaded = await loadJournal<number, CounterEvent>(folder);
-    if (!loaded.ok) throw new Error(loaded.damage.problem);
-    expect(loaded.journal.snapshot).toEqual({ seq: 2, state: 3 });
-    expect(loaded.journal.entries).toEqual([]);
+    if (!loaded.ok) throw new Error(loaded.error.problem);
+    expect(loaded.value.snapshot).toEqual({ seq: 2, state: 3 });
+    expect(loaded.value.entries).toEqual([]);
   });
 
   it('refuses a damaged snapshot', async () => {
@@ -151,7 +151,7 @@ describe('journal', () => {
     const loaded = await loadJournal<number, CounterEvent>(folder);
     expect(loaded).toMatchObject({
       ok: false,
-      damage: { file: path, problem: 'the snapshot fails its checksum' },
+      error: { file: path, problem: 'the snapshot fails its checksum' },
     });
   });
 });
@@ -209,8 +209,8 @@ describe('batch store', () => {
     await store.close();
     const folder = join(dataDir, 'batches', batch.id);
     const loaded = await loadJournal(folder);
-    if (!loaded.ok) throw new Error(loaded.damage.problem);
-    const writer = await JournalWriter.open(folder, loaded.journal);
+    if (!loaded.ok) throw new Error(loaded.error.problem);
+    const writer = await JournalWriter.open(folder, loaded.value);
     await writer.append([{ type: 'something_new' }]);
     await writer.close();
 
