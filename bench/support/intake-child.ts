@@ -56,8 +56,8 @@ async function validate(job: IntakeJob & { readonly kind: 'validate' }): Promise
   await sampler.idle('idle', job.idleMs, collectGarbage);
   const started = performance.now();
   const args = parseCliArgs(['validate', job.manifest]);
-  if (!args.ok) throw new Error(args.message);
-  const exit = await sampler.during('check', () => validateCommand(args.args, quiet));
+  if (!args.ok) throw new Error(args.error.message);
+  const exit = await sampler.during('check', () => validateCommand(args.value, quiet));
   const importMs = performance.now() - started;
   if (exit !== EXIT.ok) throw new Error(`validate found problems in the manifest (exit ${exit})`);
   // Counted again apart from the timed run (the command prints its totals, it returns none).

@@ -2,6 +2,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { err, ok, type Result } from '../../shared/base/result';
 
 export const HOST_USAGE = `Usage: node dist/browser-host/index.js [--port N] [--data-dir DIR] [--no-open]
 
@@ -17,8 +18,8 @@ export interface HostArgs {
   readonly help: boolean;
 }
 
-export type HostArgsParse =
-  { readonly ok: true; readonly value: HostArgs } | { readonly ok: false; readonly message: string };
+/** The arguments, or what is wrong with them in a sentence. */
+export type HostArgsParse = Result<HostArgs, string>;
 
 /** The default data folder, following the XDG base directory rules. */
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, home: string = homedir()): string {
@@ -46,22 +47,18 @@ export function parseHostArgs(
       allowPositionals: false,
     }));
   } catch (error) {
-    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+    return err(error instanceof Error ? error.message : String(error));
   }
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!/^\d{1,5}$/.test(values.port ?? '0') || port > 65_535) {
-    return { ok: false, message: `--port must be a number from 0 to 65535 (got "${values.port}").` };
+    return err(`--port must be a number from 0 to 65535 (got "${values.port}").`);
   }
   const dataDir = values['data-dir'];
-  if (dataDir !== undefined && dataDir.trim() === '')
-    return { ok: false, message: '--data-dir needs a folder.' };
-  return {
-    ok: true,
-    value: {
-      port,
-      dataDir: dataDir === undefined ? defaultDataDir(env, home) : resolve(dataDir),
-      open: values['no-open'] !== true,
-      help: values.help === true,
-    },
-  };
+  if (dataDir !== undefined && dataDir.trim() === '') return err('--data-dir needs a folder.');
+  return ok({
+    port,
+    dataDir: dataDir === undefined ? defaultDataDir(env, home) : resolve(dataDir),
+    open: values['no-open'] !== true,
+    help: values.help === true,
+  });
 }

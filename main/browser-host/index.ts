@@ -9,7 +9,7 @@ import { launchBrowserHost, type LaunchedBrowserHost } from './launch';
 
 const parsed = parseHostArgs(process.argv.slice(2));
 if (!parsed.ok) {
-  console.error(`browser host: ${parsed.message}\n\n${HOST_USAGE}`);
+  console.error(`browser host: ${parsed.error}\n\n${HOST_USAGE}`);
   process.exit(2);
 }
 if (parsed.value.help) {

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { err, ok, type Result } from '../../shared/base/result';
 import { checkBaseUrl } from '../client/base-url';
 import { KEY_RETENTION_HOURS_MAX, KEY_RETENTION_HOURS_MIN } from '../../shared/domain/key-retention';
 
@@ -87,13 +88,18 @@ export interface CliArgs {
   readonly confirm: boolean;
 }
 
-export type ParsedArgs =
-  | { readonly ok: true; readonly args: CliArgs }
-  | { readonly ok: false; readonly message: string; readonly json: boolean };
+/** Why the command line was not taken, and whether to say it as JSON (`--json` was there). */
+export interface ArgsRefusal {
+  readonly message: string;
+  readonly json: boolean;
+}
+
+export type ParsedArgs = Result<CliArgs, ArgsRefusal>;
 
 /** Parses the command line once, into typed arguments or one clear message. */
 export function parseCliArgs(argv: readonly string[]): ParsedArgs {
   const json = argv.includes('--json');
+  const refused = (message: string): ParsedArgs => err({ message, json });
   let parsed;
   try {
     parsed = parseArgs({
@@ -115,85 +121,69 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
       },
     });
   } catch (error) {
-    return { ok: false, json, message: `${(error as Error).message}\n\n${USAGE}` };
+    return refused(`${(error as Error).message}\n\n${USAGE}`);
   }
-  if (parsed.values.help || parsed.positionals.length === 0) return { ok: false, json, message: USAGE };
+  if (parsed.values.help || parsed.positionals.length === 0) return refused(USAGE);
   const [commandText, ...rest] = parsed.positionals;
   const command = commandSchema.safeParse(commandText);
-  if (!command.success) return { ok: false, json, message: `Unknown command "${commandText}".\n\n${USAGE}` };
+  if (!command.success) return refused(`Unknown command "${commandText}".\n\n${USAGE}`);
   const options = optionsSchema.safeParse(parsed.values);
-  if (!options.success)
-    return { ok: false, json, message: options.error.issues.map((issue) => issue.message).join('\n') };
+  if (!options.success) return refused(options.error.issues.map((issue) => issue.message).join('\n'));
   const needsManifest = command.data === 'validate' || command.data === 'send' || command.data === 'resolve';
   if (needsManifest && rest.length !== 1)
-    return { ok: false, json, message: `${command.data} needs one MANIFEST path.\n\n${USAGE}` };
+    return refused(`${command.data} needs one MANIFEST path.\n\n${USAGE}`);
   if (!needsManifest && rest.length > 0)
-    return { ok: false, json, message: `${command.data} takes no positional argument.\n\n${USAGE}` };
+    return refused(`${command.data} takes no positional argument.\n\n${USAGE}`);
   const values = options.data;
   if (command.data !== 'validate' && !values['data-dir'])
-    return { ok: false, json, message: `${command.data} needs --data-dir DIR.` };
+    return refused(`${command.data} needs --data-dir DIR.`);
   if ((command.data === 'send' || command.data === 'resolve') && !values['base-url'] && !values.profile) {
-    return { ok: false, json, message: `${command.data} needs --base-url URL (or --profile NAME).` };
+    return refused(`${command.data} needs --base-url URL (or --profile NAME).`);
   }
   if (command.data === 'resolve') {
-    if (!values.reference)
-      return { ok: false, json, message: 'resolve needs --reference REF (the document to resolve).' };
+    if (!values.reference) return refused('resolve needs --reference REF (the document to resolve).');
     if (Boolean(values.link) === (values['send-new'] === true))
-      return {
-        ok: false,
-        json,
-        message:
-          'resolve needs exactly one answer: --link REQUEST_ID (the request the service holds) or --send-new.',
-      };
+      return refused(
+        'resolve needs exactly one answer: --link REQUEST_ID (the request the service holds) or --send-new.',
+      );
   }
   if (values['key-retention-hours'] !== undefined && command.data !== 'send' && command.data !== 'resolve')
-    return { ok: false, json, message: '--key-retention-hours belongs to send and resolve only.' };
+    return refused('--key-retention-hours belongs to send and resolve only.');
   if (values['continue-batch'] === true && command.data !== 'send')
-    return { ok: false, json, message: '--continue-batch belongs to send only.' };
+    return refused('--continue-batch belongs to send only.');
   if (command.data === 'send' && values['send-new'] === true) {
     if (values['continue-batch'] === true)
-      return {
-        ok: false,
-        json,
-        message: 'send takes --continue-batch or --send-new, not both: continue the batch, or send anew.',
-      };
+      return refused(
+        'send takes --continue-batch or --send-new, not both: continue the batch, or send anew.',
+      );
     if (values.confirm !== true)
-      return {
-        ok: false,
-        json,
-        message:
-          'send --send-new sends contracts this data folder already sent as new requests: their recipients get a second request. If that is what you want, add --confirm.',
-      };
+      return refused(
+        'send --send-new sends contracts this data folder already sent as new requests: their recipients get a second request. If that is what you want, add --confirm.',
+      );
   }
   if (values['send-new'] === true && command.data !== 'send' && command.data !== 'resolve')
-    return { ok: false, json, message: '--send-new belongs to send and resolve only.' };
+    return refused('--send-new belongs to send and resolve only.');
   if (
     values.confirm === true &&
     command.data !== 'resolve' &&
     !(command.data === 'send' && values['send-new'])
   )
-    return {
-      ok: false,
-      json,
-      message:
-        '--confirm belongs to resolve (--link … --confirm, --send-new --confirm) and to send --send-new.',
-    };
-  return {
-    ok: true,
-    args: {
-      command: command.data,
-      manifest: rest[0],
-      baseUrl: values['base-url'],
-      dataDir: values['data-dir'],
-      concurrency: values.concurrency,
-      json: values.json === true,
-      profile: values.profile,
-      reference: values.reference,
-      link: values.link,
-      sendNew: values['send-new'] === true,
-      continueBatch: values['continue-batch'] === true,
-      keyRetentionHours: values['key-retention-hours'],
-      confirm: values.confirm === true,
-    },
-  };
+    return refused(
+      '--confirm belongs to resolve (--link … --confirm, --send-new --confirm) and to send --send-new.',
+    );
+  return ok({
+    command: command.data,
+    manifest: rest[0],
+    baseUrl: values['base-url'],
+    dataDir: values['data-dir'],
+    concurrency: values.concurrency,
+    json: values.json === true,
+    profile: values.profile,
+    reference: values.reference,
+    link: values.link,
+    sendNew: values['send-new'] === true,
+    continueBatch: values['continue-batch'] === true,
+    keyRetentionHours: values['key-retention-hours'],
+    confirm: values.confirm === true,
+  });
 }

@@ -19,20 +19,21 @@ export async function runCommand(
   const parsed = parseCliArgs(argv);
   const outputFor = (json: boolean) => (streams ? streamOutput(json, streams) : processOutput(json));
   if (!parsed.ok) {
-    outputFor(parsed.json).error(parsed.message);
+    outputFor(parsed.error.json).error(parsed.error.message);
     return EXIT.badInput;
   }
-  const out = outputFor(parsed.args.json);
-  switch (parsed.args.command) {
+  const args = parsed.value;
+  const out = outputFor(args.json);
+  switch (args.command) {
     case 'validate':
-      return validateCommand(parsed.args, out);
+      return validateCommand(args, out);
     case 'send':
-      return sendCommand(parsed.args, out, tuning);
+      return sendCommand(args, out, tuning);
     case 'resolve':
-      return resolveCommand(parsed.args, out, tuning);
+      return resolveCommand(args, out, tuning);
     case 'status':
-      return statusCommand(parsed.args, out);
+      return statusCommand(args, out);
     case 'watch':
-      return watchCommand(parsed.args, out, tuning);
+      return watchCommand(args, out, tuning);
   }
 }

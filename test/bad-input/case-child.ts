@@ -59,8 +59,8 @@ async function prepareCli(folder: string, run: Extract<CaseRun, { entry: 'cli' }
     event: () => undefined,
   };
   const warmUp = parseCliArgs(['validate', `${folder}/${WARM_UP_MANIFEST}`]);
-  if (!warmUp.ok) throw new Error(warmUp.message);
-  await validateCommand(warmUp.args, quiet);
+  if (!warmUp.ok) throw new Error(warmUp.error.message);
+  await validateCommand(warmUp.value, quiet);
   return {
     run: async () => {
       const stdout: string[] = [];

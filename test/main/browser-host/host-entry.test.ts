@@ -46,13 +46,13 @@ describe('the command line of the browser host', () => {
     ]) {
       expect(parseHostArgs(argv, env), argv.join(' ')).toMatchObject({
         ok: false,
-        message: expect.stringContaining('--port'),
+        error: expect.stringContaining('--port'),
       });
     }
     expect(parseHostArgs(['--data-dir', ' '], env)).toMatchObject({ ok: false });
     expect(parseHostArgs(['--open-everything'], env)).toMatchObject({
       ok: false,
-      message: expect.any(String),
+      error: expect.any(String),
     });
     expect(parseHostArgs(['extra'], env)).toMatchObject({ ok: false });
   });

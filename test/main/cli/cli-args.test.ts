@@ -9,13 +9,15 @@ describe('--base-url', () => {
     'is spelled as a saved connection spells it (%s → %s), so the batch matches its profile',
     (typed, stored) => {
       const parsed = parseCliArgs(['watch', '--data-dir', 'D', '--base-url', typed]);
-      expect(parsed.ok && parsed.args.baseUrl).toBe(stored);
+      expect(parsed.ok && parsed.value.baseUrl).toBe(stored);
     },
   );
 
   it('refuses a user name and password in the address (it would be stored and shown)', () => {
     const parsed = parseCliArgs(['watch', '--data-dir', 'D', '--base-url', 'https://u:p@sign.example.com']);
     expect(parsed.ok).toBe(false);
-    expect(!parsed.ok && parsed.message).toContain('--base-url: The base URL cannot contain a user name');
+    expect(!parsed.ok && parsed.error.message).toContain(
+      '--base-url: The base URL cannot contain a user name',
+    );
   });
 });

@@ -45,7 +45,7 @@ describe('commands printed to paste', () => {
       const parsed = parseCliArgs(pasted(line));
       expect(parsed).toMatchObject({
         ok: true,
-        args: { manifest: ODD[0], dataDir: '/tmp/data dir', reference, link: reference },
+        value: { manifest: ODD[0], dataDir: '/tmp/data dir', reference, link: reference },
       });
     },
   );

@@ -59,8 +59,8 @@ function collectingOutput(): CliOutput & { lines: string[]; events: Record<strin
 
 function args(...argv: string[]) {
   const parsed = parseCliArgs(argv);
-  if (!parsed.ok) throw new Error(parsed.message);
-  return parsed.args;
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  return parsed.value;
 }
 
 it('ends once a status it does not know has stood unchanged for an hour of reads, naming it, and exits 1', async () => {
