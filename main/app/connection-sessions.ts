@@ -1,10 +1,11 @@
+import { err } from '../../shared/base/result';
 import type { BatchState } from '../domain/batch-state';
 import { connectionKey, sameConnection, type ConnectionAddress } from '../domain/batch-connection';
 import type { Connection } from '../credentials/connection';
 import { connect, type Connected, type ConnectionTuning, type DataDir } from './desk-core';
 import { silentLogger, type Logger } from '../base/log';
 import { needsTracking } from '../domain/document-class';
-import { adoptOlderBatch, holdsRequests, isOlderBatch } from '../engine/older-batch';
+import { adoptOlderBatch, holdsRequests, isOlderBatch, type Adoption } from '../engine/older-batch';
 
 /** How long a failure to ask a service about an older batch is kept before asking again. */
 const NOT_HELD_RETRY_MS = 60_000;
@@ -212,8 +213,8 @@ export class ConnectionSessions {
     const asked = `${connectionKey(active.connection)} ${batch.id}`;
     const remembered = this.#notHeld.get(asked);
     const fresh = remembered && remembered.until > this.#clock.now() ? remembered : undefined;
-    const adoption = fresh
-      ? { ok: false as const, reason: fresh.reason }
+    const adoption: Adoption = fresh
+      ? err({ reason: fresh.reason })
       : await adoptOlderBatch(
           this.#deps.dataDir.store,
           batch,
@@ -225,15 +226,15 @@ export class ConnectionSessions {
       if (!fresh) {
         // The service's own "not mine" holds for this run; a failure to ask holds for a
         // minute, and the service is asked again once it is over.
-        const answered = 'answered' in adoption && adoption.answered === true;
+        const answered = adoption.error.answered === true;
         this.#notHeld.set(asked, {
-          reason: adoption.reason,
+          reason: adoption.error.reason,
           until: answered ? Infinity : this.#clock.now() + NOT_HELD_RETRY_MS,
         });
         if (!answered) this.#clock.timer(NOT_HELD_RETRY_MS, () => this.#adoptLater(batch), true);
       }
-      this.#problems.set(batch.id, adoption.reason);
-      throw new DeskError('connection_unknown', adoption.reason);
+      this.#problems.set(batch.id, adoption.error.reason);
+      throw new DeskError('connection_unknown', adoption.error.reason);
     }
     this.#logger.log('info', 'tracking.older_batch_bound', { batchId: batch.id });
     return this.#deps.dataDir.store.get(batch.id) ?? batch;

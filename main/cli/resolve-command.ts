@@ -54,13 +54,15 @@ export async function resolveCommand(
     const outcome = args.link
       ? await desk.engine.linkRequest(batch.id, document.draft.id, args.link, { confirmed: args.confirm })
       : await desk.engine.sendAsNew(batch.id, document.draft.id);
-    out.event({ type: 'resolved', externalReference: args.reference, ...outcome });
+    // The line says the refusal flat, as it always has: `ok`, then `refusal` and `message`.
+    const said = outcome.ok ? { ok: true } : { ok: false, ...outcome.error };
+    out.event({ type: 'resolved', externalReference: args.reference, ...said });
     if (!outcome.ok) {
-      out.error(outcome.message);
-      if (outcome.refusal === 'needs_confirmation')
+      out.error(outcome.error.message);
+      if (outcome.error.refusal === 'needs_confirmation')
         out.error('If you are sure, run the same command again with --confirm.');
       // The service being away is no mistake of the command: try again later.
-      return outcome.refusal === 'service_unreachable' ? EXIT.someFailed : EXIT.badInput;
+      return outcome.error.refusal === 'service_unreachable' ? EXIT.someFailed : EXIT.badInput;
     }
     out.say(
       args.link

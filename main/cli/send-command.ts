@@ -99,7 +99,7 @@ export async function bindConnection(
   if (holdsRequests(batch)) {
     // Sent by an earlier version, which did not record where: bound here only if its requests are here.
     const adoption = await adoptOlderBatch(desk.store, batch, desk.client, undefined, clock);
-    if (!adoption.ok) out.error(adoption.reason);
+    if (!adoption.ok) out.error(adoption.error.reason);
     return adoption.ok;
   }
   const bound = await desk.store.bindConnection(batch.id, connection);

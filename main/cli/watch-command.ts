@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { err } from '../../shared/base/result';
 import { connectionKey, sameConnection, type ConnectionAddress } from '../domain/batch-connection';
 import type { BatchState, DocumentState } from '../domain/batch-state';
 import { stageOfStored } from '../../shared/service/status';
@@ -83,12 +84,11 @@ export async function watchCommand(args: CliArgs, out: CliOutput, tuning: WatchT
       for (const batch of older) {
         const adoption = where
           ? await adoptOlderBatch(data.store, batch, sessionOf(where).client, undefined, tuning.clock)
-          : {
-              ok: false as const,
+          : err({
               reason:
                 connection ??
                 'give --base-url URL (or --profile NAME) to say where it was sent; it is bound there only if that service holds its requests.',
-            };
+            });
         if (adoption.ok) {
           out.say(
             `${batch.name}, sent by an earlier version, is tracked at ${where?.baseUrl} from now on: its requests are there.`,
@@ -96,7 +96,7 @@ export async function watchCommand(args: CliArgs, out: CliOutput, tuning: WatchT
         } else {
           untracked.add(batch.id);
           out.error(
-            `Cannot track ${openRequests([batch])} open request(s) of ${batch.name}: ${adoption.reason}`,
+            `Cannot track ${openRequests([batch])} open request(s) of ${batch.name}: ${adoption.error.reason}`,
           );
         }
       }

@@ -3,6 +3,7 @@
  * must hold before a request id is linked, and before a document is sent as a new request. One
  * place, so the app and the command line refuse with the same words.
  */
+import { err, ok, type Err, type Result } from '../../shared/base/result';
 import { isPreparedOrLater, statusFactsOf } from '../../shared/service/status';
 import type { SigningRequest } from '../../shared/service/wire';
 import { isNotFoundAtService, type ServiceResult } from './service-failure';
@@ -13,12 +14,16 @@ import { words } from '../base/words';
 /** Why an answer was not taken: refused for good, to be confirmed by the user, or the service is away for now. */
 export type ResolutionRefusal = 'refused' | 'needs_confirmation' | 'service_unreachable';
 
-export type ResolutionOutcome =
-  | { readonly ok: true }
-  | { readonly ok: false; readonly refusal: ResolutionRefusal; readonly message: string };
+/** An answer not taken: how, and why in words. */
+export interface ResolutionRefused {
+  readonly refusal: ResolutionRefusal;
+  readonly message: string;
+}
 
-function refused(message: string, refusal: ResolutionRefusal = 'refused'): ResolutionOutcome {
-  return { ok: false, refusal, message };
+export type ResolutionOutcome = Result<void, ResolutionRefused>;
+
+function refused(message: string, refusal: ResolutionRefusal = 'refused'): Err<ResolutionRefused> {
+  return err({ refusal, message });
 }
 
 /** A request id as services show them: letters, digits, `_`, `-`, `.` and `:`, starting with a letter or digit. */
@@ -58,7 +63,7 @@ export function linkProblemBeforeRead(
   batches: readonly BatchState[],
   document: DocumentState | undefined,
   requestId: string,
-): ResolutionOutcome | undefined {
+): Err<ResolutionRefused> | undefined {
   const noCheck = noCheckProblem(document);
   if (noCheck || !document) return refused(noCheck ?? '');
   if (!REQUEST_ID_PATTERN.test(requestId)) return refused(words()('check.badId'));
@@ -99,7 +104,7 @@ export function linkProblemAfterRead(
   read: ServiceResult<SigningRequest>,
   confirmed: boolean,
   others: readonly SameReference[] = [],
-): ResolutionOutcome | undefined {
+): Err<ResolutionRefused> | undefined {
   const reference = document.draft.externalReference;
   if (!read.ok) {
     if (isNotFoundAtService(read.error)) return refused(words()('check.notAtService', { requestId }));
@@ -139,26 +144,21 @@ export function linkProblemAfterRead(
 export function sendAsNewDecision(
   document: DocumentState | undefined,
   now: number,
-): { readonly ok: true; readonly keepUpload: boolean } | { readonly ok: false; readonly message: string } {
+): Result<{ readonly keepUpload: boolean }, string> {
   const noCheck = noCheckProblem(document);
-  if (noCheck || !document?.send.check) return { ok: false, message: noCheck ?? '' };
+  if (noCheck || !document?.send.check) return err(noCheck ?? '');
   const { check, upload } = document.send;
   const reference = document.draft.externalReference;
   if (check.reason === 'new_request_after_unknown')
-    return {
-      ok: false,
-      message: check.newRequestId
+    return err(
+      check.newRequestId
         ? words()('check.justCreated', { requestId: check.newRequestId, reference })
         : words()('check.justCreatedUnnamed', { reference }),
-    };
-  if (check.reason === 'created_without_id')
-    return {
-      ok: false,
-      message: words()('check.createdFindIt', { reference }),
-    };
+    );
+  if (check.reason === 'created_without_id') return err(words()('check.createdFindIt', { reference }));
   // Held elsewhere, or at the service from elsewhere: nothing of this document's own reached the
   // service; sending it makes a second request, which the user chose after the warning.
   const uploadNamed = refusalNamesUpload({ code: check.code, serviceMessage: check.serviceMessage });
   const expired = upload?.expiresAt !== undefined && upload.expiresAt <= now;
-  return { ok: true, keepUpload: upload !== undefined && !uploadNamed && !expired };
+  return ok({ keepUpload: upload !== undefined && !uploadNamed && !expired });
 }

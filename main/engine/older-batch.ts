@@ -5,6 +5,7 @@
  * happens to be active, or typed on a command line: a wrong guess would read every request at
  * the wrong service and mark it gone, or continue the batch there.
  */
+import { err, ok, type Result } from '../../shared/base/result';
 import type { ServiceClient } from '../client/service-client';
 import { isNotFoundAtService } from '../domain/service-failure';
 import type { BatchStore } from '../store/batch-store';
@@ -19,10 +20,14 @@ export function isOlderBatch(batch: BatchState): boolean {
   );
 }
 
-export type Adoption =
-  | { readonly ok: true }
-  /** `answered`: the service itself said the request is not its own (asking it again is no use). */
-  | { readonly ok: false; readonly reason: string; readonly answered?: boolean };
+/** Why a batch was not bound, in words. */
+export interface AdoptionRefused {
+  readonly reason: string;
+  /** The service itself said the request is not its own (asking it again is no use). */
+  readonly answered?: boolean;
+}
+
+export type Adoption = Result<void, AdoptionRefused>;
 
 /** A promise that rejects once `signal` is aborted (and never settles before). */
 function rejectedWhenAborted(signal: AbortSignal): Promise<never> {
@@ -57,11 +62,10 @@ export async function adoptOlderBatch(
   const earlier = 'This batch was sent by an earlier version of the app, which did not record its connection';
   const withRequests = batch.documents.filter((document) => document.send.requestId !== undefined);
   if (withRequests.length === 0)
-    return {
-      ok: false,
+    return err({
       answered: true, // nothing to ask about until one of its documents holds a request
       reason: `This batch was started by an earlier version of the app, which did not record its connection, and none of its documents has a signing request yet that would show where it went. Make the connection it was sent with the active one, then press Send: it is continued with that connection only.`,
-    };
+    });
   const deadline = new AbortController();
   // Housekeeping only: it must not keep a command-line run alive once the proof has ended.
   const endDeadline = clock.timer(
@@ -81,27 +85,24 @@ export async function adoptOlderBatch(
         read = await Promise.race([reading, rejectedWhenAborted(bound)]);
       } catch {
         // Aborted: the service took too long to answer (or the app is closing). Asked again later.
-        return {
-          ok: false,
+        return err({
           reason: `${earlier}, and ${where} did not answer within ${PROOF_TIMEOUT_MS / 1000} s whether it holds its requests. The app asks again in a minute; it is tracked only with the connection that holds them.`,
-        };
+        });
       }
       if (!read.ok)
-        return {
-          ok: false,
+        return err({
           answered: isNotFoundAtService(read.error),
           reason: `${earlier}, and ${where} could not show that it holds its request for ${document.draft.externalReference} (${read.error.message}). Make the connection it was sent with the active one (Connections) to track it; it is then tracked with that connection only.`,
-        };
+        });
       const reference = read.value.external_reference;
       if (reference !== undefined && reference !== document.draft.externalReference)
-        return {
-          ok: false,
+        return err({
           answered: true,
           reason: `${earlier}, and the request ${requestId} at ${where} belongs to another reference (${reference}), not ${document.draft.externalReference}. Make the connection it was sent with the active one (Connections) to track it.`,
-        };
+        });
     }
     await store.bindConnection(batch.id, client.address);
-    return { ok: true };
+    return ok();
   } finally {
     endDeadline();
   }

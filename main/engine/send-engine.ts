@@ -5,6 +5,7 @@ import type { CreationAnswer } from '../domain/service-answers';
 import type { UploadAnswer } from '../domain/service-answers';
 import { type CallOptions, type ServiceClient } from '../client/service-client';
 import { TOKEN_REFUSED, type ServiceFailure, type ServiceResult } from '../domain/service-failure';
+import { err, ok } from '../../shared/base/result';
 import { silentLogger, type Logger } from '../base/log';
 import type { BlobStore } from '../store/blob-store';
 import type { BatchStore } from '../store/batch-store';
@@ -438,9 +439,9 @@ export class SendEngine {
   ): Promise<ResolutionOutcome> {
     const id = requestId.trim();
     const before = this.#document(batchId, documentId);
-    if (before && !before.send.check && before.send.requestId === id) return { ok: true };
+    if (before && !before.send.check && before.send.requestId === id) return ok();
     const early = linkProblemBeforeRead(this.#options.store.list(), before, id);
-    if (early || !before) return early ?? { ok: false, refusal: 'refused', message: '' };
+    if (early || !before) return early ?? err({ refusal: 'refused', message: '' });
     const read = await this.#options.client.getSigningRequest(id);
     const problem = linkProblemAfterRead(
       before,
@@ -449,7 +450,7 @@ export class SendEngine {
       options.confirmed === true,
       this.#guard.sameReference(batchId, before),
     );
-    if (problem || !read.ok) return problem ?? { ok: false, refusal: 'refused', message: '' };
+    if (problem || !read.ok) return problem ?? err({ refusal: 'refused', message: '' });
     // The read can take seconds: the document may have been answered meanwhile (first answer wins).
     const now = this.#document(batchId, documentId);
     const late = linkProblemBeforeRead(this.#options.store.list(), now, id);
@@ -467,7 +468,7 @@ export class SendEngine {
       },
     ]);
     this.#runs.get(batchId)?.wake();
-    return { ok: true };
+    return ok();
   }
 
   /**
@@ -478,17 +479,17 @@ export class SendEngine {
     const document = this.#document(batchId, documentId);
     const decision = sendAsNewDecision(document, this.#now());
     if (!decision.ok || !document)
-      return { ok: false, refusal: 'refused', message: decision.ok ? '' : decision.message };
+      return err({ refusal: 'refused', message: decision.ok ? '' : decision.error });
     await this.#options.store.record(batchId, [
       {
         type: 'check_resolved_new',
         documentId,
-        keepUpload: decision.keepUpload,
+        keepUpload: decision.value.keepUpload,
         generation: this.#guard.nextGeneration(batchId, document),
       },
     ]);
     this.#runs.get(batchId)?.wake();
-    return { ok: true };
+    return ok();
   }
 
   /**

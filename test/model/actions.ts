@@ -268,7 +268,7 @@ class Answer implements Action {
         const linked = await world.complete(
           desk.engine.linkRequest(batch.id, document.draft.id, found.id, { confirmed: true }),
         );
-        if (!linked.ok) return `${reference}: link refused (${linked.refusal})`;
+        if (!linked.ok) return `${reference}: link refused (${linked.error.refusal})`;
       }
       return `${reference} ${this.how}: ${await world.resume(slot, batch.id, this.interruption)}`;
     });

@@ -38,14 +38,14 @@ export async function answerChecks(
       // never sooner than the service allows.
       for (
         let tries = 1;
-        !outcome.ok && outcome.refusal === 'service_unreachable' && tries < 10;
+        !outcome.ok && outcome.error.refusal === 'service_unreachable' && tries < 10;
         tries += 1
       ) {
         outcome = await engine.linkRequest(batchId, document.draft.id, request.id);
       }
       // A service whose reads do not show the reference: the user saw at the service that it
       // is this document's request, and confirms it.
-      if (!outcome.ok && outcome.refusal === 'needs_confirmation')
+      if (!outcome.ok && outcome.error.refusal === 'needs_confirmation')
         outcome = await engine.linkRequest(batchId, document.draft.id, request.id, { confirmed: true });
       expect(outcome).toEqual({ ok: true });
       linked += 1;

@@ -84,7 +84,8 @@ export function sendingHandlers(
     'sending.linkRequest': async (batchId, documentId, requestId, options) => {
       const current = await ctx.connectionForBatch(batchId, { bind: true });
       const linked = await current.engine.linkRequest(batchId, documentId, requestId, options);
-      if (!linked.ok) throw new DeskError(RESOLUTION_REFUSAL_CODES[linked.refusal], linked.message);
+      if (!linked.ok)
+        throw new DeskError(RESOLUTION_REFUSAL_CODES[linked.error.refusal], linked.error.message);
       if (!current.engine.isRunning(batchId)) ctx.runSend(batchId, current);
       return ctx.engineState(batchId);
     },
@@ -101,7 +102,8 @@ export function sendingHandlers(
       }
       const current = await ctx.connectionForBatch(batchId, { bind: true });
       const resolved = await current.engine.sendAsNew(batchId, documentId);
-      if (!resolved.ok) throw new DeskError(RESOLUTION_REFUSAL_CODES[resolved.refusal], resolved.message);
+      if (!resolved.ok)
+        throw new DeskError(RESOLUTION_REFUSAL_CODES[resolved.error.refusal], resolved.error.message);
       if (!current.engine.isRunning(batchId)) ctx.runSend(batchId, current);
       return ctx.engineState(batchId);
     },

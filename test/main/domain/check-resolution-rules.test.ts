@@ -77,8 +77,10 @@ describe('linking: an id another document of the data folder is asked about', ()
     const readsBefore = reads(sim);
     const refusal = {
       ok: false,
-      refusal: 'refused',
-      message: `${request!.id} already belongs to HR-1 in Monday: one request cannot serve two documents. It was not linked.`,
+      error: {
+        refusal: 'refused',
+        message: `${request!.id} already belongs to HR-1 in Monday: one request cannot serve two documents. It was not linked.`,
+      },
     };
     expect(await desk.engine.linkRequest(copy.id, copied.draft.id, request!.id)).toEqual(refusal);
     expect(await desk.engine.linkRequest(copy.id, copied.draft.id, request!.id, { confirmed: true })).toEqual(
@@ -129,9 +131,11 @@ describe('"send as a new request" after a creation the service accepted without 
     expect(onlyDocument(desk, batch).send.check?.reason).toBe('created_without_id');
     expect(outcome).toEqual({
       ok: false,
-      refusal: 'refused',
-      message:
-        'The service said it created a request for HR-1: find it and link it. Sending another would make a second one.',
+      error: {
+        refusal: 'refused',
+        message:
+          'The service said it created a request for HR-1: find it and link it. Sending another would make a second one.',
+      },
     });
 
     // The person finds it at the service and links it: prepared, still one request.

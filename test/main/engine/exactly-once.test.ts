@@ -122,8 +122,10 @@ describe('a creation whose outcome is unknown is never sent again by itself', ()
       await clock.complete(desk.engine.linkRequest(batch.id, checking.draft.id, sent.send.requestId!)),
     ).toEqual({
       ok: false,
-      refusal: 'refused',
-      message: `${sent.send.requestId} already belongs to ${sent.draft.externalReference} in ${batch.name}: one request cannot serve two documents. It was not linked.`,
+      error: {
+        refusal: 'refused',
+        message: `${sent.send.requestId} already belongs to ${sent.draft.externalReference} in ${batch.name}: one request cannot serve two documents. It was not linked.`,
+      },
     });
     // A request of another reference that no document follows (made elsewhere): refused after its read.
     const { pdf } = checking.draft;
@@ -150,8 +152,10 @@ describe('a creation whose outcome is unknown is never sent again by itself', ()
       await clock.complete(desk.engine.linkRequest(batch.id, checking.draft.id, elsewhere.value.id)),
     ).toEqual({
       ok: false,
-      refusal: 'refused',
-      message: `${elsewhere.value.id} belongs to reference MADE-ELSEWHERE, not ${checking.draft.externalReference}. It was not linked.`,
+      error: {
+        refusal: 'refused',
+        message: `${elsewhere.value.id} belongs to reference MADE-ELSEWHERE, not ${checking.draft.externalReference}. It was not linked.`,
+      },
     });
   });
 });

@@ -431,9 +431,9 @@ describe('linking is safe', () => {
     );
     if (!made.ok || !made.value.id) throw new Error('not created');
     const refused = await clock.complete(desk.engine.linkRequest(batch.id, anneDoc!.draft.id, made.value.id));
-    expect(refused).toMatchObject({ ok: false, refusal: 'needs_confirmation' });
-    expect(refused.ok ? '' : refused.message).toContain('offer 1.pdf');
-    expect(refused.ok ? '' : refused.message).toContain('offer 2.pdf');
+    expect(refused).toMatchObject({ ok: false, error: { refusal: 'needs_confirmation' } });
+    expect(refused.ok ? '' : refused.error.message).toContain('offer 1.pdf');
+    expect(refused.ok ? '' : refused.error.message).toContain('offer 2.pdf');
     expect(phaseOf(documentsOf(desk, batch)[0]!)).toBe('needs_check');
     // Linked to Bob's document, whose request it is: no confirmation needed once the other has none.
     expect(

@@ -83,8 +83,8 @@ describe('needs your check: linking', () => {
     const [remote] = sim!.state.requests();
 
     const unconfirmed = await done(current.engine.linkRequest(batch.id, document.draft.id, remote!.id));
-    expect(unconfirmed).toMatchObject({ ok: false, refusal: 'needs_confirmation' });
-    expect(unconfirmed.ok ? '' : unconfirmed.message).toMatch(/does not show which reference/i);
+    expect(unconfirmed).toMatchObject({ ok: false, error: { refusal: 'needs_confirmation' } });
+    expect(unconfirmed.ok ? '' : unconfirmed.error.message).toMatch(/does not show which reference/i);
     expect(phaseOf(only(current, batch.id))).toBe('needs_check');
 
     expect(
@@ -154,7 +154,7 @@ describe('needs your check: linking', () => {
     const outcome = await done(
       current.engine.linkRequest(copy.id, only(current, copy.id).draft.id, firstRequest),
     );
-    expect(outcome).toMatchObject({ ok: false, refusal: 'refused' });
+    expect(outcome).toMatchObject({ ok: false, error: { refusal: 'refused' } });
     expect(phaseOf(only(current, copy.id))).toBe('needs_check');
     expect(sim!.state.countByExternalReference()).toEqual({ 'REF-1': 1 });
   });
