@@ -1,4 +1,5 @@
 /** Where the command line gets its connection and how it logs: shared by every command that calls the service. */
+import { err, ok, type Result } from '../../shared/base/result';
 import { checkBaseUrl } from '../client/base-url';
 import { createKeytarCredentialStore } from '../credentials/credential-store';
 import { createProfileStore } from '../credentials/profile-store';
@@ -12,19 +13,24 @@ import type { CliArgs } from './cli-args';
 /** What a test may change in a command: the clock (a virtual one makes backoffs, holds and reads take no real time). */
 export type CommandTuning = Pick<ConnectionTuning, 'clock'>;
 
+/** A connection to use, or why there is none, in a sentence. */
+export type ChosenConnection = Result<Connection, string>;
+
 /**
  * The environment's credentials for `baseUrl`, which is checked here again (the address rule,
  * base-url.ts): whoever calls, the environment's secret goes only to an address that passes it.
  */
-function connectionFromEnvironment(baseUrl: string): Connection | string {
+function connectionFromEnvironment(baseUrl: string): ChosenConnection {
   const address = checkBaseUrl(baseUrl);
-  if (!address.ok) return `--base-url: ${address.error}`;
+  if (!address.ok) return err(`--base-url: ${address.error}`);
   const clientId = process.env.SIGNING_CLIENT_ID?.trim();
   const clientSecret = process.env.SIGNING_CLIENT_SECRET;
   if (!clientId || !clientSecret) {
-    return 'Set SIGNING_CLIENT_ID and SIGNING_CLIENT_SECRET in the environment (the secret is never accepted on the command line).';
+    return err(
+      'Set SIGNING_CLIENT_ID and SIGNING_CLIENT_SECRET in the environment (the secret is never accepted on the command line).',
+    );
   }
-  return { baseUrl: address.value, clientId, clientSecret: new Secret(clientSecret) };
+  return ok({ baseUrl: address.value, clientId, clientSecret: new Secret(clientSecret) });
 }
 
 /**
@@ -41,10 +47,10 @@ export function recordedAddressProblem(address: ConnectionAddress): string | und
 }
 
 /** A saved profile of the data folder, with its secret from the OS keychain. */
-async function connectionFromProfile(name: string, dataDir: string): Promise<Connection | string> {
+async function connectionFromProfile(name: string, dataDir: string): Promise<ChosenConnection> {
   const profiles = createProfileStore({ dataDir, credentials: createKeytarCredentialStore() });
   const connection = await profiles.connectionFor(name);
-  return connection.ok ? connection.value : connection.error.message;
+  return connection.ok ? connection : err(connection.error.message);
 }
 
 /** `--profile NAME` (settings in the data folder, secret in the keychain), else the environment; a message when neither works. */
@@ -52,15 +58,15 @@ export async function chooseConnection(
   args: CliArgs,
   dataDir: string,
   baseUrl: string,
-): Promise<Connection | string> {
+): Promise<ChosenConnection> {
   const chosen = !args.profile
     ? connectionFromEnvironment(baseUrl)
     : args.baseUrl
-      ? 'Use either --profile or --base-url, not both: the profile names its base URL.'
+      ? err('Use either --profile or --base-url, not both: the profile names its base URL.')
       : await connectionFromProfile(args.profile, dataDir);
   // What the service's operator states wins over the profile's setting and the default.
-  if (typeof chosen === 'string' || args.keyRetentionHours === undefined) return chosen;
-  return { ...chosen, keyRetentionHours: args.keyRetentionHours };
+  if (!chosen.ok || args.keyRetentionHours === undefined) return chosen;
+  return ok({ ...chosen.value, keyRetentionHours: args.keyRetentionHours });
 }
 
 /**
@@ -73,9 +79,9 @@ export async function connectionForAddress(
   address: ConnectionAddress,
   dataDir: string,
   args: Pick<CliArgs, 'baseUrl'>,
-): Promise<Connection | string> {
+): Promise<ChosenConnection> {
   const refused = recordedAddressProblem(address);
-  if (refused) return refused;
+  if (refused) return err(refused);
   // A saved profile names its address: it is the surest match.
   const profiles = createProfileStore({ dataDir, credentials: createKeytarCredentialStore() });
   const listed = await profiles.list();
@@ -94,7 +100,9 @@ export async function connectionForAddress(
   // The address as the user typed it (checked), never the data folder's spelling of it.
   if (envClient === address.clientId && process.env.SIGNING_CLIENT_SECRET && addressAllowed)
     return connectionFromEnvironment(args.baseUrl);
-  return `no credentials for client ${address.clientId}: set SIGNING_CLIENT_ID and SIGNING_CLIENT_SECRET to that client's and pass --base-url ${address.baseUrl} (the environment's secret goes only where --base-url says), or save a profile for ${address.baseUrl} in the app.${profileProblem}`;
+  return err(
+    `no credentials for client ${address.clientId}: set SIGNING_CLIENT_ID and SIGNING_CLIENT_SECRET to that client's and pass --base-url ${address.baseUrl} (the environment's secret goes only where --base-url says), or save a profile for ${address.baseUrl} in the app.${profileProblem}`,
+  );
 }
 
 /** Warnings for people who debug (DESK_LOG=json); secrets cannot reach it (they are `Secret` values). */

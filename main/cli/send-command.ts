@@ -41,11 +41,12 @@ export async function openManifestDesk(
   tuning: CommandTuning = {},
 ): Promise<ManifestDesk | number> {
   const dataDir = resolve(args.dataDir ?? '');
-  const connection = await chooseConnection(args, dataDir, args.baseUrl ?? '');
-  if (typeof connection === 'string') {
-    out.error(connection);
+  const chosen = await chooseConnection(args, dataDir, args.baseUrl ?? '');
+  if (!chosen.ok) {
+    out.error(chosen.error);
     return EXIT.badInput;
   }
+  const connection = chosen.value;
   const manifestPath = await realpath(resolve(args.manifest ?? '')).catch(() => undefined);
   if (!manifestPath) {
     out.error(`The manifest ${args.manifest} does not exist.`);

@@ -78,16 +78,17 @@ export async function watchCommand(args: CliArgs, out: CliOutput, tuning: WatchT
     if (older.length > 0) {
       // Sent by an earlier version, which did not record where: the user says where, and the
       // batch is bound there only if that service holds its requests.
-      const connection =
+      const chosen =
         args.baseUrl || args.profile ? await chooseConnection(args, dataDir, args.baseUrl ?? '') : undefined;
-      const where = connection === undefined || typeof connection === 'string' ? undefined : connection;
+      const where = chosen?.ok ? chosen.value : undefined;
       for (const batch of older) {
         const adoption = where
           ? await adoptOlderBatch(data.store, batch, sessionOf(where).client, undefined, tuning.clock)
           : err({
               reason:
-                connection ??
-                'give --base-url URL (or --profile NAME) to say where it was sent; it is bound there only if that service holds its requests.',
+                chosen?.ok === false
+                  ? chosen.error
+                  : 'give --base-url URL (or --profile NAME) to say where it was sent; it is bound there only if that service holds its requests.',
             });
         if (adoption.ok) {
           out.say(
@@ -111,20 +112,20 @@ export async function watchCommand(args: CliArgs, out: CliOutput, tuning: WatchT
     const refused = new Set<Connected>();
     for (const { address, batches: own } of groups.values()) {
       const connection = await connectionForAddress(address, dataDir, args);
-      if (typeof connection === 'string') {
+      if (!connection.ok) {
         for (const batch of own) untracked.add(batch.id);
         out.event({
           type: 'untracked',
           baseUrl: address.baseUrl,
           clientId: address.clientId,
-          reason: connection,
+          reason: connection.error,
         });
         out.error(
-          `Cannot track ${openRequests(own)} open request(s) of ${own.map((batch) => batch.name).join(', ')} at ${address.baseUrl}: ${connection}`,
+          `Cannot track ${openRequests(own)} open request(s) of ${own.map((batch) => batch.name).join(', ')} at ${address.baseUrl}: ${connection.error}`,
         );
         continue;
       }
-      const session = sessionOf(connection);
+      const session = sessionOf(connection.value);
       owned.set(session, own);
     }
     /** When this run last read each request, by `batchId/documentId` (the poller's clock). */
