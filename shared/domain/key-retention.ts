@@ -3,6 +3,7 @@
  * assumption per connection, an hour unless its operator says otherwise): the bounds every entry
  * point accepts, and how the hours a person typed are read.
  */
+import { err, ok, type Result } from '../base/result';
 
 /** The shortest retention a connection may state: a quarter of an hour. */
 export const KEY_RETENTION_HOURS_MIN = 0.25;
@@ -11,8 +12,7 @@ export const KEY_RETENTION_HOURS_MIN = 0.25;
 export const KEY_RETENTION_HOURS_MAX = 8_760;
 
 /** What a typed retention means: hours, none (the app's default), or not a number of hours in bounds. */
-export type TypedKeyRetention =
-  { readonly ok: true; readonly hours: number | undefined } | { readonly ok: false };
+export type TypedKeyRetention = Result<number | undefined, 'not_hours'>;
 
 /**
  * Reads the hours typed in a connection's form: empty is the default (no hours); otherwise a
@@ -21,10 +21,8 @@ export type TypedKeyRetention =
  */
 export function readKeyRetentionHours(typed: string): TypedKeyRetention {
   const text = typed.trim();
-  if (text === '') return { ok: true, hours: undefined };
-  if (!/^\d+([.,]\d+)?$/.test(text)) return { ok: false };
+  if (text === '') return ok(undefined);
+  if (!/^\d+([.,]\d+)?$/.test(text)) return err('not_hours');
   const hours = Number(text.replace(',', '.'));
-  return hours >= KEY_RETENTION_HOURS_MIN && hours <= KEY_RETENTION_HOURS_MAX
-    ? { ok: true, hours }
-    : { ok: false };
+  return hours >= KEY_RETENTION_HOURS_MIN && hours <= KEY_RETENTION_HOURS_MAX ? ok(hours) : err('not_hours');
 }

@@ -94,7 +94,7 @@ export function ConnectionsScreen() {
       clientId: draft.clientId,
       ...(draft.secret ? { secret: draft.secret } : {}),
       // Empty: the app's default (main checks the bounds again).
-      ...(retention.hours === undefined ? {} : { keyRetentionHours: retention.hours }),
+      ...(retention.value === undefined ? {} : { keyRetentionHours: retention.value }),
     });
     if (awaited.current !== id) {
       // The person stopped waiting for it: say how it ended, wherever they are now.

@@ -24,13 +24,13 @@ describe("a connection's key retention as typed", () => {
     ['0.25', 0.25],
     ['8760', 8760],
   ])('"%s" is %s hours', (typed, hours) => {
-    expect(readKeyRetentionHours(typed)).toEqual({ ok: true, hours });
+    expect(readKeyRetentionHours(typed)).toEqual({ ok: true, value: hours });
   });
 
   it.each(['abc', '24h', '-1', '1e3', '0', '0.1', '8761', '1.000,5', 'NaN', 'Infinity'])(
     '"%s" is refused, never guessed',
     (typed) => {
-      expect(readKeyRetentionHours(typed)).toEqual({ ok: false });
+      expect(readKeyRetentionHours(typed)).toEqual({ ok: false, error: 'not_hours' });
     },
   );
 
