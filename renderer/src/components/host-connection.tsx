@@ -11,7 +11,7 @@ import { useDesk } from '../state/store';
  */
 export function HostConnection() {
   const t = useT();
-  const resync = useDesk((state) => state.resync);
+  const resync = useDesk((state) => state.actions.app.resync);
   const [connected, setConnected] = useState(true);
   useEffect(() => {
     const subscribe = desk().onConnectionChange;
