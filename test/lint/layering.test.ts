@@ -40,6 +40,21 @@ describe('the layering lint rules (ENGINEERING.md)', () => {
       'renderer/browser-host-bridge.ts',
       "import { BRIDGE_PATH } from '../main/browser-host/host-server';\nexport const p = BRIDGE_PATH;\n",
     ],
+    // Screens and components call the store's actions; only the store reaches the bridge.
+    ['renderer/src/screens/example.tsx', "import { desk } from '../bridge';\nexport const d = desk;\n"],
+    [
+      'renderer/src/components/example.tsx',
+      "import { BridgeError } from '../bridge';\nexport const e = BridgeError;\n",
+    ],
+    [
+      'renderer/src/screens/example.tsx',
+      "import type { HostBridge } from '../../../shared/ipc/bridge';\nexport type B = HostBridge;\n",
+    ],
+    // …and keep every rule of browser code besides.
+    [
+      'renderer/src/components/example.tsx',
+      "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n",
+    ],
   ])('refuses in %s: %s', async (filePath, code) => {
     expect(await layeringProblems(filePath, code)).toHaveLength(1);
   });
@@ -58,6 +73,11 @@ describe('the layering lint rules (ENGINEERING.md)', () => {
       'preload/example.ts',
       "import { contextBridge } from 'electron';\nexport const bridge = contextBridge;\n",
     ],
+    [
+      'renderer/src/screens/example.tsx',
+      "import { useDesk } from '../state/store';\nexport const start = useDesk.getState().actions.sending.start;\n",
+    ],
+    ['renderer/src/state/example.ts', "import { desk } from '../bridge';\nexport const d = desk;\n"],
   ])('allows in %s: %s', async (filePath, code) => {
     expect(await layeringProblems(filePath, code)).toEqual([]);
   });
