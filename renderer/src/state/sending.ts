@@ -56,6 +56,21 @@ export interface SendingActions {
 
 export function sendingActions(kit: StoreKit): SendingActions {
   const { set, get, t } = kit;
+
+  /**
+   * A resolution main accepted: said in a fading notice, in words that name the document when it
+   * is known, and its batch read anew.
+   */
+  async function sayResolved(
+    batchId: string,
+    documentId: string,
+    words: (reference: string | undefined) => string,
+  ): Promise<void> {
+    const reference = referenceOf(get(), batchId, documentId);
+    set((state) => withNotice(state, 'success', words(reference)));
+    await get().actions.batches.get(batchId);
+  }
+
   return {
     async review(batchId) {
       try {
@@ -109,15 +124,9 @@ export function sendingActions(kit: StoreKit): SendingActions {
         );
       });
       if (!answer.ok) return answer;
-      const reference = referenceOf(get(), batchId, documentId);
-      set((state) =>
-        withNotice(
-          state,
-          'success',
-          reference ? t('check.linkedTo', { requestId, reference }) : t('check.linked', { requestId }),
-        ),
+      await sayResolved(batchId, documentId, (reference) =>
+        reference ? t('check.linkedTo', { requestId, reference }) : t('check.linked', { requestId }),
       );
-      await get().actions.batches.get(batchId);
       return answer;
     },
     async sendAsNew(batchId, documentId) {
@@ -127,19 +136,13 @@ export function sendingActions(kit: StoreKit): SendingActions {
       );
       const answer = await checkAnswer(kit, () => unwrap(desk().sending.sendAsNew(batchId, documentId)));
       if (!answer.ok) return answer;
-      const reference = referenceOf(get(), batchId, documentId);
-      set((state) =>
-        withNotice(
-          state,
-          'success',
-          heldDraft && reference
-            ? t('check.heldAnewAccepted', { reference })
-            : reference
-              ? t('check.sentAsNew', { reference })
-              : t('check.sentAsNewUnnamed'),
-        ),
+      await sayResolved(batchId, documentId, (reference) =>
+        heldDraft && reference
+          ? t('check.heldAnewAccepted', { reference })
+          : reference
+            ? t('check.sentAsNew', { reference })
+            : t('check.sentAsNewUnnamed'),
       );
-      await get().actions.batches.get(batchId);
       return answer;
     },
   };
