@@ -56,7 +56,7 @@ describe('a manifest refused at import', () => {
 
   it('for problems in the file: its preview is read anew, with the problems and without an Import', async () => {
     const { useDesk } = await import('../../../renderer/src/state/store');
-    const answer = await useDesk.getState().importManifest('batch-1', MANIFEST);
+    const answer = await useDesk.getState().actions.manifest.import('batch-1', MANIFEST);
 
     expect(previews).toEqual([MANIFEST]);
     expect(answer).toEqual({ imported: false, preview: brokenPreview });
@@ -69,7 +69,7 @@ describe('a manifest refused at import', () => {
   it('for another reason: the preview stays, and the reason is said', async () => {
     importAnswer = { ok: false, error: { code: 'batch_not_found', message: 'This batch no longer exists.' } };
     const { useDesk } = await import('../../../renderer/src/state/store');
-    const answer = await useDesk.getState().importManifest('batch-1', MANIFEST);
+    const answer = await useDesk.getState().actions.manifest.import('batch-1', MANIFEST);
 
     expect(previews).toEqual([]);
     expect(answer).toEqual({ imported: false, preview: undefined });
@@ -135,7 +135,7 @@ describe('what a folder’s pick left out', () => {
 
     it('is said even when the folder held no PDF at all', async () => {
       const { useDesk } = await import('../../../renderer/src/state/store');
-      await useDesk.getState().addPdfs('batch-1', 'folder');
+      await useDesk.getState().actions.dialogs.pickFolder('batch-1');
       expect(texts(useDesk.getState())).toEqual([
         [
           'info',
