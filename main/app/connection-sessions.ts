@@ -1,3 +1,4 @@
+import type { ProfileView } from '../../shared/ipc/views';
 import type { BatchState } from '../domain/batch-state';
 import { connectionKey, sameConnection, type ConnectionAddress } from '../domain/batch-connection';
 import type { Connection } from '../credentials/connection';
@@ -11,22 +12,15 @@ const NOT_HELD_RETRY_MS = 60_000;
 import { DeskError } from './desk-error';
 import { systemClock, type Clock } from '../time/clock';
 
-/** A connection the user has (a saved profile or the demo): its name and where it goes. */
-export interface KnownConnection extends ConnectionAddress {
-  readonly name: string;
-  /** False when its secret is missing from the keychain. */
-  readonly hasSecret: boolean;
-}
-
 export interface ConnectionSessionsDeps {
   readonly dataDir: DataDir;
   readonly tuning?: ConnectionTuning;
   readonly logger?: Logger;
-  /** Every connection the user has now, saved or demo. */
-  known(): Promise<readonly KnownConnection[]>;
+  /** Every profile the user has now, saved or the demo (`hasSecret` false: its secret is missing from the keychain). */
+  profiles(): Promise<readonly ProfileView[]>;
   /** The active connection's name: where new batches go. */
   activeName(): Promise<string | undefined>;
-  /** A known connection with its secret (from the keychain, or the demo's from memory); throws DeskError. */
+  /** A profile's connection, with its secret (from the keychain, or the demo's from memory); throws DeskError. */
   connectionOf(name: string): Promise<Connection>;
   /** Called when a batch's connection problem may have changed outside a caller's request. */
   announce?(batchId: string): void;
@@ -98,7 +92,7 @@ export class ConnectionSessions {
         'Choose or create a connection first (Connections), then try again.',
       );
     }
-    const known = (await this.#deps.known()).find((candidate) => candidate.name === name);
+    const known = (await this.#deps.profiles()).find((candidate) => candidate.name === name);
     if (!known) throw new DeskError('profile_not_found', `There is no connection named "${name}".`);
     return (await this.#open(known)).connected;
   }
@@ -116,7 +110,7 @@ export class ConnectionSessions {
     if (!batch.connection) return this.active();
     const bound = batch.connection;
     // Two profiles may name the same service and client: the one with a secret serves.
-    const matches = (await this.#deps.known()).filter((candidate) => sameConnection(candidate, bound));
+    const matches = (await this.#deps.profiles()).filter((candidate) => sameConnection(candidate, bound));
     const known = matches.find((candidate) => candidate.hasSecret) ?? matches[0];
     if (!known) {
       const message = `This batch was sent with the connection to ${bound.baseUrl} (client ${bound.clientId}), which is no longer among your connections. Add it again (Connections) to continue and track this batch; it is never read with another connection.`;
@@ -277,7 +271,7 @@ export class ConnectionSessions {
     await Promise.all(sessions.map((session) => session.connected.close()));
   }
 
-  #open(known: KnownConnection): Promise<Session> {
+  #open(known: ProfileView): Promise<Session> {
     const key = connectionKey(known);
     const open = this.#sessions.get(key);
     if (open) return Promise.resolve(open);

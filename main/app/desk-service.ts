@@ -25,19 +25,13 @@ import { reviewHandlers } from './handlers/review';
 import { sendingHandlers } from './handlers/sending';
 import { trackingHandlers } from './handlers/tracking';
 import { ipcEvents } from './ipc-events';
-import { KnownConnections } from './known-connections';
-import type {
-  CeremonyOpener,
-  DemoProvider,
-  Dialogs,
-  Notifier,
-  ProfileRecord,
-  ProfileRegistry,
-} from './ports';
+import { DeskProfiles } from './desk-profiles';
+import type { ProfileRecord } from '../credentials/profile-store';
+import type { CeremonyOpener, DemoProvider, Dialogs, Notifier, ProfileRegistry } from './ports';
 import { speaking } from '../base/words';
 import { systemClock } from '../time/clock';
 
-export { DEMO_PROFILE_NAME } from './known-connections';
+export { DEMO_PROFILE_NAME } from './desk-profiles';
 
 export interface DeskServiceDeps {
   readonly host: 'electron' | 'browser';
@@ -85,7 +79,7 @@ export interface DeskService {
 /**
  * The desk service: every IPC channel over the core, one handler module per capability
  * (`main/app/handlers/`), joined here by the IPC contract's type. Batches and documents live in
- * the data folder, connections in settings and the keychain (`KnownConnections`), open
+ * the data folder, profiles in settings and the keychain (`DeskProfiles`), open
  * connections with their engines and pollers in `ConnectionSessions`; `ipc-events.ts` turns
  * what they report into events for the page. Main is the source of truth.
  */
@@ -103,7 +97,7 @@ function speakingEach(ctx: DeskContext, handlers: DeskHandlers): DeskHandlers {
 export function createDeskService(deps: DeskServiceDeps): DeskService {
   const { store, blobs } = deps.dataDir;
   const logger = deps.logger ?? silentLogger;
-  const known = new KnownConnections(deps.profiles);
+  const profiles = new DeskProfiles(deps.profiles);
   const engineStates = new Map<string, EngineStateView>();
   const settings = new SettingsFile(deps.dataDir.path);
   let trackingPaused = settings.get().trackingPaused;
@@ -115,15 +109,9 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
     dataDir: deps.dataDir,
     logger,
     ...(deps.tuning ? { tuning: deps.tuning } : {}),
-    known: async () =>
-      (await known.views()).map(({ name, baseUrl, clientId, hasSecret }) => ({
-        name,
-        baseUrl,
-        clientId,
-        hasSecret,
-      })),
-    activeName: () => known.activeName(),
-    connectionOf: (name) => known.connectionOf(name),
+    profiles: () => profiles.list(),
+    activeName: () => profiles.activeName(),
+    connectionOf: (name) => profiles.connectionOf(name),
     announce: (batchId) => ctx.announce(batchId),
     onOpened(connected) {
       connected.engine.subscribe(events.onEngineEvent);
@@ -136,7 +124,7 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
     store,
     blobs,
     logger,
-    known,
+    profiles,
     sessions,
     engineStates,
     engineState,
@@ -153,7 +141,7 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
         });
     },
     async announceProfiles() {
-      deps.emit('profiles.changed', { profiles: await known.views() });
+      deps.emit('profiles.changed', { profiles: await profiles.list() });
     },
     async connectionForBatch(batchId, { bind = false } = {}) {
       // The batch's own connection, whatever is active; a batch not sent yet takes the active
@@ -208,7 +196,7 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
     trackingPaused: () => trackingPaused,
     setTrackingPaused: (paused) => service.setTrackingPaused(paused),
     async heldBackOf(batch) {
-      const active = batch.connection ? undefined : (await known.views()).find((view) => view.active);
+      const active = batch.connection ? undefined : (await profiles.list()).find((profile) => profile.active);
       const service = batch.connection ?? (active && { baseUrl: active.baseUrl, clientId: active.clientId });
       if (!service) return () => undefined;
       const registry = ContractRegistry.of(store);
@@ -258,12 +246,13 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
       // The demo, used before in this data folder, comes back (its batches go on); it is the
       // active connection only when no saved one is.
       const demo = await deps.demo?.resume?.().catch(() => undefined);
-      if (demo) known.useDemo(demo, { active: !(await deps.profiles.activeName().catch(() => undefined)) });
+      if (demo)
+        profiles.useDemo(demo, { active: !(await deps.profiles.activeName().catch(() => undefined)) });
       // Track every request at its own service, whatever connection is active (unless the
       // person paused tracking, which outlives a restart).
       sessions.setTrackingPaused(trackingPaused);
       await sessions.trackEverything(store.list());
-      if (await known.activeName().catch(() => undefined)) {
+      if (await profiles.activeName().catch(() => undefined)) {
         // The active connection opens at once, so that a problem with it shows at start.
         await sessions.active().catch((error: unknown) => {
           logger.log('warn', 'start.no_connection', {

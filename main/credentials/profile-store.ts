@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { KEY_RETENTION_HOURS_MAX, KEY_RETENTION_HOURS_MIN } from '../../shared/domain/key-retention';
+import type { ProfileInput } from '../../shared/ipc/contract';
 import { baseUrlSchema } from '../client/base-url';
 import {
   sameSecretAddress,
@@ -21,8 +22,13 @@ import { Secret } from '../base/secret';
 import { writeFileAtomic } from '../store/durable-fs';
 import type { CredentialStore, KeychainUnavailable } from './credential-store';
 
-/** What the app shows of a profile: everything but the secret, and whether one is saved. */
-export interface ProfileView {
+/**
+ * A saved profile as this store reads it back: its settings (`profiles.json`) and whether its
+ * secret is in the keychain, never the secret itself. Made from a `ProfileInput` (what the page
+ * sends to save, shared/ipc/contract.ts); the desk shows it as a `ProfileView`
+ * (shared/ipc/views.ts), and calls are made with its `Connection` (`connectionFor`).
+ */
+export interface ProfileRecord {
   readonly name: string;
   readonly baseUrl: string;
   readonly clientId: string;
@@ -34,17 +40,6 @@ export interface ProfileView {
    * was changed outside the app (or the secret was saved for another client id). Not a secret.
    */
   readonly secretSavedFor?: string;
-}
-
-/** A profile to create or replace. A secret given as a string is wrapped at once. */
-export interface ProfileInput {
-  readonly name: string;
-  readonly baseUrl: string;
-  readonly clientId: string;
-  /** Sets or replaces the secret; absent keeps the saved one. */
-  readonly secret?: Secret | string;
-  /** How long the service keeps Idempotency-Keys, in hours, as its operator states it; absent: the default. */
-  readonly keyRetentionHours?: number | undefined;
 }
 
 export type ProfileField = 'name' | 'baseUrl' | 'clientId' | 'secret' | 'keyRetentionHours';
@@ -98,13 +93,13 @@ export type ProfileResult<T> = { readonly ok: true; readonly value: T } | Profil
 /** Profiles of one data folder. No method throws; every failure is a `ProfileFailure`. */
 export interface ProfileStore {
   /** Every profile, in the order they were created, with whether each has a saved secret. */
-  list(): Promise<ProfileResult<ProfileView[]>>;
+  list(): Promise<ProfileResult<ProfileRecord[]>>;
   /**
    * Creates the profile, or replaces the one with the same name (compared without regard to
    * case; the saved spelling is kept). A given secret goes to the keychain first and the
    * settings are written only if that worked, so a failure leaves everything as it was.
    */
-  save(input: ProfileInput): Promise<ProfileResult<ProfileView>>;
+  save(input: ProfileInput): Promise<ProfileResult<ProfileRecord>>;
   /** Removes the profile and its keychain entry (the keychain first, so a failure changes nothing). */
   delete(name: string): Promise<ProfileResult<void>>;
   /** The connection of a profile, with its secret read from the keychain. */
@@ -213,12 +208,8 @@ function parseInput(
     else issues.push({ field, message: parsed.error.issues[0]?.message ?? `The ${field} is not valid.` });
   }
   // The secret is checked by hand: it must not pass through a parser that could echo it.
-  const secret =
-    input.secret === undefined
-      ? undefined
-      : input.secret instanceof Secret
-        ? input.secret
-        : new Secret(input.secret);
+  // Wrapped at once: from here on it cannot be printed by mistake.
+  const secret = input.secret === undefined ? undefined : new Secret(input.secret);
   const revealed = secret?.reveal();
   if (revealed !== undefined && revealed.trim() === '') {
     issues.push({ field: 'secret', message: 'The client secret cannot be empty.' });
@@ -331,7 +322,8 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
     return { ok: true, value: unsealed.reason, savedFor: sealedAddress(stored.value) };
   }
 
-  async function view(profile: StoredProfile): Promise<ProfileResult<ProfileView>> {
+  /** The saved profile as it is read back: its settings, and whether its secret can be used. */
+  async function recordOf(profile: StoredProfile): Promise<ProfileResult<ProfileRecord>> {
     const secret = await secretOf(profile);
     if (!secret.ok) return secret;
     const hasSecret = secret.value instanceof Secret;
@@ -342,7 +334,7 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
     };
   }
 
-  async function save(input: ProfileInput): Promise<ProfileResult<ProfileView>> {
+  async function save(input: ProfileInput): Promise<ProfileResult<ProfileRecord>> {
     const parsed = parseInput(input);
     if (!parsed.ok) return parsed;
     const loaded = await load();
@@ -439,13 +431,13 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
     async list() {
       const loaded = await load();
       if (!loaded.ok) return loaded;
-      const views: ProfileView[] = [];
+      const records: ProfileRecord[] = [];
       for (const profile of loaded.value.profiles) {
-        const shown = await view(profile);
-        if (!shown.ok) return shown;
-        views.push(shown.value);
+        const record = await recordOf(profile);
+        if (!record.ok) return record;
+        records.push(record.value);
       }
-      return { ok: true, value: views };
+      return { ok: true, value: records };
     },
 
     save: (input) => exclusive(() => save(input)),

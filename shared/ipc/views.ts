@@ -29,6 +29,10 @@ export const sendPhaseSchema = z.enum([
 export const errorViewSchema = z.object({ code: z.string(), message: z.string() });
 export type ErrorView = z.infer<typeof errorViewSchema>;
 
+/**
+ * A profile as the page sees it ("a connection" on screen): a saved one (main's `ProfileRecord`,
+ * never its secret) or the demo, and which one is active. What `profiles.*` answers.
+ */
 export const profileViewSchema = z.object({
   name: z.string(),
   baseUrl: z.string(),

@@ -56,11 +56,13 @@ export function reviewHandlers(ctx: DeskContext): Pick<DeskHandlers, 'sending.re
       try {
         const { baseUrl, clientId } = (await ctx.connectionForBatch(batchId)).connection;
         // Its name among the user's connections: the active one when it is that, else one with its secret.
-        const matches = (await ctx.known.views()).filter((known) =>
-          sameConnection(known, { baseUrl, clientId }),
+        const matches = (await ctx.profiles.list()).filter((profile) =>
+          sameConnection(profile, { baseUrl, clientId }),
         );
         const named =
-          matches.find((known) => known.active) ?? matches.find((known) => known.hasSecret) ?? matches[0];
+          matches.find((profile) => profile.active) ??
+          matches.find((profile) => profile.hasSecret) ??
+          matches[0];
         return {
           ...review,
           connection: {
