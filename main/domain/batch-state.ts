@@ -107,6 +107,11 @@ export function participantDone(progress: ParticipantProgress | undefined): bool
   return progress?.done !== undefined;
 }
 
+/**
+ * A document as the journal folds it: its `DocumentDraft` (what the person prepared), where its
+ * sending is, and its request's status at the service. The page sees it as a `DocumentView`
+ * (shared/ipc/views.ts, made by main/app/batch-views.ts).
+ */
 export interface DocumentState {
   readonly draft: DocumentDraft;
   readonly send: SendRecord;

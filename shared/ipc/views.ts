@@ -65,6 +65,11 @@ export const trackedStatusSchema = z.object({
   final: z.boolean(),
 });
 
+/**
+ * A document as the page sees it: its `DocumentState` (main/domain/batch-state.ts) flattened and
+ * worded by main (main/app/batch-views.ts), with its class, problems and what can be done with it;
+ * the renderer never derives them.
+ */
 export const documentViewSchema = z.object({
   id: z.string(),
   /** The group a user thinks of it in, computed by main (the renderer never derives it). */
