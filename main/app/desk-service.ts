@@ -16,12 +16,12 @@ import { appHandlers } from './handlers/app';
 import { batchesHandlers } from './handlers/batches';
 import { ceremonyHandlers } from './handlers/ceremony';
 import { dialogsHandlers } from './handlers/dialogs';
-import { documentContentHandlers } from './handlers/document-content';
+import { documentsContentHandlers } from './handlers/documents-content';
 import { documentsHandlers } from './handlers/documents';
 import { manifestHandlers } from './handlers/manifest';
 import { profilesHandlers } from './handlers/profiles';
 import { reportHandlers } from './handlers/report';
-import { reviewHandlers } from './handlers/review';
+import { sendingReviewHandlers } from './handlers/sending-review';
 import { sendingHandlers } from './handlers/sending';
 import { trackingHandlers } from './handlers/tracking';
 import { ipcEvents } from './ipc-events';
@@ -231,10 +231,10 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
     ...batchesHandlers(ctx),
     ...dialogsHandlers(ctx),
     ...documentsHandlers(ctx),
-    ...documentContentHandlers(ctx),
+    ...documentsContentHandlers(ctx),
     ...manifestHandlers(ctx),
     ...sendingHandlers(ctx),
-    ...reviewHandlers(ctx),
+    ...sendingReviewHandlers(ctx),
     ...ceremonyHandlers(ctx),
     ...trackingHandlers(ctx),
     ...reportHandlers(ctx),

@@ -17,7 +17,7 @@ import type { DeskContext } from '../desk-context';
  * what the send then does otherwise. Nothing is sent or bound here. `reviewed` is what confirming
  * gives back: `sending.start` sends exactly that, or refuses when the batch changed since.
  */
-export function reviewHandlers(ctx: DeskContext): Pick<DeskHandlers, 'sending.review'> {
+export function sendingReviewHandlers(ctx: DeskContext): Pick<DeskHandlers, 'sending.review'> {
   return {
     'sending.review': async (batchId) => {
       const heldBack = await ctx.heldBackOf(ctx.batchOrThrow(batchId));

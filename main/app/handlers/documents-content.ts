@@ -9,7 +9,7 @@ import type { DeskContext } from '../desk-context';
  * both hosts' bridges alike; the copy is bounded by the largest PDF the app takes in, so a
  * damaged store cannot send the page an endless answer.
  */
-export function documentContentHandlers(ctx: DeskContext): Pick<DeskHandlers, 'documents.content'> {
+export function documentsContentHandlers(ctx: DeskContext): Pick<DeskHandlers, 'documents.content'> {
   return {
     'documents.content': async (batchId, documentId) => {
       const document = ctx
