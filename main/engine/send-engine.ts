@@ -27,11 +27,8 @@ import {
 } from '../domain/check-resolution';
 import { documentsToSend } from '../domain/send-readiness';
 import { engineReasonText, type EngineReason } from '../domain/send-messages';
+import { decideCreation, decideParticipant, decidePrepare, decideUpload } from '../domain/step-decisions';
 import {
-  decideCreation,
-  decideParticipant,
-  decidePrepare,
-  decideUpload,
   interruptedAttempts,
   nextStep,
   NO_RUN_FACTS,
