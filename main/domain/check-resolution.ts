@@ -7,7 +7,7 @@ import { isPreparedOrLater, statusFactsOf } from '../../shared/service/status';
 import type { SigningRequest } from '../../shared/service/wire';
 import { isNotFoundAtService, type Result } from './service-failure';
 import type { BatchState, DocumentState } from './batch-state';
-import { refusalNamesUpload } from './step-machine';
+import { refusalNamesUpload } from './answer-kinds';
 import { words } from '../base/words';
 
 /** Why an answer was not taken: refused for good, to be confirmed by the user, or the service is away for now. */

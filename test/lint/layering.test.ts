@@ -105,7 +105,7 @@ describe('the layering lint rules (ARCHITECTURE.md)', () => {
     ],
     [
       'main/engine/example.ts',
-      "import { applyBatchEvent } from '../domain/batch-state';\nexport const a = applyBatchEvent;\n",
+      "import { applyBatchEvent } from '../domain/apply-batch-event';\nexport const a = applyBatchEvent;\n",
     ],
     [
       'main/app/example.ts',

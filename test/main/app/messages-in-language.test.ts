@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { DeskService } from '../../../main/app/desk-service';
 import { documentViewOf } from '../../../main/app/batch-views';
 import type { BatchEvent } from '../../../main/domain/batch-events';
-import { applyBatchEvent, emptyBatch } from '../../../main/domain/batch-state';
+import { applyBatchEvent, emptyBatch } from '../../../main/domain/apply-batch-event';
 import { checkManifestFile, formatIssue } from '../../../main/manifest/manifest';
 import { failureMessage, repeatedUploadRefusalMessage } from '../../../main/domain/send-messages';
 import { batchReportCsv } from '../../../main/report/report-csv';
