@@ -79,6 +79,8 @@ export interface DeskService {
   };
   trackingPaused(): boolean;
   setTrackingPaused(paused: boolean): void;
+  /** The language the desk speaks now (its setting, or the OS's), for words made outside a call: the tray's. */
+  translator(): Translator;
   close(): Promise<void>;
 }
 
@@ -294,6 +296,7 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
       return counts;
     },
     trackingPaused: () => trackingPaused,
+    translator: () => ctx.translator(),
     setTrackingPaused(paused) {
       trackingPaused = paused;
       void settings.update({ trackingPaused: paused });

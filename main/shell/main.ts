@@ -73,13 +73,19 @@ function installMenuFor(info: Pick<AppInfo, 'language' | 'locale'>): void {
   });
 }
 
-/** The handlers, with the menu following the desk's language when the person changes it. */
-function withMenuLanguage(handlers: DeskHandlers): DeskHandlers {
+/**
+ * The handlers, with the menu and the tray following the desk's language when the person
+ * changes it (`onLanguage` gets the new language).
+ */
+function withLanguageFollowers(
+  handlers: DeskHandlers,
+  onLanguage: (info: Pick<AppInfo, 'language' | 'locale'>) => void,
+): DeskHandlers {
   return {
     ...handlers,
     'app.setLanguage': async (setting) => {
       const info = await handlers['app.setLanguage'](setting);
-      installMenuFor(info);
+      onLanguage(info);
       return info;
     },
   };
@@ -129,7 +135,15 @@ async function startDesk(
   });
   // Ours before any window exists: Electron's default menu opens DevTools (Ctrl+Shift+I).
   installMenuFor(await service.handlers['app.info']());
-  outlets.ipc = registerDeskIpc({ handlers: withMenuLanguage(service.handlers), logger, mainWebContents });
+  const followLanguage = (info: Pick<AppInfo, 'language' | 'locale'>) => {
+    installMenuFor(info);
+    outlets.tray?.refresh();
+  };
+  outlets.ipc = registerDeskIpc({
+    handlers: withLanguageFollowers(service.handlers, followLanguage),
+    logger,
+    mainWebContents,
+  });
   state.mainWindow = createMainWindow({
     preloadFile: paths.preloadFile,
     url: APP_ENTRY_URL,
@@ -143,6 +157,7 @@ async function startDesk(
     iconFile: paths.trayIcon,
     productName: app.getName(),
     service,
+    words: () => service.translator().t,
     openWindow: showWindow,
     quit: () => app.quit(),
     loginItem: systemLoginItem(app, process.platform),

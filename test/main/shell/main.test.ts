@@ -259,16 +259,28 @@ describe('the Electron entry point', () => {
     expect(fake.FakeBrowserWindow.windows).toHaveLength(1);
   });
 
-  it('speaks the desk’s language in the menu when the person changes it', async () => {
+  it('speaks the desk’s language in the menu and the tray when the person changes it', async () => {
     const fake = await launchReady();
     const window = mainWindow(fake);
     await window.loadURL('app://desk/index.html');
     const from = { sender: window.webContents, senderFrame: window.webContents.mainFrame };
+    const tray = fake.FakeTray.trays[0];
+    const quitLabel = () => tray?.contextMenu?.items.find((item) => item.id === 'quit')?.label;
     expect(await fake.ipcMain.invoke(DESK_INVOKE_CHANNEL, from, 'app.setLanguage', ['fr'])).toMatchObject({
       ok: true,
       value: { language: 'fr' },
     });
     expect(fake.Menu.application?.items.map((item) => item.label)).toContain('Édition');
+    // At once, not at the next count change: nothing else refreshes an idle tray.
+    expect(tray?.tooltip).toBe(
+      'Signing Batch Desk — 0 envoi en cours · 0 en attente de signatures · 0 terminé aujourd’hui',
+    );
+    expect(quitLabel()).toBe('Quitter');
+    await fake.ipcMain.invoke(DESK_INVOKE_CHANNEL, from, 'app.setLanguage', ['de']);
+    expect(tray?.tooltip).toBe(
+      'Signing Batch Desk — 0 werden gesendet · 0 warten auf Unterschriften · 0 heute abgeschlossen',
+    );
+    expect(quitLabel()).toBe('Beenden');
   });
 
   it('pauses tracking from the tray menu', async () => {
