@@ -8,10 +8,13 @@
 import { app, dialog, session, type BrowserWindow } from 'electron';
 import type { DeskHandlers, EventChannel } from '../../shared/ipc/contract';
 import type { AppInfo } from '../../shared/ipc/views';
-import { createTranslator } from '../../shared/i18n/translator';
+import { resolveLanguage } from '../../shared/i18n/languages';
+import { createTranslator, type Translator } from '../../shared/i18n/translator';
 import { createDeskService } from '../app/desk-service';
+import { SettingsFile } from '../app/desk-settings';
 import { openDataDir } from '../desk-core';
 import type { Logger } from '../log';
+import { speaking } from '../words';
 import { installAppMenu } from './app-menu';
 import { registerAppScheme, serveAppScheme } from './app-protocol';
 import { createCeremonyWindows } from './ceremony-window';
@@ -63,6 +66,16 @@ function lazySimulatorDemo(dataDir: string): DemoProvider {
   };
 }
 
+/**
+ * The language the desk speaks, known before it starts (its setting in the data folder, or the
+ * OS's): the words of a start that fails.
+ */
+function startupWords(dataDir: string): Translator['t'] {
+  const setting = new SettingsFile(dataDir).get().language;
+  const { language, locale } = resolveLanguage(setting, app.getPreferredSystemLanguages());
+  return createTranslator(language, locale).t;
+}
+
 /** The app's menu in the language `info` says the desk speaks. */
 function installMenuFor(info: Pick<AppInfo, 'language' | 'locale'>): void {
   installAppMenu({
@@ -100,9 +113,10 @@ async function startDesk(
   applyPermissionPolicy(session.defaultSession, APP_PAGE_PERMISSIONS);
   serveAppScheme(paths.rendererDir);
 
-  const opened = await openDataDir(paths.dataDir);
+  const t = startupWords(paths.dataDir);
+  const opened = await speaking(t, () => openDataDir(paths.dataDir));
   if (!opened.ok) {
-    dialog.showErrorBox(`${app.getName()} cannot start`, opened.message);
+    dialog.showErrorBox(t('shell.cannotStartTitle', { name: app.getName() }), opened.message);
     app.quit();
     return undefined;
   }
@@ -237,10 +251,8 @@ function runDesk(): void {
   startup = app.whenReady().then(() => startDesk(paths, logger, state));
   void startup.catch((error: unknown) => {
     logger.log('error', 'app.start_failed', { error: error instanceof Error ? error.name : typeof error });
-    dialog.showErrorBox(
-      `${app.getName()} cannot start`,
-      'The app could not start. Details are in its log file.',
-    );
+    const t = startupWords(paths.dataDir);
+    dialog.showErrorBox(t('shell.cannotStartTitle', { name: app.getName() }), t('shell.cannotStart'));
     app.quit();
   });
 }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { eventually } from '../../support/outcomes';
@@ -281,6 +281,29 @@ describe('the Electron entry point', () => {
       'Signing Batch Desk — 0 werden gesendet · 0 warten auf Unterschriften · 0 heute abgeschlossen',
     );
     expect(quitLabel()).toBe('Beenden');
+  });
+
+  it('says why it cannot start in the desk’s language: a data folder another process holds, in German', async () => {
+    const dataDir = join(folder.file('user-data'), 'data');
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ language: 'de', trackingPaused: false }));
+    const held = await openDataDir(dataDir);
+    try {
+      const fake = await launch({ lock: true });
+      await eventually(() => expect(fake.dialog.showErrorBox).toHaveBeenCalledOnce());
+      const [title, message] = fake.dialog.showErrorBox.mock.calls[0] ?? [];
+      expect(title).toBe('Signing Batch Desk kann nicht starten');
+      expect(message).toContain(
+        `Der Datenordner ${dataDir} wird von einem anderen Prozess verwendet (PID ${process.pid} auf diesem Computer, läuft seit `,
+      );
+      expect(message).toMatch(
+        /läuft seit \d{4}-\d{2}-\d{2} \d{2}:\d{2}\)\. Schließen Sie ihn oder warten Sie, bis er fertig ist\.$/,
+      );
+      expect(fake.app.quit).toHaveBeenCalled();
+      expect(fake.FakeTray.trays).toHaveLength(0);
+    } finally {
+      if (held.ok) await held.value.close();
+    }
   });
 
   it('pauses tracking from the tray menu', async () => {
