@@ -1,7 +1,8 @@
 /**
  * Connection profiles (PRODUCT.md §1): a name, a base URL and a client id, kept as settings in
  * `<dataDir>/profiles.json`, with the client secret in the OS keychain only. The settings file
- * never holds a secret; results never carry one in a printable form.
+ * never holds a secret; results never carry one in a printable form. Messages are in the
+ * language of the call in progress (`words()`), English on the command line.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -19,6 +20,7 @@ import {
 import type { Connection } from '../desk-core';
 import { Secret } from '../secret';
 import { writeFileAtomic } from '../store/durable-fs';
+import { words } from '../words';
 import type { CredentialStore, KeychainUnavailable } from './credential-store';
 
 /** What the app shows of a profile: everything but the secret, and whether one is saved. */
@@ -120,26 +122,30 @@ export const PROFILE_NAME_MAX = 64;
 const CLIENT_ID_MAX = 512;
 const SECRET_MAX = 4096;
 
+// Each message is worded when a check fails, in the language of that call.
 const nameSchema = z
   .string()
   .trim()
-  .min(1, 'The name is required.')
-  .max(PROFILE_NAME_MAX, `The name must be at most ${PROFILE_NAME_MAX} characters.`)
-  .refine((name) => !/\p{Cc}/u.test(name), 'The name cannot contain control characters such as line breaks.');
+  .min(1, { error: () => words()('connections.nameRequired') })
+  .max(PROFILE_NAME_MAX, {
+    error: () => words()('connections.nameTooLong', { max: String(PROFILE_NAME_MAX) }),
+  })
+  .refine((name) => !/\p{Cc}/u.test(name), { error: () => words()('connections.nameControl') });
 
 const clientIdSchema = z
   .string()
   .trim()
-  .min(1, 'The client id is required.')
-  .max(CLIENT_ID_MAX, `The client id must be at most ${CLIENT_ID_MAX} characters.`);
+  .min(1, { error: () => words()('connections.clientIdRequired') })
+  .max(CLIENT_ID_MAX, {
+    error: () => words()('connections.clientIdTooLong', { max: String(CLIENT_ID_MAX) }),
+  });
 
 const keyRetentionSchema = z
   .number()
-  .min(KEY_RETENTION_HOURS_MIN, 'The time the service keeps keys must be at least a quarter of an hour.')
-  .max(
-    KEY_RETENTION_HOURS_MAX,
-    `The time the service keeps keys must be at most ${KEY_RETENTION_HOURS_MAX} hours.`,
-  );
+  .min(KEY_RETENTION_HOURS_MIN, { error: () => words()('connections.retentionTooShort') })
+  .max(KEY_RETENTION_HOURS_MAX, {
+    error: () => words()('connections.retentionTooLong', { max: String(KEY_RETENTION_HOURS_MAX) }),
+  });
 
 const storedProfileSchema = z.object({
   name: nameSchema,
@@ -181,7 +187,7 @@ function notFound(name: string): ProfileNotFound {
   return {
     ok: false,
     code: 'profile_not_found',
-    message: `There is no connection profile named "${name.trim()}". Check the name, or create the profile first.`,
+    message: words()('connections.profileNotFound', { name: name.trim() }),
   };
 }
 
@@ -189,15 +195,24 @@ function notFound(name: string): ProfileNotFound {
 type NotUsable = 'none' | Exclude<Unsealed, { ok: true }>['reason'];
 
 /** An address as people read it: the service, and the client id. */
-const describeAddress = (address: SecretAddress) => `${address.baseUrl} (client ${address.clientId})`;
+const describeAddress = (address: SecretAddress) =>
+  words()('connections.address', { baseUrl: address.baseUrl, clientId: address.clientId });
 
 function secretNotUsable(profile: StoredProfile, reason: NotUsable, savedFor?: SecretAddress): SecretMissing {
-  const enterAgain = 'Enter its client secret in Connections and save it, then try again.';
+  const t = words();
+  const { name } = profile;
   const message = {
-    none: `The connection profile "${profile.name}" has no saved client secret. ${enterAgain}`,
-    other_address: `The client secret of the connection profile "${profile.name}" was saved for another service address or client id${savedFor ? `, ${describeAddress(savedFor)}` : ''}, so it is not sent to ${describeAddress(profile)}. The settings were changed outside the app: if the saved address is right, set it back in Connections; if not, delete this connection and add it again.`,
-    unaddressed: `The client secret of the connection profile "${profile.name}" was saved by an earlier version without the service address it is for, so it is not sent anywhere. Enter it again once in Connections and save it; from then on it only goes to ${profile.baseUrl}.`,
-  }[reason];
+    none: () => t('connections.secretNone', { name }),
+    other_address: () =>
+      savedFor
+        ? t('connections.secretOtherAddressFor', {
+            name,
+            savedFor: describeAddress(savedFor),
+            address: describeAddress(profile),
+          })
+        : t('connections.secretOtherAddress', { name, address: describeAddress(profile) }),
+    unaddressed: () => t('connections.secretUnaddressed', { name, baseUrl: profile.baseUrl }),
+  }[reason]();
   return { ok: false, code: 'secret_missing', message };
 }
 
@@ -221,9 +236,12 @@ function parseInput(
         : new Secret(input.secret);
   const revealed = secret?.reveal();
   if (revealed !== undefined && revealed.trim() === '') {
-    issues.push({ field: 'secret', message: 'The client secret cannot be empty.' });
+    issues.push({ field: 'secret', message: words()('connections.secretEmpty') });
   } else if (revealed !== undefined && revealed.length > SECRET_MAX) {
-    issues.push({ field: 'secret', message: `The client secret must be at most ${SECRET_MAX} characters.` });
+    issues.push({
+      field: 'secret',
+      message: words()('connections.secretTooLong', { max: String(SECRET_MAX) }),
+    });
   }
   if (input.keyRetentionHours !== undefined) {
     const retention = keyRetentionSchema.safeParse(input.keyRetentionHours);
@@ -231,7 +249,7 @@ function parseInput(
     else
       issues.push({
         field: 'keyRetentionHours',
-        message: retention.error.issues[0]?.message ?? 'The time the service keeps keys is not valid.',
+        message: retention.error.issues[0]?.message ?? words()('connections.retentionInvalid'),
       });
   }
   const complete = (value: Partial<StoredProfile>): value is StoredProfile =>
@@ -271,13 +289,14 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
       text = await readFile(path, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, value: EMPTY_SETTINGS };
-      return unreadable(`it cannot be opened (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})`);
+      const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+      return unreadable(words()('connections.settingsCannotOpen', { code }));
     }
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
-      return unreadable('it is not valid JSON');
+      return unreadable(words()('connections.settingsNotJson'));
     }
     const parsed = settingsSchema.safeParse(json);
     if (!parsed.success) {
@@ -292,7 +311,7 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
     return {
       ok: false,
       code: 'settings_unreadable',
-      message: `The connection settings file ${path} cannot be read: ${detail}. It was left as it is; restore it from a backup or remove it and create the profiles again.`,
+      message: words()('connections.settingsUnreadable', { path, detail }),
       detail,
     };
   }
@@ -306,7 +325,7 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
       return {
         ok: false,
         code: 'settings_not_saved',
-        message: `The connection settings could not be saved to ${path} (${detail}). Check that the data folder is writable and has free space, then try again.`,
+        message: words()('connections.settingsNotSaved', { path, detail }),
         detail,
       };
     }
@@ -377,7 +396,7 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
       return invalid([
         {
           field: 'baseUrl',
-          message: `The address of this connection was changed outside the app: its client secret was saved for ${describeAddress(savedFor)}. If that is right, set the address back to it (the saved secret then works again); if not, delete this connection and add it again.`,
+          message: words()('connections.addressChangedOutside', { address: describeAddress(savedFor) }),
         },
       ]);
     }
@@ -386,8 +405,7 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
       return invalid([
         {
           field: 'secret',
-          message:
-            'Enter the client secret again: the service address or client id changed, and the saved secret is only sent to the service it was saved for.',
+          message: words()('connections.enterSecretAgain'),
         },
       ]);
     }

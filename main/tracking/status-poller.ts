@@ -3,8 +3,9 @@ import { stageOfStored } from '../../shared/service/status';
 import { backoffDelayMs } from '../client/backoff';
 import { systemClock, type Clock } from '../time/clock';
 import type { ServiceClient } from '../client/service-client';
-import { isNotFoundAtService } from '../client/service-failure';
+import { isNotFoundAtService, serviceFailureWords } from '../client/service-failure';
 import { silentLogger, type Logger } from '../log';
+import { words } from '../words';
 import type { BatchState, DocumentState } from '../batch/batch-state';
 import { needsTracking } from '../batch/document-class';
 import type { BatchStore } from '../store/batch-store';
@@ -210,16 +211,19 @@ export class StatusPoller {
     const document = batch?.documents.find((candidate) => candidate.draft.id === documentId);
     const requestId = document?.send.requestId;
     if (!batch || !document || !requestId || !document.gone)
-      return { found: false, message: 'This document is not marked as gone: nothing to check again.' };
+      return { found: false, message: words()('errors.notGone') };
     if (this.#options.tracks && !this.#options.tracks(batch))
-      return { found: false, message: 'This batch is tracked with its own connection, not this one.' };
+      return { found: false, message: words()('errors.trackedElsewhere') };
     const result = await this.#options.client.getSigningRequest(requestId, { maxAttempts: 1 });
     if (!result.ok) {
       return {
         found: false,
         message: isNotFoundAtService(result.error)
-          ? `The service still answers that it has no signing request ${requestId}.`
-          : `${requestId} could not be read: ${result.error.message}`,
+          ? words()('errors.stillGone', { requestId })
+          : words()('errors.checkAgainUnreadable', {
+              requestId,
+              reason: serviceFailureWords(result.error, words()),
+            }),
       };
     }
     const status = trackedStatusOf(result.value, new Date(this.#now()));
