@@ -16,6 +16,9 @@ import { failureMessage, repeatedUploadRefusalMessage } from '../../../main/batc
 import { batchReportCsv } from '../../../main/report/report-csv';
 import type { ItemError } from '../../../shared/domain/batch';
 import { withDialogAnswer } from '../../../main/browser-host/host-dialogs';
+import { currentWidgetUrl } from '../../../main/browser-host/chromium-ceremony-opener';
+import { Secret } from '../../../main/secret';
+import { speaking } from '../../../main/words';
 import { launchBrowserHost, profileRegistry } from '../../../main/browser-host/launch';
 import { writeRendererFixture } from '../browser-host/host-fixtures';
 import {
@@ -330,9 +333,50 @@ describe('every call speaks the person’s language', () => {
         (error: unknown) => (error instanceof Error ? error.message : String(error)),
       );
       expect(refusal).toBe(`Il n’y a pas de dossier à l’emplacement ${missing}.`);
+
+      // A ceremony's one-time link that was used: its page follows the desk's language.
+      const usedLink = async () => (await fetch(`${launched.origin}/handoff/used-or-expired`)).text();
+      expect(await usedLink()).toBe('Ce lien a déjà été utilisé ou a expiré.\n');
+      await launched.service.handlers['app.setLanguage']('de');
+      expect(await usedLink()).toBe('Dieser Link wurde bereits verwendet oder ist abgelaufen.\n');
     } finally {
       await launched.close();
     }
+  });
+
+  it('a ceremony that cannot be reopened says why in the language of its opening, when its link is followed later', async () => {
+    const request = {
+      key: 'b/d',
+      title: 'Cérémonie',
+      session: {
+        requestId: 'sr_1',
+        widgetUrl: new Secret('https://widget.example/s/1'),
+        expiresInSeconds: 1,
+        expiresAt: 0,
+      },
+      renew: async () => ({
+        ok: false as const,
+        error: {
+          operation: 'createWidgetSession' as const,
+          code: 'network_unreachable',
+          message: 'The signing service cannot be reached.',
+          retryable: true,
+          outcomeUnknown: false,
+          attempts: 1,
+        },
+      }),
+      onClosed: () => undefined,
+    };
+    const target = speaking(createTranslator('fr').t, () => currentWidgetUrl(request, () => 1));
+    // Followed outside any call, as the browser follows it.
+    expect(await target()).toEqual({
+      failure:
+        'La cérémonie n’a pas pu être rouverte\u00a0: Le service de signature est injoignable. Vérifiez le réseau ou le VPN. L’envoi se met en pause et reprend de lui-même au retour du service.',
+    });
+    const german = speaking(createTranslator('de').t, () => currentWidgetUrl(request, () => 1));
+    expect(await german()).toMatchObject({
+      failure: expect.stringMatching(/^Die Zeremonie konnte nicht erneut geöffnet werden: /),
+    });
   });
 });
 
