@@ -15,13 +15,13 @@ import {
   sealSecret,
   unsealSecret,
   type SecretAddress,
-  type Unsealed,
 } from './sealed-secret';
 import type { Connection } from '../desk-core';
 import { Secret } from '../secret';
 import { writeFileAtomic } from '../store/durable-fs';
 import { words } from '../words';
 import type { CredentialStore, KeychainUnavailable } from './credential-store';
+import { describeAddress, said, secretNotUsableMessage, type NotUsable } from './profile-messages';
 
 /** What the app shows of a profile: everything but the secret, and whether one is saved. */
 export interface ProfileView {
@@ -122,30 +122,26 @@ export const PROFILE_NAME_MAX = 64;
 const CLIENT_ID_MAX = 512;
 const SECRET_MAX = 4096;
 
-// Each message is worded when a check fails, in the language of that call.
 const nameSchema = z
   .string()
   .trim()
-  .min(1, { error: () => words()('connections.nameRequired') })
-  .max(PROFILE_NAME_MAX, {
-    error: () => words()('connections.nameTooLong', { max: String(PROFILE_NAME_MAX) }),
-  })
-  .refine((name) => !/\p{Cc}/u.test(name), { error: () => words()('connections.nameControl') });
+  .min(1, said('connections.nameRequired'))
+  .max(PROFILE_NAME_MAX, said('connections.nameTooLong', { max: String(PROFILE_NAME_MAX) }))
+  .refine((name) => !/\p{Cc}/u.test(name), said('connections.nameControl'));
 
 const clientIdSchema = z
   .string()
   .trim()
-  .min(1, { error: () => words()('connections.clientIdRequired') })
-  .max(CLIENT_ID_MAX, {
-    error: () => words()('connections.clientIdTooLong', { max: String(CLIENT_ID_MAX) }),
-  });
+  .min(1, said('connections.clientIdRequired'))
+  .max(CLIENT_ID_MAX, said('connections.clientIdTooLong', { max: String(CLIENT_ID_MAX) }));
 
 const keyRetentionSchema = z
   .number()
-  .min(KEY_RETENTION_HOURS_MIN, { error: () => words()('connections.retentionTooShort') })
-  .max(KEY_RETENTION_HOURS_MAX, {
-    error: () => words()('connections.retentionTooLong', { max: String(KEY_RETENTION_HOURS_MAX) }),
-  });
+  .min(KEY_RETENTION_HOURS_MIN, said('connections.retentionTooShort'))
+  .max(
+    KEY_RETENTION_HOURS_MAX,
+    said('connections.retentionTooLong', { max: String(KEY_RETENTION_HOURS_MAX) }),
+  );
 
 const storedProfileSchema = z.object({
   name: nameSchema,
@@ -191,31 +187,6 @@ function notFound(name: string): ProfileNotFound {
   };
 }
 
-/** Why a profile's saved secret is not sent: none saved, or not saved for the profile's address. */
-type NotUsable = 'none' | Exclude<Unsealed, { ok: true }>['reason'];
-
-/** An address as people read it: the service, and the client id. */
-const describeAddress = (address: SecretAddress) =>
-  words()('connections.address', { baseUrl: address.baseUrl, clientId: address.clientId });
-
-function secretNotUsable(profile: StoredProfile, reason: NotUsable, savedFor?: SecretAddress): SecretMissing {
-  const t = words();
-  const { name } = profile;
-  const message = {
-    none: () => t('connections.secretNone', { name }),
-    other_address: () =>
-      savedFor
-        ? t('connections.secretOtherAddressFor', {
-            name,
-            savedFor: describeAddress(savedFor),
-            address: describeAddress(profile),
-          })
-        : t('connections.secretOtherAddress', { name, address: describeAddress(profile) }),
-    unaddressed: () => t('connections.secretUnaddressed', { name, baseUrl: profile.baseUrl }),
-  }[reason]();
-  return { ok: false, code: 'secret_missing', message };
-}
-
 function parseInput(
   input: ProfileInput,
 ): ProfileResult<{ profile: StoredProfile; secret: Secret | undefined }> {
@@ -238,10 +209,8 @@ function parseInput(
   if (revealed !== undefined && revealed.trim() === '') {
     issues.push({ field: 'secret', message: words()('connections.secretEmpty') });
   } else if (revealed !== undefined && revealed.length > SECRET_MAX) {
-    issues.push({
-      field: 'secret',
-      message: words()('connections.secretTooLong', { max: String(SECRET_MAX) }),
-    });
+    const max = String(SECRET_MAX);
+    issues.push({ field: 'secret', message: words()('connections.secretTooLong', { max }) });
   }
   if (input.keyRetentionHours !== undefined) {
     const retention = keyRetentionSchema.safeParse(input.keyRetentionHours);
@@ -478,7 +447,15 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
       const secret = await secretOf(profile);
       if (!secret.ok) return secret;
       if (!(secret.value instanceof Secret))
-        return secretNotUsable(profile, secret.value, 'savedFor' in secret ? secret.savedFor : undefined);
+        return {
+          ok: false,
+          code: 'secret_missing',
+          message: secretNotUsableMessage(
+            profile,
+            secret.value,
+            'savedFor' in secret ? secret.savedFor : undefined,
+          ),
+        };
       return {
         ok: true,
         value: {

@@ -207,24 +207,21 @@ export class StatusPoller {
    * stays gone. Nothing is ever read with another connection (this poller's batches only).
    */
   async checkAgain(batchId: string, documentId: string): Promise<CheckAgainOutcome> {
+    const t = words();
     const batch = this.#options.store.get(batchId);
     const document = batch?.documents.find((candidate) => candidate.draft.id === documentId);
     const requestId = document?.send.requestId;
     if (!batch || !document || !requestId || !document.gone)
-      return { found: false, message: words()('errors.notGone') };
+      return { found: false, message: t('errors.notGone') };
     if (this.#options.tracks && !this.#options.tracks(batch))
-      return { found: false, message: words()('errors.trackedElsewhere') };
+      return { found: false, message: t('errors.trackedElsewhere') };
     const result = await this.#options.client.getSigningRequest(requestId, { maxAttempts: 1 });
     if (!result.ok) {
-      return {
-        found: false,
-        message: isNotFoundAtService(result.error)
-          ? words()('errors.stillGone', { requestId })
-          : words()('errors.checkAgainUnreadable', {
-              requestId,
-              reason: serviceFailureWords(result.error, words()),
-            }),
-      };
+      const reason = serviceFailureWords(result.error, t);
+      const message = isNotFoundAtService(result.error)
+        ? t('errors.stillGone', { requestId })
+        : t('errors.checkAgainUnreadable', { requestId, reason });
+      return { found: false, message };
     }
     const status = trackedStatusOf(result.value, new Date(this.#now()));
     await this.#options.store.record(batchId, [
