@@ -12,6 +12,7 @@ import { describeLockHolder, lockDataDir } from '../store/data-dir-lock';
 import { loadServiceHolds, saveServiceHold } from '../store/service-holds';
 import { StatusPoller } from '../tracking/status-poller';
 import { systemClock, type Clock } from '../time/clock';
+import { words } from '../base/words';
 
 /** Tuning for tests and benchmarks; the defaults suit production. */
 export interface ConnectionTuning {
@@ -87,9 +88,13 @@ export async function openDataDir(path: string, options: DataDirOptions = {}): P
   const lock =
     fs === nodeFileSystem ? await lockDataDir(path) : { ok: true as const, release: () => Promise.resolve() };
   if (!lock.ok) {
+    // In the language of the call (the app's start), English on the command line.
+    const t = words();
     return {
       ok: false,
-      message: `The data folder ${path} is in use by another process${lock.holder ? ` (${describeLockHolder(lock.holder)})` : ''}. Close it or wait for it to finish.`,
+      message: lock.holder
+        ? t('shell.dataDirInUseBy', { path, holder: describeLockHolder(lock.holder, t) })
+        : t('shell.dataDirInUse', { path }),
     };
   }
   const clock = options.clock;

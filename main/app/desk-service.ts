@@ -73,6 +73,8 @@ export interface DeskService {
   };
   trackingPaused(): boolean;
   setTrackingPaused(paused: boolean): void;
+  /** The language the desk speaks now (its setting, or the OS's), for words made outside a call: the tray's. */
+  translator(): Translator;
   close(): Promise<void>;
 }
 
@@ -117,6 +119,7 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
       connected.engine.subscribe(events.onEngineEvent);
       connected.poller.subscribe(events.onPollerEvent);
     },
+    words: () => ctx.translator().t,
   });
 
   const ctx: DeskContext = {
@@ -242,26 +245,30 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
 
   const service: DeskService = {
     handlers,
-    async start() {
-      // The demo, used before in this data folder, comes back (its batches go on); it is the
-      // active connection only when no saved one is.
-      const demo = await deps.demo?.resume?.().catch(() => undefined);
-      if (demo)
-        profiles.useDemo(demo, { active: !(await deps.profiles.activeName().catch(() => undefined)) });
-      // Track every request at its own service, whatever connection is active (unless the
-      // person paused tracking, which outlives a restart).
-      sessions.setTrackingPaused(trackingPaused);
-      await sessions.trackEverything(store.list());
-      if (await profiles.activeName().catch(() => undefined)) {
-        // The active connection opens at once, so that a problem with it shows at start.
-        await sessions.active().catch((error: unknown) => {
-          logger.log('warn', 'start.no_connection', {
-            reason: error instanceof DeskError ? error.code : 'unknown',
+    start() {
+      // Speaking the person's language, as a handler does: what the start finds wrong (a secret
+      // missing from the keychain) is worded in it.
+      return speaking(ctx.translator().t, async () => {
+        // The demo, used before in this data folder, comes back (its batches go on); it is the
+        // active connection only when no saved one is.
+        const demo = await deps.demo?.resume?.().catch(() => undefined);
+        if (demo)
+          profiles.useDemo(demo, { active: !(await deps.profiles.activeName().catch(() => undefined)) });
+        // Track every request at its own service, whatever connection is active (unless the
+        // person paused tracking, which outlives a restart).
+        sessions.setTrackingPaused(trackingPaused);
+        await sessions.trackEverything(store.list());
+        if (await profiles.activeName().catch(() => undefined)) {
+          // The active connection opens at once, so that a problem with it shows at start.
+          await sessions.active().catch((error: unknown) => {
+            logger.log('warn', 'start.no_connection', {
+              reason: error instanceof DeskError ? error.code : 'unknown',
+            });
           });
-        });
-      }
-      await ctx.resumeUnfinished();
-      for (const batch of store.list()) if (sessions.problemOf(batch.id)) ctx.announce(batch.id);
+        }
+        await ctx.resumeUnfinished();
+        for (const batch of store.list()) if (sessions.problemOf(batch.id)) ctx.announce(batch.id);
+      });
     },
     trayCounts() {
       const today = new Date((deps.tuning?.clock ?? systemClock).now()).toDateString();
@@ -283,6 +290,7 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
       return counts;
     },
     trackingPaused: () => trackingPaused,
+    translator: () => ctx.translator(),
     setTrackingPaused(paused) {
       trackingPaused = paused;
       void settings.update({ trackingPaused: paused });

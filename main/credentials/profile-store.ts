@@ -1,7 +1,8 @@
 /**
  * Connection profiles (PRODUCT.md §1): a name, a base URL and a client id, kept as settings in
  * `<dataDir>/profiles.json`, with the client secret in the OS keychain only. The settings file
- * never holds a secret; results never carry one in a printable form.
+ * never holds a secret; results never carry one in a printable form. Messages are in the
+ * language of the call in progress (`words()`), English on the command line.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -15,12 +16,13 @@ import {
   sealSecret,
   unsealSecret,
   type SecretAddress,
-  type Unsealed,
 } from './sealed-secret';
 import type { Connection } from '../credentials/connection';
 import { Secret } from '../base/secret';
 import { writeFileAtomic } from '../store/durable-fs';
+import { words } from '../base/words';
 import type { CredentialStore, KeychainUnavailable } from './credential-store';
+import { describeAddress, said, secretNotUsableMessage, type NotUsable } from './profile-messages';
 
 /**
  * A saved profile as this store reads it back: its settings (`profiles.json`) and whether its
@@ -118,22 +120,22 @@ const SECRET_MAX = 4096;
 const nameSchema = z
   .string()
   .trim()
-  .min(1, 'The name is required.')
-  .max(PROFILE_NAME_MAX, `The name must be at most ${PROFILE_NAME_MAX} characters.`)
-  .refine((name) => !/\p{Cc}/u.test(name), 'The name cannot contain control characters such as line breaks.');
+  .min(1, said('connections.nameRequired'))
+  .max(PROFILE_NAME_MAX, said('connections.nameTooLong', { max: String(PROFILE_NAME_MAX) }))
+  .refine((name) => !/\p{Cc}/u.test(name), said('connections.nameControl'));
 
 const clientIdSchema = z
   .string()
   .trim()
-  .min(1, 'The client id is required.')
-  .max(CLIENT_ID_MAX, `The client id must be at most ${CLIENT_ID_MAX} characters.`);
+  .min(1, said('connections.clientIdRequired'))
+  .max(CLIENT_ID_MAX, said('connections.clientIdTooLong', { max: String(CLIENT_ID_MAX) }));
 
 const keyRetentionSchema = z
   .number()
-  .min(KEY_RETENTION_HOURS_MIN, 'The time the service keeps keys must be at least a quarter of an hour.')
+  .min(KEY_RETENTION_HOURS_MIN, said('connections.retentionTooShort'))
   .max(
     KEY_RETENTION_HOURS_MAX,
-    `The time the service keeps keys must be at most ${KEY_RETENTION_HOURS_MAX} hours.`,
+    said('connections.retentionTooLong', { max: String(KEY_RETENTION_HOURS_MAX) }),
   );
 
 const storedProfileSchema = z.object({
@@ -176,24 +178,8 @@ function notFound(name: string): ProfileNotFound {
   return {
     ok: false,
     code: 'profile_not_found',
-    message: `There is no connection profile named "${name.trim()}". Check the name, or create the profile first.`,
+    message: words()('connections.profileNotFound', { name: name.trim() }),
   };
-}
-
-/** Why a profile's saved secret is not sent: none saved, or not saved for the profile's address. */
-type NotUsable = 'none' | Exclude<Unsealed, { ok: true }>['reason'];
-
-/** An address as people read it: the service, and the client id. */
-const describeAddress = (address: SecretAddress) => `${address.baseUrl} (client ${address.clientId})`;
-
-function secretNotUsable(profile: StoredProfile, reason: NotUsable, savedFor?: SecretAddress): SecretMissing {
-  const enterAgain = 'Enter its client secret in Connections and save it, then try again.';
-  const message = {
-    none: `The connection profile "${profile.name}" has no saved client secret. ${enterAgain}`,
-    other_address: `The client secret of the connection profile "${profile.name}" was saved for another service address or client id${savedFor ? `, ${describeAddress(savedFor)}` : ''}, so it is not sent to ${describeAddress(profile)}. The settings were changed outside the app: if the saved address is right, set it back in Connections; if not, delete this connection and add it again.`,
-    unaddressed: `The client secret of the connection profile "${profile.name}" was saved by an earlier version without the service address it is for, so it is not sent anywhere. Enter it again once in Connections and save it; from then on it only goes to ${profile.baseUrl}.`,
-  }[reason];
-  return { ok: false, code: 'secret_missing', message };
 }
 
 function parseInput(
@@ -212,9 +198,10 @@ function parseInput(
   const secret = input.secret === undefined ? undefined : new Secret(input.secret);
   const revealed = secret?.reveal();
   if (revealed !== undefined && revealed.trim() === '') {
-    issues.push({ field: 'secret', message: 'The client secret cannot be empty.' });
+    issues.push({ field: 'secret', message: words()('connections.secretEmpty') });
   } else if (revealed !== undefined && revealed.length > SECRET_MAX) {
-    issues.push({ field: 'secret', message: `The client secret must be at most ${SECRET_MAX} characters.` });
+    const max = String(SECRET_MAX);
+    issues.push({ field: 'secret', message: words()('connections.secretTooLong', { max }) });
   }
   if (input.keyRetentionHours !== undefined) {
     const retention = keyRetentionSchema.safeParse(input.keyRetentionHours);
@@ -222,7 +209,7 @@ function parseInput(
     else
       issues.push({
         field: 'keyRetentionHours',
-        message: retention.error.issues[0]?.message ?? 'The time the service keeps keys is not valid.',
+        message: retention.error.issues[0]?.message ?? words()('connections.retentionInvalid'),
       });
   }
   const complete = (value: Partial<StoredProfile>): value is StoredProfile =>
@@ -262,13 +249,14 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
       text = await readFile(path, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, value: EMPTY_SETTINGS };
-      return unreadable(`it cannot be opened (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})`);
+      const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+      return unreadable(words()('connections.settingsCannotOpen', { code }));
     }
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
-      return unreadable('it is not valid JSON');
+      return unreadable(words()('connections.settingsNotJson'));
     }
     const parsed = settingsSchema.safeParse(json);
     if (!parsed.success) {
@@ -283,7 +271,7 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
     return {
       ok: false,
       code: 'settings_unreadable',
-      message: `The connection settings file ${path} cannot be read: ${detail}. It was left as it is; restore it from a backup or remove it and create the profiles again.`,
+      message: words()('connections.settingsUnreadable', { path, detail }),
       detail,
     };
   }
@@ -297,7 +285,7 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
       return {
         ok: false,
         code: 'settings_not_saved',
-        message: `The connection settings could not be saved to ${path} (${detail}). Check that the data folder is writable and has free space, then try again.`,
+        message: words()('connections.settingsNotSaved', { path, detail }),
         detail,
       };
     }
@@ -369,7 +357,7 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
       return invalid([
         {
           field: 'baseUrl',
-          message: `The address of this connection was changed outside the app: its client secret was saved for ${describeAddress(savedFor)}. If that is right, set the address back to it (the saved secret then works again); if not, delete this connection and add it again.`,
+          message: words()('connections.addressChangedOutside', { address: describeAddress(savedFor) }),
         },
       ]);
     }
@@ -378,8 +366,7 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
       return invalid([
         {
           field: 'secret',
-          message:
-            'Enter the client secret again: the service address or client id changed, and the saved secret is only sent to the service it was saved for.',
+          message: words()('connections.enterSecretAgain'),
         },
       ]);
     }
@@ -452,7 +439,15 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
       const secret = await secretOf(profile);
       if (!secret.ok) return secret;
       if (!(secret.value instanceof Secret))
-        return secretNotUsable(profile, secret.value, 'savedFor' in secret ? secret.savedFor : undefined);
+        return {
+          ok: false,
+          code: 'secret_missing',
+          message: secretNotUsableMessage(
+            profile,
+            secret.value,
+            'savedFor' in secret ? secret.savedFor : undefined,
+          ),
+        };
       return {
         ok: true,
         value: {

@@ -5,7 +5,7 @@
  */
 import { isPreparedOrLater, statusFactsOf } from '../../shared/service/status';
 import type { SigningRequest } from '../../shared/service/wire';
-import { isNotFoundAtService, type Result } from './service-failure';
+import { isNotFoundAtService, serviceFailureWords, type Result } from './service-failure';
 import type { BatchState, DocumentState } from './batch-state';
 import { refusalNamesUpload } from './answer-kinds';
 import { words } from '../base/words';
@@ -106,10 +106,12 @@ export function linkProblemAfterRead(
     // A token that could not be obtained says nothing about the request: try again later.
     if (read.error.retryable || read.error.stage === 'token')
       return refused(
-        words()('check.unreadableRetry', { requestId, reason: read.error.message }),
+        words()('check.unreadableRetry', { requestId, reason: serviceFailureWords(read.error, words()) }),
         'service_unreachable',
       );
-    return refused(words()('check.unreadable', { requestId, reason: read.error.message }));
+    return refused(
+      words()('check.unreadable', { requestId, reason: serviceFailureWords(read.error, words()) }),
+    );
   }
   const remoteReference = read.value.external_reference;
   if (remoteReference === undefined && !confirmed)

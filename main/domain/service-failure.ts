@@ -1,3 +1,4 @@
+import type { Translator } from '../../shared/i18n/translator';
 import { userMessage } from '../../shared/service/error-catalog';
 
 /** The service operations, named as the spec names them (§4). */
@@ -99,6 +100,17 @@ export function failure<T>(fields: Omit<ServiceFailure, 'message'>): Result<T> {
       message: userMessage(fields.code, fields.serviceMessage, undefined, fields.serviceCode),
     },
   };
+}
+
+/**
+ * A failure's words in `t`'s language. `message` holds them in English (the command line's, and
+ * what is stored); a view of the app words them anew from the code and the service's own words.
+ */
+export function serviceFailureWords(
+  failure: Pick<ServiceFailure, 'code' | 'serviceMessage' | 'serviceCode'>,
+  t: Translator['t'],
+): string {
+  return userMessage(failure.code, failure.serviceMessage, t, failure.serviceCode);
 }
 
 /**

@@ -15,7 +15,7 @@ export function documentsContentHandlers(ctx: DeskContext): Pick<DeskHandlers, '
       const document = ctx
         .batchOrThrow(batchId)
         .documents.find((candidate) => candidate.draft.id === documentId);
-      if (!document) throw new DeskError('document_not_found', 'This document is no longer in the batch.');
+      if (!document) throw new DeskError('document_not_found', ctx.translator().t('errors.documentNotFound'));
       const { sha256, storedFilename } = document.draft.pdf;
       const missing = () => new DeskError('document_copy_missing', ctx.translator().t('preview.copyMissing'));
       const chunks: Buffer[] = [];

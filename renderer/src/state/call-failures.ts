@@ -20,6 +20,8 @@ const BRIDGE_FAILURES: Readonly<Record<string, MessageId>> = {
   invalid_arguments: 'host.invalidArguments',
   internal_error: 'errors.internal',
   unknown_channel: 'errors.unknownChannel',
+  invalid_message: 'host.invalidMessage',
+  forbidden_sender: 'host.forbiddenSender',
 };
 
 /** What a user reads for a failed call, in `translator`'s language. */

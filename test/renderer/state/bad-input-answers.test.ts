@@ -145,3 +145,22 @@ describe('what a folder’s pick left out', () => {
     });
   });
 });
+
+describe('a refusal of the way to main, not of an operation', () => {
+  beforeEach(() => vi.resetModules());
+
+  it('is worded by its code in the person’s language: a request main could not read, a window it refuses', async () => {
+    const { failureText } = await import('../../../renderer/src/state/call-failures');
+    const { BridgeError } = await import('../../../renderer/src/bridge');
+    const { createTranslator } = await import('../../../shared/i18n/translator');
+    // main's own words for these are English: the page words them.
+    const unreadable = new BridgeError('invalid_message', 'The app could not read this request.');
+    const refused = new BridgeError('forbidden_sender', 'This window may not use the app.');
+    const fr = createTranslator('fr');
+    const de = createTranslator('de');
+    expect(failureText(unreadable, fr)).toBe('L’application n’a pas pu lire cette requête.');
+    expect(failureText(refused, fr)).toBe('Cette fenêtre ne peut pas utiliser l’application.');
+    expect(failureText(unreadable, de)).toBe('Die App konnte diese Anfrage nicht lesen.');
+    expect(failureText(refused, de)).toBe('Dieses Fenster darf die App nicht verwenden.');
+  });
+});
