@@ -31,7 +31,7 @@ export interface ManifestDocument {
   readonly rows: readonly number[];
   /** The name the service will store (spec §4.2). */
   readonly storedFilename: string;
-  /** Set by `checkManifestFile` when the PDF passed the service's upload rules. */
+  /** Set by `checkManifest` when the PDF passed the service's upload rules. */
   readonly pdf?: { sha256: string; sizeBytes: number };
   /** The manifest's folder: its PDFs must stay inside it once their symbolic links are resolved. */
   readonly folder: string;

@@ -3,18 +3,20 @@
  * by hand, one row per participant, and turns it into documents with their recipients and
  * options — or into a list of every problem, each with its line and column, all at once.
  *
- * The folder's public face: `parseManifest` (a manifest's text) and `checkManifestFile` (a
- * manifest file and its PDFs). The steps live in files of their own: caps, decode, scan,
- * records, header, rows, grouping, analysis, pdf-checks, and the problems' words in messages.
+ * The folder's public face: `parseManifest` (a manifest's text), `checkManifest` (a manifest
+ * file and its PDFs) and `previewManifest` (what the import screen shows of it). The steps live
+ * in files of their own: caps, decode, scan, records, header, rows, grouping, analysis,
+ * pdf-checks, and the problems' words in messages.
  */
 import { dirname, resolve } from 'node:path';
+import type { ManifestPreview } from '../../shared/ipc/views';
 import type { Translator } from '../../shared/i18n/translator';
 import { speaking, words } from '../base/words';
 import { userFiles, unreadableReason, type UserFiles } from '../files/user-files';
 import { analyse } from './analysis';
 import { isManifestFileName, MAX_MANIFEST_BYTES } from './caps';
 import { validDocuments, type ManifestDocument } from './grouping';
-import { listIssues, type ListedIssues, type ManifestIssue } from './issues';
+import { formatIssue, listIssues, type ListedIssues, type ManifestIssue } from './issues';
 import { problemMessage } from './messages';
 import { documentsWithPdfs } from './pdf-checks';
 
@@ -36,6 +38,9 @@ export { formatIssue, type ManifestIssue } from './issues';
 export interface ManifestCheck extends ListedIssues {
   readonly documents: ManifestDocument[];
 }
+
+/** Documents a manifest's preview shows; the others are counted. */
+export const PREVIEW_DOCUMENTS = 200;
 
 /**
  * Parses a manifest without touching the disk: `content` is the file's bytes (checked to be
@@ -66,12 +71,45 @@ export function parseManifest(
  * manifest and its PDFs are read as the person's files (main/files/user-files.ts): regular
  * files only, the PDFs inside the manifest's folder, bounded in time.
  */
-export function checkManifestFile(
+export function checkManifest(
   manifestPath: string,
   t: Translator['t'] = words(),
   files: UserFiles = userFiles,
 ): Promise<ManifestCheck> {
-  return speaking(t, () => checkManifestFileNow(manifestPath, files));
+  return speaking(t, () => checkManifestNow(manifestPath, files));
+}
+
+/**
+ * What the import screen shows of the manifest at `manifestPath`, checked like `checkManifest`:
+ * its first {@link PREVIEW_DOCUMENTS} documents, how many there are and whom they go to, and its
+ * problems, each also as the sentence a person reads (in `t`'s language).
+ */
+export async function previewManifest(
+  manifestPath: string,
+  t: Translator['t'] = words(),
+): Promise<ManifestPreview> {
+  const check = await checkManifest(manifestPath, t);
+  return {
+    path: manifestPath,
+    // The first documents only: a page of 10,000 rows would freeze the window, and the
+    // import reads the file again in main anyway.
+    documentCount: check.documents.length,
+    recipientCount: check.documents.reduce((sum, document) => sum + document.recipients.length, 0),
+    documents: check.documents.slice(0, PREVIEW_DOCUMENTS).map((document) => ({
+      externalReference: document.externalReference,
+      documentColumn: document.documentColumn,
+      storedFilename: document.storedFilename,
+      recipients: document.recipients,
+      rows: [...document.rows],
+    })),
+    issues: check.issues.map((issue) => ({
+      row: issue.row,
+      ...(issue.column ? { column: issue.column } : {}),
+      message: issue.message,
+      text: formatIssue(issue, t),
+    })),
+    problemCount: check.problemCount,
+  };
 }
 
 /** The manifest's bytes: a regular file of at most {@link MAX_MANIFEST_BYTES}, read within the deadline. */
@@ -91,7 +129,7 @@ async function readManifest(manifestPath: string, files: UserFiles): Promise<Buf
   }
 }
 
-async function checkManifestFileNow(manifestPath: string, files: UserFiles): Promise<ManifestCheck> {
+async function checkManifestNow(manifestPath: string, files: UserFiles): Promise<ManifestCheck> {
   if (!isManifestFileName(manifestPath))
     return {
       documents: [],
