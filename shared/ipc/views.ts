@@ -228,6 +228,7 @@ export const manifestImportSchema = z.object({
   added: z.number(),
   updated: z.number(),
   unchanged: z.number(),
+  /** Documents already sent whose manifest rows changed since: the change is not applied. */
   lockedChanges: z.array(z.string()),
   rejected: z.array(rejectedFileSchema),
 });

@@ -11,7 +11,7 @@ import { documentViewOf } from '../../../main/app/batch-views';
 import { applyBatchEvent, emptyBatch } from '../../../main/domain/apply-batch-event';
 import type { BatchEvent } from '../../../main/domain/batch-events';
 import { olderBatchReason } from '../../../main/engine/older-batch';
-import { checkManifestFile, formatIssue } from '../../../main/manifest/manifest';
+import { checkManifest, formatIssue } from '../../../main/manifest/manifest';
 import { failureMessage, repeatedUploadRefusalMessage } from '../../../main/domain/send-messages';
 import { batchReportCsv } from '../../../main/report/report-csv';
 import type { ItemError } from '../../../shared/domain/batch';
@@ -226,7 +226,7 @@ describe('a manifest’s problems in the person’s language', () => {
     for (const text of texts) expect(text).toMatch(/^(ligne \d+|le manifeste|le fichier)/);
     expect(texts.join('\n')).not.toMatch(/\b(line|must|column)\b/);
 
-    const english = await checkManifestFile(manifest);
+    const english = await checkManifest(manifest);
     expect(english.issues.map((issue) => formatIssue(issue))).toEqual(
       expect.arrayContaining([expect.stringMatching(/^line \d+, column "\w+": /)]),
     );
