@@ -50,6 +50,27 @@ const nodeAndMainOnly = [
   { name: 'keytar', message: 'Only main/ touches the keychain.' },
 ];
 
+/** What browser code (renderer/, shared/) may not import: Node, Electron, main/ and the preload. */
+const browserRestrictions = {
+  paths: nodeAndMainOnly,
+  patterns: [
+    electronSubpaths,
+    { group: ['node:*'], message: 'No Node built-ins here.' },
+    {
+      group: ['**/main/**', '**/preload/**'],
+      message: 'Reach the app only through the preload bridge.',
+    },
+  ],
+};
+/**
+ * Screens and components act through the store's actions (renderer/src/state/), which alone call
+ * the bridge: a capability keeps one name from the button to main's handler (README "Layers").
+ */
+const bridgeFromViews = {
+  group: ['**/bridge'],
+  message: 'Screens and components call the store (actions.<area>.<verb>), never the bridge.',
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'release/**', 'node_modules/**', 'coverage/**', 'test-results/**'] },
   js.configs.recommended,
@@ -84,19 +105,16 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
     rules: {
       'no-restricted-globals': ['error', ...nodeGlobals],
+      'no-restricted-imports': ['error', browserRestrictions],
+    },
+  },
+  {
+    // Replaces the options above for these files, so it repeats them.
+    files: ['renderer/src/screens/**', 'renderer/src/components/**'],
+    rules: {
       'no-restricted-imports': [
         'error',
-        {
-          paths: nodeAndMainOnly,
-          patterns: [
-            electronSubpaths,
-            { group: ['node:*'], message: 'No Node built-ins here.' },
-            {
-              group: ['**/main/**', '**/preload/**'],
-              message: 'Reach the app only through the preload bridge.',
-            },
-          ],
-        },
+        { ...browserRestrictions, patterns: [...browserRestrictions.patterns, bridgeFromViews] },
       ],
     },
   },

@@ -8,7 +8,7 @@
  *   in the child (`validateCommand`, timed and sampled), and the command itself run as a
  *   process from start to exit;
  * - 1,000 and 10,000 PDFs through `addPdfDocuments` ("Add PDFs", "Add a folder");
- * - the same manifest: `checkManifestFile` then `syncManifest` ("Import a manifest"); the check
+ * - the same manifest: `checkManifest` then `importManifest` ("Import a manifest"); the check
  *   is reported apart, the import is timed.
  *
  * The import is done when every copy is durable (fsynced with its folder) and every document is
@@ -144,7 +144,7 @@ export async function runIntakeBench(): Promise<BenchReport> {
         what: 'import',
       },
       {
-        name: `manifest of ${(DOCUMENTS * ROWS_PER_DOCUMENT).toLocaleString('en-US')} rows (${DOCUMENTS.toLocaleString('en-US')} PDFs), syncManifest`,
+        name: `manifest of ${(DOCUMENTS * ROWS_PER_DOCUMENT).toLocaleString('en-US')} rows (${DOCUMENTS.toLocaleString('en-US')} PDFs), importManifest`,
         documents: DOCUMENTS,
         job: (dataDir) => ({ ...common, dataDir, kind: 'manifest', manifest }),
         targeted: true,

@@ -2,13 +2,13 @@
  * Child process of the intake benchmark (bundled by esbuild, run on plain Node with
  * --expose-gc): opens a fresh data folder and imports the job's PDFs into one batch through the
  * app's own path, sampling its own memory every few milliseconds: `addPdfDocuments` (what
- * "Add PDFs" and "Add a folder" call) or a manifest checked with `checkManifestFile` then
- * imported with `syncManifest` (what "Import a manifest" calls); or the command line's
+ * "Add PDFs" and "Add a folder" call) or a manifest checked with `checkManifest` then
+ * imported with `importManifest` (what "Import a manifest" calls); or the command line's
  * `validate` of a manifest.
  */
 import { readFile } from 'node:fs/promises';
-import { addPdfDocuments, syncManifest } from '../../main/engine/batch-preparation';
-import { checkManifestFile } from '../../main/manifest/manifest';
+import { addPdfDocuments, importManifest } from '../../main/engine/batch-preparation';
+import { checkManifest } from '../../main/manifest/manifest';
 import { parseCliArgs } from '../../main/cli/cli-args';
 import { EXIT, type CliOutput } from '../../main/cli/cli-output';
 import { validateCommand } from '../../main/cli/commands';
@@ -61,7 +61,7 @@ async function validate(job: IntakeJob & { readonly kind: 'validate' }): Promise
   const importMs = performance.now() - started;
   if (exit !== EXIT.ok) throw new Error(`validate found problems in the manifest (exit ${exit})`);
   // Counted again apart from the timed run (the command prints its totals, it returns none).
-  const check = await checkManifestFile(job.manifest);
+  const check = await checkManifest(job.manifest);
   const result: IntakeResult = {
     phases: sampler.stop(),
     added: check.documents.length,
@@ -98,12 +98,12 @@ async function main(): Promise<void> {
     } else {
       const { manifest } = job;
       const checkStarted = performance.now();
-      const check = await sampler.during('check', () => checkManifestFile(manifest));
+      const check = await sampler.during('check', () => checkManifest(manifest));
       checkMs = performance.now() - checkStarted;
       if (check.issues.length > 0) throw new Error(`the manifest has problems: ${check.issues[0]?.message}`);
       const started = performance.now();
       const result = await sampler.during('import', () =>
-        syncManifest(store, blobs, batch.id, check.documents),
+        importManifest(store, blobs, batch.id, check.documents),
       );
       importMs = performance.now() - started;
       added = result.added;

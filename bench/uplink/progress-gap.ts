@@ -1,4 +1,4 @@
-import type { SendEngineEvent } from '../../main/engine/send-engine';
+import type { SendEngineEvent } from '../../main/engine/send-events';
 import type { SendPhase } from '../../shared/domain/batch';
 import type { UploadWatch } from './upload-watch';
 

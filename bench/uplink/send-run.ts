@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { SendSummary } from '../../main/engine/send-engine';
+import type { SendSummary } from '../../main/engine/send-events';
 import { openDesk } from '../../main/app/desk-core';
 import { Secret } from '../../main/base/secret';
 import { DEMO_CLIENT, startSimulator, type Simulator } from '../../simulator/simulator';

@@ -1,39 +1,49 @@
-import { err } from '../../shared/base/result';
+import { err, type Result } from '../../shared/base/result';
+import type { ProfileView } from '../../shared/ipc/views';
+import type { Connection } from '../credentials/connection';
 import type { BatchState } from '../domain/batch-state';
 import { connectionKey, sameConnection, type ConnectionAddress } from '../domain/batch-connection';
-import type { Connection } from '../credentials/connection';
 import { connect, type Connected, type ConnectionTuning, type DataDir } from './desk-core';
 import { silentLogger, type Logger } from '../base/log';
 import { needsTracking } from '../domain/document-class';
-import { adoptOlderBatch, holdsRequests, isOlderBatch, type Adoption } from '../engine/older-batch';
+import {
+  adoptOlderBatch,
+  holdsRequests,
+  isOlderBatch,
+  olderBatchReason,
+  type AdoptionRefused,
+  type OlderBatchRefusal,
+} from '../engine/older-batch';
+import { createTranslator, type Translator } from '../../shared/i18n/translator';
 
-/** How long a failure to ask a service about an older batch is kept before asking again. */
-const NOT_HELD_RETRY_MS = 60_000;
 import { DeskError } from './desk-error';
 import { systemClock, type Clock } from '../time/clock';
 
-/** A connection the user has (a saved profile or the demo): its name and where it goes. */
-export interface KnownConnection extends ConnectionAddress {
-  readonly name: string;
-  /** False when its secret is missing from the keychain. */
-  readonly hasSecret: boolean;
-}
+/** How long a failure to ask a service about an older batch is kept before asking again. */
+const NOT_HELD_RETRY_MS = 60_000;
+
+let englishT: Translator['t'] | undefined;
 
 export interface ConnectionSessionsDeps {
   readonly dataDir: DataDir;
   readonly tuning?: ConnectionTuning;
   readonly logger?: Logger;
-  /** Every connection the user has now, saved or demo. */
-  known(): Promise<readonly KnownConnection[]>;
+  /** Every profile the user has now, saved or the demo (`hasSecret` false: its secret is missing from the keychain). */
+  profiles(): Promise<readonly ProfileView[]>;
   /** The active connection's name: where new batches go. */
   activeName(): Promise<string | undefined>;
-  /** A known connection with its secret (from the keychain, or the demo's from memory); throws DeskError. */
+  /** A profile's connection, with its secret (from the keychain, or the demo's from memory); throws DeskError. */
   connectionOf(name: string): Promise<Connection>;
   /** Called when a batch's connection problem may have changed outside a caller's request. */
   announce?(batchId: string): void;
   /** Called once for every connection opened, to listen to its engine and poller. */
   onOpened(connected: Connected): void;
+  /** The language the desk speaks now (default English): its refusals, and a batch's problem when it is read. */
+  readonly words?: () => Translator['t'];
 }
+
+/** Words in the language they are read in: a batch's problem is worded anew when the language changes. */
+type Worded = (t: Translator['t']) => string;
 
 interface Session {
   readonly name: string;
@@ -56,13 +66,13 @@ export class ConnectionSessions {
   /** Closing connections: one opens again only once its runs have ended (never two runs of a batch). */
   readonly #closing = new Map<string, Promise<void>>();
   /** Older batches a service said it does not hold, as `"<connection key> <batch id>"`: not asked again. */
-  readonly #notHeld = new Map<string, { readonly reason: string; readonly until: number }>();
+  readonly #notHeld = new Map<string, { readonly refusal: OlderBatchRefusal; readonly until: number }>();
   /** Adoptions of older batches, run one after another in the background. */
   #adopting: Promise<void> = Promise.resolve();
   /** Aborted when the sessions close: background adoptions stop asking. */
   readonly #stopAdopting = new AbortController();
   /** Why a batch's own connection cannot be used now, by batch id. */
-  readonly #problems = new Map<string, string>();
+  readonly #problems = new Map<string, Worded>();
   #trackingPaused = false;
 
   get #clock(): Clock {
@@ -72,6 +82,11 @@ export class ConnectionSessions {
   constructor(deps: ConnectionSessionsDeps) {
     this.#deps = deps;
     this.#logger = deps.logger ?? silentLogger;
+  }
+
+  /** The desk's language now. */
+  #t(): Translator['t'] {
+    return this.#deps.words?.() ?? (englishT ??= createTranslator('en').t);
   }
 
   /** Every open connection. */
@@ -85,22 +100,17 @@ export class ConnectionSessions {
     return this.#sessions.get(connectionKey(batch.connection))?.connected;
   }
 
-  /** Why `batchId`'s own connection cannot be used, or undefined. */
+  /** Why `batchId`'s own connection cannot be used (in the desk's language now), or undefined. */
   problemOf(batchId: string): string | undefined {
-    return this.#problems.get(batchId);
+    return this.#problems.get(batchId)?.(this.#t());
   }
 
   /** The active connection, opened on first use. */
   async active(): Promise<Connected> {
     const name = await this.#deps.activeName();
-    if (!name) {
-      throw new DeskError(
-        'no_connection',
-        'Choose or create a connection first (Connections), then try again.',
-      );
-    }
-    const known = (await this.#deps.known()).find((candidate) => candidate.name === name);
-    if (!known) throw new DeskError('profile_not_found', `There is no connection named "${name}".`);
+    if (!name) throw new DeskError('no_connection', this.#t()('connections.noActive'));
+    const known = (await this.#deps.profiles()).find((candidate) => candidate.name === name);
+    if (!known) throw new DeskError('profile_not_found', this.#t()('errors.profileNotFound', { name }));
     return (await this.#open(known)).connected;
   }
 
@@ -117,12 +127,13 @@ export class ConnectionSessions {
     if (!batch.connection) return this.active();
     const bound = batch.connection;
     // Two profiles may name the same service and client: the one with a secret serves.
-    const matches = (await this.#deps.known()).filter((candidate) => sameConnection(candidate, bound));
+    const matches = (await this.#deps.profiles()).filter((candidate) => sameConnection(candidate, bound));
     const known = matches.find((candidate) => candidate.hasSecret) ?? matches[0];
     if (!known) {
-      const message = `This batch was sent with the connection to ${bound.baseUrl} (client ${bound.clientId}), which is no longer among your connections. Add it again (Connections) to continue and track this batch; it is never read with another connection.`;
-      this.#problems.set(batch.id, message);
-      throw new DeskError('connection_missing', message);
+      const problem: Worded = (t) =>
+        t('connections.batchConnectionGone', { baseUrl: bound.baseUrl, clientId: bound.clientId });
+      this.#problems.set(batch.id, problem);
+      throw new DeskError('connection_missing', problem(this.#t()));
     }
     try {
       const session = await this.#open(known);
@@ -132,10 +143,10 @@ export class ConnectionSessions {
       // Its profile was edited while it opened: decide again with the connections as they are now.
       if (error instanceof DeskError && error.code === 'connection_changed' && !retried)
         return this.forBatch(batch, true);
+      // The reason stays in the words it was given in (the keychain's, the settings file's).
       if (error instanceof DeskError)
-        this.#problems.set(
-          batch.id,
-          `This batch's connection "${known.name}" cannot be used: ${error.message} It is never read with another connection.`,
+        this.#problems.set(batch.id, (t) =>
+          t('connections.batchConnectionUnusable', { name: known.name, reason: error.message }),
         );
       throw error;
     }
@@ -205,16 +216,18 @@ export class ConnectionSessions {
     try {
       active = await this.active();
     } catch (error) {
-      const message =
-        `This batch was sent by an earlier version of the app, which did not record its connection. Make the connection it was sent with the active one (Connections) to track it; it is then tracked with that connection only. ${error instanceof DeskError ? error.message : ''}`.trim();
-      this.#problems.set(batch.id, message);
+      this.#problems.set(batch.id, (t) =>
+        error instanceof DeskError
+          ? t('connections.olderBatchNoActiveBecause', { reason: error.message })
+          : t('connections.olderBatchNoActive'),
+      );
       throw error;
     }
     const asked = `${connectionKey(active.connection)} ${batch.id}`;
     const remembered = this.#notHeld.get(asked);
     const fresh = remembered && remembered.until > this.#clock.now() ? remembered : undefined;
-    const adoption: Adoption = fresh
-      ? err({ reason: fresh.reason })
+    const adoption: Result<void, Pick<AdoptionRefused, 'refusal' | 'answered'>> = fresh
+      ? err({ refusal: fresh.refusal })
       : await adoptOlderBatch(
           this.#deps.dataDir.store,
           batch,
@@ -228,13 +241,14 @@ export class ConnectionSessions {
         // minute, and the service is asked again once it is over.
         const answered = adoption.error.answered === true;
         this.#notHeld.set(asked, {
-          reason: adoption.error.reason,
+          refusal: adoption.error.refusal,
           until: answered ? Infinity : this.#clock.now() + NOT_HELD_RETRY_MS,
         });
         if (!answered) this.#clock.timer(NOT_HELD_RETRY_MS, () => this.#adoptLater(batch), true);
       }
-      this.#problems.set(batch.id, adoption.error.reason);
-      throw new DeskError('connection_unknown', adoption.error.reason);
+      const { refusal } = adoption.error;
+      this.#problems.set(batch.id, (t) => olderBatchReason(refusal, t));
+      throw new DeskError('connection_unknown', olderBatchReason(refusal, this.#t()));
     }
     this.#logger.log('info', 'tracking.older_batch_bound', { batchId: batch.id });
     return this.#deps.dataDir.store.get(batch.id) ?? batch;
@@ -278,7 +292,7 @@ export class ConnectionSessions {
     await Promise.all(sessions.map((session) => session.connected.close()));
   }
 
-  #open(known: KnownConnection): Promise<Session> {
+  #open(known: ProfileView): Promise<Session> {
     const key = connectionKey(known);
     const open = this.#sessions.get(key);
     if (open) return Promise.resolve(open);
@@ -292,7 +306,7 @@ export class ConnectionSessions {
         if (connectionKey(connection) !== key)
           throw new DeskError(
             'connection_changed',
-            `The connection "${known.name}" changed while it was opening. Try again.`,
+            this.#t()('connections.changedWhileOpening', { name: known.name }),
           );
         const connected = connect(this.#deps.dataDir, connection, {
           logger: this.#logger,

@@ -8,11 +8,11 @@ import type { BlobStore } from '../store/blob-store';
 import type { ConnectionSessions } from './connection-sessions';
 import type { DeskServiceDeps } from './desk-service';
 import type { HeldBack } from './batch-views';
-import type { KnownConnections } from './known-connections';
+import type { DeskProfiles } from './desk-profiles';
 import type { SettingsFile } from './desk-settings';
 
 /**
- * What every capability's handlers share (`main/app/handlers/`): the data folder, the known
+ * What every capability's handlers share (`main/app/handlers/`): the data folder, the profiles
  * and open connections, the send state of each batch, and the few rules they all apply. Built
  * once by `createDeskService`.
  */
@@ -21,8 +21,8 @@ export interface DeskContext {
   readonly store: BatchStore;
   readonly blobs: BlobStore;
   readonly logger: Logger;
-  /** Saved profiles and the demo; which one is active. */
-  readonly known: KnownConnections;
+  /** The profiles: the saved ones and the demo; which one is active. */
+  readonly profiles: DeskProfiles;
   /** The open connections, one per service and client id, each with its engine and poller. */
   readonly sessions: ConnectionSessions;
   /** The send engine's last state of each batch, as the page shows it. */

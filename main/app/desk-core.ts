@@ -13,6 +13,7 @@ import { describeLockHolder, lockDataDir } from '../store/data-dir-lock';
 import { loadServiceHolds, saveServiceHold } from '../store/service-holds';
 import { StatusPoller } from '../tracking/status-poller';
 import { systemClock, type Clock } from '../time/clock';
+import { words } from '../base/words';
 
 /** Tuning for tests and benchmarks; the defaults suit production. */
 export interface ConnectionTuning {
@@ -86,8 +87,12 @@ export async function openDataDir(path: string, options: DataDirOptions = {}): P
   const fs = options.fs ?? nodeFileSystem;
   const lock = fs === nodeFileSystem ? await lockDataDir(path) : ok({ release: () => Promise.resolve() });
   if (!lock.ok) {
+    // In the language of the call (the app's start), English on the command line.
+    const t = words();
     return err(
-      `The data folder ${path} is in use by another process${lock.error ? ` (${describeLockHolder(lock.error)})` : ''}. Close it or wait for it to finish.`,
+      lock.error
+        ? t('shell.dataDirInUseBy', { path, holder: describeLockHolder(lock.error, t) })
+        : t('shell.dataDirInUse', { path }),
     );
   }
   const clock = options.clock;

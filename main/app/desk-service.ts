@@ -16,28 +16,22 @@ import { appHandlers } from './handlers/app';
 import { batchesHandlers } from './handlers/batches';
 import { ceremonyHandlers } from './handlers/ceremony';
 import { dialogsHandlers } from './handlers/dialogs';
-import { documentContentHandlers } from './handlers/document-content';
+import { documentsContentHandlers } from './handlers/documents-content';
 import { documentsHandlers } from './handlers/documents';
 import { manifestHandlers } from './handlers/manifest';
 import { profilesHandlers } from './handlers/profiles';
 import { reportHandlers } from './handlers/report';
-import { reviewHandlers } from './handlers/review';
+import { sendingReviewHandlers } from './handlers/sending-review';
 import { sendingHandlers } from './handlers/sending';
 import { trackingHandlers } from './handlers/tracking';
 import { ipcEvents } from './ipc-events';
-import { KnownConnections } from './known-connections';
-import type {
-  CeremonyOpener,
-  DemoProvider,
-  Dialogs,
-  Notifier,
-  ProfileRecord,
-  ProfileRegistry,
-} from './ports';
+import { DeskProfiles } from './desk-profiles';
+import type { ProfileRecord } from '../credentials/profile-store';
+import type { CeremonyOpener, DemoProvider, Dialogs, Notifier, ProfileRegistry } from './ports';
 import { speaking } from '../base/words';
 import { systemClock } from '../time/clock';
 
-export { DEMO_PROFILE_NAME } from './known-connections';
+export { DEMO_PROFILE_NAME } from './desk-profiles';
 
 export interface DeskServiceDeps {
   readonly host: 'electron' | 'browser';
@@ -77,13 +71,15 @@ export interface DeskService {
   };
   trackingPaused(): boolean;
   setTrackingPaused(paused: boolean): void;
+  /** The language the desk speaks now (its setting, or the OS's), for words made outside a call: the tray's. */
+  translator(): Translator;
   close(): Promise<void>;
 }
 
 /**
  * The desk service: every IPC channel over the core, one handler module per capability
  * (`main/app/handlers/`), joined here by the IPC contract's type. Batches and documents live in
- * the data folder, connections in settings and the keychain (`KnownConnections`), open
+ * the data folder, profiles in settings and the keychain (`DeskProfiles`), open
  * connections with their engines and pollers in `ConnectionSessions`; `ipc-events.ts` turns
  * what they report into events for the page. Main is the source of truth.
  */
@@ -101,7 +97,7 @@ function speakingEach(ctx: DeskContext, handlers: DeskHandlers): DeskHandlers {
 export function createDeskService(deps: DeskServiceDeps): DeskService {
   const { store, blobs } = deps.dataDir;
   const logger = deps.logger ?? silentLogger;
-  const known = new KnownConnections(deps.profiles);
+  const profiles = new DeskProfiles(deps.profiles);
   const engineStates = new Map<string, EngineStateView>();
   const settings = new SettingsFile(deps.dataDir.path);
   let trackingPaused = settings.get().trackingPaused;
@@ -113,20 +109,15 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
     dataDir: deps.dataDir,
     logger,
     ...(deps.tuning ? { tuning: deps.tuning } : {}),
-    known: async () =>
-      (await known.views()).map(({ name, baseUrl, clientId, hasSecret }) => ({
-        name,
-        baseUrl,
-        clientId,
-        hasSecret,
-      })),
-    activeName: () => known.activeName(),
-    connectionOf: (name) => known.connectionOf(name),
+    profiles: () => profiles.list(),
+    activeName: () => profiles.activeName(),
+    connectionOf: (name) => profiles.connectionOf(name),
     announce: (batchId) => ctx.announce(batchId),
     onOpened(connected) {
       connected.engine.subscribe(events.onEngineEvent);
       connected.poller.subscribe(events.onPollerEvent);
     },
+    words: () => ctx.translator().t,
   });
 
   const ctx: DeskContext = {
@@ -134,7 +125,7 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
     store,
     blobs,
     logger,
-    known,
+    profiles,
     sessions,
     engineStates,
     engineState,
@@ -151,7 +142,7 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
         });
     },
     async announceProfiles() {
-      deps.emit('profiles.changed', { profiles: await known.views() });
+      deps.emit('profiles.changed', { profiles: await profiles.list() });
     },
     async connectionForBatch(batchId, { bind = false } = {}) {
       // The batch's own connection, whatever is active; a batch not sent yet takes the active
@@ -206,7 +197,7 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
     trackingPaused: () => trackingPaused,
     setTrackingPaused: (paused) => service.setTrackingPaused(paused),
     async heldBackOf(batch) {
-      const active = batch.connection ? undefined : (await known.views()).find((view) => view.active);
+      const active = batch.connection ? undefined : (await profiles.list()).find((profile) => profile.active);
       const service = batch.connection ?? (active && { baseUrl: active.baseUrl, clientId: active.clientId });
       if (!service) return () => undefined;
       const registry = ContractRegistry.of(store);
@@ -241,10 +232,10 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
     ...batchesHandlers(ctx),
     ...dialogsHandlers(ctx),
     ...documentsHandlers(ctx),
-    ...documentContentHandlers(ctx),
+    ...documentsContentHandlers(ctx),
     ...manifestHandlers(ctx),
     ...sendingHandlers(ctx),
-    ...reviewHandlers(ctx),
+    ...sendingReviewHandlers(ctx),
     ...ceremonyHandlers(ctx),
     ...trackingHandlers(ctx),
     ...reportHandlers(ctx),
@@ -252,25 +243,30 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
 
   const service: DeskService = {
     handlers,
-    async start() {
-      // The demo, used before in this data folder, comes back (its batches go on); it is the
-      // active connection only when no saved one is.
-      const demo = await deps.demo?.resume?.().catch(() => undefined);
-      if (demo) known.useDemo(demo, { active: !(await deps.profiles.activeName().catch(() => undefined)) });
-      // Track every request at its own service, whatever connection is active (unless the
-      // person paused tracking, which outlives a restart).
-      sessions.setTrackingPaused(trackingPaused);
-      await sessions.trackEverything(store.list());
-      if (await known.activeName().catch(() => undefined)) {
-        // The active connection opens at once, so that a problem with it shows at start.
-        await sessions.active().catch((error: unknown) => {
-          logger.log('warn', 'start.no_connection', {
-            reason: error instanceof DeskError ? error.code : 'unknown',
+    start() {
+      // Speaking the person's language, as a handler does: what the start finds wrong (a secret
+      // missing from the keychain) is worded in it.
+      return speaking(ctx.translator().t, async () => {
+        // The demo, used before in this data folder, comes back (its batches go on); it is the
+        // active connection only when no saved one is.
+        const demo = await deps.demo?.resume?.().catch(() => undefined);
+        if (demo)
+          profiles.useDemo(demo, { active: !(await deps.profiles.activeName().catch(() => undefined)) });
+        // Track every request at its own service, whatever connection is active (unless the
+        // person paused tracking, which outlives a restart).
+        sessions.setTrackingPaused(trackingPaused);
+        await sessions.trackEverything(store.list());
+        if (await profiles.activeName().catch(() => undefined)) {
+          // The active connection opens at once, so that a problem with it shows at start.
+          await sessions.active().catch((error: unknown) => {
+            logger.log('warn', 'start.no_connection', {
+              reason: error instanceof DeskError ? error.code : 'unknown',
+            });
           });
-        });
-      }
-      await ctx.resumeUnfinished();
-      for (const batch of store.list()) if (sessions.problemOf(batch.id)) ctx.announce(batch.id);
+        }
+        await ctx.resumeUnfinished();
+        for (const batch of store.list()) if (sessions.problemOf(batch.id)) ctx.announce(batch.id);
+      });
     },
     trayCounts() {
       const today = new Date((deps.tuning?.clock ?? systemClock).now()).toDateString();
@@ -292,6 +288,7 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
       return counts;
     },
     trackingPaused: () => trackingPaused,
+    translator: () => ctx.translator(),
     setTrackingPaused(paused) {
       trackingPaused = paused;
       void settings.update({ trackingPaused: paused });

@@ -1,5 +1,5 @@
 import { engineReasonText } from '../domain/send-messages';
-import type { SendEngineEvent } from '../engine/send-engine';
+import type { SendEngineEvent } from '../engine/send-events';
 import type { PollerEvent } from '../tracking/status-poller';
 import { documentViewOf } from './batch-views';
 import type { DeskContext } from './desk-context';

@@ -7,15 +7,7 @@ import type { WidgetSessionHandle } from '../client/service-client';
 import type { ServiceResult } from '../domain/service-failure';
 import type { KeychainWaits } from '../credentials/keychain-watch';
 import type { Connection } from '../credentials/connection';
-
-export interface ProfileRecord {
-  readonly name: string;
-  readonly baseUrl: string;
-  readonly clientId: string;
-  readonly hasSecret: boolean;
-  /** Where the saved secret belongs when not this address (settings changed outside the app). */
-  readonly secretSavedFor?: string;
-}
+import type { ProfileRecord } from '../credentials/profile-store';
 
 /** Connection profiles; secrets live in the keychain behind it. Failures throw DeskError. */
 export interface ProfileRegistry {

@@ -95,13 +95,14 @@ function escapeAttribute(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+/** The page a window starts on, for a moment: its title in the language of the call that opens it. */
 function startPage(url: string): string {
   return [
     '<!doctype html>',
     '<meta charset="utf-8">',
     '<meta name="referrer" content="no-referrer">',
     `<meta http-equiv="refresh" content="0;url=${escapeAttribute(url)}">`,
-    '<title>Opening…</title>',
+    `<title>${escapeAttribute(words()('host.opening'))}</title>`,
   ].join('\n');
 }
 

@@ -6,7 +6,9 @@
  */
 import { CeremonyWindowFailure } from '../app/ceremony-window-failure';
 import type { CeremonyOpener, CeremonyRequest } from '../app/ports';
+import { serviceFailureWords } from '../domain/service-failure';
 import type { Logger } from '../base/log';
+import { words } from '../base/words';
 import { systemClock, type Clock } from '../time/clock';
 import { openAppWindow, type AppWindow } from './app-window';
 import type { HandoffTarget } from './host-server';
@@ -36,12 +38,17 @@ export interface ClosableCeremonyOpener extends CeremonyOpener {
   closeAll(): Promise<void>;
 }
 
-/** The widget URL to load now, renewing the session first when it has expired. */
+/**
+ * The widget URL to load now, renewing the session first when it has expired. Its words are in
+ * the language of the call that made it (the ceremony's opening), not the link's later request.
+ */
 export function currentWidgetUrl(request: CeremonyRequest, now: () => number): HandoffTarget {
+  const t = words();
   return async () => {
     if (now() < request.session.expiresAt) return { location: request.session.widgetUrl.reveal() };
     const renewed = await request.renew();
-    if (!renewed.ok) return { failure: `The ceremony could not be reopened: ${renewed.error.message}` };
+    if (!renewed.ok)
+      return { failure: t('host.ceremonyNotReopened', { reason: serviceFailureWords(renewed.error, t) }) };
     return { location: renewed.value.widgetUrl.reveal() };
   };
 }

@@ -14,6 +14,7 @@ import { extname, join, resolve, sep } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { DeskHandlers } from '../../shared/ipc/contract';
+import { createTranslator, type Translator } from '../../shared/i18n/translator';
 import type { DeskServiceDeps } from '../app/desk-service';
 import type { Logger } from '../base/log';
 import {
@@ -38,6 +39,8 @@ export interface BrowserHostOptions {
   readonly port?: number;
   /** Tests only: quicker pings, fewer kept events. */
   readonly bridgeTuning?: BridgeTuning;
+  /** The desk's language now, for the words of the pages a one-time link answers with (default English). */
+  readonly words?: () => Translator['t'];
 }
 
 /** Where a one-time link leads, decided when it is followed (so an expired URL is never used). */
@@ -115,6 +118,7 @@ function digest(text: string): Buffer {
  */
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
   const { handlers, logger } = options;
+  const t = () => options.words?.() ?? createTranslator('en').t;
   const bridgeScriptPath = options.bridgeScriptPath ?? join(import.meta.dirname, 'desk-bridge.js');
   const bridgeScript = await readFile(bridgeScriptPath, 'utf8').catch(() => {
     throw new Error(`The page bridge is missing at ${bridgeScriptPath}: run "npm run build" first.`);
@@ -196,13 +200,11 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     const key = digest(token).toString('hex');
     const entry = handoffs.get(key);
     if (!entry || request.method !== 'GET') {
-      return sendText(request, response, 410, 'This link was already used or has expired.');
+      return sendText(request, response, 410, t()('host.linkUsed'));
     }
     handoffs.delete(key);
     clearTimeout(entry.timer);
-    const outcome = await entry
-      .target()
-      .catch(() => ({ failure: 'The page could not be opened. Try again.' }));
+    const outcome = await entry.target().catch(() => ({ failure: t()('host.pageNotOpened') }));
     if ('location' in outcome) {
       response.writeHead(302, { ...securityHeaders(), Location: outcome.location, 'Content-Length': '0' });
       response.end();

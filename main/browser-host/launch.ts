@@ -20,6 +20,7 @@ import { createChromiumCeremonyOpener, type ClosableCeremonyOpener } from './chr
 import { createPromptedDialogs, processPathBases } from './host-dialogs';
 import { startBrowserHost, type BrowserHost } from './host-server';
 import { posixLocales } from '../app/system-locales';
+import { words } from '../base/words';
 
 export { simulatorDemo };
 
@@ -97,7 +98,7 @@ export async function launchBrowserHost(options: BrowserHostLaunchOptions): Prom
   // The service needs `emit` and the opener needs one-time links before the host exists.
   let host: BrowserHost | undefined;
   const requireHost = (): BrowserHost => {
-    if (!host) throw new DeskError('host_stopped', 'The app is not running.');
+    if (!host) throw new DeskError('host_stopped', words()('host.notRunning'));
     return host;
   };
   const chromiumOpener: ClosableCeremonyOpener | undefined = options.ceremonyOpener
@@ -133,6 +134,7 @@ export async function launchBrowserHost(options: BrowserHostLaunchOptions): Prom
       ...(options.bridgeScriptPath ? { bridgeScriptPath: options.bridgeScriptPath } : {}),
       ...(options.port === undefined ? {} : { port: options.port }),
       ...(options.bridgeTuning ? { bridgeTuning: options.bridgeTuning } : {}),
+      words: () => service.translator().t,
     });
     await service.start();
   } catch (error) {

@@ -6,7 +6,7 @@
 import { basename } from 'node:path';
 import { phaseOf, type BatchState, type DocumentState } from '../domain/batch-state';
 import { checkExplanation } from '../domain/send-messages';
-import type { SendEngineEvent } from '../engine/send-engine';
+import type { SendEngineEvent } from '../engine/send-events';
 import type { Desk } from '../app/desk-core';
 import { systemClock, type Clock } from '../time/clock';
 import { countLabel, EXIT, type CliOutput } from './cli-output';

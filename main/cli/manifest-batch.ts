@@ -10,8 +10,9 @@ import { basename } from 'node:path';
 import { sameConnection, type ConnectionAddress } from '../domain/batch-connection';
 import type { BatchState } from '../domain/batch-state';
 import { ContractRegistry } from '../engine/contract-registry';
-import { syncManifest, type ManifestSync } from '../engine/batch-preparation';
+import { importManifest } from '../engine/batch-preparation';
 import type { ManifestDocument } from '../manifest/manifest';
+import type { ManifestImport } from '../../shared/ipc/views';
 import type { Desk } from '../app/desk-core';
 import type { BatchStore } from '../store/batch-store';
 
@@ -163,8 +164,8 @@ export function manifestTarget(
 /**
  * Brings the data folder in line with `target` for a checked manifest, once its connection is
  * settled: the batch continued records its new path, or a new batch is made and bound to
- * `service`; the manifest's documents are taken in (syncManifest); the contracts sent anew on
- * purpose are marked so. Returns the batch and what the sync found.
+ * `service`; the manifest's documents are taken in (importManifest); the contracts sent anew on
+ * purpose are marked so. Returns the batch and what the import found.
  */
 export async function takeManifestIn(
   desk: Pick<Desk, 'store' | 'blobs' | 'engine'>,
@@ -172,7 +173,7 @@ export async function takeManifestIn(
   service: ConnectionAddress,
   manifestPath: string,
   documents: readonly ManifestDocument[],
-): Promise<{ readonly batch: BatchState; readonly sync: ManifestSync }> {
+): Promise<{ readonly batch: BatchState; readonly imported: ManifestImport }> {
   let batch: BatchState;
   if (target.kind === 'continue') {
     batch = target.batch;
@@ -183,12 +184,12 @@ export async function takeManifestIn(
     batch = await desk.store.create(basename(manifestPath), { defaultRecipients: [] }, manifestPath);
     await desk.store.bindConnection(batch.id, service);
   }
-  const sync = await syncManifest(desk.store, desk.blobs, batch.id, documents);
+  const imported = await importManifest(desk.store, desk.blobs, batch.id, documents);
   if (target.kind === 'new' && target.anew.length > 0) {
     // On purpose, confirmed: each contract another batch holds goes again, under a key of its own.
     for (const document of desk.store.get(batch.id)?.documents ?? [])
       if (target.anew.includes(document.draft.externalReference))
         await desk.engine.acceptReferenceReuse(batch.id, document.draft.id);
   }
-  return { batch: desk.store.get(batch.id) ?? batch, sync };
+  return { batch: desk.store.get(batch.id) ?? batch, imported };
 }

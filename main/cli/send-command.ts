@@ -5,7 +5,7 @@ import { basename, resolve } from 'node:path';
 import type { BatchState } from '../domain/batch-state';
 import { sameConnection } from '../domain/batch-connection';
 import { adoptOlderBatch, holdsRequests } from '../engine/older-batch';
-import { checkManifestFile, formatIssue } from '../manifest/manifest';
+import { checkManifest, formatIssue } from '../manifest/manifest';
 import type { Connection } from '../credentials/connection';
 import { openDesk, type Desk } from '../app/desk-core';
 import type { CliArgs } from './cli-args';
@@ -154,7 +154,7 @@ export async function sendCommand(
   if (typeof opened === 'number') return opened;
   const { desk, manifestPath, connection, hint } = opened;
   try {
-    const check = await checkManifestFile(manifestPath);
+    const check = await checkManifest(manifestPath);
     if (check.issues.length > 0) {
       for (const issue of check.issues) {
         out.event({ type: 'issue', ...issue });
@@ -195,10 +195,10 @@ export async function sendCommand(
           ? `This manifest's batch was sent from ${target.from}, which is no longer there: it continues from here.`
           : `Continuing the batch "${target.batch.name}" (sent from ${target.from ?? 'the app'}) from this manifest.`,
       );
-    const { batch, sync } = await takeManifestIn(desk, target, connection, manifestPath, check.documents);
-    for (const rejected of sync.rejected) out.error(`${rejected.path}: ${rejected.message}`);
-    if (sync.rejected.length > 0) return EXIT.badInput;
-    for (const reference of sync.lockedChanges) {
+    const { batch, imported } = await takeManifestIn(desk, target, connection, manifestPath, check.documents);
+    for (const rejected of imported.rejected) out.error(`${rejected.path}: ${rejected.message}`);
+    if (imported.rejected.length > 0) return EXIT.badInput;
+    for (const reference of imported.lockedChanges) {
       out.say(`Note: ${reference} was already sent; its changed rows in the manifest are not applied.`);
     }
     const failedBefore = desk.store.get(batch.id)?.documents.filter((document) => document.send.error) ?? [];

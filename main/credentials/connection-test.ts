@@ -6,9 +6,11 @@ import { err, ok, type Result } from '../../shared/base/result';
 import type { ServiceErrorCode } from '../../shared/service/error-codes';
 import type { RetryPolicy } from '../client/backoff';
 import { ServiceClient } from '../client/service-client';
-import type { Connection } from '../credentials/connection';
+import type { Connection } from './connection';
+import { serviceFailureWords, type ServiceFailure } from '../domain/service-failure';
 import { silentLogger, type Logger } from '../base/log';
 import type { Clock } from '../time/clock';
+import { words } from '../base/words';
 
 /** The scopes the desk uses (spec §5): upload and create, read for tracking, ceremony for the rest. */
 export const REQUIRED_SCOPES = ['signing.create', 'signing.read', 'ceremony.create'] as const;
@@ -53,16 +55,21 @@ const TEST_RETRY: Partial<RetryPolicy> = {
   maxRetryAfterMs: 5_000,
 };
 
-function messageFor(code: string, catalogMessage: string, baseUrl: string): string {
-  switch (code) {
+/**
+ * What a user reads when the test failed, in the language of the call (`words()`: the app's
+ * handler speaks the person's; the command line's is English).
+ */
+function messageFor(failure: ServiceFailure, baseUrl: string): string {
+  const t = words();
+  switch (failure.code) {
     case 'network_unreachable':
-      return `The signing service cannot be reached at ${baseUrl}. Check the base URL and the network or VPN, then test again.`;
+      return t('connections.testUnreachable', { baseUrl });
     case 'timeout':
-      return `The signing service at ${baseUrl} did not answer in time. Check the base URL and the network, then test again.`;
+      return t('connections.testTimeout', { baseUrl });
     case 'invalid_response':
-      return `The address ${baseUrl} did not answer like a signing service. Check the base URL, then test again.`;
+      return t('connections.testNotAService', { baseUrl });
     default:
-      return catalogMessage;
+      return serviceFailureWords(failure, t);
   }
 }
 
@@ -120,7 +127,7 @@ export async function testConnection(
     if (!grant.ok) {
       return err({
         code: grant.error.code,
-        message: messageFor(grant.error.code, grant.error.message, connection.baseUrl),
+        message: messageFor(grant.error, connection.baseUrl),
         ...(grant.error.networkCode === undefined ? {} : { networkCode: grant.error.networkCode }),
       });
     }
@@ -132,7 +139,11 @@ export async function testConnection(
     if (missing.length > 0) {
       return err({
         code: 'missing_scopes',
-        message: `The credentials work, but this client lacks the scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}. The desk needs ${REQUIRED_SCOPES.join(', ')}: ask your administrator to grant them, then test again.`,
+        message: words()('connections.testMissingScopes', {
+          count: missing.length,
+          missing: missing.join(', '),
+          required: REQUIRED_SCOPES.join(', '),
+        }),
         missingScopes: missing,
       });
     }

@@ -1,13 +1,15 @@
 /**
  * Connection profiles (PRODUCT.md §1): a name, a base URL and a client id, kept as settings in
  * `<dataDir>/profiles.json`, with the client secret in the OS keychain only. The settings file
- * never holds a secret; results never carry one in a printable form.
+ * never holds a secret; results never carry one in a printable form. Messages are in the
+ * language of the call in progress (`words()`), English on the command line.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { err, ok, type Err, type Result } from '../../shared/base/result';
 import { KEY_RETENTION_HOURS_MAX, KEY_RETENTION_HOURS_MIN } from '../../shared/domain/key-retention';
+import type { ProfileInput } from '../../shared/ipc/contract';
 import { baseUrlSchema } from '../client/base-url';
 import {
   sameSecretAddress,
@@ -15,15 +17,27 @@ import {
   sealSecret,
   unsealSecret,
   type SecretAddress,
-  type NotSealedFor,
 } from './sealed-secret';
 import type { Connection } from '../credentials/connection';
 import { Secret } from '../base/secret';
 import { writeFileAtomic } from '../store/durable-fs';
+import { words } from '../base/words';
 import type { CredentialStore, KeychainUnavailable } from './credential-store';
+import { describeAddress, said, secretNotUsableMessage, type NotUsable } from './profile-messages';
 
-/** What the app shows of a profile: everything but the secret, and whether one is saved. */
-export interface ProfileView {
+/** A saved secret that is not sent, and why; with the address it was saved for, when it says. */
+interface UnusableSecret {
+  readonly reason: NotUsable;
+  readonly savedFor?: SecretAddress | undefined;
+}
+
+/**
+ * A saved profile as this store reads it back: its settings (`profiles.json`) and whether its
+ * secret is in the keychain, never the secret itself. Made from a `ProfileInput` (what the page
+ * sends to save, shared/ipc/contract.ts); the desk shows it as a `ProfileView`
+ * (shared/ipc/views.ts), and calls are made with its `Connection` (`connectionFor`).
+ */
+export interface ProfileRecord {
   readonly name: string;
   readonly baseUrl: string;
   readonly clientId: string;
@@ -35,17 +49,6 @@ export interface ProfileView {
    * was changed outside the app (or the secret was saved for another client id). Not a secret.
    */
   readonly secretSavedFor?: string;
-}
-
-/** A profile to create or replace. A secret given as a string is wrapped at once. */
-export interface ProfileInput {
-  readonly name: string;
-  readonly baseUrl: string;
-  readonly clientId: string;
-  /** Sets or replaces the secret; absent keeps the saved one. */
-  readonly secret?: Secret | string;
-  /** How long the service keeps Idempotency-Keys, in hours, as its operator states it; absent: the default. */
-  readonly keyRetentionHours?: number | undefined;
 }
 
 export type ProfileField = 'name' | 'baseUrl' | 'clientId' | 'secret' | 'keyRetentionHours';
@@ -94,13 +97,13 @@ export type ProfileResult<T> = Result<T, ProfileFailure>;
 /** Profiles of one data folder. No method throws; every failure is a `ProfileFailure`. */
 export interface ProfileStore {
   /** Every profile, in the order they were created, with whether each has a saved secret. */
-  list(): Promise<ProfileResult<ProfileView[]>>;
+  list(): Promise<ProfileResult<ProfileRecord[]>>;
   /**
    * Creates the profile, or replaces the one with the same name (compared without regard to
    * case; the saved spelling is kept). A given secret goes to the keychain first and the
    * settings are written only if that worked, so a failure leaves everything as it was.
    */
-  save(input: ProfileInput): Promise<ProfileResult<ProfileView>>;
+  save(input: ProfileInput): Promise<ProfileResult<ProfileRecord>>;
   /** Removes the profile and its keychain entry (the keychain first, so a failure changes nothing). */
   delete(name: string): Promise<ProfileResult<void>>;
   /** The connection of a profile, with its secret read from the keychain. */
@@ -119,22 +122,22 @@ const SECRET_MAX = 4096;
 const nameSchema = z
   .string()
   .trim()
-  .min(1, 'The name is required.')
-  .max(PROFILE_NAME_MAX, `The name must be at most ${PROFILE_NAME_MAX} characters.`)
-  .refine((name) => !/\p{Cc}/u.test(name), 'The name cannot contain control characters such as line breaks.');
+  .min(1, said('connections.nameRequired'))
+  .max(PROFILE_NAME_MAX, said('connections.nameTooLong', { max: String(PROFILE_NAME_MAX) }))
+  .refine((name) => !/\p{Cc}/u.test(name), said('connections.nameControl'));
 
 const clientIdSchema = z
   .string()
   .trim()
-  .min(1, 'The client id is required.')
-  .max(CLIENT_ID_MAX, `The client id must be at most ${CLIENT_ID_MAX} characters.`);
+  .min(1, said('connections.clientIdRequired'))
+  .max(CLIENT_ID_MAX, said('connections.clientIdTooLong', { max: String(CLIENT_ID_MAX) }));
 
 const keyRetentionSchema = z
   .number()
-  .min(KEY_RETENTION_HOURS_MIN, 'The time the service keeps keys must be at least a quarter of an hour.')
+  .min(KEY_RETENTION_HOURS_MIN, said('connections.retentionTooShort'))
   .max(
     KEY_RETENTION_HOURS_MAX,
-    `The time the service keeps keys must be at most ${KEY_RETENTION_HOURS_MAX} hours.`,
+    said('connections.retentionTooLong', { max: String(KEY_RETENTION_HOURS_MAX) }),
   );
 
 const storedProfileSchema = z.object({
@@ -176,30 +179,8 @@ export interface ProfileStoreOptions {
 function notFound(name: string): Err<ProfileNotFound> {
   return err({
     code: 'profile_not_found',
-    message: `There is no connection profile named "${name.trim()}". Check the name, or create the profile first.`,
+    message: words()('connections.profileNotFound', { name: name.trim() }),
   });
-}
-
-/** Why a profile's saved secret is not sent: none saved, or not saved for the profile's address. */
-type NotUsable = 'none' | NotSealedFor;
-
-/** A saved secret that is not sent, and why; with the address it was saved for, when it says. */
-interface UnusableSecret {
-  readonly reason: NotUsable;
-  readonly savedFor?: SecretAddress | undefined;
-}
-
-/** An address as people read it: the service, and the client id. */
-const describeAddress = (address: SecretAddress) => `${address.baseUrl} (client ${address.clientId})`;
-
-function secretNotUsable(profile: StoredProfile, { reason, savedFor }: UnusableSecret): Err<SecretMissing> {
-  const enterAgain = 'Enter its client secret in Connections and save it, then try again.';
-  const message = {
-    none: `The connection profile "${profile.name}" has no saved client secret. ${enterAgain}`,
-    other_address: `The client secret of the connection profile "${profile.name}" was saved for another service address or client id${savedFor ? `, ${describeAddress(savedFor)}` : ''}, so it is not sent to ${describeAddress(profile)}. The settings were changed outside the app: if the saved address is right, set it back in Connections; if not, delete this connection and add it again.`,
-    unaddressed: `The client secret of the connection profile "${profile.name}" was saved by an earlier version without the service address it is for, so it is not sent anywhere. Enter it again once in Connections and save it; from then on it only goes to ${profile.baseUrl}.`,
-  }[reason];
-  return err({ code: 'secret_missing', message });
 }
 
 function parseInput(
@@ -214,17 +195,14 @@ function parseInput(
     else issues.push({ field, message: parsed.error.issues[0]?.message ?? `The ${field} is not valid.` });
   }
   // The secret is checked by hand: it must not pass through a parser that could echo it.
-  const secret =
-    input.secret === undefined
-      ? undefined
-      : input.secret instanceof Secret
-        ? input.secret
-        : new Secret(input.secret);
+  // Wrapped at once: from here on it cannot be printed by mistake.
+  const secret = input.secret === undefined ? undefined : new Secret(input.secret);
   const revealed = secret?.reveal();
   if (revealed !== undefined && revealed.trim() === '') {
-    issues.push({ field: 'secret', message: 'The client secret cannot be empty.' });
+    issues.push({ field: 'secret', message: words()('connections.secretEmpty') });
   } else if (revealed !== undefined && revealed.length > SECRET_MAX) {
-    issues.push({ field: 'secret', message: `The client secret must be at most ${SECRET_MAX} characters.` });
+    const max = String(SECRET_MAX);
+    issues.push({ field: 'secret', message: words()('connections.secretTooLong', { max }) });
   }
   if (input.keyRetentionHours !== undefined) {
     const retention = keyRetentionSchema.safeParse(input.keyRetentionHours);
@@ -232,7 +210,7 @@ function parseInput(
     else
       issues.push({
         field: 'keyRetentionHours',
-        message: retention.error.issues[0]?.message ?? 'The time the service keeps keys is not valid.',
+        message: retention.error.issues[0]?.message ?? words()('connections.retentionInvalid'),
       });
   }
   const complete = (value: Partial<StoredProfile>): value is StoredProfile =>
@@ -267,13 +245,14 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
       text = await readFile(path, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return ok(EMPTY_SETTINGS);
-      return unreadable(`it cannot be opened (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})`);
+      const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+      return unreadable(words()('connections.settingsCannotOpen', { code }));
     }
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
-      return unreadable('it is not valid JSON');
+      return unreadable(words()('connections.settingsNotJson'));
     }
     const parsed = settingsSchema.safeParse(json);
     if (!parsed.success) {
@@ -287,7 +266,7 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
   function unreadable(detail: string): Err<SettingsUnreadable> {
     return err({
       code: 'settings_unreadable',
-      message: `The connection settings file ${path} cannot be read: ${detail}. It was left as it is; restore it from a backup or remove it and create the profiles again.`,
+      message: words()('connections.settingsUnreadable', { path, detail }),
       detail,
     });
   }
@@ -300,7 +279,7 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
       const detail = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
       return err({
         code: 'settings_not_saved',
-        message: `The connection settings could not be saved to ${path} (${detail}). Check that the data folder is writable and has free space, then try again.`,
+        message: words()('connections.settingsNotSaved', { path, detail }),
         detail,
       });
     }
@@ -321,7 +300,8 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
     return ok({ reason: unsealed.error, savedFor: sealedAddress(stored.value) });
   }
 
-  async function view(profile: StoredProfile): Promise<ProfileResult<ProfileView>> {
+  /** The saved profile as it is read back: its settings, and whether its secret can be used. */
+  async function recordOf(profile: StoredProfile): Promise<ProfileResult<ProfileRecord>> {
     const secret = await secretOf(profile);
     if (!secret.ok) return secret;
     const hasSecret = secret.value instanceof Secret;
@@ -329,7 +309,7 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
     return ok({ ...profile, hasSecret, ...(savedFor ? { secretSavedFor: describeAddress(savedFor) } : {}) });
   }
 
-  async function save(input: ProfileInput): Promise<ProfileResult<ProfileView>> {
+  async function save(input: ProfileInput): Promise<ProfileResult<ProfileRecord>> {
     const parsed = parseInput(input);
     if (!parsed.ok) return parsed;
     const loaded = await load();
@@ -364,7 +344,7 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
       return invalid([
         {
           field: 'baseUrl',
-          message: `The address of this connection was changed outside the app: its client secret was saved for ${describeAddress(savedFor)}. If that is right, set the address back to it (the saved secret then works again); if not, delete this connection and add it again.`,
+          message: words()('connections.addressChangedOutside', { address: describeAddress(savedFor) }),
         },
       ]);
     }
@@ -373,8 +353,7 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
       return invalid([
         {
           field: 'secret',
-          message:
-            'Enter the client secret again: the service address or client id changed, and the saved secret is only sent to the service it was saved for.',
+          message: words()('connections.enterSecretAgain'),
         },
       ]);
     }
@@ -426,13 +405,13 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
     async list() {
       const loaded = await load();
       if (!loaded.ok) return loaded;
-      const views: ProfileView[] = [];
+      const records: ProfileRecord[] = [];
       for (const profile of loaded.value.profiles) {
-        const shown = await view(profile);
-        if (!shown.ok) return shown;
-        views.push(shown.value);
+        const record = await recordOf(profile);
+        if (!record.ok) return record;
+        records.push(record.value);
       }
-      return ok(views);
+      return ok(records);
     },
 
     save: (input) => exclusive(() => save(input)),
@@ -446,7 +425,10 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
       if (!profile) return notFound(name);
       const secret = await secretOf(profile);
       if (!secret.ok) return secret;
-      if (!(secret.value instanceof Secret)) return secretNotUsable(profile, secret.value);
+      if (!(secret.value instanceof Secret)) {
+        const { reason, savedFor } = secret.value;
+        return err({ code: 'secret_missing', message: secretNotUsableMessage(profile, reason, savedFor) });
+      }
       return ok({
         baseUrl: profile.baseUrl,
         clientId: profile.clientId,

@@ -1,6 +1,10 @@
 import type { BatchState } from './batch-state';
 
-/** Where a connection goes: the service's address and the client id (no secret). */
+/**
+ * Where a connection goes: the service's address and the client id, no secret. A batch is bound
+ * to one when first sent (`BatchState.connection`) and is only ever sent and tracked with a
+ * `Connection` (main/credentials/connection.ts: this, with the secret) of the same key.
+ */
 export interface ConnectionAddress {
   readonly baseUrl: string;
   readonly clientId: string;

@@ -29,7 +29,7 @@ export type UnknownCause = 'no_answer' | 'interrupted' | 'server_error' | 'key_i
 
 /**
  * Everything that happens to a batch, as stored in its journal. State is the fold of these
- * events (batch-state.ts); an event is durable before anything that depends on it is sent.
+ * events (apply-batch-event.ts); an event is durable before anything that depends on it is sent.
  */
 export type BatchEvent =
   | {

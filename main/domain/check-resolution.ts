@@ -6,9 +6,9 @@
 import { err, ok, type Err, type Result } from '../../shared/base/result';
 import { isPreparedOrLater, statusFactsOf } from '../../shared/service/status';
 import type { SigningRequest } from '../../shared/service/wire';
-import { isNotFoundAtService, type ServiceResult } from './service-failure';
+import { isNotFoundAtService, serviceFailureWords, type ServiceResult } from './service-failure';
 import type { BatchState, DocumentState } from './batch-state';
-import { refusalNamesUpload } from './step-machine';
+import { refusalNamesUpload } from './answer-kinds';
 import { words } from '../base/words';
 
 /** Why an answer was not taken: refused for good, to be confirmed by the user, or the service is away for now. */
@@ -111,10 +111,12 @@ export function linkProblemAfterRead(
     // A token that could not be obtained says nothing about the request: try again later.
     if (read.error.retryable || read.error.stage === 'token')
       return refused(
-        words()('check.unreadableRetry', { requestId, reason: read.error.message }),
+        words()('check.unreadableRetry', { requestId, reason: serviceFailureWords(read.error, words()) }),
         'service_unreachable',
       );
-    return refused(words()('check.unreadable', { requestId, reason: read.error.message }));
+    return refused(
+      words()('check.unreadable', { requestId, reason: serviceFailureWords(read.error, words()) }),
+    );
   }
   const remoteReference = read.value.external_reference;
   if (remoteReference === undefined && !confirmed)

@@ -1,4 +1,5 @@
 import { err, type Err, type Result } from '../../shared/base/result';
+import type { Translator } from '../../shared/i18n/translator';
 import { userMessage } from '../../shared/service/error-catalog';
 import type { ServiceErrorCode } from '../../shared/service/error-codes';
 
@@ -93,6 +94,17 @@ export function failure(fields: Omit<ServiceFailure, 'message'>): Err<ServiceFai
     ...fields,
     message: userMessage(fields.code, fields.serviceMessage, undefined, fields.serviceCode),
   });
+}
+
+/**
+ * A failure's words in `t`'s language. `message` holds them in English (the command line's, and
+ * what is stored); a view of the app words them anew from the code and the service's own words.
+ */
+export function serviceFailureWords(
+  failure: Pick<ServiceFailure, 'code' | 'serviceMessage' | 'serviceCode'>,
+  t: Translator['t'],
+): string {
+  return userMessage(failure.code, failure.serviceMessage, t, failure.serviceCode);
 }
 
 /**

@@ -1,28 +1,19 @@
 /**
  * The send step machine: for one document, what to do next (`nextStep`) and what an answer
- * means (`decide`). Pure functions over the document's durable facts, this run's facts and the
- * clock, so every rule of "exactly once" can be read here and tested as a table. The queue
- * (send-engine.ts) performs the steps, records the events, and never decides anything itself.
+ * means (the deciders, step-decisions.ts). Pure functions over the document's durable facts,
+ * this run's facts and the clock, so every rule of "exactly once" can be read here and tested as
+ * a table. The queue (send-engine.ts) performs the steps, records the events, and never decides
+ * anything itself. How a failure is classed: answer-kinds.ts; what the service's key retention
+ * proves: key-retention.ts.
  */
-import type { BatchDefaults, ItemError } from '../../shared/domain/batch';
-import type { CatalogCode } from '../../shared/service/error-catalog';
-import type { ServiceErrorCode } from '../../shared/service/error-codes';
+import type { BatchDefaults } from '../../shared/domain/batch';
 import type { CreateSigningRequestBody, Participant } from '../../shared/service/wire';
-import type { CreationAnswer } from './service-answers';
-import type { UploadAnswer } from './service-answers';
-import type { PrepareOutcome } from './service-answers';
-import { isNotFoundAtService, type ServiceFailure } from './service-failure';
-import type { BatchEvent, HolderRef, UnknownCause } from './batch-events';
+import type { ServiceFailure } from './service-failure';
+import type { BatchEvent, HolderRef } from './batch-events';
 import type { Holder } from './contract-identity';
-import {
-  participantDone,
-  type BatchState,
-  type CreationKey,
-  type DocumentState,
-  type UploadRecord,
-} from './batch-state';
+import { participantDone, type BatchState, type DocumentState, type UploadRecord } from './batch-state';
 import { buildCreateBody } from './create-body';
-import { failureMessage, repeatedUploadRefusalMessage, type FailureWords } from './send-messages';
+import { withinKeyRetention, withoutIdCheck } from './key-retention';
 
 /** What the queue remembers of a document during one run only. */
 export interface RunFacts {
@@ -37,19 +28,6 @@ export interface RunFacts {
 }
 
 export const NO_RUN_FACTS: RunFacts = { reuploads: 0, uploadNotBefore: 0, keyInUse: 0, replayNotBefore: 0 };
-
-/** How long after a creation answered without an id its key is replayed to learn the id. */
-export const REPLAY_FOR_ID_AFTER_MS = 2_000;
-
-/**
- * 409s to a creation before the app stops waiting for the key to settle and asks the user: a
- * service may answer 409 for a reason of its own that never passes (the spec shows no creation
- * errors), and waiting forever would leave the document stuck.
- */
-export const MAX_KEY_IN_USE_PER_RUN = 5;
-
-/** Fresh uploads per document and run after the service said its upload was gone (PRODUCT.md §3). */
-export const MAX_REUPLOADS_PER_RUN = 2;
 
 export interface StepContext {
   readonly now: number;
@@ -133,41 +111,10 @@ export interface Decision {
   readonly facts?: RunFacts;
 }
 
-/** Errors after which nothing can be sent for any document until the user acts. */
-const FATAL_CODES: ReadonlySet<ServiceErrorCode> = new Set<CatalogCode>([
-  'credentials_rejected',
-  'insufficient_scope',
-]);
-
-/** The kinds of answer a step machine tells apart (the table tests use these). */
-export type AnswerKind = 'applied' | 'refused' | 'transient' | 'unknown' | 'gone' | 'fatal' | 'interrupted';
-
-/** Classifies a failure: does it prove the call did not apply, and can the same call work later? */
-export function failureKind(failure: ServiceFailure): Exclude<AnswerKind, 'applied' | 'interrupted'> {
-  if (FATAL_CODES.has(failure.code)) return 'fatal';
-  // The token endpoint failed before this attempt of the call was sent: its answer says
-  // nothing about this document (an earlier attempt's unknown outcome is recorded by the
-  // deciders from `outcomeUnknown`), so it never fails the document nor refuses its key.
-  // Retryable waits; anything else stops the run with the token endpoint's reason.
-  if (failure.stage === 'token') return failure.retryable ? 'transient' : 'fatal';
-  if (failure.outcomeUnknown) return 'unknown';
-  if (isNotFoundAtService(failure)) return 'gone';
-  if (failure.retryable) return 'transient';
-  return 'refused';
-}
-
 /** True when an upload can still back a new creation key: its lifetime is unknown, or it ends after the margin. */
 export function uploadUsable(upload: UploadRecord | undefined, now: number, marginMs: number): boolean {
   if (!upload) return false;
   return upload.expiresAt === undefined || upload.expiresAt - marginMs > now;
-}
-
-/** True when the service's refusal names the upload: it no longer accepts it (PRODUCT.md §3). */
-export function refusalNamesUpload(failure: {
-  readonly code: ServiceErrorCode | undefined;
-  readonly serviceMessage?: string | undefined;
-}): boolean {
-  return /upload/i.test(failure.code ?? '') || /upload/i.test(failure.serviceMessage ?? '');
 }
 
 function finished(why: Extract<Step, { kind: 'finished' }>['why']): Step {
@@ -266,7 +213,7 @@ function heldElsewhere(document: DocumentState, context: StepContext): BatchEven
  * attempt's own marker follows in its slot); or, when another document holds the reference
  * now, the check that holds this one back. The engine claims the reference in the same turn.
  */
-function mintKey(
+export function mintKey(
   document: DocumentState,
   upload: { readonly uploadId: string; readonly serviceAt?: number | undefined },
   context: StepContext,
@@ -282,350 +229,6 @@ function mintKey(
       ...(upload.serviceAt === undefined ? {} : { serviceFirstAt: upload.serviceAt }),
     }
   );
-}
-
-/**
- * True when the service refused a creation because its key is known with another body: the
- * service holds a request for this contract's key made elsewhere (this app always sends a key
- * with the very body stored with it). Services word it their own way (409
- * `idempotency_key_reused`, Stripe's 400 `idempotency_error`, the IETF draft's 422). A key
- * still in use (Stripe's 409 `idempotency_key_in_use`: its first request is still running, as
- * one of this document's may be) is not a refusal: it is waited out as any 409.
- */
-export function refusesKeyReuse(failure: Pick<ServiceFailure, 'code' | 'httpStatus' | 'stage'>): boolean {
-  if (failure.stage === 'token') return false;
-  const status = failure.httpStatus ?? 0;
-  return (
-    status >= 400 &&
-    status < 500 &&
-    /idempotency/i.test(failure.code) &&
-    !/invalid_idempotency_key|required|missing|in_use|in_progress|processing/i.test(failure.code)
-  );
-}
-
-/**
- * True when a new request answered at `now` comes within the service's key retention of the
- * first attempt under `create`'s key: had an earlier attempt created a request, the service
- * would still know the key and replay it. Judged on this computer's clock, and also on the
- * service's own (`serviceNow` against the `Date` of the upload answer before the first attempt)
- * when both are known: this computer's clock may have been wrong at one end, and a clock that
- * went back proves nothing.
- */
-function withinKeyRetention(
-  create: CreationKey,
-  now: number,
-  retentionMs: number,
-  serviceNow?: number,
-): boolean {
-  const within = (elapsed: number) => elapsed >= 0 && elapsed < retentionMs;
-  const firstAt = Date.parse(create.firstAttemptAt);
-  if (Number.isNaN(firstAt) || !within(now - firstAt)) return false;
-  if (create.serviceFirstAt === undefined || serviceNow === undefined) return true;
-  return within(serviceNow - create.serviceFirstAt);
-}
-
-/**
- * The check for a key answered without an id whose id cannot be learnt: a request exists under
- * it, and when that answer came beyond the key retention after an attempt of unknown outcome,
- * another may exist too (the person is told two may exist, not only to find one).
- */
-function withoutIdCheck(create: CreationKey): 'created_without_id' | 'new_request_after_unknown' {
-  return create.twoMayExist === true ? 'new_request_after_unknown' : 'created_without_id';
-}
-
-function itemFailed(documentId: string, words: FailureWords, now: number): BatchEvent {
-  const error: ItemError = { ...words, at: new Date(now).toISOString() };
-  return { type: 'item_failed', documentId, error };
-}
-
-function unknownCause(failure: ServiceFailure): UnknownCause {
-  if (failure.httpStatus === 409) return 'key_in_use';
-  return failure.httpStatus !== undefined && failure.httpStatus >= 500 ? 'server_error' : 'no_answer';
-}
-
-/** The decision after an upload; `document` is the document as it is once the answer came. */
-export function decideUpload(
-  document: DocumentState,
-  step: Extract<Step, { kind: 'upload' }>,
-  answer: Answer<UploadAnswer>,
-  context: StepContext,
-): Decision {
-  const documentId = document.draft.id;
-  if (answer.kind === 'interrupted') return { events: [], next: 'stop' };
-  if (answer.kind === 'failed') {
-    const { failure } = answer;
-    const kind = failureKind(failure);
-    if (kind === 'fatal') return { events: [], next: 'fatal', failure };
-    // A repeated upload only leaves an unused temporary upload behind: waiting and trying again is safe.
-    if (kind === 'unknown' || kind === 'transient') return { events: [], next: 'wait', failure };
-    return { events: [itemFailed(documentId, failureMessage(failure), context.now)], next: 'stop' };
-  }
-  const upload = answer.value;
-  // The document (as it is now, after the call) got another PDF meanwhile: this upload is of
-  // the old one and is not used; the next step uploads the new one.
-  if (document.draft.pdf.sha256 !== step.sha256) return { events: [], next: 'continue' };
-  if (upload.sha256.toLowerCase() !== step.sha256) {
-    return {
-      events: [
-        itemFailed(documentId, failureMessage({ code: 'sha256_mismatch', retryable: true }), context.now),
-      ],
-      next: 'stop',
-    };
-  }
-  const hours = upload.expires_in_hours;
-  const completed: BatchEvent = {
-    type: 'upload_completed',
-    documentId,
-    uploadId: upload.upload_id,
-    filename: upload.filename,
-    sha256: upload.sha256.toLowerCase(),
-    sizeBytes: upload.size_bytes,
-    ...(hours === undefined ? {} : { expiresAt: step.startedAt + hours * 3_600_000 }),
-    ...(upload.serviceTime === undefined ? {} : { serviceAt: upload.serviceTime }),
-  };
-  // The creation's key is stored with the upload, in one durable write, before the first attempt.
-  return {
-    events: [
-      completed,
-      mintKey(document, { uploadId: upload.upload_id, serviceAt: upload.serviceTime }, context),
-    ],
-    next: 'continue',
-  };
-}
-
-/**
- * The decision after a creation attempt under the document's stored key (PRODUCT.md §3,
- * "needs your check"). Once any attempt's outcome is unknown, the key is never released by
- * itself: a refusal, or an answer that is not a replay, asks the user instead.
- */
-export function decideCreation(
-  document: DocumentState,
-  create: CreationKey,
-  answer: Answer<CreationAnswer>,
-  facts: RunFacts,
-  context: StepContext,
-): Decision {
-  const documentId = document.draft.id;
-  if (answer.kind === 'interrupted') {
-    const event: BatchEvent = answer.left
-      ? { type: 'create_outcome_unknown', documentId, cause: 'interrupted' }
-      : { type: 'create_attempt_settled', documentId };
-    return { events: [event], next: 'stop' };
-  }
-  if (answer.kind === 'applied') {
-    const { id, replayed, earlierAttemptUnknown, locationId } = answer.value;
-    const mayHaveCreated = create.unknown || earlierAttemptUnknown;
-    // Within the time the service keeps keys, an earlier attempt that created a request would
-    // have been replayed: a new request then proves it created nothing. Beyond, two may exist.
-    const beyondRetention =
-      mayHaveCreated &&
-      !withinKeyRetention(create, context.now, context.keyRetentionMs, answer.value.serviceTime);
-    const twoMayExist = (newRequestId: string): Decision => ({
-      events: [{ type: 'check_needed', documentId, reason: 'new_request_after_unknown', newRequestId }],
-      next: 'stop',
-    });
-    if (id === undefined) {
-      // A request exists under the key; a replay of the key, a moment later, says its id.
-      if (create.appliedWithoutId)
-        return {
-          events: [{ type: 'check_needed', documentId, reason: withoutIdCheck(create) }],
-          next: 'stop',
-        };
-      return {
-        events: [
-          {
-            type: 'create_answered_without_id',
-            documentId,
-            ...(replayed !== true && beyondRetention ? { twoMayExist: true as const } : {}),
-            ...(locationId === undefined ? {} : { locationId }),
-          },
-        ],
-        next: 'continue',
-        facts: { ...facts, replayNotBefore: context.now + (context.replayForIdMs ?? REPLAY_FOR_ID_AFTER_MS) },
-      };
-    }
-    if (create.appliedWithoutId) {
-      // The replay that tells the id: of the request the earlier answer made, unless it is new.
-      // An answer without a body cannot say it replays; naming the request the earlier answer's
-      // Location named, it does.
-      const sameRequest = replayed === true || (create.locationId !== undefined && id === create.locationId);
-      return sameRequest && create.twoMayExist !== true
-        ? {
-            events: [{ type: 'request_created', documentId, requestId: id, replayed: true }],
-            next: 'continue',
-          }
-        : twoMayExist(id);
-    }
-    if (replayed === true && !mayHaveCreated) {
-      // No attempt of this document can have made it: the service holds this contract's key
-      // from another data folder or desk.
-      return {
-        events: [{ type: 'check_needed', documentId, reason: 'held_at_service', newRequestId: id }],
-        next: 'stop',
-      };
-    }
-    if (replayed !== true && beyondRetention) return twoMayExist(id);
-    return {
-      events: [{ type: 'request_created', documentId, requestId: id, replayed: replayed === true }],
-      next: 'continue',
-    };
-  }
-
-  const { failure } = answer;
-  const kind = failureKind(failure);
-  const settled: BatchEvent = failure.outcomeUnknown
-    ? { type: 'create_outcome_unknown', documentId, cause: unknownCause(failure) }
-    : { type: 'create_attempt_settled', documentId };
-  if (kind === 'fatal') return { events: [settled], next: 'fatal', failure };
-  if (refusesKeyReuse(failure)) {
-    return {
-      events: [
-        {
-          type: 'check_needed',
-          documentId,
-          reason: 'held_at_service',
-          code: failure.code,
-          ...(failure.serviceMessage ? { serviceMessage: failure.serviceMessage } : {}),
-        },
-      ],
-      next: 'stop',
-    };
-  }
-  // A 409 says the service knows the key: its request is still being processed (the IETF
-  // Idempotency-Key draft), so the key's outcome is unknown and a later replay will tell; a
-  // few times, then the user is asked (a 409 that never passes would leave it stuck). A key
-  // known with another body was answered above (refusesKeyReuse).
-  const conflict = failure.httpStatus === 409 && failure.stage !== 'token';
-  if (conflict && facts.keyInUse < MAX_KEY_IN_USE_PER_RUN) {
-    return {
-      events: [{ type: 'create_outcome_unknown', documentId, cause: 'key_in_use' }],
-      next: 'wait',
-      failure,
-      facts: { ...facts, keyInUse: facts.keyInUse + 1 },
-    };
-  }
-  if (kind === 'transient' || (kind === 'unknown' && failure.retryable)) {
-    return { events: [settled], next: 'wait', failure };
-  }
-  // An answer refusing the key. It proves nothing about earlier attempts whose outcome was
-  // unknown, nor about the request an answer without its id said exists (the replay that would
-  // tell the id met an upload gone, at a service that checks it first): releasing the key would
-  // leave that request behind and make a second one.
-  if (create.appliedWithoutId || create.unknown || failure.outcomeUnknown || conflict) {
-    return {
-      // The attempt that may have been applied is recorded as such, whatever the question says.
-      events: [
-        ...(failure.outcomeUnknown ? [settled] : []),
-        {
-          type: 'check_needed',
-          documentId,
-          reason: create.appliedWithoutId ? withoutIdCheck(create) : 'key_refused',
-          code: failure.code,
-          ...(failure.serviceMessage ? { serviceMessage: failure.serviceMessage } : {}),
-        },
-      ],
-      next: 'stop',
-    };
-  }
-  const upload = document.send.upload;
-  const uploadGone =
-    refusalNamesUpload(failure) || (upload?.expiresAt !== undefined && upload.expiresAt <= context.now);
-  const generation = context.nextGeneration?.(document);
-  const next = generation === undefined ? {} : { generation };
-  if (!uploadGone) {
-    return {
-      events: [
-        { type: 'create_abandoned', documentId, reason: failure.code, keepUpload: true, ...next },
-        itemFailed(documentId, failureMessage(failure), context.now),
-      ],
-      next: 'stop',
-    };
-  }
-  const abandoned: BatchEvent = { type: 'create_abandoned', documentId, reason: failure.code, ...next };
-  if (facts.reuploads >= MAX_REUPLOADS_PER_RUN) {
-    return {
-      events: [abandoned, itemFailed(documentId, repeatedUploadRefusalMessage(failure), context.now)],
-      next: 'stop',
-    };
-  }
-  const reuploads = facts.reuploads + 1;
-  return {
-    events: [abandoned],
-    next: 'continue',
-    facts: {
-      ...facts,
-      reuploads,
-      uploadNotBefore: context.now + context.reuploadBackoffMs * 2 ** (reuploads - 1),
-    },
-  };
-}
-
-/**
- * The decision after an extra participant's attempt. `participant_conflict` means "already
- * there" only when an earlier attempt of this same participant had an unknown outcome: the
- * spec also uses it for ceremony-state and signing-order conflicts.
- */
-export function decideParticipant(
-  document: DocumentState,
-  index: number,
-  answer: Answer<{ readonly participantId: string | undefined }>,
-  context: StepContext,
-): Decision {
-  const documentId = document.draft.id;
-  const progress = document.send.participants[index];
-  if (answer.kind === 'interrupted') {
-    const event: BatchEvent = answer.left
-      ? { type: 'participant_outcome_unknown', documentId, index, cause: 'interrupted' }
-      : { type: 'participant_attempt_settled', documentId, index };
-    return { events: [event], next: 'stop' };
-  }
-  if (answer.kind === 'applied') {
-    return {
-      events: [{ type: 'participant_added', documentId, index, participantId: answer.value.participantId }],
-      next: 'continue',
-    };
-  }
-  const { failure } = answer;
-  const kind = failureKind(failure);
-  const settled: BatchEvent = failure.outcomeUnknown
-    ? { type: 'participant_outcome_unknown', documentId, index, cause: unknownCause(failure) }
-    : { type: 'participant_attempt_settled', documentId, index };
-  const conflict = failure.code === 'participant_conflict' && failure.stage !== 'token';
-  if (conflict && (progress?.unknown === true || failure.outcomeUnknown)) {
-    return {
-      events: [
-        { type: 'participant_added', documentId, index, participantId: undefined, alreadyThere: true },
-      ],
-      next: 'continue',
-    };
-  }
-  if (kind === 'fatal') return { events: [settled], next: 'fatal', failure };
-  if (kind === 'transient' || (kind === 'unknown' && failure.retryable))
-    return { events: [settled], next: 'wait', failure };
-  return { events: [settled, itemFailed(documentId, failureMessage(failure), context.now)], next: 'stop' };
-}
-
-/** The decision after a prepare call (repeating it is harmless: a conflict is resolved by a read). */
-export function decidePrepare(
-  document: DocumentState,
-  answer: Answer<PrepareOutcome>,
-  context: StepContext,
-): Decision {
-  const documentId = document.draft.id;
-  if (answer.kind === 'interrupted') return { events: [], next: 'stop' };
-  if (answer.kind === 'applied') {
-    const { revision, sha256, alreadyPrepared } = answer.value;
-    return {
-      events: [{ type: 'request_prepared', documentId, revision, sha256, alreadyPrepared }],
-      next: 'stop',
-    };
-  }
-  const { failure } = answer;
-  const kind = failureKind(failure);
-  if (kind === 'fatal') return { events: [], next: 'fatal', failure };
-  if (kind === 'transient' || (kind === 'unknown' && failure.retryable))
-    return { events: [], next: 'wait', failure };
-  return { events: [itemFailed(documentId, failureMessage(failure), context.now)], next: 'stop' };
 }
 
 /**

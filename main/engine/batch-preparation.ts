@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
 import type { DocumentDraft } from '../../shared/domain/batch';
+import type { ManifestImport } from '../../shared/ipc/views';
 import { normalizeFilename } from '../../shared/service/filename';
 import type { BlobStore } from '../store/blob-store';
 import type { BatchStore } from '../store/batch-store';
@@ -21,15 +22,6 @@ export interface RejectedFile {
   readonly looksLike?: NotPdfKind;
   /** For `already_in_batch`: the name of the document of the batch that is this very contract. */
   readonly sameAs?: string;
-}
-
-export interface ManifestSync {
-  readonly added: number;
-  readonly updated: number;
-  readonly unchanged: number;
-  /** Documents already sent whose manifest rows changed since: the change is not applied. */
-  readonly lockedChanges: readonly string[];
-  readonly rejected: readonly RejectedFile[];
 }
 
 function sameDraft(a: DocumentDraft, b: DocumentDraft): boolean {
@@ -91,12 +83,12 @@ function documentsByReference(store: BatchStore, batchId: string): Map<string, D
  * time (`BlobStore.intakeMany`) and each group's changes are recorded in one journal entry once
  * its copies are durable: a power cut never leaves a document without its copy.
  */
-export async function syncManifest(
+export async function importManifest(
   store: BatchStore,
   blobs: BlobStore,
   batchId: string,
   documents: readonly ManifestDocument[],
-): Promise<ManifestSync> {
+): Promise<ManifestImport> {
   const summary = {
     added: 0,
     updated: 0,

@@ -5,9 +5,10 @@
  * happens to be active, or typed on a command line: a wrong guess would read every request at
  * the wrong service and mark it gone, or continue the batch there.
  */
-import { err, ok, type Result } from '../../shared/base/result';
+import { err, ok, type Err, type Result } from '../../shared/base/result';
+import { createTranslator, type Translator } from '../../shared/i18n/translator';
 import type { ServiceClient } from '../client/service-client';
-import { isNotFoundAtService } from '../domain/service-failure';
+import { isNotFoundAtService, serviceFailureWords, type ServiceFailure } from '../domain/service-failure';
 import type { BatchStore } from '../store/batch-store';
 import { systemClock, type Clock } from '../time/clock';
 import type { BatchState } from '../domain/batch-state';
@@ -20,14 +21,74 @@ export function isOlderBatch(batch: BatchState): boolean {
   );
 }
 
-/** Why a batch was not bound, in words. */
+/** Why a connection was not bound to an older batch, for a view to word in its language (`olderBatchReason`). */
+export type OlderBatchRefusal =
+  /** None of its documents holds a request yet: nothing shows where it went. */
+  | { readonly kind: 'no_request' }
+  /** The service did not answer within the proof's time. */
+  | { readonly kind: 'no_answer'; readonly where: ServiceAddress; readonly seconds: number }
+  /** The service could not show it holds the request of `reference`. */
+  | {
+      readonly kind: 'unreadable';
+      readonly where: ServiceAddress;
+      readonly reference: string;
+      readonly failure: Pick<ServiceFailure, 'code' | 'serviceMessage' | 'serviceCode'>;
+    }
+  /** The request at the service belongs to another reference. */
+  | {
+      readonly kind: 'other_reference';
+      readonly where: ServiceAddress;
+      readonly requestId: string;
+      readonly remoteReference: string;
+      readonly reference: string;
+    };
+
+type ServiceAddress = ServiceClient['address'];
+
+/** Why a batch was not bound. */
 export interface AdoptionRefused {
+  /** In English (the command line's). */
   readonly reason: string;
+  /** For a view's language (`olderBatchReason`). */
+  readonly refusal: OlderBatchRefusal;
   /** The service itself said the request is not its own (asking it again is no use). */
   readonly answered?: boolean;
 }
 
 export type Adoption = Result<void, AdoptionRefused>;
+
+let englishT: Translator['t'] | undefined;
+
+/** Why a connection was not bound to an older batch, in `t`'s language (English unless given). */
+export function olderBatchReason(
+  refusal: OlderBatchRefusal,
+  t: Translator['t'] = (englishT ??= createTranslator('en').t),
+): string {
+  switch (refusal.kind) {
+    case 'no_request':
+      return t('connections.olderNoRequest');
+    case 'no_answer':
+      return t('connections.olderNoAnswer', { ...refusal.where, seconds: refusal.seconds });
+    case 'unreadable':
+      return t('connections.olderUnreadable', {
+        ...refusal.where,
+        reference: refusal.reference,
+        reason: serviceFailureWords(refusal.failure, t),
+      });
+    case 'other_reference':
+      return t('connections.olderOtherReference', {
+        ...refusal.where,
+        requestId: refusal.requestId,
+        remoteReference: refusal.remoteReference,
+        reference: refusal.reference,
+      });
+  }
+}
+
+/** A refusal, with its English words. */
+function refused(refusal: OlderBatchRefusal, answered?: boolean): Err<AdoptionRefused> {
+  return err({ reason: olderBatchReason(refusal), refusal, ...(answered === undefined ? {} : { answered }) });
+}
 
 /** A promise that rejects once `signal` is aborted (and never settles before). */
 function rejectedWhenAborted(signal: AbortSignal): Promise<never> {
@@ -58,14 +119,10 @@ export async function adoptOlderBatch(
   signal?: AbortSignal,
   clock: Clock = systemClock,
 ): Promise<Adoption> {
-  const where = `${client.address.baseUrl} (client ${client.address.clientId})`;
-  const earlier = 'This batch was sent by an earlier version of the app, which did not record its connection';
+  const where = { baseUrl: client.address.baseUrl, clientId: client.address.clientId };
   const withRequests = batch.documents.filter((document) => document.send.requestId !== undefined);
-  if (withRequests.length === 0)
-    return err({
-      answered: true, // nothing to ask about until one of its documents holds a request
-      reason: `This batch was started by an earlier version of the app, which did not record its connection, and none of its documents has a signing request yet that would show where it went. Make the connection it was sent with the active one, then press Send: it is continued with that connection only.`,
-    });
+  // Nothing to ask about until one of its documents holds a request.
+  if (withRequests.length === 0) return refused({ kind: 'no_request' }, true);
   const deadline = new AbortController();
   // Housekeeping only: it must not keep a command-line run alive once the proof has ended.
   const endDeadline = clock.timer(
@@ -85,21 +142,25 @@ export async function adoptOlderBatch(
         read = await Promise.race([reading, rejectedWhenAborted(bound)]);
       } catch {
         // Aborted: the service took too long to answer (or the app is closing). Asked again later.
-        return err({
-          reason: `${earlier}, and ${where} did not answer within ${PROOF_TIMEOUT_MS / 1000} s whether it holds its requests. The app asks again in a minute; it is tracked only with the connection that holds them.`,
-        });
+        return refused({ kind: 'no_answer', where, seconds: PROOF_TIMEOUT_MS / 1000 });
       }
       if (!read.ok)
-        return err({
-          answered: isNotFoundAtService(read.error),
-          reason: `${earlier}, and ${where} could not show that it holds its request for ${document.draft.externalReference} (${read.error.message}). Make the connection it was sent with the active one (Connections) to track it; it is then tracked with that connection only.`,
-        });
+        return refused(
+          { kind: 'unreadable', where, reference: document.draft.externalReference, failure: read.error },
+          isNotFoundAtService(read.error),
+        );
       const reference = read.value.external_reference;
       if (reference !== undefined && reference !== document.draft.externalReference)
-        return err({
-          answered: true,
-          reason: `${earlier}, and the request ${requestId} at ${where} belongs to another reference (${reference}), not ${document.draft.externalReference}. Make the connection it was sent with the active one (Connections) to track it.`,
-        });
+        return refused(
+          {
+            kind: 'other_reference',
+            where,
+            requestId,
+            remoteReference: reference,
+            reference: document.draft.externalReference,
+          },
+          true,
+        );
     }
     await store.bindConnection(batch.id, client.address);
     return ok();

@@ -11,7 +11,9 @@ import { CeremonyWindowFailure } from '../app/ceremony-window-failure';
 import { DeskError } from '../app/desk-error';
 import type { CeremonyOpener, CeremonyRequest } from '../app/ports';
 import type { WidgetSessionHandle } from '../client/service-client';
+import { serviceFailureWords } from '../domain/service-failure';
 import type { Logger } from '../base/log';
+import { words } from '../base/words';
 import { revealWindow } from './main-window';
 import {
   applyPermissionPolicy,
@@ -72,12 +74,9 @@ export function createCeremonyWindows(options: CeremonyWindowsOptions): Ceremony
     if (now() < request.session.expiresAt) return request.session;
     logger.log('info', 'ceremony.session_renewed', { key: request.key });
     const renewed = await request.renew();
-    if (!renewed.ok) throw new DeskError(renewed.error.code, renewed.error.message);
+    if (!renewed.ok) throw new DeskError(renewed.error.code, serviceFailureWords(renewed.error, words()));
     if (now() >= renewed.value.expiresAt) {
-      throw new DeskError(
-        'widget_session_expired',
-        "The signing service returned a ceremony session that had already expired. Check this computer's clock, then try again.",
-      );
+      throw new DeskError('widget_session_expired', words()('shell.ceremonyExpired'));
     }
     return renewed.value;
   }
@@ -98,10 +97,7 @@ export function createCeremonyWindows(options: CeremonyWindowsOptions): Ceremony
     const widgetUrl = handle.widgetUrl.reveal();
     const origin = widgetOriginOf(widgetUrl);
     if (!origin) {
-      throw new DeskError(
-        'widget_url_rejected',
-        'The signing service returned a ceremony address the app will not open (it must use https).',
-      );
+      throw new DeskError('widget_url_rejected', words()('shell.ceremonyAddressRefused'));
     }
 
     const partition = `ceremony-${newPartitionId()}`;

@@ -1,12 +1,13 @@
-/** The Dialogs port over Electron's native open and save dialogs, attached to the main window. */
+/**
+ * The Dialogs port over Electron's native open and save dialogs, attached to the main window.
+ * Their titles and filters are in the language of the call that opens them (`words()`: the
+ * handler runs speaking the person's language).
+ */
 import { join } from 'node:path';
 import { dialog, type BrowserWindow, type OpenDialogOptions, type SaveDialogOptions } from 'electron';
 import type { Dialogs } from '../app/ports';
 import { safeReportName } from '../report/report-file-name';
-
-export const PDF_FILTER = { name: 'PDF documents', extensions: ['pdf'] };
-export const MANIFEST_FILTER = { name: 'Manifest (CSV)', extensions: ['csv'] };
-export const REPORT_FILTER = { name: 'CSV report', extensions: ['csv'] };
+import { words } from '../base/words';
 
 export interface SystemDialogsOptions {
   /** The window the dialogs belong to, when it is shown. */
@@ -39,19 +40,25 @@ export function createSystemDialogs(options: SystemDialogsOptions): Dialogs {
   return {
     pickPdfs: () =>
       open({
-        title: 'Add PDF documents',
+        title: words()('shell.pickPdfsTitle'),
         properties: ['openFile', 'multiSelections'],
-        filters: [PDF_FILTER],
+        filters: [{ name: words()('shell.pdfFilter'), extensions: ['pdf'] }],
       }),
     pickFolder: async () =>
-      (await open({ title: 'Add every PDF of a folder', properties: ['openDirectory'] }))[0],
+      (await open({ title: words()('shell.pickFolderTitle'), properties: ['openDirectory'] }))[0],
     pickManifest: async () =>
-      (await open({ title: 'Import a manifest', properties: ['openFile'], filters: [MANIFEST_FILTER] }))[0],
+      (
+        await open({
+          title: words()('shell.pickManifestTitle'),
+          properties: ['openFile'],
+          filters: [{ name: words()('shell.manifestFilter'), extensions: ['csv'] }],
+        })
+      )[0],
     pickReportPath: (defaultName) =>
       save({
-        title: 'Save the status report',
+        title: words()('shell.saveReportTitle'),
         defaultPath: join(options.documentsDir, safeReportName(defaultName)),
-        filters: [REPORT_FILTER],
+        filters: [{ name: words()('shell.reportFilter'), extensions: ['csv'] }],
       }),
   };
 }

@@ -8,10 +8,13 @@
 import { app, dialog, session, type BrowserWindow } from 'electron';
 import type { DeskHandlers, EventChannel } from '../../shared/ipc/contract';
 import type { AppInfo } from '../../shared/ipc/views';
-import { createTranslator } from '../../shared/i18n/translator';
+import { resolveLanguage } from '../../shared/i18n/languages';
+import { createTranslator, type Translator } from '../../shared/i18n/translator';
 import { createDeskService } from '../app/desk-service';
+import { SettingsFile } from '../app/desk-settings';
 import { openDataDir } from '../app/desk-core';
 import type { Logger } from '../base/log';
+import { speaking } from '../base/words';
 import { installAppMenu } from './app-menu';
 import { registerAppScheme, serveAppScheme } from './app-protocol';
 import { createCeremonyWindows } from './ceremony-window';
@@ -63,6 +66,16 @@ function lazySimulatorDemo(dataDir: string): DemoProvider {
   };
 }
 
+/**
+ * The language the desk speaks, known before it starts (its setting in the data folder, or the
+ * OS's): the words of a start that fails.
+ */
+function startupWords(dataDir: string): Translator['t'] {
+  const setting = new SettingsFile(dataDir).get().language;
+  const { language, locale } = resolveLanguage(setting, app.getPreferredSystemLanguages());
+  return createTranslator(language, locale).t;
+}
+
 /** The app's menu in the language `info` says the desk speaks. */
 function installMenuFor(info: Pick<AppInfo, 'language' | 'locale'>): void {
   installAppMenu({
@@ -73,13 +86,19 @@ function installMenuFor(info: Pick<AppInfo, 'language' | 'locale'>): void {
   });
 }
 
-/** The handlers, with the menu following the desk's language when the person changes it. */
-function withMenuLanguage(handlers: DeskHandlers): DeskHandlers {
+/**
+ * The handlers, with the menu and the tray following the desk's language when the person
+ * changes it (`onLanguage` gets the new language).
+ */
+function withLanguageFollowers(
+  handlers: DeskHandlers,
+  onLanguage: (info: Pick<AppInfo, 'language' | 'locale'>) => void,
+): DeskHandlers {
   return {
     ...handlers,
     'app.setLanguage': async (setting) => {
       const info = await handlers['app.setLanguage'](setting);
-      installMenuFor(info);
+      onLanguage(info);
       return info;
     },
   };
@@ -94,9 +113,10 @@ async function startDesk(
   applyPermissionPolicy(session.defaultSession, APP_PAGE_PERMISSIONS);
   serveAppScheme(paths.rendererDir);
 
-  const opened = await openDataDir(paths.dataDir);
+  const t = startupWords(paths.dataDir);
+  const opened = await speaking(t, () => openDataDir(paths.dataDir));
   if (!opened.ok) {
-    dialog.showErrorBox(`${app.getName()} cannot start`, opened.error);
+    dialog.showErrorBox(t('shell.cannotStartTitle', { name: app.getName() }), opened.error);
     app.quit();
     return undefined;
   }
@@ -129,7 +149,15 @@ async function startDesk(
   });
   // Ours before any window exists: Electron's default menu opens DevTools (Ctrl+Shift+I).
   installMenuFor(await service.handlers['app.info']());
-  outlets.ipc = registerDeskIpc({ handlers: withMenuLanguage(service.handlers), logger, mainWebContents });
+  const followLanguage = (info: Pick<AppInfo, 'language' | 'locale'>) => {
+    installMenuFor(info);
+    outlets.tray?.refresh();
+  };
+  outlets.ipc = registerDeskIpc({
+    handlers: withLanguageFollowers(service.handlers, followLanguage),
+    logger,
+    mainWebContents,
+  });
   state.mainWindow = createMainWindow({
     preloadFile: paths.preloadFile,
     url: APP_ENTRY_URL,
@@ -143,6 +171,7 @@ async function startDesk(
     iconFile: paths.trayIcon,
     productName: app.getName(),
     service,
+    words: () => service.translator().t,
     openWindow: showWindow,
     quit: () => app.quit(),
     loginItem: systemLoginItem(app, process.platform),
@@ -222,10 +251,8 @@ function runDesk(): void {
   startup = app.whenReady().then(() => startDesk(paths, logger, state));
   void startup.catch((error: unknown) => {
     logger.log('error', 'app.start_failed', { error: error instanceof Error ? error.name : typeof error });
-    dialog.showErrorBox(
-      `${app.getName()} cannot start`,
-      'The app could not start. Details are in its log file.',
-    );
+    const t = startupWords(paths.dataDir);
+    dialog.showErrorBox(t('shell.cannotStartTitle', { name: app.getName() }), t('shell.cannotStart'));
     app.quit();
   });
 }

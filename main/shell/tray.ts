@@ -2,8 +2,11 @@
  * The tray: counts at a glance (sending, waiting for signatures, completed today; ended today
  * and in a status not recognized when there are any) and the menu
  * that keeps the app alive with its window closed: Open, Pause tracking, Start at login, Quit.
+ * Every word is the desk's language, read again at each refresh (`words`), so a change of the
+ * language setting shows at the next one.
  */
 import { Menu, Tray, type MenuItemConstructorOptions } from 'electron';
+import { createTranslator, type Translator } from '../../shared/i18n/translator';
 import type { DeskService } from '../app/desk-service';
 import { systemClock, type Cancel, type Clock } from '../time/clock';
 
@@ -19,6 +22,8 @@ export interface DeskTrayOptions {
   readonly iconFile: string;
   readonly productName: string;
   readonly service: Pick<DeskService, 'trayCounts' | 'trackingPaused' | 'setTrackingPaused'>;
+  /** The desk's language now (its setting, or the OS's); English when not given. */
+  readonly words?: () => Translator['t'];
   readonly openWindow: () => void;
   readonly quit: () => void;
   /** Undefined where the OS has no login items Electron can set (Linux). */
@@ -30,49 +35,62 @@ export interface DeskTrayOptions {
 }
 
 export interface DeskTray {
-  /** Rebuilds the tooltip, title and menu now. */
+  /** Rebuilds the tooltip, title and menu now, in the desk's language now. */
   refresh(): void;
   /** Refreshes soon, once for a burst of events (sending announces every step). */
   scheduleRefresh(): void;
   destroy(): void;
 }
 
+let english: Translator['t'] | undefined;
+const englishWords = () => (english ??= createTranslator('en').t);
+
 /**
  * "2 sending · 5 waiting for signatures · 3 completed today", then "· 1 ended today" and "· 1 in a
- * status not recognized" only when there are any.
+ * status not recognized" only when there are any; each count with its language's plural.
  */
-export function describeCounts(counts: TrayCounts): string {
+export function describeCounts(counts: TrayCounts, t: Translator['t'] = englishWords()): string {
   const rare = [
-    ...(counts.endedToday > 0 ? [`${counts.endedToday} ended today`] : []),
-    ...(counts.unknownStatus > 0 ? [`${counts.unknownStatus} in a status not recognized`] : []),
+    ...(counts.endedToday > 0 ? [t('tray.endedToday', { count: counts.endedToday })] : []),
+    ...(counts.unknownStatus > 0 ? [t('tray.unknownStatus', { count: counts.unknownStatus })] : []),
   ];
   return [
-    `${counts.sending} sending`,
-    `${counts.waiting} waiting for signatures`,
-    `${counts.completedToday} completed today`,
+    t('tray.sending', { count: counts.sending }),
+    t('tray.waiting', { count: counts.waiting }),
+    t('tray.completedToday', { count: counts.completedToday }),
     ...rare,
   ].join(' · ');
 }
 
 /** The tray menu, built from the current state; each item calls back into the options. */
-export function trayMenuTemplate(options: DeskTrayOptions, counts: TrayCounts): MenuItemConstructorOptions[] {
+export function trayMenuTemplate(
+  options: DeskTrayOptions,
+  counts: TrayCounts,
+  t: Translator['t'] = englishWords(),
+): MenuItemConstructorOptions[] {
   const { service, loginItem } = options;
   const items: MenuItemConstructorOptions[] = [
-    { id: 'open', label: `Open ${options.productName}`, click: () => options.openWindow() },
+    { id: 'open', label: t('tray.open', { name: options.productName }), click: () => options.openWindow() },
     { type: 'separator' },
-    { id: 'sending', label: `Sending: ${counts.sending}`, enabled: false },
-    { id: 'waiting', label: `Waiting for signatures: ${counts.waiting}`, enabled: false },
-    { id: 'completed', label: `Completed today: ${counts.completedToday}`, enabled: false },
+    { id: 'sending', label: t('tray.sendingItem', { count: counts.sending }), enabled: false },
+    { id: 'waiting', label: t('tray.waitingItem', { count: counts.waiting }), enabled: false },
+    { id: 'completed', label: t('tray.completedItem', { count: counts.completedToday }), enabled: false },
     ...(counts.endedToday > 0
-      ? [{ id: 'ended', label: `Ended without signing today: ${counts.endedToday}`, enabled: false }]
+      ? [{ id: 'ended', label: t('tray.endedItem', { count: counts.endedToday }), enabled: false }]
       : []),
     ...(counts.unknownStatus > 0
-      ? [{ id: 'unknown-status', label: `Status not recognized: ${counts.unknownStatus}`, enabled: false }]
+      ? [
+          {
+            id: 'unknown-status',
+            label: t('tray.unknownStatusItem', { count: counts.unknownStatus }),
+            enabled: false,
+          },
+        ]
       : []),
     { type: 'separator' },
     {
       id: 'pause-tracking',
-      label: 'Pause tracking',
+      label: t('tray.pauseTracking'),
       type: 'checkbox',
       checked: service.trackingPaused(),
       click: (item) => service.setTrackingPaused(item.checked),
@@ -81,13 +99,13 @@ export function trayMenuTemplate(options: DeskTrayOptions, counts: TrayCounts): 
   if (loginItem) {
     items.push({
       id: 'start-at-login',
-      label: 'Start at login',
+      label: t('tray.startAtLogin'),
       type: 'checkbox',
       checked: loginItem.isEnabled(),
       click: (item) => loginItem.setEnabled(item.checked),
     });
   }
-  items.push({ type: 'separator' }, { id: 'quit', label: 'Quit', click: () => options.quit() });
+  items.push({ type: 'separator' }, { id: 'quit', label: t('tray.quit'), click: () => options.quit() });
   return items;
 }
 
@@ -100,13 +118,18 @@ export function createDeskTray(options: DeskTrayOptions): DeskTray {
 
   const refresh = () => {
     if (tray.isDestroyed()) return;
+    const t = options.words?.() ?? englishWords();
     const counts = options.service.trayCounts();
-    const paused = options.service.trackingPaused() ? ' (tracking paused)' : '';
-    tray.setToolTip(`${options.productName} — ${describeCounts(counts)}${paused}`);
+    const tooltip = options.service.trackingPaused() ? 'tray.tooltipPaused' : 'tray.tooltip';
+    tray.setToolTip(t(tooltip, { name: options.productName, counts: describeCounts(counts, t) }));
     // Shown next to the icon on macOS only: kept short.
-    tray.setTitle(`${counts.sending} sending · ${counts.waiting} waiting · ${counts.completedToday} done`);
+    tray.setTitle(
+      t('tray.title', { sending: counts.sending, waiting: counts.waiting, done: counts.completedToday }),
+    );
     tray.setContextMenu(
-      Menu.buildFromTemplate(trayMenuTemplate({ ...options, service: withRefresh(options.service) }, counts)),
+      Menu.buildFromTemplate(
+        trayMenuTemplate({ ...options, service: withRefresh(options.service) }, counts, t),
+      ),
     );
   };
   // Toggling tracking from the menu updates the tooltip and checkbox at once.

@@ -5,14 +5,9 @@ import type { BatchDefaults } from '../../shared/domain/batch';
 import type { BatchEvent } from '../domain/batch-events';
 import type { ConnectionAddress } from '../domain/batch-connection';
 import { classOf } from '../domain/document-class';
-import {
-  applyBatchEvent,
-  emptyBatch,
-  mayHoldRequest,
-  UnknownBatchEventError,
-  upgradeBatchState,
-  type BatchState,
-} from '../domain/batch-state';
+import { applyBatchEvent, emptyBatch, UnknownBatchEventError } from '../domain/apply-batch-event';
+import { mayHoldRequest, type BatchState } from '../domain/batch-state';
+import { upgradeBatchState } from '../domain/batch-state-upgrade';
 import { DeletedContracts, type DeletedContract } from './deleted-contracts';
 import { makeDirectoryDurable } from './durable-fs';
 import { errorCode, nodeFileSystem, type FileSystem } from './file-system';

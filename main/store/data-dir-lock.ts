@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { tryLock, unlock } from 'fs-native-extensions';
 import { z } from 'zod';
 import { err, ok, type Result } from '../../shared/base/result';
+import type { Translator } from '../../shared/i18n/translator';
 import { writeFileAtomic } from './durable-fs';
 
 /** Who holds a data folder, as its owner wrote it down when it took the lock. */
@@ -195,8 +196,10 @@ function formatLocalTime(iso: string): string {
   return `${date.getFullYear()}-${twoDigits(date.getMonth() + 1)}-${twoDigits(date.getDate())} ${twoDigits(date.getHours())}:${twoDigits(date.getMinutes())}`;
 }
 
-/** Describes a holder for a message: `pid 123 on host ws-42, running since 2026-11-23 09:12`. */
-export function describeLockHolder(holder: LockHolder): string {
-  const where = holder.host === hostname() ? 'on this computer' : `on host ${holder.host}`;
-  return `pid ${holder.pid} ${where}, running since ${formatLocalTime(holder.processStartedAt)}`;
+/** Describes a holder for a message in `t`'s language: `pid 123 on host ws-42, running since 2026-11-23 09:12`. */
+export function describeLockHolder(holder: LockHolder, t: Translator['t']): string {
+  const since = formatLocalTime(holder.processStartedAt);
+  return holder.host === hostname()
+    ? t('shell.lockHolderHere', { pid: String(holder.pid), since })
+    : t('shell.lockHolderElsewhere', { pid: String(holder.pid), host: holder.host, since });
 }

@@ -3,8 +3,9 @@ import { stageOfStored } from '../../shared/service/status';
 import { backoffDelayMs } from '../client/backoff';
 import { systemClock, type Clock } from '../time/clock';
 import type { ServiceClient } from '../client/service-client';
-import { isNotFoundAtService } from '../domain/service-failure';
+import { isNotFoundAtService, serviceFailureWords } from '../domain/service-failure';
 import { silentLogger, type Logger } from '../base/log';
+import { words } from '../base/words';
 import type { BatchState, DocumentState } from '../domain/batch-state';
 import { needsTracking } from '../domain/document-class';
 import type { BatchStore } from '../store/batch-store';
@@ -206,21 +207,21 @@ export class StatusPoller {
    * stays gone. Nothing is ever read with another connection (this poller's batches only).
    */
   async checkAgain(batchId: string, documentId: string): Promise<CheckAgainOutcome> {
+    const t = words();
     const batch = this.#options.store.get(batchId);
     const document = batch?.documents.find((candidate) => candidate.draft.id === documentId);
     const requestId = document?.send.requestId;
     if (!batch || !document || !requestId || !document.gone)
-      return { found: false, message: 'This document is not marked as gone: nothing to check again.' };
+      return { found: false, message: t('errors.notGone') };
     if (this.#options.tracks && !this.#options.tracks(batch))
-      return { found: false, message: 'This batch is tracked with its own connection, not this one.' };
+      return { found: false, message: t('errors.trackedElsewhere') };
     const result = await this.#options.client.getSigningRequest(requestId, { maxAttempts: 1 });
     if (!result.ok) {
-      return {
-        found: false,
-        message: isNotFoundAtService(result.error)
-          ? `The service still answers that it has no signing request ${requestId}.`
-          : `${requestId} could not be read: ${result.error.message}`,
-      };
+      const reason = serviceFailureWords(result.error, t);
+      const message = isNotFoundAtService(result.error)
+        ? t('errors.stillGone', { requestId })
+        : t('errors.checkAgainUnreadable', { requestId, reason });
+      return { found: false, message };
     }
     const status = trackedStatusOf(result.value, new Date(this.#now()));
     await this.#options.store.record(batchId, [

@@ -13,10 +13,10 @@ import { useDesk } from './state/store';
 export function App() {
   const t = useT();
   const screen = useDesk((state) => state.screen);
-  const navigate = useDesk((state) => state.navigate);
-  const connectBridge = useDesk((state) => state.connect);
+  const navigate = useDesk((state) => state.actions.page.navigate);
+  const connectBridge = useDesk((state) => state.actions.app.connect);
   const info = useDesk((state) => state.info);
-  const setTrackingPaused = useDesk((state) => state.tracking.setPaused);
+  const setTrackingPaused = useDesk((state) => state.actions.tracking.setPaused);
   const activeProfile = useDesk((state) => state.profiles.find((profile) => profile.active));
   useEffect(() => connectBridge(), [connectBridge]);
 

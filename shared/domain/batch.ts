@@ -36,6 +36,12 @@ export const storedPdfSchema = z.object({
 });
 export type StoredPdf = z.infer<typeof storedPdfSchema>;
 
+/**
+ * A document as the person prepared it, before any send: its PDF (the app's copy), recipients
+ * and options. Made from a manifest's `ManifestDocument` (main/manifest) on import, or from a PDF
+ * added by hand; the journal records it (`document_added`, `document_edited`) and folds it into
+ * a `DocumentState` (main/domain/batch-state.ts), whose `draft` it stays.
+ */
 export const documentDraftSchema = z.object({
   id: z.string().min(1),
   externalReference: z.string().trim().min(1),

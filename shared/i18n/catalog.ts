@@ -22,6 +22,8 @@ import en_waits from './catalog/en/waits.json';
 import en_people from './catalog/en/people.json';
 import en_settings from './catalog/en/settings.json';
 import en_menu from './catalog/en/menu.json';
+import en_tray from './catalog/en/tray.json';
+import en_shell from './catalog/en/shell.json';
 import fr_common from './catalog/fr/common.json';
 import fr_connections from './catalog/fr/connections.json';
 import fr_batches from './catalog/fr/batches.json';
@@ -39,6 +41,8 @@ import fr_waits from './catalog/fr/waits.json';
 import fr_people from './catalog/fr/people.json';
 import fr_settings from './catalog/fr/settings.json';
 import fr_menu from './catalog/fr/menu.json';
+import fr_tray from './catalog/fr/tray.json';
+import fr_shell from './catalog/fr/shell.json';
 import de_common from './catalog/de/common.json';
 import de_connections from './catalog/de/connections.json';
 import de_batches from './catalog/de/batches.json';
@@ -56,6 +60,8 @@ import de_waits from './catalog/de/waits.json';
 import de_people from './catalog/de/people.json';
 import de_settings from './catalog/de/settings.json';
 import de_menu from './catalog/de/menu.json';
+import de_tray from './catalog/de/tray.json';
+import de_shell from './catalog/de/shell.json';
 
 const en = {
   ...en_common,
@@ -75,6 +81,8 @@ const en = {
   ...en_people,
   ...en_settings,
   ...en_menu,
+  ...en_tray,
+  ...en_shell,
 };
 const fr = {
   ...fr_common,
@@ -94,6 +102,8 @@ const fr = {
   ...fr_people,
   ...fr_settings,
   ...fr_menu,
+  ...fr_tray,
+  ...fr_shell,
 };
 const de = {
   ...de_common,
@@ -113,6 +123,8 @@ const de = {
   ...de_people,
   ...de_settings,
   ...de_menu,
+  ...de_tray,
+  ...de_shell,
 };
 
 /** Every message id (the English catalog is the reference). */
@@ -137,6 +149,8 @@ export const CATALOG_AREAS = {
   people: { en: en_people, fr: fr_people, de: de_people },
   settings: { en: en_settings, fr: fr_settings, de: de_settings },
   menu: { en: en_menu, fr: fr_menu, de: de_menu },
+  tray: { en: en_tray, fr: fr_tray, de: de_tray },
+  shell: { en: en_shell, fr: fr_shell, de: de_shell },
 } as const satisfies Record<string, Record<Language, Record<string, string>>>;
 
 export const MESSAGES: Readonly<Record<Language, Readonly<Record<string, string>>>> = { en, fr, de };

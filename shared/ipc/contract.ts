@@ -38,6 +38,11 @@ const filePath = z.string().min(1).max(4096);
  */
 export const ADD_PATHS_MAX = 10_000;
 
+/**
+ * A profile as the page sends it to save (`profiles.save`): the one input of the profile
+ * family. Main keeps it as a `ProfileRecord` (main/credentials/profile-store.ts; the secret to
+ * the keychain only) and answers with its `ProfileView`.
+ */
 export const profileInputSchema = z.object({
   name: z.string().trim().min(1, 'is required').max(64, 'must be at most 64 characters'),
   // A bound on what crosses only: main's address rule refuses above 2,048 characters, saying why.

@@ -33,6 +33,10 @@ const errorCodeSchema = z.custom<ErrorCode>((value) => typeof value === 'string'
 export const errorViewSchema = z.object({ code: errorCodeSchema, message: z.string() });
 export type ErrorView = z.infer<typeof errorViewSchema>;
 
+/**
+ * A profile as the page sees it ("a connection" on screen): a saved one (main's `ProfileRecord`,
+ * never its secret) or the demo, and which one is active. What `profiles.*` answers.
+ */
 export const profileViewSchema = z.object({
   name: z.string(),
   baseUrl: z.string(),
@@ -65,6 +69,11 @@ export const trackedStatusSchema = z.object({
   final: z.boolean(),
 });
 
+/**
+ * A document as the page sees it: its `DocumentState` (main/domain/batch-state.ts) flattened and
+ * worded by main (main/app/batch-views.ts), with its class, problems and what can be done with it;
+ * the renderer never derives them.
+ */
 export const documentViewSchema = z.object({
   id: z.string(),
   /** The group a user thinks of it in, computed by main (the renderer never derives it). */
@@ -223,6 +232,7 @@ export const manifestImportSchema = z.object({
   added: z.number(),
   updated: z.number(),
   unchanged: z.number(),
+  /** Documents already sent whose manifest rows changed since: the change is not applied. */
   lockedChanges: z.array(z.string()),
   rejected: z.array(rejectedFileSchema),
 });

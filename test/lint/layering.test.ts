@@ -67,6 +67,21 @@ describe('the layering lint rules (ARCHITECTURE.md)', () => {
       'shared/service/example.ts',
       "import { invokeChannels } from '../ipc/contract';\nexport const c = invokeChannels;\n",
     ],
+    // Screens and components call the store's actions; only the store reaches the bridge.
+    ['renderer/src/screens/example.tsx', "import { desk } from '../bridge';\nexport const d = desk;\n"],
+    [
+      'renderer/src/components/example.tsx',
+      "import { BridgeError } from '../bridge';\nexport const e = BridgeError;\n",
+    ],
+    [
+      'renderer/src/screens/example.tsx',
+      "import type { HostBridge } from '../../../shared/ipc/bridge';\nexport type B = HostBridge;\n",
+    ],
+    // …and keep every rule of browser code besides.
+    [
+      'renderer/src/components/example.tsx',
+      "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n",
+    ],
   ])('refuses in %s: %s', async (filePath, code) => {
     expect(await layeringProblems(filePath, code)).not.toEqual([]);
   });
@@ -90,7 +105,7 @@ describe('the layering lint rules (ARCHITECTURE.md)', () => {
     ],
     [
       'main/engine/example.ts',
-      "import { applyBatchEvent } from '../domain/batch-state';\nexport const a = applyBatchEvent;\n",
+      "import { applyBatchEvent } from '../domain/apply-batch-event';\nexport const a = applyBatchEvent;\n",
     ],
     [
       'main/app/example.ts',
@@ -102,6 +117,11 @@ describe('the layering lint rules (ARCHITECTURE.md)', () => {
       'shared/ipc/example.ts',
       "import { batchDefaultsSchema } from '../domain/batch';\nexport const s = batchDefaultsSchema;\n",
     ],
+    [
+      'renderer/src/screens/example.tsx',
+      "import { useDesk } from '../state/store';\nexport const start = useDesk.getState().actions.sending.start;\n",
+    ],
+    ['renderer/src/state/example.ts', "import { desk } from '../bridge';\nexport const d = desk;\n"],
   ])('allows in %s: %s', async (filePath, code) => {
     expect(await layeringProblems(filePath, code)).toEqual([]);
   });

@@ -11,7 +11,7 @@
 import { cpSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BatchState, DocumentState } from '../../main/domain/batch-state';
-import { checkManifestFile } from '../../main/manifest/manifest';
+import { checkManifest } from '../../main/manifest/manifest';
 import type { Connection } from '../../main/credentials/connection';
 import { openDesk, type Desk } from '../../main/app/desk-core';
 import { findManifestBatch, manifestTarget, takeManifestIn } from '../../main/cli/manifest-batch';
@@ -235,7 +235,7 @@ export class World {
   ): Promise<string> {
     const desk = await this.open(slot);
     const manifestPath = join(folder.path, folder.manifest);
-    const check = await checkManifestFile(manifestPath);
+    const check = await checkManifest(manifestPath);
     if (check.issues.length > 0)
       throw new Error(`the model wrote a bad manifest: ${JSON.stringify(check.issues)}`);
     const connection = this.connectionOf(slot);
@@ -273,7 +273,7 @@ export class World {
     const batches: string[] = [];
     for (const folder of folders) {
       const manifestPath = join(folder.path, folder.manifest);
-      const check = await checkManifestFile(manifestPath);
+      const check = await checkManifest(manifestPath);
       if (check.issues.length > 0)
         throw new Error(`the model wrote a bad manifest: ${JSON.stringify(check.issues)}`);
       const { batch } = await takeManifestIn(

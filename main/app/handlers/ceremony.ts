@@ -1,5 +1,6 @@
 import type { DeskHandlers } from '../../../shared/ipc/contract';
 import { ceremonyRefusal } from '../../domain/document-class';
+import { serviceFailureWords } from '../../domain/service-failure';
 import { DeskError } from '../desk-error';
 import type { DeskContext } from '../desk-context';
 import { CeremonyWindowFailure } from '../ceremony-window-failure';
@@ -47,10 +48,11 @@ export function ceremonyHandlers(ctx: DeskContext): Pick<DeskHandlers, 'ceremony
       // browser host replaces the window instead, closing the first (its onClosed runs first).
       if (ctx.deps.ceremony.focus?.(key)) return { alreadyOpen: true as const };
       const session = await current.client.createWidgetSession(requestId);
-      if (!session.ok) throw new DeskError(session.error.code, session.error.message);
+      const { t } = ctx.translator();
+      if (!session.ok) throw new DeskError(session.error.code, serviceFailureWords(session.error, t));
       await openWindow(ctx, {
         key,
-        title: `Signing ceremony — ${document.draft.externalReference}`,
+        title: t('shell.ceremonyTitle', { reference: document.draft.externalReference }),
         session: session.value,
         renew: () => current.client.createWidgetSession(requestId),
         onClosed: () => {

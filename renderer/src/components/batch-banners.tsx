@@ -14,7 +14,7 @@ export function BatchBanners({ detail }: { readonly detail: BatchDetail }) {
   const ceremony = useDesk((state) =>
     state.ceremonyAttempt?.batchId === detail.id ? state.ceremonyAttempt : undefined,
   );
-  const actions = useDesk.getState();
+  const { actions } = useDesk.getState();
   const { engine } = detail;
   const running = engine.state === 'running' || engine.state === 'waiting';
   const unfinished = detail.documents.filter((document) => document.class === 'sending').length;

@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'react';
-import { desk } from '../bridge';
 import { useT } from '../i18n';
 import { useDesk } from '../state/store';
 
@@ -11,16 +10,14 @@ import { useDesk } from '../state/store';
  */
 export function HostConnection() {
   const t = useT();
-  const resync = useDesk((state) => state.resync);
+  const { resync, onConnectionChange } = useDesk((state) => state.actions.app);
   const [connected, setConnected] = useState(true);
   useEffect(() => {
-    const subscribe = desk().onConnectionChange;
-    if (!subscribe) return undefined;
     // Each change supersedes the one before: a resync overtaken by a new loss hides nothing.
     let changes = 0;
     // A resync owed until one ran to its end while connected.
     let owed = false;
-    return subscribe((change) => {
+    return onConnectionChange((change) => {
       changes += 1;
       if (!change.connected) {
         setConnected(false);
@@ -38,7 +35,7 @@ export function HostConnection() {
         setConnected(true);
       });
     });
-  }, [resync]);
+  }, [resync, onConnectionChange]);
   if (connected) return null;
   return (
     <div className="banner banner-error app-banner" role="alert">

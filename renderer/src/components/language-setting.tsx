@@ -11,7 +11,7 @@ export function LanguageSetting() {
   const t = useT();
   const id = useId();
   const info = useDesk((state) => state.info);
-  const setLanguage = useDesk((state) => state.setLanguage);
+  const setLanguage = useDesk((state) => state.actions.app.setLanguage);
   if (!info) return null;
   return (
     <span className="language-setting">

@@ -14,7 +14,7 @@ const FADE_AFTER_MS = 8_000;
 export function Notices() {
   const t = useT();
   const notices = useDesk((state) => state.notices);
-  const dismiss = useDesk((state) => state.dismiss);
+  const dismiss = useDesk((state) => state.actions.page.dismiss);
   return (
     <section className="notices" aria-live="polite" aria-label={t('batch.messages')}>
       {notices.map((notice) => (

@@ -4,7 +4,7 @@
  * it alike); the last few are kept by digest, so the viewer opened from a thumbnail does not ask
  * again.
  */
-import { desk, unwrap } from '../bridge';
+import { BridgeError, desk, unwrap } from '../bridge';
 
 const KEPT = 4;
 const kept = new Map<string, Promise<Uint8Array>>();
@@ -30,4 +30,12 @@ export async function documentBytes(
     while (kept.size > KEPT) kept.delete(kept.keys().next().value as string);
   }
   return (await bytes).slice();
+}
+
+/**
+ * Main's own words when it could not give the bytes (the document is gone, its copy unreadable…);
+ * undefined for any other failure, such as pdf.js's reading them.
+ */
+export function refusalOf(error: unknown): string | undefined {
+  return error instanceof BridgeError ? error.message : undefined;
 }

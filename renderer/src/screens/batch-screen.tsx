@@ -31,7 +31,7 @@ export function BatchScreen({ batchId }: { batchId: string }) {
   const progress = useDesk((state) => state.progress);
   const loadError = useDesk((state) => state.loadErrors[batchId]);
   const starting = useDesk((state) => state.starting[batchId] === true);
-  const actions = useDesk.getState();
+  const { actions } = useDesk.getState();
   const [preview, setPreview] = useState<ManifestPreview | undefined>();
   const [filter, setFilter] = useState<StatusFilter>('all');
   const [search, setSearch] = useState('');
@@ -85,7 +85,7 @@ export function BatchScreen({ batchId }: { batchId: string }) {
     return loadError ? (
       <section className="screen">
         <p role="alert">{loadError}</p>
-        <button type="button" onClick={() => actions.navigate({ name: 'batches' })}>
+        <button type="button" onClick={() => actions.page.navigate({ name: 'batches' })}>
           {t('batch.back')}
         </button>
       </section>
@@ -112,7 +112,7 @@ export function BatchScreen({ batchId }: { batchId: string }) {
     event.preventDefault();
     setDragging(false);
     const files = [...event.dataTransfer.files];
-    if (files.length > 0) void actions.addDroppedFiles(batchId, files);
+    if (files.length > 0) void actions.documents.addDroppedFiles(batchId, files);
   }
 
   return (
@@ -137,7 +137,7 @@ export function BatchScreen({ batchId }: { batchId: string }) {
             <RenameForm
               current={detail.name}
               onSave={(name) => {
-                void actions.renameBatch(batchId, name);
+                void actions.batches.rename(batchId, name);
                 setRenaming(false);
               }}
               onCancel={() => setRenaming(false)}
@@ -149,19 +149,19 @@ export function BatchScreen({ batchId }: { batchId: string }) {
             </button>
           )}
         </div>
-        <button type="button" className="link" onClick={() => actions.navigate({ name: 'batches' })}>
+        <button type="button" className="link" onClick={() => actions.page.navigate({ name: 'batches' })}>
           {t('batch.back')}
         </button>
       </div>
 
       <div className="toolbar" role="toolbar" aria-label={t('batch.actions')}>
-        <button type="button" onClick={() => void actions.addPdfs(batchId, 'files')}>
+        <button type="button" onClick={() => void actions.dialogs.pickPdfs(batchId)}>
           {t('batch.addPdfs')}
         </button>
-        <button type="button" onClick={() => void actions.addPdfs(batchId, 'folder')}>
+        <button type="button" onClick={() => void actions.dialogs.pickFolder(batchId)}>
           {t('batch.addFolder')}
         </button>
-        <button type="button" onClick={() => void actions.pickManifest().then(setPreview)}>
+        <button type="button" onClick={() => void actions.dialogs.pickManifest().then(setPreview)}>
           {t('batch.importManifest')}
         </button>
         {running ? (

@@ -19,7 +19,7 @@ import { useDesk } from '../state/store';
  */
 export function BatchSettings({ batchId, defaults }: { batchId: string; defaults: BatchDefaults }) {
   const t = useT();
-  const setDefaults = useDesk((state) => state.setDefaults);
+  const setDefaults = useDesk((state) => state.actions.batches.setDefaults);
   const [recipients, setRecipients] = useState<ParticipantRow[]>(() =>
     toRows(defaults.defaultRecipients.map(fromParticipant)),
   );

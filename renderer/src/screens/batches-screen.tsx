@@ -12,13 +12,13 @@ export function BatchesScreen() {
   const batchMap = useDesk((state) => state.batches);
   // Sorting inside the selector would return a new array each time and re-render forever.
   const batches = useMemo(() => sortedBatches(batchMap), [batchMap]);
-  const { createBatch, navigate, deleteBatch, renameBatch } = useDesk.getState();
+  const { actions } = useDesk.getState();
   const [name, setName] = useState('');
   const [renaming, setRenaming] = useState<string | undefined>();
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (name.trim()) void createBatch(name.trim());
+    if (name.trim()) void actions.batches.create(name.trim());
     setName('');
   }
 
@@ -70,7 +70,7 @@ export function BatchesScreen() {
                       <RenameForm
                         current={batch.name}
                         onSave={(newName) => {
-                          void renameBatch(batch.id, newName);
+                          void actions.batches.rename(batch.id, newName);
                           setRenaming(undefined);
                         }}
                         onCancel={() => setRenaming(undefined)}
@@ -79,7 +79,7 @@ export function BatchesScreen() {
                       <button
                         type="button"
                         className="link"
-                        onClick={() => navigate({ name: 'batch', batchId: batch.id })}
+                        onClick={() => actions.page.navigate({ name: 'batch', batchId: batch.id })}
                       >
                         {batch.name}
                       </button>
@@ -120,7 +120,7 @@ export function BatchesScreen() {
                             sent > 0
                               ? t('batches.deleteSent', { name: batch.name, count: sent })
                               : t('batches.deleteConfirm', { name: batch.name });
-                          if (window.confirm(warning)) void deleteBatch(batch.id);
+                          if (window.confirm(warning)) void actions.batches.delete(batch.id);
                         }}
                       >
                         {t('batches.delete')}

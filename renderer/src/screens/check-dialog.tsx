@@ -2,7 +2,8 @@ import { useEffect, useId, useRef, useState, type FormEvent, type RefObject } fr
 import type { Translator } from '../../../shared/i18n/translator';
 import type { DocumentView } from '../../../shared/ipc/views';
 import { useT } from '../i18n';
-import { useDesk, type CheckAnswer } from '../state/store';
+import type { CheckAnswer } from '../state/call-failures';
+import { useDesk } from '../state/store';
 
 type Check = NonNullable<DocumentView['check']>;
 
@@ -106,9 +107,9 @@ export function CheckDialog({
   const t = useT();
   const dialog = useRef<HTMLDialogElement>(null);
   const id = useId();
-  const linkRequest = useDesk((state) => state.sending.linkRequest);
-  const sendAsNew = useDesk((state) => state.sending.sendAsNew);
-  const notify = useDesk((state) => state.notify);
+  const linkRequest = useDesk((state) => state.actions.sending.linkRequest);
+  const sendAsNew = useDesk((state) => state.actions.sending.sendAsNew);
+  const notify = useDesk((state) => state.actions.page.notify);
   const [requestId, setRequestId] = useState('');
   const [problem, setProblem] = useState<{ readonly at: Origin; readonly text: string } | undefined>();
   const [busy, setBusy] = useState<Busy | undefined>();

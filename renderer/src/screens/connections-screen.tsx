@@ -37,7 +37,7 @@ export function ConnectionsScreen() {
   const t = useT();
   const profiles = useDesk((state) => state.profiles);
   const keychainWaiting = useDesk((state) => state.keychainWaiting);
-  const { saveProfile, deleteProfile, activateProfile, testProfile, useDemo, notify } = useDesk.getState();
+  const { actions } = useDesk.getState();
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [editing, setEditing] = useState<string | undefined>();
   const [testResults, setTestResults] = useState<Record<string, TestShown>>({});
@@ -88,7 +88,7 @@ export function ConnectionsScreen() {
     setSaving(name);
     setSaveError(undefined);
     setLeftWaiting(undefined);
-    const answer = await saveProfile({
+    const answer = await actions.profiles.save({
       name: draft.name,
       baseUrl: draft.baseUrl,
       clientId: draft.clientId,
@@ -98,8 +98,9 @@ export function ConnectionsScreen() {
     });
     if (awaited.current !== id) {
       // The person stopped waiting for it: say how it ended, wherever they are now.
-      if (!answer.ok) notify('error', t('connections.notSavedLater', { name, message: answer.message }));
-      else notify('success', t('connections.savedLater', { name }));
+      if (!answer.ok)
+        actions.page.notify('error', t('connections.notSavedLater', { name, message: answer.message }));
+      else actions.page.notify('success', t('connections.savedLater', { name }));
       setLeftWaiting((left) => (left === name ? undefined : left));
       return;
     }
@@ -126,7 +127,7 @@ export function ConnectionsScreen() {
     show({ message: t('connections.testing') });
     // A service that keeps the test waiting is said within seconds, with a way out.
     const slow = setTimeout(() => show({ message: t('waits.serviceSlow'), slow: true }), SLOW_TEST_MS);
-    const result = await testProfile(name);
+    const result = await actions.profiles.test(name);
     clearTimeout(slow);
     show(result);
   }
@@ -151,7 +152,7 @@ export function ConnectionsScreen() {
       {profiles.length === 0 && (
         <div className="empty">
           <p>{t('connections.empty')}</p>
-          <button type="button" onClick={() => void useDemo()}>
+          <button type="button" onClick={() => void actions.profiles.useDemo()}>
             {t('connections.useDemo')}
           </button>
         </div>
@@ -177,7 +178,7 @@ export function ConnectionsScreen() {
                     type="radio"
                     name="active-profile"
                     checked={profile.active}
-                    onChange={() => void activateProfile(profile.name)}
+                    onChange={() => void actions.profiles.activate(profile.name)}
                     aria-label={t('connections.use', { name: profile.name })}
                   />
                 </td>
@@ -220,7 +221,7 @@ export function ConnectionsScreen() {
                       className="danger"
                       onClick={() => {
                         if (window.confirm(t('connections.confirmDelete', { name: profile.name })))
-                          void deleteProfile(profile.name);
+                          void actions.profiles.delete(profile.name);
                       }}
                     >
                       {t('connections.delete')}
@@ -356,7 +357,7 @@ export function ConnectionsScreen() {
             </button>
           )}
           {profiles.length > 0 && !profiles.some((profile) => profile.demo) && (
-            <button type="button" onClick={() => void useDemo()}>
+            <button type="button" onClick={() => void actions.profiles.useDemo()}>
               {t('connections.useDemo')}
             </button>
           )}

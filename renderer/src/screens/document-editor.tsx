@@ -40,7 +40,7 @@ export function DocumentEditor({
   const { locale } = useTranslator();
   const dialog = useRef<HTMLDialogElement>(null);
   const id = useId();
-  const updateDocument = useDesk((state) => state.updateDocument);
+  const updateDocument = useDesk((state) => state.actions.documents.update);
   const [reference, setReference] = useState(document.externalReference);
   const [recipients, setRecipients] = useState<ParticipantRow[]>(() =>
     toRows(document.recipients.map(fromParticipant)),

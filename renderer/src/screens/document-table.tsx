@@ -205,7 +205,7 @@ const DocumentRow = memo(function DocumentRow({
   takeFocus: boolean;
   onFocused: (() => void) | undefined;
 }) {
-  const actions = useDesk.getState();
+  const { actions } = useDesk.getState();
   const t = useT();
   const { locale } = useTranslator();
   const stateLabel = useRef<HTMLSpanElement>(null);
@@ -238,7 +238,9 @@ const DocumentRow = memo(function DocumentRow({
             type="button"
             className="link mono"
             title={t('documents.sha.title')}
-            onClick={() => void actions.copyText(document.sha256, t('documents.sha.copied', { reference }))}
+            onClick={() =>
+              void actions.page.copyText(document.sha256, t('documents.sha.copied', { reference }))
+            }
           >
             {document.sha256.slice(0, 12)}…
             <span className="visually-hidden"> {t('documents.sha.copy', { reference })}</span>
@@ -315,7 +317,7 @@ const DocumentRow = memo(function DocumentRow({
               type="button"
               className="link"
               onClick={() =>
-                actions.navigate({ name: 'batch', batchId: document.heldBy?.batchId ?? batchId })
+                actions.page.navigate({ name: 'batch', batchId: document.heldBy?.batchId ?? batchId })
               }
             >
               {t('documents.action.openHolder', { batch: document.heldBy.batchName })}
@@ -367,7 +369,7 @@ const DocumentRow = memo(function DocumentRow({
                 aria-label={t('documents.action.removeNamed', { reference })}
                 onClick={() => {
                   if (window.confirm(t('documents.action.removeConfirm', { reference })))
-                    void actions.removeDocument(batchId, document.id);
+                    void actions.documents.remove(batchId, document.id);
                 }}
               >
                 {t('documents.action.remove')}

@@ -19,21 +19,21 @@ export function ManifestImport({
   onClose: () => void;
 }) {
   const t = useT();
-  const { importManifest, previewManifest } = useDesk.getState();
+  const { actions } = useDesk.getState();
   const [busy, setBusy] = useState(false);
   const valid = preview.issues.length === 0;
   const fileName = preview.path.split(/[/\\]/).pop();
 
   async function checkAgain() {
     setBusy(true);
-    const next = await previewManifest(preview.path);
+    const next = await actions.manifest.preview(preview.path);
     setBusy(false);
     if (next) onPreview(next);
   }
 
   async function runImport() {
     setBusy(true);
-    const answer = await importManifest(batchId, preview.path);
+    const answer = await actions.manifest.import(batchId, preview.path);
     setBusy(false);
     if (answer.imported) onClose();
     else if (answer.preview) onPreview(answer.preview);

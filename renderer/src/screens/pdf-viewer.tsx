@@ -1,9 +1,8 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { PDFDocumentProxy, RenderTask } from 'pdfjs-dist';
 import type { DocumentView } from '../../../shared/ipc/views';
-import { BridgeError } from '../bridge';
 import { useT } from '../i18n';
-import { documentBytes } from '../pdf/document-bytes';
+import { documentBytes, refusalOf } from '../pdf/document-bytes';
 import { isCancelled, openPdf, renderPage } from '../pdf/pdfjs';
 
 /** How wide a page is drawn, in CSS pixels, at most (the dialog narrows it on small windows). */
@@ -63,7 +62,7 @@ export function PdfViewer({
           if (current)
             setOpened({
               kind: 'failed',
-              message: error instanceof BridgeError ? error.message : t('preview.unreadable', { reason }),
+              message: refusalOf(error) ?? t('preview.unreadable', { reason }),
             });
         },
       );

@@ -1,8 +1,8 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { create } from 'zustand';
 import type { DocumentView, EngineStateView, SendReview } from '../../../shared/ipc/views';
-import { BridgeError, desk, unwrap } from '../bridge';
 import { useT } from '../i18n';
+import { useDesk } from '../state/store';
 
 /**
  * The documents each batch's last confirmed review sent, until the person dismisses its summary.
@@ -36,15 +36,11 @@ function hostOf(baseUrl: string): string {
   }
 }
 
-function messageOf(error: unknown, fallback: string): string {
-  return error instanceof BridgeError ? error.message : fallback;
-}
-
 /**
  * The review before "Send batch" (PRODUCT.md "Review, then send"): main's account of what goes
- * (`sending.review`) — how many documents, to how many people, with which connection, and which
- * documents stay behind and why. Confirming sends exactly that; cancelling (or Escape) sends
- * nothing; when main refuses because the batch changed since (`review_outdated`), the dialog
+ * (`actions.sending.review`) — how many documents, to how many people, with which connection,
+ * and which documents stay behind and why. Confirming sends exactly that (`actions.sending.start`);
+ * cancelling (or Escape) sends nothing; when main refuses because the batch changed since (`review_outdated`), the dialog
  * says so and offers to review again. A native modal dialog: the page behind is inert, the focus starts on the confirmation
  * (or Cancel when nothing can go) and returns to "Send batch" when the dialog closes. A batch whose
  * connection cannot be used, or with nothing ready, cannot be confirmed; errors show in the dialog.
@@ -67,6 +63,7 @@ export function ReviewDialog({
   const cancelButton = useRef<HTMLButtonElement>(null);
   const againButton = useRef<HTMLButtonElement>(null);
   const remember = useSentBatches((state) => state.remember);
+  const { actions } = useDesk.getState();
   const [loaded, setLoaded] = useState<Loaded>({ kind: 'loading' });
   const [sending, setSending] = useState(false);
   const [sendError, setSendError] = useState<string | undefined>();
@@ -88,15 +85,17 @@ export function ReviewDialog({
 
   useEffect(() => {
     let current = true;
-    unwrap(desk().sending.review(batchId)).then(
-      (review) => current && setLoaded({ kind: 'ready', review }),
-      (error: unknown) =>
-        current && setLoaded({ kind: 'failed', message: messageOf(error, t('common.unexpected')) }),
-    );
+    void actions.sending.review(batchId).then((answer) => {
+      if (current)
+        setLoaded(
+          answer.ok ? { kind: 'ready', review: answer.review } : { kind: 'failed', message: answer.message },
+        );
+    });
     return () => {
       current = false;
     };
-  }, [batchId, t, round]);
+    // Read anew in another language (`t` changed): main words the review's problems in it.
+  }, [actions, batchId, t, round]);
 
   const review = loaded.kind === 'ready' ? loaded.review : undefined;
   const connection = review?.connection;
@@ -113,23 +112,16 @@ export function ReviewDialog({
     if (!review?.reviewed || sending) return;
     setSending(true);
     setSendError(undefined);
-    try {
-      // Exactly what this review showed goes, or main refuses: never what changed since.
-      await unwrap(desk().sending.start(batchId, review.reviewed));
+    // Exactly what this review showed goes, or main refuses: never what changed since.
+    const answer = await actions.sending.start(batchId, review.reviewed);
+    if (answer.ok) {
       remember(batchId, review.documentIds);
       onClose(true);
-    } catch (error) {
-      const refused =
-        error instanceof BridgeError &&
-        (error.code === 'review_outdated' || error.code === 'already_sending');
-      setOutdated(refused);
-      setSendError(
-        refused
-          ? error.message
-          : t('review.sendFailed', { reason: messageOf(error, t('common.unexpected')) }),
-      );
-      setSending(false);
+      return;
     }
+    setOutdated(answer.outdated);
+    setSendError(answer.message);
+    setSending(false);
   }
 
   function reviewAgain() {

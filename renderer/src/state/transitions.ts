@@ -78,6 +78,11 @@ export function sortedBatches(batches: DeskState['batches']): BatchSummary[] {
   return Object.values(batches).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
 }
 
+/** The reference of a document of a loaded batch, for messages. */
+export function referenceOf(state: DeskState, batchId: string, documentId: string): string | undefined {
+  return state.details[batchId]?.documents.find((document) => document.id === documentId)?.externalReference;
+}
+
 export function withBatchList(state: DeskState, batches: readonly BatchSummary[]): DeskState {
   return { ...state, batches: Object.fromEntries(batches.map((batch) => [batch.id, batch])) };
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { countsOf, documentViewOf } from '../../../main/app/batch-views';
 import type { BatchEvent } from '../../../main/domain/batch-events';
-import { applyBatchEvent, emptyBatch, type BatchState } from '../../../main/domain/batch-state';
+import { applyBatchEvent, emptyBatch } from '../../../main/domain/apply-batch-event';
+import type { BatchState } from '../../../main/domain/batch-state';
 import type { TrackedStatus } from '../../../shared/domain/batch';
 
 /** Batches built by folding real journal events, as main reads them from disk. */

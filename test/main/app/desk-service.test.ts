@@ -9,7 +9,7 @@ import { createMemoryCredentialStore } from '../../../main/credentials/credentia
 import { openDataDir, type DataDir } from '../../../main/app/desk-core';
 import type { VirtualClock } from '../../../main/time/virtual-clock';
 import { dispatchInvoke } from '../../../main/app/ipc-dispatch';
-import { PREVIEW_DOCUMENTS } from '../../../main/app/handlers/manifest';
+import { PREVIEW_DOCUMENTS } from '../../../main/manifest/manifest';
 import { silentLogger } from '../../../main/base/log';
 import { ADD_PATHS_MAX, type DeskHandlers } from '../../../shared/ipc/contract';
 import { DEMO_CLIENT, type Simulator } from '../../../simulator/simulator';

@@ -8,16 +8,24 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DeskService } from '../../../main/app/desk-service';
 import { documentViewOf } from '../../../main/app/batch-views';
+import { applyBatchEvent, emptyBatch } from '../../../main/domain/apply-batch-event';
 import type { BatchEvent } from '../../../main/domain/batch-events';
-import { applyBatchEvent, emptyBatch } from '../../../main/domain/batch-state';
-import { checkManifestFile, formatIssue } from '../../../main/manifest/manifest';
+import { olderBatchReason } from '../../../main/engine/older-batch';
+import { checkManifest, formatIssue } from '../../../main/manifest/manifest';
 import { failureMessage, repeatedUploadRefusalMessage } from '../../../main/domain/send-messages';
 import { batchReportCsv } from '../../../main/report/report-csv';
 import type { ItemError } from '../../../shared/domain/batch';
 import { withDialogAnswer } from '../../../main/browser-host/host-dialogs';
+import { currentWidgetUrl } from '../../../main/browser-host/chromium-ceremony-opener';
+import { Secret } from '../../../main/base/secret';
+import { speaking } from '../../../main/base/words';
 import { launchBrowserHost, profileRegistry } from '../../../main/browser-host/launch';
 import { writeRendererFixture } from '../browser-host/host-fixtures';
-import { createMemoryCredentialStore } from '../../../main/credentials/credential-store';
+import {
+  createMemoryCredentialStore,
+  type CredentialStore,
+} from '../../../main/credentials/credential-store';
+import type { CeremonyRequest } from '../../../main/app/ports';
 import { openDataDir, type DataDir } from '../../../main/app/desk-core';
 import { LANGUAGES } from '../../../shared/i18n/languages';
 import { createTranslator } from '../../../shared/i18n/translator';
@@ -37,10 +45,19 @@ afterEach(async () => {
   files?.remove();
 });
 
-async function openApp(path: string, systemLocales: readonly string[]): Promise<DeskService> {
+async function openApp(
+  path: string,
+  systemLocales: readonly string[],
+  options: { credentials?: CredentialStore; ceremonies?: CeremonyRequest[] } = {},
+): Promise<DeskService> {
   const result = await openDataDir(path);
   if (!result.ok) throw new Error(result.error);
-  const service = createTestDeskService(result.value, createMemoryCredentialStore(), { systemLocales });
+  const service = createTestDeskService(result.value, options.credentials ?? createMemoryCredentialStore(), {
+    systemLocales,
+    ...(options.ceremonies
+      ? { ceremony: { open: async (request) => void options.ceremonies?.push(request) } }
+      : {}),
+  });
   opened = { dataDir: result.value, service };
   await service.start();
   return service;
@@ -210,7 +227,7 @@ describe('a manifest’s problems in the person’s language', () => {
     for (const text of texts) expect(text).toMatch(/^(ligne \d+|le manifeste|le fichier)/);
     expect(texts.join('\n')).not.toMatch(/\b(line|must|column)\b/);
 
-    const english = await checkManifestFile(manifest);
+    const english = await checkManifest(manifest);
     expect(english.issues.map((issue) => formatIssue(issue))).toEqual(
       expect.arrayContaining([expect.stringMatching(/^line \d+, column "\w+": /)]),
     );
@@ -317,8 +334,247 @@ describe('every call speaks the person’s language', () => {
         (error: unknown) => (error instanceof Error ? error.message : String(error)),
       );
       expect(refusal).toBe(`Il n’y a pas de dossier à l’emplacement ${missing}.`);
+
+      // A ceremony's one-time link that was used: its page follows the desk's language.
+      const usedLink = async () => (await fetch(`${launched.origin}/handoff/used-or-expired`)).text();
+      expect(await usedLink()).toBe('Ce lien a déjà été utilisé ou a expiré.\n');
+      await launched.service.handlers['app.setLanguage']('de');
+      expect(await usedLink()).toBe('Dieser Link wurde bereits verwendet oder ist abgelaufen.\n');
     } finally {
       await launched.close();
     }
+  });
+
+  it('a ceremony that cannot be reopened says why in the language of its opening, when its link is followed later', async () => {
+    const request = {
+      key: 'b/d',
+      title: 'Cérémonie',
+      session: {
+        requestId: 'sr_1',
+        widgetUrl: new Secret('https://widget.example/s/1'),
+        expiresInSeconds: 1,
+        expiresAt: 0,
+      },
+      renew: async () => ({
+        ok: false as const,
+        error: {
+          operation: 'createWidgetSession' as const,
+          code: 'network_unreachable' as const,
+          message: 'The signing service cannot be reached.',
+          retryable: true,
+          outcomeUnknown: false,
+          attempts: 1,
+        },
+      }),
+      onClosed: () => undefined,
+    };
+    const target = speaking(createTranslator('fr').t, () => currentWidgetUrl(request, () => 1));
+    // Followed outside any call, as the browser follows it.
+    expect(await target()).toEqual({
+      failure:
+        'La cérémonie n’a pas pu être rouverte\u00a0: Le service de signature est injoignable. Vérifiez le réseau ou le VPN. L’envoi se met en pause et reprend de lui-même au retour du service.',
+    });
+    const german = speaking(createTranslator('de').t, () => currentWidgetUrl(request, () => 1));
+    expect(await german()).toMatchObject({
+      failure: expect.stringMatching(/^Die Zeremonie konnte nicht erneut geöffnet werden: /),
+    });
+  });
+});
+
+/** The message of what `call` throws, or undefined when it does not. */
+async function refusalOf(call: () => Promise<unknown>): Promise<string | undefined> {
+  try {
+    await call();
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+  return undefined;
+}
+
+describe('a connection’s words in the person’s language', () => {
+  const ONE_MISSING = {
+    clientId: 'no-ceremony',
+    clientSecret: 'no-ceremony-secret-4711',
+    scopes: ['signing.create' as const, 'signing.read' as const],
+  };
+  const TWO_MISSING = {
+    clientId: 'read-only',
+    clientSecret: 'read-only-secret-4711',
+    scopes: ['signing.read' as const],
+  };
+
+  it('a test that fails says why in French and German, with the plural of the scopes missing', async () => {
+    files = makeTempFolder('desk-messages-');
+    const sim = await startSimulator({ seed: 7, clients: [DEMO_CLIENT, ONE_MISSING, TWO_MISSING] });
+    try {
+      const service = await openApp(files.file('data'), ['fr-FR']);
+      const save = (name: string, baseUrl: string, client: { clientId: string; clientSecret: string }) =>
+        service.handlers['profiles.save']({
+          name,
+          baseUrl,
+          clientId: client.clientId,
+          secret: client.clientSecret,
+        });
+      await save('Une', sim.baseUrl, ONE_MISSING);
+      await save('Deux', sim.baseUrl, TWO_MISSING);
+      // Nothing listens on port 1: refused at once.
+      await save('Nulle part', 'http://127.0.0.1:1', DEMO_CLIENT);
+      const tested = async (name: string) => {
+        const result = await service.handlers['profiles.test'](name);
+        return result.ok ? 'connected' : result.message;
+      };
+      expect(await tested('Une')).toBe(
+        'Les identifiants fonctionnent, mais il manque à ce client la permission ceremony.create. L’application a besoin de signing.create, signing.read, ceremony.create\u00a0: demandez à votre administrateur de les accorder, puis testez de nouveau.',
+      );
+      expect(await tested('Deux')).toBe(
+        'Les identifiants fonctionnent, mais il manque à ce client les permissions signing.create, ceremony.create. L’application a besoin de signing.create, signing.read, ceremony.create\u00a0: demandez à votre administrateur de les accorder, puis testez de nouveau.',
+      );
+      expect(await tested('Nulle part')).toBe(
+        'Le service de signature est injoignable à l’adresse http://127.0.0.1:1. Vérifiez l’URL de base et le réseau ou le VPN, puis testez de nouveau.',
+      );
+      await service.handlers['app.setLanguage']('de');
+      expect(await tested('Une')).toBe(
+        'Die Zugangsdaten funktionieren, aber diesem Client fehlt die Berechtigung ceremony.create. Die App braucht signing.create, signing.read, ceremony.create: Bitten Sie Ihre Administration, sie zu erteilen, und testen Sie dann erneut.',
+      );
+      expect(await tested('Deux')).toBe(
+        'Die Zugangsdaten funktionieren, aber diesem Client fehlen die Berechtigungen signing.create, ceremony.create. Die App braucht signing.create, signing.read, ceremony.create: Bitten Sie Ihre Administration, sie zu erteilen, und testen Sie dann erneut.',
+      );
+      expect(await tested('Nulle part')).toBe(
+        'Der Signaturdienst ist unter http://127.0.0.1:1 nicht erreichbar. Prüfen Sie die Basis-URL und das Netzwerk oder VPN und testen Sie dann erneut.',
+      );
+    } finally {
+      await opened?.service.close();
+      await opened?.dataDir.close();
+      opened = undefined;
+      await sim.close();
+    }
+  }, 30_000);
+
+  it('a refused profile, no connection chosen, a secret missing from the keychain: in French, then German', async () => {
+    files = makeTempFolder('desk-messages-');
+    const credentials = createMemoryCredentialStore();
+    const service = await openApp(files.file('data'), ['fr-CH'], { credentials });
+    const profile = {
+      name: 'Bureau',
+      baseUrl: 'https://sign.example.com',
+      clientId: 'desk',
+      secret: 's3cret',
+    };
+    const batch = await service.handlers['batches.create']('Contrats');
+    const refusals = async () => ({
+      name: await refusalOf(() => service.handlers['profiles.save']({ ...profile, name: ' ' })),
+      secret: await refusalOf(() => service.handlers['profiles.save']({ ...profile, secret: '  ' })),
+      none: (await service.handlers['sending.review'](batch.id)).connectionProblem,
+    });
+    expect(await refusals()).toEqual({
+      name: 'Le nom est obligatoire.',
+      secret: 'Le secret client ne peut pas être vide.',
+      none: 'Choisissez ou créez d’abord une connexion (Connexions), puis réessayez.',
+    });
+    await service.handlers['app.setLanguage']('de');
+    expect(await refusals()).toEqual({
+      name: 'Der Name ist erforderlich.',
+      secret: 'Das Client-Geheimnis darf nicht leer sein.',
+      none: 'Wählen oder erstellen Sie zuerst eine Verbindung (Verbindungen) und versuchen Sie es dann erneut.',
+    });
+
+    await service.handlers['profiles.save'](profile);
+    await credentials.deleteSecret('Bureau');
+    expect(await refusalOf(() => service.handlers['profiles.test']('Bureau'))).toBe(
+      'Für das Verbindungsprofil „Bureau“ ist kein Client-Geheimnis gespeichert. Geben Sie sein Client-Geheimnis unter Verbindungen ein, speichern Sie es und versuchen Sie es dann erneut.',
+    );
+    await service.handlers['app.setLanguage']('fr');
+    expect(await refusalOf(() => service.handlers['profiles.test']('Bureau'))).toBe(
+      'Le profil de connexion «\u00a0Bureau\u00a0» n’a pas de secret client enregistré. Saisissez son secret client dans Connexions et enregistrez-le, puis réessayez.',
+    );
+  });
+
+  it('a sent batch: its ceremony window’s title, Check again refused, and its connection gone, said anew when the language changes', async () => {
+    files = makeTempFolder('desk-messages-');
+    const sim = await startSimulator({ seed: 7 });
+    const ceremonies: CeremonyRequest[] = [];
+    const credentials = createMemoryCredentialStore();
+    try {
+      let service = await openApp(files.file('data'), ['fr-FR'], { ceremonies, credentials });
+      await service.handlers['profiles.save']({
+        name: 'Büro',
+        baseUrl: sim.baseUrl,
+        clientId: DEMO_CLIENT.clientId,
+        secret: DEMO_CLIENT.clientSecret,
+      });
+      const batchId = await sendOneDocumentBatch(service.handlers, files, 'RH-7');
+      const [document] = (await service.handlers['batches.get'](batchId)).documents;
+      await service.handlers['ceremony.open'](batchId, document!.id);
+      expect(ceremonies.map((request) => request.title)).toEqual(['Cérémonie de signature — RH-7']);
+      expect(await refusalOf(() => service.handlers['tracking.checkAgain'](batchId, document!.id))).toBe(
+        'Ce document n’est pas marqué comme disparu\u00a0: rien à vérifier de nouveau.',
+      );
+
+      const problem = async () => (await service.handlers['batches.get'](batchId)).connectionProblem;
+
+      // Its secret gone from the keychain while the app was closed: said at start, in French throughout.
+      await opened?.service.close();
+      await opened?.dataDir.close();
+      await credentials.deleteSecret('Büro');
+      service = await openApp(files.file('data'), ['fr-FR'], { credentials });
+      expect(await problem()).toBe(
+        'La connexion «\u00a0Büro\u00a0» de ce lot ne peut pas être utilisée\u00a0: Le profil de connexion «\u00a0Büro\u00a0» n’a pas de secret client enregistré. Saisissez son secret client dans Connexions et enregistrez-le, puis réessayez. Il n’est jamais lu avec une autre connexion.',
+      );
+
+      await service.handlers['profiles.delete']('Büro');
+      expect(await problem()).toBe(
+        `Ce lot a été envoyé avec la connexion à ${sim.baseUrl} (client ${DEMO_CLIENT.clientId}), qui ne fait plus partie de vos connexions. Ajoutez-la de nouveau (Connexions) pour poursuivre et suivre ce lot\u00a0; il n’est jamais lu avec une autre connexion.`,
+      );
+      await service.handlers['app.setLanguage']('de');
+      expect(await problem()).toBe(
+        `Dieser Stapel wurde mit der Verbindung zu ${sim.baseUrl} (Client ${DEMO_CLIENT.clientId}) gesendet, die nicht mehr zu Ihren Verbindungen gehört. Fügen Sie sie wieder hinzu (Verbindungen), um diesen Stapel fortzusetzen und zu verfolgen; er wird nie mit einer anderen Verbindung gelesen.`,
+      );
+    } finally {
+      await opened?.service.close();
+      await opened?.dataDir.close();
+      opened = undefined;
+      await sim.close();
+    }
+  }, 30_000);
+
+  it('why a batch of an earlier version is not tracked, in French and German', () => {
+    const where = { baseUrl: 'https://sign.example.com', clientId: 'desk' };
+    const fr = createTranslator('fr').t;
+    const de = createTranslator('de').t;
+    const other = {
+      kind: 'other_reference',
+      where,
+      requestId: 'sr_1',
+      remoteReference: 'RH-9',
+      reference: 'RH-1',
+    } as const;
+    expect(olderBatchReason(other, fr)).toBe(
+      'Ce lot a été envoyé par une version antérieure de l’application, qui n’enregistrait pas sa connexion, et la demande sr_1 chez https://sign.example.com (client desk) appartient à une autre référence (RH-9), pas à RH-1. Rendez active la connexion avec laquelle il a été envoyé (Connexions) pour le suivre.',
+    );
+    expect(olderBatchReason(other, de)).toBe(
+      'Dieser Stapel wurde von einer früheren Version der App gesendet, die seine Verbindung nicht gespeichert hat, und die Anfrage sr_1 bei https://sign.example.com (Client desk) gehört zu einer anderen Referenz (RH-9), nicht zu RH-1. Machen Sie die Verbindung, mit der er gesendet wurde, zur aktiven (Verbindungen), um ihn zu verfolgen.',
+    );
+    const unreadable = {
+      kind: 'unreadable',
+      where,
+      reference: 'RH-1',
+      failure: { code: 'upstream_unavailable' },
+    } as const;
+    expect(olderBatchReason(unreadable, fr)).toContain(
+      'n’a pas pu montrer qu’il détient sa demande pour RH-1 (Le service de signature est temporairement indisponible.',
+    );
+    expect(olderBatchReason(unreadable, de)).toContain(
+      'konnte nicht zeigen, dass er seine Anfrage für RH-1 hat (',
+    );
+    expect(olderBatchReason({ kind: 'no_answer', where, seconds: 10 }, fr)).toContain(
+      'n’a pas dit en 10\u00a0s s’il détient ses demandes',
+    );
+    expect(olderBatchReason({ kind: 'no_request' }, de)).toMatch(
+      /^Dieser Stapel wurde von einer früheren Version der App begonnen/,
+    );
+    // The command line's words, in English, unchanged.
+    expect(olderBatchReason({ kind: 'no_answer', where, seconds: 10 })).toBe(
+      'This batch was sent by an earlier version of the app, which did not record its connection, and https://sign.example.com (client desk) did not answer within 10 s whether it holds its requests. The app asks again in a minute; it is tracked only with the connection that holds them.',
+    );
   });
 });

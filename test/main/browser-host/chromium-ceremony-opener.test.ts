@@ -12,6 +12,8 @@ import type { WidgetSessionHandle } from '../../../main/client/service-client';
 import type { ServiceResult } from '../../../main/domain/service-failure';
 import { silentLogger } from '../../../main/base/log';
 import { Secret } from '../../../main/base/secret';
+import { speaking } from '../../../main/base/words';
+import { createTranslator } from '../../../shared/i18n/translator';
 import { bundleBridgeScript, startTestHost, writeRendererFixture, type TestHost } from './host-fixtures';
 
 /** What the stand-in browser saw: its arguments and the answer to the link it was given. */
@@ -206,6 +208,34 @@ describe('ceremonies in Chromium app windows', () => {
     expect(report.location).toBeNull();
     expect(report.body).toContain('The signing service cannot be reached.');
     expect(report.body).not.toContain('EXPIRED');
+    await request.whenClosed;
+  });
+
+  it('speaks the language of its opening: the start page’s title, and why it cannot be renewed when the link is followed', async () => {
+    const browser = fakeBrowser(false);
+    const opener = createChromiumCeremonyOpener({
+      handoff: host.handoff,
+      logger: silentLogger,
+      executable: browser.executable,
+    });
+    const request = ceremonyRequest(session('http://127.0.0.1:9/widget/EXPIRED', Date.now() - 1), () => ({
+      ok: false,
+      error: {
+        operation: 'createWidgetSession',
+        code: 'network_unreachable',
+        message: 'The signing service cannot be reached.',
+        retryable: true,
+        outcomeUnknown: false,
+        attempts: 1,
+      },
+    }));
+    await speaking(createTranslator('de').t, () => opener.open(request));
+    const report = await browser.report();
+    expect(report.startPage).toContain('<title>Wird geöffnet…</title>');
+    expect(report.status).toBe(502);
+    expect(report.body).toBe(
+      'Die Zeremonie konnte nicht erneut geöffnet werden: Der Signaturdienst ist nicht erreichbar. Prüfen Sie das Netzwerk oder VPN. Das Senden pausiert und wird von selbst fortgesetzt, sobald der Dienst zurück ist.\n',
+    );
     await request.whenClosed;
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { engineNarrator } from '../../../main/cli/batch-run';
-import type { SendEngineEvent } from '../../../main/engine/send-engine';
+import type { SendEngineEvent } from '../../../main/engine/send-events';
 
 /**
  * The lines `send` prints while the engine waits: one refused token request that several

@@ -203,8 +203,10 @@ describe('"Test connection"', () => {
     sim.faults.enqueue({ kind: 'tokenRefusal' });
     expect(await testConnection(connection)).toMatchObject({
       ok: false,
-      code: 'credentials_rejected',
-      message: expect.stringContaining('rejected the connection credentials'),
+      error: {
+        code: 'credentials_rejected',
+        message: expect.stringContaining('rejected the connection credentials'),
+      },
     });
     expect(tokenCalls().map((call) => call.status)).toEqual([200, 400]);
   });

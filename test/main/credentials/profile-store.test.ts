@@ -7,10 +7,10 @@ import {
   KEYCHAIN_UNAVAILABLE_MESSAGE,
   type CredentialStore,
 } from '../../../main/credentials/credential-store';
+import type { ProfileInput } from '../../../shared/ipc/contract';
 import {
   createProfileStore,
   PROFILES_FILE,
-  type ProfileInput,
   type ProfileResult,
   type ProfileStore,
 } from '../../../main/credentials/profile-store';

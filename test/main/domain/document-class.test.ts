@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BatchEvent } from '../../../main/domain/batch-events';
-import { applyBatchEvent, emptyBatch, type DocumentState } from '../../../main/domain/batch-state';
+import { applyBatchEvent, emptyBatch } from '../../../main/domain/apply-batch-event';
+import type { DocumentState } from '../../../main/domain/batch-state';
 import { ceremonyRefusal, classOf, needsTracking } from '../../../main/domain/document-class';
 import type { TrackedStatus } from '../../../shared/domain/batch';
 import { createTranslator } from '../../../shared/i18n/translator';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BatchEvent } from '../../../main/domain/batch-events';
-import { applyBatchEvent, emptyBatch, type BatchState } from '../../../main/domain/batch-state';
+import { applyBatchEvent, emptyBatch } from '../../../main/domain/apply-batch-event';
+import type { BatchState } from '../../../main/domain/batch-state';
 import { buildCreateBody } from '../../../main/domain/create-body';
 import { peopleOf } from '../../../main/domain/people-of';
 import type { DocumentDraft } from '../../../shared/domain/batch';

@@ -1,22 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import type { BatchEvent } from '../../../main/domain/batch-events';
-import { applyBatchEvent, emptyBatch, type DocumentState } from '../../../main/domain/batch-state';
+import { applyBatchEvent, emptyBatch } from '../../../main/domain/apply-batch-event';
+import type { DocumentState } from '../../../main/domain/batch-state';
+import {
+  interruptedAttempts,
+  nextStep,
+  NO_RUN_FACTS,
+  type Answer,
+  type RunFacts,
+  type StepContext,
+} from '../../../main/domain/step-machine';
 import {
   decideCreation,
   decideParticipant,
   decidePrepare,
   decideUpload,
-  failureKind,
-  interruptedAttempts,
   MAX_KEY_IN_USE_PER_RUN,
   MAX_REUPLOADS_PER_RUN,
-  nextStep,
-  NO_RUN_FACTS,
   REPLAY_FOR_ID_AFTER_MS,
-  type Answer,
-  type RunFacts,
-  type StepContext,
-} from '../../../main/domain/step-machine';
+} from '../../../main/domain/step-decisions';
+import { failureKind } from '../../../main/domain/answer-kinds';
 import { checkExplanation } from '../../../main/domain/send-messages';
 import type { CreationAnswer } from '../../../main/domain/service-answers';
 import type { PrepareOutcome } from '../../../main/domain/service-answers';

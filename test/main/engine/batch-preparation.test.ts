@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { addPdfDocuments, syncManifest } from '../../../main/engine/batch-preparation';
-import { checkManifestFile } from '../../../main/manifest/manifest';
+import { addPdfDocuments, importManifest } from '../../../main/engine/batch-preparation';
+import { checkManifest } from '../../../main/manifest/manifest';
 import { BatchStore } from '../../../main/store/batch-store';
 import { BlobStore } from '../../../main/store/blob-store';
 import { CrashFileSystem } from '../../support/crash-fs';
@@ -68,20 +68,20 @@ describe('preparing a batch of many documents', () => {
       manifest,
       `document,external_reference,participant_type,role,name,email,signing_order\n${rows.join('\n')}\n`,
     );
-    const check = await checkManifestFile(manifest);
+    const check = await checkManifest(manifest);
     expect(check.issues).toEqual([]);
     const { store, blobs, records } = await openDataFolder();
     const batch = await store.create('Contracts', { defaultRecipients: [] });
     const before = records();
 
-    const first = await syncManifest(store, blobs, batch.id, check.documents);
+    const first = await importManifest(store, blobs, batch.id, check.documents);
     expect(first).toMatchObject({ added: 205, updated: 0, unchanged: 0, lockedChanges: [], rejected: [] });
     expect(records() - before).toBe(2);
     expect(store.get(batch.id)?.documents.map((document) => document.draft.externalReference)).toEqual(
       paths.map((_, index) => `REF-${index}`),
     );
 
-    const again = await syncManifest(store, blobs, batch.id, check.documents);
+    const again = await importManifest(store, blobs, batch.id, check.documents);
     expect(again).toMatchObject({ added: 0, updated: 0, unchanged: 205, rejected: [] });
     expect(records() - before).toBe(2);
     expect(store.get(batch.id)?.documents).toHaveLength(205);

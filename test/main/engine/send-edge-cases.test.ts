@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { syncManifest } from '../../../main/engine/batch-preparation';
+import { importManifest } from '../../../main/engine/batch-preparation';
 import { phaseOf, type BatchState } from '../../../main/domain/batch-state';
-import { checkManifestFile } from '../../../main/manifest/manifest';
+import { checkManifest } from '../../../main/manifest/manifest';
 import type { Desk } from '../../../main/app/desk-core';
 import type { OpenFile, OpenFlags } from '../../../main/store/file-system';
 import { encodeLine } from '../../../main/store/journal';
@@ -349,13 +349,13 @@ describe('blame where it belongs', () => {
       'document;external_reference;participant_type;role;name;email\ncontract.pdf;HR-1;signer;Employee;Ann;ann@example.com\n',
     );
     const batch = await desk.store.create('m', { defaultRecipients: [] }, manifest);
-    await syncManifest(desk.store, desk.blobs, batch.id, (await checkManifestFile(manifest)).documents);
+    await importManifest(desk.store, desk.blobs, batch.id, (await checkManifest(manifest)).documents);
     sim.faults.enqueue({ kind: 'reject', pathPattern: CREATE, status: 422, code: 'invalid_signing_request' });
     expect(await done(desk.engine.send(batch.id))).toMatchObject({ failed: 1 });
 
     writeFileSync(pdf, await makePdfBytes('Contract v2 (corrected salary)'));
     const v2 = createHash('sha256').update(readFileSync(pdf)).digest('hex');
-    await syncManifest(desk.store, desk.blobs, batch.id, (await checkManifestFile(manifest)).documents);
+    await importManifest(desk.store, desk.blobs, batch.id, (await checkManifest(manifest)).documents);
     const document = only(desk, batch.id);
     expect(document.draft.pdf.sha256).toBe(v2);
     await done(desk.engine.retry(batch.id, document.draft.id));

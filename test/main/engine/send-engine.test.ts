@@ -1,7 +1,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isLocked, phaseOf } from '../../../main/domain/batch-state';
-import type { SendEngineEvent } from '../../../main/engine/send-engine';
+import type { SendEngineEvent } from '../../../main/engine/send-events';
 import { engineReasonText, type EngineReason } from '../../../main/domain/send-messages';
 import { createTranslator } from '../../../shared/i18n/translator';
 import type { Desk } from '../../../main/app/desk-core';

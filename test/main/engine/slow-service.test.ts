@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { createConnection, createServer, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { addPdfDocuments } from '../../../main/engine/batch-preparation';
-import type { SendEngineEvent } from '../../../main/engine/send-engine';
+import type { SendEngineEvent } from '../../../main/engine/send-events';
 import { SLOW_CALL_MS } from '../../../main/engine/slow-calls';
 import type { Desk } from '../../../main/app/desk-core';
 import { Secret } from '../../../main/base/secret';

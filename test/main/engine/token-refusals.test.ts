@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { phaseOf } from '../../../main/domain/batch-state';
-import type { SendEngineEvent } from '../../../main/engine/send-engine';
+import type { SendEngineEvent } from '../../../main/engine/send-events';
 import { engineReasonText } from '../../../main/domain/send-messages';
 import type { Desk } from '../../../main/app/desk-core';
 import { createTranslator } from '../../../shared/i18n/translator';

@@ -1,5 +1,5 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
-import type { SendEngineEvent, SendSummary, UploadStage } from '../../../main/engine/send-engine';
+import type { SendEngineEvent, SendSummary, UploadStage } from '../../../main/engine/send-events';
 import type { Desk, DeskOptions } from '../../../main/app/desk-core';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../../simulator/simulator';
 import { makePaddedPdfTemplate, writePaddedPdf } from '../../../bench/support/pdf-fixtures';

@@ -1,6 +1,6 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SendEngineEvent, UploadStage } from '../../../main/engine/send-engine';
+import type { SendEngineEvent, UploadStage } from '../../../main/engine/send-events';
 import type { Desk, DeskOptions } from '../../../main/app/desk-core';
 import type { VirtualClock } from '../../../main/time/virtual-clock';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../../simulator/simulator';

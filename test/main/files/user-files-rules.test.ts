@@ -3,8 +3,8 @@ import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync
 import { open, readdir, readlink, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addPdfDocuments, syncManifest } from '../../../main/engine/batch-preparation';
-import { checkManifestFile, formatIssue } from '../../../main/manifest/manifest';
+import { addPdfDocuments, importManifest } from '../../../main/engine/batch-preparation';
+import { checkManifest, formatIssue } from '../../../main/manifest/manifest';
 import { createUserFiles, type UserFileSystem } from '../../../main/files/user-files';
 import { BatchStore } from '../../../main/store/batch-store';
 import { BlobStore } from '../../../main/store/blob-store';
@@ -51,9 +51,7 @@ function swapBeforeOpen(path: string, beforeOpen: () => void): UserFileSystem {
 }
 
 const issuesOf = async (path: string, calls: UserFileSystem) =>
-  (await checkManifestFile(path, english, createUserFiles({ calls }))).issues.map((issue) =>
-    formatIssue(issue),
-  );
+  (await checkManifest(path, english, createUserFiles({ calls }))).issues.map((issue) => formatIssue(issue));
 
 describe('what is opened is checked again', () => {
   it("a folder swapped for a link into /proc after the check: the process's environment is never read", async () => {
@@ -106,7 +104,7 @@ describe("a manifest's PDFs are checked again as they are copied", () => {
     const privatePdf = await writePdf(elsewhere, 'private.pdf', 'Private');
     const manifest = folder.file('manifest.csv');
     writeFileSync(manifest, `${HEADER}\ncontract.pdf,HR-1,signer,Employee,Ann,ann@example.com\n`);
-    const check = await checkManifestFile(manifest, english);
+    const check = await checkManifest(manifest, english);
     expect(check.issues).toEqual([]);
     // Between the check and the import, contract.pdf becomes a link to a private file elsewhere.
     rmSync(contract);
@@ -116,10 +114,10 @@ describe("a manifest's PDFs are checked again as they are copied", () => {
     const store = await BatchStore.open('/data', { fs });
     const blobs = new BlobStore('/data', { fs });
     const batch = await store.create('Contracts', { defaultRecipients: [] });
-    const sync = await syncManifest(store, blobs, batch.id, check.documents);
+    const imported = await importManifest(store, blobs, batch.id, check.documents);
 
-    expect(sync).toMatchObject({ added: 0, updated: 0 });
-    expect(sync.rejected.map((file) => [file.path, file.message])).toEqual([
+    expect(imported).toMatchObject({ added: 0, updated: 0 });
+    expect(imported.rejected.map((file) => [file.path, file.message])).toEqual([
       [
         contract,
         'Cannot read the file: it is outside its folder (a symbolic link leads out of it); only files inside the folder are taken.',

@@ -4,7 +4,7 @@ import { open, readdir, readlink, realpath, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkManifestFile, formatIssue } from '../../../main/manifest/manifest';
+import { checkManifest, formatIssue } from '../../../main/manifest/manifest';
 import {
   createUserFiles,
   unreadableReason,
@@ -87,7 +87,7 @@ describe('reads of the person’s files are bounded in time and in threads', () 
       folder.file('manifest.csv'),
       ['document,external_reference,participant_type,role,name,email', ...rows].join('\n'),
     );
-    const check = checkManifestFile(folder.file('manifest.csv'));
+    const check = checkManifest(folder.file('manifest.csv'));
     // What the journal does: write, sync, close, on libuv's threads.
     const writes = Array.from({ length: 20 }, async (_, index) => {
       const handle = await open(folder.file(`journal-${index}`), 'w');
@@ -146,7 +146,7 @@ describe('what is opened is what was checked', () => {
       readlink: (path) => readlink(path),
       open: (path, flags) => open(path.endsWith('.pdf') ? join(elsewhere, 'private.pdf') : path, flags),
     };
-    const check = await checkManifestFile(
+    const check = await checkManifest(
       folder.file('manifest.csv'),
       english,
       createUserFiles({ calls: swapped }),
@@ -159,7 +159,7 @@ describe('what is opened is what was checked', () => {
 
   it('never reads the operating system’s own files, such as a process’s environment', async () => {
     symlinkSync('/proc/self/environ', folder.file('manifest.csv'));
-    const check = await checkManifestFile(folder.file('manifest.csv'));
+    const check = await checkManifest(folder.file('manifest.csv'));
     expect(check.issues.map((issue) => formatIssue(issue))).toEqual([
       'the manifest cannot be read: it is a file of the operating system, not a document',
     ]);
@@ -186,7 +186,7 @@ describe('what is opened is what was checked', () => {
         return real.chunks(...args);
       },
     };
-    const check = await checkManifestFile(folder.file('manifest.csv'), english, counting);
+    const check = await checkManifest(folder.file('manifest.csv'), english, counting);
     expect(check.issues).toEqual([]);
     expect(check.documents).toHaveLength(spellings.length);
     expect(reads).toBe(1);

@@ -19,7 +19,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  checkManifestFile,
+  checkManifest,
   formatIssue,
   MAX_FIELD_CHARS,
   MAX_LINE_CHARS,
@@ -122,8 +122,8 @@ describe('the sample manifest (samples/manifest.csv)', () => {
     ]);
   });
 
-  it('references real PDFs under 5 KB, whose digest checkManifestFile records', async () => {
-    const check = await checkManifestFile(manifestPath);
+  it('references real PDFs under 5 KB, whose digest checkManifest records', async () => {
+    const check = await checkManifest(manifestPath);
     expect(check.issues).toEqual([]);
     expect(check.documents).toHaveLength(3);
     for (const document of check.documents) {
@@ -138,7 +138,7 @@ describe('the sample manifest (samples/manifest.csv)', () => {
   });
 
   it('has a companion with typical mistakes, each named with its line and column', async () => {
-    const check = await checkManifestFile(join(SAMPLES_DIR, 'manifest-with-errors.csv'));
+    const check = await checkManifest(join(SAMPLES_DIR, 'manifest-with-errors.csv'));
     expect(messages(check)).toEqual([
       'line 3, column "email": must be a valid e-mail address (got "anne.dupre@example")',
       'line 4, column "role": must be at most 100 characters (this one has 115)',
@@ -870,7 +870,7 @@ describe('bad input: each problem is named the way the user sees it', () => {
     await badCase.prepare?.(folder);
     const manifestPath = folder.file('manifest.csv');
     writeFileSync(manifestPath, badCase.manifest);
-    const check = await checkManifestFile(manifestPath);
+    const check = await checkManifest(manifestPath);
     expect(messages(check)).toEqual(badCase.expected);
   });
 
@@ -878,7 +878,7 @@ describe('bad input: each problem is named the way the user sees it', () => {
     mkdirSync(folder.file('signed'));
     symlinkSync(folder.file('a.pdf'), folder.file('signed/link.pdf'));
     writeFileSync(folder.file('manifest.csv'), csv(HEADER, ROW.replace('a.pdf', 'signed/link.pdf')));
-    const check = await checkManifestFile(folder.file('manifest.csv'));
+    const check = await checkManifest(folder.file('manifest.csv'));
     expect(messages(check)).toEqual([]);
     expect(check.documents.map((document) => document.pdf?.sizeBytes)).toEqual([
       readFileSync(folder.file('a.pdf')).length,
@@ -900,15 +900,15 @@ describe('bad input: each problem is named the way the user sees it', () => {
 
   it('refuses a FIFO, a device or a socket named as the manifest, at once', async () => {
     makeFifo(folder.file('manifest.csv'));
-    expect(messages(await checkManifestFile(folder.file('manifest.csv')))).toEqual([
+    expect(messages(await checkManifest(folder.file('manifest.csv')))).toEqual([
       'the manifest cannot be read: it is a named pipe (FIFO), not a file',
     ]);
     symlinkSync('/dev/zero', folder.file('zero.csv'));
-    expect(messages(await checkManifestFile(folder.file('zero.csv')))).toEqual([
+    expect(messages(await checkManifest(folder.file('zero.csv')))).toEqual([
       'the manifest cannot be read: it is a file of the operating system, not a document',
     ]);
     await listenOn(folder.file('socket.csv'));
-    expect(messages(await checkManifestFile(folder.file('socket.csv')))).toEqual([
+    expect(messages(await checkManifest(folder.file('socket.csv')))).toEqual([
       'the manifest cannot be read: it is a socket, not a file',
     ]);
   });
@@ -932,11 +932,11 @@ describe('bad input: each problem is named the way the user sees it', () => {
   });
 
   it('reports a manifest that cannot be read', async () => {
-    expect(messages(await checkManifestFile(folder.file('absent.csv')))).toEqual([
+    expect(messages(await checkManifest(folder.file('absent.csv')))).toEqual([
       'the manifest cannot be read: the file does not exist',
     ]);
     mkdirSync(folder.file('folder.csv'));
-    expect(messages(await checkManifestFile(folder.file('folder.csv')))).toEqual([
+    expect(messages(await checkManifest(folder.file('folder.csv')))).toEqual([
       'the manifest cannot be read: it is a folder, not a file',
     ]);
   });
@@ -967,7 +967,7 @@ describe('bad input: each problem is named the way the user sees it', () => {
         'c.pdf;REF-6;signer;Employee;Gus;gus@example.com;2',
       ),
     );
-    const check = await checkManifestFile(manifestPath);
+    const check = await checkManifest(manifestPath);
     expect(messages(check)).toEqual([
       'line 1, column "emial": unknown column; did you mean "email"?',
       'line 2, column "email": must be a valid e-mail address (got "anne@")',
@@ -999,7 +999,7 @@ describe('where a manifest is read from', () => {
   it('looks for the PDFs next to the manifest itself when it is named through a link', async () => {
     writeFileSync(folder.file('project/manifest.csv'), csv(HEADER, ROW));
     symlinkSync(folder.file('project/manifest.csv'), folder.file('shortcut.csv'));
-    const check = await checkManifestFile(folder.file('shortcut.csv'));
+    const check = await checkManifest(folder.file('shortcut.csv'));
     expect(messages(check)).toEqual([]);
     expect(check.documents.map((document) => document.pdfPath)).toEqual([folder.file('project/a.pdf')]);
   });

@@ -1,7 +1,8 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import type { BatchEvent } from '../../../main/domain/batch-events';
-import { applyBatchEvent, emptyBatch, type BatchState } from '../../../main/domain/batch-state';
+import { applyBatchEvent, emptyBatch } from '../../../main/domain/apply-batch-event';
+import type { BatchState } from '../../../main/domain/batch-state';
 import { batchReportCsv, listSeparatorOf } from '../../../main/report/report-csv';
 import type { DocumentDraft, TrackedStatus } from '../../../shared/domain/batch';
 import { createTranslator } from '../../../shared/i18n/translator';

@@ -100,6 +100,54 @@ describe('the application menu', () => {
     );
   });
 
+  it('leaves no item in English in French or German, nor to Electron’s English role labels, on every platform', () => {
+    for (const platform of ['linux', 'win32', 'darwin'] as const) {
+      const labelsIn = (language: 'en' | 'fr' | 'de') =>
+        everyItem(appMenuTemplate(options({ platform, development: true, t: createTranslator(language).t })))
+          .filter((item) => item.type !== 'separator')
+          .map((item) => item.label);
+      const english = labelsIn('en');
+      for (const language of ['fr', 'de'] as const) {
+        const labels = labelsIn(language);
+        expect(labels).toHaveLength(english.length);
+        labels.forEach((label, index) => {
+          expect(label, `${platform} ${language} item ${index} has a label`).toBeTruthy();
+          // The macOS app menu is named after the product, in every language.
+          if (label !== 'Signing Batch Desk')
+            expect(label, `${platform} ${language} item ${index}`).not.toBe(english[index]);
+        });
+      }
+    }
+    const aboutIn = (language: 'fr' | 'de') =>
+      submenuOf(
+        appMenuTemplate(options({ t: createTranslator(language).t })),
+        language === 'fr' ? 'Aide' : 'Hilfe',
+      ).find((item) => item.role === 'about')?.label;
+    expect(aboutIn('fr')).toBe('À propos de Signing Batch Desk');
+    expect(aboutIn('de')).toBe('Über Signing Batch Desk');
+    const macIn = (language: 'fr' | 'de') =>
+      submenuOf(
+        appMenuTemplate(options({ platform: 'darwin', t: createTranslator(language).t })),
+        'Signing Batch Desk',
+      )
+        .filter((item) => item.role)
+        .map((item) => item.label);
+    expect(macIn('fr')).toEqual([
+      'À propos de Signing Batch Desk',
+      'Masquer Signing Batch Desk',
+      'Masquer les autres',
+      'Tout afficher',
+      'Quitter Signing Batch Desk',
+    ]);
+    expect(macIn('de')).toEqual([
+      'Über Signing Batch Desk',
+      'Signing Batch Desk ausblenden',
+      'Andere ausblenden',
+      'Alle einblenden',
+      'Signing Batch Desk beenden',
+    ]);
+  });
+
   it('replaces Electron’s default menu', () => {
     installAppMenu(options());
     expect(Menu.setApplicationMenu).toHaveBeenCalledOnce();

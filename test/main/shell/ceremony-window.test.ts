@@ -5,6 +5,8 @@ import type { CeremonyRequest } from '../../../main/app/ports';
 import type { WidgetSessionHandle } from '../../../main/client/service-client';
 import type { ServiceResult } from '../../../main/domain/service-failure';
 import { Secret } from '../../../main/base/secret';
+import { speaking } from '../../../main/base/words';
+import { createTranslator } from '../../../shared/i18n/translator';
 import { createCeremonyWindows, widgetOriginOf } from '../../../main/shell/ceremony-window';
 import { hardenAllWebContents } from '../../../main/shell/security';
 import {
@@ -218,6 +220,49 @@ describe('the ceremony window', () => {
       value: handle(FRESH_URL, NOW - 1),
     });
     await expect(opener().open(request)).rejects.toMatchObject({ code: 'widget_session_expired' });
+    expect(FakeBrowserWindow.windows).toHaveLength(0);
+  });
+
+  it('says why it opens nothing in the language of the call: French and German', async () => {
+    const expired = () =>
+      ceremony(handle(EXPIRED_URL, NOW - 1), { ok: true, value: handle(FRESH_URL, NOW - 1) });
+    const refused = () => ceremony(handle('http://widget.example.com/s/1', NOW + 600_000));
+    const conflict = () =>
+      ceremony(handle(EXPIRED_URL, NOW - 1), {
+        ok: false,
+        error: {
+          operation: 'createWidgetSession',
+          code: 'widget_session_conflict',
+          message: 'A ceremony cannot be opened in the current signing state.',
+          retryable: false,
+          outcomeUnknown: false,
+          attempts: 1,
+        },
+      });
+    const refusalIn = (language: 'fr' | 'de', scenario: Scenario) =>
+      speaking(createTranslator(language).t, () => opener().open(scenario.request)).then(
+        () => 'opened',
+        (error: unknown) => (error as Error).message,
+      );
+    expect(await refusalIn('fr', expired())).toBe(
+      'Le service de signature a renvoyé une session de cérémonie déjà expirée. Vérifiez l’horloge de cet ordinateur, puis réessayez.',
+    );
+    expect(await refusalIn('de', expired())).toBe(
+      'Der Signaturdienst hat eine bereits abgelaufene Zeremonie-Sitzung zurückgegeben. Prüfen Sie die Uhr dieses Computers und versuchen Sie es dann erneut.',
+    );
+    expect(await refusalIn('fr', refused())).toBe(
+      'Le service de signature a renvoyé une adresse de cérémonie que l’application n’ouvrira pas (elle doit utiliser https).',
+    );
+    expect(await refusalIn('de', refused())).toBe(
+      'Der Signaturdienst hat eine Zeremonie-Adresse zurückgegeben, die die App nicht öffnet (sie muss https verwenden).',
+    );
+    // The service's refusal, by its code: its English message is the command line's.
+    expect(await refusalIn('fr', conflict())).toBe(
+      'Une cérémonie ne peut pas être ouverte dans l’état de signature actuel. La demande est peut-être déjà terminée. Actualisez son statut.',
+    );
+    expect(await refusalIn('de', conflict())).toBe(
+      'Im aktuellen Signaturzustand kann keine Zeremonie geöffnet werden. Die Anfrage ist möglicherweise bereits abgeschlossen. Aktualisieren Sie ihren Status.',
+    );
     expect(FakeBrowserWindow.windows).toHaveLength(0);
   });
 

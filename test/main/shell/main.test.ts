@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { eventually } from '../../support/outcomes';
@@ -259,16 +259,51 @@ describe('the Electron entry point', () => {
     expect(fake.FakeBrowserWindow.windows).toHaveLength(1);
   });
 
-  it('speaks the desk’s language in the menu when the person changes it', async () => {
+  it('speaks the desk’s language in the menu and the tray when the person changes it', async () => {
     const fake = await launchReady();
     const window = mainWindow(fake);
     await window.loadURL('app://desk/index.html');
     const from = { sender: window.webContents, senderFrame: window.webContents.mainFrame };
+    const tray = fake.FakeTray.trays[0];
+    const quitLabel = () => tray?.contextMenu?.items.find((item) => item.id === 'quit')?.label;
     expect(await fake.ipcMain.invoke(DESK_INVOKE_CHANNEL, from, 'app.setLanguage', ['fr'])).toMatchObject({
       ok: true,
       value: { language: 'fr' },
     });
     expect(fake.Menu.application?.items.map((item) => item.label)).toContain('Édition');
+    // At once, not at the next count change: nothing else refreshes an idle tray.
+    expect(tray?.tooltip).toBe(
+      'Signing Batch Desk — 0 envoi en cours · 0 en attente de signatures · 0 terminé aujourd’hui',
+    );
+    expect(quitLabel()).toBe('Quitter');
+    await fake.ipcMain.invoke(DESK_INVOKE_CHANNEL, from, 'app.setLanguage', ['de']);
+    expect(tray?.tooltip).toBe(
+      'Signing Batch Desk — 0 werden gesendet · 0 warten auf Unterschriften · 0 heute abgeschlossen',
+    );
+    expect(quitLabel()).toBe('Beenden');
+  });
+
+  it('says why it cannot start in the desk’s language: a data folder another process holds, in German', async () => {
+    const dataDir = join(folder.file('user-data'), 'data');
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ language: 'de', trackingPaused: false }));
+    const held = await openDataDir(dataDir);
+    try {
+      const fake = await launch({ lock: true });
+      await eventually(() => expect(fake.dialog.showErrorBox).toHaveBeenCalledOnce());
+      const [title, message] = fake.dialog.showErrorBox.mock.calls[0] ?? [];
+      expect(title).toBe('Signing Batch Desk kann nicht starten');
+      expect(message).toContain(
+        `Der Datenordner ${dataDir} wird von einem anderen Prozess verwendet (PID ${process.pid} auf diesem Computer, läuft seit `,
+      );
+      expect(message).toMatch(
+        /läuft seit \d{4}-\d{2}-\d{2} \d{2}:\d{2}\)\. Schließen Sie ihn oder warten Sie, bis er fertig ist\.$/,
+      );
+      expect(fake.app.quit).toHaveBeenCalled();
+      expect(fake.FakeTray.trays).toHaveLength(0);
+    } finally {
+      if (held.ok) await held.value.close();
+    }
   });
 
   it('pauses tracking from the tray menu', async () => {

@@ -1,7 +1,9 @@
-import type { App, BrowserWindow } from 'electron';
+import type { App, BrowserWindow, OpenDialogOptions, SaveDialogOptions } from 'electron';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { DeskContext } from '../../../main/app/desk-context';
+import { ipcEvents } from '../../../main/app/ipc-events';
 import { createSystemDialogs } from '../../../main/shell/dialogs';
 import {
   APP_USER_MODEL_ID,
@@ -16,6 +18,9 @@ import {
   FakeNotification,
   resetFakeElectron,
 } from './fake-electron';
+import { speaking } from '../../../main/base/words';
+import type { Language } from '../../../shared/i18n/languages';
+import { createTranslator } from '../../../shared/i18n/translator';
 
 vi.mock('electron', () => import('./fake-electron'));
 
@@ -50,6 +55,50 @@ describe('notifications', () => {
     FakeNotification.supported = false;
     createSystemNotifier(vi.fn()).notify('t', 'b');
     expect(FakeNotification.shown).toHaveLength(0);
+  });
+});
+
+describe('notifications in the desk’s language', () => {
+  /** The desk's events (ipc-events.ts) to the system notifier, speaking whatever `language` is now. */
+  function notifierIn(initial: Language) {
+    let language = initial;
+    const ctx = {
+      deps: { emit: () => undefined, notifier: createSystemNotifier(vi.fn()) },
+      translator: () => createTranslator(language),
+    } as unknown as DeskContext;
+    const events = ipcEvents(ctx);
+    return {
+      setLanguage: (next: Language) => (language = next),
+      completed: (externalReference: string) =>
+        events.onPollerEvent({ type: 'completed', batchId: 'b', documentId: 'd', externalReference }),
+      ended: (externalReference: string, status: string) =>
+        events.onPollerEvent({ type: 'ended', batchId: 'b', documentId: 'd', externalReference, status }),
+    };
+  }
+  const shown = () => FakeNotification.shown.map((notification) => notification.options);
+
+  it('shows a contract signed and a contract ended in French, then in German once the language changed', () => {
+    const desk = notifierIn('fr');
+    desk.completed('CTR-1');
+    desk.ended('CTR-2', 'declined');
+    desk.setLanguage('de');
+    desk.completed('CTR-3');
+    desk.ended('CTR-4', 'expired');
+    expect(shown()).toEqual([
+      {
+        title: 'Contrat entièrement signé',
+        body: 'CTR-1 est entièrement signé\u00a0; son justificatif est prêt.',
+      },
+      {
+        title: 'Contrat terminé sans signature',
+        body: 'CTR-2 a pris fin auprès du service\u00a0: declined.',
+      },
+      {
+        title: 'Vertrag vollständig unterschrieben',
+        body: 'CTR-3 ist vollständig unterschrieben; der Nachweis ist bereit.',
+      },
+      { title: 'Vertrag ohne Unterschrift beendet', body: 'CTR-4 wurde beim Dienst beendet: expired.' },
+    ]);
   });
 });
 
@@ -104,6 +153,35 @@ describe('dialogs', () => {
     expect(await dialogs.pickFolder()).toBeUndefined();
     expect(await dialogs.pickManifest()).toBeUndefined();
     expect(await dialogs.pickReportPath('r.csv')).toBeUndefined();
+  });
+
+  it('titles every dialog and names its filter in the language of the call: French and German', async () => {
+    const dialogs = createSystemDialogs({ window: () => undefined, documentsDir });
+    const openedWith = () => dialog.showOpenDialog.mock.calls.at(-1)?.[0] as OpenDialogOptions;
+    const savedWith = () => dialog.showSaveDialog.mock.calls.at(-1)?.[0] as SaveDialogOptions;
+    const asked = async (language: Language) => {
+      const { t } = createTranslator(language);
+      const all: { title?: string; filter?: string }[] = [];
+      for (const pick of [dialogs.pickPdfs, dialogs.pickFolder, dialogs.pickManifest] as const) {
+        await speaking(t, () => pick());
+        all.push({ title: openedWith().title, filter: openedWith().filters?.[0]?.name });
+      }
+      await speaking(t, () => dialogs.pickReportPath('r.csv'));
+      all.push({ title: savedWith().title, filter: savedWith().filters?.[0]?.name });
+      return all;
+    };
+    expect(await asked('fr')).toEqual([
+      { title: 'Ajouter des documents PDF', filter: 'Documents PDF' },
+      { title: 'Ajouter tous les PDF d’un dossier', filter: undefined },
+      { title: 'Importer un manifeste', filter: 'Manifeste (CSV)' },
+      { title: 'Enregistrer le rapport d’état', filter: 'Rapport CSV' },
+    ]);
+    expect(await asked('de')).toEqual([
+      { title: 'PDF-Dokumente hinzufügen', filter: 'PDF-Dokumente' },
+      { title: 'Alle PDFs eines Ordners hinzufügen', filter: undefined },
+      { title: 'Ein Manifest importieren', filter: 'Manifest (CSV)' },
+      { title: 'Statusbericht speichern', filter: 'CSV-Bericht' },
+    ]);
   });
 
   it('proposes the report in the documents folder under a safe name', async () => {

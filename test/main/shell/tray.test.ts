@@ -10,6 +10,8 @@ import {
   systemLoginItem,
 } from '../../../main/shell/login-item';
 import { createDeskTray, describeCounts, type DeskTray, type LoginItem } from '../../../main/shell/tray';
+import type { Language } from '../../../shared/i18n/languages';
+import { createTranslator } from '../../../shared/i18n/translator';
 import { app, asElectron, FakeTray, resetFakeElectron, type FakeMenu } from './fake-electron';
 
 vi.mock('electron', () => import('./fake-electron'));
@@ -37,15 +39,20 @@ beforeEach(() => {
   quit.mockClear();
 });
 afterEach(() => {
+  language = undefined;
   tray?.destroy();
   vi.useRealTimers();
 });
+
+/** The desk's language, as the tray reads it at each refresh. */
+let language: Language | undefined;
 
 function makeTray(loginItem?: LoginItem): FakeTray {
   tray = createDeskTray({
     iconFile: '/app/build/tray.png',
     productName: 'Signing Batch Desk',
     service,
+    ...(language ? { words: () => createTranslator(language ?? 'en').t } : {}),
     openWindow,
     quit,
     loginItem,
@@ -182,6 +189,91 @@ describe('the tray', () => {
     const fake = makeTray();
     tray?.destroy();
     expect(fake.destroyed).toBe(true);
+  });
+});
+
+/** Every label of the tray's menu, by item id. */
+const labels = (fake: FakeTray) =>
+  Object.fromEntries(menuOf(fake).items.flatMap((entry) => (entry.id ? [[entry.id, entry.label]] : [])));
+
+describe('the tray in the desk’s language', () => {
+  const ONE = { sending: 1, waiting: 1, completedToday: 1, endedToday: 1, unknownStatus: 1 };
+  const TWO = { sending: 2, waiting: 2, completedToday: 2, endedToday: 2, unknownStatus: 2 };
+
+  it('says its counts in French, each with its plural: 1 envoi, 2 envois', () => {
+    language = 'fr';
+    counts = ONE;
+    const fake = makeTray({ isEnabled: () => false, setEnabled: vi.fn() });
+    expect(fake.tooltip).toBe(
+      'Signing Batch Desk — 1 envoi en cours · 1 en attente de signatures · 1 terminé aujourd’hui · 1 terminé sans signature aujourd’hui · 1 dans un statut non reconnu',
+    );
+    expect(fake.title).toBe('1 envoi · 1 en attente · 1 terminé');
+    counts = TWO;
+    tray?.refresh();
+    expect(fake.tooltip).toBe(
+      'Signing Batch Desk — 2 envois en cours · 2 en attente de signatures · 2 terminés aujourd’hui · 2 terminés sans signature aujourd’hui · 2 dans un statut non reconnu',
+    );
+    expect(fake.title).toBe('2 envois · 2 en attente · 2 terminés');
+    expect(labels(fake)).toEqual({
+      open: 'Ouvrir Signing Batch Desk',
+      sending: 'En cours d’envoi\u00a0: 2',
+      waiting: 'En attente de signatures\u00a0: 2',
+      completed: 'Terminés aujourd’hui\u00a0: 2',
+      ended: 'Terminés sans signature aujourd’hui\u00a0: 2',
+      'unknown-status': 'Statut non reconnu\u00a0: 2',
+      'pause-tracking': 'Suspendre le suivi',
+      'start-at-login': 'Lancer à l’ouverture de session',
+      quit: 'Quitter',
+    });
+    menuOf(fake).click('pause-tracking');
+    expect(fake.tooltip).toMatch(/ \(suivi suspendu\)$/);
+  });
+
+  it('says its counts in German, each with its plural: 1 wird gesendet, 2 werden gesendet', () => {
+    language = 'de';
+    counts = ONE;
+    const fake = makeTray({ isEnabled: () => false, setEnabled: vi.fn() });
+    expect(fake.tooltip).toBe(
+      'Signing Batch Desk — 1 wird gesendet · 1 wartet auf Unterschriften · 1 heute abgeschlossen · 1 heute ohne Unterschrift beendet · 1 mit nicht erkanntem Status',
+    );
+    expect(fake.title).toBe('1 wird gesendet · 1 wartet · 1 fertig');
+    counts = TWO;
+    tray?.refresh();
+    expect(fake.tooltip).toBe(
+      'Signing Batch Desk — 2 werden gesendet · 2 warten auf Unterschriften · 2 heute abgeschlossen · 2 heute ohne Unterschrift beendet · 2 mit nicht erkanntem Status',
+    );
+    expect(fake.title).toBe('2 werden gesendet · 2 warten · 2 fertig');
+    expect(labels(fake)).toEqual({
+      open: 'Signing Batch Desk öffnen',
+      sending: 'Wird gesendet: 2',
+      waiting: 'Warten auf Unterschriften: 2',
+      completed: 'Heute abgeschlossen: 2',
+      ended: 'Heute ohne Unterschrift beendet: 2',
+      'unknown-status': 'Status nicht erkannt: 2',
+      'pause-tracking': 'Verfolgung anhalten',
+      'start-at-login': 'Bei der Anmeldung starten',
+      quit: 'Beenden',
+    });
+    menuOf(fake).click('pause-tracking');
+    expect(fake.tooltip).toMatch(/ \(Verfolgung angehalten\)$/);
+  });
+
+  it('speaks the language of the moment at each refresh', () => {
+    language = 'fr';
+    const fake = makeTray();
+    expect(fake.tooltip).toContain('2 envois en cours');
+    language = 'de';
+    tray?.refresh();
+    expect(fake.tooltip).toContain('2 werden gesendet');
+    expect(item(fake, 'quit')?.label).toBe('Beenden');
+  });
+
+  it('words the counts with the locale’s numbers', () => {
+    const big = { sending: 1200, waiting: 0, completedToday: 0, ...QUIET };
+    expect(describeCounts(big, createTranslator('fr').t)).toMatch(
+      /^1\u202f200 envois en cours · 0 en attente/,
+    );
+    expect(describeCounts(big, createTranslator('de').t)).toMatch(/^1\.200 werden gesendet · 0 warten/);
   });
 });
 

@@ -97,7 +97,7 @@ class Round {
   }
 
   /**
-   * Several PDFs taken in at once, as addPdfDocuments and syncManifest do: copied a few at a time
+   * Several PDFs taken in at once, as addPdfDocuments and importManifest do: copied a few at a time
    * in small groups, each group recorded in one call once `intakeMany` says its copies are durable.
    */
   async #addDocuments(handle: object, id: string): Promise<void> {

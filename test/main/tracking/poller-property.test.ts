@@ -1,6 +1,7 @@
 import { clockSteppedBy } from '../../support/clocks';
 import { describe, expect, it } from 'vitest';
-import { applyBatchEvent, emptyBatch, type BatchState } from '../../../main/domain/batch-state';
+import { applyBatchEvent, emptyBatch } from '../../../main/domain/apply-batch-event';
+import type { BatchState } from '../../../main/domain/batch-state';
 import type { BatchEvent } from '../../../main/domain/batch-events';
 import { needsTracking } from '../../../main/domain/document-class';
 import type { BatchStore } from '../../../main/store/batch-store';

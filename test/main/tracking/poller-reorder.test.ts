@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applyBatchEvent, emptyBatch, type BatchState } from '../../../main/domain/batch-state';
+import { applyBatchEvent, emptyBatch } from '../../../main/domain/apply-batch-event';
+import type { BatchState } from '../../../main/domain/batch-state';
 import type { BatchEvent } from '../../../main/domain/batch-events';
 import type { BatchStore } from '../../../main/store/batch-store';
 import type { ServiceClient } from '../../../main/client/service-client';

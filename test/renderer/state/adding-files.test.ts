@@ -92,7 +92,7 @@ describe('adding a pick of files', () => {
     const paths = Array.from({ length: 25_000 }, (_, index) =>
       index % 1000 === 0 ? `/scans/empty-${index}.pdf` : `/scans/scan-${index}.pdf`,
     );
-    await useDesk.getState().addPdfs('batch-1', paths);
+    await useDesk.getState().actions.documents.addPaths('batch-1', paths);
 
     expect(calls.map((call) => call.paths.length)).toEqual([10_000, 10_000, 5_000]);
     expect(calls.flatMap((call) => call.paths)).toEqual(paths);

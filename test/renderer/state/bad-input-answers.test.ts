@@ -56,7 +56,7 @@ describe('a manifest refused at import', () => {
 
   it('for problems in the file: its preview is read anew, with the problems and without an Import', async () => {
     const { useDesk } = await import('../../../renderer/src/state/store');
-    const answer = await useDesk.getState().importManifest('batch-1', MANIFEST);
+    const answer = await useDesk.getState().actions.manifest.import('batch-1', MANIFEST);
 
     expect(previews).toEqual([MANIFEST]);
     expect(answer).toEqual({ imported: false, preview: brokenPreview });
@@ -69,7 +69,7 @@ describe('a manifest refused at import', () => {
   it('for another reason: the preview stays, and the reason is said', async () => {
     importAnswer = { ok: false, error: { code: 'batch_not_found', message: 'This batch no longer exists.' } };
     const { useDesk } = await import('../../../renderer/src/state/store');
-    const answer = await useDesk.getState().importManifest('batch-1', MANIFEST);
+    const answer = await useDesk.getState().actions.manifest.import('batch-1', MANIFEST);
 
     expect(previews).toEqual([]);
     expect(answer).toEqual({ imported: false, preview: undefined });
@@ -135,7 +135,7 @@ describe('what a folder’s pick left out', () => {
 
     it('is said even when the folder held no PDF at all', async () => {
       const { useDesk } = await import('../../../renderer/src/state/store');
-      await useDesk.getState().addPdfs('batch-1', 'folder');
+      await useDesk.getState().actions.dialogs.pickFolder('batch-1');
       expect(texts(useDesk.getState())).toEqual([
         [
           'info',
@@ -143,5 +143,24 @@ describe('what a folder’s pick left out', () => {
         ],
       ]);
     });
+  });
+});
+
+describe('a refusal of the way to main, not of an operation', () => {
+  beforeEach(() => vi.resetModules());
+
+  it('is worded by its code in the person’s language: a request main could not read, a window it refuses', async () => {
+    const { failureText } = await import('../../../renderer/src/state/call-failures');
+    const { BridgeError } = await import('../../../renderer/src/bridge');
+    const { createTranslator } = await import('../../../shared/i18n/translator');
+    // main's own words for these are English: the page words them.
+    const unreadable = new BridgeError('invalid_message', 'The app could not read this request.');
+    const refused = new BridgeError('forbidden_sender', 'This window may not use the app.');
+    const fr = createTranslator('fr');
+    const de = createTranslator('de');
+    expect(failureText(unreadable, fr)).toBe('L’application n’a pas pu lire cette requête.');
+    expect(failureText(refused, fr)).toBe('Cette fenêtre ne peut pas utiliser l’application.');
+    expect(failureText(unreadable, de)).toBe('Die App konnte diese Anfrage nicht lesen.');
+    expect(failureText(refused, de)).toBe('Dieses Fenster darf die App nicht verwenden.');
   });
 });

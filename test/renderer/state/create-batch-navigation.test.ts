@@ -40,7 +40,7 @@ afterEach(() => vi.unstubAllGlobals());
 async function createAskedFromTheList() {
   const { useDesk } = await import('../../../renderer/src/state/store');
   expect(useDesk.getState().screen).toEqual({ name: 'batches' });
-  const created = useDesk.getState().createBatch('Monday contracts');
+  const created = useDesk.getState().actions.batches.create('Monday contracts');
   expect(createCalls).toEqual(['Monday contracts']);
   return { useDesk, created };
 }
@@ -55,7 +55,7 @@ describe('the answer to "Create batch"', () => {
 
   it('leaves a person who went to Connections meanwhile where they are; the batch is in the list', async () => {
     const { useDesk, created } = await createAskedFromTheList();
-    useDesk.getState().navigate({ name: 'connections' });
+    useDesk.getState().actions.page.navigate({ name: 'connections' });
     answerCreate();
     await created;
     expect(useDesk.getState().screen).toEqual({ name: 'connections' });
@@ -65,7 +65,7 @@ describe('the answer to "Create batch"', () => {
   it('leaves a person who clicked Batches again meanwhile on the list, where the new batch shows', async () => {
     const { useDesk, created } = await createAskedFromTheList();
     // The journey's case: the same screen, chosen anew, is a choice the answer does not undo.
-    useDesk.getState().navigate({ name: 'batches' });
+    useDesk.getState().actions.page.navigate({ name: 'batches' });
     answerCreate();
     await created;
     expect(useDesk.getState().screen).toEqual({ name: 'batches' });

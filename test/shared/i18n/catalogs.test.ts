@@ -47,6 +47,51 @@ describe('message catalogs', () => {
     });
   }
 
+  it('main’s own surfaces (tray, native dialogs and start, menu, browser host) are translated: no French or German message left in English', () => {
+    // The same words in that language, on purpose.
+    const SAME_WORDS: Readonly<Record<string, readonly string[]>> = {
+      fr: ['tray.tooltip'],
+      de: ['tray.tooltip', 'shell.manifestFilter'],
+    };
+    for (const area of ['tray', 'shell', 'menu', 'host'] as const) {
+      const english = CATALOG_AREAS[area].en as Record<string, string>;
+      for (const language of ['fr', 'de'] as const) {
+        const catalog = CATALOG_AREAS[area][language] as Record<string, string>;
+        const untranslated = Object.keys(english).filter(
+          (id) => catalog[id] === english[id] && !SAME_WORDS[language]?.includes(id),
+        );
+        expect(untranslated, `${language}/${area}.json`).toEqual([]);
+      }
+    }
+  });
+
+  it('the tray’s counts take their language’s plural on their number: 1 envoi, 2 envois; 1 wird, 2 werden gesendet', () => {
+    const fr = createTranslator('fr');
+    const de = createTranslator('de');
+    expect([1, 2].map((count) => fr.t('tray.sending', { count }))).toEqual([
+      '1 envoi en cours',
+      '2 envois en cours',
+    ]);
+    expect([1, 2].map((count) => fr.t('tray.completedToday', { count }))).toEqual([
+      '1 terminé aujourd’hui',
+      '2 terminés aujourd’hui',
+    ]);
+    expect([1, 2].map((count) => de.t('tray.sending', { count }))).toEqual([
+      '1 wird gesendet',
+      '2 werden gesendet',
+    ]);
+    expect([1, 2].map((count) => de.t('tray.waiting', { count }))).toEqual([
+      '1 wartet auf Unterschriften',
+      '2 warten auf Unterschriften',
+    ]);
+    expect(fr.t('tray.title', { sending: 1, waiting: 2, done: 2 })).toBe(
+      '1 envoi · 2 en attente · 2 terminés',
+    );
+    expect(de.t('tray.title', { sending: 2, waiting: 1, done: 1 })).toBe(
+      '2 werden gesendet · 1 wartet · 1 fertig',
+    );
+  });
+
   it('plurals follow each language (Intl.PluralRules): French says "0 document", English "0 documents"', () => {
     const message = 'common.documents';
     const en = createTranslator('en');

@@ -9,13 +9,13 @@ import type { DeskContext } from '../desk-context';
  * both hosts' bridges alike; the copy is bounded by the largest PDF the app takes in, so a
  * damaged store cannot send the page an endless answer.
  */
-export function documentContentHandlers(ctx: DeskContext): Pick<DeskHandlers, 'documents.content'> {
+export function documentsContentHandlers(ctx: DeskContext): Pick<DeskHandlers, 'documents.content'> {
   return {
     'documents.content': async (batchId, documentId) => {
       const document = ctx
         .batchOrThrow(batchId)
         .documents.find((candidate) => candidate.draft.id === documentId);
-      if (!document) throw new DeskError('document_not_found', 'This document is no longer in the batch.');
+      if (!document) throw new DeskError('document_not_found', ctx.translator().t('errors.documentNotFound'));
       const { sha256, storedFilename } = document.draft.pdf;
       const missing = () => new DeskError('document_copy_missing', ctx.translator().t('preview.copyMissing'));
       const chunks: Buffer[] = [];

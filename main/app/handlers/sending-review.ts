@@ -17,7 +17,7 @@ import type { DeskContext } from '../desk-context';
  * what the send then does otherwise. Nothing is sent or bound here. `reviewed` is what confirming
  * gives back: `sending.start` sends exactly that, or refuses when the batch changed since.
  */
-export function reviewHandlers(ctx: DeskContext): Pick<DeskHandlers, 'sending.review'> {
+export function sendingReviewHandlers(ctx: DeskContext): Pick<DeskHandlers, 'sending.review'> {
   return {
     'sending.review': async (batchId) => {
       const heldBack = await ctx.heldBackOf(ctx.batchOrThrow(batchId));
@@ -56,11 +56,13 @@ export function reviewHandlers(ctx: DeskContext): Pick<DeskHandlers, 'sending.re
       try {
         const { baseUrl, clientId } = (await ctx.connectionForBatch(batchId)).connection;
         // Its name among the user's connections: the active one when it is that, else one with its secret.
-        const matches = (await ctx.known.views()).filter((known) =>
-          sameConnection(known, { baseUrl, clientId }),
+        const matches = (await ctx.profiles.list()).filter((profile) =>
+          sameConnection(profile, { baseUrl, clientId }),
         );
         const named =
-          matches.find((known) => known.active) ?? matches.find((known) => known.hasSecret) ?? matches[0];
+          matches.find((profile) => profile.active) ??
+          matches.find((profile) => profile.hasSecret) ??
+          matches[0];
         return {
           ...review,
           connection: {

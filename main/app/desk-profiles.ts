@@ -1,7 +1,8 @@
 import type { ProfileView } from '../../shared/ipc/views';
 import type { Connection } from '../credentials/connection';
+import type { ProfileRecord } from '../credentials/profile-store';
 import { Secret } from '../base/secret';
-import type { ProfileRecord, ProfileRegistry } from './ports';
+import type { ProfileRegistry } from './ports';
 
 export const DEMO_PROFILE_NAME = 'Demo (built-in simulator)';
 
@@ -13,12 +14,13 @@ interface DemoConnection {
 }
 
 /**
- * The connections the user has: saved profiles (settings and the keychain, through the
- * registry) and the demo. The demo is a local simulator started for this run, with public demo
- * credentials: it lives in memory only (never in profiles.json or the keychain), so it works
- * without a keychain. Which one is active decides only where new batches go.
+ * The profiles the desk offers (the `profiles.*` channels; "Connections" on screen): the saved
+ * ones (settings and the keychain, through the registry) and the demo. The demo is a local
+ * simulator started for this run, with public demo credentials: it lives in memory only (never
+ * in profiles.json or the keychain), so it works without a keychain. Which one is active decides
+ * only where new batches go.
  */
-export class KnownConnections {
+export class DeskProfiles {
   readonly #registry: ProfileRegistry;
   #demo: DemoConnection | undefined;
   #demoActive = false;
@@ -62,8 +64,8 @@ export class KnownConnections {
     return this.#registry.activeName();
   }
 
-  /** Every connection as the Connections screen shows it. */
-  async views(): Promise<ProfileView[]> {
+  /** Every profile as the Connections screen shows it (`profiles.list`). */
+  async list(): Promise<ProfileView[]> {
     const active = await this.activeName();
     const views: ProfileView[] = (await this.#stored()).map((profile) => ({
       ...profile,

@@ -1,0 +1,82 @@
+/**
+ * How a failed bridge call reaches the person: as an error notice, or as words handed back to the
+ * dialog or form they are in (a notice behind it would go unseen).
+ */
+import type { MessageId } from '../../../shared/i18n/catalog';
+import type { Translator } from '../../../shared/i18n/translator';
+import { BridgeError } from '../bridge';
+import type { StoreKit } from './store-shape';
+import { withNotice } from './transitions';
+
+/**
+ * Failures of the way to main rather than of an operation, worded here in the current language
+ * by their code: the browser host's bridge and main's dispatcher report them (an operation's own
+ * failures come from main already in the person's language).
+ */
+const BRIDGE_FAILURES: Readonly<Record<string, MessageId>> = {
+  bridge_unavailable: 'host.unavailable',
+  bridge_disconnected: 'host.lostAnswer',
+  bridge_no_answer: 'host.noAnswer',
+  invalid_arguments: 'host.invalidArguments',
+  internal_error: 'errors.internal',
+  unknown_channel: 'errors.unknownChannel',
+  invalid_message: 'host.invalidMessage',
+  forbidden_sender: 'host.forbiddenSender',
+};
+
+/** What a user reads for a failed call, in `translator`'s language. */
+export function failureText(error: unknown, translator: Translator): string {
+  if (!(error instanceof BridgeError)) return translator.t('common.unexpected');
+  const own = BRIDGE_FAILURES[error.code];
+  return own ? translator.t(own) : error.message;
+}
+
+/** Main's own words for a failed call, or "something unexpected" for any other failure. */
+export function mainsWords(error: unknown, kit: StoreKit): string {
+  return error instanceof BridgeError ? error.message : kit.t('common.unexpected');
+}
+
+/** Whether a call failed with main's `code`. */
+export function failedWith(error: unknown, ...codes: readonly string[]): error is BridgeError {
+  return error instanceof BridgeError && codes.includes(error.code);
+}
+
+/** Runs a bridge call; a failure becomes an error notice with the app's own message. */
+export async function attempt<T>(kit: StoreKit, call: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await call();
+  } catch (error) {
+    kit.set((state) => withNotice(state, 'error', failureText(error, state.translator)));
+    return undefined;
+  }
+}
+
+/** How main answered the user's resolution of a document that needs a check (or an edit). */
+export type CheckAnswer =
+  | { readonly ok: true }
+  | {
+      readonly ok: false;
+      readonly message: string;
+      /** Main could not check the request and asks the user to confirm the link ("Link anyway"). */
+      readonly needsConfirmation: boolean;
+    };
+
+/** The code main gives a link it could not check, for the user to confirm (PRODUCT.md "needs your check"). */
+const LINK_NEEDS_CONFIRMATION = 'link_needs_confirmation';
+
+/**
+ * Runs a resolution of a document that needs a check. A failure is returned, not shown as a
+ * notice: the dialog the user is in shows it.
+ */
+export async function checkAnswer(kit: StoreKit, call: () => Promise<unknown>): Promise<CheckAnswer> {
+  try {
+    await call();
+    return { ok: true };
+  } catch (error) {
+    return {
+      ok: false,
+      message: failureText(error, kit.get().translator),
+      needsConfirmation: failedWith(error, LINK_NEEDS_CONFIRMATION),
+    };
+  }
+}

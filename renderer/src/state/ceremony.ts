@@ -1,0 +1,39 @@
+/** The `ceremony.*` channel: opens a document's signing ceremony in its own window. */
+import type { ChannelResult } from '../../../shared/ipc/contract';
+import { desk, unwrap } from '../bridge';
+import { mainsWords } from './call-failures';
+import type { StoreKit } from './store-shape';
+import { referenceOf, withNotice } from './transitions';
+
+export interface CeremonyActions {
+  /** Opens it; while it opens, and when it cannot, `ceremonyAttempt` says so (with the reason). */
+  open(batchId: string, documentId: string): Promise<void>;
+  /** Forgets a ceremony that could not open. */
+  dismissProblem(): void;
+}
+
+export function ceremonyActions(kit: StoreKit): CeremonyActions {
+  const { set, setWaits, get, t } = kit;
+  return {
+    async open(batchId, documentId) {
+      const reference = referenceOf(get(), batchId, documentId) ?? documentId;
+      setWaits({ ceremonyAttempt: { batchId, documentId, reference, state: 'opening' } });
+      let opened: ChannelResult<'ceremony.open'>;
+      try {
+        opened = await unwrap(desk().ceremony.open(batchId, documentId));
+      } catch (error) {
+        const message = mainsWords(error, kit);
+        setWaits({ ceremonyAttempt: { batchId, documentId, reference, state: 'failed', message } });
+        return;
+      }
+      setWaits({ ceremonyAttempt: undefined });
+      if (opened.alreadyOpen) {
+        set((state) => withNotice(state, 'info', t('common.ceremonyAlreadyOpen')));
+      } else {
+        const minutes = Math.max(1, Math.round(opened.expiresInSeconds / 60));
+        set((state) => withNotice(state, 'info', t('common.ceremonyOpened', { minutes })));
+      }
+    },
+    dismissProblem: () => setWaits({ ceremonyAttempt: undefined }),
+  };
+}

@@ -1,0 +1,78 @@
+/** The `profiles.*` channels: the saved connections to the signing service, and the demo one. */
+import type { ChannelResult, ProfileInput } from '../../../shared/ipc/contract';
+import { desk, unwrap } from '../bridge';
+import { attempt, mainsWords } from './call-failures';
+import type { StoreKit } from './store-shape';
+import { withNotice, withProfiles } from './transitions';
+
+/** How main answered a save of a connection: a failure comes back for the form to show. */
+export type ProfileSaveAnswer = { readonly ok: true } | { readonly ok: false; readonly message: string };
+
+/** What a connection's test found, in words for its row. */
+export interface ProfileTestAnswer {
+  readonly ok: boolean;
+  readonly message: string;
+}
+
+export interface ProfilesActions {
+  list(): Promise<void>;
+  /** Saves a connection; a refusal comes back with main's words, for the form the user is in. */
+  save(input: ProfileInput): Promise<ProfileSaveAnswer>;
+  delete(name: string): Promise<void>;
+  activate(name: string): Promise<void>;
+  test(name: string): Promise<ProfileTestAnswer>;
+  /** Sets up the built-in service simulator as a connection ("Use the demo connection"). */
+  useDemo(): Promise<void>;
+}
+
+export function profilesActions(kit: StoreKit): ProfilesActions {
+  const { set, get, t } = kit;
+  return {
+    async list() {
+      const profiles = await attempt(kit, () => unwrap(desk().profiles.list()));
+      if (profiles) set((state) => withProfiles(state, profiles));
+    },
+    async save(input) {
+      let answer: ProfileSaveAnswer;
+      try {
+        const saved = await unwrap(desk().profiles.save(input));
+        set((state) => withNotice(state, 'success', t('connections.saved', { name: saved.name })));
+        answer = { ok: true };
+      } catch (error) {
+        answer = { ok: false, message: mainsWords(error, kit) };
+      }
+      await get().actions.profiles.list();
+      return answer;
+    },
+    async delete(name) {
+      await attempt(kit, () => unwrap(desk().profiles.delete(name)));
+      await get().actions.profiles.list();
+    },
+    async activate(name) {
+      await attempt(kit, () => unwrap(desk().profiles.activate(name)));
+      await get().actions.profiles.list();
+    },
+    async test(name) {
+      let result: ChannelResult<'profiles.test'>;
+      try {
+        result = await unwrap(desk().profiles.test(name));
+      } catch (error) {
+        // Said in the connection's row, where the person asked.
+        return { ok: false, message: t('connections.testNotRun', { message: mainsWords(error, kit) }) };
+      }
+      if (!result.ok) return { ok: false, message: t('connections.testFailed', { message: result.message }) };
+      const scopes = result.scopes.join(', ') || t('connections.scopesNotStated');
+      return {
+        ok: true,
+        message: result.expiresInSeconds
+          ? t('connections.testOkFor', { minutes: Math.round(result.expiresInSeconds / 60), scopes })
+          : t('connections.testOk', { scopes }),
+      };
+    },
+    async useDemo() {
+      const profile = await attempt(kit, () => unwrap(desk().profiles.useDemo()));
+      if (profile) set((state) => withNotice(state, 'success', t('connections.demoReady')));
+      await get().actions.profiles.list();
+    },
+  };
+}

@@ -1,0 +1,34 @@
+/** The `tracking.*` channels: reading the open requests' statuses now, once more, or not at all. */
+import { desk, unwrap } from '../bridge';
+import { attempt } from './call-failures';
+import type { StoreKit } from './store-shape';
+import { withNotice } from './transitions';
+
+export interface TrackingActions {
+  /** Reads every open request (of one batch, or all) now, and says how many. */
+  refreshNow(batchId?: string): Promise<void>;
+  /** A request its service said was gone: read it once more; tracked again if it answers. */
+  checkAgain(batchId: string, documentId: string): Promise<void>;
+  setPaused(paused: boolean): Promise<void>;
+}
+
+export function trackingActions(kit: StoreKit): TrackingActions {
+  const { set, t } = kit;
+  return {
+    async refreshNow(batchId) {
+      const refreshed = await attempt(kit, () => unwrap(desk().tracking.refreshNow(batchId)));
+      if (refreshed)
+        set((state) => withNotice(state, 'info', t('common.refreshing', { count: refreshed.reading })));
+    },
+    async checkAgain(batchId, documentId) {
+      const found = await attempt(kit, async () => {
+        await unwrap(desk().tracking.checkAgain(batchId, documentId));
+        return true;
+      });
+      if (found) set((state) => withNotice(state, 'success', t('common.trackedAgain')));
+    },
+    async setPaused(paused) {
+      await attempt(kit, () => unwrap(desk().tracking.setPaused(paused)));
+    },
+  };
+}
