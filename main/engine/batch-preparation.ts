@@ -119,7 +119,7 @@ export async function importManifest(
     group.results.forEach((intake, offset) => {
       const manifestDocument = toTakeIn[group.first + offset]!;
       if (!intake.ok) {
-        summary.rejected.push({ path: manifestDocument.pdfPath, ...intake.problem });
+        summary.rejected.push({ path: manifestDocument.pdfPath, ...intake.error });
         return;
       }
       const reference = manifestDocument.externalReference;
@@ -127,7 +127,7 @@ export async function importManifest(
       const outcome =
         existing && isLocked(existing)
           ? lockedOutcome(existing, manifestDocument)
-          : draftOutcome(decided.get(reference) ?? existing?.draft, manifestDocument, intake.pdf);
+          : draftOutcome(decided.get(reference) ?? existing?.draft, manifestDocument, intake.value);
       count(outcome, manifestDocument);
       if (outcome.kind === 'added' || outcome.kind === 'updated') {
         events.push(outcome.event);
@@ -172,12 +172,12 @@ export async function addPdfDocuments(
     group.results.forEach((intake, offset) => {
       const path = paths[group.first + offset]!;
       if (!intake.ok) {
-        rejected.push({ path, ...intake.problem });
+        rejected.push({ path, ...intake.error });
         return;
       }
       const originalName = basename(path);
       const externalReference = originalName.replace(/\.pdf$/i, '');
-      const key = contractKey(externalReference, intake.pdf.sha256);
+      const key = contractKey(externalReference, intake.value.sha256);
       const sameAs = contracts.get(key);
       if (sameAs !== undefined) {
         rejected.push({
@@ -195,8 +195,8 @@ export async function addPdfDocuments(
         pdf: {
           originalName,
           storedFilename: normalizeFilename(originalName),
-          sizeBytes: intake.pdf.sizeBytes,
-          sha256: intake.pdf.sha256,
+          sizeBytes: intake.value.sizeBytes,
+          sha256: intake.value.sha256,
         },
         recipients: [],
         extraParticipants: [],

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { err, ok, type Result } from '../../shared/base/result';
 import { createTranslator, type Translator } from '../../shared/i18n/translator';
 import { MAX_PDF_BYTES, PDF_HEADER_PATTERN } from '../../shared/service/limits';
 import { unreadableReason, userFiles, type ReadOptions } from './user-files';
@@ -38,8 +39,8 @@ export interface CheckedPdf {
   readonly sizeBytes: number;
 }
 
-export type PdfCheckResult =
-  { readonly ok: true; readonly pdf: CheckedPdf } | { readonly ok: false; readonly problem: PdfProblem };
+/** The checked PDF, or what is wrong with it. */
+export type PdfCheckResult = Result<CheckedPdf, PdfProblem>;
 
 const HEADER_BYTES = 8;
 /**
@@ -110,10 +111,7 @@ export async function checkPdfFile(
     })) {
       size += bytes.length;
       if (size > MAX_PDF_BYTES) {
-        return {
-          ok: false,
-          problem: problemOf('pdf_too_large'),
-        };
+        return err(problemOf('pdf_too_large'));
       }
       if (header.length < HEADER_BYTES) {
         header = Buffer.concat([header, bytes.subarray(0, HEADER_BYTES - header.length)]);
@@ -122,13 +120,13 @@ export async function checkPdfFile(
       await sink?.(bytes);
     }
   } catch (error) {
-    return { ok: false, problem: readProblem(error) };
+    return err(readProblem(error));
   }
-  if (size === 0) return { ok: false, problem: problemOf('missing_pdf') };
+  if (size === 0) return err(problemOf('missing_pdf'));
   if (!PDF_HEADER_PATTERN.test(header.toString('latin1'))) {
     const looksLike = notPdfKind(header);
     const problem = { code: 'invalid_pdf' as const, ...(looksLike === undefined ? {} : { looksLike }) };
-    return { ok: false, problem: { ...problem, message: pdfProblemMessage(problem) } };
+    return err({ ...problem, message: pdfProblemMessage(problem) });
   }
-  return { ok: true, pdf: { sha256: hash.digest('hex'), sizeBytes: size } };
+  return ok({ sha256: hash.digest('hex'), sizeBytes: size });
 }

@@ -6,6 +6,7 @@
  */
 import { posix, resolve, win32 } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { err, ok, type Result } from '../../shared/base/result';
 import type { SigningOptions } from '../../shared/domain/batch';
 import { signingOptionsSchema } from '../../shared/domain/batch';
 import { normalizeFilename } from '../../shared/service/filename';
@@ -37,8 +38,8 @@ export interface ManifestDocument {
   readonly folder: string;
 }
 
-type ResolvedPath =
-  { readonly ok: true; readonly pdfPath: string } | { readonly ok: false; readonly message: string };
+/** A document's PDF path, or why the path written is refused. */
+type ResolvedPath = Result<string, string>;
 
 /**
  * Where a document lives. Backslashes count as separators so that a manifest written on Windows
@@ -47,13 +48,13 @@ type ResolvedPath =
 function resolveDocumentPath(written: string, manifestDir: string): ResolvedPath {
   const portable = written.replace(/\\/g, '/');
   if (win32.isAbsolute(written) || posix.isAbsolute(portable) || /^[a-zA-Z]:/.test(written)) {
-    return { ok: false, message: problemMessage('withValue', problemMessage('absolutePath'), written) };
+    return err(problemMessage('withValue', problemMessage('absolutePath'), written));
   }
   const normalized = posix.normalize(portable);
   if (normalized === '..' || normalized.startsWith('../')) {
-    return { ok: false, message: problemMessage('withValue', problemMessage('escapingPath'), written) };
+    return err(problemMessage('withValue', problemMessage('escapingPath'), written));
   }
-  return { ok: true, pdfPath: resolve(manifestDir, ...normalized.split('/')) };
+  return ok(resolve(manifestDir, ...normalized.split('/')));
 }
 
 export interface DocumentGroup {
@@ -74,11 +75,11 @@ export async function groupRows(
     if (index % ROWS_PER_SLICE === ROWS_PER_SLICE - 1) await nextTurn();
     if (row.documentColumn === '' || row.externalReference === '') continue;
     const path = resolveDocumentPath(row.documentColumn, manifestDir);
-    const identity = path.ok ? `path:${path.pdfPath}` : `written:${row.documentColumn}`;
+    const identity = path.ok ? `path:${path.value}` : `written:${row.documentColumn}`;
     const key = `${identity}\u0000${row.externalReference}`;
     const group = groups.get(key);
     if (group === undefined) {
-      if (!path.ok) issues.push({ row: row.line, column: 'document', message: path.message });
+      if (!path.ok) issues.push({ row: row.line, column: 'document', message: path.error });
       groups.set(key, {
         documentColumn: row.documentColumn,
         externalReference: row.externalReference,
@@ -176,6 +177,6 @@ export function buildDocument(group: DocumentGroup, pdfPath: string, folder: str
 /** The documents none of whose rows has a problem. */
 export function validDocuments(groups: readonly DocumentGroup[], folder: string): ManifestDocument[] {
   return groups.flatMap((group) =>
-    group.hasIssue || !group.path.ok ? [] : [buildDocument(group, group.path.pdfPath, folder)],
+    group.hasIssue || !group.path.ok ? [] : [buildDocument(group, group.path.value, folder)],
   );
 }

@@ -5,6 +5,7 @@
  * next to one whose name differs only in capitals or accents is named.
  */
 import { basename, dirname } from 'node:path';
+import { err } from '../../shared/base/result';
 import { words } from '../base/words';
 import { checkPdfFile, readProblem, type PdfCheckResult, type PdfProblem } from '../files/pdf-check';
 import { unreadableReason, type UserFiles } from '../files/user-files';
@@ -69,7 +70,7 @@ async function checkPdfs(
     within = await files.resolved(folder);
   } catch (error) {
     const problem = readProblem(error);
-    return new Map(paths.map((path) => [path, { ok: false, problem }]));
+    return new Map(paths.map((path) => [path, err(problem)]));
   }
   const check = (file: string) =>
     checkPdfFile(
@@ -86,7 +87,7 @@ async function checkPdfs(
         file = await files.resolved(path);
       } catch (error) {
         // Missing, or its path cannot be followed: said at once, without opening anything.
-        results.set(path, { ok: false, problem: readProblem(error) });
+        results.set(path, err(readProblem(error)));
         continue;
       }
       let result = byFile.get(file);
@@ -110,30 +111,28 @@ export async function documentsWithPdfs(
   folder: string,
   files: UserFiles,
 ): Promise<ManifestDocument[]> {
-  const paths = [...new Set(analysis.groups.flatMap((group) => (group.path.ok ? [group.path.pdfPath] : [])))];
+  const paths = [...new Set(analysis.groups.flatMap((group) => (group.path.ok ? [group.path.value] : [])))];
   const results = await checkPdfs(paths, folder, files);
   const { issues } = analysis;
   const documents: ManifestDocument[] = [];
   const listed = new Map<string, Promise<readonly string[]>>();
   for (const group of analysis.groups) {
     if (!group.path.ok) continue;
-    const result = results.get(group.path.pdfPath);
+    const result = results.get(group.path.value);
     if (result === undefined) continue;
     if (!result.ok) {
       const near =
-        result.problem.systemCode === 'ENOENT'
-          ? await nearName(group.path.pdfPath, files, listed)
-          : undefined;
+        result.error.systemCode === 'ENOENT' ? await nearName(group.path.value, files, listed) : undefined;
       issues.push({
         row: firstLine(group),
         column: 'document',
         message:
           near === undefined
-            ? pdfIssueMessage(group.documentColumn, result.problem)
+            ? pdfIssueMessage(group.documentColumn, result.error)
             : problemMessage('pdfNearName', group.documentColumn, near),
       });
     } else if (!group.hasIssue) {
-      documents.push({ ...buildDocument(group, group.path.pdfPath, folder), pdf: result.pdf });
+      documents.push({ ...buildDocument(group, group.path.value, folder), pdf: result.value });
     }
   }
   return documents;

@@ -175,7 +175,7 @@ export class BlobStore {
       await group.discard(copy, this.#fs);
       return result;
     }
-    const { sha256 } = result.pdf;
+    const { sha256 } = result.value;
     const folder = join(this.#root, sha256.slice(0, 2));
     group.folders.add(folder);
     // One copy per digest: another file of the group, or a copy already in place, holds it.

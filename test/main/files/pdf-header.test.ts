@@ -37,7 +37,7 @@ describe('the PDF header check: only the versions that exist', () => {
     const result = await checkBytes(`${header}\n%%EOF\n`);
     expect(result).toEqual({
       ok: false,
-      problem: {
+      error: {
         code: 'invalid_pdf',
         message:
           'The file is not a PDF: it does not start with the header of a PDF version that exists (%PDF-1.0 to %PDF-1.7, or %PDF-2.0).',

@@ -25,11 +25,11 @@ describe('the blob store', () => {
     for (const fs of [undefined, new CrashFileSystem()]) {
       const blobs = new BlobStore(fs ? '/data' : files.file('data'), fs ? { fs } : {});
       const intake = await blobs.intake(source);
-      if (!intake.ok) throw new Error(intake.problem.message);
-      expect(await blobs.has(intake.pdf.sha256)).toBe(true);
-      const copy = await buffer(blobs.openRead(intake.pdf.sha256));
-      expect(copy.length).toBe(intake.pdf.sizeBytes);
-      expect(sha256(copy)).toBe(intake.pdf.sha256);
+      if (!intake.ok) throw new Error(intake.error.message);
+      expect(await blobs.has(intake.value.sha256)).toBe(true);
+      const copy = await buffer(blobs.openRead(intake.value.sha256));
+      expect(copy.length).toBe(intake.value.sizeBytes);
+      expect(sha256(copy)).toBe(intake.value.sha256);
       await expect(buffer(blobs.openRead('0'.repeat(64)))).rejects.toMatchObject({ code: 'ENOENT' });
     }
   });
@@ -39,10 +39,10 @@ describe('the blob store', () => {
     for (let seed = 1; seed <= 20; seed += 1) {
       const fs = new CrashFileSystem();
       const intake = await new BlobStore('/data', { fs }).intake(source);
-      if (!intake.ok) throw new Error(intake.problem.message);
+      if (!intake.ok) throw new Error(intake.error.message);
       const restarted = new CrashFileSystem({ image: fs.powerCut(createSeededRandom(seed)) });
-      const copy = await buffer(new BlobStore('/data', { fs: restarted }).openRead(intake.pdf.sha256));
-      expect(sha256(copy)).toBe(intake.pdf.sha256);
+      const copy = await buffer(new BlobStore('/data', { fs: restarted }).openRead(intake.value.sha256));
+      expect(sha256(copy)).toBe(intake.value.sha256);
     }
   });
 });
@@ -94,7 +94,7 @@ describe('the blob store taking in many PDFs at once', () => {
     )) {
       groups.push({
         first: group.first,
-        codes: group.results.map((result) => (result.ok ? 'ok' : result.problem.code)),
+        codes: group.results.map((result) => (result.ok ? 'ok' : result.error.code)),
         syncsBefore: syncs.length,
       });
     }
@@ -145,7 +145,7 @@ describe('the blob store taking in many PDFs at once', () => {
         for await (const group of new BlobStore('/data', { fs, originals }).intakeMany(sources, {
           groupFiles: 2,
         })) {
-          for (const result of group.results) if (result.ok) answered.push(result.pdf.sha256);
+          for (const result of group.results) if (result.ok) answered.push(result.value.sha256);
         }
       } catch {
         // The power cut.
@@ -175,10 +175,10 @@ describe('the blob store taking in many PDFs at once', () => {
       // The next process finds the copy in place and answers it; then the power goes.
       const next = new CrashFileSystem({}, first.disk);
       const intake = await new BlobStore('/data', { fs: next, originals }).intake(source);
-      if (!intake.ok) throw new Error(intake.problem.message);
+      if (!intake.ok) throw new Error(intake.error.message);
       const restarted = new CrashFileSystem({ image: next.powerCut(createSeededRandom(seed)) });
-      const copy = await buffer(new BlobStore('/data', { fs: restarted }).openRead(intake.pdf.sha256));
-      expect(sha256(copy), `seed ${seed}`).toBe(intake.pdf.sha256);
+      const copy = await buffer(new BlobStore('/data', { fs: restarted }).openRead(intake.value.sha256));
+      expect(sha256(copy), `seed ${seed}`).toBe(intake.value.sha256);
     }
   });
 });

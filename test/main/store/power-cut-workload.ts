@@ -67,12 +67,12 @@ class Round {
   }
 
   #draft(intake: PdfCheckResult): DocumentDraft {
-    if (!intake.ok) throw new Error(`intake refused a test PDF: ${intake.problem.message}`);
+    if (!intake.ok) throw new Error(`intake refused a test PDF: ${intake.error.message}`);
     const documentId = this.#name('doc');
     return {
       id: documentId,
       externalReference: documentId,
-      pdf: { originalName: 'contract.pdf', storedFilename: 'contract.pdf', ...intake.pdf },
+      pdf: { originalName: 'contract.pdf', storedFilename: 'contract.pdf', ...intake.value },
       recipients: [],
       extraParticipants: [],
       options: {},
