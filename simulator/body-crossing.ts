@@ -39,7 +39,8 @@ export function pauseFor(
 ): Promise<boolean> {
   if (socket.destroyed) return Promise.resolve(false);
   return new Promise((resolve) => {
-    const removals: (() => void)[] = [];
+    // The call waits for the line, not for real work: a virtual clock may move meanwhile.
+    const removals: (() => void)[] = [time.holdsCall?.() ?? (() => undefined)];
     const finish = (goOn: boolean) => {
       cancelTimer();
       for (const remove of removals) remove();

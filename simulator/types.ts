@@ -65,8 +65,8 @@ export interface SimulatorOptions {
   uploadMbitPerConnection?: number;
   /**
    * The time the uplink runs on: its rates, its stalls and `stall` faults (line-time.ts).
-   * Default: this computer's, as a real line. A test of the line's own rules may pass a virtual
-   * clock, only when its client is not on that clock (see line-time.ts).
+   * Default: this computer's, as a real line. A test may pass a virtual clock, its client's
+   * too: the line then crosses each piece at the instant its rate allows (see line-time.ts).
    */
   uplinkTime?: LineTime;
   /** Serve the HTTP control API under `/__simulator/`. Default true. */

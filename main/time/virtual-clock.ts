@@ -115,20 +115,29 @@ export class VirtualClock implements Clock {
    * against the calls marked busy (one of which may be real work).
    */
   async callWaits(ms: number, hungUp?: AbortSignal): Promise<void> {
-    let lent = hungUp?.aborted !== true && this.#busy > this.#waitingFarEnd;
+    const release = hungUp?.aborted === true ? () => undefined : this.holdsCall();
+    hungUp?.addEventListener('abort', release, { once: true });
+    try {
+      await this.sleep(ms);
+    } finally {
+      hungUp?.removeEventListener('abort', release);
+      release();
+    }
+  }
+
+  /**
+   * The far end holds a call on the wire on this clock until the returned release is called
+   * (a simulated line carrying a body's piece at its rate, or a stall): meanwhile that call is
+   * not real work, so time may jump. Released when the hold ends or the caller hangs up.
+   */
+  holdsCall(): () => void {
+    let lent = this.#busy > this.#waitingFarEnd;
     if (lent) this.#waitingFarEnd += 1;
-    const payBack = (): void => {
+    return () => {
       if (!lent) return;
       lent = false;
       this.#waitingFarEnd -= 1;
     };
-    hungUp?.addEventListener('abort', payBack, { once: true });
-    try {
-      await this.sleep(ms);
-    } finally {
-      hungUp?.removeEventListener('abort', payBack);
-      payBack();
-    }
   }
 
   /**

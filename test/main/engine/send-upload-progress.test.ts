@@ -1,25 +1,35 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Desk } from '../../../main/app/desk-core';
-import { startSimulator, type Simulator } from '../../../simulator/simulator';
+import { VirtualClock } from '../../../main/time/virtual-clock';
+import type { Simulator } from '../../../simulator/simulator';
 import { makePaddedPdfTemplate, writePaddedPdf } from '../../../bench/support/pdf-fixtures';
-import { batchOfPdfs, openTestDesk } from '../../support/batch-harness';
+import { batchOfPdfs } from '../../support/batch-harness';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
+import { openVirtualDesk, startVirtualSimulator } from '../../support/virtual-world';
 
+/**
+ * The bar of an upload on a slow line, against what the service received. The desk, the service
+ * and the shaped line run on one virtual clock (`uplinkTime`): the line carries each piece at the
+ * instant its rate allows, the app's paced estimate reads the same time, and the system's socket
+ * buffers still take the whole file at once, for real. A loaded machine delays both alike.
+ */
 const MIB = 1024 * 1024;
 
 let sim: Simulator;
+let clock: VirtualClock;
 let files: TempFolder;
 let desk: Desk;
 
 beforeEach(async () => {
   // 8 Mbit/s: a MiB takes about a second, and the system's socket buffers hold megabytes.
-  sim = await startSimulator({ seed: 5, uploadMbit: 8 });
+  clock = new VirtualClock({ startAt: Date.now() });
+  ({ sim } = await startVirtualSimulator({ seed: 5, uploadMbit: 8, uplinkTime: clock }, clock));
   files = makeTempFolder();
-  desk = await openTestDesk(sim, files.file('data'), { concurrency: 1 });
+  desk = await openVirtualDesk(sim, clock, files.file('data'), { concurrency: 1 });
 });
 
 afterEach(async () => {
-  await desk.close();
+  await clock.complete(desk.close());
   await sim.close();
   files.remove();
 });
@@ -48,7 +58,7 @@ describe('upload progress on a slow line', () => {
         received: sim.uplink.receivedBytes() - before,
       });
     });
-    const summary = await desk.engine.send(batch.id);
+    const summary = await clock.complete(desk.engine.send(batch.id));
     expect(summary).toMatchObject({ state: 'finished', prepared: 3 });
     expect(order).toEqual(['SLOW-1', 'SLOW-2', 'SLOW-3']);
     const later = seen.filter((entry) => entry.reference !== 'SLOW-1' && entry.shown > 0);

@@ -104,6 +104,28 @@ describe('the virtual clock', () => {
     expect(deadlinePassed).toBe(false);
   });
 
+  it('lets time run while the far end holds a call (a shaped line carrying a piece), and holds it again once released', async () => {
+    const clock = new VirtualClock();
+    const done = clock.busy();
+    const release = clock.holdsCall();
+    let crossed = false;
+    let later = false;
+    clock.timer(1_000, () => {
+      release();
+      crossed = true;
+      // The far end reads the next bytes for real: the call is real work again.
+      setTimeout(() => (answered = true), 30);
+    });
+    clock.timer(2_000, () => (later = true));
+    let answered = false;
+    await clock.runUntil(() => crossed, { what: 'the piece across the line' });
+    expect(clock.monotonic()).toBe(1_000);
+    await clock.runUntil(() => answered, { what: 'the answer' });
+    done();
+    expect(clock.monotonic()).toBe(1_000);
+    expect(later).toBe(false);
+  });
+
   it('forgets a call given up while its far end held it: another call doing real work still holds time', async () => {
     const clock = new VirtualClock();
     let deadlinePassed = false;
