@@ -178,7 +178,7 @@ export function CheckDialog({
     }
     if (closed.current) {
       // The window closed the dialog anyway (a browser may force Escape): the answer still shows.
-      notify('error', answer.message);
+      notify('error', answer.error.message);
       return undefined;
     }
     setBusy(undefined);
@@ -190,11 +190,11 @@ export function CheckDialog({
       linkRequest(batchId, document.id, target, confirmed ? { confirmed: true } : undefined),
     );
     if (!refusal) return;
-    if (refusal.needsConfirmation && !confirmed) {
-      setStep({ kind: 'confirm-link', requestId: target, message: refusal.message, from });
+    if (refusal.error.needsConfirmation && !confirmed) {
+      setStep({ kind: 'confirm-link', requestId: target, message: refusal.error.message, from });
       return;
     }
-    setProblem({ at: from, text: refusal.message });
+    setProblem({ at: from, text: refusal.error.message });
     // A wrong id is corrected in its field; a refused "Keep" goes back to its button.
     const fixAt = from === 'field' ? field : keepButton;
     if (step.kind === 'choose') fixAt.current?.focus();
@@ -216,7 +216,7 @@ export function CheckDialog({
   async function sendNew() {
     const refusal = await run({ kind: 'new' }, () => sendAsNew(batchId, document.id));
     if (!refusal) return;
-    setProblem({ at: 'new', text: refusal.message });
+    setProblem({ at: 'new', text: refusal.error.message });
     backTo('new');
   }
 

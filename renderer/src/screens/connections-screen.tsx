@@ -99,14 +99,14 @@ export function ConnectionsScreen() {
     if (awaited.current !== id) {
       // The person stopped waiting for it: say how it ended, wherever they are now.
       if (!answer.ok)
-        actions.page.notify('error', t('connections.notSavedLater', { name, message: answer.message }));
+        actions.page.notify('error', t('connections.notSavedLater', { name, message: answer.error }));
       else actions.page.notify('success', t('connections.savedLater', { name }));
       setLeftWaiting((left) => (left === name ? undefined : left));
       return;
     }
     setSaving(undefined);
     if (answer.ok) reset();
-    else setSaveError(answer.message);
+    else setSaveError(answer.error);
   }
 
   /** The save goes on in main; the form is free again, and says what becomes of the save. */

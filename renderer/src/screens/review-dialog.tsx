@@ -88,7 +88,7 @@ export function ReviewDialog({
     void actions.sending.review(batchId).then((answer) => {
       if (current)
         setLoaded(
-          answer.ok ? { kind: 'ready', review: answer.review } : { kind: 'failed', message: answer.message },
+          answer.ok ? { kind: 'ready', review: answer.value } : { kind: 'failed', message: answer.error },
         );
     });
     return () => {
@@ -119,8 +119,8 @@ export function ReviewDialog({
       onClose(true);
       return;
     }
-    setOutdated(answer.outdated);
-    setSendError(answer.message);
+    setOutdated(answer.error.outdated);
+    setSendError(answer.error.message);
     setSending(false);
   }
 

@@ -2,7 +2,9 @@
  * How a failed bridge call reaches the person: as an error notice, or as words handed back to the
  * dialog or form they are in (a notice behind it would go unseen).
  */
+import { err, ok, type Result } from '../../../shared/base/result';
 import type { MessageId } from '../../../shared/i18n/catalog';
+import type { DeskErrorCode, ErrorCode } from '../../../shared/ipc/error-codes';
 import type { Translator } from '../../../shared/i18n/translator';
 import { BridgeError } from '../bridge';
 import type { StoreKit } from './store-shape';
@@ -37,7 +39,7 @@ export function mainsWords(error: unknown, kit: StoreKit): string {
 }
 
 /** Whether a call failed with main's `code`. */
-export function failedWith(error: unknown, ...codes: readonly string[]): error is BridgeError {
+export function failedWith(error: unknown, ...codes: readonly ErrorCode[]): error is BridgeError {
   return error instanceof BridgeError && codes.includes(error.code);
 }
 
@@ -52,17 +54,17 @@ export async function attempt<T>(kit: StoreKit, call: () => Promise<T>): Promise
 }
 
 /** How main answered the user's resolution of a document that needs a check (or an edit). */
-export type CheckAnswer =
-  | { readonly ok: true }
-  | {
-      readonly ok: false;
-      readonly message: string;
-      /** Main could not check the request and asks the user to confirm the link ("Link anyway"). */
-      readonly needsConfirmation: boolean;
-    };
+export type CheckAnswer = Result<
+  void,
+  {
+    readonly message: string;
+    /** Main could not check the request and asks the user to confirm the link ("Link anyway"). */
+    readonly needsConfirmation: boolean;
+  }
+>;
 
 /** The code main gives a link it could not check, for the user to confirm (PRODUCT.md "needs your check"). */
-const LINK_NEEDS_CONFIRMATION = 'link_needs_confirmation';
+const LINK_NEEDS_CONFIRMATION: DeskErrorCode = 'link_needs_confirmation';
 
 /**
  * Runs a resolution of a document that needs a check. A failure is returned, not shown as a
@@ -71,12 +73,11 @@ const LINK_NEEDS_CONFIRMATION = 'link_needs_confirmation';
 export async function checkAnswer(kit: StoreKit, call: () => Promise<unknown>): Promise<CheckAnswer> {
   try {
     await call();
-    return { ok: true };
+    return ok();
   } catch (error) {
-    return {
-      ok: false,
+    return err({
       message: failureText(error, kit.get().translator),
       needsConfirmation: failedWith(error, LINK_NEEDS_CONFIRMATION),
-    };
+    });
   }
 }

@@ -71,7 +71,7 @@ export function documentsActions(kit: StoreKit): DocumentsActions {
         const detail = await unwrap(desk().documents.update(batchId, documentId, edit));
         set((state) => withBatchDetail(state, detail));
       });
-      return answer.ok ? undefined : answer.message;
+      return answer.ok ? undefined : answer.error.message;
     },
     async remove(batchId, documentId) {
       const detail = await attempt(kit, () => unwrap(desk().documents.remove(batchId, documentId)));

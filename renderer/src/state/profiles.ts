@@ -1,4 +1,5 @@
 /** The `profiles.*` channels: the saved connections to the signing service, and the demo one. */
+import { err, ok, type Result } from '../../../shared/base/result';
 import type { ChannelResult, ProfileInput } from '../../../shared/ipc/contract';
 import { desk, unwrap } from '../bridge';
 import { attempt, mainsWords } from './call-failures';
@@ -6,7 +7,7 @@ import type { StoreKit } from './store-shape';
 import { withNotice, withProfiles } from './transitions';
 
 /** How main answered a save of a connection: a failure comes back for the form to show. */
-export type ProfileSaveAnswer = { readonly ok: true } | { readonly ok: false; readonly message: string };
+export type ProfileSaveAnswer = Result<void, string>;
 
 /** What a connection's test found, in words for its row. */
 export interface ProfileTestAnswer {
@@ -37,9 +38,9 @@ export function profilesActions(kit: StoreKit): ProfilesActions {
       try {
         const saved = await unwrap(desk().profiles.save(input));
         set((state) => withNotice(state, 'success', t('connections.saved', { name: saved.name })));
-        answer = { ok: true };
+        answer = ok();
       } catch (error) {
-        answer = { ok: false, message: mainsWords(error, kit) };
+        answer = err(mainsWords(error, kit));
       }
       await get().actions.profiles.list();
       return answer;

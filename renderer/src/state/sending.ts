@@ -2,6 +2,8 @@
  * The `sending.*` channels, with feedback: the review and its confirmation ("Send batch"), and
  * what goes on from there (resume, pause, retry, the documents that need the person's check).
  */
+import { err, ok, type Result } from '../../../shared/base/result';
+import type { DeskErrorCode } from '../../../shared/ipc/error-codes';
 import type { ReviewedSend, SendReview } from '../../../shared/ipc/views';
 import { desk, unwrap } from '../bridge';
 import { attempt, checkAnswer, failedWith, mainsWords, type CheckAnswer } from './call-failures';
@@ -9,18 +11,16 @@ import type { StoreKit } from './store-shape';
 import { referenceOf, withNotice, withStarting } from './transitions';
 
 /** Main's account of what "Send batch" would send, or why it could not give it, for the review dialog. */
-export type SendReviewAnswer =
-  { readonly ok: true; readonly review: SendReview } | { readonly ok: false; readonly message: string };
+export type SendReviewAnswer = Result<SendReview, string>;
 
 /**
  * How main answered a confirmed review: sent, or refused with words for the review dialog;
  * `outdated` when the batch changed since the review (or is being sent), for "Review again".
  */
-export type SendStartAnswer =
-  { readonly ok: true } | { readonly ok: false; readonly outdated: boolean; readonly message: string };
+export type SendStartAnswer = Result<void, { readonly outdated: boolean; readonly message: string }>;
 
 /** The codes main gives a confirmation of a review that no longer holds. */
-const REVIEW_OUTDATED = ['review_outdated', 'already_sending'];
+const REVIEW_OUTDATED: readonly DeskErrorCode[] = ['review_outdated', 'already_sending'];
 
 export interface SendingActions {
   /** What "Send batch" would send, to whom, with which connection; nothing is sent. */
@@ -74,22 +74,21 @@ export function sendingActions(kit: StoreKit): SendingActions {
   return {
     async review(batchId) {
       try {
-        return { ok: true, review: await unwrap(desk().sending.review(batchId)) };
+        return ok(await unwrap(desk().sending.review(batchId)));
       } catch (error) {
-        return { ok: false, message: mainsWords(error, kit) };
+        return err(mainsWords(error, kit));
       }
     },
     async start(batchId, reviewed) {
       try {
         await unwrap(desk().sending.start(batchId, reviewed));
-        return { ok: true };
+        return ok();
       } catch (error) {
         const outdated = failedWith(error, ...REVIEW_OUTDATED);
-        return {
-          ok: false,
+        return err({
           outdated,
           message: outdated ? error.message : t('review.sendFailed', { reason: mainsWords(error, kit) }),
-        };
+        });
       }
     },
     async resume(batchId) {
