@@ -67,6 +67,11 @@ describe('the layering lint rules (ARCHITECTURE.md)', () => {
       'shared/service/example.ts',
       "import { invokeChannels } from '../ipc/contract';\nexport const c = invokeChannels;\n",
     ],
+    // The one result shape sits below every other shared folder: it imports none of them.
+    [
+      'shared/base/example.ts',
+      "import type { MessageId } from '../i18n/catalog';\nexport type M = MessageId;\n",
+    ],
     // Screens and components call the store's actions; only the store reaches the bridge.
     ['renderer/src/screens/example.tsx', "import { desk } from '../bridge';\nexport const d = desk;\n"],
     [
@@ -117,6 +122,7 @@ describe('the layering lint rules (ARCHITECTURE.md)', () => {
       'shared/ipc/example.ts',
       "import { batchDefaultsSchema } from '../domain/batch';\nexport const s = batchDefaultsSchema;\n",
     ],
+    ['shared/i18n/example.ts', "import { ok } from '../base/result';\nexport const o = ok;\n"],
     [
       'renderer/src/screens/example.tsx',
       "import { useDesk } from '../state/store';\nexport const start = useDesk.getState().actions.sending.start;\n",
