@@ -11,17 +11,17 @@ const NODE_BUILTINS = builtinModules.filter((name) => !name.startsWith('_'));
 /** Imports that only the Electron shell may make. */
 const electronOnly = {
   name: 'electron',
-  message: 'Only main/shell/ may import electron (ENGINEERING.md layers).',
+  message: 'Only main/shell/ may import electron (ARCHITECTURE.md "Layers").',
 };
 const electronSubpaths = {
   group: ['electron/*'],
-  message: 'Only main/shell/ may import electron (ENGINEERING.md layers).',
+  message: 'Only main/shell/ may import electron (ARCHITECTURE.md "Layers").',
 };
 /** The core of main/ runs without Electron (the command line, the browser host): it never reaches into the shell. */
 const shellFromCore = {
   group: ['**/shell/*', '**/shell'],
   message:
-    'The core of main/ may not import main/shell/ (ENGINEERING.md layers): the shell depends on the core, not the other way.',
+    'The core of main/ may not import main/shell/ (ARCHITECTURE.md "Layers"): the shell depends on the core, not the other way.',
 };
 /** Node's globals, which browser code (renderer/, shared/) must not use either. */
 const nodeGlobals = ['process', 'Buffer', 'global', 'require', '__dirname', '__filename', 'setImmediate'].map(

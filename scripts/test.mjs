@@ -74,7 +74,7 @@ const reportDir = mkdtempSync(join(tmpdir(), 'desk-test-'));
 
 /**
  * One vitest run with a real Secret Service: inside a private D-Bus session with a GNOME Keyring
- * unlocked by a throwaway password (ENGINEERING.md "Real parts in tests"), unless one is already
+ * unlocked by a throwaway password (README "Tests"), unless one is already
  * there. The keyring files go to a temporary folder, never to the user's own keyrings. Returns
  * the exit status and the counts of the run's JSON report.
  */

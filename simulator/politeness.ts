@@ -3,7 +3,7 @@ import type { OperationName } from './types';
 import type { ViolationKind } from './violations';
 
 /**
- * Politeness a careful operator expects (ENGINEERING.md, "Politeness is global"): after a
+ * Politeness a careful operator expects (ARCHITECTURE.md "Principles the code keeps"): after a
  * 429, or a 503 with Retry-After, the same client leaves that operation alone until the
  * instant the Retry-After names; and nobody reads the same signing request twice within
  * `MIN_READ_SPACING_MS`. Breaches are recorded as `retry-after` and `read-spacing`

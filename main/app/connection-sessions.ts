@@ -51,7 +51,7 @@ interface Session {
 }
 
 /**
- * The open connections of the desk (PRODUCT.md "Connections"): one client, engine and poller
+ * The open connections of the desk (README "Using the app", Connections): one client, engine and poller
  * per service and client id, each opened when a batch of it needs sending or tracking. The
  * active connection only says where new batches go; every batch is continued and tracked
  * with the connection it was first sent with, whatever is active, and never read with

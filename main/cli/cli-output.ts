@@ -61,5 +61,5 @@ export function countLabel(count: number, one: string, other: string): string {
   return `${count.toLocaleString('en')} ${count === 1 ? one : other}`;
 }
 
-/** Exit codes of PRODUCT.md: 0 all good, 1 some documents failed, 2 bad input. */
+/** Exit codes of the README's "Command line reference": 0 all good, 1 some documents failed, 2 bad input. */
 export const EXIT = { ok: 0, someFailed: 1, badInput: 2 } as const;

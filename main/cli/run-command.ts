@@ -1,4 +1,4 @@
-/** The command line of PRODUCT.md: the same core as the desktop app, without a window. */
+/** The command line (README "Command line reference"): the same core as the desktop app, without a window. */
 import { parseCliArgs } from './cli-args';
 import type { CommandTuning } from './cli-connection';
 import { EXIT, processOutput, streamOutput, type OutputStreams } from './cli-output';

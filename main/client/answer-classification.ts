@@ -72,7 +72,7 @@ function codeForStatus(status: number): CatalogCode {
 }
 
 /**
- * Classifies an HTTP answer (PRODUCT.md "Where the spec is silent"):
+ * Classifies an HTTP answer (README "Answers the spec does not pin down"):
  *
  * - any 2xx is success, with or without a body;
  * - 401 is left to the runner (renew the token once);

@@ -1,5 +1,5 @@
 /**
- * The one rule for a signing service's address (PRODUCT.md "Connections"): the client secret
+ * The one rule for a signing service's address (README "Using the app", Connections): the client secret
  * goes only to an address that passes it. Every way an address enters the app or the command
  * line uses it (a saved connection, `--base-url`, a batch's recorded address), and the service
  * client checks it again before any request leaves (`CallRunner`), so no caller can forget.

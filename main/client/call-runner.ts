@@ -103,7 +103,7 @@ export interface CallSpec<T> extends CallSpecFields<T> {
 }
 
 /**
- * A call for which any 2xx is success, with or without a body (PRODUCT.md): an empty or
+ * A call for which any 2xx is success, with or without a body (README "Answers the spec does not pin down"): an empty or
  * unreadable body gives `body: undefined`.
  */
 export interface OptionalBodyCallSpec<T> extends CallSpecFields<T> {

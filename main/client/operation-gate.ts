@@ -44,7 +44,7 @@ interface OperationState {
 }
 
 /**
- * Retry-After for everyone (PRODUCT.md "Where the spec is silent"): once the service asked
+ * Retry-After for everyone (README "Answers the spec does not pin down"): once the service asked
  * for a pause of one operation (a 429, or a 503 with Retry-After), no attempt of that operation
  * may start before the instant it gave, whichever caller makes it. When the pause ends, one
  * attempt goes first, alone, and the others wait for its answer (at most `PROBE_ALONE_MS`):

@@ -1,7 +1,7 @@
 import { systemClock, type Clock } from '../time/clock';
 
 /**
- * Least time between the starts of two reads of the same signing request (PRODUCT.md: "No
+ * Least time between the starts of two reads of the same signing request (README "Tracking politely": "No
  * request is read twice within 5 s, whatever asks"). 50 ms above 5 s so that loopback and
  * scheduling jitter never bring two arrivals at the service under 5 s apart.
  */

@@ -28,7 +28,7 @@ export const RENEWAL_SHARED_MS = 1_000;
 
 /**
  * How long token requests must go on being refused, from the first refusal of a streak, before
- * the credentials count as rejected (PRODUCT.md, "Where the spec is silent"): a service refuses
+ * the credentials count as rejected (README "Answers the spec does not pin down"): a service refuses
  * tokens for a moment while it rotates its keys, and credentials that got a token in this
  * process are not condemned for that.
  */

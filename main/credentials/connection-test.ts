@@ -1,5 +1,5 @@
 /**
- * "Test connection" (PRODUCT.md §1): obtain a token with a profile's credentials and check that
+ * "Test connection" (README "Using the app", Connections): obtain a token with a profile's credentials and check that
  * it carries the scopes the desk needs, with a message a user can act on when it does not.
  */
 import { err, ok, type Result } from '../../shared/base/result';

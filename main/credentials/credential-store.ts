@@ -1,7 +1,7 @@
 /**
  * The one place that talks to the OS keychain. Client secrets live there and nowhere else: when
  * no keychain answers, every operation fails with `keychain_unavailable` and nothing is written
- * anywhere instead (ENGINEERING.md "Credentials"). Swapping keytar for another backend
+ * anywhere instead (ARCHITECTURE.md "Principles the code keeps"). Swapping keytar for another backend
  * (Electron's safeStorage, @napi-rs/keyring) changes this file only.
  */
 import { err, ok, type Err, type Result } from '../../shared/base/result';

@@ -1,5 +1,5 @@
 /**
- * Connection profiles (PRODUCT.md §1): a name, a base URL and a client id, kept as settings in
+ * Connection profiles (README "Using the app", Connections): a name, a base URL and a client id, kept as settings in
  * `<dataDir>/profiles.json`, with the client secret in the OS keychain only. The settings file
  * never holds a secret; results never carry one in a printable form. Messages are in the
  * language of the call in progress (`words()`), English on the command line.

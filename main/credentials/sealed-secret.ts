@@ -3,7 +3,7 @@
  * was saved for. The keychain entry is found by profile name, and the profile's address is read
  * from `profiles.json`, a file in the data folder that someone else may change; sealing the
  * address with the secret means a changed file can never send a saved secret anywhere else
- * (ENGINEERING.md "Credentials"). The one place that decides whether a secret may go somewhere.
+ * (ARCHITECTURE.md "Principles the code keeps"). The one place that decides whether a secret may go somewhere.
  */
 import { err, ok, type Result } from '../../shared/base/result';
 import { Secret } from '../base/secret';

@@ -31,7 +31,7 @@ export function failureKind(failure: ServiceFailure): Exclude<AnswerKind, 'appli
   return 'refused';
 }
 
-/** True when the service's refusal names the upload: it no longer accepts it (PRODUCT.md §3). */
+/** True when the service's refusal names the upload: it no longer accepts it (README "Sending exactly once"). */
 export function refusalNamesUpload(failure: {
   readonly code: ServiceErrorCode | undefined;
   readonly serviceMessage?: string | undefined;

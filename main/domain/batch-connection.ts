@@ -28,7 +28,7 @@ export function canonicalBaseUrl(baseUrl: string): string {
 /**
  * One connection's identity, the same for every spelling of its address: `"<baseUrl> <clientId>"`
  * with the address in its one spelling (`canonicalBaseUrl`). A batch is sent, continued and
- * tracked only with the connection of its key (PRODUCT.md "Connections"); this is the one place
+ * tracked only with the connection of its key (README "Using the app", Connections); this is the one place
  * that compares them.
  */
 export function connectionKey(connection: ConnectionAddress): string {

@@ -62,7 +62,7 @@ export interface ParticipantProgress {
   readonly done: 'added' | 'already_there' | undefined;
 }
 
-/** A document the app will not send further by itself until the user says how (PRODUCT.md §3). */
+/** A document the app will not send further by itself until the user says how (README "Sending exactly once"). */
 export interface NeedsCheck {
   readonly reason: CheckReason;
   readonly code: ServiceErrorCode | undefined;

@@ -1,5 +1,5 @@
 /**
- * The two answers to a document that needs the user's check (PRODUCT.md §3), as rules: what
+ * The two answers to a document that needs the user's check (README "Sending exactly once"), as rules: what
  * must hold before a request id is linked, and before a document is sent as a new request. One
  * place, so the app and the command line refuse with the same words.
  */

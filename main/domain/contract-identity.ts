@@ -1,5 +1,5 @@
 /**
- * What a contract is, whatever folder its files lie in (PRODUCT.md "Where the spec is silent"):
+ * What a contract is, whatever folder its files lie in (README "Answers the spec does not pin down"):
  * the service it goes to, its reference and its PDF's digest. A moved, renamed or copied
  * folder, or a second desk, holds the same contract; the creation's Idempotency-Key is derived
  * from it, so the service itself recognises the contract when it comes again from anywhere, as

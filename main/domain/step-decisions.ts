@@ -29,7 +29,7 @@ export const REPLAY_FOR_ID_AFTER_MS = 2_000;
  */
 export const MAX_KEY_IN_USE_PER_RUN = 5;
 
-/** Fresh uploads per document and run after the service said its upload was gone (PRODUCT.md §3). */
+/** Fresh uploads per document and run after the service said its upload was gone (README "Sending exactly once"). */
 export const MAX_REUPLOADS_PER_RUN = 2;
 
 function itemFailed(documentId: string, words: FailureWords, now: number): BatchEvent {
@@ -88,7 +88,7 @@ export function decideUpload(
 }
 
 /**
- * The decision after a creation attempt under the document's stored key (PRODUCT.md §3,
+ * The decision after a creation attempt under the document's stored key (README "Sending exactly once",
  * "needs your check"). Once any attempt's outcome is unknown, the key is never released by
  * itself: a refusal, or an answer that is not a replay, asks the user instead.
  */

@@ -1,6 +1,6 @@
 /**
  * The data folder's answer to "does this service already hold, or may it hold, a request for
- * this reference?" (PRODUCT.md: a contract is known by what it is, not where its files lie).
+ * this reference?" (ARCHITECTURE.md "Principles the code keeps": a contract is known by what it is, not where its files lie).
  * Asked before every creation key is made: a moved or copied folder, a second batch, or the
  * same PDF added twice never sends a contract again by itself. One registry per data folder,
  * shared by every connection's engine; it follows the store's records, and holds the claims of

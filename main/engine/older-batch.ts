@@ -1,6 +1,6 @@
 /**
- * Batches an earlier version sent before a batch was bound to its connection (PRODUCT.md
- * "Connections"). Where they went is not recorded, so a connection is bound to one only on
+ * Batches an earlier version sent before a batch was bound to its connection (README
+ * "Using the app", Connections). Where they went is not recorded, so a connection is bound to one only on
  * proof: it holds one of the batch's requests, with that document's reference. Never because it
  * happens to be active, or typed on a command line: a wrong guess would read every request at
  * the wrong service and mark it gone, or continue the batch there.

@@ -1,6 +1,6 @@
 /**
  * Reading the files a person names — a manifest, the PDFs it lists, PDFs added by hand or from a
- * folder. Every one is hostile until checked (ENGINEERING.md "Promises against the world"):
+ * folder. Every one is hostile until checked (ARCHITECTURE.md "Principles the code keeps"):
  *
  * - **Regular files only.** A file is opened without blocking (`O_NONBLOCK`: a FIFO opens at
  *   once instead of waiting for a writer) and without following a last symbolic link, then

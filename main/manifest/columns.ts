@@ -1,4 +1,4 @@
-/** The columns a manifest knows (PRODUCT.md "Manifest format (CSV)"), and what each one fills in. */
+/** The columns a manifest knows (README "Manifest format"), and what each one fills in. */
 import type { SigningOptions } from '../../shared/domain/batch';
 
 export const REQUIRED_COLUMNS = [

@@ -1,5 +1,5 @@
 /**
- * Manifest import (PRODUCT.md "Manifest format (CSV)"): reads a CSV exported by Excel or written
+ * Manifest import (README "Manifest format"): reads a CSV exported by Excel or written
  * by hand, one row per participant, and turns it into documents with their recipients and
  * options — or into a list of every problem, each with its line and column, all at once.
  *

@@ -1,5 +1,5 @@
 /**
- * Ceremonies in a locked-down window of their own (PRODUCT.md §4): an in-memory session
+ * Ceremonies in a locked-down window of their own (README "Using the app", Open ceremony): an in-memory session
  * partition per window with every permission denied, no preload, sandboxed, navigation kept
  * within the widget's origin, the partition cleared on close, no menu and no DevTools. The
  * widget URL is a secret: it is revealed only to call loadURL, never logged, never put in a

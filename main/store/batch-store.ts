@@ -320,7 +320,7 @@ export class BatchStore {
 
   /**
    * Binds `batchId` to `address` unless it is bound already, and returns the binding in force
-   * (PRODUCT.md "Connections": a batch is sent, continued and tracked only with the connection
+   * (README "Using the app", Connections: a batch is sent, continued and tracked only with the connection
    * it was first sent with). Bindings of one batch are decided one at a time, so two callers
    * that race with different connections get the same answer: the first one. The only way a
    * batch gets bound.

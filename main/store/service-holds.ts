@@ -8,7 +8,7 @@ import { writeFileAtomic } from './durable-fs';
 import { errorCode } from './file-system';
 
 /**
- * Retry-After holds kept past a restart (ENGINEERING.md: "Politeness is global"). A 429, or a
+ * Retry-After holds kept past a restart (ARCHITECTURE.md "Principles the code keeps"). A 429, or a
  * 503 with Retry-After, holds an operation for every caller of one client; this file carries
  * the hold to the next process on the same data folder (the app restarted, `send` run again),
  * so a strict service sees no call inside the window it gave.

@@ -91,7 +91,7 @@ function trackedOf(batchId: string, document: DocumentState): Tracked | undefine
 }
 
 /**
- * Reads every prepared request that is not final until it is (PRODUCT.md §5): completed, or
+ * Reads every prepared request that is not final until it is (README "Tracking politely"): completed, or
  * ended without completion. Polite: a schedule by age and attention (a status this app does not
  * know: a slow, growing interval), a global read budget, jitter, backoff on 429/503 honouring
  * Retry-After. A 404 marks the request gone. Keeps going as long as it runs, across restarts

@@ -1,5 +1,5 @@
 /**
- * How long a service keeps Idempotency-Keys, as a connection states it (PRODUCT.md: an explicit
+ * How long a service keeps Idempotency-Keys, as a connection states it (README "Sending exactly once": an explicit
  * assumption per connection, an hour unless its operator says otherwise): the bounds every entry
  * point accepts, and how the hours a person typed are read.
  */

@@ -29,7 +29,7 @@ export const ERROR_CATALOG = {
   timeout: 'errors.timeout',
   rate_limited: 'errors.rate_limited',
   credentials_rejected: 'errors.credentials_rejected',
-  // A refused token request waited out (PRODUCT.md): the service's OAuth code is `serviceCode`.
+  // A refused token request waited out (README "Answers the spec does not pin down"): the service's OAuth code is `serviceCode`.
   token_refused: 'errors.token_refused',
   insufficient_scope: 'errors.insufficient_scope',
   idempotency_key_reused: 'errors.idempotency_key_reused',

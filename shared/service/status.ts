@@ -1,8 +1,8 @@
 import type { SigningRequest } from './wire';
 
 /**
- * The one rule of what a signing request's status means (spec §3 and PRODUCT.md "Where the spec
- * is silent"): whether it is done, ended without completion, still on its way, or in a status
+ * The one rule of what a signing request's status means (spec §3 and the README's "Answers the spec
+ * does not pin down"): whether it is done, ended without completion, still on its way, or in a status
  * this app does not know. The poller, the document classes, the command line and the report
  * all follow it; nothing else compares status words.
  */

@@ -1,7 +1,7 @@
 /**
  * The service's wire format (spec §2, §4, §7) as zod schemas. Outgoing bodies are strict about
  * the service's rules; incoming answers are loose objects, so unknown fields parse and are
- * kept, and status values stay an open set (PRODUCT.md "Where the spec is silent").
+ * kept, and status values stay an open set (README "Answers the spec does not pin down").
  */
 import { z } from 'zod';
 import {

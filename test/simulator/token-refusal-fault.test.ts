@@ -4,7 +4,7 @@ import { JSON_HEADERS, fetchJson, getToken, readRequest, type JsonAnswer } from 
 
 /**
  * The `tokenRefusal` fault: a service that, for a moment during a key rotation, refuses to issue
- * tokens to a client whose credentials are right (PRODUCT.md, "Where the spec is silent").
+ * tokens to a client whose credentials are right (README "Answers the spec does not pin down").
  */
 let simulator: Simulator;
 

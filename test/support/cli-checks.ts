@@ -1,5 +1,5 @@
 /**
- * Plays the user who answers "needs your check" (PRODUCT.md §3) with the command line, in the
+ * Plays the user who answers "needs your check" (README "Sending exactly once") with the command line, in the
  * suites that run `send` as a real process: for each `needs-check` line of a `--json` run, looks
  * the document's reference up at the service and runs `resolve --link <id>` when the service
  * holds one request for it, `resolve --send-new` when it holds none. A reference the service

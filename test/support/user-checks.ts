@@ -1,5 +1,5 @@
 /**
- * Plays the user who answers "needs your check" (PRODUCT.md §3) in the suites that stage
+ * Plays the user who answers "needs your check" (README "Sending exactly once") in the suites that stage
  * faults, crashes and power cuts: looks the document's reference up at the service, links the
  * request it finds, or sends the document as a new request when the service has none. A
  * reference the service holds twice is a duplicate the app let through, and fails the test.

@@ -10,7 +10,7 @@ import { DeskError } from '../desk-error';
 import type { DeskContext } from '../desk-context';
 
 /**
- * The review before "Send batch" (PRODUCT.md "Review, then send"): what would go, to how many
+ * The review before "Send batch" (README "Using the app", Send batch): what would go, to how many
  * people, with which connection, and what stays behind and why. Computed from the rules the
  * engine follows (`documentsToSend`, `sendProblems`) and the connection sending would use
  * (`connectionForBatch`, which never binds when only looking), so the review cannot promise

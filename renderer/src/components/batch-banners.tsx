@@ -3,8 +3,8 @@ import { useT, useTranslator } from '../i18n';
 import { useDesk } from '../state/store';
 
 /**
- * What a batch's sending waits for, or why it stopped, each with its way out (PRODUCT.md
- * "Nothing waits in silence"): a service that is slow to answer (Pause sending), a service that
+ * What a batch's sending waits for, or why it stopped, each with its way out (README
+ * "Using the app", Send batch): a service that is slow to answer (Pause sending), a service that
  * cannot be reached or asked to wait (Try now), a pause, a connection that cannot be used, a
  * stop; and a ceremony window that is opening, or could not open (the reason, Try again).
  */

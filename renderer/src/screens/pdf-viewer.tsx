@@ -14,7 +14,7 @@ type Opened =
   | { readonly kind: 'ready'; readonly pdf: PDFDocumentProxy };
 
 /**
- * The whole document, page by page, from the app's own copy (PRODUCT.md "The document in view"),
+ * The whole document, page by page, from the app's own copy (README "Using the app", Batches),
  * under the name the service will store it as. A native modal dialog: Escape or Close closes it
  * and the focus goes back to the thumbnail; Previous/Next, the arrow keys, Page Up/Page Down,
  * Home and End change the page, which a status line announces.

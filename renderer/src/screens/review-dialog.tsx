@@ -37,7 +37,7 @@ function hostOf(baseUrl: string): string {
 }
 
 /**
- * The review before "Send batch" (PRODUCT.md "Review, then send"): main's account of what goes
+ * The review before "Send batch" (README "Using the app", Send batch): main's account of what goes
  * (`actions.sending.review`) — how many documents, to how many people, with which connection,
  * and which documents stay behind and why. Confirming sends exactly that (`actions.sending.start`);
  * cancelling (or Escape) sends nothing; when main refuses because the batch changed since (`review_outdated`), the dialog

@@ -63,7 +63,7 @@ export type CheckAnswer = Result<
   }
 >;
 
-/** The code main gives a link it could not check, for the user to confirm (PRODUCT.md "needs your check"). */
+/** The code main gives a link it could not check, for the user to confirm (README "Sending exactly once"). */
 const LINK_NEEDS_CONFIRMATION: DeskErrorCode = 'link_needs_confirmation';
 
 /**

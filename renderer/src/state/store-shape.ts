@@ -28,7 +28,7 @@ export interface CeremonyAttempt {
   readonly message?: string;
 }
 
-/** The waits the desk shows within a second, each with a way out (PRODUCT.md "Nothing waits in silence"). */
+/** The waits the desk shows within a second, each with a way out (README "Using the app", Send batch). */
 export interface WaitsState {
   /** The system keychain keeps a call waiting: its own prompt may have opened. */
   readonly keychainWaiting: boolean;

@@ -19,7 +19,7 @@ import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 import { startVirtualSimulator } from '../../support/virtual-world';
 
 /**
- * Office desks keep a sandbox and a production connection (PRODUCT.md "Connections"): each
+ * Office desks keep a sandbox and a production connection (README "Using the app", Connections): each
  * batch is continued and tracked with the connection it was sent with, whatever is active.
  * Both services and the desk are on one virtual clock.
  */

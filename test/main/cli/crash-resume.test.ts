@@ -29,7 +29,7 @@ import {
 } from './cli-fixtures';
 
 /**
- * PRODUCT.md §3: "A crash or kill at any instant, then a restart, finishes the batch with exactly
+ * README "Sending exactly once": "A crash or kill at any instant, then a restart, finishes the batch with exactly
  * one signing request per document." The command line runs as a real process and is killed
  * with SIGKILL over and over, at instants chosen three ways, then a last run finishes the batch,
  * against every service the spec allows (`variantsForSuite()`). A kill can leave a creation whose

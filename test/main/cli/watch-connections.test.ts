@@ -13,7 +13,7 @@ import { writeContractManifest } from './cli-fixtures';
 
 /**
  * Two services, one data folder: `send` to each, then one `watch` tracks every batch at its
- * own address (PRODUCT.md "Connections") until every request is final; none is read at the
+ * own address (README "Using the app", Connections) until every request is final; none is read at the
  * other service, none is marked gone. The command line runs in the test's process, the services
  * and it on one virtual clock: watch's reads take no real time.
  */

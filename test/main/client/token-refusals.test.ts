@@ -12,7 +12,7 @@ import { expectFailure, makeTestClient } from '../../support/client-harness';
 import { startVirtualSimulator } from '../../support/virtual-world';
 
 /**
- * A refused token request (PRODUCT.md, "Where the spec is silent"): a service refuses tokens for
+ * A refused token request (README "Answers the spec does not pin down"): a service refuses tokens for
  * a moment while it rotates its keys, so for credentials that got a token in this process a
  * refusal is waited out like an outage, naming the service's code; only refusals that go on for
  * about 30 s, or a refusal to credentials that never got a token here, mean they are rejected.

@@ -14,7 +14,7 @@ import { startVirtualSimulator } from '../../support/virtual-world';
 import { createSeededRandom } from '../../../simulator/seeded-random';
 
 /**
- * Power cuts while sending (ENGINEERING.md, "Durability is tested, not assumed"): the real
+ * Power cuts while sending (ARCHITECTURE.md "Principles the code keeps"): the real
  * engine sends batches to the simulator over real HTTP while its data folder lives on the
  * crash-test file system, which drops what was not synced when the power is cut (or writes its
  * pages in any order). The power is cut at random operations, on journal writes, and in the

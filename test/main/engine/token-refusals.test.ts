@@ -9,7 +9,7 @@ import { makeBatch, openTestDesk } from '../../support/batch-harness';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 
 /**
- * The send engine meets a refused token request (PRODUCT.md, "Where the spec is silent"): when
+ * The send engine meets a refused token request (README "Answers the spec does not pin down"): when
  * its credentials got a token in this process, it waits as for an outage and says the service's
  * code; when they never did, the run stops at once with the credentials rejected.
  */

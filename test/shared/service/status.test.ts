@@ -8,7 +8,7 @@ import {
 } from '../../../shared/service/status';
 
 /**
- * The one rule of what a status means (PRODUCT.md "Where the spec is silent": status values are
+ * The one rule of what a status means (README "Answers the spec does not pin down": status values are
  * an open set; a plainly final one ends tracking; an unknown non-final one is read slowly).
  */
 const SPEC_DONE: StatusFacts = {

@@ -91,7 +91,7 @@ describe('create signing request body (spec §4.3)', () => {
   });
 });
 
-describe('answers from the service stay open (PRODUCT.md)', () => {
+describe('answers from the service stay open (README "Answers the spec does not pin down")', () => {
   it('keeps unknown fields of an upload', () => {
     const parsed = uploadSchema.parse({
       upload_id: 'upl_1',
