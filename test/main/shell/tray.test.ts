@@ -200,62 +200,74 @@ describe('the tray in the desk’s language', () => {
   const ONE = { sending: 1, waiting: 1, completedToday: 1, endedToday: 1, unknownStatus: 1 };
   const TWO = { sending: 2, waiting: 2, completedToday: 2, endedToday: 2, unknownStatus: 2 };
 
-  it('says its counts in French, each with its plural: 1 envoi, 2 envois', () => {
-    language = 'fr';
+  it.each([
+    {
+      language: 'fr' as const,
+      name: 'French',
+      plurals: '1 envoi, 2 envois',
+      one: {
+        tooltip:
+          'Signing Batch Desk — 1 envoi en cours · 1 en attente de signatures · 1 terminé aujourd’hui · 1 terminé sans signature aujourd’hui · 1 dans un statut non reconnu',
+        title: '1 envoi · 1 en attente · 1 terminé',
+      },
+      two: {
+        tooltip:
+          'Signing Batch Desk — 2 envois en cours · 2 en attente de signatures · 2 terminés aujourd’hui · 2 terminés sans signature aujourd’hui · 2 dans un statut non reconnu',
+        title: '2 envois · 2 en attente · 2 terminés',
+      },
+      menu: {
+        open: 'Ouvrir Signing Batch Desk',
+        sending: 'En cours d’envoi\u00a0: 2',
+        waiting: 'En attente de signatures\u00a0: 2',
+        completed: 'Terminés aujourd’hui\u00a0: 2',
+        ended: 'Terminés sans signature aujourd’hui\u00a0: 2',
+        'unknown-status': 'Statut non reconnu\u00a0: 2',
+        'pause-tracking': 'Suspendre le suivi',
+        'start-at-login': 'Lancer à l’ouverture de session',
+        quit: 'Quitter',
+      },
+      pausedSuffix: / \(suivi suspendu\)$/,
+    },
+    {
+      language: 'de' as const,
+      name: 'German',
+      plurals: '1 wird gesendet, 2 werden gesendet',
+      one: {
+        tooltip:
+          'Signing Batch Desk — 1 wird gesendet · 1 wartet auf Unterschriften · 1 heute abgeschlossen · 1 heute ohne Unterschrift beendet · 1 mit nicht erkanntem Status',
+        title: '1 wird gesendet · 1 wartet · 1 fertig',
+      },
+      two: {
+        tooltip:
+          'Signing Batch Desk — 2 werden gesendet · 2 warten auf Unterschriften · 2 heute abgeschlossen · 2 heute ohne Unterschrift beendet · 2 mit nicht erkanntem Status',
+        title: '2 werden gesendet · 2 warten · 2 fertig',
+      },
+      menu: {
+        open: 'Signing Batch Desk öffnen',
+        sending: 'Wird gesendet: 2',
+        waiting: 'Warten auf Unterschriften: 2',
+        completed: 'Heute abgeschlossen: 2',
+        ended: 'Heute ohne Unterschrift beendet: 2',
+        'unknown-status': 'Status nicht erkannt: 2',
+        'pause-tracking': 'Verfolgung anhalten',
+        'start-at-login': 'Bei der Anmeldung starten',
+        quit: 'Beenden',
+      },
+      pausedSuffix: / \(Verfolgung angehalten\)$/,
+    },
+  ])('says its counts in $name, each with its plural: $plurals', (expected) => {
+    language = expected.language;
     counts = ONE;
     const fake = makeTray({ isEnabled: () => false, setEnabled: vi.fn() });
-    expect(fake.tooltip).toBe(
-      'Signing Batch Desk — 1 envoi en cours · 1 en attente de signatures · 1 terminé aujourd’hui · 1 terminé sans signature aujourd’hui · 1 dans un statut non reconnu',
-    );
-    expect(fake.title).toBe('1 envoi · 1 en attente · 1 terminé');
+    expect(fake.tooltip).toBe(expected.one.tooltip);
+    expect(fake.title).toBe(expected.one.title);
     counts = TWO;
     tray?.refresh();
-    expect(fake.tooltip).toBe(
-      'Signing Batch Desk — 2 envois en cours · 2 en attente de signatures · 2 terminés aujourd’hui · 2 terminés sans signature aujourd’hui · 2 dans un statut non reconnu',
-    );
-    expect(fake.title).toBe('2 envois · 2 en attente · 2 terminés');
-    expect(labels(fake)).toEqual({
-      open: 'Ouvrir Signing Batch Desk',
-      sending: 'En cours d’envoi\u00a0: 2',
-      waiting: 'En attente de signatures\u00a0: 2',
-      completed: 'Terminés aujourd’hui\u00a0: 2',
-      ended: 'Terminés sans signature aujourd’hui\u00a0: 2',
-      'unknown-status': 'Statut non reconnu\u00a0: 2',
-      'pause-tracking': 'Suspendre le suivi',
-      'start-at-login': 'Lancer à l’ouverture de session',
-      quit: 'Quitter',
-    });
+    expect(fake.tooltip).toBe(expected.two.tooltip);
+    expect(fake.title).toBe(expected.two.title);
+    expect(labels(fake)).toEqual(expected.menu);
     menuOf(fake).click('pause-tracking');
-    expect(fake.tooltip).toMatch(/ \(suivi suspendu\)$/);
-  });
-
-  it('says its counts in German, each with its plural: 1 wird gesendet, 2 werden gesendet', () => {
-    language = 'de';
-    counts = ONE;
-    const fake = makeTray({ isEnabled: () => false, setEnabled: vi.fn() });
-    expect(fake.tooltip).toBe(
-      'Signing Batch Desk — 1 wird gesendet · 1 wartet auf Unterschriften · 1 heute abgeschlossen · 1 heute ohne Unterschrift beendet · 1 mit nicht erkanntem Status',
-    );
-    expect(fake.title).toBe('1 wird gesendet · 1 wartet · 1 fertig');
-    counts = TWO;
-    tray?.refresh();
-    expect(fake.tooltip).toBe(
-      'Signing Batch Desk — 2 werden gesendet · 2 warten auf Unterschriften · 2 heute abgeschlossen · 2 heute ohne Unterschrift beendet · 2 mit nicht erkanntem Status',
-    );
-    expect(fake.title).toBe('2 werden gesendet · 2 warten · 2 fertig');
-    expect(labels(fake)).toEqual({
-      open: 'Signing Batch Desk öffnen',
-      sending: 'Wird gesendet: 2',
-      waiting: 'Warten auf Unterschriften: 2',
-      completed: 'Heute abgeschlossen: 2',
-      ended: 'Heute ohne Unterschrift beendet: 2',
-      'unknown-status': 'Status nicht erkannt: 2',
-      'pause-tracking': 'Verfolgung anhalten',
-      'start-at-login': 'Bei der Anmeldung starten',
-      quit: 'Beenden',
-    });
-    menuOf(fake).click('pause-tracking');
-    expect(fake.tooltip).toMatch(/ \(Verfolgung angehalten\)$/);
+    expect(fake.tooltip).toMatch(expected.pausedSuffix);
   });
 
   it('speaks the language of the moment at each refresh', () => {
