@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { DeskService } from '../../../main/app/desk-service';
 import { documentViewOf } from '../../../main/app/batch-views';
 import { applyBatchEvent, emptyBatch } from '../../../main/domain/apply-batch-event';
@@ -30,7 +30,12 @@ import { openDataDir, type DataDir } from '../../../main/app/desk-core';
 import { LANGUAGES } from '../../../shared/i18n/languages';
 import { createTranslator } from '../../../shared/i18n/translator';
 import { ERROR_CATALOG, userMessage } from '../../../shared/service/error-catalog';
-import { DEMO_CLIENT, startSimulator } from '../../../simulator/simulator';
+import {
+  DEMO_CLIENT,
+  startSimulator,
+  type Simulator,
+  type SimulatorOptions,
+} from '../../../simulator/simulator';
 import { createTestDeskService, sendOneDocumentBatch } from '../../support/desk-service-harness';
 import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
 import { serviceErrorCode } from '../../../shared/service/error-codes';
@@ -38,10 +43,15 @@ import { serviceErrorCode } from '../../../shared/service/error-codes';
 let files: TempFolder | undefined;
 let opened: { dataDir: DataDir; service: DeskService } | undefined;
 
-afterEach(async () => {
+/** Closes the desk the test opened, if it is open. */
+async function closeApp(): Promise<void> {
   await opened?.service.close();
   await opened?.dataDir.close();
   opened = undefined;
+}
+
+afterEach(async () => {
+  await closeApp();
   files?.remove();
 });
 
@@ -61,6 +71,31 @@ async function openApp(
   opened = { dataDir: result.value, service };
   await service.start();
   return service;
+}
+
+/** A simulator for this test alone, closed once it is over (after afterEach has closed the desk using it). */
+async function simulatorForTest(options: SimulatorOptions): Promise<Simulator> {
+  const sim = await startSimulator(options);
+  onTestFinished(() => sim.close());
+  return sim;
+}
+
+/** A desk in a new folder with one connection, Büro, to a simulator for this test alone. */
+async function openConnectedApp(
+  systemLocales: readonly string[],
+  options: Parameters<typeof openApp>[2] = {},
+): Promise<{ service: DeskService; sim: Simulator; folder: TempFolder }> {
+  const folder = makeTempFolder('desk-messages-');
+  files = folder;
+  const sim = await simulatorForTest({ seed: 7 });
+  const service = await openApp(folder.file('data'), systemLocales, options);
+  await service.handlers['profiles.save']({
+    name: 'Büro',
+    baseUrl: sim.baseUrl,
+    clientId: DEMO_CLIENT.clientId,
+    secret: DEMO_CLIENT.clientSecret,
+  });
+  return { service, sim, folder };
 }
 
 describe('main’s messages in the person’s language', () => {
@@ -284,29 +319,14 @@ describe('a file that cannot be added, in the person’s language', () => {
 
 describe('a refused answer to a check, in the person’s language', () => {
   it('linking a document that needs no check is refused in German, with the words made inside the engine', async () => {
-    files = makeTempFolder('desk-messages-');
-    const sim = await startSimulator({ seed: 7 });
-    try {
-      const service = await openApp(files.file('data'), ['de-DE']);
-      await service.handlers['profiles.save']({
-        name: 'Büro',
-        baseUrl: sim.baseUrl,
-        clientId: DEMO_CLIENT.clientId,
-        secret: DEMO_CLIENT.clientSecret,
-      });
-      const batchId = await sendOneDocumentBatch(service.handlers, files, 'RH-1');
-      const [document] = (await service.handlers['batches.get'](batchId)).documents;
-      const refusal = await service.handlers['sending.linkRequest'](batchId, document!.id, 'sr_x').then(
-        () => undefined,
-        (error: unknown) => (error instanceof Error ? error.message : String(error)),
-      );
-      expect(refusal).toMatch(/^RH-1 braucht keine Prüfung: Es ist bereits vorbereitet \(Anfrage \S+\)\.$/);
-    } finally {
-      await opened?.service.close();
-      await opened?.dataDir.close();
-      opened = undefined;
-      await sim.close();
-    }
+    const { service, folder } = await openConnectedApp(['de-DE']);
+    const batchId = await sendOneDocumentBatch(service.handlers, folder, 'RH-1');
+    const [document] = (await service.handlers['batches.get'](batchId)).documents;
+    const refusal = await service.handlers['sending.linkRequest'](batchId, document!.id, 'sr_x').then(
+      () => undefined,
+      (error: unknown) => (error instanceof Error ? error.message : String(error)),
+    );
+    expect(refusal).toMatch(/^RH-1 braucht keine Prüfung: Es ist bereits vorbereitet \(Anfrage \S+\)\.$/);
   }, 30_000);
 });
 
@@ -405,49 +425,45 @@ describe('a connection’s words in the person’s language', () => {
 
   it('a test that fails says why in French and German, with the plural of the scopes missing', async () => {
     files = makeTempFolder('desk-messages-');
-    const sim = await startSimulator({ seed: 7, clients: [DEMO_CLIENT, ONE_MISSING, TWO_MISSING] });
-    try {
-      const service = await openApp(files.file('data'), ['fr-FR']);
-      const save = (name: string, baseUrl: string, client: { clientId: string; clientSecret: string }) =>
-        service.handlers['profiles.save']({
-          name,
-          baseUrl,
-          clientId: client.clientId,
-          secret: client.clientSecret,
-        });
-      await save('Une', sim.baseUrl, ONE_MISSING);
-      await save('Deux', sim.baseUrl, TWO_MISSING);
-      // Nothing listens on port 1: refused at once.
-      await save('Nulle part', 'http://127.0.0.1:1', DEMO_CLIENT);
-      const tested = async (name: string) => {
-        const result = await service.handlers['profiles.test'](name);
-        return result.ok ? 'connected' : result.message;
-      };
-      expect(await tested('Une')).toBe(
+    const sim = await simulatorForTest({ seed: 7, clients: [DEMO_CLIENT, ONE_MISSING, TWO_MISSING] });
+    const service = await openApp(files.file('data'), ['fr-FR']);
+    const save = (name: string, baseUrl: string, client: { clientId: string; clientSecret: string }) =>
+      service.handlers['profiles.save']({
+        name,
+        baseUrl,
+        clientId: client.clientId,
+        secret: client.clientSecret,
+      });
+    await save('Une', sim.baseUrl, ONE_MISSING);
+    await save('Deux', sim.baseUrl, TWO_MISSING);
+    // Nothing listens on port 1: refused at once.
+    await save('Nulle part', 'http://127.0.0.1:1', DEMO_CLIENT);
+    const tested = async (name: string) => {
+      const result = await service.handlers['profiles.test'](name);
+      return result.ok ? 'connected' : result.message;
+    };
+    const verdicts = async () => ({
+      oneMissing: await tested('Une'),
+      twoMissing: await tested('Deux'),
+      unreachable: await tested('Nulle part'),
+    });
+    expect(await verdicts()).toEqual({
+      oneMissing:
         'Les identifiants fonctionnent, mais il manque à ce client la permission ceremony.create. L’application a besoin de signing.create, signing.read, ceremony.create\u00a0: demandez à votre administrateur de les accorder, puis testez de nouveau.',
-      );
-      expect(await tested('Deux')).toBe(
+      twoMissing:
         'Les identifiants fonctionnent, mais il manque à ce client les permissions signing.create, ceremony.create. L’application a besoin de signing.create, signing.read, ceremony.create\u00a0: demandez à votre administrateur de les accorder, puis testez de nouveau.',
-      );
-      expect(await tested('Nulle part')).toBe(
+      unreachable:
         'Le service de signature est injoignable à l’adresse http://127.0.0.1:1. Vérifiez l’URL de base et le réseau ou le VPN, puis testez de nouveau.',
-      );
-      await service.handlers['app.setLanguage']('de');
-      expect(await tested('Une')).toBe(
+    });
+    await service.handlers['app.setLanguage']('de');
+    expect(await verdicts()).toEqual({
+      oneMissing:
         'Die Zugangsdaten funktionieren, aber diesem Client fehlt die Berechtigung ceremony.create. Die App braucht signing.create, signing.read, ceremony.create: Bitten Sie Ihre Administration, sie zu erteilen, und testen Sie dann erneut.',
-      );
-      expect(await tested('Deux')).toBe(
+      twoMissing:
         'Die Zugangsdaten funktionieren, aber diesem Client fehlen die Berechtigungen signing.create, ceremony.create. Die App braucht signing.create, signing.read, ceremony.create: Bitten Sie Ihre Administration, sie zu erteilen, und testen Sie dann erneut.',
-      );
-      expect(await tested('Nulle part')).toBe(
+      unreachable:
         'Der Signaturdienst ist unter http://127.0.0.1:1 nicht erreichbar. Prüfen Sie die Basis-URL und das Netzwerk oder VPN und testen Sie dann erneut.',
-      );
-    } finally {
-      await opened?.service.close();
-      await opened?.dataDir.close();
-      opened = undefined;
-      await sim.close();
-    }
+    });
   }, 30_000);
 
   it('a refused profile, no connection chosen, a secret missing from the keychain: in French, then German', async () => {
@@ -490,51 +506,36 @@ describe('a connection’s words in the person’s language', () => {
   });
 
   it('a sent batch: its ceremony window’s title, Check again refused, and its connection gone, said anew when the language changes', async () => {
-    files = makeTempFolder('desk-messages-');
-    const sim = await startSimulator({ seed: 7 });
     const ceremonies: CeremonyRequest[] = [];
     const credentials = createMemoryCredentialStore();
-    try {
-      let service = await openApp(files.file('data'), ['fr-FR'], { ceremonies, credentials });
-      await service.handlers['profiles.save']({
-        name: 'Büro',
-        baseUrl: sim.baseUrl,
-        clientId: DEMO_CLIENT.clientId,
-        secret: DEMO_CLIENT.clientSecret,
-      });
-      const batchId = await sendOneDocumentBatch(service.handlers, files, 'RH-7');
-      const [document] = (await service.handlers['batches.get'](batchId)).documents;
-      await service.handlers['ceremony.open'](batchId, document!.id);
-      expect(ceremonies.map((request) => request.title)).toEqual(['Cérémonie de signature — RH-7']);
-      expect(await refusalOf(() => service.handlers['tracking.checkAgain'](batchId, document!.id))).toBe(
-        'Ce document n’est pas marqué comme disparu\u00a0: rien à vérifier de nouveau.',
-      );
+    const desk = await openConnectedApp(['fr-FR'], { ceremonies, credentials });
+    let { service } = desk;
+    const batchId = await sendOneDocumentBatch(service.handlers, desk.folder, 'RH-7');
+    const [document] = (await service.handlers['batches.get'](batchId)).documents;
+    await service.handlers['ceremony.open'](batchId, document!.id);
+    expect(ceremonies.map((request) => request.title)).toEqual(['Cérémonie de signature — RH-7']);
+    expect(await refusalOf(() => service.handlers['tracking.checkAgain'](batchId, document!.id))).toBe(
+      'Ce document n’est pas marqué comme disparu\u00a0: rien à vérifier de nouveau.',
+    );
 
-      const problem = async () => (await service.handlers['batches.get'](batchId)).connectionProblem;
+    const problem = async () => (await service.handlers['batches.get'](batchId)).connectionProblem;
 
-      // Its secret gone from the keychain while the app was closed: said at start, in French throughout.
-      await opened?.service.close();
-      await opened?.dataDir.close();
-      await credentials.deleteSecret('Büro');
-      service = await openApp(files.file('data'), ['fr-FR'], { credentials });
-      expect(await problem()).toBe(
-        'La connexion «\u00a0Büro\u00a0» de ce lot ne peut pas être utilisée\u00a0: Le profil de connexion «\u00a0Büro\u00a0» n’a pas de secret client enregistré. Saisissez son secret client dans Connexions et enregistrez-le, puis réessayez. Il n’est jamais lu avec une autre connexion.',
-      );
+    // Its secret gone from the keychain while the app was closed: said at start, in French throughout.
+    await closeApp();
+    await credentials.deleteSecret('Büro');
+    service = await openApp(desk.folder.file('data'), ['fr-FR'], { credentials });
+    expect(await problem()).toBe(
+      'La connexion «\u00a0Büro\u00a0» de ce lot ne peut pas être utilisée\u00a0: Le profil de connexion «\u00a0Büro\u00a0» n’a pas de secret client enregistré. Saisissez son secret client dans Connexions et enregistrez-le, puis réessayez. Il n’est jamais lu avec une autre connexion.',
+    );
 
-      await service.handlers['profiles.delete']('Büro');
-      expect(await problem()).toBe(
-        `Ce lot a été envoyé avec la connexion à ${sim.baseUrl} (client ${DEMO_CLIENT.clientId}), qui ne fait plus partie de vos connexions. Ajoutez-la de nouveau (Connexions) pour poursuivre et suivre ce lot\u00a0; il n’est jamais lu avec une autre connexion.`,
-      );
-      await service.handlers['app.setLanguage']('de');
-      expect(await problem()).toBe(
-        `Dieser Stapel wurde mit der Verbindung zu ${sim.baseUrl} (Client ${DEMO_CLIENT.clientId}) gesendet, die nicht mehr zu Ihren Verbindungen gehört. Fügen Sie sie wieder hinzu (Verbindungen), um diesen Stapel fortzusetzen und zu verfolgen; er wird nie mit einer anderen Verbindung gelesen.`,
-      );
-    } finally {
-      await opened?.service.close();
-      await opened?.dataDir.close();
-      opened = undefined;
-      await sim.close();
-    }
+    await service.handlers['profiles.delete']('Büro');
+    expect(await problem()).toBe(
+      `Ce lot a été envoyé avec la connexion à ${desk.sim.baseUrl} (client ${DEMO_CLIENT.clientId}), qui ne fait plus partie de vos connexions. Ajoutez-la de nouveau (Connexions) pour poursuivre et suivre ce lot\u00a0; il n’est jamais lu avec une autre connexion.`,
+    );
+    await service.handlers['app.setLanguage']('de');
+    expect(await problem()).toBe(
+      `Dieser Stapel wurde mit der Verbindung zu ${desk.sim.baseUrl} (Client ${DEMO_CLIENT.clientId}) gesendet, die nicht mehr zu Ihren Verbindungen gehört. Fügen Sie sie wieder hinzu (Verbindungen), um diesen Stapel fortzusetzen und zu verfolgen; er wird nie mit einer anderen Verbindung gelesen.`,
+    );
   }, 30_000);
 
   it('why a batch of an earlier version is not tracked, in French and German', () => {
