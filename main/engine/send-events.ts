@@ -3,7 +3,7 @@
  * line's --json) and how a run ends, and the telling itself: each document's progress and the
  * batch's, read from the batch as the data folder holds it.
  */
-import type { ItemError, SendPhase } from '../../shared/domain/batch';
+import { SEND_PHASES, type ItemError, type SendPhase } from '../../shared/domain/batch';
 import type { BatchEvent } from '../domain/batch-events';
 import { phaseOf, type BatchState, type NeedsCheck } from '../domain/batch-state';
 import type { EngineReason } from '../domain/send-messages';
@@ -93,18 +93,6 @@ export interface SendSummary {
  */
 export type UploadStage = 'sending' | 'confirming' | 'sending_again';
 
-const PHASES: readonly SendPhase[] = [
-  'draft',
-  'queued',
-  'uploading',
-  'creating',
-  'adding_participants',
-  'preparing',
-  'prepared',
-  'needs_check',
-  'failed',
-];
-
 /** How many documents of the batch are prepared, failed and waiting for the user's check. */
 export function tally(
   batch: BatchState | undefined,
@@ -157,7 +145,7 @@ export class SendEvents {
   /** How many documents of the batch are in each phase. */
   batchProgress(batchId: string): void {
     const batch = batchOf(this.#store, batchId);
-    const counts = Object.fromEntries(PHASES.map((phase) => [phase, 0])) as Record<SendPhase, number>;
+    const counts = Object.fromEntries(SEND_PHASES.map((phase) => [phase, 0])) as Record<SendPhase, number>;
     for (const document of batch.documents) counts[phaseOf(document)] += 1;
     this.emit({ type: 'batch-progress', batchId, counts, total: batch.documents.length });
   }

@@ -54,17 +54,24 @@ export const documentDraftSchema = z.object({
 });
 export type DocumentDraft = z.infer<typeof documentDraftSchema>;
 
+/**
+ * Where one document can be in sending, in order: the one list the type, the IPC schema
+ * (shared/ipc/views.ts) and the engine's progress counts (main/engine/send-events.ts) read.
+ */
+export const SEND_PHASES = [
+  'draft',
+  'queued',
+  'uploading',
+  'creating',
+  'adding_participants',
+  'preparing',
+  'prepared',
+  'needs_check',
+  'failed',
+] as const;
+
 /** Where one document is in sending. Derived from the journal; never set by hand. */
-export type SendPhase =
-  | 'draft'
-  | 'queued'
-  | 'uploading'
-  | 'creating'
-  | 'adding_participants'
-  | 'preparing'
-  | 'prepared'
-  | 'needs_check'
-  | 'failed';
+export type SendPhase = (typeof SEND_PHASES)[number];
 
 /**
  * Why a document needs the user's check before anything more is sent for it: the app cannot

@@ -7,6 +7,7 @@ import {
   batchDefaultsSchema,
   checkReasonSchema,
   documentDraftSchema,
+  SEND_PHASES,
   signingOptionsSchema,
 } from '../domain/batch';
 import { documentClassSchema } from '../domain/document-class';
@@ -15,17 +16,7 @@ import { participantSchema } from '../service/wire';
 import { LANGUAGES, languageSettingSchema } from '../i18n/languages';
 import type { ErrorCode } from './error-codes';
 
-export const sendPhaseSchema = z.enum([
-  'draft',
-  'queued',
-  'uploading',
-  'creating',
-  'adding_participants',
-  'preparing',
-  'prepared',
-  'needs_check',
-  'failed',
-]);
+export const sendPhaseSchema = z.enum(SEND_PHASES);
 
 /** Any string, typed as a code: a service may send codes no list has (shared/service/error-codes.ts). */
 const errorCodeSchema = z.custom<ErrorCode>((value) => typeof value === 'string');
