@@ -7,7 +7,7 @@ import type {
   ErrorView,
 } from '../../shared/ipc/views';
 import type { ItemError } from '../../shared/domain/batch';
-import { createTranslator, type Translator } from '../../shared/i18n/translator';
+import { englishWords, type Translator } from '../../shared/i18n/translator';
 import { isLocked, phaseOf, type BatchState, type DocumentState } from '../domain/batch-state';
 import { ceremonyRefusal, classOf, hasRequest } from '../domain/document-class';
 import { peopleOf } from '../domain/people-of';
@@ -98,16 +98,13 @@ function errorView(error: ItemError, t: Translator['t'] | undefined): ErrorView 
 }
 
 /** Why a draft stays behind: another batch's document holds its reference at its service. */
-export function heldBackWords(holder: Holder, reference: string, t: Translator['t'] = englishT()): string {
+export function heldBackWords(
+  holder: Holder,
+  reference: string,
+  t: Translator['t'] = englishWords(),
+): string {
   const batch = holder.deleted ? t('check.batchDeleted', { batch: holder.batchName }) : holder.batchName;
   return t('review.stayHeldElsewhere', { file: holder.fileName, batch, reference });
-}
-
-let english: Translator['t'] | undefined;
-/** English, the words of a view asked for no language. */
-function englishT(): Translator['t'] {
-  english ??= createTranslator('en').t;
-  return english;
 }
 
 /** One document as the editor and the status table show it, in `t`'s language (English unless given). */

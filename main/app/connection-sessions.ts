@@ -14,15 +14,13 @@ import {
   type AdoptionRefused,
   type OlderBatchRefusal,
 } from '../engine/older-batch';
-import { createTranslator, type Translator } from '../../shared/i18n/translator';
+import { englishWords, type Translator } from '../../shared/i18n/translator';
 
 import { DeskError } from './desk-error';
 import { systemClock, type Clock } from '../time/clock';
 
 /** How long a failure to ask a service about an older batch is kept before asking again. */
 const NOT_HELD_RETRY_MS = 60_000;
-
-let englishT: Translator['t'] | undefined;
 
 export interface ConnectionSessionsDeps {
   readonly dataDir: DataDir;
@@ -86,7 +84,7 @@ export class ConnectionSessions {
 
   /** The desk's language now. */
   #t(): Translator['t'] {
-    return this.#deps.words?.() ?? (englishT ??= createTranslator('en').t);
+    return this.#deps.words?.() ?? englishWords();
   }
 
   /** Every open connection. */

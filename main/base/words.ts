@@ -5,10 +5,9 @@
  * events stored in a batch) the words are English.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createTranslator, type Translator } from '../../shared/i18n/translator';
+import { englishWords, type Translator } from '../../shared/i18n/translator';
 
 const current = new AsyncLocalStorage<Translator['t']>();
-let english: Translator['t'] | undefined;
 
 /** Runs `call` with `t` as the language of every message it makes. */
 export function speaking<T>(t: Translator['t'], call: () => T): T {
@@ -17,5 +16,5 @@ export function speaking<T>(t: Translator['t'], call: () => T): T {
 
 /** The language of the call in progress, or English. */
 export function words(): Translator['t'] {
-  return current.getStore() ?? (english ??= createTranslator('en').t);
+  return current.getStore() ?? englishWords();
 }

@@ -14,7 +14,7 @@ import { extname, join, resolve, sep } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { DeskHandlers } from '../../shared/ipc/contract';
-import { createTranslator, type Translator } from '../../shared/i18n/translator';
+import { englishWords, type Translator } from '../../shared/i18n/translator';
 import type { DeskServiceDeps } from '../app/desk-service';
 import type { Logger } from '../base/log';
 import {
@@ -118,7 +118,7 @@ function digest(text: string): Buffer {
  */
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
   const { handlers, logger } = options;
-  const t = () => options.words?.() ?? createTranslator('en').t;
+  const t = () => options.words?.() ?? englishWords();
   const bridgeScriptPath = options.bridgeScriptPath ?? join(import.meta.dirname, 'desk-bridge.js');
   const bridgeScript = await readFile(bridgeScriptPath, 'utf8').catch(() => {
     throw new Error(`The page bridge is missing at ${bridgeScriptPath}: run "npm run build" first.`);

@@ -2,7 +2,7 @@
  * The words of a document's failure while sending, from the service's answer: one place, so
  * the step machine decides and never phrases.
  */
-import { createTranslator, type Translator } from '../../shared/i18n/translator';
+import { englishWords, type Translator } from '../../shared/i18n/translator';
 import { isCatalogCode, userMessage } from '../../shared/service/error-catalog';
 import type { ServiceErrorCode } from '../../shared/service/error-codes';
 import type { ServiceFailure } from './service-failure';
@@ -15,12 +15,6 @@ export interface FailureWords {
   readonly retryable: boolean;
   /** The service's own words, verbatim, so a view can word the failure anew in its language. */
   readonly serviceMessage?: string;
-}
-
-let englishT: Translator['t'] | undefined;
-/** English: the words stored with a batch's events (a view words them anew, errorMessageIn). */
-function english(): Translator['t'] {
-  return (englishT ??= createTranslator('en').t);
 }
 
 /** How a failure is worded: the catalog's (or the unknown code's), or one of a step's own. */
@@ -56,7 +50,7 @@ function words(
   return {
     code: failure.code,
     retryable: failure.retryable,
-    message: worded(wording, failure.code, failure.serviceMessage, english()),
+    message: worded(wording, failure.code, failure.serviceMessage, englishWords()),
     ...(failure.serviceMessage === undefined ? {} : { serviceMessage: failure.serviceMessage }),
   };
 }
@@ -89,7 +83,7 @@ const SERVICE_WORDS = '\u0000';
  * them back.
  */
 function serviceWordsIn(wording: Wording, code: string, message: string): string | undefined {
-  const parts = worded(wording, code, SERVICE_WORDS, english()).split(SERVICE_WORDS);
+  const parts = worded(wording, code, SERVICE_WORDS, englishWords()).split(SERVICE_WORDS);
   if (parts.length !== 2) return undefined; // this wording does not show the service's words
   const [before = '', after = ''] = parts;
   if (message.length <= before.length + after.length) return undefined;
@@ -116,7 +110,7 @@ export function errorMessageIn(
       serviceWordsIn(wording, error.code, error.message),
     ]);
     for (const serviceMessage of candidates)
-      if (worded(wording, error.code, serviceMessage, english()) === error.message)
+      if (worded(wording, error.code, serviceMessage, englishWords()) === error.message)
         return worded(wording, error.code, serviceMessage, t);
   }
   return error.message;
@@ -147,7 +141,7 @@ const ENGINE_STOPS = {
 } as const;
 
 /** Why the queue waits or stopped, in `t`'s language (English unless given). */
-export function engineReasonText(reason: EngineReason, t: Translator['t'] = english()): string {
+export function engineReasonText(reason: EngineReason, t: Translator['t'] = englishWords()): string {
   if (reason.code === 'other_connection' && reason.connection)
     return t('errors.otherConnection', reason.connection);
   if (Object.hasOwn(ENGINE_STOPS, reason.code))
@@ -172,7 +166,7 @@ function whenSent(iso: string | undefined): string | undefined {
  * given): what happened, why the app will not send it again by itself, where to look and what
  * each answer does.
  */
-export function checkExplanation(document: DocumentState, t: Translator['t'] = english()): string {
+export function checkExplanation(document: DocumentState, t: Translator['t'] = englishWords()): string {
   const check = document.send.check;
   if (!check) return '';
   const reference = document.draft.externalReference;

@@ -1,12 +1,10 @@
 import { createHash } from 'node:crypto';
-import { createTranslator, type Translator } from '../../shared/i18n/translator';
+import { englishWords, type Translator } from '../../shared/i18n/translator';
 import { FIELD_OF, participantProblem } from '../../shared/i18n/participant-problems';
 import { participantSchema } from '../../shared/service/wire';
 import type { BatchDefaults, DocumentDraft } from '../../shared/domain/batch';
 import type { BatchState, DocumentState } from './batch-state';
 import { effectiveRecipients } from './create-body';
-
-let englishT: Translator['t'] | undefined;
 
 /**
  * What stops a document from being sent, in plain words (`t`'s language, English unless given);
@@ -16,7 +14,7 @@ let englishT: Translator['t'] | undefined;
 export function sendProblems(
   defaults: BatchDefaults,
   draft: DocumentDraft,
-  t: Translator['t'] = (englishT ??= createTranslator('en').t),
+  t: Translator['t'] = englishWords(),
 ): string[] {
   const problems: string[] = [];
   const recipients = effectiveRecipients(defaults, draft);
@@ -70,7 +68,7 @@ function byReference(batch: BatchState): Map<string, DocumentState[]> {
 export function batchProblems(
   batch: BatchState,
   document: DocumentState,
-  t: Translator['t'] = (englishT ??= createTranslator('en').t),
+  t: Translator['t'] = englishWords(),
 ): string[] {
   const reference = document.draft.externalReference;
   const others = (byReference(batch).get(reference) ?? []).filter((other) => other !== document);

@@ -6,7 +6,7 @@
  * the wrong service and mark it gone, or continue the batch there.
  */
 import { err, ok, type Err, type Result } from '../../shared/base/result';
-import { createTranslator, type Translator } from '../../shared/i18n/translator';
+import { englishWords, type Translator } from '../../shared/i18n/translator';
 import type { ServiceClient } from '../client/service-client';
 import { isNotFoundAtService, serviceFailureWords, type ServiceFailure } from '../domain/service-failure';
 import type { BatchStore } from '../store/batch-store';
@@ -57,13 +57,8 @@ export interface AdoptionRefused {
 
 export type Adoption = Result<void, AdoptionRefused>;
 
-let englishT: Translator['t'] | undefined;
-
 /** Why a connection was not bound to an older batch, in `t`'s language (English unless given). */
-export function olderBatchReason(
-  refusal: OlderBatchRefusal,
-  t: Translator['t'] = (englishT ??= createTranslator('en').t),
-): string {
+export function olderBatchReason(refusal: OlderBatchRefusal, t: Translator['t'] = englishWords()): string {
   switch (refusal.kind) {
     case 'no_request':
       return t('connections.olderNoRequest');

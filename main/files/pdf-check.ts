@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { err, ok, type Result } from '../../shared/base/result';
-import { createTranslator, type Translator } from '../../shared/i18n/translator';
+import { englishWords, type Translator } from '../../shared/i18n/translator';
 import { MAX_PDF_BYTES, PDF_HEADER_PATTERN } from '../../shared/service/limits';
 import { unreadableReason, userFiles, type ReadOptions } from './user-files';
 
@@ -51,15 +51,13 @@ const HEADER_BYTES = 8;
  */
 const READ_CHUNK_BYTES = 64 * 1024;
 
-let englishT: Translator['t'] | undefined;
-
 /**
  * A problem's words in `t`'s language (English unless given: the words a problem is made with).
  * A caller that shows a problem found earlier words it anew by its code.
  */
 export function pdfProblemMessage(
   problem: Pick<PdfProblem, 'code' | 'systemCode' | 'looksLike'>,
-  t: Translator['t'] = (englishT ??= createTranslator('en').t),
+  t: Translator['t'] = englishWords(),
 ): string {
   switch (problem.code) {
     case 'missing_pdf':

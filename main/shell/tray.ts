@@ -6,7 +6,7 @@
  * language setting shows at the next one.
  */
 import { Menu, Tray, type MenuItemConstructorOptions } from 'electron';
-import { createTranslator, type Translator } from '../../shared/i18n/translator';
+import { englishWords, type Translator } from '../../shared/i18n/translator';
 import type { DeskService } from '../app/desk-service';
 import { systemClock, type Cancel, type Clock } from '../time/clock';
 
@@ -41,9 +41,6 @@ export interface DeskTray {
   scheduleRefresh(): void;
   destroy(): void;
 }
-
-let english: Translator['t'] | undefined;
-const englishWords = () => (english ??= createTranslator('en').t);
 
 /**
  * "2 sending · 5 waiting for signatures · 3 completed today", then "· 1 ended today" and "· 1 in a

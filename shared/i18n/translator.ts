@@ -43,3 +43,13 @@ export function createTranslator(language: Language, locale: string = language):
       ),
   };
 }
+
+let english: Translator['t'] | undefined;
+
+/**
+ * English, made once: the words where no language is asked for (the command line, the words
+ * stored with a batch's events, which a view words anew in the person's language).
+ */
+export function englishWords(): Translator['t'] {
+  return (english ??= createTranslator('en').t);
+}

@@ -5,7 +5,7 @@
  * codes are shown with their code and the service's message, never hidden.
  */
 import type { MessageId } from '../i18n/catalog';
-import { createTranslator, type Translator } from '../i18n/translator';
+import { englishWords, type Translator } from '../i18n/translator';
 
 /** Each code's message in the catalogs (shared/i18n/catalog/<language>/errors.json). */
 export const ERROR_CATALOG = {
@@ -46,13 +46,6 @@ export const ERROR_CATALOG = {
   service_error: 'errors.service_error',
 } as const satisfies Record<string, MessageId>;
 
-let englishT: Translator['t'] | undefined;
-/** English, the words stored with a batch's events (a view words them anew in the current language). */
-function english(): Translator['t'] {
-  englishT ??= createTranslator('en').t;
-  return englishT;
-}
-
 export type CatalogCode = keyof typeof ERROR_CATALOG;
 
 /** True when the catalog has a message for this code. */
@@ -69,7 +62,7 @@ export function isCatalogCode(code: string): code is CatalogCode {
 export function userMessage(
   code: string,
   serviceMessage?: string,
-  t: Translator['t'] = english(),
+  t: Translator['t'] = englishWords(),
   serviceCode?: string,
 ): string {
   if (isCatalogCode(code)) return t(ERROR_CATALOG[code], { serviceCode: serviceCode ?? '?' });
