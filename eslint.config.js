@@ -86,12 +86,12 @@ export default tseslint.config(
   },
   {
     // Layers inside main/ and shared/ (scripts/lint/layers.js holds the table).
-    files: ['main/**/*.ts', 'shared/**/*.ts'],
+    files: ['main/**/*.{ts,tsx,mts,cts}', 'shared/**/*.{ts,tsx,mts,cts}'],
     plugins: { layers: layersPlugin },
     rules: { 'layers/ordered': 'error' },
   },
   {
-    files: ['main/**/*.ts'],
+    files: ['main/**/*.{ts,tsx,mts,cts}'],
     ignores: ['main/shell/**'],
     rules: {
       'no-restricted-imports': [
@@ -101,7 +101,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['shared/**/*.ts', 'renderer/**/*.ts', 'renderer/**/*.tsx'],
+    files: ['shared/**/*.{ts,tsx,mts,cts}', 'renderer/**/*.{ts,tsx,mts,cts}'],
     languageOptions: { globals: { ...globals.browser } },
     rules: {
       'no-restricted-globals': ['error', ...nodeGlobals],
@@ -136,7 +136,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['preload/**/*.ts'],
+    files: ['preload/**/*.{ts,tsx,mts,cts}'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -72,6 +72,44 @@ describe('the layering lint rules (ARCHITECTURE.md)', () => {
       'shared/base/example.ts',
       "import type { MessageId } from '../i18n/catalog';\nexport type M = MessageId;\n",
     ],
+    // Every way of naming a module is checked, not only `import … from`.
+    ['main/domain/example.ts', 'export const load = () => import(`../engine/send-engine`);\n'],
+    [
+      'main/domain/example.ts',
+      "const where = '../engine/send-engine';\nexport const load = () => import(where);\n",
+    ],
+    ['main/domain/example.ts', 'export const load = (name: string) => import(`../engine/${name}`);\n'],
+    [
+      'main/domain/example.ts',
+      "import engine = require('../engine/send-engine');\nexport const e = engine;\n",
+    ],
+    ['main/domain/example.ts', "export type E = import('../engine/send-engine').SendEngine;\n"],
+    [
+      'main/domain/example.ts',
+      "declare module '../engine/send-engine' {\n  interface SendEngine {\n    extra: true;\n  }\n}\nexport {};\n",
+    ],
+    [
+      'main/domain/example.ts',
+      "import { SendEngine } from '../../main/engine/send-engine';\nexport const e = SendEngine;\n",
+    ],
+    ['main/domain/example.ts', "import * as all from '..';\nexport const a = all;\n"],
+    [
+      'main/domain/example.mts',
+      "import { SendEngine } from '../engine/send-engine';\nexport const e = SendEngine;\n",
+    ],
+    // Product code imports no test, tool or page; only the app layer starts the demo simulator.
+    [
+      'main/engine/example.ts',
+      "import { batchOfPdfs } from '../../test/support/batch-harness';\nexport const b = batchOfPdfs;\n",
+    ],
+    [
+      'main/engine/example.ts',
+      "import { startSimulator } from '../../simulator/simulator';\nexport const s = startSimulator;\n",
+    ],
+    [
+      'shared/domain/example.ts',
+      "import { openDesk } from '../../main/app/desk-core';\nexport const o = openDesk;\n",
+    ],
     // Screens and components call the store's actions; only the store reaches the bridge.
     ['renderer/src/screens/example.tsx', "import { desk } from '../bridge';\nexport const d = desk;\n"],
     [
@@ -128,7 +166,24 @@ describe('the layering lint rules (ARCHITECTURE.md)', () => {
       "import { useDesk } from '../state/store';\nexport const start = useDesk.getState().actions.sending.start;\n",
     ],
     ['renderer/src/state/example.ts', "import { desk } from '../bridge';\nexport const d = desk;\n"],
+    [
+      'main/app/example.ts',
+      "import { startSimulator } from '../../simulator/simulator';\nexport const s = startSimulator;\n",
+    ],
+    ['main/credentials/example.ts', "const KEYTAR = 'keytar';\nexport const load = () => import(KEYTAR);\n"],
+    ['main/engine/example.ts', 'export const load = () => import(`../domain/batch-state`);\n'],
   ])('allows in %s: %s', async (filePath, code) => {
     expect(await layeringProblems(filePath, code)).toEqual([]);
+  });
+});
+
+describe('the layers rule wherever ESLint runs', () => {
+  it('measures paths from the repository, not from the folder ESLint was started in', async () => {
+    const inDomain = new ESLint({ cwd: `${process.cwd()}/main/domain` });
+    const [result] = await inDomain.lintText(
+      "import { SendEngine } from '../engine/send-engine';\nexport const e = SendEngine;\n",
+      { filePath: `${process.cwd()}/main/domain/example.ts` },
+    );
+    expect(result?.messages.map((message) => message.ruleId)).toContain('layers/ordered');
   });
 });
