@@ -92,6 +92,14 @@ const eventNamedAsItsChannel: NamedAsItsChannel<typeof BRIDGE_EVENTS> = BRIDGE_E
 void eventNamedAsItsChannel;
 type Events = typeof BRIDGE_EVENTS;
 
+/** Every channel of the contract, and every event, is in the bridge: one left out fails to compile here. */
+type Listed<T> = { [Group in keyof T]: T[Group][keyof T[Group]] }[keyof T];
+type EveryOne<Missing> = [Missing] extends [never] ? true : { readonly missingFromTheBridge: Missing };
+const everyChannel: EveryOne<Exclude<InvokeChannel, Listed<Methods>>> = true;
+const everyEvent: EveryOne<Exclude<EventChannel, Listed<Events>>> = true;
+void everyChannel;
+void everyEvent;
+
 export type DeskBridge = {
   readonly [Group in keyof Methods]: {
     readonly [Name in keyof Methods[Group]]: Methods[Group][Name] extends InvokeChannel

@@ -19,7 +19,7 @@ import { BatchSettings } from './batch-settings';
 import { CheckDialog } from './check-dialog';
 import { DocumentEditor } from './document-editor';
 import { DocumentTable } from './document-table';
-import { ManifestImport } from './manifest-import';
+import { ManifestPreviewPanel } from './manifest-preview-panel';
 import { ReviewDialog, SentSummary } from './review-dialog';
 
 /** One batch: prepare it (offline if need be), send it, follow it, open its ceremonies. */
@@ -260,7 +260,7 @@ export function BatchScreen({ batchId }: { batchId: string }) {
       <BatchSettings key={JSON.stringify(detail.defaults)} batchId={batchId} defaults={detail.defaults} />
 
       {preview && (
-        <ManifestImport
+        <ManifestPreviewPanel
           batchId={batchId}
           preview={preview}
           onPreview={setPreview}

@@ -7,7 +7,7 @@ import { useDesk } from '../state/store';
  * A manifest's preview: every problem by line and column, all at once, before anything is
  * kept. The user fixes the file and checks it again here; it is imported only when clean.
  */
-export function ManifestImport({
+export function ManifestPreviewPanel({
   batchId,
   preview,
   onPreview,
