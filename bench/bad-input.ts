@@ -1,9 +1,9 @@
 /**
- * The bad-input table of issue 12 (test/bad-input/cases.ts): every bad input through every entry
- * point it reaches (command line, the app's channels), each run alone in a child process by the
- * same runner as the vitest table (test/bad-input/case-runner.ts). Figures per run: time of the
- * case alone (target ≤ 2 s) and peak RSS above idle (target ≤ 200 MiB), whether the answer is
- * the table's, word for word; then the whole table's run time on this machine.
+ * The bad-input table (test/bad-input/cases.ts): every bad input through every entry point it
+ * reaches (command line, the app's channels), each run alone in a child process by the same runner
+ * as the vitest table (test/bad-input/case-runner.ts). Figures per run: time of the case alone
+ * (target ≤ 2 s) and peak RSS above idle (target ≤ 200 MiB), whether the answer is the table's,
+ * word for word; then the whole table's run time on the machine that runs it.
  *
  * Then how responsive the desk stays while a large manifest is checked: the longest turn of the
  * event loop while 50,000 rows are checked (a valid manifest, and one with 25,000 problems), in

@@ -341,7 +341,7 @@ export async function runHistoryBench(): Promise<BenchReport> {
       ...(verdicts.some((verdict) => !verdict.meets)
         ? [
             '',
-            '  Where it goes (profiled with --cpu-prof and heap figures, see the report of issue 13): every',
+            '  Where it goes (a start profiled with --cpu-prof, and its heap figures): every',
             '  batch is held whole, so a start parses every snapshot (75 MiB of JSON: about 0.45 s in',
             '  JSON.parse and 0.45 s in the garbage collector of the ~1.5 s of CPU) and keeps 50,000 documents',
             '  (86 MiB of live heap, 117 before their repeated parts were shared) on top of the ~100 MiB the',

@@ -1,8 +1,8 @@
 /**
- * Import and durable copies (issue 13, point 1): small distinct one-page PDFs (2 KiB, real
- * bytes, each its own SHA-256) imported into one batch of a fresh data folder through the app's
- * own path, each run in a child process (bundled by esbuild, plain Node) sampling its memory
- * every 20 ms:
+ * Import and durable copies, for the target of 10,000 documents in one batch: small distinct
+ * one-page PDFs (2 KiB, real bytes, each its own SHA-256) imported into one batch of a fresh data
+ * folder through the app's own path, each run in a child process (bundled by esbuild, plain Node)
+ * sampling its memory every 20 ms:
  *
  * - the command line's `validate` of a manifest of 30,000 rows (10,000 documents × 3 people):
  *   in the child (`validateCommand`, timed and sampled), and the command itself run as a
@@ -52,7 +52,7 @@ interface Scenario {
   readonly name: string;
   readonly documents: number;
   readonly job: (dataDir: string) => IntakeJob;
-  /** Whether the scenario is one of the issue's (10,000 documents) with its targets. */
+  /** Whether the scenario is one with targets (10,000 documents). */
   readonly targeted: boolean;
   /** The figure's name in the verdicts, and its time target. */
   readonly what: 'import' | 'validate';

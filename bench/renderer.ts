@@ -1,10 +1,9 @@
 /**
- * The renderer with a batch of 10,000 documents (issue 13, point 1): time to first render of the
- * batch's document table, frame times while it scrolls, and how fast the table follows typing
- * in the search box. The batch (10,000 distinct real PDFs, two signers and an observer each,
- * as a 30,000-row manifest gives, unsent) is prepared offline through the app's core; the
- * browser host then serves the built renderer over that data folder to headless Chromium
- * (1280×860).
+ * The renderer with a batch of 10,000 documents (the office-scale target): time to first render of
+ * the batch's document table, frame times while it scrolls, and how fast the table follows typing
+ * in the search box. The batch (10,000 distinct real PDFs, two signers and an observer each, as a
+ * 30,000-row manifest gives, unsent) is prepared offline through the app's core; the browser host
+ * then serves the built renderer over that data folder to headless Chromium (1280×860).
  *
  * - First render: from the click on the batch's name to its first document row in the DOM,
  *   then painted (double requestAnimationFrame), timed in the page. Cold opens (page just

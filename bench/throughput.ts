@@ -38,7 +38,7 @@ import {
 const DOCUMENTS = 200;
 const DOCUMENT_BYTES = MIB;
 const LATENCY_MS = 25;
-/** Issue 22: at most 5 % above the latency-bound ideal, one at a time and with 4 and 8 calls in flight. */
+/** Target: at most 5 % above the latency-bound ideal, one at a time and with 4 and 8 calls in flight. */
 const TARGET_RATIO = 1.05;
 /** Measured runs per concurrency; verdicts use the best run, the median is shown beside it. */
 const RUNS: readonly { readonly concurrency: number; readonly repeats: number }[] = [
@@ -414,7 +414,7 @@ export async function runThroughputBench(): Promise<BenchReport> {
       `  The journal's cost per document (diagnostic runs): ${journalLine.join('; ')}. Other fsyncs during a send: ${reference.otherSyncs}.`,
       `  Preparation (excluded above): ${formatMs(prepMs)} median for ${DOCUMENTS} MiB copied and hashed.`,
       '',
-      '  The floor under the ideal: the same calls without the app (per document one 1 MiB upload and three JSON calls, answered after the latency; raw undici, one token, nothing stored) against a fresh simulator process. The ideal counts the latency only; the simulator process and loopback HTTP take the rest of the floor, which no client can go under on this machine.',
+      '  The floor under the ideal: the same calls without the app (per document one 1 MiB upload and three JSON calls, answered after the latency; raw undici, one token, nothing stored) against a fresh simulator process. The ideal counts the latency only; the simulator process and loopback HTTP take the rest of the floor, which no client can go under on the machine that runs it.',
       ...table(floorRows),
       '',
       '  Where the time goes (diagnostic runs, client calls and store.record timed on the instance):',

@@ -164,8 +164,9 @@ function failuresOf(report) {
 
 /** `--project` arguments for vitest. */
 const layers = (...names) => names.flatMap((name) => ['--project', name]);
-// Beyond the named service variants, every run plays one drawn from a seed (issue 9: "picked per
-// test run, seeded and printed"), so the suites meet a service nobody chose by hand.
+// Beyond the named service variants, every run plays one drawn from a seed, printed so that a
+// failure can be replayed (README, "Sending exactly once", "What is tested"), so the suites meet a
+// service nobody chose by hand.
 if (process.env.SIM_VARIANT_SEED === undefined) {
   process.env.SIM_VARIANT_SEED = String(Math.floor(Math.random() * 1_000_000));
 }

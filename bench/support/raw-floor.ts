@@ -26,7 +26,7 @@ async function call(url: string, init: Parameters<typeof request>[1]): Promise<n
  * (a prepare of a request that does not exist: answered 404 after the simulator's latency,
  * the cheapest full pass through its API), `concurrency` documents at a time, over plain
  * undici with one token and nothing stored. No client can send the same calls faster against
- * this simulator process on this machine: what the app takes above it is the app's.
+ * this simulator process on the machine that runs it: what the app takes above it is the app's.
  */
 export async function measureRawFloor(
   sim: SimulatorProcess,

@@ -1,5 +1,5 @@
 /**
- * The uplink benchmarks (issue 22's targets for slow and shared lines), one scenario per file:
+ * The uplink benchmarks (targets a) to c) for slow and shared lines), one scenario per file:
  *
  * - `slow-shared`: a) 3 × 20 MiB through a shared 2 Mbit/s line (about 4 minutes);
  * - `many-0.5`, `many-2`, `many-20`, `many-100`: b) 5 MiB documents at each rate (reduced by

@@ -5,8 +5,8 @@ import { sendThroughLine } from './send-run';
 import type { UplinkScenario } from './uplink-scenario';
 
 /**
- * Target c) of issue 22, first half: one 50 MiB PDF at 0.5 Mbit/s (about 14 minutes of line)
- * goes in one upload attempt.
+ * Uplink target c), first half: one 50 MiB PDF at 0.5 Mbit/s (about 14 minutes of line) goes in one
+ * upload attempt.
  */
 export const LONG_UPLOAD_MBIT = 0.5;
 const TARGET_BYTES = 50 * MIB;
@@ -14,8 +14,9 @@ const REDUCED_BYTES = 10 * MIB;
 
 /**
  * One document cannot be fewer, so a reduced run sends a smaller file on the same line: 10 MiB
- * still outlasts the size-based deadline the app had before issue 22 and is nearly twice what
- * the system's socket buffers took of one upload here (5.6 MiB, Send-Q and Recv-Q).
+ * still outlasts the size-based deadline the app had before uploads were judged on their progress,
+ * and is nearly twice what the system's socket buffers took of one upload here (5.6 MiB, Send-Q and
+ * Recv-Q).
  */
 export function longUploadSize(mode: UplinkMode): RunSize {
   return {
@@ -24,7 +25,7 @@ export function longUploadSize(mode: UplinkMode): RunSize {
     targetDocuments: 1,
     targetDocumentBytes: TARGET_BYTES,
     reducedBecause:
-      "One document cannot be fewer, so the file is smaller on the same line: 10 MiB takes 168 s at 0.5 Mbit/s, longer than the size-based deadline the app had before issue 22 (60 s + 10 MiB ÷ 128 KiB/s = 140 s), and nearly twice what the system's socket buffers took of one upload here (5.6 MiB).",
+      "One document cannot be fewer, so the file is smaller on the same line: 10 MiB takes 168 s at 0.5 Mbit/s, longer than the size-based deadline the app had before uploads were judged on their progress (60 s + 10 MiB ÷ 128 KiB/s = 140 s), and nearly twice what the system's socket buffers took of one upload here (5.6 MiB).",
   };
 }
 

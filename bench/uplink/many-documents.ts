@@ -5,8 +5,8 @@ import { sendThroughLine } from './send-run';
 import type { UplinkScenario } from './uplink-scenario';
 
 /**
- * Target b) of issue 22: 100 × 5 MiB through a shared line of 0.5, 2, 20 or 100 Mbit/s: ≥ 90 %
- * of the link, no upload attempted twice. One scenario per rate.
+ * Uplink target b): 100 × 5 MiB through a shared line of 0.5, 2, 20 or 100 Mbit/s: ≥ 90 % of the
+ * link, no upload attempted twice. One scenario per rate.
  *
  * Reduced runs (the default) keep the 5 MiB files (stall windows and socket buffers do not
  * scale with them) and send fewer of them, about 2½ minutes of line each, but always more than
@@ -25,7 +25,7 @@ const REDUCED: Readonly<Record<string, { documents: number; because: string }>> 
   '2': {
     documents: 8,
     because:
-      'At 2 Mbit/s 8 uploads take 168 s of line: twice the four at a time the app sent before issue 22.',
+      'At 2 Mbit/s 8 uploads take 168 s of line: twice the four at a time the app sent before its link-aware upload lanes.',
   },
   '20': { documents: 72, because: 'At 20 Mbit/s 72 uploads take 151 s of line.' },
   '100': { documents: 100, because: '' },

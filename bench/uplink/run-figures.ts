@@ -4,9 +4,9 @@ import type { GapMoment } from './progress-gap';
 import { CAP_FACTOR, LATENCY_MS, type SendRunResult } from './send-run';
 
 /**
- * The figures every uplink scenario prints from its run, and the verdicts the targets of
- * issue 22 share: the link's share, upload attempts per document, progress against the bytes
- * the service received.
+ * The figures every uplink scenario prints from its run, and the verdicts the uplink targets
+ * share: the link's share, upload attempts per document, progress against the bytes the service
+ * received.
  */
 
 /** "≥ 90 % of the link". */

@@ -11,10 +11,10 @@ import { sendThroughLine } from './send-run';
 import type { UplinkScenario } from './uplink-scenario';
 
 /**
- * Target a) of issue 22: three 20 MiB PDFs through one 2 Mbit/s line (an office ADSL uplink):
- * all prepared, one upload attempt each, ≥ 90 % of the link. The line needs 252 s for them.
- * Never reduced: three documents are the target itself (fewer would not share the line the way
- * that made every upload miss its deadline), so it lasts about 4 minutes, longer when it misses.
+ * Uplink target a): three 20 MiB PDFs through one 2 Mbit/s line (an office ADSL uplink): all
+ * prepared, one upload attempt each, ≥ 90 % of the link. The line needs 252 s for them. Never
+ * reduced: three documents are the target itself (fewer would not share the line the way that made
+ * every upload miss its deadline), so it lasts about 4 minutes, longer when it misses.
  */
 const MBIT = 2;
 const DOCUMENTS = 3;

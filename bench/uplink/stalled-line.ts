@@ -6,10 +6,10 @@ import { LONG_UPLOAD_MBIT, longUploadSize } from './long-upload';
 import type { UplinkScenario } from './uplink-scenario';
 
 /**
- * Target c) of issue 22, second half: the line of the long upload stalls for one minute
- * mid-upload (`sim.uplink.stall`, every connection open and unread, then the line goes on):
- * at most one retry. The stall starts once a quarter of the file is at the service, so most of
- * it has yet to leave the app even when the system's buffers hold megabytes of it.
+ * Uplink target c), second half: the line of the long upload stalls for one minute mid-upload
+ * (`sim.uplink.stall`, every connection open and unread, then the line goes on): at most one retry.
+ * The stall starts once a quarter of the file is at the service, so most of it has yet to leave the
+ * app even when the system's buffers hold megabytes of it.
  */
 const STALL_MS = 60_000;
 const STALL_AFTER_SHARE = 0.25;

@@ -42,7 +42,7 @@ const LOCAL_CODES = new Set([
   'EIO',
 ]);
 
-/** Errors that prove the request never left this machine or never reached a server. */
+/** Errors that prove the request never left this computer or never reached a server. */
 const NOT_SENT_CODES = new Set([
   'ECONNREFUSED',
   'ENOTFOUND',
@@ -144,7 +144,7 @@ export class HttpTransport implements Transport {
     try {
       body = typeof httpRequest.body === 'function' ? httpRequest.body() : httpRequest.body;
     } catch (error) {
-      // The caller's source could not even be opened: nothing left this machine.
+      // The caller's source could not even be opened: nothing left this computer.
       return { kind: 'local', errorCode: errorCodeOf(error) };
     }
     // A timer cleared once the exchange ends (AbortSignal.timeout would keep each call's timer and

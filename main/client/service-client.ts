@@ -113,8 +113,8 @@ export interface CallOptions {
 
 export interface UploadOptions extends CallOptions {
   /**
-   * Bytes handed to the connection so far in the current attempt (told 0 when an attempt
-   * begins, a retry included). They may not have left this machine yet (upload-timing.ts).
+   * Bytes handed to the connection so far in the current attempt (told 0 when an attempt begins, a
+   * retry included). They may not have left this computer yet (upload-timing.ts).
    */
   readonly onProgress?: (sentBytes: number, totalBytes: number) => void;
   /**

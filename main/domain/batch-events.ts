@@ -91,7 +91,7 @@ export type BatchEvent =
     }
   /** Stored right before a creation attempt under the key leaves (in its call slot): it may reach the service. */
   | { readonly type: 'create_attempt_started'; readonly documentId: string }
-  /** The attempt in flight certainly did not apply (an answer came, or nothing left this machine). */
+  /** The attempt in flight certainly did not apply (an answer came, or nothing left this computer). */
   | { readonly type: 'create_attempt_settled'; readonly documentId: string }
   /** An attempt under the key may have been applied: the key is never released by itself again. */
   | { readonly type: 'create_outcome_unknown'; readonly documentId: string; readonly cause: UnknownCause }

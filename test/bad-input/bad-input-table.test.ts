@@ -1,10 +1,10 @@
 /**
- * Issue 12, point 8: every bad input of the table (cases.ts) through every entry point it
- * reaches, each run in a fresh child process: the exact answer, at most 200 MiB above idle.
- * Prints the figures (case, entry, ms, MiB above idle, verdict) and the whole table's run time.
- * How fast each answer comes (within 2 s) is a speed target, so it is checked where speed is
- * measured alone on the machine: `npm run bench` (bench/bad-input.ts), not here, where the
- * table shares the cores with other suites (issue 23).
+ * Every bad input of the table (cases.ts) through every entry point it reaches, each run in a fresh
+ * child process: the exact answer, at most 200 MiB above idle. Prints the figures (case, entry, ms,
+ * MiB above idle, verdict) and the whole table's run time. How fast each answer comes (within 2 s)
+ * is a speed target, so it is checked where speed is measured alone on the machine: `npm run bench`
+ * (bench/bad-input.ts), not here, where the table shares the cores with other suites (README "Time
+ * in tests": no test asserts an elapsed time).
  * BAD_INPUT_CASES=id,id… runs only those cases (while adding or fixing one).
  */
 import { beforeAll, describe, expect, it } from 'vitest';

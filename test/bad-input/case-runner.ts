@@ -1,9 +1,9 @@
 /**
  * The one place that runs bad-input cases: each run of each case in a fresh child process
  * (test/bad-input/case-child.ts), two at a time (the build machine has 2 cores), with its figures
- * checked against the targets of issue 12 and what the entry point answered next to what the
- * table expects. The vitest table (bad-input-table.test.ts) and `npm run bench`
- * (bench/bad-input.ts) both call `runBadInputTable`.
+ * checked against the targets (`TARGETS`) and what the entry point answered next to what the table
+ * expects. The vitest table (bad-input-table.test.ts) and `npm run bench` (bench/bad-input.ts) both
+ * call `runBadInputTable`.
  *
  * The child is bundled with esbuild once per table and runs on plain Node, as the benchmarks'
  * children do (bench/support/child-runner.ts): under tsx each child spent about a second of CPU
@@ -24,7 +24,7 @@ import { makeCaseFiles } from './case-files';
 import { WARM_UP_FILES, entryName, inFolder, type BadInputCase, type CaseRun } from './case-kit';
 import { CASES } from './cases';
 
-/** Issue 12: every bad input answered within 2 s, using at most 200 MiB above idle. */
+/** The targets: every bad input answered within 2 s, using at most 200 MiB above idle. */
 export const TARGETS = { ms: 2_000, aboveIdleBytes: 200 * MIB } as const;
 /** The whole table on the 2-core build machine: small enough for every CI run. */
 export const TABLE_TARGET_MS = 90_000;

@@ -1,9 +1,9 @@
 /**
- * The bad-input table of issue 12: every bad input the desk knows how to refuse, each with the
- * exact words (English) it is refused with through every entry point it can reach: the command
- * line, and the app's entry point (the desk service's channels, as the renderer calls them).
- * Format and builders: case-kit.ts; files: case-files.ts; run by case-runner.ts. `{dir}` stands
- * for the case's temporary folder.
+ * The bad-input table: every bad input the desk knows how to refuse, each with the exact words
+ * (English) it is refused with through every entry point it can reach: the command line, and the
+ * app's entry point (the desk service's channels, as the renderer calls them). Format and builders:
+ * case-kit.ts; files: case-files.ts; run by case-runner.ts. `{dir}` stands for the case's temporary
+ * folder.
  *
  * A new case is one line, for instance (files: see `FileSpec`; `…`: the exact words):
  *   manifestCase('manifest-fifo', 'a FIFO named as the manifest', [{ path: MANIFEST, fifo: true }], ['…']),

@@ -1,8 +1,8 @@
 /**
- * Bad input gets the app's own clear answer, in Chromium through the browser host (issue 12,
- * found by a newcomer): an address typed without https:// is answered with the app's rule, not
- * the browser's tooltip, and the reason goes once the field is edited; a manifest broken after
- * its preview shows its problems when its import is refused, not the old preview.
+ * Bad input gets the app's own clear answer, in Chromium through the browser host (found by a
+ * newcomer): an address typed without https:// is answered with the app's rule, not the browser's
+ * tooltip, and the reason goes once the field is edited; a manifest broken after its preview shows
+ * its problems when its import is refused, not the old preview.
  */
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

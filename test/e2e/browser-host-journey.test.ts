@@ -1,8 +1,8 @@
 /**
- * The browser host tells the truth (issue 11, point 8), in real Chromium: it speaks of no tray
- * it does not have, shows at once when its backend is gone and recovers when it is back, and a
- * path typed in its file prompt means what it would in the terminal that started the host —
- * the README's `samples/manifest.csv` — whose documents are then found beside the manifest.
+ * The browser host tells the truth, in real Chromium: it speaks of no tray it does not have, shows
+ * at once when its backend is gone and recovers when it is back, and a path typed in its file
+ * prompt means what it would in the terminal that started the host — the README's
+ * `samples/manifest.csv` — whose documents are then found beside the manifest.
  */
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -10,7 +10,7 @@ import { JOURNEYS } from './journeys';
 const binary = electronBinary();
 if (!binary) {
   console.log(
-    'Skipping the real-Electron journeys: the Electron runtime is not installed (it is downloaded from its release host, which this machine cannot reach). The same journeys run in the browser host.',
+    'Skipping the real-Electron journeys: the Electron runtime is not installed (`npm run setup` downloads it from its release host when that host can be reached). The same journeys run in the browser host.',
   );
 }
 

@@ -1,8 +1,8 @@
 /**
- * Where the focus goes once a dialog closes by its own action (issue 11, found by an outside
- * tester): after saving the editor, back on the row's Edit button; after confirming the review,
- * on the batch's way on ("Pause sending"), never on the page's body. Also the sent summary's
- * style: good news, not an amber warning.
+ * Where the focus goes once a dialog closes by its own action (found by an outside tester): after
+ * saving the editor, back on the row's Edit button; after confirming the review, on the batch's way
+ * on ("Pause sending"), never on the page's body. Also the sent summary's style: good news, not an
+ * amber warning.
  */
 import type { Locator } from 'playwright-core';
 import { afterEach, describe, expect, it, vi } from 'vitest';

@@ -1,10 +1,9 @@
 /**
- * The desk in English, French and German (issue 11, point 7), in real Chromium through the
- * browser host: a computer set up in a language gets the desk in it, and preparing a batch by
- * hand — creating it, its settings with the mistakes the fields name, renaming it — speaks that
- * language throughout, main's words included. The language chosen in the top bar changes the
- * whole page at once and is still there after a restart on the same data folder. Locators use
- * each language's own words.
+ * The desk in English, French and German, in real Chromium through the browser host: a computer set
+ * up in a language gets the desk in it, and preparing a batch by hand — creating it, its settings
+ * with the mistakes the fields name, renaming it — speaks that language throughout, main's words
+ * included. The language chosen in the top bar changes the whole page at once and is still there
+ * after a restart on the same data folder. Locators use each language's own words.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';

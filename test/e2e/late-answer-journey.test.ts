@@ -1,8 +1,8 @@
 /**
- * A late answer does not move the person (issue 23): "Create batch" answered after they went
- * elsewhere — the batch list clicked again, as the browser-host journey did when it flaked, or
- * Connections — leaves them where they went, and the new batch is in the list. Main holds the
- * call until the test releases it, so "late" is an order of events, not a delay.
+ * A late answer does not move the person: "Create batch" answered after they went elsewhere — the
+ * batch list clicked again, as the browser-host journey did when it flaked, or Connections — leaves
+ * them where they went, and the new batch is in the list. Main holds the call until the test
+ * releases it, so "late" is an order of events, not a delay.
  */
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';

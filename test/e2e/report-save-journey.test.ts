@@ -1,8 +1,8 @@
 /**
- * Where the browser host saves a report (issue 12, point 6), in real Chromium: the host chooses,
- * as main does in Electron with its native dialog. The page asks for no path, the report lands
- * in the host's XDG download folder under the batch's name, and a second export never replaces
- * the first.
+ * Where the browser host saves a report (README "Running the app in each host"), in real Chromium:
+ * the host chooses, as main does in Electron with its native dialog. The page asks for no path, the
+ * report lands in the host's XDG download folder under the batch's name, and a second export never
+ * replaces the first.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,8 +1,8 @@
 /**
- * Review before sending, and the document in view (issue 11, points 4 and 5), in real Chromium
- * through the browser host: the review says what goes where from main's facts, cancelling sends
- * nothing, confirming sends and a summary follows; a PDF's first page shows in its row and the
- * whole document in a viewer, drawn by pdf.js inside the page's CSP (any CSP refusal is a
+ * Review before sending, and the document in view (README "Using the app", steps 5 and 2), in real
+ * Chromium through the browser host: the review says what goes where from main's facts, cancelling
+ * sends nothing, confirming sends and a summary follows; a PDF's first page shows in its row and
+ * the whole document in a viewer, drawn by pdf.js inside the page's CSP (any CSP refusal is a
  * console error, which fails the test).
  */
 import { writeFileSync } from 'node:fs';

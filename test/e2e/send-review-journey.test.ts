@@ -1,9 +1,9 @@
 /**
- * The review before sending is what is sent (issue 11, point 4), in real Chromium through the
- * browser host: a batch changed while its review is open (another window edits a document) is
- * not sent on confirm; the dialog says so itself and offers to review again, and the fresh
- * review is what goes. "Resume sending" continues what was queued only: a document added while
- * the batch was paused waits for its own review.
+ * The review before sending is what is sent (README "Using the app", step 5), in real Chromium
+ * through the browser host: a batch changed while its review is open (another window edits a
+ * document) is not sent on confirm; the dialog says so itself and offers to review again, and the
+ * fresh review is what goes. "Resume sending" continues what was queued only: a document added
+ * while the batch was paused waits for its own review.
  */
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';

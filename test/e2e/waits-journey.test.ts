@@ -1,8 +1,8 @@
 /**
- * Waits, end to end in Chromium through the browser host (issue 11, "Every wait is visible within
- * a second"): a keychain showing its own prompt, a service that stops answering, a service that
- * cannot be reached ("Try now"), a ceremony window that cannot open. Each is said on the page,
- * with what it waits for and a way out, in the person's language.
+ * Waits, end to end in Chromium through the browser host (every wait is said within a second): a
+ * keychain showing its own prompt, a service that stops answering, a service that cannot be reached
+ * ("Try now"), a ceremony window that cannot open. Each is said on the page, with what it waits for
+ * and a way out, in the person's language.
  */
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

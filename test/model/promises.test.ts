@@ -5,10 +5,10 @@ import { actions, type Counts } from './actions';
 import { World } from './world';
 
 /**
- * Generated histories (issue 21, point 10): sequences of what people and the world do — send,
- * move, copy, edit, a second desk, pause, kill, power cut, days going by, a line that drops
- * calls, refused tokens, statuses the spec does not list, answers to checks — against the
- * services the spec allows, with every promise checked after every step (promises.ts).
+ * Generated histories (README "Sending exactly once"): sequences of what people and the world do —
+ * send, move, copy, edit, a second desk, pause, kill, power cut, days going by, a line that drops
+ * calls, refused tokens, statuses the spec does not list, answers to checks — against the services
+ * the spec allows, with every promise checked after every step (promises.ts).
  *
  * MODEL_RUNS (default 200 in npm test), MODEL_STEPS (default 12) and MODEL_SEED set the run;
  * the seed is printed, and a failure prints the seed and path to replay it with MODEL_SEED and

@@ -1,5 +1,6 @@
 /**
- * The promises, checked after every step of a generated history (issue 21, point 10):
+ * The promises, checked after every step of a generated history (README "Sending exactly once",
+ * "Generated histories"):
  * - at most one request per reference at the service, unless the person sent anew on purpose or
  *   the app told them a second one may exist (and that was true), or another desk sent it once
  *   the service forgot the contract's derived key (the README's stated limit);

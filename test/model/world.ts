@@ -1,12 +1,12 @@
 /**
- * The world a model-based test plays in (issue 21, point 10): one service (the simulator, in a
- * variant the spec allows), folders of contracts on this computer's disk that a person sends,
- * moves, copies and edits, and desks (data folders) on a page-cache model of a disk that can be
- * killed or lose power at any operation. Every action goes through the same code as the command
- * line's `send` (manifestTarget, takeManifestIn, the send engine); the promises are checked
- * after each one (promises.ts). A ledger keeps what the person did on purpose. The service and
- * every desk are on one virtual clock: backoffs, the read spacing and hours between two things a
- * person does pass at once, in order.
+ * The world a model-based test plays in (README "Sending exactly once", "Generated histories"): one
+ * service (the simulator, in a variant the spec allows), folders of contracts on this computer's
+ * disk that a person sends, moves, copies and edits, and desks (data folders) on a page-cache model
+ * of a disk that can be killed or lose power at any operation. Every action goes through the same
+ * code as the command line's `send` (manifestTarget, takeManifestIn, the send engine); the promises
+ * are checked after each one (promises.ts). A ledger keeps what the person did on purpose. The
+ * service and every desk are on one virtual clock: backoffs, the read spacing and hours between two
+ * things a person does pass at once, in order.
  */
 import { cpSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -5,7 +5,7 @@ const LONG_STEM = 'a'.repeat(300);
 
 describe('normalizeFilename', () => {
   it.each<[string | undefined, string]>([
-    // The examples of the brief
+    // Examples of spec §4.2's rules: directories dropped, ASCII, unsupported characters replaced
     ['C:\\Users\\anne\\Contrat été 2026.pdf', 'Contrat_ete_2026.pdf'],
     ['../../etc/passwd', 'passwd.pdf'],
     ['report.PDF', 'report.PDF'],

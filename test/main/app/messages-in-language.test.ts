@@ -1,7 +1,7 @@
 /**
- * Main speaks the person's language in what it builds for the page (issue 11, point 7): a
- * document's problems, a failure of the error catalog, worded when the view is built, so a
- * change of language rewords what was stored in another one.
+ * Main speaks the person's language in what it builds for the page: a document's problems, a
+ * failure of the error catalog, worded when the view is built, so a change of language rewords what
+ * was stored in another one.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

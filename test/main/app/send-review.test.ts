@@ -423,7 +423,7 @@ describe('what stays behind, and why, in the person’s language', () => {
   });
 });
 
-describe('a draft another batch already sent (issue 21)', () => {
+describe('a draft another batch already sent', () => {
   it('is held back in the review and on its row, naming that batch; "send anew on purpose" lets it go; on a document already sent it is refused and changes nothing', async () => {
     await saveOffice();
     const first = await batchOf([{ reference: 'H-1', recipients: [signer('Ann', 'ann@example.com')] }]);
@@ -498,7 +498,7 @@ describe('a document’s content for its preview (documents.content)', () => {
   });
 });
 
-describe('a draft whose contract another batch already sent (issue 21)', () => {
+describe('a draft whose contract another batch already sent', () => {
   it('is held back by the review and its row, naming the batch; sent anew on purpose it goes in the next review, a second request then', async () => {
     await saveOffice();
     const first = await batchOf([{ reference: 'HR-7', recipients: [signer('Ann', 'ann@example.com')] }]);

@@ -1,7 +1,7 @@
 /**
- * The browser host's Chromium windows leave nothing behind (issue 11): no profile and none of
- * Chromium's own temporary files, when a window is closed, when the host stops, or — for a
- * host that was killed — when the next host starts. Real Chromium on a virtual display.
+ * The browser host's Chromium windows leave nothing behind: no profile and none of Chromium's own
+ * temporary files, when a window is closed, when the host stops, or — for a host that was killed —
+ * when the next host starts. Real Chromium on a virtual display.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';

@@ -1,8 +1,8 @@
 /**
- * A bridge that cannot lose a call (issue 23, point 4), the page's side driven in Node over a
- * line that goes silent without closing: a call is never pending forever, a call whose answer
- * was lost is sent again and applied once, events sent meanwhile arrive afterwards (or the page
- * is told to read everything anew), and the host answers a request id once.
+ * A bridge that cannot lose a call (README "Running the app in each host"), the page's side driven
+ * in Node over a line that goes silent without closing: a call is never pending forever, a call
+ * whose answer was lost is sent again and applied once, events sent meanwhile arrive afterwards (or
+ * the page is told to read everything anew), and the host answers a request id once.
  */
 import WebSocket from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

@@ -1,8 +1,8 @@
 /**
- * A bridge that cannot lose a call (issue 23, point 4), as a person sees it in real Chromium
- * with the real renderer (built from source here): the line to the host goes silent without
- * closing, the "not reachable" banner shows, and once the line is back nothing was lost — the
- * call answered and applied once, the events sent meanwhile delivered — and the banner leaves
+ * A bridge that cannot lose a call (README "Running the app in each host"), as a person sees it in
+ * real Chromium with the real renderer (built from source here): the line to the host goes silent
+ * without closing, the "not reachable" banner shows, and once the line is back nothing was lost —
+ * the call answered and applied once, the events sent meanwhile delivered — and the banner leaves
  * only once the page shows what is current.
  */
 import { writeFileSync } from 'node:fs';

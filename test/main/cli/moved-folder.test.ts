@@ -10,10 +10,10 @@ import { startVirtualSimulator } from '../../support/virtual-world';
 import { writeContractManifest, type ContractManifest } from './cli-fixtures';
 
 /**
- * A contract is what it is, not where its files lie (issue 21): the command line as a person
- * uses it, with folders moved, renamed and copied, and a second data folder. An outside test
- * measured 16 requests for 4 references this way; each case here keeps it at one. The command
- * line runs in the test's process, on the simulator's virtual clock (cli-in-process.ts).
+ * A contract is what it is, not where its files lie (README "Sending exactly once"): the command
+ * line as a person uses it, with folders moved, renamed and copied, and a second data folder. An
+ * outside test measured 16 requests for 4 references this way; each case here keeps it at one. The
+ * command line runs in the test's process, on the simulator's virtual clock (cli-in-process.ts).
  */
 let work: TempFolder;
 let sim: Simulator;

@@ -10,9 +10,9 @@ import { parseJsonLines } from '../../support/cli-process';
 import { expectExactlyOnePreparedRequestEach, writeContractManifest } from './cli-fixtures';
 
 /**
- * Issue 21, point 5: a service refuses token requests for a moment during a key rotation. `send`
- * as a user runs it rides that out in one run; only credentials that never got a token in this
- * process are rejected at the first refusal (the check before anything is sent).
+ * A service refuses token requests for a moment during a key rotation. `send` as a user runs it
+ * rides that out in one run; only credentials that never got a token in this process are rejected
+ * at the first refusal (the check before anything is sent).
  *
  * The runs whose point is the waits go in the test's process on the simulator's virtual clock
  * (cli-in-process.ts): a token's backoff and a token's lifetime take no real time, and each wait

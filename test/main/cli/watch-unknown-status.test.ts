@@ -10,10 +10,10 @@ import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 import { openVirtualDesk, startVirtualSimulator } from '../../support/virtual-world';
 
 /**
- * `watch` when a request stands in a status this app does not know (issue 21, point 6): it
- * waits while that status may still move, and ends once it has stood unchanged for an hour of
- * reads (15 min, 30 min, 1 h after it was first read), naming it. Run in this process, on the
- * simulator's virtual clock, so that the hour takes a moment.
+ * `watch` when a request stands in a status this app does not know (README "Tracking politely"): it
+ * waits while that status may still move, and ends once it has stood unchanged for an hour of reads
+ * (15 min, 30 min, 1 h after it was first read), naming it. Run in this process, on the simulator's
+ * virtual clock, so that the hour takes a moment.
  */
 const MINUTE = 60_000;
 

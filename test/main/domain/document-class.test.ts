@@ -99,7 +99,7 @@ describe('classOf: the group a user thinks of a document in', () => {
       true,
     ],
     ['gone beats ended', [queued, created, prepared, status('expired', false), gone], 'gone', false],
-    // Issue 21, point 8: tracking follows the request, not the way it got there.
+    // Tracking follows the request, not the way it got there (README "Tracking politely").
     [
       'linked to a request already prepared, then its extra participant refused',
       [queued, needsCheck, linked(false), participantRefused],

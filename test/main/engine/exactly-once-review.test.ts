@@ -11,11 +11,11 @@ import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-fil
 import { clockAheadOf, openVirtualDesk, startVirtualSimulator } from '../../support/virtual-world';
 
 /**
- * An outside review of issue 21 (exactly once, true alarms only): each test stages one way the
- * promises of README "Sending exactly once" could break, through the real engine against the
- * simulator over HTTP, and checks what a person would: how many requests the service holds per
- * reference, and what each document says. The service and the desks run on one virtual clock:
- * "hours later" and every wait take no real time.
+ * An outside review (exactly once, true alarms only): each test stages one way the promises of
+ * README "Sending exactly once" could break, through the real engine against the simulator over
+ * HTTP, and checks what a person would: how many requests the service holds per reference, and what
+ * each document says. The service and the desks run on one virtual clock: "hours later" and every
+ * wait take no real time.
  */
 let sim: Simulator | undefined;
 let clock: VirtualClock;
@@ -267,8 +267,8 @@ describe('generations within one data folder', () => {
 });
 
 describe('across desks, a service that answers by Location', () => {
-  // Known limit (review of issue 21): an answer without a body cannot say it is a replay, and a
-  // request not prepared yet looks new: the second desk follows the first desk's request.
+  // Known limit, found by an outside review: an answer without a body cannot say it is a replay,
+  // and a request not prepared yet looks new: the second desk follows the first desk's request.
   it.fails(
     "a second desk meeting the first desk's key while that request is not prepared yet is told so, and adds no one to it",
     async () => {

@@ -13,11 +13,10 @@ import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 import { openVirtualDesk, startVirtualSimulator } from '../../support/virtual-world';
 
 /**
- * Exactly once against services that make other choices the spec allows (issue "Exactly once
- * against any service the spec allows"): each test stages one case an outside review found,
- * through the real engine over real HTTP, and checks what the user would check — how many
- * signing requests the service holds per document, and what the document says. Service and desk
- * run on one virtual clock.
+ * Exactly once against services that make other choices the spec allows (README "Sending exactly
+ * once"): each test stages one case an outside review found, through the real engine over real
+ * HTTP, and checks what the user would check — how many signing requests the service holds per
+ * document, and what the document says. Service and desk run on one virtual clock.
  */
 let sim: Simulator | undefined;
 let clock: VirtualClock;
@@ -216,7 +215,7 @@ describe('uploads the service no longer accepts', () => {
     );
     const started = clock.monotonic();
     const summary = await clock.complete(desk.engine.send(batch.id));
-    // No long wait between them (virtual time: exact, whatever the machine's load).
+    // No long wait between them (virtual time: exact, whatever the load of the computer running it).
     expect(clock.monotonic() - started).toBeLessThan(5_000);
     expect(summary).toMatchObject({ state: 'finished', failed: 1 });
     expect(sim.state.calls().filter((call) => call.operation === 'upload')).toHaveLength(3);

@@ -10,11 +10,11 @@ import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 import { openVirtualDesk, startVirtualSimulator } from '../../support/virtual-world';
 
 /**
- * Tracking follows requests, not the way they got there (issue 21, point 8): a document that
- * needs the user's check is linked to a request someone already prepared at the service; its
- * extra participant is then refused (a prepared request takes none). Its request lives on, so
- * it is read until final, through the real engine and poller against the simulator, all on one
- * virtual clock.
+ * Tracking follows requests, not the way they got there (README "Tracking politely"): a document
+ * that needs the user's check is linked to a request someone already prepared at the service; its
+ * extra participant is then refused (a prepared request takes none). Its request lives on, so it is
+ * read until final, through the real engine and poller against the simulator, all on one virtual
+ * clock.
  */
 let sim: Simulator | undefined;
 let clock: VirtualClock;

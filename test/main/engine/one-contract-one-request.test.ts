@@ -11,11 +11,11 @@ import { openVirtualDesk, startVirtualSimulator } from '../../support/virtual-wo
 import { serviceErrorCode } from '../../../shared/service/error-codes';
 
 /**
- * One contract, one request (issue 21): what an outside test found one step beyond the cases of
- * one batch. Each test stages the case through the real engine against the simulator over HTTP
- * and checks what a user would: how many requests the service holds per reference, and what
- * each document says. The service and every desk run on one virtual clock: retries, spacing and
- * "a day later" take no real time.
+ * One contract, one request (README "Sending exactly once"): what an outside test found one step
+ * beyond the cases of one batch. Each test stages the case through the real engine against the
+ * simulator over HTTP and checks what a user would: how many requests the service holds per
+ * reference, and what each document says. The service and every desk run on one virtual clock:
+ * retries, spacing and "a day later" take no real time.
  */
 let sim: Simulator | undefined;
 let clock: VirtualClock;

@@ -7,9 +7,9 @@ import { batchOfPdfs, openTestDesk } from '../../support/batch-harness';
 import { makeTempFolder } from '../../support/pdf-files';
 
 /**
- * Review of issue 22 (sending at the pace of the line): what a strict operator sees on slow,
- * shared and changing lines. The deadlines are scaled down (`callTimeoutMs`, `uploadStallMs`);
- * the lines, the system's socket buffers and the app's own paces are real.
+ * A review of README "Sending at the pace of the line": what a strict operator sees on slow, shared
+ * and changing lines. The deadlines are scaled down (`callTimeoutMs`, `uploadStallMs`); the lines,
+ * the system's socket buffers and the app's own paces are real.
  */
 const KIB = 1024;
 const MIB = 1024 * KIB;

@@ -10,11 +10,11 @@ import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 import { openVirtualDesk, startVirtualSimulator } from '../../support/virtual-world';
 
 /**
- * Issue 22: an upload is given up on what it does, not on its size — only when its bytes stop
- * moving; the line decides how many uploads share it; the bar says where each attempt is.
- * The stall window is shortened where a test needs it, everything else is the app's own.
- * Tests of the line itself (a connection gone silent mid-body, the simulator's shaped uplink) run
- * in real time, as the line does; the others on a virtual clock.
+ * README "Sending at the pace of the line": an upload is given up on what it does, not on its size
+ * — only when its bytes stop moving; the line decides how many uploads share it; the bar says where
+ * each attempt is. The stall window is shortened where a test needs it, everything else is the
+ * app's own. Tests of the line itself (a connection gone silent mid-body, the simulator's shaped
+ * uplink) run in real time, as the line does; the others on a virtual clock.
  */
 const MIB = 1024 * 1024;
 const STALL_MS = 1_500;

@@ -13,10 +13,11 @@ import { CrashFileSystem } from '../../support/crash-fs';
 import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
 
 /**
- * The rules for the files a person names (main/files/user-files.ts, README "What is read"),
- * each staged where only that rule stands between the person and a file they did not mean to
- * send: a swap made between the check and the open (made certain by a hook on `open`), or a
- * link changed between the manifest's check and the copy of its PDFs.
+ * The rules for the files a person names (main/files/user-files.ts; README "Manifest format", the
+ * paragraph "What is read, and the limits"), each staged where only that rule stands between the
+ * person and a file they did not mean to send: a swap made between the check and the open (made
+ * certain by a hook on `open`), or a link changed between the manifest's check and the copy of its
+ * PDFs.
  */
 const english = createTranslator('en').t;
 const HEADER = 'document,external_reference,participant_type,role,name,email';

@@ -5,11 +5,11 @@ import { CrashFileSystem, type DiskImage } from '../../support/crash-fs';
 import { createSeededRandom } from '../../../simulator/seeded-random';
 
 /**
- * Group commit (issue 22, point 4): the journal's records of every document in flight share
- * one fdatasync; a record that arrives while a sync runs joins the next one; each record is
- * acknowledged only once a sync that covered its bytes finished; a failed sync rejects every
- * record that shared it. Syncs are counted, and held open, through the crash-test disk, whose
- * sync makes durable only what was written before it was called.
+ * Group commit (README "Sending exactly once"): the journal's records of every document in flight
+ * share one fdatasync; a record that arrives while a sync runs joins the next one; each record is
+ * acknowledged only once a sync that covered its bytes finished; a failed sync rejects every record
+ * that shared it. Syncs are counted, and held open, through the crash-test disk, whose sync makes
+ * durable only what was written before it was called.
  */
 
 type CounterEvent = { add: number };

@@ -8,10 +8,10 @@ import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 import { createSeededRandom } from '../../../simulator/seeded-random';
 
 /**
- * Torn writes (issue 21, point 9): at a power cut a disk may write the pages of an unsynced
- * append in any order, so the last record may keep its later bytes and lose earlier ones (a page
- * that never reached the disk reads as zeros beyond what was durable). Such a record was never
- * acknowledged: it is dropped whole and reported. An acknowledged record is never dropped.
+ * Torn writes (README "Sending exactly once"): at a power cut a disk may write the pages of an
+ * unsynced append in any order, so the last record may keep its later bytes and lose earlier ones
+ * (a page that never reached the disk reads as zeros beyond what was durable). Such a record was
+ * never acknowledged: it is dropped whole and reported. An acknowledged record is never dropped.
  */
 
 type CounterEvent = { add: number; note?: string };

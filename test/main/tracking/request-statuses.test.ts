@@ -10,10 +10,10 @@ import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 import { openVirtualDesk, startVirtualSimulator } from '../../support/virtual-world';
 
 /**
- * Statuses the spec does not list (issue 21, point 6), tracked by the real poller with its
- * default schedule against the simulator, both on one virtual clock: time stands still while a
- * read is on its way and jumps from one wait to the next, so every read time is exact to the
- * millisecond and days of tracking take a second or two. Jitter is neutral (random 0.5).
+ * Statuses the spec does not list (README "Tracking politely"), tracked by the real poller with its
+ * default schedule against the simulator, both on one virtual clock: time stands still while a read
+ * is on its way and jumps from one wait to the next, so every read time is exact to the millisecond
+ * and days of tracking take a second or two. Jitter is neutral (random 0.5).
  */
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

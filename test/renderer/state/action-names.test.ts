@@ -1,7 +1,8 @@
 /**
- * One name end to end (issue 24): each store action `actions.<area>.<verb>` is named as the
- * channel it calls, and calls that channel first; the few that call no channel of their name are
- * the page's own, listed here, so a new one is named on purpose.
+ * One name end to end (ARCHITECTURE.md "One name end to end"): each store action
+ * `actions.<area>.<verb>` is named as the channel it calls, and calls that channel first; the few
+ * that call no channel of their name are the page's own, listed here, so a new one is named on
+ * purpose.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BRIDGE_EVENTS, BRIDGE_METHODS, type HostBridge } from '../../../shared/ipc/bridge';

@@ -1,8 +1,8 @@
 /**
- * A batch just created opens only if the person is still where they asked for it (issue 23): the
- * answer to "Create batch" may come late (a busy machine, a slow disk), and someone who went
- * elsewhere meanwhile — another screen, or the batch list clicked again — is not taken away.
- * Main's answer is held here until the test gives it, so the order is the test's, not the clock's.
+ * A batch just created opens only if the person is still where they asked for it: the answer to
+ * "Create batch" may come late (a busy machine, a slow disk), and someone who went elsewhere
+ * meanwhile — another screen, or the batch list clicked again — is not taken away. Main's answer is
+ * held here until the test gives it, so the order is the test's, not the clock's.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { HostBridge } from '../../../shared/ipc/bridge';
