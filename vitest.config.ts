@@ -24,6 +24,7 @@ const UNIT_IN_MAIN = [
   'test/main/app/signed-notification.test.ts',
   'test/main/engine/call-slots.test.ts',
   'test/main/client/transport-rules.test.ts',
+  'test/main/client/transport-outcomes.test.ts',
   'test/main/browser-host/attack-clock-jumps.test.ts',
   'test/main/browser-host/call-ledger.test.ts',
   'test/main/domain/document-class.test.ts',

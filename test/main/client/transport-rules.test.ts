@@ -1,177 +1,185 @@
 /**
- * The service client's rules on top of the network, checked without a server: a scripted
- * transport answers each attempt as written here, and every wait runs on a virtual clock, so the
- * instants the attempts leave are exact. (The same rules against real HTTP: service-client.test.ts
- * and the other files of this folder.)
+ * When the service client sends a call again, and what it sends, checked without a server: a
+ * scripted transport answers each attempt as written here, and every wait runs on a virtual
+ * clock, so the instants the attempts leave are exact. What a call reports and what is never
+ * sent twice: transport-outcomes.test.ts. (The same rules against real HTTP:
+ * service-client.test.ts and the other files of this folder.)
  */
 import { describe, expect, it } from 'vitest';
-import { Secret } from '../../../main/base/secret';
-import { ServiceClient } from '../../../main/client/service-client';
-import type { HttpOutcome, HttpRequest, Transport } from '../../../main/client/transport';
-import { VirtualClock } from '../../../main/time/virtual-clock';
-import type { CreateSigningRequestBody } from '../../../shared/service/wire';
+import { DEFAULT_RETRY_POLICY } from '../../../main/client/backoff';
+import type { HttpOutcome } from '../../../main/client/transport';
 import { expectFailure, expectOk } from '../../support/client-harness';
+import {
+  CLOCK_START,
+  CREATE_PATH,
+  CREATION_BODY,
+  GATEWAY_NOT_FOUND,
+  KEY,
+  LOST,
+  PARTICIPANT,
+  PARTICIPANT_ADDED,
+  PARTICIPANTS_PATH,
+  REFUSED,
+  answered,
+  refusal,
+  requestOf,
+  scriptedClient,
+  type Attempt,
+} from '../../support/scripted-transport';
 
-/** One attempt of an API call as the service received it. */
-interface Attempt {
-  readonly method: string;
-  readonly path: string;
-  readonly headers: Readonly<Record<string, string>>;
-  /** When it left, in virtual ms since the clock started. */
-  readonly at: number;
+const CREATED = answered(201, { id: 'sr_1' });
+/** A Retry-After five times what the client waits inside one call (`maxRetryAfterMs`: 2 min). */
+const FAR_WAIT_MS = 5 * DEFAULT_RETRY_POLICY.maxRetryAfterMs;
+const FAR_WAIT = { 'retry-after': String(FAR_WAIT_MS / 1000) };
+
+function gaps(attempts: readonly Attempt[]): number[] {
+  return attempts.slice(1).map((attempt, index) => attempt.at - attempts[index]!.at);
 }
 
-/**
- * A service on paper: the token endpoint grants `token-1`, `token-2`… in turn; every other call
- * gets the next answer of the script, and a call beyond it fails the test.
- */
-class ScriptedTransport implements Transport {
-  readonly attempts: Attempt[] = [];
-  tokensGranted = 0;
-  readonly #clock: VirtualClock;
-  readonly #script: HttpOutcome[];
-
-  constructor(clock: VirtualClock, script: readonly HttpOutcome[]) {
-    this.#clock = clock;
-    this.#script = [...script];
-  }
-
-  send(request: HttpRequest): Promise<HttpOutcome> {
-    const path = new URL(request.url).pathname;
-    if (path === '/oauth/token') {
-      this.tokensGranted += 1;
-      return Promise.resolve(
-        answered(200, {
-          access_token: `token-${this.tokensGranted}`,
-          token_type: 'Bearer',
-          expires_in: 3600,
-        }),
-      );
-    }
-    this.attempts.push({
-      method: request.method,
-      path,
-      headers: request.headers,
-      at: this.#clock.monotonic(),
-    });
-    const next = this.#script.shift();
-    if (next === undefined) throw new Error(`no answer written for attempt ${this.attempts.length}: ${path}`);
-    return Promise.resolve(next);
-  }
-
-  close(): Promise<void> {
-    return Promise.resolve();
-  }
+/** An HTTP-date (RFC 9110 §5.6.7) of an epoch instant. */
+function httpDate(epochMs: number): string {
+  return new Date(epochMs).toUTCString();
 }
 
-function answered(status: number, body?: unknown, headers: Record<string, string> = {}): HttpOutcome {
-  return {
-    kind: 'answered',
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-    text: body === undefined ? '' : JSON.stringify(body),
-  };
-}
-
-/** The service's error body (spec §7). */
-function refusal(status: number, code: string, headers: Record<string, string> = {}): HttpOutcome {
-  return answered(status, { error: { code, message: `refused: ${code}` } }, headers);
-}
-
-/** The request left, and its answer never came back: the connection dropped mid-way. */
-const LOST: HttpOutcome = {
-  kind: 'network',
-  mayHaveReachedService: true,
-  timedOut: false,
-  errorCode: 'ECONNRESET',
-};
-
-const REQUEST_READ = { id: 'sr_1', status: 'draft', external_reference: 'REF-1' };
-
-const BODY: CreateSigningRequestBody = {
-  external_reference: 'REF-1',
-  document: { upload_id: 'upl_1' },
-  recipients: [{ participant_type: 'signer', role: 'Signer', name: 'Ada', email: 'ada@example.com' }],
-};
-const KEY = 'key-stored-before-the-first-attempt';
-
-function setUp(script: readonly HttpOutcome[]) {
-  const clock = new VirtualClock();
-  const transport = new ScriptedTransport(clock, script);
-  const client = new ServiceClient({
-    baseUrl: 'https://sign.example.test',
-    clientId: 'desk',
-    clientSecret: new Secret('scripted-secret'),
-    clock,
-    transport,
-    random: () => 0.5,
-  });
-  return { clock, transport, client };
-}
-
-describe('the service client over a scripted transport', () => {
+describe('when the service client sends a call again', () => {
   it('a 503 with Retry-After is sent again once that wait is over on the clock, not before nor later', async () => {
-    const { clock, transport, client } = setUp([
+    const { clock, transport, client } = scriptedClient([
       refusal(503, 'upstream_unavailable', { 'retry-after': '7' }),
-      answered(201, { id: 'sr_1' }),
+      CREATED,
     ]);
-    const created = expectOk(await clock.complete(client.createSigningRequest(BODY, KEY)));
-    expect(created.id).toBe('sr_1');
-    const [first, second] = transport.attempts;
-    expect(transport.attempts).toHaveLength(2);
-    expect(second!.at - first!.at).toBe(7_000);
+    const created = expectOk(await clock.complete(client.createSigningRequest(CREATION_BODY, KEY)));
+    // A 503 says the creation was not made: the one that succeeded is the only one there is.
+    expect(created).toMatchObject({ id: 'sr_1', earlierAttemptUnknown: false });
+    expect(gaps(transport.attempts)).toEqual([7_000]);
   });
 
-  it('a creation whose answer was lost is sent again with the same Idempotency-Key, and is the one request', async () => {
-    const { clock, transport, client } = setUp([
-      LOST,
-      answered(200, { id: 'sr_1', idempotent_replay: true }),
+  it.each<{ form: string; headers: Record<string, string> }>([
+    {
+      form: "measured from the answer's own Date (the service's clock, an hour behind this computer's)",
+      headers: {
+        date: httpDate(CLOCK_START - 3_600_000),
+        'retry-after': httpDate(CLOCK_START - 3_600_000 + 9_000),
+      },
+    },
+    {
+      form: "measured from this computer's clock when the answer has no Date",
+      headers: { 'retry-after': httpDate(CLOCK_START + 9_000) },
+    },
+  ])('a Retry-After given as a date is waited for until that date, $form', async ({ headers }) => {
+    const { clock, transport, client } = scriptedClient([
+      refusal(503, 'upstream_unavailable', headers),
+      CREATED,
     ]);
-    const created = expectOk(await clock.complete(client.createSigningRequest(BODY, KEY)));
-    expect(created).toMatchObject({ id: 'sr_1', replayed: true, earlierAttemptUnknown: true });
-    expect(transport.attempts.map((attempt) => attempt.headers['idempotency-key'])).toEqual([KEY, KEY]);
+    expectOk(await clock.complete(client.createSigningRequest(CREATION_BODY, KEY)));
+    expect(gaps(transport.attempts)).toEqual([9_000]);
+  });
+
+  it('a 503 without Retry-After is sent again after a backoff that doubles each time, six attempts in all, then the failure', async () => {
+    const unavailable = refusal(503, 'upstream_unavailable');
+    const { clock, transport, client } = scriptedClient(Array<HttpOutcome>(6).fill(unavailable));
+    const failed = expectFailure(await clock.complete(client.createSigningRequest(CREATION_BODY, KEY)));
+    expect(failed).toMatchObject({
+      code: 'upstream_unavailable',
+      httpStatus: 503,
+      retryable: true,
+      outcomeUnknown: false,
+      attempts: 6,
+    });
+    expect(failed.retryAfterMs).toBeUndefined();
+    // Full jitter below a ceiling of 500 ms × 2^(n−1); the scripted jitter draws half of it.
+    expect(gaps(transport.attempts)).toEqual([250, 500, 1_000, 2_000, 4_000]);
+    await clock.advance(3_600_000);
+    expect(transport.attempts).toHaveLength(6);
   });
 
   it.each([
-    [400, 'invalid_signing_request'],
-    [403, 'insufficient_scope'],
-    [404, 'signing_request_not_found'],
-    [409, 'idempotency_key_reused'],
-    [422, 'invalid_participant_request'],
-  ])('a %i (%s) is not sent again: the call fails at once, not retryable', async (status, code) => {
-    const { clock, transport, client } = setUp([refusal(status, code)]);
-    const refused = expectFailure(await clock.complete(client.createSigningRequest(BODY, KEY)));
-    expect(refused).toMatchObject({ code, httpStatus: status, retryable: false, attempts: 1 });
-    // Nothing follows later either.
-    await clock.advance(3_600_000);
+    { status: 503, code: 'upstream_unavailable', outcomeUnknown: false },
+    { status: 429, code: 'rate_limited', outcomeUnknown: false },
+    { status: 502, code: 'gateway_error', outcomeUnknown: true },
+  ])(
+    'a $status whose Retry-After is beyond what one call waits fails at once, saying how long the service asked for',
+    async ({ status, code, outcomeUnknown }) => {
+      const { clock, transport, client } = scriptedClient([refusal(status, code, FAR_WAIT), CREATED]);
+      const failed = expectFailure(await clock.complete(client.createSigningRequest(CREATION_BODY, KEY)));
+      expect(failed).toMatchObject({
+        code,
+        httpStatus: status,
+        retryable: true,
+        outcomeUnknown,
+        attempts: 1,
+        retryAfterMs: FAR_WAIT_MS,
+      });
+      await clock.advance(3_600_000);
+      expect(transport.attempts).toHaveLength(1);
+    },
+  );
+
+  it('a Retry-After beyond that ceiling holds the operation: another caller is told the wait left without sending, and calls go once it is over', async () => {
+    const { clock, transport, client } = scriptedClient([
+      refusal(503, 'upstream_unavailable', FAR_WAIT),
+      CREATED,
+    ]);
+    expectFailure(await clock.complete(client.createSigningRequest(CREATION_BODY, KEY)));
+    await clock.advance(60_000);
+    const held = expectFailure(await clock.complete(client.createSigningRequest(CREATION_BODY, 'key-2')));
+    expect(held).toMatchObject({
+      code: 'upstream_unavailable',
+      retryable: true,
+      outcomeUnknown: false,
+      attempts: 0,
+      retryAfterMs: FAR_WAIT_MS - 60_000,
+    });
     expect(transport.attempts).toHaveLength(1);
+    await clock.advance(FAR_WAIT_MS - 60_000);
+    expectOk(await clock.complete(client.createSigningRequest(CREATION_BODY, 'key-3')));
+    expect(transport.attempts.map((attempt) => attempt.at)).toEqual([0, FAR_WAIT_MS]);
   });
 
-  it('a 401 to a token kept from earlier gets one new token, and the call goes again with it', async () => {
-    const { clock, transport, client } = setUp([
-      answered(200, REQUEST_READ),
-      refusal(401, 'unauthorized'),
-      answered(200, REQUEST_READ),
-    ]);
-    expectOk(await clock.complete(client.getSigningRequest('sr_1')));
-    // Ten minutes on, the token (valid an hour) was revoked at the service.
-    await clock.advance(600_000);
-    const read = expectOk(await clock.complete(client.getSigningRequest('sr_1')));
-    expect(read.id).toBe('sr_1');
-    expect(transport.tokensGranted).toBe(2);
-    expect(transport.attempts.map((attempt) => attempt.headers.authorization)).toEqual([
-      'Bearer token-1',
-      'Bearer token-1',
-      'Bearer token-2',
-    ]);
-  });
+  it.each([
+    { status: 429, code: 'rate_limited' },
+    { status: 503, code: 'upstream_unavailable' },
+  ])(
+    "a $status's Retry-After holds that operation for every caller: a creation started during the wait leaves when it ends; other operations go on",
+    async ({ status, code }) => {
+      const { clock, transport, client } = scriptedClient({
+        [CREATE_PATH]: [refusal(status, code, { 'retry-after': '7' }), CREATED, CREATED],
+        [PARTICIPANTS_PATH]: [PARTICIPANT_ADDED],
+      });
+      const first = client.createSigningRequest(CREATION_BODY, KEY);
+      await clock.advance(1_000);
+      const second = client.createSigningRequest(CREATION_BODY, 'key-of-another-document');
+      const other = client.addParticipant('sr_1', PARTICIPANT);
+      const results = await clock.complete(Promise.all([first, second, other]));
+      expectOk(results[0]);
+      expectOk(results[1]);
+      expectOk(results[2]);
+      const creations = transport.attemptsAt(CREATE_PATH);
+      expect(creations.map((attempt) => attempt.at)).toEqual([0, 7_000, 7_000]);
+      expect(creations.map((attempt) => attempt.headers['idempotency-key']).sort()).toEqual(
+        [KEY, KEY, 'key-of-another-document'].sort(),
+      );
+      expect(transport.attemptsAt(PARTICIPANTS_PATH).map((attempt) => attempt.at)).toEqual([1_000]);
+    },
+  );
 
-  it('a 401 to the new token too: the credentials are rejected, after that one renewal only', async () => {
-    const { clock, transport, client } = setUp([refusal(401, 'unauthorized'), refusal(401, 'unauthorized')]);
-    const refused = expectFailure(await clock.complete(client.getSigningRequest('sr_1')));
-    expect(refused).toMatchObject({ code: 'credentials_rejected', httpStatus: 401, retryable: false });
-    await clock.advance(3_600_000);
-    expect(transport.tokensGranted).toBe(2);
+  it.each([
+    { after: 'a 503 with Retry-After', first: refusal(503, 'upstream_unavailable', { 'retry-after': '1' }) },
+    { after: 'a 429 without Retry-After', first: refusal(429, 'rate_limited') },
+    { after: "a gateway's 404", first: GATEWAY_NOT_FOUND },
+    { after: 'a 500', first: refusal(500, 'internal_error') },
+    { after: 'a connection lost after sending', first: LOST },
+    { after: 'a connection refused', first: REFUSED },
+  ])('the attempt after $after is the same request: method, path, headers and body', async ({ first }) => {
+    const { clock, transport, client } = scriptedClient([first, CREATED]);
+    expectOk(await clock.complete(client.createSigningRequest(CREATION_BODY, KEY)));
+    const [firstAttempt, retry] = transport.attempts;
+    expect(requestOf(firstAttempt)).toMatchObject({
+      method: 'POST',
+      path: CREATE_PATH,
+      headers: { 'idempotency-key': KEY, 'content-type': 'application/json' },
+    });
+    expect(JSON.parse(firstAttempt!.body ?? 'null')).toEqual(CREATION_BODY);
+    expect(requestOf(retry)).toEqual(requestOf(firstAttempt));
     expect(transport.attempts).toHaveLength(2);
   });
 });
