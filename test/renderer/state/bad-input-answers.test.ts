@@ -163,4 +163,32 @@ describe('a refusal of the way to main, not of an operation', () => {
     expect(failureText(unreadable, de)).toBe('Die App konnte diese Anfrage nicht lesen.');
     expect(failureText(refused, de)).toBe('Dieses Fenster darf die App nicht verwenden.');
   });
+
+  it('the app not answering at all (the preload’s ipc_failed) is said in French and German too', async () => {
+    const { failureText } = await import('../../../renderer/src/state/call-failures');
+    const { BridgeError } = await import('../../../renderer/src/bridge');
+    const { createTranslator } = await import('../../../shared/i18n/translator');
+    const silent = new BridgeError(
+      'ipc_failed',
+      'The app did not answer. Try again; restart it if this persists.',
+    );
+    expect(failureText(silent, createTranslator('fr'))).toBe(
+      'L’application n’a pas répondu. Réessayez\u00a0; redémarrez-la si le problème persiste.',
+    );
+    expect(failureText(silent, createTranslator('de'))).toBe(
+      'Die App hat nicht geantwortet. Versuchen Sie es erneut; starten Sie sie neu, wenn das Problem bleibt.',
+    );
+  });
+
+  it('a service’s code named like a member of every object (constructor, toString…) keeps main’s words', async () => {
+    const { failureText } = await import('../../../renderer/src/state/call-failures');
+    const { BridgeError } = await import('../../../renderer/src/bridge');
+    const { createTranslator } = await import('../../../shared/i18n/translator');
+    const { serviceErrorCode } = await import('../../../shared/service/error-codes');
+    const fr = createTranslator('fr');
+    for (const code of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf'])
+      expect(failureText(new BridgeError(serviceErrorCode(code), 'Le service a refusé.'), fr), code).toBe(
+        'Le service a refusé.',
+      );
+  });
 });
