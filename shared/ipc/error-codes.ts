@@ -59,6 +59,8 @@ export const BRIDGE_ERROR_CODES = [
   'forbidden_sender',
   'ipc_failed',
   'invalid_message',
+  // The browser host's ledger: a request id already used for another request (nothing run).
+  'request_id_reused',
   'bridge_unavailable',
   'bridge_no_answer',
   'bridge_disconnected',

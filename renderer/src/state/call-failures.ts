@@ -25,6 +25,7 @@ const BRIDGE_FAILURES: Readonly<Record<BridgeErrorCode, MessageId>> = {
   internal_error: 'errors.internal',
   unknown_channel: 'errors.unknownChannel',
   invalid_message: 'host.invalidMessage',
+  request_id_reused: 'host.requestIdReused',
   forbidden_sender: 'host.forbiddenSender',
 };
 

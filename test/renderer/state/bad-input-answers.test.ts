@@ -164,6 +164,25 @@ describe('a refusal of the way to main, not of an operation', () => {
     expect(failureText(refused, de)).toBe('Dieses Fenster darf die App nicht verwenden.');
   });
 
+  it('a request id used for another request is not called unreadable: it says what happened, in French and German', async () => {
+    const { failureText } = await import('../../../renderer/src/state/call-failures');
+    const { BridgeError } = await import('../../../renderer/src/bridge');
+    const { createTranslator } = await import('../../../shared/i18n/translator');
+    const reused = new BridgeError(
+      'request_id_reused',
+      'This request id was already used for another request.',
+    );
+    expect(failureText(reused, createTranslator('en'))).toBe(
+      'This request was not run: its id was already used for another request. Try again.',
+    );
+    expect(failureText(reused, createTranslator('fr'))).toBe(
+      'Cette requête n’a pas été exécutée\u00a0: son identifiant a déjà servi à une autre requête. Réessayez.',
+    );
+    expect(failureText(reused, createTranslator('de'))).toBe(
+      'Diese Anfrage wurde nicht ausgeführt: Ihre Kennung wurde bereits für eine andere Anfrage verwendet. Versuchen Sie es erneut.',
+    );
+  });
+
   it('the app not answering at all (the preload’s ipc_failed) is said in French and German too', async () => {
     const { failureText } = await import('../../../renderer/src/state/call-failures');
     const { BridgeError } = await import('../../../renderer/src/bridge');
