@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
 import type { DocumentDraft } from '../../shared/domain/batch';
+import type { NotAddedCode } from '../../shared/ipc/error-codes';
 import type { ManifestImport } from '../../shared/ipc/views';
 import { normalizeFilename } from '../../shared/service/filename';
 import type { BlobStore } from '../store/blob-store';
@@ -14,7 +15,7 @@ import type { NotPdfKind } from '../files/pdf-check';
 /** A file that could not be added, and why, in plain words. */
 export interface RejectedFile {
   readonly path: string;
-  readonly code: string;
+  readonly code: NotAddedCode;
   readonly message: string;
   /** For an unreadable file: the system's error code (ENOENT…), to word the reason in any language. */
   readonly systemCode?: string;
