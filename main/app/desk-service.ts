@@ -28,7 +28,7 @@ import { ipcEvents } from './ipc-events';
 import { DeskProfiles } from './desk-profiles';
 import type { ProfileRecord } from '../credentials/profile-store';
 import type { CeremonyOpener, DemoProvider, Dialogs, Notifier, ProfileRegistry } from './ports';
-import { speaking } from '../base/words';
+import { speakingLive } from '../base/words';
 import { systemClock } from '../time/clock';
 
 export { DEMO_PROFILE_NAME } from './desk-profiles';
@@ -85,12 +85,15 @@ export interface DeskService {
  */
 /**
  * Every handler runs speaking the person's language (main/base/words.ts): a message made anywhere
- * inside the call (a check deep in the engine, a host's dialog) is in it.
+ * inside the call (a check deep in the engine, a host's dialog) is in it. The language is the
+ * desk's as it is when each message is made, not a copy taken at the call: what the call starts
+ * and leaves running (a retry in a minute, a connection's poller, an engine's run) speaks a
+ * language the person chose later, never the one they left.
  */
-function speakingEach(ctx: DeskContext, handlers: DeskHandlers): DeskHandlers {
+function speakingEach(language: () => Translator['t'], handlers: DeskHandlers): DeskHandlers {
   const wrapped: Record<string, unknown> = {};
   for (const [channel, handler] of Object.entries(handlers) as [string, (...args: unknown[]) => unknown][])
-    wrapped[channel] = (...args: unknown[]) => speaking(ctx.translator().t, () => handler(...args));
+    wrapped[channel] = (...args: unknown[]) => speakingLive(language, () => handler(...args));
   return wrapped as DeskHandlers;
 }
 
@@ -219,6 +222,8 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
     },
   };
   let translator: Translator | undefined;
+  /** The desk's language now: its setting, or the OS's. */
+  const deskLanguage = () => ctx.translator().t;
   const events = ipcEvents(ctx);
   unsubscribers.push(store.subscribe((batch) => ctx.announce(batch.id)));
   // A keychain prompt keeps saves, tests and sends waiting: the page says so within a second.
@@ -226,7 +231,7 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
   if (keychainWaits)
     unsubscribers.push(keychainWaits.subscribe((waiting) => deps.emit('keychain.waiting', { waiting })));
 
-  const handlers: DeskHandlers = speakingEach(ctx, {
+  const handlers: DeskHandlers = speakingEach(deskLanguage, {
     ...appHandlers(ctx),
     ...profilesHandlers(ctx),
     ...batchesHandlers(ctx),
@@ -245,8 +250,8 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
     handlers,
     start() {
       // Speaking the person's language, as a handler does: what the start finds wrong (a secret
-      // missing from the keychain) is worded in it.
-      return speaking(ctx.translator().t, async () => {
+      // missing from the keychain) is worded in it, as it is when found.
+      return speakingLive(deskLanguage, async () => {
         // The demo, used before in this data folder, comes back (its batches go on); it is the
         // active connection only when no saved one is.
         const demo = await deps.demo?.resume?.().catch(() => undefined);

@@ -1,20 +1,39 @@
 /**
  * The language main speaks for the call in progress, where the words are made deep inside a
- * check (a manifest's problems, a refused link): the handler runs the call `speaking` the
+ * check (a manifest's problems, a refused link): the handler runs the call speaking the
  * person's language, and the check asks `words()`. Outside any such call (the command line,
  * events stored in a batch) the words are English.
+ *
+ * Whatever a call starts runs on in its context after the call has answered: a timer, a promise
+ * chain, a poller's rounds, an engine's run, a retry a minute later. Such work must not keep the
+ * language the call was made in (the person may have changed it since), so the desk's calls
+ * speak `speakingLive`: the desk's language as it is when each word is made.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { englishWords, type Translator } from '../../shared/i18n/translator';
 
-const current = new AsyncLocalStorage<Translator['t']>();
+/** Where words come from: the language as it is at the moment a word is made. */
+type Language = () => Translator['t'];
 
-/** Runs `call` with `t` as the language of every message it makes. */
+const current = new AsyncLocalStorage<Language>();
+
+/**
+ * Runs `call` with `t` as the language of every message it makes, and of every message made by
+ * work it starts (a timer fires in `t` however late): for a call that is over once it answers.
+ */
 export function speaking<T>(t: Translator['t'], call: () => T): T {
-  return current.run(t, call);
+  return current.run(() => t, call);
+}
+
+/**
+ * Runs `call` speaking `language()` as it is whenever a message is made, in the call and in
+ * the work it starts and that outlives it: a change of language reaches a retry started before.
+ */
+export function speakingLive<T>(language: Language, call: () => T): T {
+  return current.run(language, call);
 }
 
 /** The language of the call in progress, or English. */
 export function words(): Translator['t'] {
-  return current.getStore() ?? englishWords();
+  return current.getStore()?.() ?? englishWords();
 }

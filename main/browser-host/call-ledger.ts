@@ -87,7 +87,10 @@ function reusedAnswer(id: string): string {
     id,
     result: {
       ok: false,
-      error: { code: 'invalid_message', message: 'This request id was already used for another request.' },
+      error: {
+        code: 'request_id_reused',
+        message: 'This request was not run: its id was already used for another request. Try again.',
+      },
     },
   };
   return JSON.stringify(message);

@@ -2,6 +2,7 @@
  * The words of a document's failure while sending, from the service's answer: one place, so
  * the step machine decides and never phrases.
  */
+import type { MessageId } from '../../shared/i18n/catalog';
 import { englishWords, type Translator } from '../../shared/i18n/translator';
 import { isCatalogCode, userMessage } from '../../shared/service/error-catalog';
 import type { ServiceErrorCode } from '../../shared/service/error-codes';
@@ -121,7 +122,7 @@ export function errorMessageIn(
  * need, so each view words it in its own language (engineReasonText).
  */
 export interface EngineReason {
-  readonly code: string;
+  readonly code: EngineStopCode | ServiceErrorCode;
   /** The service's own words, verbatim, when it sent some. */
   readonly serviceMessage?: string;
   /** The service's own code, when `code` is the client's word for its answer (`token_refused`). */
@@ -132,20 +133,36 @@ export interface EngineReason {
   readonly answerId?: number;
 }
 
-/** The engine's own stops (not the service's), each with its words in the catalogs. */
-const ENGINE_STOPS = {
+/**
+ * Why the engine stops by itself, whatever the service says: its data folder cannot be written,
+ * the batch is unbound or gone, or it was sent with another connection.
+ */
+export const ENGINE_STOP_CODES = [
+  'storage_full',
+  'storage_failed',
+  'batch_unbound',
+  'batch_deleted',
+  'other_connection',
+] as const;
+export type EngineStopCode = (typeof ENGINE_STOP_CODES)[number];
+
+/** The words of each engine stop but `other_connection` (which names the connection). */
+const ENGINE_STOPS: Readonly<Record<Exclude<EngineStopCode, 'other_connection'>, MessageId>> = {
   storage_full: 'errors.storageFull',
   storage_failed: 'errors.storageFailed',
   batch_unbound: 'errors.batchUnbound',
   batch_deleted: 'errors.batchDeleted',
-} as const;
+};
+
+function isWordedStop(code: EngineReason['code']): code is keyof typeof ENGINE_STOPS {
+  return Object.hasOwn(ENGINE_STOPS, code);
+}
 
 /** Why the queue waits or stopped, in `t`'s language (English unless given). */
 export function engineReasonText(reason: EngineReason, t: Translator['t'] = englishWords()): string {
   if (reason.code === 'other_connection' && reason.connection)
     return t('errors.otherConnection', reason.connection);
-  if (Object.hasOwn(ENGINE_STOPS, reason.code))
-    return t(ENGINE_STOPS[reason.code as keyof typeof ENGINE_STOPS]);
+  if (isWordedStop(reason.code)) return t(ENGINE_STOPS[reason.code]);
   return userMessage(reason.code, reason.serviceMessage, t, reason.serviceCode);
 }
 

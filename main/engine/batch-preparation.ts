@@ -1,20 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
 import type { DocumentDraft } from '../../shared/domain/batch';
+import type { NotAddedCode } from '../../shared/ipc/error-codes';
 import type { ManifestImport } from '../../shared/ipc/views';
 import { normalizeFilename } from '../../shared/service/filename';
 import type { BlobStore } from '../store/blob-store';
 import type { BatchStore } from '../store/batch-store';
 import type { BatchEvent } from '../domain/batch-events';
 import { isLocked, type DocumentState } from '../domain/batch-state';
-import type { CheckedPdf } from '../files/pdf-check';
+import { englishWords, type Translator } from '../../shared/i18n/translator';
+import { pdfProblemMessage, type CheckedPdf } from '../files/pdf-check';
 import type { ManifestDocument } from '../manifest/manifest';
 import type { NotPdfKind } from '../files/pdf-check';
 
 /** A file that could not be added, and why, in plain words. */
 export interface RejectedFile {
   readonly path: string;
-  readonly code: string;
+  readonly code: NotAddedCode;
   readonly message: string;
   /** For an unreadable file: the system's error code (ENOENT…), to word the reason in any language. */
   readonly systemCode?: string;
@@ -22,6 +24,27 @@ export interface RejectedFile {
   readonly looksLike?: NotPdfKind;
   /** For `already_in_batch`: the name of the document of the batch that is this very contract. */
   readonly sameAs?: string;
+}
+
+/**
+ * Why a file was not added, in `t`'s language (English unless given): a PDF problem by its code,
+ * the same contract by the name it has in the batch. The one wording of a picked file and of a
+ * manifest's.
+ */
+export function notAddedWords(
+  file: Pick<RejectedFile, 'path' | 'code' | 'systemCode' | 'looksLike' | 'sameAs'>,
+  t: Translator['t'] = englishWords(),
+): string {
+  if (file.code === 'already_in_batch')
+    return t('documents.alreadyInBatch', { file: basename(file.path), sameAs: file.sameAs ?? '' });
+  return pdfProblemMessage(
+    {
+      code: file.code,
+      ...(file.systemCode ? { systemCode: file.systemCode } : {}),
+      ...(file.looksLike ? { looksLike: file.looksLike } : {}),
+    },
+    t,
+  );
 }
 
 function sameDraft(a: DocumentDraft, b: DocumentDraft): boolean {
@@ -88,13 +111,14 @@ export async function importManifest(
   blobs: BlobStore,
   batchId: string,
   documents: readonly ManifestDocument[],
+  t: Translator['t'] = englishWords(),
 ): Promise<ManifestImport> {
   const summary = {
     added: 0,
     updated: 0,
     unchanged: 0,
     lockedChanges: [] as string[],
-    rejected: [] as RejectedFile[],
+    rejected: [] as ManifestImport['rejected'][number][],
   };
   const count = (outcome: ManifestOutcome, manifestDocument: ManifestDocument): void => {
     if (outcome.kind === 'lockedChange') summary.lockedChanges.push(manifestDocument.externalReference);
@@ -119,7 +143,8 @@ export async function importManifest(
     group.results.forEach((intake, offset) => {
       const manifestDocument = toTakeIn[group.first + offset]!;
       if (!intake.ok) {
-        summary.rejected.push({ path: manifestDocument.pdfPath, ...intake.error });
+        const file = { path: manifestDocument.pdfPath, ...intake.error };
+        summary.rejected.push({ path: file.path, code: file.code, message: notAddedWords(file, t) });
         return;
       }
       const reference = manifestDocument.externalReference;
@@ -180,12 +205,8 @@ export async function addPdfDocuments(
       const key = contractKey(externalReference, intake.value.sha256);
       const sameAs = contracts.get(key);
       if (sameAs !== undefined) {
-        rejected.push({
-          path,
-          code: 'already_in_batch',
-          message: `${originalName} is already in this batch as ${sameAs}: it was not added again.`,
-          sameAs,
-        });
+        const file = { path, code: 'already_in_batch', sameAs } as const;
+        rejected.push({ ...file, message: notAddedWords(file) });
         return;
       }
       contracts.set(key, originalName);

@@ -6,7 +6,7 @@
  */
 import type { Clock } from '../time/clock';
 import type { RunFacts } from '../domain/step-machine';
-import { engineReasonText } from '../domain/send-messages';
+import { engineReasonText, type EngineReason } from '../domain/send-messages';
 import { CallSlots } from './call-slots';
 import { RunSchedule } from './run-schedule';
 import type { SendSummary } from './send-events';
@@ -16,7 +16,7 @@ import { UploadLine } from './upload-line';
 
 /** Why a run stopped before its end: nothing more can be sent until the user acts. */
 export interface RunStop {
-  readonly code: string;
+  readonly code: EngineReason['code'];
   readonly message: string;
   readonly serviceMessage?: string;
 }

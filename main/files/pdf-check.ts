@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { err, ok, type Result } from '../../shared/base/result';
 import { englishWords, type Translator } from '../../shared/i18n/translator';
+import type { PdfProblemCode } from '../../shared/ipc/error-codes';
 import { MAX_PDF_BYTES, PDF_HEADER_PATTERN } from '../../shared/service/limits';
 import { unreadableReason, userFiles, type ReadOptions } from './user-files';
 
 /** Why a file cannot be sent, in the service's own terms (spec §7 upload errors). */
 export interface PdfProblem {
-  readonly code: 'missing_pdf' | 'pdf_too_large' | 'invalid_pdf' | 'unreadable_file';
+  readonly code: PdfProblemCode;
   readonly message: string;
   /** For `unreadable_file`: the system's error code (ENOENT…), for a caller that words it itself. */
   readonly systemCode?: string;

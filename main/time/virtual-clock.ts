@@ -8,6 +8,7 @@
  * `busy()`) or a file operation in progress. A jump is then what a quiet moment of real time
  * would be, only shorter.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { setImmediate as nextTurn, setTimeout as realDelay } from 'node:timers/promises';
 import { sleepOn, timerDelay, type Cancel, type Clock } from './clock';
 
@@ -74,7 +75,13 @@ export class VirtualClock implements Clock {
   }
 
   timer(ms: number, run: () => void): Cancel {
-    const entry: Pending = { at: this.#elapsed + timerDelay(ms), order: this.#order++, run };
+    // Run in the context it was set in, as Node's timers are (not that of whoever moves time):
+    // what a timer's work knows from its context (the language it speaks) is the same as live.
+    const entry: Pending = {
+      at: this.#elapsed + timerDelay(ms),
+      order: this.#order++,
+      run: AsyncLocalStorage.bind(run),
+    };
     this.#insert(entry);
     return () => this.#remove(entry);
   }

@@ -59,11 +59,24 @@ export const BRIDGE_ERROR_CODES = [
   'forbidden_sender',
   'ipc_failed',
   'invalid_message',
+  // The browser host's ledger: a request id already used for another request (nothing run).
+  'request_id_reused',
   'bridge_unavailable',
   'bridge_no_answer',
   'bridge_disconnected',
 ] as const;
 
+/** Why a PDF cannot be sent, found by the app's own check with the service's upload rules (spec §7). */
+export const PDF_PROBLEM_CODES = ['missing_pdf', 'pdf_too_large', 'invalid_pdf', 'unreadable_file'] as const;
+
+/**
+ * Why a file (picked, or named in a manifest) was not added to a batch: its PDF check's finding,
+ * or the same contract already in the batch. The page gets the code with main's words.
+ */
+export const NOT_ADDED_CODES = [...PDF_PROBLEM_CODES, 'already_in_batch'] as const;
+
+export type PdfProblemCode = (typeof PDF_PROBLEM_CODES)[number];
+export type NotAddedCode = (typeof NOT_ADDED_CODES)[number];
 export type DeskErrorCode = (typeof DESK_ERROR_CODES)[number];
 export type BridgeErrorCode = (typeof BRIDGE_ERROR_CODES)[number];
 

@@ -14,7 +14,7 @@ import { documentClassSchema } from '../domain/document-class';
 import { personSchema } from '../domain/people';
 import { participantSchema } from '../service/wire';
 import { LANGUAGES, languageSettingSchema } from '../i18n/languages';
-import type { ErrorCode } from './error-codes';
+import { NOT_ADDED_CODES, type ErrorCode } from './error-codes';
 
 export const sendPhaseSchema = z.enum(SEND_PHASES);
 
@@ -182,7 +182,11 @@ export const batchDetailSchema = batchSummarySchema.extend({
 });
 export type BatchDetail = z.infer<typeof batchDetailSchema>;
 
-export const rejectedFileSchema = z.object({ path: z.string(), code: z.string(), message: z.string() });
+export const rejectedFileSchema = z.object({
+  path: z.string(),
+  code: z.enum(NOT_ADDED_CODES),
+  message: z.string(),
+});
 
 export const addDocumentsResultSchema = z.object({
   added: z.number(),

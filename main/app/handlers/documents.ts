@@ -1,37 +1,10 @@
-import { basename } from 'node:path';
 import type { DeskHandlers } from '../../../shared/ipc/contract';
 import type { DocumentDraft } from '../../../shared/domain/batch';
-import { addPdfDocuments } from '../../engine/batch-preparation';
+import { addPdfDocuments, notAddedWords } from '../../engine/batch-preparation';
 import { isLocked } from '../../domain/batch-state';
 import { detailOf } from '../batch-views';
-import { pdfProblemMessage, type PdfProblem } from '../../files/pdf-check';
-import type { RejectedFile } from '../../engine/batch-preparation';
-import type { Translator } from '../../../shared/i18n/translator';
 import { DeskError } from '../desk-error';
 import type { DeskContext } from '../desk-context';
-
-const PDF_PROBLEMS: ReadonlySet<string> = new Set<PdfProblem['code']>([
-  'missing_pdf',
-  'pdf_too_large',
-  'invalid_pdf',
-  'unreadable_file',
-]);
-
-/** Why a file was not added, in the person's language (a PDF problem by its code). */
-function rejectedWords(file: RejectedFile, t: Translator['t']): string {
-  if (file.code === 'already_in_batch')
-    return t('documents.alreadyInBatch', { file: basename(file.path), sameAs: file.sameAs ?? '' });
-  return PDF_PROBLEMS.has(file.code)
-    ? pdfProblemMessage(
-        {
-          code: file.code as PdfProblem['code'],
-          ...(file.systemCode ? { systemCode: file.systemCode } : {}),
-          ...(file.looksLike ? { looksLike: file.looksLike } : {}),
-        },
-        t,
-      )
-    : file.message;
-}
 
 export function documentsHandlers(
   ctx: DeskContext,
@@ -58,7 +31,7 @@ export function documentsHandlers(
         rejected: rejected.map((file) => ({
           path: file.path,
           code: file.code,
-          message: rejectedWords(file, t),
+          message: notAddedWords(file, t),
         })),
       };
     },

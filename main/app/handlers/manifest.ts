@@ -30,7 +30,7 @@ export function manifestHandlers(
       const check = await checkManifest(manifestPathOrThrow(path, t), t);
       if (check.issues.length > 0)
         throw new DeskError('manifest_invalid', t('manifest.invalidImport', { count: check.problemCount }));
-      return importManifest(ctx.store, ctx.blobs, batchId, check.documents);
+      return importManifest(ctx.store, ctx.blobs, batchId, check.documents, t);
     },
   };
 }

@@ -4,7 +4,7 @@
  */
 import { err, ok, type Result } from '../../../shared/base/result';
 import type { MessageId } from '../../../shared/i18n/catalog';
-import type { DeskErrorCode, ErrorCode } from '../../../shared/ipc/error-codes';
+import type { BridgeErrorCode, DeskErrorCode, ErrorCode } from '../../../shared/ipc/error-codes';
 import type { Translator } from '../../../shared/i18n/translator';
 import { BridgeError } from '../bridge';
 import type { StoreKit } from './store-shape';
@@ -12,24 +12,32 @@ import { withNotice } from './transitions';
 
 /**
  * Failures of the way to main rather than of an operation, worded here in the current language
- * by their code: the browser host's bridge and main's dispatcher report them (an operation's own
- * failures come from main already in the person's language).
+ * by their code: the browser host's bridge, Electron's preload and main's dispatcher report them
+ * (an operation's own failures come from main already in the person's language). Every bridge
+ * code has its words: one added without them does not compile.
  */
-const BRIDGE_FAILURES: Readonly<Record<string, MessageId>> = {
+const BRIDGE_FAILURES: Readonly<Record<BridgeErrorCode, MessageId>> = {
   bridge_unavailable: 'host.unavailable',
   bridge_disconnected: 'host.lostAnswer',
   bridge_no_answer: 'host.noAnswer',
+  ipc_failed: 'host.ipcFailed',
   invalid_arguments: 'host.invalidArguments',
   internal_error: 'errors.internal',
   unknown_channel: 'errors.unknownChannel',
   invalid_message: 'host.invalidMessage',
+  request_id_reused: 'host.requestIdReused',
   forbidden_sender: 'host.forbiddenSender',
 };
+
+/** The words of a bridge failure's code; none for another code (the service's may be any word, `constructor` too). */
+function bridgeFailureWords(code: ErrorCode): MessageId | undefined {
+  return Object.hasOwn(BRIDGE_FAILURES, code) ? BRIDGE_FAILURES[code as BridgeErrorCode] : undefined;
+}
 
 /** What a user reads for a failed call, in `translator`'s language. */
 export function failureText(error: unknown, translator: Translator): string {
   if (!(error instanceof BridgeError)) return translator.t('common.unexpected');
-  const own = BRIDGE_FAILURES[error.code];
+  const own = bridgeFailureWords(error.code);
   return own ? translator.t(own) : error.message;
 }
 

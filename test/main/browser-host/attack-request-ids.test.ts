@@ -30,7 +30,7 @@ describe('a request id reused for another request', () => {
     const other = await client.callAs(id, 'batches.create', ['Reused second']);
     client.close();
     expect(first.result).toMatchObject({ ok: true, value: { name: 'Reused first' } });
-    expect(other.result).toMatchObject({ ok: false, error: { code: 'invalid_message' } });
+    expect(other.result).toMatchObject({ ok: false, error: { code: 'request_id_reused' } });
     expect(await batchNames()).not.toContain('Reused second');
   });
 
@@ -41,7 +41,7 @@ describe('a request id reused for another request', () => {
     const listed = await client.callAs(id, 'batches.list', []);
     client.close();
     expect(created.result).toMatchObject({ ok: true });
-    expect(listed.result).toMatchObject({ ok: false, error: { code: 'invalid_message' } });
+    expect(listed.result).toMatchObject({ ok: false, error: { code: 'request_id_reused' } });
   });
 
   it('is refused while the first call with it still runs', async () => {
@@ -55,7 +55,10 @@ describe('a request id reused for another request', () => {
     client.close();
     const byName = [first, other].map((reply) => reply.result);
     expect(byName).toContainEqual(expect.objectContaining({ ok: true }));
-    expect(byName).toContainEqual({ ok: false, error: expect.objectContaining({ code: 'invalid_message' }) });
+    expect(byName).toContainEqual({
+      ok: false,
+      error: expect.objectContaining({ code: 'request_id_reused' }),
+    });
     expect(await batchNames()).not.toContain('Running second');
   });
 });

@@ -124,6 +124,15 @@ describe("a manifest's PDFs are checked again as they are copied", () => {
         'Cannot read the file: it is outside its folder (a symbolic link leads out of it); only files inside the folder are taken.',
       ],
     ]);
+    // Said in the person's language, as a PDF added by hand is (documents.addPaths).
+    const inFrench = await importManifest(store, blobs, batch.id, check.documents, createTranslator('fr').t);
+    expect(inFrench.rejected.map((file) => [file.path, file.code, file.message])).toEqual([
+      [
+        contract,
+        'unreadable_file',
+        'Impossible de lire le fichier\u00a0: il est hors de son dossier (un lien symbolique en sort)\u00a0; seuls les fichiers du dossier sont pris.',
+      ],
+    ]);
     expect(store.get(batch.id)?.documents).toEqual([]);
     // No copy of the private file in the data folder either: nothing of it can be sent.
     const privateDigest = createHash('sha256').update(readFileSync(privatePdf)).digest('hex');

@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../../main/time/virtual-clock';
 
@@ -35,6 +36,21 @@ describe('the virtual clock', () => {
     controller.abort(new Error('paused'));
     await expect(slept).rejects.toThrow('paused');
     expect(clock.pendingTimers).toBe(0);
+  });
+
+  it('runs a timer and an interval in the context they were set in, as Node’s timers do, not the context of whoever moves time', async () => {
+    const clock = new VirtualClock();
+    const context = new AsyncLocalStorage<string>();
+    const seen: (string | undefined)[] = [];
+    context.run('setter', () => {
+      clock.timer(100, () => seen.push(context.getStore()));
+      const stop = clock.every(100, () => {
+        seen.push(context.getStore());
+        if (seen.length >= 3) stop();
+      });
+    });
+    await context.run('mover', () => clock.advance(250));
+    expect(seen).toEqual(['setter', 'setter', 'setter']);
   });
 
   it('moves the wall clock with monotonic time, and sets it back without moving timers', async () => {

@@ -75,7 +75,7 @@ describe('adding a pick of files', () => {
       if (paths.length > ADD_PATHS_MAX) throw new Error('too many paths in one call');
       const rejected = paths
         .filter((path) => path.includes('empty'))
-        .map((path) => ({ path, code: 'missing_pdf', message: 'The file is empty.' }));
+        .map((path) => ({ path, code: 'missing_pdf' as const, message: 'The file is empty.' }));
       return { ok: true, value: { added: paths.length - rejected.length, rejected } };
     };
     const bridge = {

@@ -163,4 +163,51 @@ describe('a refusal of the way to main, not of an operation', () => {
     expect(failureText(unreadable, de)).toBe('Die App konnte diese Anfrage nicht lesen.');
     expect(failureText(refused, de)).toBe('Dieses Fenster darf die App nicht verwenden.');
   });
+
+  it('a request id used for another request is not called unreadable: it says what happened, in French and German', async () => {
+    const { failureText } = await import('../../../renderer/src/state/call-failures');
+    const { BridgeError } = await import('../../../renderer/src/bridge');
+    const { createTranslator } = await import('../../../shared/i18n/translator');
+    const reused = new BridgeError(
+      'request_id_reused',
+      'This request id was already used for another request.',
+    );
+    expect(failureText(reused, createTranslator('en'))).toBe(
+      'This request was not run: its id was already used for another request. Try again.',
+    );
+    expect(failureText(reused, createTranslator('fr'))).toBe(
+      'Cette requête n’a pas été exécutée\u00a0: son identifiant a déjà servi à une autre requête. Réessayez.',
+    );
+    expect(failureText(reused, createTranslator('de'))).toBe(
+      'Diese Anfrage wurde nicht ausgeführt: Ihre Kennung wurde bereits für eine andere Anfrage verwendet. Versuchen Sie es erneut.',
+    );
+  });
+
+  it('the app not answering at all (the preload’s ipc_failed) is said in French and German too', async () => {
+    const { failureText } = await import('../../../renderer/src/state/call-failures');
+    const { BridgeError } = await import('../../../renderer/src/bridge');
+    const { createTranslator } = await import('../../../shared/i18n/translator');
+    const silent = new BridgeError(
+      'ipc_failed',
+      'The app did not answer. Try again; restart it if this persists.',
+    );
+    expect(failureText(silent, createTranslator('fr'))).toBe(
+      'L’application n’a pas répondu. Réessayez\u00a0; redémarrez-la si le problème persiste.',
+    );
+    expect(failureText(silent, createTranslator('de'))).toBe(
+      'Die App hat nicht geantwortet. Versuchen Sie es erneut; starten Sie sie neu, wenn das Problem bleibt.',
+    );
+  });
+
+  it('a service’s code named like a member of every object (constructor, toString…) keeps main’s words', async () => {
+    const { failureText } = await import('../../../renderer/src/state/call-failures');
+    const { BridgeError } = await import('../../../renderer/src/bridge');
+    const { createTranslator } = await import('../../../shared/i18n/translator');
+    const { serviceErrorCode } = await import('../../../shared/service/error-codes');
+    const fr = createTranslator('fr');
+    for (const code of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf'])
+      expect(failureText(new BridgeError(serviceErrorCode(code), 'Le service a refusé.'), fr), code).toBe(
+        'Le service a refusé.',
+      );
+  });
 });

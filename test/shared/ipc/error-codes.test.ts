@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { BRIDGE_ERROR_CODES, DESK_ERROR_CODES, type ErrorCode } from '../../../shared/ipc/error-codes';
-import type { ErrorView } from '../../../shared/ipc/views';
+import { addDocumentsResultSchema, type AddDocumentsResult, type ErrorView } from '../../../shared/ipc/views';
 import { ERROR_CATALOG, type CatalogCode } from '../../../shared/service/error-catalog';
 import {
   OAUTH_ERROR_CODES,
@@ -42,6 +42,20 @@ describe('error codes', () => {
       'tenant_suspended',
       'tenant_suspended',
     ]);
+  });
+
+  it('why a file was not added is one of its codes: a misspelt one does not compile, nor crosses the bridge', () => {
+    const answer: AddDocumentsResult = {
+      added: 0,
+      rejected: [{ path: '/scans/a.pdf', code: 'already_in_batch', message: 'Already in this batch.' }],
+    };
+    const misspelt: AddDocumentsResult = {
+      added: 0,
+      // @ts-expect-error a misspelt code does not compile
+      rejected: [{ path: '/scans/a.pdf', code: 'allready_in_batch', message: 'Already in this batch.' }],
+    };
+    expect(addDocumentsResultSchema.safeParse(answer).success).toBe(true);
+    expect(addDocumentsResultSchema.safeParse(misspelt).success).toBe(false);
   });
 
   it('a switch that handles every listed code is left with only a code the service sent', () => {

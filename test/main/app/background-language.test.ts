@@ -1,0 +1,161 @@
+/**
+ * Work the desk started goes on after the call that started it has answered (a retry a minute
+ * later, the start's opening of a connection while the keychain answers): a change of language
+ * in between reaches the words it makes, and the person never reads a message half in the
+ * language they left (found by an outside review).
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { connect, openDataDir, type DataDir } from '../../../main/app/desk-core';
+import type { DeskService } from '../../../main/app/desk-service';
+import { Secret } from '../../../main/base/secret';
+import {
+  createMemoryCredentialStore,
+  type CredentialStore,
+} from '../../../main/credentials/credential-store';
+import { PROFILES_FILE } from '../../../main/credentials/profile-store';
+import type { VirtualClock } from '../../../main/time/virtual-clock';
+import { createTranslator } from '../../../shared/i18n/translator';
+import { DEMO_CLIENT, type Simulator } from '../../../simulator/simulator';
+import { createTestDeskService, outcome, sendOneDocumentBatch } from '../../support/desk-service-harness';
+import { sendingAsEarlierVersion } from '../../support/earlier-version';
+import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
+import { startVirtualSimulator } from '../../support/virtual-world';
+
+const german = createTranslator('de').t;
+
+let files: TempFolder;
+let clock: VirtualClock;
+let dataDir: DataDir;
+let sandbox: Simulator;
+let production: Simulator;
+let credentials: CredentialStore;
+let service: DeskService;
+/** How long the keychain takes to answer, on the virtual clock. */
+let keychainDelayMs = 0;
+
+/** A desk over the data folder, speaking French (the system's language). */
+function openService(): DeskService {
+  service = createTestDeskService(dataDir, credentials, { clock, systemLocales: ['fr-FR'] });
+  return service;
+}
+
+beforeEach(async () => {
+  files = makeTempFolder('background-language-');
+  ({ sim: sandbox, clock } = await startVirtualSimulator({ seed: 21 }));
+  ({ sim: production } = await startVirtualSimulator({ seed: 22 }, clock));
+  const opened = await openDataDir(files.file('data'), { clock });
+  if (!opened.ok) throw new Error(opened.error);
+  dataDir = opened.value;
+  const memory = createMemoryCredentialStore();
+  keychainDelayMs = 0;
+  credentials = {
+    ...memory,
+    readSecret: async (name) => {
+      if (keychainDelayMs) await clock.callWaits(keychainDelayMs); // an unlock prompt, held on the clock
+      return memory.readSecret(name);
+    },
+  };
+  openService();
+  for (const [name, sim] of [
+    ['Sandbox', sandbox],
+    ['Production', production],
+  ] as const)
+    await service.handlers['profiles.save']({
+      name,
+      baseUrl: sim.baseUrl,
+      clientId: DEMO_CLIENT.clientId,
+      secret: DEMO_CLIENT.clientSecret,
+    });
+});
+
+afterEach(async () => {
+  await clock.complete(service.close());
+  await dataDir.close();
+  await sandbox.close();
+  await production.close();
+  files.remove();
+});
+
+/** Closes the desk and opens it again, in French; its start is left to the caller. */
+async function reopen(): Promise<DeskService> {
+  await clock.complete(service.close());
+  return openService();
+}
+
+/** A batch an earlier version sent to `sim` without recording its connection. */
+async function olderBatchSentTo(sim: Simulator, reference: string): Promise<string> {
+  const { handlers } = service;
+  const batch = await handlers['batches.create'](reference);
+  await handlers['documents.addPaths'](batch.id, [await writePdf(files, `${reference}.pdf`, reference)]);
+  const [document] = (await handlers['batches.get'](batch.id)).documents;
+  await handlers['documents.update'](batch.id, document!.id, {
+    externalReference: reference,
+    recipients: [{ participant_type: 'signer', role: 'Employee', name: 'Ann', email: 'ann@example.com' }],
+  });
+  const earlier = connect(
+    dataDir,
+    {
+      baseUrl: sim.baseUrl,
+      clientId: DEMO_CLIENT.clientId,
+      clientSecret: new Secret(DEMO_CLIENT.clientSecret),
+    },
+    { clock },
+  );
+  await sendingAsEarlierVersion(dataDir.store, () => clock.complete(earlier.engine.send(batch.id)));
+  await clock.complete(earlier.close());
+  return batch.id;
+}
+
+/** The batch's connection problem as the batch list shows it, once it satisfies `shows`. */
+function problemShowing(batchId: string, shows: (problem: string) => boolean): Promise<string> {
+  return outcome(clock, `${batchId}'s problem`, async () => {
+    const batches = await service.handlers['batches.list']();
+    const problem = batches.find((batch) => batch.id === batchId)?.connectionProblem;
+    return problem !== undefined && shows(problem) ? problem : undefined;
+  });
+}
+
+it('an older batch asked about again a minute later, after a switch to German: why it waits is all German', async () => {
+  await service.handlers['profiles.activate']('Sandbox');
+  const older = await olderBatchSentTo(sandbox, 'OLDER');
+  await service.handlers['profiles.activate']('Production');
+  production.faults.set({ latencyMs: 30_000 });
+  await reopen();
+  await clock.complete(service.start());
+  // Production did not answer whether it holds the request: asked again in a minute, in the background.
+  await problemShowing(older, (problem) => problem.includes('version antérieure'));
+
+  await service.handlers['app.setLanguage']('de');
+  // Meanwhile the connection settings became unreadable: the retry cannot tell the active connection.
+  const settingsFile = join(dataDir.path, PROFILES_FILE);
+  writeFileSync(settingsFile, 'not json');
+  await clock.advance(60_000);
+
+  const reason = german('connections.settingsUnreadable', {
+    path: settingsFile,
+    detail: german('connections.settingsNotJson'),
+  });
+  expect(await problemShowing(older, (problem) => problem.includes(settingsFile))).toBe(
+    german('connections.olderBatchNoActiveBecause', { reason }),
+  );
+}, 60_000);
+
+it('a start whose keychain answers after a switch to German: why the batch’s connection cannot be used is all German', async () => {
+  await service.handlers['profiles.activate']('Sandbox');
+  const batchId = await sendOneDocumentBatch(service.handlers, files, 'RH-1', clock);
+  await credentials.deleteSecret('Sandbox');
+  keychainDelayMs = 5_000;
+  await reopen();
+  const started = service.start();
+  await service.handlers['app.setLanguage']('de');
+  await clock.complete(started);
+
+  expect(await problemShowing(batchId, () => true)).toBe(
+    german('connections.batchConnectionUnusable', {
+      name: 'Sandbox',
+      reason: german('connections.secretNone', { name: 'Sandbox' }),
+    }),
+  );
+}, 60_000);
