@@ -1,4 +1,5 @@
 import type { TrackedStatus } from '../../shared/domain/batch';
+import { stageOfStored } from '../../shared/service/status';
 
 /** What the status poller tells its listeners (the app, the tray, `watch`). */
 export type PollerEvent =
@@ -46,3 +47,29 @@ export type PollerEvent =
 /** What "Check again" found. */
 export type CheckAgainOutcome =
   { readonly found: true } | { readonly found: false; readonly message: string };
+
+/** The poller's listeners: each hears every event; a final status is said as completed or ended. */
+export class PollerListeners {
+  readonly #listeners = new Set<(event: PollerEvent) => void>();
+
+  subscribe(listener: (event: PollerEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  emit(event: PollerEvent): void {
+    for (const listener of this.#listeners) listener(event);
+  }
+
+  /** Says a final status: completed, or ended with the service's word. */
+  emitFinal(
+    about: { readonly batchId: string; readonly documentId: string; readonly externalReference: string },
+    status: TrackedStatus,
+  ): void {
+    const { batchId, documentId, externalReference } = about;
+    const stage = stageOfStored(status);
+    if (stage === 'completed') this.emit({ type: 'completed', batchId, documentId, externalReference });
+    if (stage === 'ended')
+      this.emit({ type: 'ended', batchId, documentId, externalReference, status: status.status });
+  }
+}
