@@ -17,7 +17,7 @@ import {
 import { englishWords, type Translator } from '../../shared/i18n/translator';
 
 import { DeskError } from './desk-error';
-import { systemClock, type Clock } from '../time/clock';
+import { systemClock, type Cancel, type Clock } from '../time/clock';
 
 /** How long a failure to ask a service about an older batch is kept before asking again. */
 const NOT_HELD_RETRY_MS = 60_000;
@@ -65,6 +65,8 @@ export class ConnectionSessions {
   readonly #closing = new Map<string, Promise<void>>();
   /** Older batches a service said it does not hold, as `"<connection key> <batch id>"`: not asked again. */
   readonly #notHeld = new Map<string, { readonly refusal: OlderBatchRefusal; readonly until: number }>();
+  /** The asks of older batches waiting for their minute: cancelled at close, so none outlives the desk. */
+  readonly #retries = new Set<Cancel>();
   /** Adoptions of older batches, run one after another in the background. */
   #adopting: Promise<void> = Promise.resolve();
   /** Aborted when the sessions close: background adoptions stop asking. */
@@ -242,7 +244,17 @@ export class ConnectionSessions {
           refusal: adoption.error.refusal,
           until: answered ? Infinity : this.#clock.now() + NOT_HELD_RETRY_MS,
         });
-        if (!answered) this.#clock.timer(NOT_HELD_RETRY_MS, () => this.#adoptLater(batch), true);
+        if (!answered) {
+          const cancel = this.#clock.timer(
+            NOT_HELD_RETRY_MS,
+            () => {
+              this.#retries.delete(cancel);
+              this.#adoptLater(batch);
+            },
+            true,
+          );
+          this.#retries.add(cancel);
+        }
       }
       const { refusal } = adoption.error;
       this.#problems.set(batch.id, (t) => olderBatchReason(refusal, t));
@@ -283,6 +295,8 @@ export class ConnectionSessions {
   }
 
   async close(): Promise<void> {
+    for (const cancel of this.#retries) cancel();
+    this.#retries.clear();
     this.#stopAdopting.abort();
     await this.#adopting;
     const sessions = [...this.#sessions.values()];

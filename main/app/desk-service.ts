@@ -28,7 +28,7 @@ import { ipcEvents } from './ipc-events';
 import { DeskProfiles } from './desk-profiles';
 import type { ProfileRecord } from '../credentials/profile-store';
 import type { CeremonyOpener, DemoProvider, Dialogs, Notifier, ProfileRegistry } from './ports';
-import { speakingLive } from '../base/words';
+import { speakingCall, speakingLive } from '../base/words';
 import { systemClock } from '../time/clock';
 
 export { DEMO_PROFILE_NAME } from './desk-profiles';
@@ -85,15 +85,16 @@ export interface DeskService {
  */
 /**
  * Every handler runs speaking the person's language (main/base/words.ts): a message made anywhere
- * inside the call (a check deep in the engine, a host's dialog) is in it. The language is the
- * desk's as it is when each message is made, not a copy taken at the call: what the call starts
- * and leaves running (a retry in a minute, a connection's poller, an engine's run) speaks a
- * language the person chose later, never the one they left.
+ * inside the call (a check deep in the engine, a host's dialog) is in it, and its answer in one
+ * language. What the call starts and leaves running (a retry in a minute, a connection's poller, an
+ * engine's run) speaks the desk's language as it is when each message is made: a language the
+ * person chose later, never the one they left.
  */
 function speakingEach(language: () => Translator['t'], handlers: DeskHandlers): DeskHandlers {
   const wrapped: Record<string, unknown> = {};
   for (const [channel, handler] of Object.entries(handlers) as [string, (...args: unknown[]) => unknown][])
-    wrapped[channel] = (...args: unknown[]) => speakingLive(language, () => handler(...args));
+    wrapped[channel] = (...args: unknown[]) =>
+      speakingCall(language, async () => (await handler(...args)) as unknown);
   return wrapped as DeskHandlers;
 }
 
@@ -295,10 +296,13 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
     trackingPaused: () => trackingPaused,
     translator: () => ctx.translator(),
     setTrackingPaused(paused) {
-      trackingPaused = paused;
-      void settings.update({ trackingPaused: paused });
-      sessions.setTrackingPaused(paused);
-      deps.emit('tracking.paused', { paused });
+      // From the tray too, outside any call: the pollers it restarts speak the desk's language.
+      speakingLive(deskLanguage, () => {
+        trackingPaused = paused;
+        void settings.update({ trackingPaused: paused });
+        sessions.setTrackingPaused(paused);
+        deps.emit('tracking.paused', { paused });
+      });
     },
     async close() {
       for (const unsubscribe of unsubscribers) unsubscribe();
