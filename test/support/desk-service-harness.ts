@@ -95,6 +95,22 @@ export async function sendAsReviewed(handlers: DeskHandlers, batchId: string): P
   return handlers['sending.start'](batchId, review.reviewed);
 }
 
+/** A draft batch of one PDF named and referenced `reference`, with one signer (Ann); its id. */
+export async function draftOneDocumentBatch(
+  handlers: DeskHandlers,
+  files: TempFolder,
+  reference: string,
+): Promise<string> {
+  const batch = await handlers['batches.create'](reference);
+  await handlers['documents.addPaths'](batch.id, [await writePdf(files, `${reference}.pdf`, reference)]);
+  const [document] = (await handlers['batches.get'](batch.id)).documents;
+  await handlers['documents.update'](batch.id, document!.id, {
+    externalReference: reference,
+    recipients: [{ participant_type: 'signer', role: 'Employee', name: 'Ann', email: 'ann@example.com' }],
+  });
+  return batch.id;
+}
+
 /**
  * A batch of one PDF (one signer) sent with the active connection, until prepared (on `clock`'s
  * time when given); its id.
@@ -105,20 +121,14 @@ export async function sendOneDocumentBatch(
   reference: string,
   clock?: VirtualClock,
 ): Promise<string> {
-  const batch = await handlers['batches.create'](reference);
-  await handlers['documents.addPaths'](batch.id, [await writePdf(files, `${reference}.pdf`, reference)]);
-  const [document] = (await handlers['batches.get'](batch.id)).documents;
-  await handlers['documents.update'](batch.id, document!.id, {
-    externalReference: reference,
-    recipients: [{ participant_type: 'signer', role: 'Employee', name: 'Ann', email: 'ann@example.com' }],
-  });
-  await sendAsReviewed(handlers, batch.id);
+  const batchId = await draftOneDocumentBatch(handlers, files, reference);
+  await sendAsReviewed(handlers, batchId);
   const prepared = async () =>
-    (await handlers['batches.get'](batch.id)).documents[0]?.phase === 'prepared' ? true : undefined;
+    (await handlers['batches.get'](batchId)).documents[0]?.phase === 'prepared' ? true : undefined;
   await (clock
     ? outcome(clock, `${reference} prepared`, prepared)
     : until(`${reference} prepared`, prepared));
-  return batch.id;
+  return batchId;
 }
 
 /** No read reached a service that does not hold the request (a read with another connection answers 404). */

@@ -7,24 +7,26 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { connect, openDataDir, type DataDir } from '../../../main/app/desk-core';
+import type { DataDir } from '../../../main/app/desk-core';
 import type { DeskService } from '../../../main/app/desk-service';
-import { Secret } from '../../../main/base/secret';
-import {
-  createMemoryCredentialStore,
-  type CredentialStore,
-} from '../../../main/credentials/credential-store';
+import type { CredentialStore } from '../../../main/credentials/credential-store';
 import { PROFILES_FILE } from '../../../main/credentials/profile-store';
 import type { VirtualClock } from '../../../main/time/virtual-clock';
 import { createTranslator } from '../../../shared/i18n/translator';
-import { DEMO_CLIENT, type Simulator } from '../../../simulator/simulator';
-import { createTestDeskService, outcome, sendOneDocumentBatch } from '../../support/desk-service-harness';
-import { sendingAsEarlierVersion } from '../../support/earlier-version';
-import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
-import { startVirtualSimulator } from '../../support/virtual-world';
+import type { Simulator } from '../../../simulator/simulator';
+import {
+  createTestDeskService,
+  draftOneDocumentBatch,
+  outcome,
+  sendOneDocumentBatch,
+} from '../../support/desk-service-harness';
+import { sendAsEarlierVersion } from '../../support/earlier-version';
+import type { TempFolder } from '../../support/pdf-files';
+import { openTwoServices, saveBothConnections, type TwoServices } from '../../support/two-services';
 
 const german = createTranslator('de').t;
 
+let world: TwoServices;
 let files: TempFolder;
 let clock: VirtualClock;
 let dataDir: DataDir;
@@ -32,8 +34,6 @@ let sandbox: Simulator;
 let production: Simulator;
 let credentials: CredentialStore;
 let service: DeskService;
-/** How long the keychain takes to answer, on the virtual clock. */
-let keychainDelayMs = 0;
 
 /** A desk over the data folder, speaking French (the system's language). */
 function openService(): DeskService {
@@ -42,40 +42,14 @@ function openService(): DeskService {
 }
 
 beforeEach(async () => {
-  files = makeTempFolder('background-language-');
-  ({ sim: sandbox, clock } = await startVirtualSimulator({ seed: 21 }));
-  ({ sim: production } = await startVirtualSimulator({ seed: 22 }, clock));
-  const opened = await openDataDir(files.file('data'), { clock });
-  if (!opened.ok) throw new Error(opened.error);
-  dataDir = opened.value;
-  const memory = createMemoryCredentialStore();
-  keychainDelayMs = 0;
-  credentials = {
-    ...memory,
-    readSecret: async (name) => {
-      if (keychainDelayMs) await clock.callWaits(keychainDelayMs); // an unlock prompt, held on the clock
-      return memory.readSecret(name);
-    },
-  };
-  openService();
-  for (const [name, sim] of [
-    ['Sandbox', sandbox],
-    ['Production', production],
-  ] as const)
-    await service.handlers['profiles.save']({
-      name,
-      baseUrl: sim.baseUrl,
-      clientId: DEMO_CLIENT.clientId,
-      secret: DEMO_CLIENT.clientSecret,
-    });
+  world = await openTwoServices('background-language-', [21, 22]);
+  ({ files, clock, dataDir, sandbox, production, credentials } = world);
+  await saveBothConnections(openService().handlers, world);
 });
 
 afterEach(async () => {
   await clock.complete(service.close());
-  await dataDir.close();
-  await sandbox.close();
-  await production.close();
-  files.remove();
+  await world.close();
 });
 
 /** Closes the desk and opens it again, in French; its start is left to the caller. */
@@ -86,26 +60,9 @@ async function reopen(): Promise<DeskService> {
 
 /** A batch an earlier version sent to `sim` without recording its connection. */
 async function olderBatchSentTo(sim: Simulator, reference: string): Promise<string> {
-  const { handlers } = service;
-  const batch = await handlers['batches.create'](reference);
-  await handlers['documents.addPaths'](batch.id, [await writePdf(files, `${reference}.pdf`, reference)]);
-  const [document] = (await handlers['batches.get'](batch.id)).documents;
-  await handlers['documents.update'](batch.id, document!.id, {
-    externalReference: reference,
-    recipients: [{ participant_type: 'signer', role: 'Employee', name: 'Ann', email: 'ann@example.com' }],
-  });
-  const earlier = connect(
-    dataDir,
-    {
-      baseUrl: sim.baseUrl,
-      clientId: DEMO_CLIENT.clientId,
-      clientSecret: new Secret(DEMO_CLIENT.clientSecret),
-    },
-    { clock },
-  );
-  await sendingAsEarlierVersion(dataDir.store, () => clock.complete(earlier.engine.send(batch.id)));
-  await clock.complete(earlier.close());
-  return batch.id;
+  const batchId = await draftOneDocumentBatch(service.handlers, files, reference);
+  await sendAsEarlierVersion(world, sim, batchId);
+  return batchId;
 }
 
 /** The batch's connection problem as the batch list shows it, once it satisfies `shows`. */
@@ -146,7 +103,8 @@ it('a start whose keychain answers after a switch to German: why the batch’s c
   await service.handlers['profiles.activate']('Sandbox');
   const batchId = await sendOneDocumentBatch(service.handlers, files, 'RH-1', clock);
   await credentials.deleteSecret('Sandbox');
-  keychainDelayMs = 5_000;
+  // An unlock prompt: the keychain answers after 5 s, held on the clock.
+  for (const name of ['Sandbox', 'Production']) world.keychainDelayMs.set(name, 5_000);
   await reopen();
   const started = service.start();
   await service.handlers['app.setLanguage']('de');

@@ -3,13 +3,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { PROFILES_FILE } from '../../../main/credentials/profile-store';
 import type { DeskService } from '../../../main/app/desk-service';
-import {
-  createMemoryCredentialStore,
-  type CredentialStore,
-} from '../../../main/credentials/credential-store';
+import type { CredentialStore } from '../../../main/credentials/credential-store';
 import { READ_SPACING_MS } from '../../../main/client/read-spacing';
-import { connect, openDataDir, type DataDir } from '../../../main/app/desk-core';
-import { Secret } from '../../../main/base/secret';
+import type { DataDir } from '../../../main/app/desk-core';
 import type { VirtualClock } from '../../../main/time/virtual-clock';
 import type { DeskHandlers, EventPayload } from '../../../shared/ipc/contract';
 import {
@@ -19,10 +15,10 @@ import {
   sendAsReviewed,
   sendOneDocumentBatch,
 } from '../../support/desk-service-harness';
-import { sendingAsEarlierVersion } from '../../support/earlier-version';
+import { sendAsEarlierVersion } from '../../support/earlier-version';
 import { DEMO_CLIENT, type Simulator } from '../../../simulator/simulator';
-import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
-import { startVirtualSimulator } from '../../support/virtual-world';
+import { writePdf, type TempFolder } from '../../support/pdf-files';
+import { openTwoServices, saveBothConnections, type TwoServices } from '../../support/two-services';
 
 /**
  * Connections changing under open batches (found by an outside review): a profile saved again,
@@ -33,6 +29,7 @@ import { startVirtualSimulator } from '../../support/virtual-world';
  * the read spacing and the keychain's prompts pass at once, in the order they would in real time.
  */
 
+let world: TwoServices;
 let files: TempFolder;
 let clock: VirtualClock;
 let dataDir: DataDir;
@@ -43,7 +40,7 @@ let service: DeskService;
 let handlers: DeskHandlers;
 let emitted: { event: string; payload: unknown }[] = [];
 /** How long the keychain takes to answer for a profile name. */
-const keychainDelayMs = new Map<string, number>();
+let keychainDelayMs: Map<string, number>;
 
 function openService(): void {
   service = createTestDeskService(dataDir, credentials, {
@@ -56,42 +53,15 @@ function openService(): void {
 }
 
 beforeEach(async () => {
-  files = makeTempFolder('two-connections-');
-  ({ sim: sandbox, clock } = await startVirtualSimulator({ seed: 11 }));
-  ({ sim: production } = await startVirtualSimulator({ seed: 12 }, clock));
-  const opened = await openDataDir(files.file('data'), { clock });
-  if (!opened.ok) throw new Error(opened.error);
-  dataDir = opened.value;
-  const memory = createMemoryCredentialStore();
-  keychainDelayMs.clear();
-  // A keychain that may take its time to answer (an unlock prompt, a busy daemon).
-  credentials = {
-    ...memory,
-    readSecret: async (name) => {
-      const ms = keychainDelayMs.get(name);
-      if (ms) await clock.callWaits(ms); // held on the clock, as a far end holds a call
-      return memory.readSecret(name);
-    },
-  };
+  world = await openTwoServices('two-connections-', [11, 12]);
+  ({ files, clock, dataDir, sandbox, production, credentials, keychainDelayMs } = world);
   openService();
-  for (const [name, sim] of [
-    ['Sandbox', sandbox],
-    ['Production', production],
-  ] as const)
-    await handlers['profiles.save']({
-      name,
-      baseUrl: sim.baseUrl,
-      clientId: DEMO_CLIENT.clientId,
-      secret: DEMO_CLIENT.clientSecret,
-    });
+  await saveBothConnections(handlers, world);
 });
 
 afterEach(async () => {
   await clock.complete(service.close());
-  await dataDir.close();
-  await sandbox.close();
-  await production.close();
-  files.remove();
+  await world.close();
 });
 
 const sendBatch = (reference: string) => sendOneDocumentBatch(handlers, files, reference, clock);
@@ -254,27 +224,10 @@ for (const delayMs of [250, 400]) {
   }, 60_000);
 }
 
-/** Sends `documentIds` (default: all) of `batchId` to `sim` as an earlier version did: unbound. */
-async function sendAsEarlierVersion(sim: Simulator, batchId: string, documentIds?: string[]): Promise<void> {
-  const earlier = connect(
-    dataDir,
-    {
-      baseUrl: sim.baseUrl,
-      clientId: DEMO_CLIENT.clientId,
-      clientSecret: new Secret(DEMO_CLIENT.clientSecret),
-    },
-    { clock },
-  );
-  await sendingAsEarlierVersion(dataDir.store, () =>
-    clock.complete(earlier.engine.send(batchId, documentIds)),
-  );
-  await clock.complete(earlier.close());
-}
-
 /** A batch an earlier version sent to `sim` without recording its connection. */
 async function olderBatchSentTo(sim: Simulator, reference: string): Promise<string> {
   const older = await draftBatch(reference);
-  await sendAsEarlierVersion(sim, older);
+  await sendAsEarlierVersion(world, sim, older);
   expect(dataDir.store.get(older)?.connection).toBeUndefined();
   return older;
 }
@@ -405,7 +358,7 @@ it('a batch an earlier version split across two services is bound to neither: on
   await handlers['profiles.activate']('Sandbox');
   const older = await draftBatch('SPLIT', 2);
   const [first, second] = dataDir.store.get(older)!.documents;
-  await sendAsEarlierVersion(sandbox, older, [first!.draft.id]);
+  await sendAsEarlierVersion(world, sandbox, older, [first!.draft.id]);
   // Its second document went to Production: the request a Production batch made for it.
   const carrier = await draftBatch('SPLIT-1');
   await handlers['profiles.activate']('Production');

@@ -1,11 +1,8 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { DeskService } from '../../../main/app/desk-service';
-import {
-  createMemoryCredentialStore,
-  type CredentialStore,
-} from '../../../main/credentials/credential-store';
+import type { CredentialStore } from '../../../main/credentials/credential-store';
 import { READ_SPACING_MS } from '../../../main/client/read-spacing';
-import { openDataDir, type DataDir } from '../../../main/app/desk-core';
+import type { DataDir } from '../../../main/app/desk-core';
 import type { VirtualClock } from '../../../main/time/virtual-clock';
 import type { DeskHandlers } from '../../../shared/ipc/contract';
 import {
@@ -15,8 +12,8 @@ import {
   sendOneDocumentBatch,
 } from '../../support/desk-service-harness';
 import { DEMO_CLIENT, type Simulator } from '../../../simulator/simulator';
-import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
-import { startVirtualSimulator } from '../../support/virtual-world';
+import type { TempFolder } from '../../support/pdf-files';
+import { openTwoServices, saveBothConnections, type TwoServices } from '../../support/two-services';
 
 /**
  * Office desks keep a sandbox and a production connection (README "Using the app", Connections): each
@@ -24,6 +21,7 @@ import { startVirtualSimulator } from '../../support/virtual-world';
  * Both services and the desk are on one virtual clock.
  */
 
+let world: TwoServices;
 let files: TempFolder;
 let clock: VirtualClock;
 let dataDir: DataDir;
@@ -39,32 +37,15 @@ function openService(): void {
 }
 
 beforeEach(async () => {
-  files = makeTempFolder('two-connections-');
-  ({ sim: sandbox, clock } = await startVirtualSimulator({ seed: 11 }));
-  ({ sim: production } = await startVirtualSimulator({ seed: 12 }, clock));
-  const opened = await openDataDir(files.file('data'), { clock });
-  if (!opened.ok) throw new Error(opened.error);
-  dataDir = opened.value;
-  credentials = createMemoryCredentialStore();
+  world = await openTwoServices('two-connections-', [11, 12]);
+  ({ files, clock, dataDir, sandbox, production, credentials } = world);
   openService();
-  for (const [name, sim] of [
-    ['Sandbox', sandbox],
-    ['Production', production],
-  ] as const)
-    await handlers['profiles.save']({
-      name,
-      baseUrl: sim.baseUrl,
-      clientId: DEMO_CLIENT.clientId,
-      secret: DEMO_CLIENT.clientSecret,
-    });
+  await saveBothConnections(handlers, world);
 });
 
 afterEach(async () => {
   await clock.complete(service.close());
-  await dataDir.close();
-  await sandbox.close();
-  await production.close();
-  files.remove();
+  await world.close();
 });
 
 const sendBatch = (reference: string) => sendOneDocumentBatch(handlers, files, reference, clock);
