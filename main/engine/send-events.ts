@@ -4,6 +4,7 @@
  * batch's, read from the batch as the data folder holds it.
  */
 import { SEND_PHASES, type ItemError, type SendPhase } from '../../shared/domain/batch';
+import { Listeners } from '../base/listeners';
 import type { BatchEvent } from '../domain/batch-events';
 import { phaseOf, type BatchState, type NeedsCheck } from '../domain/batch-state';
 import type { EngineReason } from '../domain/send-messages';
@@ -103,22 +104,12 @@ export function tally(
 }
 
 /** The engine's listeners, and what it tells them of a batch as the data folder holds it now. */
-export class SendEvents {
-  readonly #listeners = new Set<(event: SendEngineEvent) => void>();
+export class SendEvents extends Listeners<SendEngineEvent> {
   readonly #store: BatchStore;
 
   constructor(store: BatchStore) {
+    super();
     this.#store = store;
-  }
-
-  /** Listens to progress; returns the unsubscribe function. */
-  subscribe(listener: (event: SendEngineEvent) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  }
-
-  emit(event: SendEngineEvent): void {
-    for (const listener of this.#listeners) listener(event);
   }
 
   /** A document's phase, and while it uploads how far its bytes are and where the attempt is. */

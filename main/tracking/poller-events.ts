@@ -1,5 +1,6 @@
 import type { TrackedStatus } from '../../shared/domain/batch';
 import { stageOfStored } from '../../shared/service/status';
+import { Listeners } from '../base/listeners';
 
 /** What the status poller tells its listeners (the app, the tray, `watch`). */
 export type PollerEvent =
@@ -49,18 +50,7 @@ export type CheckAgainOutcome =
   { readonly found: true } | { readonly found: false; readonly message: string };
 
 /** The poller's listeners: each hears every event; a final status is said as completed or ended. */
-export class PollerListeners {
-  readonly #listeners = new Set<(event: PollerEvent) => void>();
-
-  subscribe(listener: (event: PollerEvent) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  }
-
-  emit(event: PollerEvent): void {
-    for (const listener of this.#listeners) listener(event);
-  }
-
+export class PollerListeners extends Listeners<PollerEvent> {
   /** Says a final status: completed, or ended with the service's word. */
   emitFinal(
     about: { readonly batchId: string; readonly documentId: string; readonly externalReference: string },
