@@ -4,6 +4,7 @@
  * it left out, in every language.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Language } from '../../../shared/i18n/languages';
 import type { HostBridge } from '../../../shared/ipc/bridge';
 import type { ManifestPreview } from '../../../shared/ipc/views';
 import { initialState, withFolderSkippedNotice, withLanguage } from '../../../renderer/src/state/transitions';
@@ -164,39 +165,33 @@ describe('a refusal of the way to main, not of an operation', () => {
     expect(failureText(refused, de)).toBe('Dieses Fenster darf die App nicht verwenden.');
   });
 
-  it('a request id used for another request is not called unreadable: it says what happened, in French and German', async () => {
+  it.each([
+    {
+      what: 'a request id used for another request is not called unreadable: it says what happened',
+      code: 'request_id_reused',
+      mainsWords: 'This request id was already used for another request.',
+      words: {
+        en: 'This request was not run: its id was already used for another request. Try again.',
+        fr: 'Cette requête n’a pas été exécutée\u00a0: son identifiant a déjà servi à une autre requête. Réessayez.',
+        de: 'Diese Anfrage wurde nicht ausgeführt: Ihre Kennung wurde bereits für eine andere Anfrage verwendet. Versuchen Sie es erneut.',
+      },
+    },
+    {
+      what: 'the app not answering at all (the preload’s ipc_failed) is said',
+      code: 'ipc_failed',
+      mainsWords: 'The app did not answer. Try again; restart it if this persists.',
+      words: {
+        fr: 'L’application n’a pas répondu. Réessayez\u00a0; redémarrez-la si le problème persiste.',
+        de: 'Die App hat nicht geantwortet. Versuchen Sie es erneut; starten Sie sie neu, wenn das Problem bleibt.',
+      },
+    },
+  ] as const)('$what, in French and German', async ({ code, mainsWords, words }) => {
     const { failureText } = await import('../../../renderer/src/state/call-failures');
     const { BridgeError } = await import('../../../renderer/src/bridge');
     const { createTranslator } = await import('../../../shared/i18n/translator');
-    const reused = new BridgeError(
-      'request_id_reused',
-      'This request id was already used for another request.',
-    );
-    expect(failureText(reused, createTranslator('en'))).toBe(
-      'This request was not run: its id was already used for another request. Try again.',
-    );
-    expect(failureText(reused, createTranslator('fr'))).toBe(
-      'Cette requête n’a pas été exécutée\u00a0: son identifiant a déjà servi à une autre requête. Réessayez.',
-    );
-    expect(failureText(reused, createTranslator('de'))).toBe(
-      'Diese Anfrage wurde nicht ausgeführt: Ihre Kennung wurde bereits für eine andere Anfrage verwendet. Versuchen Sie es erneut.',
-    );
-  });
-
-  it('the app not answering at all (the preload’s ipc_failed) is said in French and German too', async () => {
-    const { failureText } = await import('../../../renderer/src/state/call-failures');
-    const { BridgeError } = await import('../../../renderer/src/bridge');
-    const { createTranslator } = await import('../../../shared/i18n/translator');
-    const silent = new BridgeError(
-      'ipc_failed',
-      'The app did not answer. Try again; restart it if this persists.',
-    );
-    expect(failureText(silent, createTranslator('fr'))).toBe(
-      'L’application n’a pas répondu. Réessayez\u00a0; redémarrez-la si le problème persiste.',
-    );
-    expect(failureText(silent, createTranslator('de'))).toBe(
-      'Die App hat nicht geantwortet. Versuchen Sie es erneut; starten Sie sie neu, wenn das Problem bleibt.',
-    );
+    const error = new BridgeError(code, mainsWords);
+    for (const [language, text] of Object.entries(words))
+      expect(failureText(error, createTranslator(language as Language)), language).toBe(text);
   });
 
   it('a service’s code named like a member of every object (constructor, toString…) keeps main’s words', async () => {
