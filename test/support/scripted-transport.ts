@@ -147,6 +147,9 @@ export function late(afterMs: number, outcome: HttpOutcome): LateAnswer {
   return { afterMs, outcome };
 }
 
+/** The service's answer to a creation: request sr_1 was created. */
+export const CREATED = answered(201, { id: 'sr_1' });
+
 export const CREATION_BODY: CreateSigningRequestBody = {
   external_reference: 'REF-1',
   document: { upload_id: 'upl_1' },

@@ -8,6 +8,7 @@ import type { AttemptOutcome } from '../../../main/client/call-runner';
 import { expectFailure, expectOk } from '../../support/client-harness';
 import {
   CREATE_PATH,
+  CREATED,
   CREATION_BODY,
   GATEWAY_NOT_FOUND,
   KEY,
@@ -24,7 +25,6 @@ import {
   scriptedClient,
 } from '../../support/scripted-transport';
 
-const CREATED = answered(201, { id: 'sr_1' });
 const REQUEST_READ = answered(200, { id: 'sr_1', status: 'draft', external_reference: 'REF-1' });
 const UNAUTHORIZED = refusal(401, 'unauthorized');
 

@@ -12,6 +12,7 @@ import { expectFailure, expectOk } from '../../support/client-harness';
 import {
   CLOCK_START,
   CREATE_PATH,
+  CREATED,
   CREATION_BODY,
   GATEWAY_NOT_FOUND,
   KEY,
@@ -20,14 +21,12 @@ import {
   PARTICIPANT_ADDED,
   PARTICIPANTS_PATH,
   REFUSED,
-  answered,
   refusal,
   requestOf,
   scriptedClient,
   type Attempt,
 } from '../../support/scripted-transport';
 
-const CREATED = answered(201, { id: 'sr_1' });
 /** A Retry-After five times what the client waits inside one call (`maxRetryAfterMs`: 2 min). */
 const FAR_WAIT_MS = 5 * DEFAULT_RETRY_POLICY.maxRetryAfterMs;
 const FAR_WAIT = { 'retry-after': String(FAR_WAIT_MS / 1000) };
