@@ -5,8 +5,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fetchJson } from './test-support';
 
 const CLI = fileURLToPath(new URL('../../simulator/cli.ts', import.meta.url));
-// Run tsx with the Node running the tests, not whatever `node` the PATH finds.
-const TSX_CLI = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
+/**
+ * The simulator's command in one process, as `npm run simulator` runs it: the Node running the
+ * tests with tsx's loader. (tsx's own launcher runs the script in a child and relays a signal it
+ * gets, waiting 30 ms for the child to say it has it: on a busy machine it then kills the child and
+ * exits 143, so a SIGTERM would test tsx's timing rather than the simulator's stop.)
+ */
+const NODE_WITH_TSX = ['--import', 'tsx', CLI];
 
 let child: ChildProcessWithoutNullStreams | undefined;
 
@@ -24,7 +29,7 @@ async function startCli(
   args: string[],
   ready: RegExp,
 ): Promise<{ process: ChildProcessWithoutNullStreams; output: () => string }> {
-  const started = spawn(process.execPath, [TSX_CLI, CLI, ...args], { stdio: 'pipe' });
+  const started = spawn(process.execPath, [...NODE_WITH_TSX, ...args], { stdio: 'pipe' });
   child = started;
   let stdout = '';
   await new Promise<void>((resolve, reject) => {
@@ -46,7 +51,7 @@ async function startCli(
 
 /** Runs the CLI to its end (one that refuses its options); resolves with its exit code and stderr. */
 async function runCliToExit(args: string[]): Promise<{ exitCode: number | null; stderr: string }> {
-  const started = spawn(process.execPath, [TSX_CLI, CLI, ...args], { stdio: 'pipe' });
+  const started = spawn(process.execPath, [...NODE_WITH_TSX, ...args], { stdio: 'pipe' });
   child = started;
   let stderr = '';
   started.stderr.on('data', (chunk: Buffer) => {
