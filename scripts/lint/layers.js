@@ -171,7 +171,8 @@ const orderedLayers = {
       },
       /** @param {any} node `import('…').Type` in a type */
       TSImportType(node) {
-        const literal = node.argument?.type === 'TSLiteralType' ? node.argument.literal : node.argument;
+        const argument = node.source ?? node.argument; // `source` in typescript-eslint 8.x, `argument` before
+        const literal = argument?.type === 'TSLiteralType' ? argument.literal : argument;
         check(node, constantValue(node, literal));
       },
       /** @param {any} node `declare module '…'` (an augmentation reaches into that module) */
