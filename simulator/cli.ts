@@ -155,7 +155,21 @@ async function main(): Promise<void> {
   process.once('SIGTERM', stop);
 }
 
+/** What went wrong at start, in words a person running the command can act on. */
+function startFailure(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const port = (error as { port?: unknown } | undefined)?.port;
+  if (code === 'EADDRINUSE')
+    return (
+      `simulator: port ${String(port ?? '')} on 127.0.0.1 is already in use (another simulator, or another ` +
+      'program). Choose another with --port N, or --port 0 for a free one (the address is printed).'
+    );
+  if (code === 'EACCES')
+    return `simulator: port ${String(port ?? '')} may not be used by this user; choose one above 1023 with --port N.`;
+  return error instanceof Error ? error.message : String(error);
+}
+
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
+  console.error(startFailure(error));
   process.exit(2);
 });

@@ -187,6 +187,23 @@ describe('npm run simulator (cli.ts)', () => {
     expect(stderr).toContain('reference, strict-24h');
   });
 
+  it('exits with 2 on a port in use, saying so and how to choose another', async () => {
+    const first = await startCli(['--port', '0', '--json'], /\n/);
+    const { baseUrl } = JSON.parse(first.output().trim()) as { baseUrl: string };
+    const port = new URL(baseUrl).port;
+    const second = spawn(process.execPath, [...NODE_WITH_TSX, '--port', port], { stdio: 'pipe' });
+    let stderr = '';
+    second.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const [exitCode] = (await once(second, 'exit')) as [number | null];
+    expect(exitCode).toBe(2);
+    expect(stderr.trim()).toBe(
+      `simulator: port ${port} on 127.0.0.1 is already in use (another simulator, or another program). ` +
+        'Choose another with --port N, or --port 0 for a free one (the address is printed).',
+    );
+    first.process.kill('SIGTERM');
+    await once(first.process, 'exit');
+  });
+
   it('exits with 2 on an invalid option', async () => {
     const { exitCode } = await runCliToExit(['--fail-rate', '3']);
     expect(exitCode).toBe(2);
