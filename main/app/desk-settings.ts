@@ -3,11 +3,14 @@
  * tracking is paused. One small file, `<dataDir>/settings.json`, replaced atomically; a missing
  * or unreadable file gives the defaults (nothing else depends on it).
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { languageSettingSchema, type LanguageSetting } from '../../shared/i18n/languages';
 import { writeFileAtomic } from '../store/durable-fs';
+import { readOwnFileSync } from '../store/own-file';
+
+/** A settings file is a few lines; anything larger is not one this app wrote. */
+const SETTINGS_FILE_LIMIT = 64 * 1024;
 
 const settingsSchema = z.object({
   language: languageSettingSchema.catch('system').default('system'),
@@ -31,7 +34,9 @@ export class SettingsFile {
 
   static #read(path: string): DeskSettings {
     try {
-      return settingsSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
+      // Opened without blocking or following a link: a FIFO in its place must not hang the start.
+      const text = readOwnFileSync(path, SETTINGS_FILE_LIMIT);
+      return settingsSchema.parse(text === undefined ? {} : JSON.parse(text));
     } catch {
       return settingsSchema.parse({});
     }

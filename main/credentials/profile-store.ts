@@ -4,7 +4,6 @@
  * never holds a secret; results never carry one in a printable form. Messages are in the
  * language of the call in progress (`words()`), English on the command line.
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { err, ok, type Err, type Result } from '../../shared/base/result';
@@ -21,6 +20,8 @@ import {
 import type { Connection } from '../credentials/connection';
 import { Secret } from '../base/secret';
 import { writeFileAtomic } from '../store/durable-fs';
+import { readOwnFile, OwnFileError } from '../store/own-file';
+import { unreadableReason } from '../files/user-files';
 import { words } from '../base/words';
 import type { CredentialStore, KeychainUnavailable } from './credential-store';
 import { describeAddress, said, secretNotUsableMessage, type NotUsable } from './profile-messages';
@@ -118,6 +119,10 @@ export const PROFILES_FILE = 'profiles.json';
 export const PROFILE_NAME_MAX = 64;
 const CLIENT_ID_MAX = 512;
 const SECRET_MAX = 4096;
+/** A settings file of many profiles is a few hundred KiB at most; anything larger is not one. */
+const PROFILES_FILE_LIMIT = 4 * 1024 * 1024;
+/** What stands in the file's place when it is not a file: said as such (a pipe, a folder, a link…). */
+const NOT_A_FILE: ReadonlySet<string> = new Set(['FIFO', 'SOCKET', 'DEVICE', 'EISDIR', 'ELOOP']);
 
 const nameSchema = z
   .string()
@@ -240,14 +245,19 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
   };
 
   async function load(): Promise<ProfileResult<Settings>> {
-    let text: string;
+    let text: string | undefined;
     try {
-      text = await readFile(path, 'utf8');
+      // Opened without blocking or following a link: a FIFO in its place must not hang the app.
+      text = await readOwnFile(path, PROFILES_FILE_LIMIT);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return ok(EMPTY_SETTINGS);
       const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
-      return unreadable(words()('connections.settingsCannotOpen', { code }));
+      return unreadable(
+        error instanceof OwnFileError && NOT_A_FILE.has(code)
+          ? unreadableReason(code, words())
+          : words()('connections.settingsCannotOpen', { code }),
+      );
     }
+    if (text === undefined) return ok(EMPTY_SETTINGS);
     let json: unknown;
     try {
       json = JSON.parse(text);

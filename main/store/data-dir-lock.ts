@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { err, ok, type Result } from '../../shared/base/result';
 import type { Translator } from '../../shared/i18n/translator';
 import { writeFileAtomic } from './durable-fs';
+import { readOwnFile } from './own-file';
 
 /** Who holds a data folder, as its owner wrote it down when it took the lock. */
 export interface LockHolder {
@@ -56,21 +57,18 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** The owner file, or undefined when it is missing, oversized, not a regular file or not an owner. */
+/**
+ * The owner file, or undefined when it is missing, oversized, not a regular file or not an owner.
+ * Opened without blocking or following a link: a FIFO in its place must not hang the refused process.
+ */
 async function readOwnerFile(path: string): Promise<LockHolder | undefined> {
-  let handle: FileHandle | undefined;
   try {
-    handle = await open(path, 'r');
-    const stats = await handle.stat();
-    if (!stats.isFile() || stats.size > OWNER_FILE_LIMIT) return undefined;
-    const buffer = Buffer.alloc(OWNER_FILE_LIMIT);
-    const { bytesRead } = await handle.read(buffer, 0, OWNER_FILE_LIMIT, 0);
-    const parsed = ownerSchema.safeParse(JSON.parse(buffer.subarray(0, bytesRead).toString('utf8')));
+    const text = await readOwnFile(path, OWNER_FILE_LIMIT);
+    if (text === undefined) return undefined;
+    const parsed = ownerSchema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
-  } finally {
-    await handle?.close().catch(() => undefined);
   }
 }
 

@@ -1,4 +1,3 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { MAX_OPERATION_HOLD_MS } from '../domain/service-failure';
@@ -6,6 +5,7 @@ import { isOperationName, type OperationName } from '../domain/service-failure';
 import { silentLogger, type Logger } from '../base/log';
 import { writeFileAtomic } from './durable-fs';
 import { errorCode } from './file-system';
+import { readOwnFileSync } from './own-file';
 
 /**
  * Retry-After holds kept past a restart (ARCHITECTURE.md "Principles the code keeps"). A 429, or a
@@ -65,25 +65,15 @@ export function serviceHoldsKey(connection: HoldsConnection): string | undefined
  * operation or not a number are dropped.
  */
 function readHoldsFile(path: string, now: number, logger: Logger): HoldsFile {
-  let text: string;
+  let text: string | undefined;
   try {
     // Non-blocking, so that a FIFO planted at the path cannot hang the opening of a connection.
-    const descriptor = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-    try {
-      const stats = fstatSync(descriptor);
-      if (!stats.isFile() || stats.size > MAX_FILE_BYTES) {
-        logger.log('warn', 'service_holds.unreadable', { path, reason: 'not a small regular file' });
-        return {};
-      }
-      text = readFileSync(descriptor, 'utf8');
-    } finally {
-      closeSync(descriptor);
-    }
+    text = readOwnFileSync(path, MAX_FILE_BYTES);
   } catch (error) {
-    const code = errorCode(error);
-    if (code !== 'ENOENT') logger.log('warn', 'service_holds.unreadable', { path, reason: code ?? 'error' });
+    logger.log('warn', 'service_holds.unreadable', { path, reason: errorCode(error) ?? 'error' });
     return {};
   }
+  if (text === undefined) return {};
   let parsed: z.infer<typeof holdsFileSchema>;
   try {
     parsed = holdsFileSchema.parse(JSON.parse(text));
