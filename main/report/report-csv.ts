@@ -6,8 +6,19 @@ import { peopleOf } from '../domain/people-of';
 import { errorMessageIn } from '../domain/send-messages';
 import { sendProblems } from '../domain/send-readiness';
 
-/** Characters that make Excel or LibreOffice read a cell as a formula (OWASP "CSV injection"). */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * A cell Excel or LibreOffice could read as a formula (OWASP "CSV injection"): one starting with
+ * a tab or a carriage return, or whose first character after any whitespace (spaces, tabs, line
+ * breaks, which an import may trim) is `=`, `+`, `-` or `@`.
+ */
+const FORMULA_START = /^(?:[\t\r]|\s*[=+\-@])/;
+
+/**
+ * A line break inside a cell followed by a line that would start a formula once the cell is
+ * split into lines (Excel can split a quoted multi-line cell on import): a tab, or `=`, `+`, `-`
+ * or `@` after any spaces or tabs.
+ */
+const FORMULA_AFTER_LINE_BREAK = /(\r\n|\r|\n)(?=\t|[^\S\r\n]*[=+\-@])/g;
 
 /**
  * A piece of a cell that starts a formula once the cell is split on a list separator (Excel's
@@ -22,11 +33,15 @@ export function defuse(text: string): string {
 }
 
 /**
- * One cell, quoted, neutralised when it could be read as a formula: at its start, and after
- * every separator inside it, so no piece of it starts a formula once the cell is split.
+ * One cell, quoted, neutralised when it could be read as a formula: at its start, at the start
+ * of each of its lines (the apostrophe right after the line break, as at the cell's start, so
+ * the line starts with it), and after every separator inside it, so no piece of it starts a
+ * formula once the cell is split. Nothing else of the text changes.
  */
 export function csvCell(value: string | undefined): string {
-  const safe = defuse(value ?? '').replace(FORMULA_AFTER_SEPARATOR, "$1'");
+  const safe = defuse(value ?? '')
+    .replace(FORMULA_AFTER_LINE_BREAK, "$1'")
+    .replace(FORMULA_AFTER_SEPARATOR, "$1'");
   return `"${safe.replace(/"/g, '""')}"`;
 }
 

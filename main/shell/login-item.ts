@@ -23,24 +23,55 @@ export interface LinuxAutostartOptions {
   readonly productName: string;
 }
 
-/** Quotes an Exec argument as the Desktop Entry Specification asks. */
+/**
+ * Control characters a key file's string value cannot hold (the Desktop Entry Specification
+ * allows none raw, and escapes only tab, line feed and carriage return).
+ */
+const UNWRITABLE = /(?![\t\n\r])\p{Cc}/gu;
+
+/** The escapes of a key file's string values. */
+const KEY_FILE_ESCAPES: Readonly<Record<string, string>> = {
+  '\\': '\\\\',
+  '\n': '\\n',
+  '\t': '\\t',
+  '\r': '\\r',
+};
+
+/**
+ * A value as a key file holds it (`\\`, `\n`, `\t`, `\r`; a leading space as `\s`, since a
+ * reader drops the spaces after `=`): a line break in the value can never start a key of its own.
+ */
+function keyFileValue(value: string): string {
+  const escaped = value.replace(/[\\\n\t\r]/g, (character) => KEY_FILE_ESCAPES[character]!);
+  return escaped.replace(/^ /, '\\s');
+}
+
+/**
+ * One Exec argument, quoted as the specification asks: in double quotes, with `"`, `` ` ``, `$`
+ * and `\` escaped by a backslash, and `%` written `%%` so no part of it reads as a field code.
+ * The key file's own escapes are applied over this by keyFileValue.
+ */
 function execArgument(value: string): string {
-  return `"${value.replace(/(["`$\\])/g, '\\$1')}"`;
+  return `"${value.replace(/(["`$\\])/g, '\\$1').replace(/%/g, '%%')}"`;
 }
 
 /** The autostart entry's text: runs the app hidden at login. */
 export function autostartEntry(options: LinuxAutostartOptions): string {
+  // A path the entry would have to alter is refused rather than written as another program.
+  if (options.executable.match(UNWRITABLE))
+    throw new Error(
+      `Start at login cannot be set up: the app's path contains a control character a desktop entry cannot hold (${JSON.stringify(options.executable)}).`,
+    );
   return [
     '[Desktop Entry]',
     'Type=Application',
-    `Name=${options.productName.replace(/[\r\n]/g, ' ')}`,
-    `Exec=${execArgument(options.executable)} ${START_HIDDEN_FLAG}`,
+    `Name=${keyFileValue(options.productName.replace(UNWRITABLE, ' '))}`,
+    `Exec=${keyFileValue(`${execArgument(options.executable)} ${START_HIDDEN_FLAG}`)}`,
     'Terminal=false',
     'X-GNOME-Autostart-enabled=true',
     '',
   ].join('\n');
 }
-
 /** A login item over `<configDir>/autostart/<app id>.desktop`: present means enabled. */
 export function linuxAutostartItem(options: LinuxAutostartOptions): LoginItem {
   const folder = join(options.configDir, 'autostart');

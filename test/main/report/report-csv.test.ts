@@ -258,6 +258,63 @@ describe('batchReportCsv', () => {
     },
   );
 
+  // Each value as the manifest gives it, and as the report must write it: an apostrophe at the
+  // cell's start and right after each line break that begins a formula, nothing else changed.
+  it.each([
+    [
+      'a line feed before =',
+      '\n=HYPERLINK("http://evil.example","x")',
+      `'\n'=HYPERLINK("http://evil.example","x")`,
+    ],
+    ['a space before =', ' =1+1', "' =1+1"],
+    ['a space and a tab before =', ' \t=1+1', "' \t=1+1"],
+    ['a CRLF before @', '\r\n@SUM(A1)', "'\r\n'@SUM(A1)"],
+    ['a tab and a line feed before -', '\t\n-2+3', "'\t\n'-2+3"],
+    [
+      '= on a second line',
+      'RH-1\n=HYPERLINK("http://evil.example","x")',
+      `RH-1\n'=HYPERLINK("http://evil.example","x")`,
+    ],
+    ['+ after a CR and spaces', 'RH-1\r  +1', "RH-1\r'  +1"],
+    ['= after a CRLF and a tab', 'Ann\r\n\t=1', "Ann\r\n'\t=1"],
+    ['a second line starting with a tab', 'Ann\n\tcmd', "Ann\n'\tcmd"],
+  ])(
+    'neutralises a formula after whitespace or a line break in a cell, a name and a role: %s',
+    (_, evil, defused) => {
+      const hostile = batch();
+      const document = hostile.documents[1]!;
+      const state: BatchState = {
+        ...hostile,
+        name: evil,
+        documents: [
+          {
+            ...document,
+            draft: {
+              ...document.draft,
+              externalReference: evil,
+              recipients: [person(evil, 'evil@example.com', { role: evil })],
+            },
+          },
+        ],
+      };
+      for (const [language, locale, separator] of [
+        ['en', 'en-GB', ','],
+        ['fr', 'fr-FR', ';'],
+      ] as const) {
+        const [row] = read(batchReportCsv(state, createTranslator(language, locale)), separator);
+        const cells = Object.values(row!);
+        expect(cells[0]).toBe(defused);
+        expect(cells[1]).toBe(defused);
+        expect(cells[3]).toContain(`${defused} (evil@example.com) – ${defused}, `);
+        for (const cell of cells) {
+          expect(cell).not.toMatch(/^(?:[\t\r]|\s*[=+\-@])/);
+          // Split into lines, as an import may split a multi-line cell: no line starts a formula.
+          for (const line of cell.split(/\r\n|\r|\n/)) expect(line).not.toMatch(/^(?:\t|[^\S\r\n]*[=+\-@])/);
+        }
+      }
+    },
+  );
+
   it('no piece of a cell starts a formula once the cell is split on a list separator (Text to Columns)', () => {
     const document = batch().documents[0]!;
     const name = 'Ann;=HYPERLINK("http://evil.example";"x"), +1, -2;@SUM(A1)';

@@ -319,7 +319,8 @@ describe('the login item', () => {
       expect(loginItem?.isEnabled()).toBe(true);
       const text = readFileSync(entry, 'utf8');
       expect(text).toContain('[Desktop Entry]\nType=Application\n');
-      expect(text).toContain('Exec="/home/ana/Apps/Signing \\"Desk\\" \\$1.AppImage" --hidden\n');
+      // Quoted for Exec (`\"`, `\$`), then each backslash escaped as a key file's string value asks.
+      expect(text).toContain('Exec="/home/ana/Apps/Signing \\\\"Desk\\\\" \\\\$1.AppImage" --hidden\n');
       expect(launchedAtLogin(asElectron<App>(app), ['desk', START_HIDDEN_FLAG], 'linux')).toBe(true);
       loginItem?.setEnabled(false);
       expect(existsSync(entry)).toBe(false);
