@@ -127,6 +127,7 @@ async function startDesk(
 
   // Where events go; both are created right after the service that emits them.
   const outlets: { ipc?: DeskIpc; tray?: DeskTray } = {};
+  const notifier = createSystemNotifier(showWindow);
   const service = createDeskService({
     host: 'electron',
     version: app.getVersion(),
@@ -135,7 +136,7 @@ async function startDesk(
     profiles: openProfileRegistry(dataDir.path),
     dialogs: createSystemDialogs({ window: () => state.mainWindow, documentsDir: app.getPath('documents') }),
     ceremony: createCeremonyWindows({ logger }),
-    notifier: createSystemNotifier(showWindow),
+    notifier,
     emit: (event, payload) => {
       outlets.ipc?.emit(event, payload);
       if (TRAY_EVENTS.has(event)) outlets.tray?.scheduleRefresh();
@@ -174,6 +175,7 @@ async function startDesk(
     words: () => service.translator().t,
     openWindow: showWindow,
     quit: () => app.quit(),
+    tellProblem: (title, message) => notifier.notify(title, message),
     loginItem: systemLoginItem(app, process.platform),
   });
   await service.start();

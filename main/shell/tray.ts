@@ -26,6 +26,8 @@ export interface DeskTrayOptions {
   readonly words?: () => Translator['t'];
   readonly openWindow: () => void;
   readonly quit: () => void;
+  /** Tells the person of a problem the tray met (a system notification in Electron): title, words. */
+  readonly tellProblem?: (title: string, message: string) => void;
   /** Undefined where the OS has no login items Electron can set (Linux). */
   readonly loginItem: LoginItem | undefined;
   /** How long event-driven refreshes are coalesced, in ms. */
@@ -99,7 +101,18 @@ export function trayMenuTemplate(
       label: t('tray.startAtLogin'),
       type: 'checkbox',
       checked: loginItem.isEnabled(),
-      click: (item) => loginItem.setEnabled(item.checked),
+      click: (item) => {
+        // A path the login entry cannot hold, or a settings folder that cannot be written: said,
+        // never thrown from a menu click (the menu is rebuilt from the real state after).
+        try {
+          loginItem.setEnabled(item.checked);
+        } catch {
+          options.tellProblem?.(
+            t('tray.startAtLogin'),
+            t('tray.startAtLoginFailed', { name: options.productName }),
+          );
+        }
+      },
     });
   }
   items.push({ type: 'separator' }, { id: 'quit', label: t('tray.quit'), click: () => options.quit() });
@@ -125,7 +138,11 @@ export function createDeskTray(options: DeskTrayOptions): DeskTray {
     );
     tray.setContextMenu(
       Menu.buildFromTemplate(
-        trayMenuTemplate({ ...options, service: withRefresh(options.service) }, counts, t),
+        trayMenuTemplate(
+          { ...options, service: withRefresh(options.service), loginItem: refreshingLoginItem },
+          counts,
+          t,
+        ),
       ),
     );
   };
@@ -139,6 +156,18 @@ export function createDeskTray(options: DeskTrayOptions): DeskTray {
     },
   });
 
+  // The checkbox shows whether start at login is on, as it really is after a click.
+  const { loginItem } = options;
+  const refreshingLoginItem: LoginItem | undefined = loginItem && {
+    isEnabled: () => loginItem.isEnabled(),
+    setEnabled(enabled) {
+      try {
+        loginItem.setEnabled(enabled);
+      } finally {
+        refresh();
+      }
+    },
+  };
   tray.on('click', () => options.openWindow());
   refresh();
   return {

@@ -141,6 +141,33 @@ describe('the tray', () => {
     expect(loginItem.setEnabled).toHaveBeenCalledWith(true);
   });
 
+  it('a Start at login the system refuses is said in the person’s language, and the box shows it is still off', () => {
+    const tellProblem = vi.fn();
+    const refusing: LoginItem = {
+      isEnabled: () => false,
+      setEnabled: () => {
+        throw new Error('Start at login cannot be set up: the app’s path contains a control character');
+      },
+    };
+    tray = createDeskTray({
+      iconFile: '/app/build/tray.png',
+      productName: 'Signing Batch Desk',
+      service,
+      words: () => createTranslator('fr').t,
+      openWindow,
+      quit,
+      loginItem: refusing,
+      tellProblem,
+    });
+    const fake = FakeTray.trays.at(-1)!;
+    expect(() => menuOf(fake).click('start-at-login')).not.toThrow();
+    expect(tellProblem).toHaveBeenCalledExactlyOnceWith(
+      'Lancer à l’ouverture de session',
+      'Signing Batch Desk n’a pas pu être réglé pour se lancer à l’ouverture de session. Vérifiez que votre dossier de réglages est accessible en écriture et que le chemin du dossier de l’application ne contient pas de caractères inhabituels.',
+    );
+    expect(item(fake, 'start-at-login')).toMatchObject({ checked: false });
+  });
+
   it('quits only from Quit', () => {
     const fake = makeTray();
     menuOf(fake).click('quit');
