@@ -17,7 +17,7 @@
  *   clear reason. A call that never returns keeps its thread; later reads wait for a free one,
  *   under the same deadline.
  */
-import { constants } from 'node:fs';
+import { kindCode, NOT_OPENABLE, SAFE_READ_FLAGS } from './file-kind';
 import type { Stats } from 'node:fs';
 import {
   open as openFile,
@@ -115,28 +115,6 @@ function isInside(folder: string, path: string): boolean {
 function isSystemPath(path: string): boolean {
   return process.platform !== 'win32' && /^\/(proc|sys|dev)(\/|$)/.test(path);
 }
-
-/** Our code for what is not a regular file, by its kind. */
-function kindCode(
-  info: Pick<Stats, 'isDirectory' | 'isFIFO' | 'isSocket' | 'isCharacterDevice' | 'isBlockDevice'>,
-): string {
-  if (info.isDirectory()) return 'EISDIR';
-  if (info.isFIFO()) return 'FIFO';
-  if (info.isSocket()) return 'SOCKET';
-  if (info.isCharacterDevice() || info.isBlockDevice()) return 'DEVICE';
-  return 'EINVAL';
-}
-
-/** Errors of `open` that mean "this is not a file one can open" (a socket: ENXIO on Linux, EOPNOTSUPP on macOS). */
-const NOT_OPENABLE: ReadonlySet<string> = new Set(['ENXIO', 'EOPNOTSUPP', 'ENODEV']);
-
-/**
- * Read-only, no waiting for a FIFO's writer, no terminal taken over, and no symbolic link as
- * the last part of the (already resolved) path: a link swapped in after `realpath` is refused.
- * Windows has none of these flags, nor FIFOs; there they are 0.
- */
-const OPEN_FLAGS =
-  constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0) | (constants.O_NOFOLLOW ?? 0);
 
 export interface UserFileOptions {
   /** The file must be inside this folder once symbolic links are resolved (a manifest's folder). */
@@ -273,7 +251,7 @@ export function createUserFiles(options: UserFilesOptions = {}): UserFiles {
     let handle: FileHandle;
     try {
       handle = await bounded(
-        () => calls.open(real, OPEN_FLAGS),
+        () => calls.open(real, SAFE_READ_FLAGS),
         (late) => void late.close().catch(() => undefined),
       );
     } catch (error) {

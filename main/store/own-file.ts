@@ -12,8 +12,10 @@
  *
  * Nothing is ever removed: what was found in the file's place stays for the person to look at.
  */
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
+import { kindCode, NOT_OPENABLE, SAFE_READ_FLAGS } from '../files/file-kind';
+import { errorCode } from './file-system';
 
 /**
  * Why a file of the data folder cannot be read: the system's code (ENOENT, EACCES, ELOOP for a
@@ -31,39 +33,16 @@ export class OwnFileError extends Error {
   }
 }
 
-/** Read-only, no waiting for a FIFO's writer, no terminal taken over, no last link followed (0 where absent: Windows). */
-const OWN_FILE_FLAGS =
-  constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0) | (constants.O_NOFOLLOW ?? 0);
-
-/** Errors of `open` that mean "not a file one can open": a socket (ENXIO on Linux, EOPNOTSUPP on macOS). */
-const NOT_OPENABLE: ReadonlySet<string> = new Set(['ENXIO', 'EOPNOTSUPP', 'ENODEV']);
-
-function kindCode(info: Stats): string | undefined {
-  if (info.isFile()) return undefined;
-  if (info.isDirectory()) return 'EISDIR';
-  if (info.isFIFO()) return 'FIFO';
-  if (info.isSocket()) return 'SOCKET';
-  if (info.isCharacterDevice() || info.isBlockDevice()) return 'DEVICE';
-  if (info.isSymbolicLink()) return 'ELOOP';
-  return 'EINVAL';
-}
-
-function codeOf(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
-
 /** The error for a failed open: a socket gets its kind's code (its open fails with ENXIO, which says little). */
 function openFailure(path: string, error: unknown): OwnFileError | undefined {
-  const code = codeOf(error);
+  const code = errorCode(error);
   if (code === 'ENOENT') return undefined;
   if (code === undefined) throw error;
   return new OwnFileError(NOT_OPENABLE.has(code) ? 'SOCKET' : code, path, 'cannot be opened');
 }
 
 function checked(path: string, info: Stats, maxBytes: number): void {
-  const kind = kindCode(info);
-  if (kind !== undefined) throw new OwnFileError(kind, path, 'not a regular file');
+  if (!info.isFile()) throw new OwnFileError(kindCode(info), path, 'not a regular file');
   if (info.size > maxBytes) throw new OwnFileError('TOO_LARGE', path, `larger than ${maxBytes} bytes`);
 }
 
@@ -74,7 +53,7 @@ function checked(path: string, info: Stats, maxBytes: number): void {
 export async function readOwnFile(path: string, maxBytes: number): Promise<string | undefined> {
   let handle: FileHandle;
   try {
-    handle = await open(path, OWN_FILE_FLAGS);
+    handle = await open(path, SAFE_READ_FLAGS);
   } catch (error) {
     const failure = openFailure(path, error);
     if (failure === undefined) return undefined;
@@ -101,7 +80,7 @@ export async function readOwnFile(path: string, maxBytes: number): Promise<strin
 export function readOwnFileSync(path: string, maxBytes: number): string | undefined {
   let descriptor: number;
   try {
-    descriptor = openSync(path, OWN_FILE_FLAGS);
+    descriptor = openSync(path, SAFE_READ_FLAGS);
   } catch (error) {
     const failure = openFailure(path, error);
     if (failure === undefined) return undefined;
