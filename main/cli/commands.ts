@@ -7,7 +7,7 @@ import { isFinalStage } from '../../shared/service/status';
 import type { CheckReason } from '../../shared/domain/batch';
 import type { DocumentClass } from '../../shared/domain/document-class';
 import { checkExplanation } from '../domain/send-messages';
-import { checkManifest, formatIssue } from '../manifest/manifest';
+import { checkManifest, formatIssue, issueFacts } from '../manifest/manifest';
 import { BatchStore } from '../store/batch-store';
 import type { CliArgs } from './cli-args';
 import { countLabel, EXIT, type CliOutput } from './cli-output';
@@ -17,7 +17,7 @@ import { reportStoreDamage } from './store-report';
 export async function validateCommand(args: CliArgs, out: CliOutput): Promise<number> {
   const check = await checkManifest(resolve(args.manifest ?? ''));
   for (const issue of check.issues) {
-    out.event({ type: 'issue', ...issue });
+    out.event({ type: 'issue', ...issueFacts(issue) });
     if (!out.json) out.error(formatIssue(issue));
   }
   const valid = check.issues.length === 0;

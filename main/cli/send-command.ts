@@ -5,7 +5,7 @@ import { basename, resolve } from 'node:path';
 import type { BatchState } from '../domain/batch-state';
 import { sameConnection } from '../domain/batch-connection';
 import { adoptOlderBatch, holdsRequests } from '../engine/older-batch';
-import { checkManifest, formatIssue } from '../manifest/manifest';
+import { checkManifest, formatIssue, issueFacts } from '../manifest/manifest';
 import type { Connection } from '../credentials/connection';
 import { openDesk, type Desk } from '../app/desk-core';
 import type { CliArgs } from './cli-args';
@@ -157,7 +157,7 @@ export async function sendCommand(
     const check = await checkManifest(manifestPath);
     if (check.issues.length > 0) {
       for (const issue of check.issues) {
-        out.event({ type: 'issue', ...issue });
+        out.event({ type: 'issue', ...issueFacts(issue) });
         if (!out.json) out.error(formatIssue(issue));
       }
       if (!out.json)

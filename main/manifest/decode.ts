@@ -7,13 +7,15 @@ import { isUtf8 } from 'node:buffer';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { notPdfKind } from '../files/pdf-check';
 import { CHARS_PER_SCAN_SLICE } from './caps';
-import type { ManifestIssue } from './issues';
-import { problemMessage } from './messages';
 
-export interface Decoded {
-  readonly text: string;
-  readonly issue?: ManifestIssue;
-}
+export type Decoded =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'spreadsheet' }
+  /**
+   * Not UTF-8: `line` holds its first wrong byte, and `text` is a stand-in of the file (each byte
+   * one character, line endings as `\n`), good enough to find that line's spreadsheet row.
+   */
+  | { readonly kind: 'notUtf8'; readonly line: number; readonly text: string };
 
 /** The first line holding bytes that are not UTF-8; `\n` never occurs inside a multi-byte sequence. */
 function firstNonUtf8Line(bytes: Buffer): number {
@@ -67,13 +69,11 @@ async function withLineFeeds(bytes: Buffer): Promise<Buffer> {
 
 export async function decode(content: Buffer | string): Promise<Decoded> {
   const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
-  if (notPdfKind(bytes.subarray(0, 8)) === 'office')
-    return { text: '', issue: { row: 0, column: undefined, message: problemMessage('spreadsheet') } };
+  if (notPdfKind(bytes.subarray(0, 8)) === 'office') return { kind: 'spreadsheet' };
+  const text = await withLineFeeds(bytes);
   if (!isUtf8(bytes)) {
-    return {
-      text: '',
-      issue: { row: firstNonUtf8Line(bytes), column: undefined, message: problemMessage('notUtf8') },
-    };
+    // Quotes, delimiters and line breaks are ASCII, the same bytes in any of Excel's encodings.
+    return { kind: 'notUtf8', line: firstNonUtf8Line(text), text: text.toString('latin1') };
   }
-  return { text: (await withLineFeeds(bytes)).toString('utf8') };
+  return { kind: 'text', text: text.toString('utf8') };
 }

@@ -28,7 +28,7 @@ export interface ManifestDocument {
   readonly options: SigningOptions;
   /** One per row, in file order. */
   readonly recipients: Participant[];
-  /** Line numbers of its rows. */
+  /** Its rows, numbered as the spreadsheet shows them. */
   readonly rows: readonly number[];
   /** The name the service will store (spec §4.2). */
   readonly storedFilename: string;
@@ -79,7 +79,7 @@ export async function groupRows(
     const key = `${identity}\u0000${row.externalReference}`;
     const group = groups.get(key);
     if (group === undefined) {
-      if (!path.ok) issues.push({ row: row.line, column: 'document', message: path.error });
+      if (!path.ok) issues.push({ row: row.rowNumber, column: 'document', message: path.error });
       groups.set(key, {
         documentColumn: row.documentColumn,
         externalReference: row.externalReference,
@@ -95,8 +95,9 @@ export async function groupRows(
   return [...groups.values()];
 }
 
-export function firstLine(group: DocumentGroup): number {
-  return group.rows[0]?.line ?? 0;
+/** The spreadsheet row of the document's first row. */
+export function firstRow(group: DocumentGroup): number {
+  return group.rows[0]?.rowNumber ?? 0;
 }
 
 /** Checks that need all rows: agreement of per-document columns, duplicate e-mails, reused references. */
@@ -109,30 +110,30 @@ export async function checkDocuments(groups: readonly DocumentGroup[], issues: I
       references.set(group.externalReference, group);
     } else {
       issues.push({
-        row: firstLine(group),
+        row: firstRow(group),
         column: 'external_reference',
         message: problemMessage(
           'reusedReference',
           group.externalReference,
-          firstLine(owner),
+          firstRow(owner),
           owner.documentColumn,
         ),
       });
       group.hasIssue = true;
     }
 
-    const firstValues = new Map<DocumentColumn, { line: number; value: DocumentValue }>();
+    const firstValues = new Map<DocumentColumn, { rowNumber: number; value: DocumentValue }>();
     const emails = new Map<string, number>();
     for (const row of group.rows) {
       for (const [column, value] of row.documentValues) {
         const first = firstValues.get(column);
         if (first === undefined) {
-          firstValues.set(column, { line: row.line, value });
+          firstValues.set(column, { rowNumber: row.rowNumber, value });
         } else if (first.value.value !== value.value) {
           issues.push({
-            row: row.line,
+            row: row.rowNumber,
             column,
-            message: problemMessage('disagreement', first.line, first.value.raw, value.raw),
+            message: problemMessage('disagreement', first.rowNumber, first.value.raw, value.raw),
           });
           group.hasIssue = true;
         }
@@ -141,10 +142,10 @@ export async function checkDocuments(groups: readonly DocumentGroup[], issues: I
       const email = row.participant.email.toLowerCase();
       const seenOn = emails.get(email);
       if (seenOn === undefined) {
-        emails.set(email, row.line);
+        emails.set(email, row.rowNumber);
       } else {
         issues.push({
-          row: row.line,
+          row: row.rowNumber,
           column: 'email',
           message: problemMessage('duplicateEmail', row.participant.email, seenOn),
         });
@@ -169,7 +170,7 @@ export function buildDocument(group: DocumentGroup, pdfPath: string, folder: str
     transactionType: options.transactionType,
     options,
     recipients: group.rows.flatMap((row) => (row.participant === undefined ? [] : [row.participant])),
-    rows: group.rows.map((row) => row.line),
+    rows: group.rows.map((row) => row.rowNumber),
     storedFilename: normalizeFilename(group.documentColumn.replace(/\\/g, '/').split('/').pop()),
   };
 }

@@ -7,7 +7,8 @@ import type { IssueList } from './issues';
 import { problemMessage, shortened } from './messages';
 
 export interface Header {
-  readonly line: number;
+  /** Its row in the spreadsheet: 1, unless empty rows come first. */
+  readonly row: number;
   /** Known column name → position of its first occurrence. */
   readonly positions: ReadonlyMap<string, number>;
   readonly width: number;
@@ -74,38 +75,45 @@ function unknownColumnMessage(suggestion: string | undefined): string {
     : problemMessage('unknownColumnSuggestion', suggestion);
 }
 
-export function readHeader(line: number, cells: readonly string[], issues: IssueList): Header | undefined {
+export function readHeader(row: number, cells: readonly string[], issues: IssueList): Header | undefined {
   const positions = new Map<string, number>();
   const unnamed: { position: number; at: number }[] = [];
-  const unknown: string[] = [];
+  /** Each unknown name as written, with its first position. */
+  const unknown = new Map<string, number>();
   cells.forEach((cell, index) => {
     const written = writtenName(cell);
     const name = written.toLowerCase();
     if (name === '') {
       unnamed.push({ position: index, at: index });
     } else if (!KNOWN_COLUMNS.includes(name)) {
-      unknown.push(written);
+      if (!unknown.has(written)) unknown.set(written, index);
     } else {
       const first = positions.get(name);
       if (first === undefined) positions.set(name, index);
       else
         issues.push({
-          row: line,
+          row,
           column: name,
-          message: problemMessage('duplicateColumn', first + 1, index + 1),
+          columnIndex: index,
+          message: problemMessage('duplicateColumn', first),
         });
     }
   });
   if (positions.size === 0) {
-    issues.push({ row: line, column: undefined, message: problemMessage('noHeader') });
+    issues.push({ row, column: undefined, message: problemMessage('noHeader') });
     return undefined;
   }
   // Each unknown name once, however often it repeats.
-  for (const name of new Set(unknown)) {
-    issues.push({ row: line, column: shortened(name), message: unknownColumnMessage(suggestColumn(name)) });
+  for (const [name, index] of unknown) {
+    issues.push({
+      row,
+      column: shortened(name),
+      columnIndex: index,
+      message: unknownColumnMessage(suggestColumn(name)),
+    });
   }
   for (const column of REQUIRED_COLUMNS) {
-    if (!positions.has(column)) issues.push({ row: line, column, message: problemMessage('missingColumn') });
+    if (!positions.has(column)) issues.push({ row, column, message: problemMessage('missingColumn') });
   }
-  return { line, positions, width: cells.length, unnamed, cells };
+  return { row, positions, width: cells.length, unnamed, cells };
 }

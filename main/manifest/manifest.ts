@@ -1,12 +1,13 @@
 /**
  * Manifest import (README "Manifest format"): reads a CSV exported by Excel or written
  * by hand, one row per participant, and turns it into documents with their recipients and
- * options — or into a list of every problem, each with its line and column, all at once.
+ * options — or into a list of every problem, each with its row and column as the spreadsheet
+ * shows them, all at once.
  *
  * The folder's public face: `parseManifest` (a manifest's text), `checkManifest` (a manifest
  * file and its PDFs) and `previewManifest` (what the import screen shows of it). The steps live
  * in files of their own: caps, decode, scan, records, header, rows, grouping, analysis,
- * pdf-checks, and the problems' words in messages.
+ * pdf-checks, the problems' words in messages and their places in sheet-rows.
  */
 import { dirname, resolve } from 'node:path';
 import type { ManifestPreview } from '../../shared/ipc/views';
@@ -16,7 +17,7 @@ import { userFiles, unreadableReason, type UserFiles } from '../files/user-files
 import { analyse } from './analysis';
 import { isManifestFileName, MAX_MANIFEST_BYTES } from './caps';
 import { validDocuments, type ManifestDocument } from './grouping';
-import { formatIssue, listIssues, type ListedIssues, type ManifestIssue } from './issues';
+import { formatIssue, issueFacts, listIssues, type ListedIssues, type ManifestIssue } from './issues';
 import { problemMessage } from './messages';
 import { documentsWithPdfs } from './pdf-checks';
 
@@ -32,7 +33,7 @@ export {
   MAX_MANIFEST_ROWS,
 } from './caps';
 export type { ManifestDocument } from './grouping';
-export { formatIssue, type ManifestIssue } from './issues';
+export { formatIssue, issueFacts, type ManifestIssue } from './issues';
 
 /** A manifest checked: its documents without problems, and its problems. */
 export interface ManifestCheck extends ListedIssues {
@@ -45,7 +46,7 @@ export const PREVIEW_DOCUMENTS = 200;
 /**
  * Parses a manifest without touching the disk: `content` is the file's bytes (checked to be
  * UTF-8) or its text, `manifestDir` the folder its relative paths start from. Returns every
- * problem, each with its line and column, sorted by line; a valid manifest gives `issues: []`.
+ * problem, each with its row and column, sorted by row; a valid manifest gives `issues: []`.
  * `documents` lists only the documents none of whose rows has a problem: import only when
  * `issues` is empty. A large manifest is parsed in slices, giving the event loop turns.
  */
@@ -102,12 +103,7 @@ export async function previewManifest(
       recipients: document.recipients,
       rows: [...document.rows],
     })),
-    issues: check.issues.map((issue) => ({
-      row: issue.row,
-      ...(issue.column ? { column: issue.column } : {}),
-      message: issue.message,
-      text: formatIssue(issue, t),
-    })),
+    issues: check.issues.map((issue) => ({ ...issueFacts(issue), text: formatIssue(issue, t) })),
     problemCount: check.problemCount,
   };
 }

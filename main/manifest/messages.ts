@@ -16,6 +16,7 @@ import {
   MAX_MANIFEST_ROWS,
 } from './caps';
 import { KNOWN_COLUMNS, REQUIRED_COLUMNS } from './columns';
+import { columnLetter } from './sheet-rows';
 
 const VALUE_PREVIEW_LENGTH = 60;
 
@@ -59,11 +60,11 @@ const PROBLEMS = {
     delimiter,
   }),
   tooFewFields: (count: number, expected: number) => ({ count, expected: String(expected) }),
-  unnamedColumnValue: (position: number) => ({ position: String(position) }),
+  unnamedColumnValue: plain,
   // The header line
   noHeader: () => ({ columns: REQUIRED_COLUMNS.join(', ') }),
   missingColumn: plain,
-  duplicateColumn: (first: number, second: number) => ({ first: String(first), second: String(second) }),
+  duplicateColumn: (first: number) => ({ first: columnLetter(first) }),
   unknownColumn: () => ({ columns: KNOWN_COLUMNS.join(', ') }),
   unknownColumnSuggestion: (suggestion: string) => ({ suggestion }),
   // One value; the schema's rules (shared/service/wire.ts) in words for office staff
@@ -81,16 +82,16 @@ const PROBLEMS = {
   withValue: (message: string, value: string) => ({ message, value: quote(value) }),
   absolutePath: plain,
   escapingPath: plain,
-  // The rows of one document, and the documents together
-  disagreement: (firstLine: number, firstValue: string, value: string) => ({
-    firstLine: String(firstLine),
+  // The rows of one document, and the documents together (rows numbered as the spreadsheet shows them)
+  disagreement: (firstRow: number, firstValue: string, value: string) => ({
+    firstRow: String(firstRow),
     firstValue: quote(firstValue),
     value: quote(value),
   }),
-  duplicateEmail: (email: string, line: number) => ({ email: quote(email), line: String(line) }),
-  reusedReference: (reference: string, line: number, document: string) => ({
+  duplicateEmail: (email: string, row: number) => ({ email: quote(email), row: String(row) }),
+  reusedReference: (reference: string, row: number, document: string) => ({
     reference: quote(reference),
-    line: String(line),
+    row: String(row),
     document: quote(document),
   }),
   // A document's PDF, named as the manifest writes it

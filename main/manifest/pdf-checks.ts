@@ -10,7 +10,7 @@ import { words } from '../base/words';
 import { checkPdfFile, readProblem, type PdfCheckResult, type PdfProblem } from '../files/pdf-check';
 import { unreadableReason, type UserFiles } from '../files/user-files';
 import type { Analysis } from './analysis';
-import { buildDocument, firstLine, type ManifestDocument } from './grouping';
+import { buildDocument, firstRow, type ManifestDocument } from './grouping';
 import { problemMessage } from './messages';
 
 const PDF_CHECK_CONCURRENCY = 4;
@@ -124,7 +124,7 @@ export async function documentsWithPdfs(
       const near =
         result.error.systemCode === 'ENOENT' ? await nearName(group.path.value, files, listed) : undefined;
       issues.push({
-        row: firstLine(group),
+        row: firstRow(group),
         column: 'document',
         message:
           near === undefined

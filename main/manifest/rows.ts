@@ -18,7 +18,8 @@ export interface DocumentValue {
 }
 
 export interface ParsedRow {
-  readonly line: number;
+  /** Its row in the spreadsheet (the header is row 1). */
+  readonly rowNumber: number;
   readonly documentColumn: string;
   readonly externalReference: string;
   readonly participant: Participant | undefined;
@@ -68,14 +69,19 @@ function describeParticipantIssue(column: string, issue: z.core.$ZodIssue, raw: 
 }
 
 export function parseRow(
-  line: number,
+  rowNumber: number,
   fields: readonly string[],
   header: Header,
   issues: IssueList,
 ): ParsedRow {
   const rowIssues: ManifestIssue[] = [];
-  const flag = (column: string | undefined, message: string): void => {
-    rowIssues.push({ row: line, column, message });
+  const flag = (column: string | undefined, message: string, columnIndex?: number): void => {
+    rowIssues.push({
+      row: rowNumber,
+      column,
+      message,
+      ...(columnIndex === undefined ? {} : { columnIndex }),
+    });
   };
   const read = (column: string): Field => {
     const position = header.positions.get(column);
@@ -94,7 +100,7 @@ export function parseRow(
   if (rowIssues.length > 0) {
     issues.push(...rowIssues);
     return {
-      line,
+      rowNumber,
       documentColumn: '',
       externalReference: '',
       participant: undefined,
@@ -104,7 +110,7 @@ export function parseRow(
   }
 
   for (const { position, at } of header.unnamed) {
-    if ((fields[at] ?? '').trim() !== '') flag(undefined, problemMessage('unnamedColumnValue', position + 1));
+    if ((fields[at] ?? '').trim() !== '') flag(undefined, problemMessage('unnamedColumnValue'), position);
   }
   for (const column of REQUIRED_COLUMNS) {
     if (header.positions.has(column) && read(column).kind === 'blank')
@@ -165,7 +171,7 @@ export function parseRow(
 
   issues.push(...rowIssues);
   return {
-    line,
+    rowNumber,
     documentColumn: text('document'),
     externalReference: text('external_reference'),
     participant,

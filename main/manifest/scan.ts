@@ -1,7 +1,8 @@
 /**
  * The text scanned once before it is parsed, so that the parser never builds what a cap refuses:
  * the blank rows at its end are dropped unread, and reading stops at the first record too long or
- * too wide (a lost quote, a line of delimiters) or past the row cap.
+ * too wide (a lost quote, a line of delimiters) or past the row cap. The same pass notes the line
+ * where each record starts, so that every problem can name its spreadsheet row.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
@@ -53,18 +54,24 @@ export interface Oversized {
   readonly wholeFile?: boolean;
 }
 
+/** What one pass over the text found: where its records start, and the first one over a cap. */
+export interface RecordScan {
+  /** The line (1-based) where each record starts, blank records included, in file order. */
+  readonly starts: readonly number[];
+  /** Where reading stops, when a record is over a cap. */
+  readonly oversized?: Oversized;
+}
+
 /**
- * The first record longer than {@link MAX_LINE_CHARS} characters or with more than
- * {@link MAX_LINE_VALUES} values, found in one pass before parsing, so that a lost quote or a
- * line of a million delimiters is never built into a record in memory. Follows the CSV quoting
- * the parser uses: a quote opens a value only at its start (after spaces), `""` inside quotes is
- * a quote, and a line break inside quotes belongs to the value.
+ * Where each record starts, and the first record longer than {@link MAX_LINE_CHARS} characters
+ * or with more than {@link MAX_LINE_VALUES} values, found in one pass before parsing, so that a
+ * lost quote or a line of a million delimiters is never built into a record in memory. Follows
+ * the CSV quoting the parser uses: a quote opens a value only at its start (after spaces), `""`
+ * inside quotes is a quote, and a line break inside quotes belongs to the value.
  */
-export async function findOversizedRecord(
-  text: string,
-  delimiter: Delimiter,
-): Promise<Oversized | undefined> {
+export async function scanRecords(text: string, delimiter: Delimiter): Promise<RecordScan> {
   const separator = delimiter.charCodeAt(0);
+  const starts = [1];
   let recordStart = 0;
   let recordLine = 1;
   let line = 1;
@@ -92,9 +99,13 @@ export async function findOversizedRecord(
       else blankRecords += 1;
       // The header and the rows, or the blank rows between them: one more than allowed is enough.
       if (filledRecords > MAX_MANIFEST_ROWS + 1 || blankRecords > MAX_BLANK_ROWS)
-        return { index, line, message: problemMessage('tooManyRows'), wholeFile: true };
+        return {
+          starts,
+          oversized: { index, line, message: problemMessage('tooManyRows'), wholeFile: true },
+        };
       recordStart = index + 1;
       recordLine = line;
+      starts.push(line);
       values = 1;
       atValueStart = true;
       filled = false;
@@ -108,9 +119,15 @@ export async function findOversizedRecord(
       filled = true;
     }
     if (values > MAX_LINE_VALUES)
-      return { index: recordStart, line: recordLine, message: problemMessage('lineTooWide') };
+      return {
+        starts,
+        oversized: { index: recordStart, line: recordLine, message: problemMessage('lineTooWide') },
+      };
     if (index - recordStart >= MAX_LINE_CHARS)
-      return { index: recordStart, line: recordLine, message: problemMessage('lineTooLong') };
+      return {
+        starts,
+        oversized: { index: recordStart, line: recordLine, message: problemMessage('lineTooLong') },
+      };
   }
-  return undefined;
+  return { starts };
 }

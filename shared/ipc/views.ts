@@ -195,10 +195,13 @@ export const addDocumentsResultSchema = z.object({
 export type AddDocumentsResult = z.infer<typeof addDocumentsResultSchema>;
 
 export const manifestIssueViewSchema = z.object({
+  /** The row as the spreadsheet shows it (the header is row 1); 0 for the whole file. */
   row: z.number(),
+  /** The column's name in the header, and its letter in the spreadsheet (A, B, … AA). */
   column: z.string().optional(),
+  columnLetter: z.string().optional(),
   message: z.string(),
-  /** The whole sentence a user reads, with line and column. */
+  /** The whole sentence a user reads, with row and column. */
   text: z.string(),
 });
 

@@ -178,7 +178,7 @@ export function pdfCase(
   inManifest: string,
   byHand: AppError,
 ): BadInputCase {
-  const issues = [`line 2, column "document": ${inManifest}`];
+  const issues = [`row 2, column A (document): ${inManifest}`];
   const manifest: FileSpec = {
     path: MANIFEST,
     text: oneRow('doc.pdf,REF-1,signer,Employee,Ann Smith,ann@example.com'),

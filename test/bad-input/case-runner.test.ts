@@ -66,13 +66,13 @@ describe('the bad-input runner', () => {
       'email-right',
       'an e-mail address without its domain',
       oneRow(GOOD_ROW.replace('ann@example.com', 'anne@')),
-      ['line 2, column "email": must be a valid e-mail address (got "anne@")'],
+      ['row 2, column F (email): must be a valid e-mail address (got "anne@")'],
     );
     const wrong = manifestCase(
       'email-wrong',
       'the same, expecting other words',
       oneRow(GOOD_ROW.replace('ann@example.com', 'anne@')),
-      ['line 2, column "email": must be an e-mail address (got "anne@")'],
+      ['row 2, column F (email): must be an e-mail address (got "anne@")'],
     );
     await withChildBundle(async (bundle) => {
       const good = await runCase(bundle, right, 0);

@@ -62,16 +62,16 @@ const tooManyRows = `${HEADER}\n${Array.from({ length: 50_001 }, (_, index) => r
 const manyProblems = [
   ...Array.from(
     { length: 100 },
-    (_, index) => `line ${index + 2}, column "email": must be a valid e-mail address (got "p${index}@")`,
+    (_, index) => `row ${index + 2}, column F (email): must be a valid e-mail address (got "p${index}@")`,
   ),
   'and 4,900 more problems, not listed here: fix these, then check again',
 ];
 const fourFifos = [1, 2, 3, 4].map(
   (index) =>
-    `line ${index + 1}, column "document": cannot read "pipe${index}.pdf": it is a named pipe (FIFO), not a file`,
+    `row ${index + 1}, column A (document): cannot read "pipe${index}.pdf": it is a named pipe (FIFO), not a file`,
 );
 const linkOut = (document: string) =>
-  `line 2, column "document": cannot read "${document}": it is outside its folder (a symbolic link leads out of it); only files inside the folder are taken`;
+  `row 2, column A (document): cannot read "${document}": it is outside its folder (a symbolic link leads out of it); only files inside the folder are taken`;
 const NOT_A_PDF =
   '"doc.pdf" is not a PDF: it does not start with the header of a PDF version that exists (%PDF-1.0 to %PDF-1.7, or %PDF-2.0)';
 const NOT_A_PDF_BY_HAND =
@@ -98,14 +98,14 @@ export const CASES: readonly BadInputCase[] = [
     ['the manifest cannot be read: it is a folder, not a file'],
   ),
   manifestCase('manifest-empty', 'the manifest is an empty file', '', [
-    'line 1: the manifest is empty: its first line must name the columns, then one line per participant',
+    'row 1: the manifest is empty: its first row must name the columns, then one row per participant',
   ]),
   manifestCase('manifest-blank', 'the manifest holds blank lines only', '\n  \n\n', [
-    'line 1: the manifest is empty: its first line must name the columns, then one line per participant',
+    'row 1: the manifest is empty: its first row must name the columns, then one row per participant',
   ]),
   manifestCase(
     'manifest-not-utf8',
-    'the manifest is saved in Latin-1 (an accented name on line 2)',
+    'the manifest is saved in Latin-1 (an accented name in row 2)',
     [
       {
         path: MANIFEST,
@@ -116,7 +116,7 @@ export const CASES: readonly BadInputCase[] = [
       GOOD_PDF,
     ],
     [
-      'line 2: the file is not in UTF-8, so accented letters would come out wrong: save it again choosing the type "CSV UTF-8" (in Excel: Save As)',
+      'row 2: the file is not in UTF-8, so accented letters would come out wrong: save it again choosing the type "CSV UTF-8" (in Excel: Save As)',
     ],
   ),
   {
@@ -183,7 +183,7 @@ export const CASES: readonly BadInputCase[] = [
     'a manifest whose columns are separated by tabs',
     oneRow(GOOD_ROW.replaceAll(',', '\t'), HEADER.replaceAll(',', '\t')),
     [
-      'line 1: the columns are separated by tabs or another character, but a manifest separates them with commas or semicolons: save it again choosing "CSV UTF-8" (in Excel: Save As)',
+      'row 1: the columns are separated by tabs or another character, but a manifest separates them with commas or semicolons: save it again choosing "CSV UTF-8" (in Excel: Save As)',
     ],
   ),
   manifestCase(
@@ -205,7 +205,7 @@ export const CASES: readonly BadInputCase[] = [
       },
       GOOD_PDF,
     ],
-    ['line 2, column "email": must be a valid e-mail address (got "ann@")'],
+    ['row 2, column F (email): must be a valid e-mail address (got "ann@")'],
   ),
   manifestCase(
     'blank-rows-between',
@@ -228,7 +228,7 @@ export const CASES: readonly BadInputCase[] = [
     'a quote after a no-break space that swallows the rest of the file',
     `${HEADER}\n${row({ role: '\u00a0"Employee' })}\n${Array.from({ length: 2_100 }, (_, index) => row({ reference: `REF-${index + 2}` })).join('\n')}\n`,
     [
-      'line 2: this line is longer than 65,536 characters, so it and the rest of the file were not read: is a closing quote (") missing?',
+      'row 2: this row is longer than 65,536 characters, so it and the rest of the file were not read: is a closing quote (") missing?',
     ],
   ),
   manifestCase(
@@ -236,7 +236,7 @@ export const CASES: readonly BadInputCase[] = [
     'a header line of more than 65,536 characters',
     oneRow(GOOD_ROW, `${HEADER},"${'x'.repeat(70_000)}"`),
     [
-      'line 1: this line is longer than 65,536 characters, so it and the rest of the file were not read: is a closing quote (") missing?',
+      'row 1: this row is longer than 65,536 characters, so it and the rest of the file were not read: is a closing quote (") missing?',
     ],
   ),
   manifestCase(
@@ -262,13 +262,13 @@ export const CASES: readonly BadInputCase[] = [
     'a 16 MiB manifest that is one line of delimiters after a value',
     [{ path: MANIFEST, text: `${HEADER}\na.pdf${','.repeat(16 * MIB - 100)}\n` }],
     [
-      'line 2: this line has more than 1,000 values, so it and the rest of the file were not read: is it the right file?',
+      'row 2: this row has more than 1,000 values, so it and the rest of the file were not read: is it the right file?',
     ],
   ),
 
   // The header line
   manifestCase('no-header', 'the first line is a participant, not the header', oneRow(GOOD_ROW, GOOD_ROW), [
-    'line 1: the first line must name the columns (document, external_reference, participant_type, role, name, email, …), but none of its values is a known column name',
+    'row 1: the first row must name the columns (document, external_reference, participant_type, role, name, email, …), but none of its values is a known column name',
   ]),
   manifestCase('header-only', 'the header line and no participant', `${HEADER}\n`, [
     'the manifest has no participant rows',
@@ -277,31 +277,31 @@ export const CASES: readonly BadInputCase[] = [
     'missing-column',
     'the email column is missing',
     oneRow('a.pdf,REF-1,signer,Employee,Ann Smith', 'document,external_reference,participant_type,role,name'),
-    ['line 1, column "email": this required column is missing from the header line'],
+    ['row 1, column "email": this required column is missing from the header row'],
   ),
   manifestCase('duplicate-column', 'the email column appears twice', withColumn('email', 'ann@example.com'), [
-    'line 1, column "email": this column appears twice in the header line (columns 6 and 7)',
+    'row 1, column G (email): this column appears twice in the header row (also in column F)',
   ]),
   manifestCase(
     'unknown-column-typo',
     'a misspelt column, close to a known one',
     withColumn('signing_ordr', '1'),
-    ['line 1, column "signing_ordr": unknown column; did you mean "signing_order"?'],
+    ['row 1, column G (signing_ordr): unknown column; did you mean "signing_order"?'],
   ),
   manifestCase('unknown-column', 'a column the desk does not know', withColumn('colour', 'blue'), [
-    `line 1, column "colour": unknown column (a typo?); the known columns are ${KNOWN_COLUMNS}`,
+    `row 1, column G (colour): unknown column (a typo?); the known columns are ${KNOWN_COLUMNS}`,
   ]),
   manifestCase(
     'header-101-columns',
     'a header line of 101 columns',
     oneRow(GOOD_ROW, [HEADER, ...Array.from({ length: 95 }, (_, index) => `extra${index}`)].join(',')),
-    ['line 1: the header line has more than 100 columns: is it the right file?'],
+    ['row 1: the header row has more than 100 columns: is it the right file?'],
   ),
   manifestCase(
     'header-million-columns',
     'a header of a million unknown columns (2 MB; it took 21 s and 1.4 GB)',
     oneRow(GOOD_ROW, Array.from({ length: 1_000_000 }, () => 'x').join(',')),
-    ['line 1: the header line has more than 100 columns: is it the right file?'],
+    ['row 1: the header row has more than 100 columns: is it the right file?'],
   ),
 
   // The shape of the rows
@@ -309,14 +309,14 @@ export const CASES: readonly BadInputCase[] = [
     'the manifest has more than 50,000 participant rows, more than can be imported at once: split it into several files',
   ]),
   manifestCase('value-too-long', 'a value of 4,097 characters', oneRow(row({ name: 'n'.repeat(4_097) })), [
-    'line 2, column "name": is longer than 4,096 characters (this one has 4,097): is a closing quote (") missing?',
+    'row 2, column E (name): is longer than 4,096 characters (this one has 4,097): is a closing quote (") missing?',
   ]),
   manifestCase(
     'lost-quote',
     'a lost quote that swallows more than 65,536 characters',
     `${HEADER}\n${row({ role: '"Employee' })}\n${Array.from({ length: 2_100 }, (_, index) => row({ reference: `REF-${index + 2}` })).join('\n')}\n`,
     [
-      'line 2: this line is longer than 65,536 characters, so it and the rest of the file were not read: is a closing quote (") missing?',
+      'row 2: this row is longer than 65,536 characters, so it and the rest of the file were not read: is a closing quote (") missing?',
     ],
   ),
   {
@@ -355,58 +355,58 @@ export const CASES: readonly BadInputCase[] = [
     'a quoted value whose closing quote is missing',
     oneRow('a.pdf,REF-1,signer,"Employee,Ann Smith,ann@example.com'),
     [
-      'line 2: a quoted value starts on this line but its closing quote (") is missing, so the rest of the file was read as one value',
+      'row 2: a quoted value starts in this row but its closing quote (") is missing, so the rest of the file was read as one value',
     ],
   ),
   manifestCase('too-many-fields', 'a row with one value more than the header', oneRow(`${GOOD_ROW},extra`), [
-    'line 2: has 7 values but the header line has 6 columns (a value that contains "," must be put in quotes)',
+    'row 2: has 7 values but the header row has 6 columns (a value that contains "," must be put in quotes)',
   ]),
   manifestCase(
     'too-few-fields',
     'a row with one value less than the header',
     oneRow('a.pdf,REF-1,signer,Employee,Ann Smith'),
-    ['line 2: has 5 values but the header line has 6 columns'],
+    ['row 2: has 5 values but the header row has 6 columns'],
   ),
   manifestCase(
     'unnamed-column-value',
     'a value under a column with no name',
     oneRow(`${GOOD_ROW},extra`, `${HEADER},`),
-    ['line 2: has a value in column 7, which has no name in the header line'],
+    ['row 2, column G: has a value, but this column has no name in the header row'],
   ),
 
   // One participant's values
   manifestCase('required-blank', 'a participant without a name', oneRow(row({ name: '' })), [
-    'line 2, column "name": is required',
+    'row 2, column E (name): is required',
   ]),
   manifestCase('email', 'an e-mail address without its domain', oneRow(row({ email: 'anne@' })), [
-    'line 2, column "email": must be a valid e-mail address (got "anne@")',
+    'row 2, column F (email): must be a valid e-mail address (got "anne@")',
   ]),
   manifestCase(
     'participant-type',
     'a participant type that is neither signer nor observer',
     oneRow(row({ type: 'approver' })),
-    ['line 2, column "participant_type": must be "signer" or "observer" (got "approver")'],
+    ['row 2, column C (participant_type): must be "signer" or "observer" (got "approver")'],
   ),
   manifestCase(
     'signing-order-word',
     'a signing order written in words',
     withColumn('signing_order', 'first'),
-    ['line 2, column "signing_order": must be a whole number, 1 or more, written in digits (got "first")'],
+    ['row 2, column G (signing_order): must be a whole number, 1 or more, written in digits (got "first")'],
   ),
   manifestCase('signing-order-zero', 'a signing order of 0', withColumn('signing_order', '0'), [
-    'line 2, column "signing_order": must be at least 1 (got "0")',
+    'row 2, column G (signing_order): must be at least 1 (got "0")',
   ]),
   manifestCase('role-too-long', 'a role of 101 characters', oneRow(row({ role: 'r'.repeat(101) })), [
-    'line 2, column "role": must be at most 100 characters (this one has 101)',
+    'row 2, column D (role): must be at most 100 characters (this one has 101)',
   ]),
   manifestCase('name-too-long', 'a name of 256 characters', oneRow(row({ name: 'n'.repeat(256) })), [
-    'line 2, column "name": must be at most 255 characters (this one has 256)',
+    'row 2, column E (name): must be at most 255 characters (this one has 256)',
   ]),
   manifestCase('locale', 'a locale that is not language-REGION', withColumn('locale', 'french'), [
-    'line 2, column "locale": must look like language-REGION, e.g. fr-FR (got "french")',
+    'row 2, column G (locale): must look like language-REGION, e.g. fr-FR (got "french")',
   ]),
   manifestCase('boolean', 'a yes/no column holding "maybe"', withColumn('is_internal', 'maybe'), [
-    'line 2, column "is_internal": must be true or false (yes/no and 1/0 are accepted too) (got "maybe")',
+    'row 2, column G (is_internal): must be true or false (yes/no and 1/0 are accepted too) (got "maybe")',
   ]),
 
   // Rows that must agree
@@ -415,7 +415,7 @@ export const CASES: readonly BadInputCase[] = [
     'two rows of one document with different locales',
     `${HEADER},locale\n${GOOD_ROW},fr-FR\n${row({ name: 'Bob Jones', email: 'bob@example.com' })},de-DE\n`,
     [
-      'line 3, column "locale": must be the same on every row of this document: line 2 has "fr-FR", this line has "de-DE"',
+      'row 3, column G (locale): must be the same on every row of this document: row 2 has "fr-FR", this row has "de-DE"',
     ],
   ),
   manifestCase(
@@ -423,7 +423,7 @@ export const CASES: readonly BadInputCase[] = [
     'the same e-mail address twice on one document',
     `${HEADER}\n${GOOD_ROW}\n${row({ name: 'Ann Again' })}\n`,
     [
-      'line 3, column "email": "ann@example.com" is already a recipient of this document on line 2; the service refuses the same e-mail address twice',
+      'row 3, column F (email): "ann@example.com" is already a recipient of this document in row 2; the service refuses the same e-mail address twice',
     ],
   ),
   manifestCase(
@@ -435,7 +435,7 @@ export const CASES: readonly BadInputCase[] = [
       { path: 'b.pdf', pdf: 'Contract B' },
     ],
     [
-      'line 3, column "external_reference": the reference "REF-1" is already used on line 2 for another document ("a.pdf"); each document needs its own reference',
+      'row 3, column B (external_reference): the reference "REF-1" is already used in row 2 for another document ("a.pdf"); each document needs its own reference',
     ],
   ),
   manifestCase(
@@ -443,7 +443,7 @@ export const CASES: readonly BadInputCase[] = [
     'a document named by an absolute path',
     oneRow(row({ document: '/etc/passwd' })),
     [
-      'line 2, column "document": must be a path relative to the manifest\'s folder, not an absolute path, so that the folder can be moved with its PDFs (got "/etc/passwd")',
+      'row 2, column A (document): must be a path relative to the manifest\'s folder, not an absolute path, so that the folder can be moved with its PDFs (got "/etc/passwd")',
     ],
   ),
   manifestCase(
@@ -451,7 +451,7 @@ export const CASES: readonly BadInputCase[] = [
     'a document named by a Windows drive path',
     oneRow(row({ document: 'C:\\contracts\\a.pdf' })),
     [
-      'line 2, column "document": must be a path relative to the manifest\'s folder, not an absolute path, so that the folder can be moved with its PDFs (got "C:\\contracts\\a.pdf")',
+      'row 2, column A (document): must be a path relative to the manifest\'s folder, not an absolute path, so that the folder can be moved with its PDFs (got "C:\\contracts\\a.pdf")',
     ],
   ),
   manifestCase(
@@ -459,7 +459,7 @@ export const CASES: readonly BadInputCase[] = [
     "a document outside the manifest's folder (..)",
     oneRow(row({ document: '../a.pdf' })),
     [
-      'line 2, column "document": must stay inside the manifest\'s folder (".." leads out of it), so that the folder can be moved with its PDFs (got "../a.pdf")',
+      'row 2, column A (document): must stay inside the manifest\'s folder (".." leads out of it), so that the folder can be moved with its PDFs (got "../a.pdf")',
     ],
   ),
 

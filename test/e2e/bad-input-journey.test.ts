@@ -64,7 +64,7 @@ describe('bad input answered by the app, in Chromium', () => {
     await problems.waitFor();
     expect(await problems.getByRole('listitem').allTextContents()).toEqual([
       expect.stringMatching(
-        /^line 3, column "email": must be a valid e-mail address \(got "anne\.dupre@example"\)$/,
+        /^row 3, column G \(email\): must be a valid e-mail address \(got "anne\.dupre@example"\)$/,
       ),
     ]);
     expect(await page.getByRole('button', { name: /^Import \d/ }).count()).toBe(0);

@@ -311,12 +311,12 @@ export const manifestWithErrors: Journey = {
     await problems.waitFor();
     const listed = await problems.getByRole('listitem').allTextContents();
     expect(listed).toEqual([
-      'line 3, column "email": must be a valid e-mail address (got "anne.dupre@example")',
-      'line 4, column "role": must be at most 100 characters (this one has 115)',
-      'line 5, column "name": is required',
-      'line 6, column "signing_order": must be at least 1 (got "0")',
-      'line 7, column "locale": must be the same on every row of this document: line 6 has "fr-FR", this line has "de-DE"',
-      'line 8, column "document": cannot read "pdfs/Contrat de travail - Marc Perrin.pdf": the file does not exist',
+      'row 3, column G (email): must be a valid e-mail address (got "anne.dupre@example")',
+      'row 4, column E (role): must be at most 100 characters (this one has 115)',
+      'row 5, column F (name): is required',
+      'row 6, column H (signing_order): must be at least 1 (got "0")',
+      'row 7, column K (locale): must be the same on every row of this document: row 6 has "fr-FR", this row has "de-DE"',
+      'row 8, column A (document): cannot read "pdfs/Contrat de travail - Marc Perrin.pdf": the file does not exist',
     ]);
     await page.getByText('6 problems found; nothing was imported.').waitFor();
     expect(await page.getByRole('button', { name: /^Import \d/ }).count()).toBe(0);

@@ -4,8 +4,9 @@ import { useT } from '../i18n';
 import { useDesk } from '../state/store';
 
 /**
- * A manifest's preview: every problem by line and column, all at once, before anything is
- * kept. The user fixes the file and checks it again here; it is imported only when clean.
+ * A manifest's preview: every problem by the row and column the spreadsheet shows, all at
+ * once, before anything is kept. The user fixes the file and checks it again here; it is
+ * imported only when clean.
  */
 export function ManifestPreviewPanel({
   batchId,
@@ -66,7 +67,7 @@ export function ManifestPreviewPanel({
               <th scope="col">{t('manifest.columnReference')}</th>
               <th scope="col">{t('manifest.columnFile')}</th>
               <th scope="col">{t('manifest.columnRecipients')}</th>
-              <th scope="col">{t('manifest.columnLines')}</th>
+              <th scope="col">{t('manifest.columnRows')}</th>
             </tr>
           </thead>
           <tbody>

@@ -252,7 +252,7 @@ describe('a failure the service words itself, in the person’s language', () =>
 });
 
 describe('a manifest’s problems in the person’s language', () => {
-  it('the preview names every problem in French, by line and column, and the command line’s English is unchanged', async () => {
+  it('the preview names every problem in French, by the row and column Excel shows, and the command line’s English is unchanged', async () => {
     files = makeTempFolder('desk-messages-');
     const service = await openApp(files.file('data'), ['fr-CH']);
     const manifest = join(import.meta.dirname, '..', '..', '..', 'samples', 'manifest-with-errors.csv');
@@ -260,15 +260,17 @@ describe('a manifest’s problems in the person’s language', () => {
     const texts = preview.issues.map((issue) => issue.text);
     expect(texts.length).toBeGreaterThan(3);
     for (const text of texts) expect(text).toMatch(/^(ligne \d+|le manifeste|le fichier)/);
-    expect(texts.join('\n')).not.toMatch(/\b(line|must|column)\b/);
+    expect(texts.join('\n')).not.toMatch(/\b(line|row|must|column)\b/);
+    expect(texts[0]).toMatch(/^ligne 3, colonne G \(email\) : /);
+    expect(preview.issues[0]).toMatchObject({ row: 3, column: 'email', columnLetter: 'G' });
 
     const english = await checkManifest(manifest);
     expect(english.issues.map((issue) => formatIssue(issue))).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^line \d+, column "\w+": /)]),
+      expect.arrayContaining([expect.stringMatching(/^row \d+, column [A-Z]+ \(\w+\): /)]),
     );
     await service.handlers['app.setLanguage']('de');
     const german = await service.handlers['manifest.preview'](manifest);
-    for (const issue of german.issues) expect(issue.text).toMatch(/^Zeile \d+/);
+    for (const issue of german.issues) expect(issue.text).toMatch(/^Zeile \d+, Spalte [A-Z]+ \(\w+\): /);
   });
 });
 

@@ -1,4 +1,12 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +37,9 @@ import { startVirtualSimulator } from '../../support/virtual-world';
 const SAMPLE_MANIFEST = fileURLToPath(new URL('../../../samples/manifest.csv', import.meta.url));
 const SAMPLE_WITH_ERRORS = fileURLToPath(
   new URL('../../../samples/manifest-with-errors.csv', import.meta.url),
+);
+const SAMPLE_PDF = fileURLToPath(
+  new URL('../../../samples/pdfs/Contrat de travail - Anne Dupré.pdf', import.meta.url),
 );
 /** The references of the sample manifest, one document each. */
 const SAMPLE_REFERENCES = ['RH-2026-0142', 'NDA-2026-017', 'RH-2026-0143'];
@@ -112,16 +123,50 @@ describe('validate', () => {
     const problems = stderrLines(result);
     // The sample's six mistakes: a bad e-mail, a role too long, a missing name, signing order 0,
     // locales that disagree within a document, and a PDF that does not exist.
-    expect(problems.map((line) => /^line (\d+), column "([a-z_]+)": /.exec(line)?.slice(1, 3))).toEqual([
-      ['3', 'email'],
-      ['4', 'role'],
-      ['5', 'name'],
-      ['6', 'signing_order'],
-      ['7', 'locale'],
-      ['8', 'document'],
+    // Each by the row and column Excel shows: the column's letter, then its name.
+    expect(
+      problems.map((line) => /^row (\d+), column ([A-Z]+) \(([a-z_]+)\): /.exec(line)?.slice(1, 4)),
+    ).toEqual([
+      ['3', 'G', 'email'],
+      ['4', 'E', 'role'],
+      ['5', 'F', 'name'],
+      ['6', 'H', 'signing_order'],
+      ['7', 'K', 'locale'],
+      ['8', 'A', 'document'],
     ]);
     expect(problems[5]).toContain('Marc Perrin.pdf');
     expect(result.stdout).toContain('Invalid: 6 problems. Fix them');
+  });
+
+  it('names the row Excel shows after a cell with line breaks, not the line of text', async () => {
+    // The first role was typed with Alt+Enter: one row in Excel, three lines in the file.
+    mkdirSync(join(work.path, 'pdfs'));
+    copyFileSync(SAMPLE_PDF, join(work.path, 'pdfs', 'a.pdf'));
+    const manifest = join(work.path, 'manifest.csv');
+    writeFileSync(
+      manifest,
+      [
+        'document;external_reference;participant_type;role;name;email',
+        'pdfs/a.pdf;REF-1;signer;"Gérante\r\n(signature\r\nsociale)";Anne Dupré;anne@example.com',
+        'pdfs/a.pdf;REF-1;signer;Salarié;Bob Martin;bob@example',
+        '',
+      ].join('\r\n'),
+    );
+    const result = await cli(['validate', manifest], null);
+    expect(result.code).toBe(2);
+    expect(stderrLines(result)).toEqual([
+      'row 3, column F (email): must be a valid e-mail address (got "bob@example")',
+    ]);
+    const json = jsonEvents(await cli(['validate', manifest, '--json'], null));
+    expect(json.filter((event) => event.type === 'issue')).toEqual([
+      {
+        type: 'issue',
+        row: 3,
+        column: 'email',
+        columnLetter: 'F',
+        message: 'must be a valid e-mail address (got "bob@example")',
+      },
+    ]);
   });
 
   it('with --json prints one JSON object per line: the issues, then a summary', async () => {
@@ -136,6 +181,7 @@ describe('validate', () => {
         type: 'issue',
         row: expect.any(Number),
         column: expect.any(String),
+        columnLetter: expect.stringMatching(/^[A-Z]+$/),
         message: expect.any(String),
       });
     }

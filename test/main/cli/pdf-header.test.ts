@@ -48,7 +48,7 @@ describe('validate: a PDF header names a version that exists (1.0 to 1.7, 2.0), 
       const result = await validate(manifestFor(folder));
       expect(result.code).toBe(2);
       expect(result.stderr).toBe(
-        'line 2, column "document": "contract.pdf" is not a PDF: it does not start with the header of a PDF version that exists (%PDF-1.0 to %PDF-1.7, or %PDF-2.0)\n',
+        'row 2, column A (document): "contract.pdf" is not a PDF: it does not start with the header of a PDF version that exists (%PDF-1.0 to %PDF-1.7, or %PDF-2.0)\n',
       );
       expect(result.stdout).toContain('Invalid: 1 problem. Fix it');
     },

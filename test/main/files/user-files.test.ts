@@ -99,7 +99,7 @@ describe('reads of the person’s files are bounded in time and in threads', () 
     expect((await check).issues.map((issue) => formatIssue(issue))).toEqual(
       [1, 2, 3, 4].map(
         (index) =>
-          `line ${index + 1}, column "document": cannot read "pipe${index}.pdf": it is a named pipe (FIFO), not a file`,
+          `row ${index + 1}, column A (document): cannot read "pipe${index}.pdf": it is a named pipe (FIFO), not a file`,
       ),
     );
   });
@@ -153,7 +153,7 @@ describe('what is opened is what was checked', () => {
     );
     expect(check.documents).toEqual([]);
     expect(check.issues.map((issue) => formatIssue(issue))).toEqual([
-      'line 2, column "document": cannot read "contract.pdf": it is outside its folder (a symbolic link leads out of it); only files inside the folder are taken',
+      'row 2, column A (document): cannot read "contract.pdf": it is outside its folder (a symbolic link leads out of it); only files inside the folder are taken',
     ]);
   });
 

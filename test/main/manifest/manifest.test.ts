@@ -101,7 +101,8 @@ describe('the sample manifest (samples/manifest.csv)', () => {
       },
     ]);
 
-    // The quoted role spans lines 5 and 6, so the next document starts on line 7.
+    // The quoted role spans lines 5 and 6 of the text but is one row (5), as in Excel: the next
+    // document starts on row 6.
     expect(nda).toMatchObject({
       options: { transactionType: 'Accord de confidentialité', enforceOrder: false, locale: 'fr-FR' },
       rows: [5],
@@ -114,7 +115,7 @@ describe('the sample manifest (samples/manifest.csv)', () => {
     expect(amendment).toMatchObject({
       transactionType: 'Avenant',
       options: { transactionType: 'Avenant', enforceOrder: true, locale: 'fr-FR' },
-      rows: [7, 8],
+      rows: [6, 7],
     });
     expect(amendment?.recipients.map((recipient) => [recipient.name, recipient.is_internal])).toEqual([
       ['Jürgen Müller', undefined],
@@ -137,15 +138,15 @@ describe('the sample manifest (samples/manifest.csv)', () => {
     }
   });
 
-  it('has a companion with typical mistakes, each named with its line and column', async () => {
+  it('has a companion with typical mistakes, each named with its row and column', async () => {
     const check = await checkManifest(join(SAMPLES_DIR, 'manifest-with-errors.csv'));
     expect(messages(check)).toEqual([
-      'line 3, column "email": must be a valid e-mail address (got "anne.dupre@example")',
-      'line 4, column "role": must be at most 100 characters (this one has 115)',
-      'line 5, column "name": is required',
-      'line 6, column "signing_order": must be at least 1 (got "0")',
-      'line 7, column "locale": must be the same on every row of this document: line 6 has "fr-FR", this line has "de-DE"',
-      'line 8, column "document": cannot read "pdfs/Contrat de travail - Marc Perrin.pdf": the file does not exist',
+      'row 3, column G (email): must be a valid e-mail address (got "anne.dupre@example")',
+      'row 4, column E (role): must be at most 100 characters (this one has 115)',
+      'row 5, column F (name): is required',
+      'row 6, column H (signing_order): must be at least 1 (got "0")',
+      'row 7, column K (locale): must be the same on every row of this document: row 6 has "fr-FR", this row has "de-DE"',
+      'row 8, column A (document): cannot read "pdfs/Contrat de travail - Marc Perrin.pdf": the file does not exist',
     ]);
     expect(check.documents).toEqual([]);
   });
@@ -234,7 +235,7 @@ describe('CSV dialects', () => {
   it.each([
     ['LF', '\n'],
     ['CRLF', '\r\n'],
-  ])('numbers rows after a multi-line value by the line they start on (%s)', async (_, newline) => {
+  ])('counts a record with multi-line values as one row, as a spreadsheet does (%s)', async (_, newline) => {
     const text = [
       HEADER,
       'a.pdf,REF-1,signer,"Line one',
@@ -246,8 +247,8 @@ describe('CSV dialects', () => {
       'lines",Carl,,2',
     ].join(newline);
     expect(messages(await parseManifest(text, '/m'))).toEqual([
-      'line 6, column "email": must be a valid e-mail address (got "bob@")',
-      'line 7, column "email": is required',
+      'row 4, column F (email): must be a valid e-mail address (got "bob@")',
+      'row 5, column F (email): is required',
     ]);
   });
 
@@ -257,8 +258,8 @@ describe('CSV dialects', () => {
       '/m',
     );
     expect(messages(check)).toEqual([
-      'line 8, column "signing_order": must be a whole number, 1 or more, written in digits (got "x")',
-      'line 9: has 1 value but the header line has 7 columns',
+      'row 8, column G (signing_order): must be a whole number, 1 or more, written in digits (got "x")',
+      'row 9: has 1 value but the header row has 7 columns',
     ]);
     expect(check.documents.map((document) => document.rows)).toEqual([[4]]);
   });
@@ -336,11 +337,17 @@ describe('CSV dialects', () => {
 });
 
 describe('formatIssue', () => {
-  it('names the line and, when there is one, the column', () => {
-    expect(formatIssue({ row: 4, column: 'email', message: 'is required' })).toBe(
-      'line 4, column "email": is required',
+  it('names the row and, when there is one, the column by its letter and its name', () => {
+    expect(formatIssue({ row: 4, column: 'email', columnIndex: 5, message: 'is required' })).toBe(
+      'row 4, column F (email): is required',
     );
-    expect(formatIssue({ row: 4, column: undefined, message: 'broken' })).toBe('line 4: broken');
+    expect(formatIssue({ row: 4, column: undefined, columnIndex: 27, message: 'has a value' })).toBe(
+      'row 4, column AB: has a value',
+    );
+    expect(formatIssue({ row: 1, column: 'email', message: 'is missing' })).toBe(
+      'row 1, column "email": is missing',
+    );
+    expect(formatIssue({ row: 4, column: undefined, message: 'broken' })).toBe('row 4: broken');
     expect(formatIssue({ row: 0, column: undefined, message: 'the manifest has no participant rows' })).toBe(
       'the manifest has no participant rows',
     );
@@ -375,124 +382,124 @@ const BAD_CASES: readonly BadCase[] = [
       'document,external_reference,participant_type,role,name',
       'a.pdf,REF-1,signer,Employee,Anne',
     ),
-    expected: ['line 1, column "email": this required column is missing from the header line'],
+    expected: ['row 1, column "email": this required column is missing from the header row'],
   },
   {
     name: 'unknown column that looks like a typo',
     manifest: csv(HEADER.replace('email', 'E-mail'), ROW),
     expected: [
-      'line 1, column "E-mail": unknown column; did you mean "email"?',
-      'line 1, column "email": this required column is missing from the header line',
+      'row 1, column F (E-mail): unknown column; did you mean "email"?',
+      'row 1, column "email": this required column is missing from the header row',
     ],
   },
   {
     name: 'unknown column',
     manifest: csv(`${HEADER},notes`, `${ROW},call first`),
-    expected: [`line 1, column "notes": unknown column (a typo?); the known columns are ${KNOWN_COLUMNS}`],
+    expected: [`row 1, column H (notes): unknown column (a typo?); the known columns are ${KNOWN_COLUMNS}`],
   },
   {
     name: 'column given twice',
     manifest: csv(`${HEADER},role`, `${ROW},Boss`),
-    expected: ['line 1, column "role": this column appears twice in the header line (columns 4 and 8)'],
+    expected: ['row 1, column H (role): this column appears twice in the header row (also in column D)'],
   },
   {
     name: 'no header line',
     manifest: csv(ROW, ROW),
     expected: [
-      'line 1: the first line must name the columns (document, external_reference, participant_type, role, name, email, …), but none of its values is a known column name',
+      'row 1: the first row must name the columns (document, external_reference, participant_type, role, name, email, …), but none of its values is a known column name',
     ],
   },
   {
     name: 'more fields than the header (an unquoted comma)',
     manifest: csv(HEADER, 'a.pdf,REF-1,signer,Employee,Dupré, Anne,anne@example.com,1'),
     expected: [
-      'line 2: has 8 values but the header line has 7 columns (a value that contains "," must be put in quotes)',
+      'row 2: has 8 values but the header row has 7 columns (a value that contains "," must be put in quotes)',
     ],
   },
   {
     name: 'fewer fields than the header',
     manifest: csv(HEADER, 'a.pdf,REF-1,signer,Employee,Anne Dupré,anne@example.com'),
-    expected: ['line 2: has 6 values but the header line has 7 columns'],
+    expected: ['row 2: has 6 values but the header row has 7 columns'],
   },
   {
     name: 'value under a column with no name',
     manifest: csv(`${HEADER},`, `${ROW},oops`),
-    expected: ['line 2: has a value in column 8, which has no name in the header line'],
+    expected: ['row 2, column H: has a value, but this column has no name in the header row'],
   },
   {
     name: 'quoted value never closed',
     manifest: csv(HEADER, ROW, 'b.pdf,REF-2,signer,"Employee,Bob,bob@example.com,1', ROW),
     expected: [
-      'line 3: a quoted value starts on this line but its closing quote (") is missing, so the rest of the file was read as one value',
+      'row 3: a quoted value starts in this row but its closing quote (") is missing, so the rest of the file was read as one value',
     ],
   },
   {
     name: 'empty e-mail',
     manifest: csv(HEADER, 'a.pdf,REF-1,signer,Employee,Anne Dupré,  ,1'),
-    expected: ['line 2, column "email": is required'],
+    expected: ['row 2, column F (email): is required'],
   },
   {
     name: 'invalid e-mail',
     manifest: csv(HEADER, 'a.pdf,REF-1,signer,Employee,Anne Dupré,anne@,1'),
-    expected: ['line 2, column "email": must be a valid e-mail address (got "anne@")'],
+    expected: ['row 2, column F (email): must be a valid e-mail address (got "anne@")'],
   },
   {
     name: 'role of 101 characters',
     manifest: csv(HEADER, `a.pdf,REF-1,signer,${'r'.repeat(101)},Anne Dupré,anne@example.com,1`),
-    expected: ['line 2, column "role": must be at most 100 characters (this one has 101)'],
+    expected: ['row 2, column D (role): must be at most 100 characters (this one has 101)'],
   },
   {
     name: 'name of 256 characters',
     manifest: csv(HEADER, `a.pdf,REF-1,signer,Employee,${'n'.repeat(256)},anne@example.com,1`),
-    expected: ['line 2, column "name": must be at most 255 characters (this one has 256)'],
+    expected: ['row 2, column E (name): must be at most 255 characters (this one has 256)'],
   },
   {
     name: 'missing name and role',
     manifest: csv(HEADER, 'a.pdf,REF-1,signer,,,anne@example.com,1'),
-    expected: ['line 2, column "role": is required', 'line 2, column "name": is required'],
+    expected: ['row 2, column D (role): is required', 'row 2, column E (name): is required'],
   },
   {
     name: 'unknown participant type',
     manifest: csv(HEADER, 'a.pdf,REF-1,approver,Employee,Anne Dupré,anne@example.com,1'),
-    expected: ['line 2, column "participant_type": must be "signer" or "observer" (got "approver")'],
+    expected: ['row 2, column C (participant_type): must be "signer" or "observer" (got "approver")'],
   },
   {
     name: 'signing_order 0',
     manifest: csv(HEADER, 'a.pdf,REF-1,signer,Employee,Anne Dupré,anne@example.com,0'),
-    expected: ['line 2, column "signing_order": must be at least 1 (got "0")'],
+    expected: ['row 2, column G (signing_order): must be at least 1 (got "0")'],
   },
   {
     name: 'signing_order -1',
     manifest: csv(HEADER, 'a.pdf,REF-1,signer,Employee,Anne Dupré,anne@example.com,-1'),
     expected: [
-      'line 2, column "signing_order": must be a whole number, 1 or more, written in digits (got "-1")',
+      'row 2, column G (signing_order): must be a whole number, 1 or more, written in digits (got "-1")',
     ],
   },
   {
     name: 'signing_order 1.5',
     manifest: csv(HEADER, 'a.pdf,REF-1,signer,Employee,Anne Dupré,anne@example.com,1.5'),
     expected: [
-      'line 2, column "signing_order": must be a whole number, 1 or more, written in digits (got "1.5")',
+      'row 2, column G (signing_order): must be a whole number, 1 or more, written in digits (got "1.5")',
     ],
   },
   {
     name: 'signing_order in words',
     manifest: csv(HEADER, 'a.pdf,REF-1,signer,Employee,Anne Dupré,anne@example.com,first'),
     expected: [
-      'line 2, column "signing_order": must be a whole number, 1 or more, written in digits (got "first")',
+      'row 2, column G (signing_order): must be a whole number, 1 or more, written in digits (got "first")',
     ],
   },
   {
     name: 'is_internal that is not a boolean',
     manifest: csv(`${HEADER},is_internal`, `${ROW},maybe`),
     expected: [
-      'line 2, column "is_internal": must be true or false (yes/no and 1/0 are accepted too) (got "maybe")',
+      'row 2, column H (is_internal): must be true or false (yes/no and 1/0 are accepted too) (got "maybe")',
     ],
   },
   {
     name: 'invalid locale',
     manifest: csv(`${HEADER},locale`, `${ROW},fr_FR`),
-    expected: ['line 2, column "locale": must look like language-REGION, e.g. fr-FR (got "fr_FR")'],
+    expected: ['row 2, column H (locale): must look like language-REGION, e.g. fr-FR (got "fr_FR")'],
   },
   {
     name: 'per-document column that disagrees across the rows of a document',
@@ -503,54 +510,54 @@ const BAD_CASES: readonly BadCase[] = [
       'a.pdf,REF-1,observer,HR,Carl,carl@example.com,,no',
     ),
     expected: [
-      'line 4, column "enforce_order": must be the same on every row of this document: line 2 has "true", this line has "no"',
+      'row 4, column H (enforce_order): must be the same on every row of this document: row 2 has "true", this row has "no"',
     ],
   },
   {
     name: 'same e-mail twice in one document',
     manifest: csv(HEADER, ROW, 'a.pdf,REF-1,observer,HR,Anne D.,Anne@Example.com,'),
     expected: [
-      'line 3, column "email": "Anne@Example.com" is already a recipient of this document on line 2; the service refuses the same e-mail address twice',
+      'row 3, column F (email): "Anne@Example.com" is already a recipient of this document in row 2; the service refuses the same e-mail address twice',
     ],
   },
   {
     name: 'external_reference reused for another document',
     manifest: csv(HEADER, ROW, 'b.pdf,REF-1,signer,Employee,Bob,bob@example.com,1'),
     expected: [
-      'line 3, column "external_reference": the reference "REF-1" is already used on line 2 for another document ("a.pdf"); each document needs its own reference',
+      'row 3, column B (external_reference): the reference "REF-1" is already used in row 2 for another document ("a.pdf"); each document needs its own reference',
     ],
   },
   {
     name: 'absolute path',
     manifest: csv(HEADER, ROW.replace('a.pdf', '/home/anne/a.pdf')),
     expected: [
-      'line 2, column "document": must be a path relative to the manifest\'s folder, not an absolute path, so that the folder can be moved with its PDFs (got "/home/anne/a.pdf")',
+      'row 2, column A (document): must be a path relative to the manifest\'s folder, not an absolute path, so that the folder can be moved with its PDFs (got "/home/anne/a.pdf")',
     ],
   },
   {
     name: 'absolute Windows path',
     manifest: csv(HEADER, ROW.replace('a.pdf', 'C:\\Contrats\\a.pdf')),
     expected: [
-      'line 2, column "document": must be a path relative to the manifest\'s folder, not an absolute path, so that the folder can be moved with its PDFs (got "C:\\Contrats\\a.pdf")',
+      'row 2, column A (document): must be a path relative to the manifest\'s folder, not an absolute path, so that the folder can be moved with its PDFs (got "C:\\Contrats\\a.pdf")',
     ],
   },
   {
     name: 'path escaping the manifest folder',
     manifest: csv(HEADER, ROW.replace('a.pdf', 'pdfs/../../a.pdf')),
     expected: [
-      'line 2, column "document": must stay inside the manifest\'s folder (".." leads out of it), so that the folder can be moved with its PDFs (got "pdfs/../../a.pdf")',
+      'row 2, column A (document): must stay inside the manifest\'s folder (".." leads out of it), so that the folder can be moved with its PDFs (got "pdfs/../../a.pdf")',
     ],
   },
   {
     name: 'missing PDF file',
     manifest: csv(HEADER, ROW, ROW.replace('a.pdf', 'contrat été.pdf').replace('REF-1', 'REF-2')),
-    expected: ['line 3, column "document": cannot read "contrat été.pdf": the file does not exist'],
+    expected: ['row 3, column A (document): cannot read "contrat été.pdf": the file does not exist'],
   },
   {
     name: 'empty PDF file',
     manifest: csv(HEADER, ROW.replace('a.pdf', 'empty.pdf')),
     prepare: (folder) => writeFileSync(folder.file('empty.pdf'), ''),
-    expected: ['line 2, column "document": "empty.pdf" is empty'],
+    expected: ['row 2, column A (document): "empty.pdf" is empty'],
   },
   {
     name: 'not a PDF (a PNG renamed)',
@@ -561,7 +568,7 @@ const BAD_CASES: readonly BadCase[] = [
         Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]),
       ),
     expected: [
-      'line 2, column "document": "scan.pdf" is not a PDF: it is an image; print or export it to PDF',
+      'row 2, column A (document): "scan.pdf" is not a PDF: it is an image; print or export it to PDF',
     ],
   },
   {
@@ -575,37 +582,37 @@ const BAD_CASES: readonly BadCase[] = [
       closeSync(descriptor);
     },
     expected: [
-      'line 2, column "document": "huge.pdf" is larger than 50 MiB (52,428,800 bytes), the most the service accepts',
+      'row 2, column A (document): "huge.pdf" is larger than 50 MiB (52,428,800 bytes), the most the service accepts',
     ],
   },
   {
     name: 'a folder instead of a PDF',
     manifest: csv(HEADER, ROW.replace('a.pdf', 'contracts')),
     prepare: (folder) => mkdirSync(folder.file('contracts')),
-    expected: ['line 2, column "document": cannot read "contracts": it is a folder, not a file'],
+    expected: ['row 2, column A (document): cannot read "contracts": it is a folder, not a file'],
   },
   {
     name: 'Windows-1252 bytes',
     manifest: Buffer.from(csv(HEADER, ROW, ROW.replace('REF-1', 'REF-2')), 'latin1'),
-    expected: [`line 2: ${NOT_UTF8}`],
+    expected: [`row 2: ${NOT_UTF8}`],
   },
   {
     name: 'UTF-16 (Excel "Unicode text")',
     manifest: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(csv(HEADER, ROW), 'utf16le')]),
-    expected: [`line 1: ${NOT_UTF8}`],
+    expected: [`row 1: ${NOT_UTF8}`],
   },
   {
     name: 'empty manifest',
     manifest: '',
     expected: [
-      'line 1: the manifest is empty: its first line must name the columns, then one line per participant',
+      'row 1: the manifest is empty: its first row must name the columns, then one row per participant',
     ],
   },
   {
     name: 'manifest of blank lines and a BOM',
     manifest: '\uFEFF\r\n\r\n',
     expected: [
-      'line 1: the manifest is empty: its first line must name the columns, then one line per participant',
+      'row 1: the manifest is empty: its first row must name the columns, then one row per participant',
     ],
   },
   {
@@ -618,7 +625,7 @@ const BAD_CASES: readonly BadCase[] = [
     manifest: csv(`${HEADER},Locale ,nom`),
     expected: [
       'the manifest has no participant rows',
-      'line 1, column "nom": unknown column; did you mean "name"?',
+      'row 1, column I (nom): unknown column; did you mean "name"?',
     ],
   },
   {
@@ -632,7 +639,7 @@ const BAD_CASES: readonly BadCase[] = [
     name: 'a FIFO instead of a PDF (it would block a reader for as long as nobody writes to it)',
     manifest: csv(HEADER, ROW.replace('a.pdf', 'pipe.pdf')),
     prepare: (folder) => makeFifo(folder.file('pipe.pdf')),
-    expected: ['line 2, column "document": cannot read "pipe.pdf": it is a named pipe (FIFO), not a file'],
+    expected: ['row 2, column A (document): cannot read "pipe.pdf": it is a named pipe (FIFO), not a file'],
   },
   {
     name: 'four FIFOs instead of PDFs',
@@ -645,7 +652,7 @@ const BAD_CASES: readonly BadCase[] = [
     prepare: (folder) => [1, 2, 3, 4].forEach((index) => makeFifo(folder.file(`pipe${index}.pdf`))),
     expected: [1, 2, 3, 4].map(
       (index) =>
-        `line ${index + 1}, column "document": cannot read "pipe${index}.pdf": it is a named pipe (FIFO), not a file`,
+        `row ${index + 1}, column A (document): cannot read "pipe${index}.pdf": it is a named pipe (FIFO), not a file`,
     ),
   },
   {
@@ -654,7 +661,7 @@ const BAD_CASES: readonly BadCase[] = [
     prepare: async (folder) => {
       await listenOn(folder.file('s.pdf'));
     },
-    expected: ['line 2, column "document": cannot read "s.pdf": it is a socket, not a file'],
+    expected: ['row 2, column A (document): cannot read "s.pdf": it is a socket, not a file'],
   },
   {
     name: 'a symbolic link leading out of the folder (innocent.pdf → /elsewhere/private.pdf)',
@@ -665,7 +672,7 @@ const BAD_CASES: readonly BadCase[] = [
       symlinkSync(join(elsewhere, 'private.pdf'), folder.file('innocent.pdf'));
     },
     expected: [
-      'line 2, column "document": cannot read "innocent.pdf": it is outside its folder (a symbolic link leads out of it); only files inside the folder are taken',
+      'row 2, column A (document): cannot read "innocent.pdf": it is outside its folder (a symbolic link leads out of it); only files inside the folder are taken',
     ],
   },
   {
@@ -677,7 +684,7 @@ const BAD_CASES: readonly BadCase[] = [
       symlinkSync(elsewhere, folder.file('shared'));
     },
     expected: [
-      'line 2, column "document": cannot read "shared/private.pdf": it is outside its folder (a symbolic link leads out of it); only files inside the folder are taken',
+      'row 2, column A (document): cannot read "shared/private.pdf": it is outside its folder (a symbolic link leads out of it); only files inside the folder are taken',
     ],
   },
   {
@@ -685,7 +692,7 @@ const BAD_CASES: readonly BadCase[] = [
     manifest: csv(HEADER, ROW.replace('a.pdf', 'zero.pdf')),
     prepare: (folder) => symlinkSync('/dev/zero', folder.file('zero.pdf')),
     expected: [
-      'line 2, column "document": cannot read "zero.pdf": it is a file of the operating system, not a document',
+      'row 2, column A (document): cannot read "zero.pdf": it is a file of the operating system, not a document',
     ],
   },
   {
@@ -716,31 +723,31 @@ const BAD_CASES: readonly BadCase[] = [
       ),
     ),
     expected: [
-      'line 3: this line is longer than 65,536 characters, so it and the rest of the file were not read: is a closing quote (") missing?',
+      'row 3: this row is longer than 65,536 characters, so it and the rest of the file were not read: is a closing quote (") missing?',
     ],
   },
   {
     name: 'a header line longer than 65,536 characters',
     manifest: csv(`${HEADER},"${'x'.repeat(70_000)}"`, ROW),
     expected: [
-      'line 1: this line is longer than 65,536 characters, so it and the rest of the file were not read: is a closing quote (") missing?',
+      'row 1: this row is longer than 65,536 characters, so it and the rest of the file were not read: is a closing quote (") missing?',
     ],
   },
   {
     name: 'an unknown column repeated, and one with a very long name',
     manifest: csv(`${HEADER},notes,notes,${'n'.repeat(200)}`, `${ROW},,,`),
     expected: [
-      `line 1, column "notes": unknown column (a typo?); the known columns are ${KNOWN_COLUMNS}`,
-      `line 1, column "${'n'.repeat(59)}…": unknown column (a typo?); the known columns are ${KNOWN_COLUMNS}`,
+      `row 1, column H (notes): unknown column (a typo?); the known columns are ${KNOWN_COLUMNS}`,
+      `row 1, column J (${'n'.repeat(59)}…): unknown column (a typo?); the known columns are ${KNOWN_COLUMNS}`,
     ],
   },
   {
     name: 'a value under an unnamed column that follows a spreadsheet’s own columns',
     manifest: csv(`${HEADER},notes,,colour`, `${ROW},call first,oops,blue`),
     expected: [
-      `line 1, column "notes": unknown column (a typo?); the known columns are ${KNOWN_COLUMNS}`,
-      `line 1, column "colour": unknown column (a typo?); the known columns are ${KNOWN_COLUMNS}`,
-      'line 2: has a value in column 9, which has no name in the header line',
+      `row 1, column H (notes): unknown column (a typo?); the known columns are ${KNOWN_COLUMNS}`,
+      `row 1, column J (colour): unknown column (a typo?); the known columns are ${KNOWN_COLUMNS}`,
+      'row 2, column I: has a value, but this column has no name in the header row',
     ],
   },
   {
@@ -749,7 +756,7 @@ const BAD_CASES: readonly BadCase[] = [
     prepare: (folder) =>
       writeFileSync(folder.file('letter.pdf'), Buffer.from('PK\u0003\u0004word/document.xml')),
     expected: [
-      'line 2, column "document": "letter.pdf" is not a PDF: it is a Word, Excel or other office document; save or export it as PDF',
+      'row 2, column A (document): "letter.pdf" is not a PDF: it is a Word, Excel or other office document; save or export it as PDF',
     ],
   },
   {
@@ -763,7 +770,7 @@ const BAD_CASES: readonly BadCase[] = [
     name: 'columns separated by tabs (Excel’s "Text (Tab delimited)")',
     manifest: csv(HEADER.replaceAll(',', '\t'), ROW.replaceAll(',', '\t')),
     expected: [
-      'line 1: the columns are separated by tabs or another character, but a manifest separates them with commas or semicolons: save it again choosing "CSV UTF-8" (in Excel: Save As)',
+      'row 1: the columns are separated by tabs or another character, but a manifest separates them with commas or semicolons: save it again choosing "CSV UTF-8" (in Excel: Save As)',
     ],
   },
   {
@@ -778,8 +785,8 @@ const BAD_CASES: readonly BadCase[] = [
       copyFileSync(folder.file('a.pdf'), folder.file('dupre\u0301.pdf'));
     },
     expected: [
-      'line 2, column "document": cannot read "Contrat.PDF": no file has exactly that name, but the folder holds "contrat.pdf", which differs only in capitals or in how its accents are written: rename the file or change the manifest so that they match',
-      'line 3, column "document": cannot read "dupr\u00e9.pdf": no file has exactly that name, but the folder holds "dupre\u0301.pdf", which differs only in capitals or in how its accents are written: rename the file or change the manifest so that they match',
+      'row 2, column A (document): cannot read "Contrat.PDF": no file has exactly that name, but the folder holds "contrat.pdf", which differs only in capitals or in how its accents are written: rename the file or change the manifest so that they match',
+      'row 3, column A (document): cannot read "dupr\u00e9.pdf": no file has exactly that name, but the folder holds "dupre\u0301.pdf", which differs only in capitals or in how its accents are written: rename the file or change the manifest so that they match',
     ],
   },
   {
@@ -788,18 +795,18 @@ const BAD_CASES: readonly BadCase[] = [
       [HEADER, ...Array.from({ length: MAX_MANIFEST_COLUMNS - 6 }, (_, index) => `extra${index}`)].join(','),
       ROW,
     ),
-    expected: ['line 1: the header line has more than 100 columns: is it the right file?'],
+    expected: ['row 1: the header row has more than 100 columns: is it the right file?'],
   },
   {
     name: 'a header of a million unknown columns (2 MB)',
     manifest: csv(Array.from({ length: 1_000_000 }, () => 'x').join(','), ROW),
-    expected: ['line 1: the header line has more than 100 columns: is it the right file?'],
+    expected: ['row 1: the header row has more than 100 columns: is it the right file?'],
   },
   {
     name: 'a value longer than 4,096 characters',
     manifest: csv(HEADER, ROW.replace('Anne Dupré', 'A'.repeat(MAX_FIELD_CHARS + 1))),
     expected: [
-      'line 2, column "name": is longer than 4,096 characters (this one has 4,097): is a closing quote (") missing?',
+      'row 2, column E (name): is longer than 4,096 characters (this one has 4,097): is a closing quote (") missing?',
     ],
   },
   {
@@ -813,21 +820,21 @@ const BAD_CASES: readonly BadCase[] = [
       ),
     ),
     expected: [
-      'line 3: this line is longer than 65,536 characters, so it and the rest of the file were not read: is a closing quote (") missing?',
+      'row 3: this row is longer than 65,536 characters, so it and the rest of the file were not read: is a closing quote (") missing?',
     ],
   },
   {
     name: 'a line of more than 1,000 values',
     manifest: csv(HEADER, ROW, `${ROW.replace('REF-1', 'REF-2')}${','.repeat(MAX_LINE_VALUES)}`),
     expected: [
-      'line 3: this line has more than 1,000 values, so it and the rest of the file were not read: is it the right file?',
+      'row 3: this row has more than 1,000 values, so it and the rest of the file were not read: is it the right file?',
     ],
   },
   {
     name: 'a line of 16 million delimiters',
     manifest: csv(HEADER, `a.pdf${','.repeat(16 * 1024 * 1024 - 100)}`),
     expected: [
-      'line 2: this line has more than 1,000 values, so it and the rest of the file were not read: is it the right file?',
+      'row 2: this row has more than 1,000 values, so it and the rest of the file were not read: is it the right file?',
     ],
   },
 ];
@@ -892,7 +899,7 @@ describe('bad input: each problem is named the way the user sees it', () => {
     const check = await parseManifest(csv(HEADER, ...rows), folder.path);
     expect(check.problemCount).toBe(300);
     expect(check.issues).toHaveLength(MAX_LISTED_ISSUES + 1);
-    expect(messages(check)[0]).toBe('line 2, column "email": must be a valid e-mail address (got "anne0@")');
+    expect(messages(check)[0]).toBe('row 2, column F (email): must be a valid e-mail address (got "anne0@")');
     expect(messages(check).at(-1)).toBe(
       'and 200 more problems, not listed here: fix these, then check again',
     );
@@ -947,11 +954,11 @@ describe('bad input: each problem is named the way the user sees it', () => {
       '/m',
     );
     expect(messages(check)).toEqual([
-      `line 2, column "email": must be a valid e-mail address (got "${'x'.repeat(40)} ${'y'.repeat(18)}…")`,
+      `row 2, column F (email): must be a valid e-mail address (got "${'x'.repeat(40)} ${'y'.repeat(18)}…")`,
     ]);
   });
 
-  it('reports every problem of a file together, in line order, and keeps only clean documents', async () => {
+  it('reports every problem of a file together, in row order, and keeps only clean documents', async () => {
     writeFileSync(folder.file('empty.pdf'), '');
     const manifestPath = folder.file('manifest.csv');
     writeFileSync(
@@ -969,18 +976,18 @@ describe('bad input: each problem is named the way the user sees it', () => {
     );
     const check = await checkManifest(manifestPath);
     expect(messages(check)).toEqual([
-      'line 1, column "emial": unknown column; did you mean "email"?',
-      'line 2, column "email": must be a valid e-mail address (got "anne@")',
-      'line 3, column "name": is required',
-      'line 3, column "signing_order": must be a whole number, 1 or more, written in digits (got "first")',
-      'line 3, column "locale": must be the same on every row of this document: line 2 has "fr-FR", this line has "de-DE"',
-      'line 5, column "document": cannot read "missing.pdf": the file does not exist',
-      'line 6, column "document": "empty.pdf" is empty',
-      'line 6, column "participant_type": must be "signer" or "observer" (got "approver")',
-      'line 6, column "signing_order": must be at least 1 (got "0")',
-      'line 6, column "locale": must look like language-REGION, e.g. fr-FR (got "fr_FR")',
-      'line 7, column "document": must stay inside the manifest\'s folder (".." leads out of it), so that the folder can be moved with its PDFs (got "../escape.pdf")',
-      'line 8: has 7 values but the header line has 9 columns',
+      'row 1, column I (emial): unknown column; did you mean "email"?',
+      'row 2, column F (email): must be a valid e-mail address (got "anne@")',
+      'row 3, column E (name): is required',
+      'row 3, column G (signing_order): must be a whole number, 1 or more, written in digits (got "first")',
+      'row 3, column H (locale): must be the same on every row of this document: row 2 has "fr-FR", this row has "de-DE"',
+      'row 5, column A (document): cannot read "missing.pdf": the file does not exist',
+      'row 6, column A (document): "empty.pdf" is empty',
+      'row 6, column C (participant_type): must be "signer" or "observer" (got "approver")',
+      'row 6, column G (signing_order): must be at least 1 (got "0")',
+      'row 6, column H (locale): must look like language-REGION, e.g. fr-FR (got "fr_FR")',
+      'row 7, column A (document): must stay inside the manifest\'s folder (".." leads out of it), so that the folder can be moved with its PDFs (got "../escape.pdf")',
+      'row 8: has 7 values but the header row has 9 columns',
     ]);
     expect(check.documents.map((document) => document.externalReference)).toEqual(['REF-2']);
     expect(check.documents[0]?.pdf?.sizeBytes).toBeGreaterThan(0);
@@ -1004,11 +1011,13 @@ describe('where a manifest is read from', () => {
     expect(check.documents.map((document) => document.pdfPath)).toEqual([folder.file('project/a.pdf')]);
   });
 
-  it('takes Excel’s "sep=;" first line as the delimiter, keeping line numbers', async () => {
+  it('takes Excel’s "sep=;" first line as the delimiter, a line Excel does not show as a row', async () => {
     const check = await parseManifest(
       `sep=;\n${HEADER.replaceAll(',', ';')}\n${ROW.replaceAll(',', ';').replace('anne@example.com', 'anne@')}\n`,
       folder.file('project'),
     );
-    expect(messages(check)).toEqual(['line 3, column "email": must be a valid e-mail address (got "anne@")']);
+    expect(messages(check)).toEqual([
+      'row 2, column F (email): must be a valid e-mail address (got "anne@")',
+    ]);
   });
 });
