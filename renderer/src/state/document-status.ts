@@ -5,6 +5,7 @@
 import type { DocumentClass } from '../../../shared/domain/document-class';
 import type { MessageId } from '../../../shared/i18n/catalog';
 import type { BatchDetail, DocumentView, EngineStateView } from '../../../shared/ipc/views';
+import { searchForms } from './search-fold';
 import type { Progress } from './transitions';
 
 export type StatusFilter = 'all' | DocumentClass;
@@ -148,50 +149,49 @@ export function sortDocuments(
     .map(({ document }) => document);
 }
 
-/** Documents in `filter` whose reference, file or recipients contain `search` (case and accents ignored). */
+/**
+ * Documents in `filter` whose reference, file or recipients contain `search`, whatever its case,
+ * accents or spelling of letters a keyboard may lack (search-fold.ts: "soren" finds "Søren").
+ */
 export function filterDocuments(
   documents: readonly DocumentView[],
   filter: StatusFilter,
   search: string,
 ): DocumentView[] {
-  const needle = fold(search.trim());
+  // A search box holds one line, so no needle spans two words of a key.
+  const needles = searchForms(search.trim()).filter((needle) => !needle.includes(WORD_BREAK));
+  const searching = search.trim() !== '';
   return documents.filter((document) => {
     if (filter !== 'all' && document.class !== filter) return false;
-    if (!needle) return true;
-    return !needle.includes(WORD_BREAK) && searchKeyOf(document).includes(needle);
+    if (!searching) return true;
+    const key = searchKeyOf(document);
+    return needles.some((needle) => key.includes(needle));
   });
 }
 
-/**
- * Between two words of a search key: a search box holds one line, so no needle spans two words.
- */
+/** Between two words of a search key. */
 const WORD_BREAK = '\n';
 
 /** Each document's words, folded once: typing in a batch of 10,000 folds the needle only. */
 const searchKeys = new WeakMap<DocumentView, string>();
 
-/** The reference, file and people's names and addresses of `document`, folded, one a line. */
+/**
+ * The reference, file and people's names and addresses of `document`, one a line, in each of
+ * the forms a search compares (search-fold.ts).
+ */
 function searchKeyOf(document: DocumentView): string {
   let key = searchKeys.get(document);
   if (key === undefined) {
-    key = fold(
+    key = searchForms(
       [
         document.externalReference,
         document.storedFilename,
         ...document.people.flatMap((person) => [person.name, person.email]),
       ].join(WORD_BREAK),
-    );
+    ).join(WORD_BREAK);
     searchKeys.set(document, key);
   }
   return key;
-}
-
-/** Lower case without accents, so "dupre" finds "Dupré". */
-function fold(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/\p{Mn}/gu, '')
-    .toLowerCase();
 }
 
 /** How many documents are in each group, for the filter's labels. */
