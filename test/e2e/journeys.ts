@@ -294,7 +294,7 @@ export const prepareByHand: Journey = {
 
 /** (b) A manifest with mistakes: every one named by line, nothing kept, fixed, checked again, imported. */
 export const manifestWithErrors: Journey = {
-  name: 'imports a manifest with errors: every problem listed by line, nothing kept; fixed in the file, checked again and imported, all offline',
+  name: 'imports a manifest with errors: every problem listed by row and column, nothing kept; fixed in the file, checked again and imported, all offline',
   timeoutMs: 90_000,
   async run(app) {
     const { page, sim, files } = app;
@@ -608,8 +608,10 @@ export const needsYourCheck: Journey = {
     await refusal.waitFor({ state: 'detached' });
     expect(await field.getAttribute('aria-invalid')).toBeNull();
 
+    // The request's address, as copied from the service, links it by the id in its path.
     const [request] = sim.state.requests();
-    await field.fill(request!.id);
+    await field.fill(`${sim.baseUrl}/api/v1/signing-requests/${request!.id}`);
+    await dialog.getByText(`Id read from this address: ${request!.id}`).waitFor();
     // A slow read of the request: the dialog says what it waits for, and stays open meanwhile.
     sim.faults.set({ latencyMs: 1_500, pathPattern: '^/api/v1/signing-requests/' });
     await dialog.getByRole('button', { name: 'Link this request' }).click();

@@ -1,6 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CheckDialog } from '../../renderer/src/screens/check-dialog';
+import { CheckDialog, checkLead } from '../../renderer/src/screens/check-dialog';
+import { createTranslator } from '../../shared/i18n/translator';
 import type { DocumentView } from '../../shared/ipc/views';
 
 /**
@@ -66,4 +67,65 @@ describe('the check dialog: the ways on for each reason, in words that are true 
     expect(held).toContain('Send as a new request');
     expect(held).not.toContain('Link');
   });
+});
+
+describe('the check dialog: one sentence first, the whole story behind a disclosure', () => {
+  const checks: NonNullable<DocumentView['check']>[] = [
+    { reason: 'key_refused', explanation: 'The whole story.' },
+    { reason: 'new_request_after_unknown', explanation: 'The whole story.', newRequestId: 'sr_2' },
+    { reason: 'created_without_id', explanation: 'The whole story.' },
+    {
+      reason: 'held_elsewhere',
+      explanation: 'The whole story.',
+      holder: { batchId: 'b2', batchName: 'Monday', fileName: 'offer.pdf' },
+    },
+    { reason: 'held_at_service', explanation: 'The whole story.', newRequestId: 'sr_1' },
+    { reason: 'held_at_service', explanation: 'The whole story.' },
+  ];
+
+  /** What the dialog says first (what it is described by), and behind its disclosure. */
+  function parts(check: NonNullable<DocumentView['check']>) {
+    const html = renderToStaticMarkup(
+      <CheckDialog
+        batchId="b"
+        document={{ id: 'doc-1', externalReference: 'HR-7', check } as unknown as DocumentView}
+        onClose={() => undefined}
+        onResolved={() => undefined}
+      />,
+    );
+    const text = (markup: string | undefined) =>
+      (markup ?? '')
+        .replace(/<[^>]+>/g, '')
+        .replace(/&#x27;/g, "'")
+        .replace(/&quot;/g, '"');
+    const describedBy = /<dialog[^>]*aria-describedby="([^"]+)"/.exec(html)?.[1];
+    const lead = new RegExp(`<h2[^>]*>.*?</h2><p id="${describedBy}"[^>]*>(.*?)</p><details`).exec(html)?.[1];
+    const details = /<details[^>]*><summary>(.*?)<\/summary><p>(.*?)<\/p><\/details>/.exec(html);
+    return { lead: text(lead), summary: text(details?.[1]), story: text(details?.[2]) };
+  }
+
+  it('right under the title: what happened and what to do, then "What happened, and where to look"', () => {
+    expect(parts(checks[0]!)).toEqual({
+      lead: 'A signing request for HR-7 may already exist at the service: look for it there and link it, or send HR-7 as a new request.',
+      summary: 'What happened, and where to look',
+      story: 'The whole story.',
+    });
+    for (const check of checks) expect(parts(check).story).toBe('The whole story.');
+  });
+
+  it.each(['en', 'fr', 'de'] as const)(
+    'for every reason, a first sentence short enough to read at a glance (%s)',
+    (language) => {
+      const { t } = createTranslator(language);
+      const leads = checks.map((check) => checkLead(check, 'HR-7', t));
+      for (const lead of leads) {
+        expect(lead).toContain('HR-7');
+        expect(lead.length).toBeLessThanOrEqual(200);
+      }
+      // One sentence for each case, not one for all.
+      expect(new Set(leads).size).toBe(checks.length);
+      if (language !== 'en')
+        expect(leads).not.toContain(checkLead(checks[0]!, 'HR-7', createTranslator('en').t));
+    },
+  );
 });

@@ -3,6 +3,7 @@ import type { Translator } from '../../../shared/i18n/translator';
 import type { DocumentView } from '../../../shared/ipc/views';
 import { useT } from '../i18n';
 import type { CheckAnswer } from '../state/call-failures';
+import { readRequestIdInput } from '../state/request-id-input';
 import { useDesk } from '../state/store';
 
 type Check = NonNullable<DocumentView['check']>;
@@ -69,6 +70,27 @@ export function heldBackCheck(document: DocumentView, t: Translator['t']): Docum
   };
 }
 
+/**
+ * The check in one sentence, what happened and what to do, for the dialog's first line; main's
+ * explanation tells the whole story behind a disclosure.
+ */
+export function checkLead(check: Check, reference: string, t: Translator['t']): string {
+  switch (check.reason) {
+    case 'key_refused':
+      return t('check.lead.keyRefused', { reference });
+    case 'new_request_after_unknown':
+      return t('check.lead.newRequestAfterUnknown', { reference });
+    case 'created_without_id':
+      return t('check.lead.createdWithoutId', { reference });
+    case 'held_elsewhere':
+      return t('check.lead.heldElsewhere', { reference });
+    case 'held_at_service':
+      return check.newRequestId
+        ? t('check.lead.heldAtService', { reference, requestId: check.newRequestId })
+        : t('check.lead.heldAtServiceRefused', { reference });
+  }
+}
+
 /** Where an action started, so its confirmation, its error and the focus after "No" go back there. */
 type Origin = 'keep' | 'field' | 'new';
 
@@ -128,6 +150,8 @@ export function CheckDialog({
 
   const reference = document.externalReference;
   const check = document.check;
+  // An id, or a request's address pasted from the service: its id is what gets linked.
+  const typed = readRequestIdInput(requestId);
   const choices: CheckChoices = check
     ? checkChoices(check)
     : { keep: undefined, keepKind: 'created', linkOther: true, sendAsNew: false };
@@ -204,13 +228,15 @@ export function CheckDialog({
   function submitField(event: FormEvent) {
     event.preventDefault();
     if (working.current) return;
-    const value = requestId.trim();
-    if (value === '') {
-      setProblem({ at: 'field', text: t('check.pasteId') });
+    if (typed.kind === 'empty' || typed.kind === 'addressWithoutId') {
+      setProblem({
+        at: 'field',
+        text: typed.kind === 'empty' ? t('check.pasteId') : t('check.addressWithoutId'),
+      });
       field.current?.focus();
       return;
     }
-    void link(value, 'field', false);
+    void link(typed.requestId, 'field', false);
   }
 
   async function sendNew() {
@@ -276,7 +302,7 @@ export function CheckDialog({
     <dialog
       ref={dialog}
       aria-labelledby={`${id}-title`}
-      aria-describedby={`${id}-explanation`}
+      aria-describedby={`${id}-lead`}
       onCancel={(event) => {
         if (working.current) event.preventDefault();
       }}
@@ -290,7 +316,16 @@ export function CheckDialog({
       className="editor check-dialog"
     >
       <h2 id={`${id}-title`}>{t('check.title', { reference })}</h2>
-      <p id={`${id}-explanation`}>{check?.explanation}</p>
+      {/* What happened and what to do in one sentence; the whole story, as main tells it, on demand. */}
+      <p id={`${id}-lead`} className="lead">
+        {check ? checkLead(check, reference, t) : undefined}
+      </p>
+      {check && (
+        <details className="explanation">
+          <summary>{t('check.details')}</summary>
+          <p>{check.explanation}</p>
+        </details>
+      )}
 
       {choices.keep !== undefined && (
         <section aria-labelledby={`${id}-keep`}>
@@ -343,11 +378,16 @@ export function CheckDialog({
                 aria-invalid={fieldProblem !== undefined || undefined}
                 aria-describedby={describedBy(
                   `${id}-field-hint`,
+                  typed.kind === 'fromAddress' && `${id}-from-address`,
                   fieldProblem !== undefined && `${id}-problem`,
                 )}
               />
               <span id={`${id}-field-hint`} className="hint">
                 {t('check.idHint', { reference })}
+              </span>
+              {/* Said as it is pasted: the id the app read from the address, which it will link. */}
+              <span id={`${id}-from-address`} className="hint" aria-live="polite">
+                {typed.kind === 'fromAddress' ? t('check.idFromAddress', { requestId: typed.requestId }) : ''}
               </span>
             </div>
             {fieldProblem !== undefined && (
