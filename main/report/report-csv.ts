@@ -5,6 +5,7 @@ import { classOf } from '../domain/document-class';
 import { peopleOf } from '../domain/people-of';
 import { errorMessageIn } from '../domain/send-messages';
 import { sendProblems } from '../domain/send-readiness';
+import { localTimeWriter, systemTimeZone } from './report-times';
 
 /**
  * A cell Excel or LibreOffice could read as a formula (OWASP "CSV injection"): one starting with
@@ -65,7 +66,9 @@ export function listSeparatorOf(locale: string): ',' | ';' {
  * The report's columns, in order, with their header in the person's language. One state
  * column: the three machine columns of earlier reports (`send_state`, `status`,
  * `document_status`) could say "prepared" and "completed" for the same document, so they are
- * gone. Dates stay ISO 8601 in UTC, the same in every language and sortable as text.
+ * gone. Each time twice: in this computer's time zone, written as the person's language writes
+ * dates (their spreadsheet reads it as a date; the header names the zone), and, in the last
+ * columns, the service's ISO 8601 value in UTC, the same in every language and sortable as text.
  */
 export const REPORT_COLUMNS = [
   'batch',
@@ -79,6 +82,9 @@ export const REPORT_COLUMNS = [
   'finalizedAt',
   'evidence',
   'problem',
+  'preparedAtUtc',
+  'openedAtUtc',
+  'finalizedAtUtc',
 ] as const;
 export type ReportColumn = (typeof REPORT_COLUMNS)[number];
 
@@ -87,13 +93,21 @@ export type ReportColumn = (typeof REPORT_COLUMNS)[number];
  * their list separator, CRLF, every cell quoted, formula-like cells and pieces of cells
  * neutralised (csvCell; each person's name, role and e-mail too, so splitting the recipients
  * cell at its brackets or dashes cannot make a formula either),
- * headers and words in their language, one row per document.
+ * headers and words in their language, times in `timeZone` (this computer's), one row per document.
  */
-export function batchReportCsv(batch: BatchState, translator: Translator): string {
+export function batchReportCsv(
+  batch: BatchState,
+  translator: Translator,
+  timeZone: string = systemTimeZone(),
+): string {
   const separator = listSeparatorOf(translator.locale);
+  const local = localTimeWriter(translator.locale, timeZone);
   const line = (cells: readonly (string | undefined)[]) => cells.map(csvCell).join(separator);
-  const header = line(REPORT_COLUMNS.map((column) => translator.t(`report.column.${column}`)));
+  const header = line(
+    REPORT_COLUMNS.map((column) => translator.t(`report.column.${column}`, { zone: timeZone })),
+  );
   const rows = batch.documents.map((document) => {
+    const preparedAt = document.tracking?.preparedAt ?? document.send.prepared?.at;
     const cells: Record<ReportColumn, string | undefined> = {
       batch: batch.name,
       reference: document.draft.externalReference,
@@ -103,15 +117,18 @@ export function batchReportCsv(batch: BatchState, translator: Translator): strin
         .join('; '),
       state: stateText(document, translator),
       requestId: document.send.requestId,
-      preparedAt: document.tracking?.preparedAt ?? document.send.prepared?.at,
-      openedAt: document.tracking?.openedAt,
-      finalizedAt: document.tracking?.finalizedAt,
+      preparedAt: local(preparedAt),
+      openedAt: local(document.tracking?.openedAt),
+      finalizedAt: local(document.tracking?.finalizedAt),
       // Evidence means something once everyone signed; before, "no" would read as a fault.
       evidence:
         document.tracking?.status === 'completed' && !document.gone
           ? translator.t(document.tracking.evidenceReady ? 'report.yes' : 'report.no')
           : undefined,
       problem: problemText(batch, document, translator),
+      preparedAtUtc: preparedAt,
+      openedAtUtc: document.tracking?.openedAt,
+      finalizedAtUtc: document.tracking?.finalizedAt,
     };
     return line(REPORT_COLUMNS.map((column) => cells[column]));
   });

@@ -457,7 +457,9 @@ export const exportReport: Journey = {
     await page.getByText(`Report saved to ${path}.`).waitFor();
     const text = readFileSync(path, 'utf8');
     expect(text.startsWith('\uFEFF')).toBe(true);
-    // English: comma-separated, headers in words, one state column.
+    // English: comma-separated, headers in words, one state column; times in this computer's
+    // time zone (the app runs here), the service's UTC values last.
+    const zone = new Intl.DateTimeFormat().resolvedOptions().timeZone;
     const rows = parse(text, { bom: true, columns: true, delimiter: ',' }) as Record<string, string>[];
     expect(Object.keys(rows[0] ?? {})).toEqual([
       'Batch',
@@ -466,11 +468,14 @@ export const exportReport: Journey = {
       'Recipients',
       'State',
       'Request id',
-      'Prepared (UTC)',
-      'Opened (UTC)',
-      'Finalized (UTC)',
+      `Prepared (${zone})`,
+      `Opened (${zone})`,
+      `Finalized (${zone})`,
       'Evidence ready',
       'Problem',
+      'Prepared (UTC, ISO 8601)',
+      'Opened (UTC, ISO 8601)',
+      'Finalized (UTC, ISO 8601)',
     ]);
     expect(rows.map((row) => row['External reference']).sort()).toEqual(
       ['\'=HYPERLINK("http://evil.example","NDA")', 'RH-2026-0142', 'RH-2026-0143'].sort(),
@@ -484,7 +489,8 @@ export const exportReport: Journey = {
         '1. Jürgen Müller (juergen.mueller@example.com) – Salarié, signer, this document; ' +
         '2. Hélène Dubois-Marchand (helene.dubois-marchand@example.com) – Directrice générale, signer, this document',
     });
-    expect(done?.['Finalized (UTC)']).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(done?.['Finalized (UTC, ISO 8601)']).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(done?.[`Finalized (${zone})`]).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}/);
     expect(rows.every((row) => /^[^=+\-@]/.test(row['External reference'] ?? ''))).toBe(true);
   },
 };

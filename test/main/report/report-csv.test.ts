@@ -96,6 +96,9 @@ function batch(): BatchState {
   );
 }
 
+/** The time zone the reports below are written in, as if this computer were set to it. */
+const ZONE = 'Europe/Paris';
+
 function read(csv: string, delimiter: string): Record<string, string>[] {
   return parse(csv, { bom: true, columns: true, delimiter }) as Record<string, string>[];
 }
@@ -112,17 +115,17 @@ describe('batchReportCsv', () => {
     ['fr', 'fr-CH', ';'],
   ] as const)('in %s (%s): UTF-8 BOM, CRLF and the list separator %s', (language, locale, separator) => {
     expect(listSeparatorOf(locale)).toBe(separator);
-    const csv = batchReportCsv(batch(), createTranslator(language, locale));
+    const csv = batchReportCsv(batch(), createTranslator(language, locale), ZONE);
     expect(csv.startsWith('\uFEFF')).toBe(true);
     expect(csv.endsWith('\r\n')).toBe(true);
     const [header] = csv.slice(1).split('\r\n');
     // Every header cell is quoted; the separator alone joins them.
-    expect(header?.split(`"${separator}"`)).toHaveLength(11);
+    expect(header?.split(`"${separator}"`)).toHaveLength(14);
     expect(read(csv, separator)).toHaveLength(3);
   });
 
   it('has headers and one state column in the person’s language; a finished document is just “completed”', () => {
-    const english = read(batchReportCsv(batch(), createTranslator('en', 'en-GB')), ',');
+    const english = read(batchReportCsv(batch(), createTranslator('en', 'en-GB'), ZONE), ',');
     expect(Object.keys(english[0]!)).toEqual([
       'Batch',
       'External reference',
@@ -130,18 +133,22 @@ describe('batchReportCsv', () => {
       'Recipients',
       'State',
       'Request id',
-      'Prepared (UTC)',
-      'Opened (UTC)',
-      'Finalized (UTC)',
+      'Prepared (Europe/Paris)',
+      'Opened (Europe/Paris)',
+      'Finalized (Europe/Paris)',
       'Evidence ready',
       'Problem',
+      'Prepared (UTC, ISO 8601)',
+      'Opened (UTC, ISO 8601)',
+      'Finalized (UTC, ISO 8601)',
     ]);
     expect(english[0]).toMatchObject({
       Batch: 'Contrats été',
       'External reference': 'RH-1',
       State: 'Completed',
       'Request id': 'sr_1',
-      'Finalized (UTC)': '2026-11-23T10:30:00.000Z',
+      'Finalized (Europe/Paris)': '23/11/2026 11:30:00',
+      'Finalized (UTC, ISO 8601)': '2026-11-23T10:30:00.000Z',
       'Evidence ready': 'yes',
     });
     // Nothing else says "prepared" about it.
@@ -150,13 +157,13 @@ describe('batchReportCsv', () => {
     // Waiting for signatures, with the service's progress; evidence is not a question yet.
     expect(english[2]).toMatchObject({ State: 'Signing in progress', 'Evidence ready': '' });
 
-    const french = read(batchReportCsv(batch(), createTranslator('fr', 'fr-FR')), ';');
+    const french = read(batchReportCsv(batch(), createTranslator('fr', 'fr-FR'), ZONE), ';');
     expect(french[0]).toMatchObject({
       'Référence externe': 'RH-1',
       État: 'Terminé',
       'Preuve disponible': 'oui',
     });
-    const german = read(batchReportCsv(batch(), createTranslator('de', 'de-DE')), ';');
+    const german = read(batchReportCsv(batch(), createTranslator('de', 'de-DE'), ZONE), ';');
     expect(german[1]).toMatchObject({ 'Externe Referenz': 'RH-2', Status: 'Nicht gesendet' });
   });
 
@@ -187,20 +194,20 @@ describe('batchReportCsv', () => {
         applyBatchEvent(folded, { seq: index + 1, at: '2026-11-23T10:00:00.000Z', event }),
       emptyBatch('b'),
     );
-    const english = read(batchReportCsv(state, createTranslator('en', 'en-GB')), ',');
+    const english = read(batchReportCsv(state, createTranslator('en', 'en-GB'), ZONE), ',');
     expect(english.map((row) => row.State)).toEqual([
       'Ended at the service: declined',
       'Ended at the service: expired',
       // A service's word that looks like a formula is defused like any other cell.
       "Status not recognized: '=on_hold",
     ]);
-    const german = read(batchReportCsv(state, createTranslator('de', 'de-DE')), ';');
+    const german = read(batchReportCsv(state, createTranslator('de', 'de-DE'), ZONE), ';');
     expect(german[0]).toMatchObject({ Status: 'Beim Dienst beendet: declined' });
   });
 
   it('says in its problem column what stops a document not sent yet, as the table does', () => {
     // RH-2 goes to the batch's default observer only: nobody could sign it.
-    const french = read(batchReportCsv(batch(), createTranslator('fr', 'fr-FR')), ';');
+    const french = read(batchReportCsv(batch(), createTranslator('fr', 'fr-FR'), ZONE), ';');
     const noSigner = createTranslator('fr').t('batches.problemNoSigner');
     expect(french[1]).toMatchObject({ 'Référence externe': 'RH-2', Problème: noSigner });
     expect(noSigner).toMatch(/^Ajoutez au moins un signataire/);
@@ -210,13 +217,13 @@ describe('batchReportCsv', () => {
   });
 
   it('lists every recipient, the batch’s default ones included, in signing order with where they come from', () => {
-    const [done, defaults] = read(batchReportCsv(batch(), createTranslator('en', 'en-GB')), ',');
+    const [done, defaults] = read(batchReportCsv(batch(), createTranslator('en', 'en-GB'), ZONE), ',');
     expect(done?.Recipients).toBe(
       '1. Zoé Lefèvre (zoe@example.com) – Salariée, signer, this document; ' +
         'Service paie (paie@example.com) – Paie, observer, batch recipient',
     );
     expect(defaults?.Recipients).toBe('Service paie (paie@example.com) – Paie, observer, batch recipient');
-    const [, french] = read(batchReportCsv(batch(), createTranslator('fr', 'fr-FR')), ';');
+    const [, french] = read(batchReportCsv(batch(), createTranslator('fr', 'fr-FR'), ZONE), ';');
     expect(french?.Destinataires).toBe(
       'Service paie (paie@example.com) – Paie, observateur, destinataire du lot',
     );
@@ -246,7 +253,7 @@ describe('batchReportCsv', () => {
         ['en', 'en-GB', ','],
         ['fr', 'fr-FR', ';'],
       ] as const) {
-        const [row] = read(batchReportCsv(state, createTranslator(language, locale)), separator);
+        const [row] = read(batchReportCsv(state, createTranslator(language, locale), ZONE), separator);
         const cells = Object.values(row!);
         for (const cell of cells) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
         expect(cells[0]).toBe(`'${evil}`);
@@ -301,7 +308,7 @@ describe('batchReportCsv', () => {
         ['en', 'en-GB', ','],
         ['fr', 'fr-FR', ';'],
       ] as const) {
-        const [row] = read(batchReportCsv(state, createTranslator(language, locale)), separator);
+        const [row] = read(batchReportCsv(state, createTranslator(language, locale), ZONE), separator);
         const cells = Object.values(row!);
         expect(cells[0]).toBe(defused);
         expect(cells[1]).toBe(defused);
@@ -335,7 +342,7 @@ describe('batchReportCsv', () => {
       ['fr', 'fr-FR', ';'],
       ['en', 'en-GB', ','],
     ] as const) {
-      const [row] = read(batchReportCsv(state, createTranslator(language, locale)), separator);
+      const [row] = read(batchReportCsv(state, createTranslator(language, locale), ZONE), separator);
       const cells = Object.values(row!);
       for (const cell of cells)
         for (const piece of cell.split(/[;,]\s*/)) expect(piece).not.toMatch(/^[=+\-@\t\r]/);
