@@ -114,7 +114,8 @@ describe('the review is what is sent, in Chromium', () => {
       .waitFor();
     await table.getByRole('button', { name: 'Send anew on purpose… NDA-2026-017' }).click();
     const dialog = page.getByRole('dialog', { name: 'NDA-2026-017 needs your check' });
-    await dialog.getByText('NDA-2026-017 was not sent:', { exact: false }).waitFor();
+    // Its first sentence says why it was not sent; the whole story waits behind the disclosure.
+    await dialog.getByText('NDA-2026-017 was not sent: another document', { exact: false }).waitFor();
     expect(await dialog.getByRole('button', { name: 'Link this request' }).count()).toBe(0);
     await dialog.getByRole('button', { name: 'Send as a new request…' }).click();
     await dialog
