@@ -58,7 +58,10 @@ describe('reading a person’s files', () => {
       },
     });
     const outcome = await clock.complete(
-      checkPdfFile(join(root, 'stuck.pdf'), undefined, (path, options) => files.chunks(path, options), root),
+      checkPdfFile(join(root, 'stuck.pdf'), {
+        open: (path, options) => files.open(path, options),
+        within: root,
+      }),
     );
     expect(JSON.stringify(outcome)).toContain('ETIMEDOUT');
     // Given up at the read's deadline, then the close's (the blocked read holds the file): no later.
