@@ -125,10 +125,6 @@ export interface UserFileOptions {
   readonly resolved?: boolean;
 }
 
-export interface ReadOptions extends UserFileOptions {
-  readonly highWaterMark: number;
-}
-
 /** An entry of a folder: its name, and whether it is a folder itself (a link is not). */
 export interface FolderEntry {
   readonly name: string;
@@ -157,8 +153,6 @@ export interface OpenUserFile {
 export interface UserFiles {
   /** Opens the file and checks it (regular, where it may be) without reading a byte; fails with a {@link UserFileError}. */
   open(path: string, options: UserFileOptions): Promise<OpenUserFile>;
-  /** The file's bytes, chunk by chunk, each read when asked for; fails with a {@link UserFileError}. */
-  chunks(path: string, options: ReadOptions): AsyncIterable<Buffer>;
   /** The whole file, refused with `TOO_LARGE` when it holds more than `maxBytes`. */
   readWhole(path: string, options: UserFileOptions & { readonly maxBytes: number }): Promise<Buffer>;
   /** The entries of a folder, sorted by name. */
@@ -353,22 +347,8 @@ export function createUserFiles(options: UserFilesOptions = {}): UserFiles {
     };
   }
 
-  async function* chunksOf(path: string, options: ReadOptions): AsyncGenerator<Buffer> {
-    const file = await openChecked(path, options);
-    try {
-      for (;;) {
-        const chunk = await file.read(options.highWaterMark);
-        if (chunk.length === 0) return;
-        yield chunk;
-      }
-    } finally {
-      await file.close();
-    }
-  }
-
   return {
     open: openChecked,
-    chunks: chunksOf,
     async readWhole(path, options) {
       const { handle, info } = await openRegular(path, options);
       try {
