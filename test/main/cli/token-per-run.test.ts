@@ -59,7 +59,7 @@ describe('one token per command line run', () => {
   it('a token the service revokes after the first upload is renewed once: two token requests', async () => {
     await start();
     let revoked = false;
-    const sent = await runCliHere([...sendArgs(work.file('data')), '--concurrency', '1'], {
+    const sent = await runCliHere(sendArgs(work.file('data')), {
       clock,
       credentials: DEMO_CLIENT,
       onStdoutLine: (line) => {
@@ -71,9 +71,10 @@ describe('one token per command line run', () => {
     });
     expect(sent.code, sent.stderr).toBe(0);
     expect(revoked).toBe(true);
-    // The call that met the revoked token, then the renewal, then every call with the new token.
+    // The calls that met the revoked token (those refused together share one renewal), then the
+    // renewal, then every call with the new token.
     const refused = sim.state.calls().filter((call) => call.status === 401 && call.operation !== 'token');
-    expect(refused).toHaveLength(1);
+    expect(refused.length).toBeGreaterThan(0);
     expect(sim.state.requests()).toHaveLength(3);
     expect(tokenRequests()).toEqual([200, 200]);
   }, 30_000);
