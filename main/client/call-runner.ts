@@ -79,6 +79,8 @@ interface CallSpecFields<T> {
   readonly departures?: AbortSignal | undefined;
   /** Overrides the policy's attempts for this call. */
   readonly maxAttempts?: number | undefined;
+  /** Overrides parts of the policy for this call (a check someone waits on gives up sooner). */
+  readonly retry?: Partial<RetryPolicy> | undefined;
   /**
    * Attempts with the same key start at least `READ_SPACING_MS` apart, whoever makes them
    * (reads of one signing request: its id).
@@ -177,9 +179,11 @@ export class CallRunner {
         attempts: 0,
       });
     }
-    const policy = spec.maxAttempts
-      ? { ...this.#deps.policy, maxAttempts: spec.maxAttempts }
-      : this.#deps.policy;
+    const policy = {
+      ...this.#deps.policy,
+      ...spec.retry,
+      ...(spec.maxAttempts ? { maxAttempts: spec.maxAttempts } : {}),
+    };
     /** Attempts counted against the policy (a resend after a token renewal is not counted). */
     let attempt = 0;
     /** HTTP attempts that left, every one counted. */

@@ -241,6 +241,11 @@ export class ServiceClient {
     return this.#tokens.obtain();
   }
 
+  /** A valid token held, or one obtained now with `retry` (TokenManager.ensure): the check before a run. */
+  ensureToken(retry?: Partial<RetryPolicy>): Promise<ServiceResult<void>> {
+    return this.#tokens.ensure(retry);
+  }
+
   /**
    * Streams a PDF to `POST /api/v1/uploads` (spec §4.2), a fresh stream from `source.open()`
    * per attempt; never holds it in memory. Needs the upload object back: a 2xx without a
