@@ -59,6 +59,8 @@ const SYSTEM = [
   'test/main/cli/**/*.test.ts',
   'test/main/credentials/cli-profile.test.ts',
   'test/main/store/data-dir-lock.test.ts',
+  // git and the format check, run in a scratch checkout.
+  'test/main/store/data-folder-marker.test.ts',
   // A synchronous read stuck on a planted FIFO freezes its thread: those run in a child.
   'test/main/store/own-data-files.test.ts',
   'test/main/engine/power-cut-send.test.ts',

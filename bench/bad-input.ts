@@ -9,12 +9,17 @@
  * event loop while 50,000 rows are checked (a valid manifest, and one with 25,000 problems), in
  * this process, as the app's main process does it.
  *
+ * Then how fast files that only look like big PDFs are refused: 100 sparse files of 49 MiB (under
+ * the limit, zeros from the first byte) named by a manifest, and added to a batch's data folder.
+ * Each is refused by its first bytes, never read whole (they once took 14.6 s, read and hashed).
+ *
  * Run alone: `npx tsx bench/bad-input.ts`.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkManifest, MAX_MANIFEST_ROWS } from '../main/manifest/manifest';
+import { BlobStore } from '../main/store/blob-store';
 import {
   TABLE_TARGET_MS,
   TARGETS,
@@ -27,6 +32,7 @@ import {
   formatMiB,
   formatMs,
   isMainModule,
+  MIB,
   progress,
   runAlone,
   verdictLine,
@@ -90,6 +96,62 @@ async function measureResponsiveness(): Promise<{ readonly lines: string[]; read
   }
 }
 
+/** Files of the refusal figure, each this size: under the 50 MiB limit, so only its header refuses it. */
+const SPARSE_FILES = 100;
+const SPARSE_BYTES = 49 * MIB;
+/** 100 such files are refused within a second, in a manifest and when added alike. */
+const SPARSE_TARGET_MS = 1_000;
+
+/** 100 sparse 49 MiB "PDFs" (zeros, no header), checked in a manifest, then added to a data folder. */
+async function measureSparseRefusals(): Promise<{ readonly lines: string[]; readonly verdicts: Verdict[] }> {
+  const folder = mkdtempSync(join(tmpdir(), 'bench-sparse-'));
+  try {
+    const names = Array.from({ length: SPARSE_FILES }, (_, index) => `scan-${index}.pdf`);
+    for (const name of names) {
+      writeFileSync(join(folder, name), '');
+      truncateSync(join(folder, name), SPARSE_BYTES);
+    }
+    const header = 'document,external_reference,participant_type,role,name,email';
+    const rows = names.map(
+      (name, index) => `${name},REF-${index},signer,Employee,Person,p${index}@example.com`,
+    );
+    writeFileSync(join(folder, 'manifest.csv'), `${header}\n${rows.join('\n')}\n`);
+
+    let started = performance.now();
+    const check = await checkManifest(join(folder, 'manifest.csv'));
+    const manifestMs = performance.now() - started;
+    const blobs = new BlobStore(join(folder, 'data'));
+    let refusedWhenAdded = 0;
+    started = performance.now();
+    for await (const group of blobs.intakeMany(names.map((name) => ({ path: join(folder, name) })))) {
+      refusedWhenAdded += group.results.filter((result) => !result.ok).length;
+    }
+    const addMs = performance.now() - started;
+    const label = `${SPARSE_FILES} sparse ${formatMiB(SPARSE_BYTES)} files that are not PDFs`;
+    return {
+      lines: [
+        `  ${label}: ${check.issues.length} refused in a manifest, ${refusedWhenAdded} when added to a batch`,
+      ],
+      verdicts: [
+        {
+          name: `refusal, ${label}, named by a manifest`,
+          figure: formatMs(manifestMs),
+          target: `≤ ${formatMs(SPARSE_TARGET_MS)}, every one refused`,
+          meets: manifestMs <= SPARSE_TARGET_MS && check.issues.length === SPARSE_FILES,
+        },
+        {
+          name: `refusal, ${label}, added to a batch`,
+          figure: formatMs(addMs),
+          target: `≤ ${formatMs(SPARSE_TARGET_MS)}, every one refused`,
+          meets: addMs <= SPARSE_TARGET_MS && refusedWhenAdded === SPARSE_FILES,
+        },
+      ],
+    };
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
 export async function runBadInputBench(): Promise<BenchReport> {
   progress('bad-input table: each run of each case in a child process of its own, 2 at a time');
   const result = await runBadInputTable();
@@ -126,6 +188,9 @@ export async function runBadInputBench(): Promise<BenchReport> {
   progress('bad-input: the event loop while the largest manifests are checked');
   const responsiveness = await measureResponsiveness();
   verdicts.push(...responsiveness.verdicts);
+  progress(`bad-input: ${SPARSE_FILES} sparse files that only look like big PDFs`);
+  const sparse = await measureSparseRefusals();
+  verdicts.push(...sparse.verdicts);
   const missed = results.filter((run) => !verdictOf(run));
   return {
     title: 'Bad input: every case through every entry point, one child process each',
@@ -134,6 +199,7 @@ export async function runBadInputBench(): Promise<BenchReport> {
       '',
       ...summaryLines(result),
       ...responsiveness.lines,
+      ...sparse.lines,
       ...verdicts.map(verdictLine),
       ...missed.map(
         (run) =>

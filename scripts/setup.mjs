@@ -1,8 +1,9 @@
 // Sets up a fresh machine for development and tests: Debian packages the tests need (when
 // running as root, as CI does; otherwise prints the command), the npm dependencies, and the
 // Electron runtime when it can be downloaded. Runs with any Node; installs its own Node 24.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 
 /**
  * Debian packages the test suite uses, each with a file that proves it is present. They are
@@ -56,8 +57,40 @@ if (missing.length > 0) {
   }
 }
 
+/**
+ * `npm ci`, with npm's engine warnings left out when they only say that the Node running npm is
+ * older than the project's: npm checks each package's "engines" against the Node that runs it
+ * (this machine's, often 20), while the project brings and runs on its own Node 24 (the `node`
+ * package this same install fetches). Every other line npm prints passes through unchanged.
+ */
+async function installDependencies() {
+  const ownNodeMajor = Number(process.versions.node.split('.')[0]);
+  const quietEngines = ownNodeMajor < 24;
+  const child = spawn('npm', ['ci', '--no-audit', '--no-fund'], {
+    stdio: ['inherit', 'inherit', quietEngines ? 'pipe' : 'inherit'],
+  });
+  let engineWarnings = 0;
+  if (quietEngines) {
+    const lines = createInterface({ input: child.stderr });
+    lines.on('line', (line) => {
+      if (line.startsWith('npm warn EBADENGINE')) {
+        if (line.includes('Unsupported engine')) engineWarnings += 1;
+        return;
+      }
+      process.stderr.write(`${line}\n`);
+    });
+  }
+  const status = await new Promise((resolveStatus) => child.on('close', resolveStatus));
+  if (engineWarnings > 0) {
+    console.log(
+      `setup: npm ran on this machine's Node ${process.versions.node}; ${engineWarnings} packages ask for a newer one, which the project brings (Node 24, run by every npm script), so npm's engine warnings are not shown.`,
+    );
+  }
+  return status === 0;
+}
+
 console.log('setup: installing npm dependencies (npm ci)');
-if (!run('npm', ['ci', '--no-audit', '--no-fund'])) process.exit(1);
+if (!(await installDependencies())) process.exit(1);
 
 // Electron downloads its runtime on first use; try now, within a bound, so `npm start` knows.
 console.log('setup: fetching the Electron runtime (optional)');

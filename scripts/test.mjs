@@ -64,7 +64,7 @@ if (!quick) {
     // Each environment against its own libraries: main/ without the DOM, the pages without Node.
     ['typecheck', 'node', ['scripts/typecheck.mjs']],
     ['lint', 'eslint', ['.', '--max-warnings', '0']],
-    ['format', 'prettier', ['--check', '.', '--log-level', 'warn']],
+    ['format', 'node', ['scripts/format-check.mjs']],
   ]);
   // The end-to-end journeys run the built app (renderer and browser host bundles).
   step('build', 'node', ['scripts/build.mjs']);

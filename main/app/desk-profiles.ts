@@ -4,6 +4,10 @@ import type { ProfileRecord } from '../credentials/profile-store';
 import { Secret } from '../base/secret';
 import type { ProfileRegistry } from './ports';
 
+/**
+ * The demo's name among the profiles: a fixed key, never shown as is (the page and the review
+ * say it in the person's language: shared/i18n/connection-label.ts).
+ */
 export const DEMO_PROFILE_NAME = 'Demo (built-in simulator)';
 
 /** The demo's address and public demo credentials. */

@@ -9,7 +9,7 @@ import { checkExplanation } from '../domain/send-messages';
 import type { SendEngineEvent } from '../engine/send-events';
 import type { Desk } from '../app/desk-core';
 import { systemClock, type Clock } from '../time/clock';
-import { countLabel, EXIT, type CliOutput } from './cli-output';
+import { countLabel, EXIT, plural, type CliOutput } from './cli-output';
 import { credentialsRejectedLine, outageLine, outageOverLine, type ConnectionSource } from './service-check';
 
 function describeEngineEvent(event: SendEngineEvent): string | undefined {
@@ -177,7 +177,7 @@ export async function runBatch(
   if (!out.json) {
     const checks =
       needsCheck.length > 0
-        ? `, ${needsCheck.length} ${needsCheck.length === 1 ? 'needs' : 'need'} your check`
+        ? `, ${needsCheck.length} ${plural(needsCheck.length, 'needs', 'need')} your check`
         : '';
     out.say(
       `${summary.prepared} of ${documentsLabel(documents.length)} prepared, ${failed.length} failed${checks}.`,

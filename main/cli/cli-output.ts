@@ -56,9 +56,19 @@ export function streamOutput(json: boolean, streams: OutputStreams): CliOutput {
   };
 }
 
+const ENGLISH_PLURALS = new Intl.PluralRules('en');
+
+/**
+ * The English word that agrees with `count` ("needs"/"need", "it"/"them"), by the language's own
+ * plural rule, as the app's catalogs choose theirs (the command line speaks English).
+ */
+export function plural(count: number, one: string, other: string): string {
+  return ENGLISH_PLURALS.select(count) === 'one' ? one : other;
+}
+
 /** "1 problem" / "5,000 problems": a count with its noun, as the command line writes it (in English). */
 export function countLabel(count: number, one: string, other: string): string {
-  return `${count.toLocaleString('en')} ${count === 1 ? one : other}`;
+  return `${count.toLocaleString('en')} ${plural(count, one, other)}`;
 }
 
 /** Exit codes of the README's "Command line reference": 0 all good, 1 some documents failed, 2 bad input. */

@@ -10,7 +10,7 @@ import { checkExplanation } from '../domain/send-messages';
 import { checkManifest, formatIssue, issueFacts } from '../manifest/manifest';
 import { BatchStore } from '../store/batch-store';
 import type { CliArgs } from './cli-args';
-import { countLabel, EXIT, type CliOutput } from './cli-output';
+import { countLabel, EXIT, plural, type CliOutput } from './cli-output';
 import { reportStoreDamage } from './store-report';
 
 /** `validate MANIFEST`: offline checks only; every problem listed at once. */
@@ -33,7 +33,7 @@ export async function validateCommand(args: CliArgs, out: CliOutput): Promise<nu
     out.say(
       valid
         ? `Valid: ${countLabel(check.documents.length, 'document', 'documents')}, ${countLabel(recipients, 'recipient', 'recipients')}. Nothing was sent.`
-        : `Invalid: ${countLabel(check.problemCount, 'problem', 'problems')}. Fix ${check.problemCount === 1 ? 'it' : 'them'} and run validate again; nothing was sent.`,
+        : `Invalid: ${countLabel(check.problemCount, 'problem', 'problems')}. Fix ${plural(check.problemCount, 'it', 'them')} and run validate again; nothing was sent.`,
     );
   }
   return valid ? EXIT.ok : EXIT.badInput;
@@ -165,7 +165,7 @@ export async function statusCommand(args: CliArgs, out: CliOutput): Promise<numb
   out.event(summary);
   if (!out.json)
     out.say(
-      `${summary.documents} documents: ${summary.prepared} prepared, ${summary.completed} completed, ${summary.ended > 0 ? `${summary.ended} ended at the service, ` : ''}${summary.unknownStatus > 0 ? `${summary.unknownStatus} in a status not recognized, ` : ''}${summary.failed} failed, ${summary.needsCheck > 0 ? `${summary.needsCheck} need your check, ` : ''}${summary.gone} gone.`,
+      `${countLabel(summary.documents, 'document', 'documents')}: ${summary.prepared} prepared, ${summary.completed} completed, ${summary.ended > 0 ? `${summary.ended} ended at the service, ` : ''}${summary.unknownStatus > 0 ? `${summary.unknownStatus} in a status not recognized, ` : ''}${summary.failed} failed, ${summary.needsCheck > 0 ? `${summary.needsCheck} ${plural(summary.needsCheck, 'needs', 'need')} your check, ` : ''}${summary.gone} gone.`,
     );
   return EXIT.ok;
 }

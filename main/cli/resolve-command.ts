@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { EXIT, type CliOutput } from './cli-output';
 import type { CliArgs } from './cli-args';
 import { runBatch } from './batch-run';
-import { stderrLogger, type CommandTuning } from './cli-connection';
+import type { CommandTuning } from './cli-connection';
 import { findResolveBatch } from './manifest-batch';
 import { bindConnection, openManifestDesk } from './send-command';
 import { checkService } from './service-check';
@@ -48,7 +48,7 @@ export async function resolveCommand(
       );
       return EXIT.badInput;
     }
-    const checked = await checkService(connection, hint, out, stderrLogger(), tuning.clock);
+    const checked = await checkService(desk.client, hint, out);
     // The batch was sent there before: the service being away is no mistake of the command.
     if (!checked.ok) return checked.error === 'unreachable' ? EXIT.someFailed : EXIT.badInput;
     const outcome = args.link

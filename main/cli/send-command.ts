@@ -188,7 +188,7 @@ export async function sendCommand(
     )
       return EXIT.badInput;
     // Before a batch is written or anything sent: is the service there, does it take the credentials?
-    if (!(await checkService(connection, hint, out, stderrLogger(), tuning.clock)).ok) return EXIT.badInput;
+    if (!(await checkService(desk.client, hint, out)).ok) return EXIT.badInput;
     if (target.kind === 'continue' && target.from !== manifestPath && target.batch.source !== manifestPath)
       out.say(
         target.moved

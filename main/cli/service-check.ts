@@ -4,10 +4,9 @@
  * rejected credentials, worded for the command line (the app's words point to its own buttons).
  */
 import { err, ok, type Result } from '../../shared/base/result';
-import { testConnection, unreachableCause } from '../credentials/connection-test';
-import type { Connection } from '../credentials/connection';
-import { silentLogger, type Logger } from '../base/log';
-import type { Clock } from '../time/clock';
+import type { RetryPolicy } from '../client/backoff';
+import type { ServiceClient } from '../client/service-client';
+import { CONNECTION_TEST_RETRY, unreachableCause } from '../credentials/connection-test';
 import type { CliOutput } from './cli-output';
 
 /** Where the user changes the connection: the saved profile, or the environment and --base-url. */
@@ -45,24 +44,24 @@ export function outageOverLine(baseUrl: string): string {
 export type ServiceCheck = Result<void, 'unreachable' | 'credentials_rejected'>;
 
 /**
- * Obtains a token once before anything is sent: a wrong address or rejected credentials end
- * the command at once with one clear line (printed here), instead of a queue that waits for a
- * service that was never there. Any other answer (busy, rate-limited…) is the engine's to ride out.
+ * The app's test of a connection, with more attempts: a busy service (503, 429) is no reason to
+ * stop; a refused connection is still reported after two attempts (call-runner.ts).
+ */
+const CHECK_RETRY: Partial<RetryPolicy> = { ...CONNECTION_TEST_RETRY, maxAttempts: 4 };
+
+/**
+ * Obtains the run's token before anything is sent, with the run's own client, so that the run
+ * asks for one token, not one for the check and one for its calls: a wrong address or rejected
+ * credentials end the command at once with one clear line (printed here), instead of a queue
+ * that waits for a service that was never there. Any other answer (busy, rate-limited…) is the
+ * engine's to ride out.
  */
 export async function checkService(
-  connection: Connection,
+  client: Pick<ServiceClient, 'ensureToken'>,
   source: ConnectionSource,
   out: CliOutput,
-  logger: Logger = silentLogger,
-  clock?: Clock,
 ): Promise<ServiceCheck> {
-  // More attempts than the app's test: a busy service (503, 429) is no reason to stop; a
-  // refused connection is still reported after two attempts (call-runner.ts).
-  const result = await testConnection(connection, {
-    logger,
-    retry: { maxAttempts: 4 },
-    ...(clock ? { clock } : {}),
-  });
+  const result = await client.ensureToken(CHECK_RETRY);
   if (result.ok) return ok();
   const { code, networkCode } = result.error;
   if (code === 'credentials_rejected') {

@@ -10,11 +10,16 @@ import { classOf, needsTracking, stageOfDocument } from '../domain/document-clas
 import type { PollerEvent } from '../tracking/status-poller';
 import type { CliArgs } from './cli-args';
 import { chooseConnection, connectionForAddress, stderrLogger, type CommandTuning } from './cli-connection';
-import { EXIT, type CliOutput } from './cli-output';
+import { countLabel, EXIT, plural, type CliOutput } from './cli-output';
 
 /** The open requests of `batches`: read until final (in a status this app knows or not). */
 function openRequests(batches: readonly BatchState[]): number {
   return batches.reduce((sum, batch) => sum + batch.documents.filter(needsTracking).length, 0);
+}
+
+/** "1 open request" / "3 open requests" of `batches`. */
+function openRequestsLabel(batches: readonly BatchState[]): string {
+  return countLabel(openRequests(batches), 'open request', 'open requests');
 }
 
 /**
@@ -96,9 +101,7 @@ export async function watchCommand(args: CliArgs, out: CliOutput, tuning: WatchT
           );
         } else {
           untracked.add(batch.id);
-          out.error(
-            `Cannot track ${openRequests([batch])} open request(s) of ${batch.name}: ${adoption.error.reason}`,
-          );
+          out.error(`Cannot track ${openRequestsLabel([batch])} of ${batch.name}: ${adoption.error.reason}`);
         }
       }
     }
@@ -121,7 +124,7 @@ export async function watchCommand(args: CliArgs, out: CliOutput, tuning: WatchT
           reason: connection.error,
         });
         out.error(
-          `Cannot track ${openRequests(own)} open request(s) of ${own.map((batch) => batch.name).join(', ')} at ${address.baseUrl}: ${connection.error}`,
+          `Cannot track ${openRequestsLabel(own)} of ${own.map((batch) => batch.name).join(', ')} at ${address.baseUrl}: ${connection.error}`,
         );
         continue;
       }
@@ -132,7 +135,7 @@ export async function watchCommand(args: CliArgs, out: CliOutput, tuning: WatchT
     const checkedAt = new Map<string, number>();
     const tracked = () => data.store.list().filter((batch) => !untracked.has(batch.id));
     out.say(
-      `Watching ${openRequests(tracked())} open request(s) at ${sessions.map((session) => session.connection.baseUrl).join(', ') || 'no service'}. It ends when every request is final or cannot progress now; Ctrl+C stops.`,
+      `Watching ${openRequestsLabel(tracked())} at ${sessions.map((session) => session.connection.baseUrl).join(', ') || 'no service'}. It ends when every request is final or cannot progress now; Ctrl+C stops.`,
     );
     await new Promise<void>((done) => {
       const finishIfDone = () => {
@@ -155,7 +158,7 @@ export async function watchCommand(args: CliArgs, out: CliOutput, tuning: WatchT
             const own = (owned.get(session) ?? []).map((batch) => data.store.get(batch.id) ?? batch);
             for (const batch of own) untracked.add(batch.id);
             out.error(
-              `Cannot track ${openRequests(own)} open request(s) at ${session.connection.baseUrl}: ${event.reason ?? 'the service refused the credentials.'}`,
+              `Cannot track ${openRequestsLabel(own)} at ${session.connection.baseUrl}: ${event.reason ?? 'the service refused the credentials.'}`,
             );
           }
           finishIfDone();
@@ -247,16 +250,16 @@ function summarize(batches: readonly BatchState[], untracked: ReadonlySet<string
   out.event({ type: 'summary', open: waiting + unknownStatus, gone, ended, unknownStatus });
   if (!out.json) {
     if (stopped.length > 0) {
-      out.say(`Stopped on ${stopped.length} request(s) that did not complete:`);
+      out.say(`Stopped on ${countLabel(stopped.length, 'request', 'requests')} that did not complete:`);
       for (const entry of stopped) out.say(`  ${entry.line}`);
     }
     const open = waiting + unknownStatus;
-    const openWords = `${open} request(s) still open${unknownStatus > 0 ? ` (${unknownStatus} in a status this app does not know)` : ''}`;
+    const openWords = `${countLabel(open, 'request', 'requests')} still open${unknownStatus > 0 ? ` (${unknownStatus} in a status this app does not know)` : ''}`;
     const endedWords = ended > 0 ? ` ${ended} ended at the service without completion.` : '';
     out.say(
       gone === 0
         ? `${open === 0 ? 'Every request is final.' : `${openWords}.`}${endedWords}`
-        : `${open === 0 ? 'Every other request is final' : openWords}; ${gone} request(s) are no longer known to their service: check them again in the app.${endedWords}`,
+        : `${open === 0 ? 'Every other request is final' : openWords}; ${countLabel(gone, 'request is', 'requests are')} no longer known to ${plural(gone, 'its', 'their')} service: check ${plural(gone, 'it', 'them')} again in the app.${endedWords}`,
     );
   }
   const complete = untracked.size === 0 && stopped.length === 0 && waiting === 0;

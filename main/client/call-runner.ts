@@ -79,6 +79,8 @@ interface CallSpecFields<T> {
   readonly departures?: AbortSignal | undefined;
   /** Overrides the policy's attempts for this call. */
   readonly maxAttempts?: number | undefined;
+  /** Overrides parts of the policy for this call (a check someone waits on gives up sooner). */
+  readonly retry?: Partial<RetryPolicy> | undefined;
   /**
    * Attempts with the same key start at least `READ_SPACING_MS` apart, whoever makes them
    * (reads of one signing request: its id).
@@ -92,9 +94,10 @@ interface CallSpecFields<T> {
   /**
    * Told once per attempt that left (after its `onAttempt`), as soon as its outcome is known:
    * before any wait for the next attempt and before the call returns. An attempt aborted while on
-   * its way is told `maybe_applied` before the abort is rethrown.
+   * its way is told `maybe_applied` before the abort is rethrown. `answered`: the service sent an
+   * answer (any HTTP status); false when none came (a timeout, a lost or refused connection, an abort).
    */
-  readonly onAttemptSettled?: ((outcome: AttemptOutcome) => void) | undefined;
+  readonly onAttemptSettled?: ((outcome: AttemptOutcome, answered: boolean) => void) | undefined;
 }
 
 /** A call whose success needs a readable body: a 2xx without one is `invalid_response`. */
@@ -177,9 +180,11 @@ export class CallRunner {
         attempts: 0,
       });
     }
-    const policy = spec.maxAttempts
-      ? { ...this.#deps.policy, maxAttempts: spec.maxAttempts }
-      : this.#deps.policy;
+    const policy = {
+      ...this.#deps.policy,
+      ...spec.retry,
+      ...(spec.maxAttempts ? { maxAttempts: spec.maxAttempts } : {}),
+    };
     /** Attempts counted against the policy (a resend after a token renewal is not counted). */
     let attempt = 0;
     /** HTTP attempts that left, every one counted. */
@@ -279,7 +284,7 @@ export class CallRunner {
       } catch (error) {
         admission.pass.finish(false);
         // Aborted on its way: what left may have been applied.
-        if (dispatched) spec.onAttemptSettled?.('maybe_applied');
+        if (dispatched) spec.onAttemptSettled?.('maybe_applied', false);
         throw error;
       }
       if (outcome.kind !== 'answered') admission.pass.finish(false);
@@ -288,7 +293,7 @@ export class CallRunner {
       if (spec.spacingKey !== undefined) this.#deps.spacing.markStarted(spec.spacingKey);
 
       if (outcome.kind === 'local') {
-        spec.onAttemptSettled?.('not_applied');
+        spec.onAttemptSettled?.('not_applied', false);
         return failure({
           operation: spec.operation,
           code: 'local_file_changed',
@@ -302,7 +307,7 @@ export class CallRunner {
       if (outcome.kind === 'network') {
         const unknownNow = outcome.mayHaveReachedService || outcome.timedOut;
         outcomeUnknown ||= unknownNow;
-        spec.onAttemptSettled?.(unknownNow ? 'maybe_applied' : 'not_applied');
+        spec.onAttemptSettled?.(unknownNow ? 'maybe_applied' : 'not_applied', false);
         const code = outcome.timedOut ? 'timeout' : 'network_unreachable';
         const fail = (): ServiceResult<CallAnswer<T>> =>
           failure({
@@ -327,6 +332,7 @@ export class CallRunner {
         answer.kind === 'success' || (answer.kind === 'failure' && answer.outcomeUnknown)
           ? 'maybe_applied'
           : 'not_applied',
+        true,
       );
       const parsedRetryAfterMs = parseRetryAfterMs(
         outcome.headers['retry-after'],

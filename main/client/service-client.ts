@@ -100,9 +100,10 @@ export interface CallOptions {
    * a 401 before the token is renewed, a connection refused before sending); `maybe_applied`
    * for a timeout, a connection lost after sending, 500/502/504 and every other 5xx, an abort
    * while on its way, and any 2xx (applied). Between `onAttempt` and this call, an attempt is on
-   * the wire with no answer yet.
+   * the wire with no answer yet. `answered`: the service sent an answer (any HTTP status); false
+   * when none came (a timeout, a lost or refused connection, an abort).
    */
-  readonly onAttemptSettled?: (outcome: AttemptOutcome) => void;
+  readonly onAttemptSettled?: (outcome: AttemptOutcome, answered: boolean) => void;
   /**
    * Aborting stops the call from sending anything more while an attempt already on its way
    * finishes (see the call runner's `departures`): a pause or a quit leaves no attempt "may
@@ -239,6 +240,11 @@ export class ServiceClient {
   /** Obtains a fresh token ("Test connection"), reporting the granted scopes and lifetime. */
   testConnection(): Promise<ServiceResult<TokenGrant>> {
     return this.#tokens.obtain();
+  }
+
+  /** A valid token held, or one obtained now with `retry` (TokenManager.ensure): the check before a run. */
+  ensureToken(retry?: Partial<RetryPolicy>): Promise<ServiceResult<void>> {
+    return this.#tokens.ensure(retry);
   }
 
   /**

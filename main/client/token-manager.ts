@@ -1,6 +1,7 @@
 import { userMessage } from '../../shared/service/error-catalog';
 import { tokenResponseSchema } from '../../shared/service/wire';
 import { Secret } from '../base/secret';
+import type { RetryPolicy } from './backoff';
 import type { AccessToken, CallRunner, TokenSource } from './call-runner';
 import { PROCESS_GRANTS, type CredentialsAtService, type GrantedCredentials } from './granted-credentials';
 import { err, ok, type Err } from '../../shared/base/result';
@@ -118,9 +119,7 @@ export class TokenManager implements TokenSource {
 
   /** A token that is valid as far as this client knows, obtaining one if needed. */
   async current(): Promise<ServiceResult<AccessToken>> {
-    if (this.#current && (this.#current.expiresAt === undefined || this.#now() < this.#renewAt)) {
-      return ok(this.#current);
-    }
+    if (this.#current && this.#valid()) return ok(this.#current);
     return this.#fresh();
   }
 
@@ -145,9 +144,26 @@ export class TokenManager implements TokenSource {
    * connection" uses this, and a person who asks whether the credentials work gets a verdict,
    * so a refusal here is always `credentials_rejected`.
    */
-  async obtain(): Promise<ServiceResult<TokenGrant>> {
-    const grant = await this.#ask();
+  async obtain(retry?: Partial<RetryPolicy>): Promise<ServiceResult<TokenGrant>> {
+    const grant = await this.#ask(retry);
     return !grant.ok && grant.error.code === TOKEN_REFUSED ? err(asRejected(grant.error)) : grant;
+  }
+
+  /**
+   * A token for the calls to come, as {@link obtain} gives it, unless a valid one is held: the
+   * check before a command line run, whose token the run then uses (one token a run).
+   */
+  async ensure(retry?: Partial<RetryPolicy>): Promise<ServiceResult<void>> {
+    if (this.#valid()) return ok(undefined);
+    const grant = await this.obtain(retry);
+    return grant.ok ? ok(undefined) : grant;
+  }
+
+  /** True when the token kept is valid as far as this client knows. */
+  #valid(): boolean {
+    return (
+      this.#current !== undefined && (this.#current.expiresAt === undefined || this.#now() < this.#renewAt)
+    );
   }
 
   /** A new token, unless the backoff after a refusal still holds: then that refusal again, with the wait left. */
@@ -161,8 +177,9 @@ export class TokenManager implements TokenSource {
     return grant.ok ? ok(grant.value.token) : grant;
   }
 
-  #ask(): Promise<ServiceResult<TokenGrant>> {
-    this.#pending ??= this.#request().finally(() => {
+  /** The token request under way, or a new one (with `retry` over the client's policy). */
+  #ask(retry?: Partial<RetryPolicy>): Promise<ServiceResult<TokenGrant>> {
+    this.#pending ??= this.#request(retry).finally(() => {
       this.#pending = undefined;
     });
     return this.#pending;
@@ -202,7 +219,7 @@ export class TokenManager implements TokenSource {
     return err(rejected ? meaning : { ...meaning, retryAfterMs: backoffMs });
   }
 
-  async #request(): Promise<ServiceResult<TokenGrant>> {
+  async #request(retry?: Partial<RetryPolicy>): Promise<ServiceResult<TokenGrant>> {
     const form = new URLSearchParams({
       grant_type: 'client_credentials',
       client_id: this.#credentials.clientId,
@@ -219,6 +236,7 @@ export class TokenManager implements TokenSource {
       errorShape: 'oauth',
       repeatable: true,
       timeoutMs: TOKEN_TIMEOUT_MS,
+      retry,
     });
     if (!answer.ok) {
       // Any other failure (invalid_request, unsupported_grant_type, an outage…) is shown with its

@@ -47,8 +47,8 @@ export interface ConnectionTestOptions {
   readonly clock?: Clock;
 }
 
-// A person is waiting for the answer: one retry of a transient failure, then the verdict.
-const TEST_RETRY: Partial<RetryPolicy> = {
+/** A person is waiting for the answer: one retry of a transient failure, then the verdict. */
+export const CONNECTION_TEST_RETRY: Partial<RetryPolicy> = {
   maxAttempts: 2,
   baseDelayMs: 300,
   maxDelayMs: 1_000,
@@ -119,7 +119,7 @@ export async function testConnection(
     clientId: connection.clientId,
     clientSecret: connection.clientSecret,
     logger: options.logger ?? silentLogger,
-    retry: { ...TEST_RETRY, ...options.retry },
+    retry: { ...CONNECTION_TEST_RETRY, ...options.retry },
     ...(options.clock ? { clock: options.clock } : {}),
   });
   try {

@@ -23,7 +23,10 @@ import { writeFileAtomic } from '../store/durable-fs';
 import { readOwnFile, OwnFileError } from '../store/own-file';
 import { unreadableReason } from '../files/user-files';
 import { words } from '../base/words';
-import type { CredentialStore, KeychainUnavailable } from './credential-store';
+import type { CredentialStore } from './credential-store';
+import type { SettingsUnreadable } from './settings-failures';
+import { openFolderSecrets, type FolderSecrets } from './folder-secrets';
+import type { FolderFailure } from './folder-identity';
 import { describeAddress, said, secretNotUsableMessage, type NotUsable } from './profile-messages';
 
 /** A saved secret that is not sent, and why; with the address it was saved for, when it says. */
@@ -71,27 +74,8 @@ export interface SecretMissing {
   readonly message: string;
 }
 
-/** profiles.json exists but cannot be read as settings; it is left untouched. */
-export interface SettingsUnreadable {
-  readonly code: 'settings_unreadable';
-  readonly message: string;
-  readonly detail: string;
-}
-
-/** profiles.json could not be written (disk full, read-only folder…); nothing changed. */
-export interface SettingsNotSaved {
-  readonly code: 'settings_not_saved';
-  readonly message: string;
-  readonly detail: string;
-}
-
-export type ProfileFailure =
-  | InvalidProfile
-  | ProfileNotFound
-  | SecretMissing
-  | SettingsUnreadable
-  | SettingsNotSaved
-  | KeychainUnavailable;
+/** Also `keychain_unavailable`, `settings_unreadable` and `settings_not_saved` (folder-identity.ts). */
+export type ProfileFailure = InvalidProfile | ProfileNotFound | SecretMissing | FolderFailure;
 
 export type ProfileResult<T> = Result<T, ProfileFailure>;
 
@@ -235,7 +219,6 @@ function invalid(issues: InvalidProfile['issues']): Err<InvalidProfile> {
  */
 export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
   const path = join(options.dataDir, PROFILES_FILE);
-  const { credentials } = options;
   // Read-modify-write sequences of this process run one at a time, so none loses another's change.
   let queue: Promise<unknown> = Promise.resolve();
   const exclusive = <T>(task: () => Promise<T>): Promise<T> => {
@@ -243,6 +226,15 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
     queue = run.catch(() => undefined);
     return run;
   };
+  // The keychain entries of this folder's profiles, apart from every other folder's.
+  const secrets: FolderSecrets = openFolderSecrets({
+    dataDir: options.dataDir,
+    credentials: options.credentials,
+    profiles: async () => {
+      const loaded = await load();
+      return loaded.ok ? loaded.value.profiles : [];
+    },
+  });
 
   async function load(): Promise<ProfileResult<Settings>> {
     let text: string | undefined;
@@ -299,15 +291,13 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
     settings.profiles.find((profile) => foldName(profile.name) === foldName(name));
 
   /** The profile's secret from the keychain, only when it was saved for the profile's address. */
-  async function secretOf(
-    profile: StoredProfile,
-  ): Promise<Result<Secret | UnusableSecret, KeychainUnavailable>> {
-    const stored = await credentials.readSecret(profile.name);
-    if (!stored.ok) return stored;
-    if (!stored.value) return ok({ reason: 'none' });
-    const unsealed = unsealSecret(stored.value, profile);
+  async function secretOf(profile: StoredProfile): Promise<Result<Secret | UnusableSecret, FolderFailure>> {
+    const found = await secrets.read(profile.name, profile);
+    if (!found.ok) return found;
+    if (!found.value) return ok({ reason: 'none' });
+    const unsealed = unsealSecret(found.value.stored, profile);
     if (unsealed.ok) return ok(unsealed.value);
-    return ok({ reason: unsealed.error, savedFor: sealedAddress(stored.value) });
+    return ok({ reason: unsealed.error, savedFor: sealedAddress(found.value.stored) });
   }
 
   /** The saved profile as it is read back: its settings, and whether its secret can be used. */
@@ -333,21 +323,24 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
     };
     const { secret } = parsed.value;
 
-    const previous = await credentials.readSecret(profile.name);
-    if (!previous.ok) return previous;
+    // What the keychain keeps for this name: this folder's own entry (for a new profile, a
+    // leftover of a deleted one), or for an existing one an earlier version's entry.
+    const found = await secrets.read(profile.name, existing);
+    if (!found.ok) return found;
+    const previous = found.value?.stored;
     // The saved secret serves this profile only if it was saved for the address it keeps.
     const keepsSecret =
-      existing !== undefined && previous.value !== undefined && unsealSecret(previous.value, profile).ok;
+      existing !== undefined && previous !== undefined && unsealSecret(previous, profile).ok;
     const movedSecret =
       existing !== undefined &&
-      previous.value !== undefined &&
+      previous !== undefined &&
       !secret &&
       !keepsSecret &&
       !sameSecretAddress(existing, profile);
     // The settings file says another address than the one the secret was saved for: someone
     // changed it outside the app. A secret typed now would go there: the user must set the
     // address back (the saved secret then serves again) or delete the connection and add it anew.
-    const savedFor = existing && previous.value ? sealedAddress(previous.value) : undefined;
+    const savedFor = existing && previous ? sealedAddress(previous) : undefined;
     const changedOutside =
       savedFor !== undefined && existing !== undefined && !sameSecretAddress(savedFor, existing);
     if (changedOutside && secret && !sameSecretAddress(savedFor, profile)) {
@@ -368,12 +361,12 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
       ]);
     }
     if (secret) {
-      const stored = await credentials.saveSecret(profile.name, sealSecret(profile, secret));
+      const stored = await secrets.save(profile.name, sealSecret(profile, secret));
       if (!stored.ok) return stored;
-    } else if (!existing && previous.value) {
-      // A secret left under this name by an earlier profile (e.g. its settings were lost) must
-      // not be sent to a new profile's address.
-      const cleared = await credentials.deleteSecret(profile.name);
+    } else if (!existing && previous) {
+      // A secret this folder kept for an earlier profile of this name (e.g. its settings were
+      // lost) must not be sent to a new profile's address.
+      const cleared = await secrets.delete(profile.name);
       if (!cleared.ok) return cleared;
     }
 
@@ -384,9 +377,9 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
     if (!written.ok) {
       // Put the keychain back as it was, so the failed save changed nothing.
       if (secret) {
-        await (previous.value
-          ? credentials.saveSecret(profile.name, previous.value)
-          : credentials.deleteSecret(profile.name));
+        await (found.value?.own
+          ? secrets.save(profile.name, found.value.stored)
+          : secrets.delete(profile.name));
       }
       return written;
     }
@@ -400,7 +393,8 @@ export function createProfileStore(options: ProfileStoreOptions): ProfileStore {
     const settings = loaded.value;
     const existing = find(settings, name);
     if (!existing) return notFound(name);
-    const deleted = await credentials.deleteSecret(existing.name);
+    // This folder's entry, and an earlier version's only if it was sealed for this profile's address.
+    const deleted = await secrets.delete(existing.name, existing);
     if (!deleted.ok) return deleted;
     const wasActive =
       settings.activeProfile !== undefined && foldName(settings.activeProfile) === foldName(existing.name);

@@ -2,10 +2,14 @@
  * Whether the service keeps the calls of a run waiting. A service that stops answering, with
  * no refusal, leaves every call on the wire until its timeout: progress stands still with no
  * reason given. A call with no sign of life (an answer, bytes of an upload going out) for
- * longer than a normal answer takes makes the run "slow"; it is slow no more once no call is
- * that late (answers come again, or the calls ended in a wait the engine states itself). An
- * upload's bytes may still be on their way long after the app handed them over: such a call is
- * not late before the time they may take on a slow line has passed (`alive`'s `wireMs`).
+ * longer than a normal answer takes makes the run "slow". It is slow no more once the service
+ * answers again (any answer: a refusal is an answer) and no call on the wire is that late, or
+ * once the run ends. A late call that ends with no answer (its deadline struck, its connection
+ * was lost) leaves the run slow: the service is as silent as it was, and the next attempt,
+ * after a wait or at once, would otherwise be said to be on time for another two seconds each
+ * time (the banner went away at every timeout while the service stayed frozen). An upload's
+ * bytes may still be on their way long after the app handed them over: such a call is not late
+ * before the time they may take on a slow line has passed (`alive`'s `wireMs`).
  */
 
 import { systemClock, type Cancel, type Clock } from '../time/clock';
@@ -23,6 +27,10 @@ export class SlowCalls {
   /** Each outstanding call's start, and since when it owes an answer (its last sign of life, or later). */
   readonly #calls = new Map<number, { readonly began: number; readonly owedSince: number }>();
   #next = 0;
+  /** A late call ended with no answer, and none has come since: the service is still silent. */
+  #silent = false;
+  /** When the service last answered a call (monotonic). */
+  #answeredAt = Number.NEGATIVE_INFINITY;
   #slow = false;
   #stopLooking: Cancel | undefined;
 
@@ -55,9 +63,22 @@ export class SlowCalls {
     this.#look();
   }
 
-  /** The call got its answer, or ended. */
-  end(call: number): void {
+  /**
+   * The call ended: with the service's answer (`answered`), or without one (its deadline struck,
+   * its connection was lost or refused, the run stopped it). Default: answered.
+   */
+  end(call: number, answered = true): void {
+    const watched = this.#calls.get(call);
+    const now = this.#clock.monotonic();
     this.#calls.delete(call);
+    if (answered) {
+      this.#silent = false;
+      this.#answeredAt = now;
+    } else if (watched && this.#late(watched.owedSince, now) && this.#answeredAt <= watched.began) {
+      // Nothing has been answered since it left: the silence goes on (an older call given up
+      // after answers came again says nothing of the service now).
+      this.#silent = true;
+    }
     this.#look();
   }
 
@@ -69,13 +90,18 @@ export class SlowCalls {
   /** The run ended: no call of it waits any more. */
   close(): void {
     this.#calls.clear();
+    this.#silent = false;
     this.#look();
+  }
+
+  #late(owedSince: number, now: number): boolean {
+    return now - owedSince >= this.#afterMs;
   }
 
   #look(): void {
     const now = this.#clock.monotonic();
-    let slow = false;
-    for (const { owedSince } of this.#calls.values()) if (now - owedSince >= this.#afterMs) slow = true;
+    let slow = this.#silent;
+    for (const { owedSince } of this.#calls.values()) if (this.#late(owedSince, now)) slow = true;
     if (this.#calls.size === 0 && this.#stopLooking) {
       this.#stopLooking();
       this.#stopLooking = undefined;

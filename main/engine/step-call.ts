@@ -32,20 +32,21 @@ export async function stepCall<T>(
   let mayHaveApplied = false;
   /** The attempt on the wire, watched for an answer that is late. */
   let watched: number | undefined;
-  const settle = () => {
-    if (watched !== undefined) run.slow.end(watched);
+  /** The attempt on the wire ended, with the service's answer or without one. */
+  const settle = (answered: boolean) => {
+    if (watched !== undefined) run.slow.end(watched, answered);
     watched = undefined;
   };
   const attempts: AttemptTracking = {
     departures: run.departures.signal,
     onAttempt: () => {
       onTheWire = true;
-      settle();
+      settle(false);
       watched = run.slow.begin();
     },
-    onAttemptSettled: (outcome) => {
+    onAttemptSettled: (outcome, answered) => {
       onTheWire = false;
-      settle();
+      settle(answered);
       if (outcome === 'maybe_applied') mayHaveApplied = true;
     },
   };
@@ -60,6 +61,7 @@ export async function stepCall<T>(
     if (signal.aborted) return { kind: 'interrupted', left: left() };
     throw error;
   } finally {
-    settle();
+    // Every attempt was settled already; one still watched here got no answer (stopped on its way).
+    settle(false);
   }
 }

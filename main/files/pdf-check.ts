@@ -3,7 +3,7 @@ import { err, ok, type Result } from '../../shared/base/result';
 import { englishWords, type Translator } from '../../shared/i18n/translator';
 import type { PdfProblemCode } from '../../shared/ipc/error-codes';
 import { MAX_PDF_BYTES, PDF_HEADER_PATTERN } from '../../shared/service/limits';
-import { unreadableReason, userFiles, type ReadOptions } from './user-files';
+import { unreadableReason, userFiles, type OpenUserFile, type UserFileOptions } from './user-files';
 
 /** Why a file cannot be sent, in the service's own terms (spec §7 upload errors). */
 export interface PdfProblem {
@@ -86,46 +86,100 @@ export function readProblem(error: unknown): PdfProblem {
   return problemOf('unreadable_file', (error as { code?: string }).code);
 }
 
+/** How a check opens a file: the person's files on the real disk, unless a test says otherwise. */
+export type OpenPdfFile = (path: string, options: UserFileOptions) => Promise<OpenUserFile>;
+
+/**
+ * The checks of one operation (a manifest's PDFs, the files added at once), by file: two names of
+ * one file (a hard link, a path through another folder's name) share one check, so it is read once
+ * and both names get the same answer.
+ */
+export type SameFileChecks = Map<string, Promise<PdfCheckResult>>;
+
+export interface PdfCheckOptions {
+  /**
+   * Gets every chunk of the file once its size and header passed, to copy it. A failure of the
+   * sink (the data folder's disk) rejects the check: it says nothing about the person's file.
+   */
+  readonly sink?: (chunk: Buffer) => Promise<void>;
+  /** Opens the file: by default the person's files on the real disk (regular files only, bounded in time). */
+  readonly open?: OpenPdfFile;
+  /** The file must be inside this folder once its links are resolved (a manifest's PDF). */
+  readonly within?: string;
+  /** The path and `within` are already resolved (see {@link UserFileOptions.resolved}). */
+  readonly resolved?: boolean;
+  /** The checks made so far in this operation: a file already checked under another name is not read again. */
+  readonly sameFiles?: SameFileChecks;
+}
+
 /**
  * Applies the service's upload rules to a file on disk, locally and with the same outcome the
- * service would give (spec §7): not empty, at most 50 MiB, starts with a PDF header. Streams the
- * file once, computing its SHA-256, and hands every chunk to `sink` (to copy it) when given.
- * `read` opens the file: the person's files on the real disk (regular files only, bounded in
- * time; inside `within` when given) unless a test reads it from memory.
+ * service would give (spec §7): not empty, at most 50 MiB, starts with a PDF header. The file is
+ * opened once; a file over the limit by its size (`fstat`) is refused before a byte is read, one
+ * with another header after its first bytes; only then is the rest read, once, computing its
+ * SHA-256 and handing every chunk to `sink` when given. A file `sameFiles` already holds (by
+ * device and inode) is not read again: it gets that check's answer, and `sink` nothing.
  */
-export async function checkPdfFile(
-  path: string,
-  sink?: (chunk: Buffer) => Promise<void>,
-  read: (path: string, options: ReadOptions) => AsyncIterable<Buffer> = (source, options) =>
-    userFiles.chunks(source, options),
-  within?: string,
-): Promise<PdfCheckResult> {
-  const hash = createHash('sha256');
-  let size = 0;
-  let header = Buffer.alloc(0);
+export async function checkPdfFile(path: string, options: PdfCheckOptions = {}): Promise<PdfCheckResult> {
+  const open = options.open ?? ((source, openOptions) => userFiles.open(source, openOptions));
+  let file: OpenUserFile;
   try {
-    for await (const bytes of read(path, {
-      highWaterMark: READ_CHUNK_BYTES,
-      ...(within === undefined ? {} : { within }),
-    })) {
-      size += bytes.length;
-      if (size > MAX_PDF_BYTES) {
-        return err(problemOf('pdf_too_large'));
-      }
-      if (header.length < HEADER_BYTES) {
-        header = Buffer.concat([header, bytes.subarray(0, HEADER_BYTES - header.length)]);
-      }
-      hash.update(bytes);
-      await sink?.(bytes);
+    file = await open(path, {
+      ...(options.within === undefined ? {} : { within: options.within }),
+      ...(options.resolved === undefined ? {} : { resolved: options.resolved }),
+    });
+  } catch (error) {
+    return err(readProblem(error));
+  }
+  // Registered before any wait, so a name opened meanwhile finds this check.
+  const earlier = options.sameFiles?.get(file.identity);
+  if (earlier !== undefined) {
+    await file.close();
+    return earlier;
+  }
+  const check = readAndCheck(file, options.sink).finally(() => file.close());
+  options.sameFiles?.set(file.identity, check);
+  return check;
+}
+
+/** The size and header of an open file, then its digest, its bytes handed to `sink`. */
+async function readAndCheck(
+  file: OpenUserFile,
+  sink: ((chunk: Buffer) => Promise<void>) | undefined,
+): Promise<PdfCheckResult> {
+  if (file.size > MAX_PDF_BYTES) return err(problemOf('pdf_too_large'));
+  const chunks: Buffer[] = [];
+  let size = 0;
+  // The header first, so that a file of another kind is refused without reading the rest.
+  try {
+    while (size < HEADER_BYTES) {
+      const chunk = await file.read(HEADER_BYTES - size);
+      if (chunk.length === 0) break;
+      chunks.push(chunk);
+      size += chunk.length;
     }
   } catch (error) {
     return err(readProblem(error));
   }
   if (size === 0) return err(problemOf('missing_pdf'));
+  const header = Buffer.concat(chunks, size);
   if (!PDF_HEADER_PATTERN.test(header.toString('latin1'))) {
     const looksLike = notPdfKind(header);
     const problem = { code: 'invalid_pdf' as const, ...(looksLike === undefined ? {} : { looksLike }) };
     return err({ ...problem, message: pdfProblemMessage(problem) });
+  }
+  const hash = createHash('sha256');
+  for (let chunk: Buffer = header; chunk.length > 0;) {
+    hash.update(chunk);
+    await sink?.(chunk);
+    try {
+      chunk = await file.read(READ_CHUNK_BYTES);
+    } catch (error) {
+      return err(readProblem(error));
+    }
+    size += chunk.length;
+    // A file that grew past the limit since its size was read.
+    if (size > MAX_PDF_BYTES) return err(problemOf('pdf_too_large'));
   }
   return ok({ sha256: hash.digest('hex'), sizeBytes: size });
 }

@@ -18,7 +18,7 @@
  *   under the same deadline.
  */
 import { kindCode, NOT_OPENABLE, SAFE_READ_FLAGS } from './file-kind';
-import type { Stats } from 'node:fs';
+import type { BigIntStats, Stats } from 'node:fs';
 import {
   open as openFile,
   readdir as readdirOf,
@@ -29,7 +29,6 @@ import {
 } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { systemClock, type Clock } from '../time/clock';
-import { Readable } from 'node:stream';
 import type { Translator } from '../../shared/i18n/translator';
 
 /** At most this many of libuv's threads serve the person's files at once; the journal keeps the rest. */
@@ -126,22 +125,34 @@ export interface UserFileOptions {
   readonly resolved?: boolean;
 }
 
-export interface ReadOptions extends UserFileOptions {
-  readonly highWaterMark: number;
-}
-
 /** An entry of a folder: its name, and whether it is a folder itself (a link is not). */
 export interface FolderEntry {
   readonly name: string;
   isDirectory(): boolean;
 }
 
+/**
+ * A person's file, open and checked as a regular file, nothing of it read yet: what `fstat` said
+ * of it, then its bytes as asked for. Reads and the close are bounded like every other call.
+ */
+export interface OpenUserFile {
+  /** Its size in bytes when it was opened (a file may still grow: reads say what is there). */
+  readonly size: number;
+  /**
+   * Which file it is, whatever name led to it: its device and inode. Two names with one identity
+   * (a hard link, a path through another folder's name) are one file.
+   */
+  readonly identity: string;
+  /** At most `length` bytes from where the last read ended; an empty buffer at the end of the file. */
+  read(length: number): Promise<Buffer>;
+  /** Closes the file; the first call closes it, later ones answer the same. */
+  close(): Promise<void>;
+}
+
 /** The person's files, read by the rules above. */
 export interface UserFiles {
-  /** The file's bytes, chunk by chunk, each read when asked for; fails with a {@link UserFileError}. */
-  chunks(path: string, options: ReadOptions): AsyncIterable<Buffer>;
-  /** The same bytes as a stream (read ahead), for a consumer that pipes. */
-  createReadStream(path: string, options: ReadOptions): Readable;
+  /** Opens the file and checks it (regular, where it may be) without reading a byte; fails with a {@link UserFileError}. */
+  open(path: string, options: UserFileOptions): Promise<OpenUserFile>;
   /** The whole file, refused with `TOO_LARGE` when it holds more than `maxBytes`. */
   readWhole(path: string, options: UserFileOptions & { readonly maxBytes: number }): Promise<Buffer>;
   /** The entries of a folder, sorted by name. */
@@ -236,11 +247,11 @@ export function createUserFiles(options: UserFilesOptions = {}): UserFiles {
     });
   }
 
-  /** The file open, once checked, with what `fstat` says of it. */
+  /** The file open, once checked, with what `fstat` says of it (exact numbers: an inode may pass 2^53). */
   async function openRegular(
     path: string,
     { within, resolved = false }: UserFileOptions,
-  ): Promise<{ readonly handle: FileHandle; readonly info: Stats }> {
+  ): Promise<{ readonly handle: FileHandle; readonly info: BigIntStats }> {
     if (path.includes('\0')) throw new UserFileError('BAD_PATH', 'a path with a NUL character');
     const real = resolved ? path : await bounded(() => calls.realpath(path));
     if (isSystemPath(real)) throw new UserFileError('SYSTEM_FILE', 'a file of the operating system');
@@ -261,7 +272,7 @@ export function createUserFiles(options: UserFilesOptions = {}): UserFiles {
       throw new UserFileError(info.isFile() ? code : kindCode(info), 'not a regular file');
     }
     try {
-      const info = await bounded(() => handle.stat());
+      const info = await bounded(() => handle.stat({ bigint: true }));
       if (!info.isFile()) throw new UserFileError(kindCode(info), 'not a regular file');
       // A folder on the way may have been swapped for a link between `realpath` and `open`
       // (O_NOFOLLOW guards the last part only): the file opened must be the one checked.
@@ -301,7 +312,7 @@ export function createUserFiles(options: UserFilesOptions = {}): UserFiles {
    * names the very file that was opened (same device and inode). Without the kernel's word, a
    * swap made and undone between the open and these checks goes unseen: the README says so.
    */
-  async function openedPath(handle: FileHandle, checked: string, info: Stats): Promise<string> {
+  async function openedPath(handle: FileHandle, checked: string, info: BigIntStats): Promise<string> {
     if (process.platform === 'linux') {
       const where = await bounded(() => calls.readlink(`/proc/self/fd/${handle.fd}`)).catch(() => undefined);
       if (where !== undefined && isAbsolute(where)) return where;
@@ -310,38 +321,39 @@ export function createUserFiles(options: UserFilesOptions = {}): UserFiles {
       bounded(() => calls.stat(checked)),
       bounded(() => calls.realpath(checked)),
     ]);
-    if (resolvedNow !== checked || now.dev !== info.dev || now.ino !== info.ino)
+    if (resolvedNow !== checked || now.dev !== Number(info.dev) || now.ino !== Number(info.ino))
       throw new UserFileError('ELOOP', 'the file changed while it was being opened');
     return checked;
   }
 
-  async function* chunksOf(path: string, options: ReadOptions): AsyncGenerator<Buffer> {
+  async function openChecked(path: string, options: UserFileOptions): Promise<OpenUserFile> {
     const { handle, info } = await openRegular(path, options);
-    let left = info.size;
-    try {
-      for (;;) {
+    // `Number` and `String` also take a test's plain `Stats` in place of the exact ones.
+    let left = Number(info.size);
+    let closed: Promise<void> | undefined;
+    return {
+      size: left,
+      identity: `${String(info.dev)}:${String(info.ino)}`,
+      async read(length) {
         // Sized to what `fstat` said is left, plus a byte to see the end (or a file that grew):
         // a small file's buffers come from Node's shared pool instead of a fresh 64 KiB each.
-        const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(options.highWaterMark, left + 1)));
+        const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(length, left + 1)));
         const { bytesRead } = await bounded(() => handle.read(buffer, 0, buffer.length, null));
-        if (bytesRead === 0) return;
         // Past what `fstat` said, the file grew: full reads from then on.
         left = bytesRead > left ? Number.POSITIVE_INFINITY : left - bytesRead;
-        yield bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead);
-      }
-    } finally {
-      await release(handle);
-    }
+        return bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead);
+      },
+      close: () => (closed ??= release(handle)),
+    };
   }
 
   return {
-    chunks: chunksOf,
-    createReadStream: (path, options) => Readable.from(chunksOf(path, options), { objectMode: false }),
+    open: openChecked,
     async readWhole(path, options) {
       const { handle, info } = await openRegular(path, options);
       try {
-        const { size } = info;
-        if (size > options.maxBytes) throw new UserFileError('TOO_LARGE', 'the file is too large');
+        if (Number(info.size) > options.maxBytes)
+          throw new UserFileError('TOO_LARGE', 'the file is too large');
         const chunks: Buffer[] = [];
         let total = 0;
         for (;;) {

@@ -56,10 +56,10 @@ const PROBLEMS = {
   unreadableRecord: plain,
   tooManyFields: (count: number, expected: number, delimiter: string) => ({
     count,
-    expected: String(expected),
+    expected,
     delimiter,
   }),
-  tooFewFields: (count: number, expected: number) => ({ count, expected: String(expected) }),
+  tooFewFields: (count: number, expected: number) => ({ count, expected }),
   unnamedColumnValue: plain,
   // The header line
   noHeader: () => ({ columns: REQUIRED_COLUMNS.join(', ') }),

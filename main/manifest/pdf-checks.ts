@@ -7,7 +7,13 @@
 import { basename, dirname } from 'node:path';
 import { err } from '../../shared/base/result';
 import { words } from '../base/words';
-import { checkPdfFile, readProblem, type PdfCheckResult, type PdfProblem } from '../files/pdf-check';
+import {
+  checkPdfFile,
+  readProblem,
+  type PdfCheckResult,
+  type PdfProblem,
+  type SameFileChecks,
+} from '../files/pdf-check';
 import { unreadableReason, type UserFiles } from '../files/user-files';
 import type { Analysis } from './analysis';
 import { buildDocument, firstRow, type ManifestDocument } from './grouping';
@@ -62,8 +68,10 @@ async function checkPdfs(
   files: UserFiles,
 ): Promise<Map<string, PdfCheckResult>> {
   const results = new Map<string, PdfCheckResult>();
-  // One check per file, however many spellings lead to it (`a.pdf`, `./a.pdf`, `link/a.pdf`…).
+  // One check per file, however many spellings lead to it (`a.pdf`, `./a.pdf`, `link/a.pdf`…),
+  // known before opening it; then by device and inode, once open (a hard link, another mount).
   const byFile = new Map<string, Promise<PdfCheckResult>>();
+  const sameFiles: SameFileChecks = new Map();
   // The folder is resolved once; each file is opened by its resolved path, not resolved again.
   let within: string;
   try {
@@ -73,12 +81,12 @@ async function checkPdfs(
     return new Map(paths.map((path) => [path, err(problem)]));
   }
   const check = (file: string) =>
-    checkPdfFile(
-      file,
-      undefined,
-      (source, options) => files.chunks(source, { ...options, resolved: true }),
+    checkPdfFile(file, {
+      open: (source, options) => files.open(source, options),
       within,
-    );
+      resolved: true,
+      sameFiles,
+    });
   const queue = [...paths];
   const worker = async (): Promise<void> => {
     for (let path = queue.shift(); path !== undefined; path = queue.shift()) {

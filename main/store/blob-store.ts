@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { checkPdfFile, type PdfCheckResult } from '../files/pdf-check';
+import { checkPdfFile, type PdfCheckResult, type SameFileChecks } from '../files/pdf-check';
 import { userFiles, type UserFiles } from '../files/user-files';
 import { makeDirectoriesDurable, makeDirectoryDurable } from './durable-fs';
 import { nodeFileSystem, type FileSystem, type OpenFile } from './file-system';
@@ -23,7 +23,7 @@ export interface BlobStoreOptions {
    * files (main/files/user-files.ts). A test may read them from memory, so that a seeded run
    * replays the same interleaving of operations.
    */
-  readonly originals?: Pick<UserFiles, 'createReadStream'>;
+  readonly originals?: Pick<UserFiles, 'open'>;
 }
 
 /**
@@ -33,7 +33,7 @@ export interface BlobStoreOptions {
 export class BlobStore {
   readonly #root: string;
   readonly #fs: FileSystem;
-  readonly #originals: Pick<UserFiles, 'createReadStream'>;
+  readonly #originals: Pick<UserFiles, 'open'>;
   #rootMadeDurable: Promise<void> | undefined;
 
   constructor(dataDir: string, options: BlobStoreOptions = {}) {
@@ -95,7 +95,9 @@ export class BlobStore {
    * into is fsynced once. Each group is yielded, in the order of `sources`, only once all its
    * copies survive a power cut, so a caller may then record them. A copy already present is not
    * written again (its folder is synced with the group's, in case a process that died left its
-   * entry unsynced). Originals are only read; a rejected file leaves nothing. A failure of the
+   * entry unsynced). Originals are only read, each file once however many of `sources` name it
+   * (by device and inode: a hard link, a path through another folder's name); a file refused by
+   * its size or header is not read further, and a rejected file leaves nothing. A failure of the
    * data folder (disk full…) rejects, leaving nothing of the group being copied.
    */
   async *intakeMany(
@@ -107,6 +109,7 @@ export class BlobStore {
       files: Math.max(1, options.groupFiles ?? GROUP_FILES),
       bytes: options.groupBytes ?? GROUP_BYTES,
     };
+    const sameFiles: SameFileChecks = new Map();
     for (let first = 0; first < sources.length;) {
       // The copies' folder must be durable, the whole path once per process, since a process
       // that died may have left it unsynced; `incoming` is scratch space and need not be.
@@ -118,7 +121,7 @@ export class BlobStore {
       );
       await this.#rootMadeDurable;
       await this.#fs.mkdir(join(this.#root, 'incoming'));
-      const results = await this.#intakeGroup(sources, first, limits);
+      const results = await this.#intakeGroup(sources, first, limits, sameFiles);
       yield { first, results };
       first += results.length;
     }
@@ -129,6 +132,7 @@ export class BlobStore {
     sources: readonly IntakeSource[],
     first: number,
     limits: { readonly concurrency: number; readonly files: number; readonly bytes: number },
+    sameFiles: SameFileChecks,
   ): Promise<PdfCheckResult[]> {
     const results: PdfCheckResult[] = [];
     const group = new CopyGroup();
@@ -141,7 +145,7 @@ export class BlobStore {
         const index = next;
         next += 1;
         try {
-          results[index - first] = await this.#copyToIncoming(sources[index]!, group);
+          results[index - first] = await this.#copyToIncoming(sources[index]!, group, sameFiles);
         } catch (error) {
           failure ??= { error };
         }
@@ -158,26 +162,43 @@ export class BlobStore {
     return results;
   }
 
-  /** Streams one file into `incoming` (not synced yet) while checking it; keeps an accepted copy in `group`. */
-  async #copyToIncoming(source: IntakeSource, group: CopyGroup): Promise<PdfCheckResult> {
+  /**
+   * Streams one file into `incoming` (not synced yet) while checking it; keeps an accepted copy in
+   * `group`. The copy is begun with the first byte that passed the checks: a file refused by its
+   * size or header, or one already read under another name, writes nothing.
+   */
+  async #copyToIncoming(
+    source: IntakeSource,
+    group: CopyGroup,
+    sameFiles: SameFileChecks,
+  ): Promise<PdfCheckResult> {
     const temporary = join(this.#root, 'incoming', `${randomUUID()}.part`);
-    const copy = group.open(temporary, await this.#fs.open(temporary, 'w', 0o600));
-    const result = await checkPdfFile(
-      source.path,
-      async (chunk) => {
-        group.bytes += chunk.length;
-        await copy.output.write(chunk);
-      },
-      (path, options) => this.#originals.createReadStream(path, options),
-      source.within,
-    );
+    let copy: PendingCopy | undefined;
+    let result: PdfCheckResult;
+    try {
+      result = await checkPdfFile(source.path, {
+        sink: async (chunk) => {
+          copy ??= group.open(temporary, await this.#fs.open(temporary, 'w', 0o600));
+          group.bytes += chunk.length;
+          await copy.output.write(chunk);
+        },
+        open: (path, options) => this.#originals.open(path, options),
+        sameFiles,
+        ...(source.within === undefined ? {} : { within: source.within }),
+      });
+    } catch (error) {
+      if (copy) await group.discard(copy, this.#fs).catch(() => undefined);
+      throw error;
+    }
     if (!result.ok) {
-      await group.discard(copy, this.#fs);
+      if (copy) await group.discard(copy, this.#fs);
       return result;
     }
     const { sha256 } = result.value;
     const folder = join(this.#root, sha256.slice(0, 2));
     group.folders.add(folder);
+    // Read under another name of this operation: that name's copy, in this group or an earlier one, holds it.
+    if (copy === undefined) return result;
     // One copy per digest: another file of the group, or a copy already in place, holds it.
     if (group.copies.has(sha256)) {
       await group.discard(copy, this.#fs);

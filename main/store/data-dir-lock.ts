@@ -5,6 +5,7 @@ import { tryLock, unlock } from 'fs-native-extensions';
 import { z } from 'zod';
 import { err, ok, type Result } from '../../shared/base/result';
 import type { Translator } from '../../shared/i18n/translator';
+import { markDataFolder } from './data-folder-marker';
 import { writeFileAtomic } from './durable-fs';
 import { readOwnFile } from './own-file';
 
@@ -165,6 +166,7 @@ export async function lockDataDir(dataDir: string): Promise<LockResult> {
   };
   try {
     await writeOwnerFile(ownerPath, owner);
+    await markDataFolder(dataDir);
   } catch (error) {
     await unlockAndClose(handle);
     throw error;

@@ -82,6 +82,28 @@ export class NextReads {
     return first && tracked ? { tracked, due: first.due } : undefined;
   }
 
+  /**
+   * Among `keys` only (a "Refresh now" while tracking is paused reads just those, once): the
+   * tracked request due first, and when. Keys no longer tracked or scheduled are skipped.
+   */
+  nextAmong(
+    keys: ReadonlySet<string>,
+    requests: TrackedRequests,
+  ): { readonly tracked: Tracked; readonly due: number } | undefined {
+    let first: { tracked: Tracked; due: number } | undefined;
+    for (const key of keys) {
+      const tracked = requests.get(key);
+      const due = this.#due.dueOf(key);
+      if (tracked && due !== undefined && (!first || due < first.due)) first = { tracked, due };
+    }
+    return first;
+  }
+
+  /** When `key` is due next (monotonic time); undefined when it is read no more. */
+  dueOf(key: string): number | undefined {
+    return this.#due.dueOf(key);
+  }
+
   #hasAttention(key: string): boolean {
     return (this.#attentionUntil.get(key) ?? 0) > this.#clock.monotonic();
   }

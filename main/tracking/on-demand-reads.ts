@@ -35,18 +35,18 @@ export class OnDemandReads {
 
   /**
    * "Refresh now": every tracked request (of `batchId`, else of every batch) becomes due; reads
-   * still respect the budget and the spacing of each request. Returns how many requests will be
-   * read.
+   * still respect the budget and the spacing of each request. Returns the requests that will be
+   * read (their keys).
    */
-  refreshNow(batchId?: string): number {
+  refreshNow(batchId?: string): Set<string> {
     const { clock, requests, nextReads, wake } = this.#parts;
     const now = clock.monotonic();
-    let due = 0;
+    const due = new Set<string>();
     requests.refresh();
     for (const tracked of requests.values()) {
       if (!batchId || tracked.batchId === batchId) {
         nextReads.dueAt(tracked.key, now);
-        due += 1;
+        due.add(tracked.key);
       }
     }
     wake();

@@ -53,6 +53,8 @@ const NOT_STORED_RETRY_MS = 30_000;
  * reads the one due next (next-reads.ts) when the budget allows and the service is not busy
  * (read-backoff.ts), one request at a time (request-read.ts), then sleeps until the next is due,
  * woken early by a watch, "Refresh now", "Check again" (on-demand-reads.ts) or new requests.
+ * While tracking is paused (stopped), "Refresh now" still reads what it names, once: the same
+ * loop over those requests only, ending when each was read.
  */
 export class StatusPoller {
   readonly #schedule: PollSchedule;
@@ -71,6 +73,8 @@ export class StatusPoller {
   readonly #reader: RequestReader;
   readonly #onDemand: OnDemandReads;
   #controller: AbortController | undefined;
+  /** The reads a "Refresh now" asked for while tracking is paused, read once, and their stop. */
+  #once: { readonly controller: AbortController; readonly keys: Set<string> } | undefined;
   #wake: (() => void) | undefined;
 
   constructor(options: StatusPollerOptions) {
@@ -117,6 +121,8 @@ export class StatusPoller {
   /** Starts tracking in the background; returns at once. */
   start(): void {
     if (this.#controller) return;
+    // Tracking takes over the reads a "Refresh now" asked for while it was paused: they are due now.
+    this.#stopOnce();
     this.#controller = new AbortController();
     void this.#loop(this.#controller.signal);
   }
@@ -125,6 +131,7 @@ export class StatusPoller {
   stop(): void {
     this.#controller?.abort(new Error('stopped'));
     this.#controller = undefined;
+    this.#stopOnce();
     this.#wake?.();
   }
 
@@ -149,10 +156,13 @@ export class StatusPoller {
 
   /**
    * "Refresh now": every tracked request becomes due; reads still respect the budget and the
-   * spacing of each request. Returns how many requests will be read.
+   * spacing of each request. Returns how many requests will be read. While tracking is paused
+   * (the poller stopped), they are read once, and tracking stays paused.
    */
   refreshNow(batchId?: string): number {
-    return this.#onDemand.refreshNow(batchId);
+    const due = this.#onDemand.refreshNow(batchId);
+    if (!this.#controller && due.size > 0) this.#readOnce(due);
+    return due.size;
   }
 
   /**
@@ -169,8 +179,31 @@ export class StatusPoller {
     this.#wake?.();
   }
 
-  async #loop(signal: AbortSignal): Promise<void> {
-    this.#listeners.emit({ type: 'poller-state', state: 'tracking' });
+  /** Reads `keys` once while tracking is paused (added to the reads already asked for, if any). */
+  #readOnce(keys: Set<string>): void {
+    if (this.#once) {
+      for (const key of keys) this.#once.keys.add(key);
+      this.#wake?.();
+      return;
+    }
+    const once = { controller: new AbortController(), keys };
+    this.#once = once;
+    void this.#loop(once.controller.signal, keys).finally(() => {
+      if (this.#once === once) this.#once = undefined;
+    });
+  }
+
+  #stopOnce(): void {
+    this.#once?.controller.abort(new Error('stopped'));
+    this.#once = undefined;
+  }
+
+  /**
+   * Reads what is due until `signal` stops it; with `only`, just those requests, each once (it
+   * ends when none is left to read).
+   */
+  async #loop(signal: AbortSignal, only?: Set<string>): Promise<void> {
+    if (!only) this.#listeners.emit({ type: 'poller-state', state: 'tracking' });
     while (!signal.aborted) {
       const now = this.#tick();
       const pausedUntil = this.#backoff.pausedUntil;
@@ -179,7 +212,11 @@ export class StatusPoller {
         waitMs = pausedUntil - now;
       } else {
         this.#requests.refresh();
-        const first = this.#nextReads.next(now, this.#requests);
+        if (only) this.#dropRead(only, now);
+        if (only?.size === 0) return;
+        const first = only
+          ? this.#nextReads.nextAmong(only, this.#requests)
+          : this.#nextReads.next(now, this.#requests);
         const next = first && first.due <= now ? first.tracked : undefined;
         if (next) {
           const budgetWait = this.#budget.msUntilAvailable();
@@ -207,6 +244,18 @@ export class StatusPoller {
         this.#sleep(Math.min(waitMs, 60_000), signal).catch(() => undefined),
         new Promise<void>((resolve) => (this.#wake = resolve)),
       ]);
+    }
+  }
+
+  /**
+   * Leaves out of a once-only pass the requests read since it began (their next read was
+   * scheduled later), final or gone, or no longer tracked. One that met a busy service is still
+   * due: it is read after the wait.
+   */
+  #dropRead(only: Set<string>, now: number): void {
+    for (const key of only) {
+      const due = this.#nextReads.dueOf(key);
+      if (!this.#requests.has(key) || due === undefined || due > now) only.delete(key);
     }
   }
 }

@@ -3,6 +3,7 @@ import { HostConnection } from './components/host-connection';
 import { LanguageSetting } from './components/language-setting';
 import { KeychainWait } from './components/keychain-wait';
 import { Notices } from './components/notices';
+import { connectionLabel } from '../../shared/i18n/connection-label';
 import { useT } from './i18n';
 import { BatchScreen } from './screens/batch-screen';
 import { BatchesScreen } from './screens/batches-screen';
@@ -43,7 +44,7 @@ export function App() {
         <div className="topbar-status">
           <span className="connection-pill">
             {activeProfile
-              ? t('common.activeConnection', { name: activeProfile.name })
+              ? t('common.activeConnection', { name: connectionLabel(activeProfile, t) })
               : t('common.noConnectionYet')}
           </span>
           {info && (

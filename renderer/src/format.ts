@@ -34,6 +34,26 @@ export function formatDateTime(iso: string | undefined, locale?: string): string
     : new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
 }
 
+/**
+ * A length of time as the locale writes it, to the second: "30 sec", "1 min, 30 sec", "15 min"
+ * in English; "30 s" in French; "30 Sek." in German. A link valid for 30 s is never said to last
+ * "1 min", nor a token of 20 s "0 min".
+ */
+export function formatDuration(totalSeconds: number, locale?: string): string {
+  const seconds = Math.max(0, Math.round(totalSeconds));
+  const parts = [
+    { unit: 'hour', value: Math.floor(seconds / 3600) },
+    { unit: 'minute', value: Math.floor((seconds % 3600) / 60) },
+    { unit: 'second', value: seconds % 60 },
+  ].filter((part) => part.value > 0);
+  const shown = parts.length > 0 ? parts : [{ unit: 'second', value: 0 }];
+  return new Intl.ListFormat(locale, { type: 'unit', style: 'short' }).format(
+    shown.map(({ unit, value }) =>
+      new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'short' }).format(value),
+    ),
+  );
+}
+
 /** A time of day, e.g. "14:05:30", for "next try at". */
 export function formatTime(epochMs: number, locale?: string): string {
   return new Intl.DateTimeFormat(locale, { timeStyle: 'medium' }).format(new Date(epochMs));

@@ -123,8 +123,14 @@ export const invokeChannels = {
   /** A document that needs the user's check: send it as a new request, on purpose. */
   'sending.sendAsNew': channel(z.tuple([id, id]), engineStateSchema),
   'ceremony.open': channel(z.tuple([id, id]), ceremonyOpenedSchema),
-  /** Reads every open request (of one batch, or all) now, within the budget: how many will be read. */
-  'tracking.refreshNow': channel(z.tuple([id.optional()]), z.object({ reading: z.number() })),
+  /**
+   * Reads every open request (of one batch, or all) now, within the budget: how many will be read,
+   * and `paused` when tracking is paused (they are read once; tracking stays paused).
+   */
+  'tracking.refreshNow': channel(
+    z.tuple([id.optional()]),
+    z.object({ reading: z.number(), paused: z.literal(true).optional() }),
+  ),
   /** A request its service said was gone: read it once more at its own service; tracked again if it answers. */
   'tracking.checkAgain': channel(z.tuple([id, id]), z.null()),
   'tracking.setPaused': channel(z.tuple([z.boolean()]), z.null()),

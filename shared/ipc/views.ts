@@ -157,7 +157,10 @@ export const engineStateSchema = z.object({
   state: z.enum(['idle', 'running', 'waiting', 'paused', 'finished', 'stopped']),
   reason: z.string().optional(),
   resumesAt: z.number().optional(),
-  /** A call has had no answer for longer than a normal one takes: the service is slow to answer. */
+  /**
+   * A call has had no answer for longer than a normal one takes, and the service has not answered
+   * since: it is slow to answer. Said by the page while sending runs; a wait says why itself.
+   */
   slow: z.boolean().optional(),
 });
 export type EngineStateView = z.infer<typeof engineStateSchema>;

@@ -41,7 +41,11 @@ describe('the browser host', () => {
     app = await launchApp({ host: 'browser' });
     const { page } = app;
     await page.getByRole('button', { name: 'Pause tracking' }).click();
-    await page.getByText('Tracking is paused: statuses are not read until you resume it here.').waitFor();
+    await page
+      .getByText(
+        'Tracking is paused: statuses are read only when you ask (“Refresh statuses now”) until you resume it here.',
+      )
+      .waitFor();
     expect(await page.locator('body').innerText()).not.toMatch(/tray/i);
     await page.getByRole('button', { name: 'Resume tracking' }).click();
     await page.getByText('Tracking is paused').waitFor({ state: 'detached' });

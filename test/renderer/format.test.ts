@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeState, formatBytes, formatDateTime } from '../../renderer/src/format';
+import { describeState, formatBytes, formatDateTime, formatDuration } from '../../renderer/src/format';
 import { createTranslator } from '../../shared/i18n/translator';
 
 const { t } = createTranslator('en');
@@ -70,5 +70,24 @@ describe('sizes, numbers and dates', () => {
     );
     expect(formatDateTime(iso, 'de-DE')).not.toBe(formatDateTime(iso, 'en-US'));
     expect(formatDateTime(undefined, 'en')).toBe('—');
+  });
+});
+
+describe('a length of time', () => {
+  // Spaces as a person reads them (the locale may put a non-breaking one between number and unit).
+  const plain = (text: string) => text.replace(/\s/g, ' ');
+
+  it('is said to the second, in the locale’s own units: a 30 s link is not "1 min", a 20 s token not "0 min"', () => {
+    expect([30, 20, 60, 90, 900, 3_661].map((seconds) => plain(formatDuration(seconds, 'en')))).toEqual([
+      '30 sec',
+      '20 sec',
+      '1 min',
+      '1 min, 30 sec',
+      '15 min',
+      '1 hr, 1 min, 1 sec',
+    ]);
+    expect(plain(formatDuration(30, 'fr'))).toBe('30 s');
+    expect(plain(formatDuration(90, 'fr'))).toBe('1 min et 30 s');
+    expect(plain(formatDuration(30, 'de'))).toBe('30 Sek.');
   });
 });

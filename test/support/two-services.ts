@@ -7,6 +7,7 @@ import { createMemoryCredentialStore, type CredentialStore } from '../../main/cr
 import type { VirtualClock } from '../../main/time/virtual-clock';
 import type { DeskHandlers } from '../../shared/ipc/contract';
 import { DEMO_CLIENT, type Simulator } from '../../simulator/simulator';
+import { profileNameOfAccount } from './keychain-accounts';
 import { makeTempFolder, type TempFolder } from './pdf-files';
 import { startVirtualSimulator } from './virtual-world';
 
@@ -41,7 +42,7 @@ export async function openTwoServices(
   const credentials: CredentialStore = {
     ...memory,
     readSecret: async (name) => {
-      const ms = keychainDelayMs.get(name);
+      const ms = keychainDelayMs.get(profileNameOfAccount(name));
       if (ms) await clock.callWaits(ms); // held on the clock, as a far end holds a call
       return memory.readSecret(name);
     },

@@ -1,5 +1,6 @@
 import type { DeskHandlers } from '../../../shared/ipc/contract';
 import type { SendReview } from '../../../shared/ipc/views';
+import { connectionLabel } from '../../../shared/i18n/connection-label';
 import { sameConnection } from '../../domain/batch-connection';
 import { effectiveRecipients } from '../../domain/create-body';
 import type { DocumentState } from '../../domain/batch-state';
@@ -66,7 +67,8 @@ export function sendingReviewHandlers(ctx: DeskContext): Pick<DeskHandlers, 'sen
         return {
           ...review,
           connection: {
-            ...(named ? { name: named.name } : {}),
+            // The demo's in the person's language, as the Connections screen shows it.
+            ...(named ? { name: connectionLabel(named, ctx.translator().t) } : {}),
             baseUrl,
             clientId,
             bound: batch.connection !== undefined,

@@ -7,11 +7,12 @@ export function trackingHandlers(
 ): Pick<DeskHandlers, 'tracking.refreshNow' | 'tracking.checkAgain' | 'tracking.setPaused'> {
   return {
     'tracking.refreshNow': async (batchId) => {
-      // Every batch at its own service: a batch's connection, or every open one.
-      if (batchId) return { reading: (await ctx.connectionForBatch(batchId)).poller.refreshNow(batchId) };
+      // Every batch at its own service: a batch's connection, or every open one. While tracking
+      // is paused, the pollers read these once (asked for explicitly), and tracking stays paused.
       let reading = 0;
-      for (const connected of ctx.sessions.all()) reading += connected.poller.refreshNow();
-      return { reading };
+      if (batchId) reading = (await ctx.connectionForBatch(batchId)).poller.refreshNow(batchId);
+      else for (const connected of ctx.sessions.all()) reading += connected.poller.refreshNow();
+      return ctx.trackingPaused() ? { reading, paused: true as const } : { reading };
     },
     'tracking.checkAgain': async (batchId, documentId) => {
       const current = await ctx.connectionForBatch(batchId);

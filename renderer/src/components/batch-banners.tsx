@@ -6,7 +6,8 @@ import { useDesk } from '../state/store';
  * What a batch's sending waits for, or why it stopped, each with its way out (README
  * "Using the app", Send batch): a service that is slow to answer (Pause sending), a service that
  * cannot be reached or asked to wait (Try now), a pause, a connection that cannot be used, a
- * stop; and a ceremony window that is opening, or could not open (the reason, Try again).
+ * stop; documents no longer at their service (what that means, and Check again); and a ceremony
+ * window that is opening, or could not open (the reason, Try again).
  */
 export function BatchBanners({ detail }: { readonly detail: BatchDetail }) {
   const t = useT();
@@ -16,13 +17,14 @@ export function BatchBanners({ detail }: { readonly detail: BatchDetail }) {
   );
   const { actions } = useDesk.getState();
   const { engine } = detail;
-  const running = engine.state === 'running' || engine.state === 'waiting';
   const unfinished = detail.documents.filter((document) => document.class === 'sending').length;
   const time = (epochMs: number) => new Intl.DateTimeFormat(locale, { timeStyle: 'medium' }).format(epochMs);
 
   return (
     <>
-      {running && engine.slow && (
+      {/* One at a time: while sending waits for its service, the wait says why (its calls may
+          still be unanswered); the slowness is said again when sending tries again. */}
+      {engine.state === 'running' && engine.slow && (
         <div className="banner banner-with-action" role="status">
           <p>
             {t('waits.serviceSlow')} {t('waits.serviceSlowHelp')}
@@ -47,6 +49,11 @@ export function BatchBanners({ detail }: { readonly detail: BatchDetail }) {
       {engine.state === 'paused' && unfinished > 0 && (
         <p className="banner" role="status">
           {t('waits.paused', { count: unfinished })}
+        </p>
+      )}
+      {detail.counts.gone > 0 && (
+        <p className="banner" role="status">
+          {t('batch.goneHelp', { count: detail.counts.gone })}
         </p>
       )}
       {detail.connectionProblem && (

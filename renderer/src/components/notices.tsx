@@ -3,12 +3,12 @@ import { useT } from '../i18n';
 import { useDesk } from '../state/store';
 import type { Notice } from '../state/transitions';
 
-/** How long a success or information message stays; errors stay until dismissed. */
+/** How long a success or information message stays; errors and warnings stay until dismissed. */
 const FADE_AFTER_MS = 8_000;
 
 /**
- * Messages from the app, announced politely to assistive technology. Successes fade; errors stay
- * until dismissed or until the user goes to another screen (`withScreen`). The list sits in the
+ * Messages from the app, announced politely to assistive technology. Successes and information
+ * fade; warnings and errors stay until dismissed or until the user goes to another screen (`withScreen`). The list sits in the
  * page's flow above the screen, so it never covers the buttons under it.
  */
 export function Notices() {
@@ -28,7 +28,7 @@ function NoticeItem({ notice, dismiss }: { notice: Notice; dismiss: (id: number)
   const t = useT();
   const { id, kind } = notice;
   useEffect(() => {
-    if (kind === 'error') return undefined;
+    if (kind === 'error' || kind === 'warning') return undefined;
     const timer = setTimeout(() => dismiss(id), FADE_AFTER_MS);
     return () => clearTimeout(timer);
   }, [id, kind, dismiss]);

@@ -4,6 +4,7 @@ import {
   KEY_RETENTION_HOURS_MIN,
   readKeyRetentionHours,
 } from '../../../shared/domain/key-retention';
+import { connectionLabel } from '../../../shared/i18n/connection-label';
 import { useT } from '../i18n';
 import { useDesk } from '../state/store';
 
@@ -179,10 +180,10 @@ export function ConnectionsScreen() {
                     name="active-profile"
                     checked={profile.active}
                     onChange={() => void actions.profiles.activate(profile.name)}
-                    aria-label={t('connections.use', { name: profile.name })}
+                    aria-label={t('connections.use', { name: connectionLabel(profile, t) })}
                   />
                 </td>
-                <td>{profile.name}</td>
+                <td>{connectionLabel(profile, t)}</td>
                 <td>{profile.baseUrl}</td>
                 <td>{profile.clientId}</td>
                 <td>

@@ -227,6 +227,17 @@ export function ReviewDialog({
 }
 
 /**
+ * The tone of what a send did: good news only when every document it took went; a failure or a
+ * document that needs the person's check makes it a warning, never the success green.
+ */
+export function sentSummaryTone(counts: {
+  readonly failed: number;
+  readonly needsCheck: number;
+}): 'banner-success' | 'banner-warning' {
+  return counts.failed + counts.needsCheck > 0 ? 'banner-warning' : 'banner-success';
+}
+
+/**
  * What the last confirmed send did, once the batch's engine finished: how many of the documents
  * it took wait for signatures now, failed, or need the person's check — each counted from main's
  * classification of that document, never guessed. Stays until dismissed; only on its batch.
@@ -267,7 +278,12 @@ export function SentSummary({
   }, [shown]);
   if (!shown) return null;
   return (
-    <div ref={banner} tabIndex={-1} className="banner banner-success banner-with-action" role="status">
+    <div
+      ref={banner}
+      tabIndex={-1}
+      className={`banner ${sentSummaryTone({ failed, needsCheck })} banner-with-action`}
+      role="status"
+    >
       <p>
         {sent > 0 && t('review.sent', { count: sent })}{' '}
         {failed > 0 && t('review.sentFailed', { count: failed })}{' '}

@@ -1,6 +1,7 @@
 /** The `ceremony.*` channel: opens a document's signing ceremony in its own window. */
 import type { ChannelResult } from '../../../shared/ipc/contract';
 import { desk, unwrap } from '../bridge';
+import { formatDuration } from '../format';
 import { mainsWords } from './call-failures';
 import type { StoreKit } from './store-shape';
 import { referenceOf, withNotice } from './transitions';
@@ -30,8 +31,9 @@ export function ceremonyActions(kit: StoreKit): CeremonyActions {
       if (opened.alreadyOpen) {
         set((state) => withNotice(state, 'info', t('common.ceremonyAlreadyOpen')));
       } else {
-        const minutes = Math.max(1, Math.round(opened.expiresInSeconds / 60));
-        set((state) => withNotice(state, 'info', t('common.ceremonyOpened', { minutes })));
+        // The link's real validity, to the second (a 30 s link is not "1 min").
+        const validity = formatDuration(opened.expiresInSeconds, get().translator.locale);
+        set((state) => withNotice(state, 'info', t('common.ceremonyOpened', { validity })));
       }
     },
     dismissProblem: () => setWaits({ ceremonyAttempt: undefined }),

@@ -50,7 +50,8 @@ export function manifestActions(kit: StoreKit): ManifestActions {
       );
       set((state) => withNotAddedNotice(state, result.rejected));
       for (const reference of result.lockedChanges) {
-        set((state) => withNotice(state, 'info', t('manifest.lockedChange', { reference })));
+        // Not applied: the person should know, and it stays until dismissed.
+        set((state) => withNotice(state, 'warning', t('manifest.lockedChange', { reference })));
       }
       await get().actions.batches.get(batchId);
       return { imported: true };

@@ -2,6 +2,7 @@
 import { err, ok, type Result } from '../../../shared/base/result';
 import type { ChannelResult, ProfileInput } from '../../../shared/ipc/contract';
 import { desk, unwrap } from '../bridge';
+import { formatDuration } from '../format';
 import { attempt, mainsWords } from './call-failures';
 import type { StoreKit } from './store-shape';
 import { withNotice, withProfiles } from './transitions';
@@ -66,7 +67,10 @@ export function profilesActions(kit: StoreKit): ProfilesActions {
       return {
         ok: true,
         message: result.expiresInSeconds
-          ? t('connections.testOkFor', { minutes: Math.round(result.expiresInSeconds / 60), scopes })
+          ? t('connections.testOkFor', {
+              validity: formatDuration(result.expiresInSeconds, get().translator.locale),
+              scopes,
+            })
           : t('connections.testOk', { scopes }),
       };
     },

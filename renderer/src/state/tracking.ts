@@ -5,7 +5,10 @@ import type { StoreKit } from './store-shape';
 import { withNotice } from './transitions';
 
 export interface TrackingActions {
-  /** Reads every open request (of one batch, or all) now, and says how many. */
+  /**
+   * Reads every open request (of one batch, or all) now, and says how many; while tracking is
+   * paused, that they are read once and tracking stays paused.
+   */
   refreshNow(batchId?: string): Promise<void>;
   /** A request its service said was gone: read it once more; tracked again if it answers. */
   checkAgain(batchId: string, documentId: string): Promise<void>;
@@ -17,8 +20,9 @@ export function trackingActions(kit: StoreKit): TrackingActions {
   return {
     async refreshNow(batchId) {
       const refreshed = await attempt(kit, () => unwrap(desk().tracking.refreshNow(batchId)));
-      if (refreshed)
-        set((state) => withNotice(state, 'info', t('common.refreshing', { count: refreshed.reading })));
+      if (!refreshed) return;
+      const words = refreshed.paused ? 'common.refreshingPaused' : 'common.refreshing';
+      set((state) => withNotice(state, 'info', t(words, { count: refreshed.reading })));
     },
     async checkAgain(batchId, documentId) {
       const found = await attempt(kit, async () => {

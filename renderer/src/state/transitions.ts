@@ -14,7 +14,11 @@ export type Screen =
 
 export interface Notice {
   readonly id: number;
-  readonly kind: 'error' | 'info' | 'success';
+  /**
+   * Its tone: `success` only for what went as asked; `warning` for what the person should know
+   * did not (a change not applied); `error` for a failure; `info` for the rest.
+   */
+  readonly kind: 'error' | 'warning' | 'info' | 'success';
   readonly text: string;
 }
 

@@ -18,6 +18,7 @@ import {
   sendOneDocumentBatch,
 } from '../../support/desk-service-harness';
 import { sendAsEarlierVersion } from '../../support/earlier-version';
+import { savedSecretAccount } from '../../support/keychain-accounts';
 import { openTwoServices, saveBothConnections, type TwoServices } from '../../support/two-services';
 
 const german = createTranslator('de').t;
@@ -94,7 +95,7 @@ it('an older batch asked about again a minute later, after a switch to German: w
 it('a start whose keychain answers after a switch to German: why the batch’s connection cannot be used is all German', async () => {
   await service.handlers['profiles.activate']('Sandbox');
   const batchId = await sendOneDocumentBatch(service.handlers, world.files, 'RH-1', world.clock);
-  await world.credentials.deleteSecret('Sandbox');
+  await world.credentials.deleteSecret(savedSecretAccount(world.dataDir.path, 'Sandbox'));
   // An unlock prompt: the keychain answers after 5 s, held on the clock.
   for (const name of ['Sandbox', 'Production']) world.keychainDelayMs.set(name, 5_000);
   await reopen();

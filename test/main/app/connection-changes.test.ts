@@ -16,6 +16,7 @@ import {
   sendOneDocumentBatch,
 } from '../../support/desk-service-harness';
 import { sendAsEarlierVersion } from '../../support/earlier-version';
+import { savedSecretAccount } from '../../support/keychain-accounts';
 import { DEMO_CLIENT, type Simulator } from '../../../simulator/simulator';
 import { writePdf, type TempFolder } from '../../support/pdf-files';
 import { openTwoServices, saveBothConnections, type TwoServices } from '../../support/two-services';
@@ -389,7 +390,7 @@ it('a batch half sent when its connection could not be used goes on by itself on
   // The app stops mid-batch; at the next start the keychain has lost the secret.
   await clock.complete(service.close());
   sandbox.faults.reset();
-  await credentials.deleteSecret('Sandbox');
+  await credentials.deleteSecret(savedSecretAccount(dataDir.path, 'Sandbox'));
   expect(dataDir.store.get(batchId)?.documents.some((d) => !d.send.prepared)).toBe(true);
   openService();
   await clock.complete(service.start());
@@ -502,7 +503,7 @@ it('two profiles with the same address and client: the first without a keychain 
     secret: DEMO_CLIENT.clientSecret,
   });
   await handlers['profiles.activate']('Production');
-  await credentials.deleteSecret('Sandbox');
+  await credentials.deleteSecret(savedSecretAccount(dataDir.path, 'Sandbox'));
   await clock.complete(service.close());
   openService();
   await clock.complete(service.start());
@@ -517,7 +518,7 @@ it('keychain secret missing: the batch says so, never reads with another, and th
   await handlers['profiles.activate']('Sandbox');
   const batchId = await sendBatch('A9');
   await handlers['profiles.activate']('Production');
-  await credentials.deleteSecret('Sandbox');
+  await credentials.deleteSecret(savedSecretAccount(dataDir.path, 'Sandbox'));
   await clock.complete(service.close());
   openService();
   await clock.complete(service.start());

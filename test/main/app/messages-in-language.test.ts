@@ -38,6 +38,7 @@ import {
 } from '../../../simulator/simulator';
 import { createTestDeskService, sendOneDocumentBatch } from '../../support/desk-service-harness';
 import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
+import { savedSecretAccount } from '../../support/keychain-accounts';
 import { serviceErrorCode } from '../../../shared/service/error-codes';
 
 let files: TempFolder | undefined;
@@ -497,7 +498,7 @@ describe('a connection’s words in the person’s language', () => {
     });
 
     await service.handlers['profiles.save'](profile);
-    await credentials.deleteSecret('Bureau');
+    await credentials.deleteSecret(savedSecretAccount(files.file('data'), 'Bureau'));
     expect(await refusalOf(() => service.handlers['profiles.test']('Bureau'))).toBe(
       'Für das Verbindungsprofil „Bureau“ ist kein Client-Geheimnis gespeichert. Geben Sie sein Client-Geheimnis unter Verbindungen ein, speichern Sie es und versuchen Sie es dann erneut.',
     );
@@ -524,7 +525,7 @@ describe('a connection’s words in the person’s language', () => {
 
     // Its secret gone from the keychain while the app was closed: said at start, in French throughout.
     await closeApp();
-    await credentials.deleteSecret('Büro');
+    await credentials.deleteSecret(savedSecretAccount(desk.folder.file('data'), 'Büro'));
     service = await openApp(desk.folder.file('data'), ['fr-FR'], { credentials });
     expect(await problem()).toBe(
       'La connexion «\u00a0Büro\u00a0» de ce lot ne peut pas être utilisée\u00a0: Le profil de connexion «\u00a0Büro\u00a0» n’a pas de secret client enregistré. Saisissez son secret client dans Connexions et enregistrez-le, puis réessayez. Il n’est jamais lu avec une autre connexion.',

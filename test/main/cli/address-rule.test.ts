@@ -193,7 +193,7 @@ describe('a data folder that records a refused address for a batch: nothing is s
       const watched = await cli(['watch', '--data-dir', dataDir, '--base-url', sim.baseUrl]);
       expect(watched.code).toBe(1);
       expect(watched.stderr).toBe(
-        `Cannot track 3 open request(s) of manifest.csv at ${recorded()}: ${refusedRecord(message)}\n`,
+        `Cannot track 3 open requests of manifest.csv at ${recorded()}: ${refusedRecord(message)}\n`,
       );
       expect(sim.state.calls()).toHaveLength(callsBefore);
     },

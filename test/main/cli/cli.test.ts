@@ -266,7 +266,7 @@ describe('bad input: exit 2, nothing sent', () => {
     const dataDir = work.file('data');
     const result = await cli(sendArgs(dataDir, SAMPLE_WITH_ERRORS, false));
     expect(result.code).toBe(2);
-    expect(stderrLines(result).filter((line) => /^line \d+, column "/.test(line))).toHaveLength(6);
+    expect(stderrLines(result).filter((line) => /^row \d+, column [A-Z]+ \(/.test(line))).toHaveLength(6);
     expect(result.stderr).toContain('Nothing was sent');
     expect(sim.state.calls()).toEqual([]);
 

@@ -167,7 +167,7 @@ it('a batch sent by an earlier version is bound by watch only where its requests
     clientId: `${DEMO_CLIENT.clientId}-typo`,
   });
   expect(mistyped.code).toBe(1);
-  expect(mistyped.stderr).toContain('Cannot track 1 open request(s) of Typo');
+  expect(mistyped.stderr).toContain('Cannot track 1 open request of Typo');
   const right = await run(clock, ['watch', '--data-dir', dataDir, '--base-url', service.baseUrl]);
   expect(right.code, right.stderr).toBe(0);
   expect(right.stdout).toContain('Typo, sent by an earlier version, is tracked at');
@@ -196,6 +196,6 @@ it('a request its service no longer knows: watch does not call it final, says to
   expect(watched.code, watched.stderr).toBe(1);
   expect(watched.stdout).not.toContain('Every request is final.');
   expect(watched.stdout).toContain(
-    'Every other request is final; 1 request(s) are no longer known to their service: check them again in the app.',
+    'Every other request is final; 1 request is no longer known to its service: check it again in the app.',
   );
 }, 30_000);

@@ -56,7 +56,7 @@ it('a request declined at the service: watch ends with it named and exits 1; sta
   for (const request of signed)
     expect(watched.stdout).toContain(`✓ ${request.externalReference}: completed, evidence ready`);
   expect(watched.stdout).toContain(
-    `Stopped on 1 request(s) that did not complete:\n  ${reference}: ended at the service: declined\n`,
+    `Stopped on 1 request that did not complete:\n  ${reference}: ended at the service: declined\n`,
   );
   expect(watched.stdout).toContain('Every request is final. 1 ended at the service without completion.');
   // Read once each: found final at once, never read again.

@@ -93,11 +93,11 @@ it('ends once a status it does not know has stood unchanged for an hour of reads
     expect(sinceFirst[index]! - sinceFirst[index - 1]!).toBeGreaterThanOrEqual(12);
   expect(out.lines).toContain('  ✓ REF-2: completed, evidence ready');
   expect(out.lines).toContain('  · REF-1: on_hold (a status this app does not know: checked less often)');
-  expect(out.lines).toContain('Stopped on 1 request(s) that did not complete:');
+  expect(out.lines).toContain('Stopped on 1 request that did not complete:');
   expect(out.lines.find((line) => line.startsWith('  REF-1: '))).toMatch(
     /^ {2}REF-1: status 'on_hold' not known to this app, unchanged since \S+; the app keeps checking it$/,
   );
-  expect(out.lines.at(-1)).toBe('1 request(s) still open (1 in a status this app does not know).');
+  expect(out.lines.at(-1)).toBe('1 request still open (1 in a status this app does not know).');
   expect(out.events.filter((event) => event.type === 'stopped')).toEqual([
     {
       type: 'stopped',

@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createKeytarCredentialStore,
   KEYCHAIN_UNAVAILABLE_MESSAGE,
 } from '../../../main/credentials/credential-store';
 import { createProfileStore, type ProfileStore } from '../../../main/credentials/profile-store';
+import { KEYCHAIN_ID_FILE, ownerAccount } from '../../../main/credentials/folder-identity';
+import { keychainIdOf } from '../../support/keychain-accounts';
 import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
 import { makePdfBytes, makeTempFolder, type TempFolder } from '../../support/pdf-files';
 import {
@@ -75,6 +78,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await profiles?.delete(PROFILE);
   await profiles?.delete(`${PROFILE}-no-secret`);
+  // The record of which folder owns the data folder's keychain id (the app's own service name).
+  if (dataDir && existsSync(join(dataDir, KEYCHAIN_ID_FILE))) {
+    await createKeytarCredentialStore().deleteSecret(ownerAccount(keychainIdOf(dataDir)));
+  }
   await sim?.close();
   files?.remove();
 });

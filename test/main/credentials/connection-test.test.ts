@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConnection } from '../../../main/credentials/connection-test';
 import {
@@ -9,6 +11,8 @@ import type { Connection } from '../../../main/credentials/connection';
 import { Secret } from '../../../main/base/secret';
 import { DEMO_CLIENT, startSimulator, type Simulator } from '../../../simulator/simulator';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
+import { keychainIdOf, savedSecretAccount } from '../../support/keychain-accounts';
+import { KEYCHAIN_ID_FILE, ownerAccount } from '../../../main/credentials/folder-identity';
 import { expectNoSecret, requireKeychain, testKeychainService } from './keychain-fixtures';
 
 /** "Test connection" against the simulator over real loopback HTTP. */
@@ -41,7 +45,11 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await credentials?.deleteSecret('Demo');
+  const dataDir = files?.file('data');
+  if (dataDir && existsSync(join(dataDir, KEYCHAIN_ID_FILE))) {
+    await credentials?.deleteSecret(savedSecretAccount(dataDir, 'Demo'));
+    await credentials?.deleteSecret(ownerAccount(keychainIdOf(dataDir)));
+  }
   await sim?.close();
   files?.remove();
 });

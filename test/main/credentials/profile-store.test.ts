@@ -15,8 +15,10 @@ import {
   type ProfileStore,
 } from '../../../main/credentials/profile-store';
 import { sealSecret, unsealSecret } from '../../../main/credentials/sealed-secret';
+import { KEYCHAIN_ID_FILE, ownerAccount } from '../../../main/credentials/folder-identity';
 import { Secret } from '../../../main/base/secret';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
+import { giveKeychainId, keychainIdOf, savedSecretAccount } from '../../support/keychain-accounts';
 import {
   distinctSecret,
   expectNoSecret,
@@ -85,10 +87,15 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  // Leave nothing in the keychain: every name any test used, in every spelling it used.
-  for (const name of ['Sandbox', 'Production', 'Ghost', 'Long', 'Replaced', 'Only settings']) {
-    await credentials?.deleteSecret(name);
+  // Leave nothing in the keychain: every name any test used, in every spelling it used, in
+  // every data folder, and the earlier version's entries some tests left.
+  const names = ['Sandbox', 'Production', 'Ghost', 'Long', 'Replaced', 'Only settings', 'Earlier'];
+  for (const dataDir of dataDirs) {
+    if (!existsSync(join(dataDir, KEYCHAIN_ID_FILE))) continue;
+    for (const name of names) await credentials?.deleteSecret(savedSecretAccount(dataDir, name));
+    await credentials?.deleteSecret(ownerAccount(keychainIdOf(dataDir)));
   }
+  for (const name of names) await credentials?.deleteSecret(name);
   files?.remove();
 });
 
@@ -110,7 +117,9 @@ describe('saving, listing and deleting profiles', () => {
       profiles: [{ name: 'Sandbox', baseUrl: 'https://sandbox.sign.example.com', clientId: 'desk-sandbox' }],
     });
     expect(statSync(join(dataDir, PROFILES_FILE)).mode & 0o777).toBe(0o600);
-    const inKeychain = await credentials.readSecret('Sandbox');
+    // Filed under this data folder's own name, so no other data folder shares it.
+    expect(await credentials.hasSecret('Sandbox')).toEqual({ ok: true, value: false });
+    const inKeychain = await credentials.readSecret(savedSecretAccount(dataDir, 'Sandbox'));
     // Kept with the address it was saved for, so that it only ever goes there.
     const sealedFor = { baseUrl: 'https://sandbox.sign.example.com', clientId: 'desk-sandbox' };
     const unsealed =
@@ -198,7 +207,10 @@ describe('saving, listing and deleting profiles', () => {
     );
 
     valueOf(await store.delete('SANDBOX'));
-    expect(await credentials.hasSecret('Sandbox')).toEqual({ ok: true, value: false });
+    expect(await credentials.hasSecret(savedSecretAccount(dataDir, 'Sandbox'))).toEqual({
+      ok: true,
+      value: false,
+    });
     expect(valueOf(await store.list()).map((profile) => profile.name)).toEqual(['Production']);
     valueOf(await store.delete('Production'));
     expect(valueOf(await store.list())).toEqual([]);
@@ -231,16 +243,18 @@ describe('saving, listing and deleting profiles', () => {
     expect(readProfilesFile(dataDir)).toEqual({ version: 1, profiles: [] });
   });
 
-  it('does not hand a secret left in the keychain by an older profile to a new one of that name', async () => {
+  it('does not hand a secret the data folder kept for an older profile to a new one of that name', async () => {
     const dataDir = newDataDir('ghost');
-    await credentials.saveSecret('Ghost', new Secret(newSecret('ghost')));
+    giveKeychainId(dataDir);
+    const ghost = savedSecretAccount(dataDir, 'Ghost');
+    await credentials.saveSecret(ghost, new Secret(newSecret('ghost')));
     const store = openStore(dataDir);
 
     const created = valueOf(
       await store.save({ name: 'Ghost', baseUrl: 'https://new.example.com', clientId: 'desk-new' }),
     );
     expect(created.hasSecret).toBe(false);
-    expect(await credentials.hasSecret('Ghost')).toEqual({ ok: true, value: false });
+    expect(await credentials.hasSecret(ghost)).toEqual({ ok: true, value: false });
     expect(failureOf(await store.connectionFor('Ghost')).code).toBe('secret_missing');
     valueOf(await store.delete('Ghost'));
   });
@@ -261,9 +275,9 @@ describe('bad input', () => {
   async function rejected(input: ProfileInput) {
     const dataDir = newDataDir(`invalid-${dataDirs.length}`);
     const failure = failureOf(await openStore(dataDir).save(input));
-    // Nothing is written and the keychain is not touched.
+    // Nothing is written and no secret is saved (the folder would have its keychain id).
     expect(existsSync(join(dataDir, PROFILES_FILE))).toBe(false);
-    expect(await credentials.hasSecret(input.name.trim() || 'x')).toEqual({ ok: true, value: false });
+    expect(existsSync(join(dataDir, KEYCHAIN_ID_FILE))).toBe(false);
     if (failure.code !== 'invalid_profile') throw new Error(`expected invalid_profile, got ${failure.code}`);
     return failure;
   }
@@ -372,33 +386,39 @@ describe('a profiles.json that cannot be read', () => {
       expect(failure.message).toContain('It was left as it is; restore it from a backup or remove it');
     }
     expect(readFileSync(path, 'utf8')).toBe(contents);
-    expect(await credentials.hasSecret('Sandbox')).toEqual({ ok: true, value: false });
+    expect(existsSync(join(dataDir, KEYCHAIN_ID_FILE))).toBe(false);
   });
 });
 
 describe('failures leave everything as it was', () => {
   /**
-   * A data folder whose profiles.json can be read, but in which writeFileAtomic's temporary
-   * file (`profiles.json.<pid>.<ms>.tmp`) cannot be created: its path exceeds PATH_MAX.
+   * A data folder whose profiles.json and keychain-id.json can be read, but in which
+   * writeFileAtomic's temporary file (`profiles.json.<pid>.<ms>.tmp`) cannot be created: its
+   * path exceeds PATH_MAX. It has its keychain id already, so secrets can be saved.
    */
   function unwritableDataDir(): string {
-    const dirLength = 4090 - `/${PROFILES_FILE}`.length;
+    const dirLength = 4090 - `/${KEYCHAIN_ID_FILE}`.length;
     let path = files.file(`unwritable-${dataDirs.length}`);
     while (dirLength - path.length > 250) path = join(path, 'd'.repeat(200));
     path = join(path, 'e'.repeat(dirLength - path.length - 1));
     mkdirSync(path, { recursive: true });
+    giveKeychainId(path);
     dataDirs.push(path);
     return path;
   }
 
   it('takes a new secret back out of the keychain when the settings cannot be written', async () => {
-    const store = openStore(unwritableDataDir());
+    const dataDir = unwritableDataDir();
+    const store = openStore(dataDir);
     const failure = failureOf(await store.save({ ...sandbox(newSecret('long')), name: 'Long' }));
     expect(failure.code).toBe('settings_not_saved');
     expect(failure.message).toMatch(
       /^The connection settings could not be saved to .* \(ENAMETOOLONG\)\. Check that/,
     );
-    expect(await credentials.hasSecret('Long')).toEqual({ ok: true, value: false });
+    expect(await credentials.hasSecret(savedSecretAccount(dataDir, 'Long'))).toEqual({
+      ok: true,
+      value: false,
+    });
   });
 
   it('never sends a saved secret to an address written into profiles.json by someone else, and says why without the secret', async () => {
@@ -476,7 +496,7 @@ describe('failures leave everything as it was', () => {
     );
     const previous = newSecret('previous');
     await credentials.saveSecret(
-      'Long',
+      savedSecretAccount(dataDir, 'Long'),
       sealSecret({ baseUrl: 'https://a.example', clientId: 'x' }, new Secret(previous)),
     );
     const store = openStore(dataDir);

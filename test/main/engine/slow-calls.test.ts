@@ -48,3 +48,35 @@ it('a call silent from the start (a small request, or an upload that stalls): sl
   expect(said).toEqual([true]);
   calls.end(call);
 });
+
+it('a late call given up with no answer leaves the run slow through the next attempt, until the service answers', () => {
+  const first = calls.begin();
+  pass(SLOW_CALL_MS + 300);
+  expect(said).toEqual([true]);
+  // Its deadline strikes: no answer. The service is as silent as it was.
+  calls.end(first, false);
+  expect(said).toEqual([true]);
+  // The next attempt leaves (after a short wait): not "on time" again for its first two seconds.
+  pass(500);
+  const second = calls.begin();
+  pass(SLOW_CALL_MS - 500);
+  expect(said).toEqual([true]);
+  // An answer (even a refusal) comes: slow no more.
+  calls.end(second, true);
+  expect(said).toEqual([true, false]);
+});
+
+it('a call refused at once (not late) does not make the run slow; an old call given up after answers came again says nothing', () => {
+  calls.end(calls.begin(), false);
+  pass(SLOW_CALL_MS * 2);
+  expect(said).toEqual([]);
+  const old = calls.begin();
+  pass(SLOW_CALL_MS + 300);
+  expect(said).toEqual([true]);
+  // Another call is answered while the old one still hangs: the old one alone keeps the run slow…
+  calls.end(calls.begin(), true);
+  expect(said).toEqual([true]);
+  // …and once it is given up, the service is known to answer again.
+  calls.end(old, false);
+  expect(said).toEqual([true, false]);
+});

@@ -80,6 +80,29 @@ it('a service that stops answering (no refusal, just silence): the batch is said
   expect(said[1]!.after + started).toBeLessThanOrEqual(finishedAt);
 });
 
+it("a service that stays frozen: said slow once and kept so across the calls' deadlines and the wait (no flicker), until it answers again", async () => {
+  const batch = await makeBatch(desk, files, 3);
+  const events = watchEngine();
+  // Every upload and creation is taken in and never answered; the token still comes.
+  sim.faults.set({ silentRate: 1, pathPattern: '^/api/v1/(uploads|signing-requests)' });
+  const started = clock.monotonic();
+  const sending = desk.engine.send(batch.id);
+  // Long enough for several deadlines (30 s each), retries and the wait for the service.
+  await clock.advanceWhileCallsHang(200_000);
+  const states = events.flatMap(({ event }) => (event.type === 'engine-state' ? [event.state] : []));
+  expect(states).toContain('waiting');
+  // Said once, within seconds, and never taken back while the service stayed frozen.
+  expect(slowness(events, started)).toEqual([{ slow: true, after: expect.any(Number) }]);
+  expect(slowness(events, started)[0]!.after).toBeLessThanOrEqual(SLOW_CALL_MS + 500);
+
+  sim.faults.set({ silentRate: 0 }); // the service answers again
+  desk.engine.tryNow(batch.id);
+  // The calls it took in before stay unanswered until their deadlines give them up.
+  await clock.advanceWhileCallsHang(60_000);
+  expect(await clock.complete(sending)).toMatchObject({ state: 'finished', prepared: 3 });
+  expect(slowness(events, started).map((entry) => entry.slow)).toEqual([true, false]);
+}, 30_000);
+
 it('a service answering at its normal pace: the batch is never said to be slow', async () => {
   const batch = await makeBatch(desk, files, 4);
   const events = watchEngine();

@@ -1,11 +1,17 @@
-import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { checkPdfFile } from '../../../main/files/pdf-check';
 import { PDF_HEADER_PATTERN } from '../../../shared/service/limits';
+import { CrashFileSystem } from '../../support/crash-fs';
+import { originalsIn } from '../../support/memory-originals';
 
 /** Checks `content` as if it were a file on disk, without writing one. */
-function checkBytes(content: string) {
-  return checkPdfFile('document.pdf', undefined, () => Readable.from([Buffer.from(content, 'latin1')]));
+async function checkBytes(content: string) {
+  const memory = new CrashFileSystem();
+  const file = await memory.open('/document.pdf', 'w');
+  await file.write(Buffer.from(content, 'latin1'));
+  await file.close();
+  const { open } = originalsIn(memory);
+  return checkPdfFile('/document.pdf', { open });
 }
 
 /**

@@ -181,9 +181,9 @@ describe('what is opened is what was checked', () => {
     let reads = 0;
     const counting = {
       ...real,
-      chunks: (...args: Parameters<typeof real.chunks>) => {
+      open: (...args: Parameters<typeof real.open>) => {
         reads += 1;
-        return real.chunks(...args);
+        return real.open(...args);
       },
     };
     const check = await checkManifest(folder.file('manifest.csv'), english, counting);

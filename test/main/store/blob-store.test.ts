@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDataDir } from '../../../main/app/desk-core';
 import { BlobStore } from '../../../main/store/blob-store';
 import { CrashFileSystem } from '../../support/crash-fs';
+import { originalsIn } from '../../support/memory-originals';
 import { createSeededRandom } from '../../../simulator/seeded-random';
 import { makePdfBytes, makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
 
@@ -86,7 +87,7 @@ describe('the blob store taking in many PDFs at once', () => {
     fs.onOperation = ({ kind, path }) => {
       if (kind === 'sync' || kind === 'syncDirectory') syncs.push(`${kind} ${path}`);
     };
-    const blobs = new BlobStore('/data', { fs, originals });
+    const blobs = new BlobStore('/data', { fs, originals: originalsIn(originals) });
     const groups: { first: number; codes: string[]; syncsBefore: number }[] = [];
     for await (const group of blobs.intakeMany(
       sources.map((path) => ({ path })),
@@ -133,7 +134,10 @@ describe('the blob store taking in many PDFs at once', () => {
     const sources = paths.map((path) => ({ path }));
     // Counts the operations of one whole intake, then cuts the power after each of them in turn.
     const dry = new CrashFileSystem();
-    for await (const group of new BlobStore('/data', { fs: dry, originals }).intakeMany(sources, {
+    for await (const group of new BlobStore('/data', {
+      fs: dry,
+      originals: originalsIn(originals),
+    }).intakeMany(sources, {
       groupFiles: 2,
     }))
       void group;
@@ -142,7 +146,10 @@ describe('the blob store taking in many PDFs at once', () => {
       fs.cutAfterOperations(cutAt, createSeededRandom(cutAt));
       const answered: string[] = [];
       try {
-        for await (const group of new BlobStore('/data', { fs, originals }).intakeMany(sources, {
+        for await (const group of new BlobStore('/data', {
+          fs,
+          originals: originalsIn(originals),
+        }).intakeMany(sources, {
           groupFiles: 2,
         })) {
           for (const result of group.results) if (result.ok) answered.push(result.value.sha256);
@@ -167,14 +174,18 @@ describe('the blob store taking in many PDFs at once', () => {
     dry.onOperation = ({ index, kind, path }) => {
       if (kind === 'rename' && path.includes('/incoming/')) renamedAt = index;
     };
-    await new BlobStore('/data', { fs: dry, originals }).intake(source);
+    await new BlobStore('/data', { fs: dry, originals: originalsIn(originals) }).intake(source);
     for (let seed = 1; seed <= 20; seed += 1) {
       const first = new CrashFileSystem();
       first.crashAfterOperations(renamedAt + 1);
-      await expect(new BlobStore('/data', { fs: first, originals }).intake(source)).rejects.toThrow();
+      await expect(
+        new BlobStore('/data', { fs: first, originals: originalsIn(originals) }).intake(source),
+      ).rejects.toThrow();
       // The next process finds the copy in place and answers it; then the power goes.
       const next = new CrashFileSystem({}, first.disk);
-      const intake = await new BlobStore('/data', { fs: next, originals }).intake(source);
+      const intake = await new BlobStore('/data', { fs: next, originals: originalsIn(originals) }).intake(
+        source,
+      );
       if (!intake.ok) throw new Error(intake.error.message);
       const restarted = new CrashFileSystem({ image: next.powerCut(createSeededRandom(seed)) });
       const copy = await buffer(new BlobStore('/data', { fs: restarted }).openRead(intake.value.sha256));

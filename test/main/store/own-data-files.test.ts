@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryCredentialStore } from '../../../main/credentials/credential-store';
 import { createProfileStore, PROFILES_FILE } from '../../../main/credentials/profile-store';
+import { KEYCHAIN_ID_FILE } from '../../../main/credentials/folder-identity';
 import { lockDataDir } from '../../../main/store/data-dir-lock';
 import { readOwnFile, readOwnFileSync } from '../../../main/store/own-file';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
@@ -115,6 +116,28 @@ describe('profiles.json', () => {
     expect(link.ok ? undefined : link.error.message).toContain('symbolic link');
     expect(existsSync(join(third, PROFILES_FILE))).toBe(true);
   });
+});
+
+describe("keychain-id.json (which names the data folder's keychain entries)", () => {
+  it(
+    'a FIFO in its place is refused by name, and left there',
+    async () => {
+      const dir = dataDir();
+      const profile = { name: 'Office', baseUrl: 'https://sign.example.com', clientId: 'desk' };
+      writeFileSync(join(dir, PROFILES_FILE), JSON.stringify({ version: 1, profiles: [profile] }));
+      const path = join(dir, KEYCHAIN_ID_FILE);
+      plantFifo(path);
+      const store = createProfileStore({ dataDir: dir, credentials: createMemoryCredentialStore() });
+      for (const answer of [await store.list(), await store.connectionFor('Office')]) {
+        expect(answer.ok ? undefined : answer.error.message).toContain(path);
+        expect(answer.ok ? undefined : answer.error.message).toContain(
+          'it is a named pipe (FIFO), not a file',
+        );
+      }
+      expect(isFifo(path)).toBe(true);
+    },
+    HANG_TIMEOUT_MS,
+  );
 });
 
 describe("the lock's owner file", () => {

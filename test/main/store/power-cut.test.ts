@@ -4,6 +4,7 @@ import { BatchStore } from '../../../main/store/batch-store';
 import { BlobStore } from '../../../main/store/blob-store';
 import type { CrashDisk } from '../../support/crash-disk';
 import { CrashFileSystem, type DiskImage } from '../../support/crash-fs';
+import { originalsIn } from '../../support/memory-originals';
 import { makePdfBytes } from '../../support/pdf-files';
 import { createSeededRandom } from '../../../simulator/seeded-random';
 import { StoreExpectations } from './power-cut-model';
@@ -68,7 +69,7 @@ async function runRound(
   let blobs: BlobStore;
   try {
     store = await BatchStore.open(DATA, { fs, compactAfterEntries: 4 });
-    blobs = new BlobStore(DATA, { fs, originals: run.originals });
+    blobs = new BlobStore(DATA, { fs, originals: originalsIn(run.originals) });
     await blobs.removeUnfinishedCopies();
   } catch (error) {
     return { operations: fs.operationCount, openedAfter: undefined, failures, workFailures: [error] };

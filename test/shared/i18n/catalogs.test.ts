@@ -1,7 +1,9 @@
 /**
  * The catalogs a translator edits: every message of every area exists in English, French and
- * German, each parses as ICU MessageFormat, and each language uses the same arguments (a
- * `{count, plural, …}` in English is a plural in French and German too).
+ * German, each parses as ICU MessageFormat, and each language uses the same arguments. A number
+ * is a number in every language, but which number a word agrees with is each language's grammar
+ * ("1 of 2 documents sent", "1 document envoyé sur 2"): a language may inflect on another of the
+ * message's numbers, never on fewer of them than English does.
  */
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +11,12 @@ import { CATALOG_AREAS } from '../../../shared/i18n/catalog';
 import { LANGUAGES } from '../../../shared/i18n/languages';
 import { createTranslator } from '../../../shared/i18n/translator';
 
-/** The arguments of a message and their kinds ("count:plural", "name:argument"). */
+/** The kind of an argument; a plural and a formatted number are both numbers. */
+function kindOf(type: TYPE): string {
+  return type === TYPE.plural || type === TYPE.number ? 'number' : TYPE[type];
+}
+
+/** The arguments of a message and their kinds ("count:number", "name:argument"). */
 function argumentsOf(elements: readonly MessageFormatElement[], found = new Set<string>()): Set<string> {
   for (const element of elements) {
     if (element.type === TYPE.literal || element.type === TYPE.pound) continue;
@@ -18,9 +25,20 @@ function argumentsOf(elements: readonly MessageFormatElement[], found = new Set<
       argumentsOf(element.children, found);
       continue;
     }
-    found.add(`${element.value}:${TYPE[element.type]}`);
+    found.add(`${element.value}:${kindOf(element.type)}`);
     if (element.type === TYPE.plural || element.type === TYPE.select)
       for (const option of Object.values(element.options)) argumentsOf(option.value, found);
+  }
+  return found;
+}
+
+/** The arguments a message's words are inflected on (its plurals). */
+function pluralsOf(elements: readonly MessageFormatElement[], found = new Set<string>()): Set<string> {
+  for (const element of elements) {
+    if (element.type === TYPE.tag) pluralsOf(element.children, found);
+    if (element.type === TYPE.plural) found.add(element.value);
+    if (element.type === TYPE.plural || element.type === TYPE.select)
+      for (const option of Object.values(element.options)) pluralsOf(option.value, found);
   }
   return found;
 }
@@ -41,6 +59,10 @@ describe('message catalogs', () => {
           expect(args, `${language} ${id} takes the same arguments as English`).toEqual(
             [...argumentsOf(parse(english[id] ?? ''))].sort(),
           );
+          expect(
+            pluralsOf(parse(message)).size,
+            `${language} ${id} inflects on as many of its numbers as English`,
+          ).toBeGreaterThanOrEqual(pluralsOf(parse(english[id] ?? '')).size);
           expect(id.startsWith(`${area}.`), `${id} is named after its area (${area}.…)`).toBe(true);
         }
       }
