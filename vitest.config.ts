@@ -37,6 +37,8 @@ const UNIT_IN_MAIN = [
   'test/main/cli/engine-narrator.test.ts',
   'test/main/credentials/keychain-watch.test.ts',
   'test/main/report/report-csv.test.ts',
+  'test/main/report/report-times.test.ts',
+  'test/main/manifest/spreadsheet-rows.test.ts',
   'test/main/report/report-file-name.test.ts',
   'test/main/shell/ipc-bridge.test.ts',
   'test/main/shell/main-window.test.ts',
