@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Secret } from '../../../main/base/secret';
@@ -238,6 +238,31 @@ describe('a copied data folder', () => {
     // The moved original keeps its id and its secret.
     expect(await call(openFolder(moved))).toBe('token');
     expect(idOf(moved)).toBe(id);
+  });
+  it('with the original’s inode number, where the original was but on another disk (two disks formatted alike), is not the original: its deletion leaves the original calling', async () => {
+    const original = files.file('twin-original');
+    await save(openFolder(original), numericAddress(), DEMO_CLIENT, DEMO_CLIENT.clientSecret);
+    const id = idOf(original);
+    const copy = files.file('twin-copy');
+    cpSync(original, copy, { recursive: true });
+    // The keychain's record of the original as it reads when the original's disk was mounted
+    // where the copy is now and gave its folder the copy's inode number: only the device differs.
+    const recorded = valueOf(await credentials.readSecret(ownerAccount(id)));
+    const owner = JSON.parse(recorded!.reveal()) as Record<string, string>;
+    const twin = {
+      ...owner,
+      home: realpathSync(copy),
+      inode: String(statSync(copy, { bigint: true }).ino),
+      device: `${owner.device}0`,
+    };
+    valueOf(await credentials.saveSecret(ownerAccount(id), new Secret(JSON.stringify(twin))));
+
+    valueOf(await openFolder(copy).delete('Production'));
+    expect(idOf(copy)).not.toBe(id);
+
+    // The original's disk mounted again: it still calls with its secret.
+    valueOf(await credentials.saveSecret(ownerAccount(id), recorded!));
+    expect(await call(openFolder(original))).toBe('token');
   });
 });
 
