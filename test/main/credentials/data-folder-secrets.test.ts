@@ -151,18 +151,35 @@ describe('two data folders with a profile of the same name', () => {
 });
 
 describe('a secret an earlier version filed under the bare profile name', () => {
-  it('is found by the folder it was sealed for, moved to that folder’s own entry, and the old entry removed', async () => {
+  it('is found by the folder it was sealed for and copied to that folder’s own entry; deleting the connection removes both', async () => {
     const address = { baseUrl: numericAddress(), clientId: DEMO_CLIENT.clientId };
     const folder = earlierFolder('earlier-own', address);
-    await fileEarlierEntry(address, DEMO_CLIENT.clientSecret);
+    const left = await fileEarlierEntry(address, DEMO_CLIENT.clientSecret);
 
     const store = openFolder(folder);
     expect(await call(store)).toBe('token');
-    expect(await earlierEntry()).toBeUndefined();
-    const moved = valueOf(await credentials.readSecret(profileAccount(idOf(folder), 'Production')));
-    expect(moved).toBeDefined();
+    const copied = valueOf(await credentials.readSecret(profileAccount(idOf(folder), 'Production')));
+    expect(copied?.reveal()).toBe(left);
     // From the folder's own entry from now on, also after a restart.
+    valueOf(await credentials.saveSecret('Production', new Secret('not-the-secret')));
     expect(await call(openFolder(folder))).toBe('token');
+    valueOf(await credentials.saveSecret('Production', new Secret(left)));
+
+    valueOf(await store.delete('Production'));
+    expect(await earlierEntry()).toBeUndefined();
+    expect(valueOf(await credentials.readSecret(profileAccount(idOf(folder), 'Production')))).toBeUndefined();
+  });
+
+  it('used by two folders with that connection at that address: both keep calling once one of them took its copy', async () => {
+    const address = { baseUrl: numericAddress(), clientId: DEMO_CLIENT.clientId };
+    const first = earlierFolder('earlier-shared-first', address);
+    const second = earlierFolder('earlier-shared-second', address);
+    await fileEarlierEntry(address, DEMO_CLIENT.clientSecret);
+
+    expect(await call(openFolder(first))).toBe('token');
+    expect(await call(openFolder(second))).toBe('token');
+    idOf(first);
+    idOf(second);
   });
 
   it('sealed for another address, is never used, changed or deleted by a folder: the folder it was sealed for still finds it', async () => {
@@ -183,7 +200,6 @@ describe('a secret an earlier version filed under the bare profile name', () => 
 
     // The folder whose profile it was sealed for still calls with it.
     expect(await call(openFolder(earlierFolder('earlier-theirs', theirs)))).toBe('token');
-    expect(await earlierEntry()).toBeUndefined();
     idOf(files.file('earlier-theirs'));
   });
 
