@@ -114,7 +114,7 @@ function idFileContents(id: string): string {
 export function openFolderIdentity(options: FolderIdentityOptions): FolderIdentity {
   const { dataDir, credentials } = options;
   const path = join(dataDir, KEYCHAIN_ID_FILE);
-  // Settled once per store: the folder a process opened stays the one it uses.
+  // The id this process settled on (see settle).
   let known: string | undefined;
   let queue: Promise<unknown> = Promise.resolve();
   const serial = <T>(task: () => Promise<T>): Promise<T> => {
@@ -260,12 +260,22 @@ export function openFolderIdentity(options: FolderIdentityOptions): FolderIdenti
     return id;
   }
 
-  /** One settling at a time; once this folder's id is known, it is the answer. */
+  /**
+   * One settling at a time; once this folder's id is known, it is the answer while the folder's
+   * file still holds it. Another process that found the same copy at the same moment took an id
+   * of its own and wrote it last: that id is the folder's, and this process files under it too
+   * (a secret saved under the id it lost would be gone at the next start).
+   */
   function settle<T extends string | undefined>(
     task: () => Promise<FolderResult<T>>,
   ): Promise<FolderResult<T>> {
     return serial(async () => {
-      if (known !== undefined) return ok(known as T);
+      if (known !== undefined) {
+        const onDisk = await readId();
+        // A file that cannot be read just now does not change whose entries these are.
+        if (!onDisk.ok || onDisk.value === known) return ok(known as T);
+        known = undefined;
+      }
       const settled = await task();
       if (settled.ok && settled.value !== undefined) known = settled.value;
       return settled;

@@ -54,6 +54,7 @@ afterAll(async () => {
     await credentials?.deleteSecret(ownerAccount(id));
   }
   for (const name of NAMES) await credentials?.deleteSecret(name);
+  for (const account of written) await credentials?.deleteSecret(account);
   await sim?.close();
   files?.remove();
 });
@@ -70,6 +71,20 @@ function valueOf<T>(result: ProfileResult<T>): T {
   expectNoSecret(result, SECRETS);
   if (!result.ok) throw new Error(`expected success, got ${result.error.code}: ${result.error.message}`);
   return result.value;
+}
+
+/** Every account a {@link recording} store wrote, removed after the run. */
+const written = new Set<string>();
+
+/** `store`, remembering every account written through it (an id no folder's file names any more). */
+function recording(store: CredentialStore): CredentialStore {
+  return {
+    ...store,
+    saveSecret: (account, secret) => {
+      written.add(account);
+      return store.saveSecret(account, secret);
+    },
+  };
 }
 
 /** The keychain id `folder` files its secrets under (remembered for the cleanup). */
@@ -255,6 +270,23 @@ describe('a copied data folder', () => {
     expect(await call(openFolder(moved))).toBe('token');
     expect(idOf(moved)).toBe(id);
   });
+  it('opened by two processes at the same moment: a secret saved from either afterwards is the one used after a restart', async () => {
+    const original = files.file('race-original');
+    await save(openFolder(original), numericAddress(), DEMO_CLIENT, WRONG_SECRET);
+    idOf(original);
+    const copy = files.file('race-copy');
+    cpSync(original, copy, { recursive: true });
+    // Two stores of one folder settle apart, as two processes do (the app, a command line run).
+    const first = createProfileStore({ dataDir: copy, credentials: recording(credentials) });
+    const second = createProfileStore({ dataDir: copy, credentials: recording(credentials) });
+    await Promise.all([first.list(), second.list()]);
+    idOf(copy);
+
+    await save(first, numericAddress(), DEMO_CLIENT, DEMO_CLIENT.clientSecret);
+    expect(await call(openFolder(copy))).toBe('token');
+    expect(await call(second)).toBe('token');
+  });
+
   it('with the original’s inode number, where the original was but on another disk (two disks formatted alike), is not the original: its deletion leaves the original calling', async () => {
     const original = files.file('twin-original');
     await save(openFolder(original), numericAddress(), DEMO_CLIENT, DEMO_CLIENT.clientSecret);
