@@ -12,7 +12,9 @@ const options = ['--check', '--ignore-unknown', '--log-level', 'warn'];
 const BATCH = 400;
 
 function prettier(paths) {
-  return spawnSync(PRETTIER, [...options, ...paths], { stdio: 'inherit' }).status ?? 1;
+  // `--` first: a file named like an option (`--plugin=x.mjs`) is a file to check, never an
+  // option that would load and run x.mjs.
+  return spawnSync(PRETTIER, [...options, '--', ...paths], { stdio: 'inherit' }).status ?? 1;
 }
 
 const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {

@@ -6,13 +6,13 @@
  * its secrets.
  *
  * A file can be copied, and a copy carries the same id. So the keychain also records, for each
- * id, the folder that owns it on this computer: its path, device and inode. Only that very
- * folder may write or delete the id's entries. Any other folder that finds the id in its file (a
- * copy, a backup opened in place of the original, a folder moved to another disk) takes a new
- * id and copies to it the secrets its own profiles can use (sealed for their addresses), never
- * deleting or changing one of the old id's: the original may still be somewhere and use them.
- * A folder on another computer meets another keychain, where the id has no owner yet: it becomes
- * the owner there.
+ * id, the folder that owns it on this computer: its path, device and inode, and when it was made.
+ * Only that very folder may write or delete the id's entries. Any other folder that finds the id
+ * in its file (a copy, a backup opened in place of the original, a folder moved to another disk)
+ * takes a new id and copies to it the secrets its own profiles can use (sealed for their
+ * addresses), never deleting or changing one of the old id's: the original may still be
+ * somewhere and use them. A folder on another computer meets another keychain, where the id has
+ * no owner yet: it becomes the owner there.
  */
 import { randomUUID } from 'node:crypto';
 import { link, realpath, rm, stat } from 'node:fs/promises';
@@ -44,14 +44,23 @@ export const ownerAccount = (id: string): string => `${FOLDER_ACCOUNT_PREFIX}${i
 
 const idFileSchema = z.object({ version: z.literal(1), id: z.string().uuid() });
 
-/** Where a folder is: its real path, and the device and inode of the folder itself (decimal). */
+/**
+ * Where a folder is: its real path, and the device and inode of the folder itself (decimal); when
+ * its file system says, the instant it was made (`born`, in nanoseconds: a copy is made anew).
+ */
 interface Location {
   readonly home: string;
   readonly device: string;
   readonly inode: string;
+  readonly born?: string | undefined;
 }
 
-const locationSchema = z.object({ home: z.string(), device: z.string(), inode: z.string() });
+const locationSchema = z.object({
+  home: z.string(),
+  device: z.string(),
+  inode: z.string(),
+  born: z.string().optional(),
+});
 
 export type FolderFailure = KeychainUnavailable | SettingsUnreadable | SettingsNotSaved;
 export type FolderResult<T> = Result<T, FolderFailure>;
@@ -79,15 +88,23 @@ export interface FolderIdentityOptions {
 }
 
 /**
- * The very folder an owner record names: the same inode, on the same device or at the same
- * path (a removable disk mounted again may get another device number, never another inode).
+ * The very folder an owner record names: the same inode, made at the same instant when both say
+ * when, on the same device or at the same path. Inode numbers repeat from one disk to another
+ * (two disks formatted alike give a copy made the same way the original's number), and so do
+ * device numbers (the next disk plugged in gets the last one's). So at the same path on another
+ * device (a removable disk mounted again) the folder must also have been made at the same
+ * instant: a copy was made when it was copied. Where the file system does not say when, it counts
+ * as a copy there: it takes an id of its own with its usable secrets, and the original's stay.
  */
 function sameFolder(owner: Location, here: Location): boolean {
-  return owner.inode === here.inode && (owner.device === here.device || owner.home === here.home);
+  if (owner.inode !== here.inode) return false;
+  if (owner.born !== undefined && here.born !== undefined && owner.born !== here.born) return false;
+  if (owner.device === here.device) return true;
+  return owner.home === here.home && owner.born !== undefined && owner.born === here.born;
 }
 
 function sameLocation(a: Location, b: Location): boolean {
-  return a.home === b.home && a.device === b.device && a.inode === b.inode;
+  return a.home === b.home && a.device === b.device && a.inode === b.inode && a.born === b.born;
 }
 
 function idFileContents(id: string): string {
@@ -97,7 +114,7 @@ function idFileContents(id: string): string {
 export function openFolderIdentity(options: FolderIdentityOptions): FolderIdentity {
   const { dataDir, credentials } = options;
   const path = join(dataDir, KEYCHAIN_ID_FILE);
-  // Settled once per store: the folder a process opened stays the one it uses.
+  // The id this process settled on (see settle).
   let known: string | undefined;
   let queue: Promise<unknown> = Promise.resolve();
   const serial = <T>(task: () => Promise<T>): Promise<T> => {
@@ -150,7 +167,9 @@ export function openFolderIdentity(options: FolderIdentityOptions): FolderIdenti
     try {
       const home = await realpath(dataDir);
       const info = await stat(home, { bigint: true });
-      return ok({ home, device: String(info.dev), inode: String(info.ino) });
+      // 0: the file system does not say when the folder was made.
+      const born = info.birthtimeNs > 0n ? String(info.birthtimeNs) : undefined;
+      return ok({ home, device: String(info.dev), inode: String(info.ino), ...(born ? { born } : {}) });
     } catch (error) {
       return unreadable(words()('connections.settingsCannotOpen', { code: errorCode(error) ?? 'unknown' }));
     }
@@ -241,12 +260,22 @@ export function openFolderIdentity(options: FolderIdentityOptions): FolderIdenti
     return id;
   }
 
-  /** One settling at a time; once this folder's id is known, it is the answer. */
+  /**
+   * One settling at a time; once this folder's id is known, it is the answer while the folder's
+   * file still holds it. Another process that found the same copy at the same moment took an id
+   * of its own and wrote it last: that id is the folder's, and this process files under it too
+   * (a secret saved under the id it lost would be gone at the next start).
+   */
   function settle<T extends string | undefined>(
     task: () => Promise<FolderResult<T>>,
   ): Promise<FolderResult<T>> {
     return serial(async () => {
-      if (known !== undefined) return ok(known as T);
+      if (known !== undefined) {
+        const onDisk = await readId();
+        // A file that cannot be read just now does not change whose entries these are.
+        if (!onDisk.ok || onDisk.value === known) return ok(known as T);
+        known = undefined;
+      }
       const settled = await task();
       if (settled.ok && settled.value !== undefined) known = settled.value;
       return settled;

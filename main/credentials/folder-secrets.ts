@@ -5,9 +5,12 @@
  * leaves the other's as it is.
  *
  * An earlier version filed every folder's secret under the bare profile name, one entry for all
- * folders. Such an entry is used, and moved to the folder's own name, only by a profile whose
+ * folders. Such an entry is used, and copied to the folder's own name, only by a profile whose
  * address it was sealed for (sealed-secret.ts); an entry sealed for another address is another
- * folder's (or a changed file's) and is never used, moved, changed or deleted from here.
+ * folder's (or a changed file's) and is never used, copied, changed or deleted from here. The
+ * entry is left in place when copied: every folder that had this profile at this address used
+ * it, and each takes its own copy the first time it looks. It goes when a connection of that
+ * name and address is deleted, as with the earlier version.
  */
 import { ok, type Result } from '../../shared/base/result';
 import type { Secret } from '../base/secret';
@@ -29,7 +32,7 @@ export interface FoundSecret {
 export interface FolderSecrets {
   /**
    * The value kept for profile `name`: this folder's own entry, else an earlier version's entry
-   * sealed for `address` (moved to this folder's name on the way) or saved without any address
+   * sealed for `address` (copied to this folder's name on the way) or saved without any address
    * (handed back so the person is told to enter it again; it is never sent). Without `address`
    * (no such profile here) only this folder's own entry.
    */
@@ -63,11 +66,9 @@ function mayBeEarlierEntry(name: string): boolean {
   return !name.toLowerCase().startsWith(FOLDER_ACCOUNT_PREFIX);
 }
 
-const sameValue = (a: Secret, b: Secret) => a.reveal() === b.reveal();
-
 export function openFolderSecrets(options: FolderSecretsOptions): FolderSecrets {
   const { credentials } = options;
-  // Changes of this process run one at a time, so a move of an earlier entry never writes over
+  // Changes of this process run one at a time, so a copy of an earlier entry never writes over
   // a secret saved meanwhile.
   let queue: Promise<unknown> = Promise.resolve();
   const serial = <T>(task: () => Promise<T>): Promise<T> => {
@@ -100,7 +101,10 @@ export function openFolderSecrets(options: FolderSecretsOptions): FolderSecrets 
     return mayBeEarlierEntry(name) ? credentials.readSecret(name) : ok(undefined);
   }
 
-  /** Moves an earlier version's entry sealed for `address` to this folder's name. */
+  /**
+   * Copies an earlier version's entry sealed for `address` to this folder's name. The entry stays:
+   * another folder with this profile at this address may not have taken its copy yet.
+   */
   function adopt(name: string, address: SecretAddress): Promise<FolderResult<FoundSecret | undefined>> {
     return serial(async () => {
       const id = await identity.owned();
@@ -112,27 +116,19 @@ export function openFolderSecrets(options: FolderSecretsOptions): FolderSecrets 
       const earlier = await earlierEntry(name);
       if (!earlier.ok) return earlier;
       if (!earlier.value || !unsealSecret(earlier.value, address).ok) return ok(undefined);
-      const moved = await credentials.saveSecret(account, earlier.value);
-      if (!moved.ok) return moved;
-      const removed = await removeEarlier(name, address, earlier.value);
-      return removed.ok ? ok({ stored: earlier.value, own: true }) : removed;
+      const copied = await credentials.saveSecret(account, earlier.value);
+      return copied.ok ? ok({ stored: earlier.value, own: true }) : copied;
     });
   }
 
   /**
-   * Deletes the earlier version's entry for `name` only if it is still sealed for `address`
-   * (and, when given, still `expected`): read again just before, so an entry another folder
-   * wrote meanwhile stays.
+   * Deletes the earlier version's entry for `name` only if it is still sealed for `address`:
+   * read again just before, so an entry another folder wrote meanwhile stays.
    */
-  async function removeEarlier(
-    name: string,
-    address: SecretAddress,
-    expected?: Secret,
-  ): Promise<FolderResult<boolean>> {
+  async function removeEarlier(name: string, address: SecretAddress): Promise<FolderResult<boolean>> {
     const earlier = await earlierEntry(name);
     if (!earlier.ok) return earlier;
     if (!earlier.value || !unsealSecret(earlier.value, address).ok) return ok(false);
-    if (expected && !sameValue(earlier.value, expected)) return ok(false);
     return credentials.deleteSecret(name);
   }
 
@@ -151,12 +147,12 @@ export function openFolderSecrets(options: FolderSecretsOptions): FolderSecrets 
       if (!earlier.value) return ok(undefined);
       if (unsealSecret(earlier.value, address).ok) {
         const adopted = await adopt(name, address);
-        // A folder that cannot be written to (read-only, full) still uses the entry; it moves later.
+        // A folder that cannot be written to (read-only, full) still uses the entry; it is copied later.
         return !adopted.ok && adopted.error.code === 'settings_not_saved'
           ? ok({ stored: earlier.value, own: false })
           : adopted;
       }
-      // Saved without an address: whose it is cannot be told, so it is only shown, never moved.
+      // Saved without an address: whose it is cannot be told, so it is only shown, never copied.
       return ok(sealedAddress(earlier.value) ? undefined : { stored: earlier.value, own: false });
     },
 

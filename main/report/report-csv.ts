@@ -23,10 +23,10 @@ const FORMULA_AFTER_LINE_BREAK = /(\r\n|\r|\n)(?=\t|[^\S\r\n]*[=+\-@])/g;
 
 /**
  * A piece of a cell that starts a formula once the cell is split on a list separator (Excel's
- * "Text to Columns", or the text pasted into a sheet): a formula character after `;` or `,`
- * and any spaces.
+ * "Text to Columns", or the text pasted into a sheet, which splits at tabs): a formula character
+ * after `;`, `,` or a tab and any spaces.
  */
-const FORMULA_AFTER_SEPARATOR = /([;,]\s*)(?=[=+\-@])/g;
+const FORMULA_AFTER_SEPARATOR = /([;,\t]\s*)(?=[=+\-@])/g;
 
 /** `text` with a leading apostrophe when a spreadsheet could read it as a formula. */
 export function defuse(text: string): string {

@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Secret } from '../../../main/base/secret';
@@ -54,6 +54,7 @@ afterAll(async () => {
     await credentials?.deleteSecret(ownerAccount(id));
   }
   for (const name of NAMES) await credentials?.deleteSecret(name);
+  for (const account of written) await credentials?.deleteSecret(account);
   await sim?.close();
   files?.remove();
 });
@@ -70,6 +71,20 @@ function valueOf<T>(result: ProfileResult<T>): T {
   expectNoSecret(result, SECRETS);
   if (!result.ok) throw new Error(`expected success, got ${result.error.code}: ${result.error.message}`);
   return result.value;
+}
+
+/** Every account a {@link recording} store wrote, removed after the run. */
+const written = new Set<string>();
+
+/** `store`, remembering every account written through it (an id no folder's file names any more). */
+function recording(store: CredentialStore): CredentialStore {
+  return {
+    ...store,
+    saveSecret: (account, secret) => {
+      written.add(account);
+      return store.saveSecret(account, secret);
+    },
+  };
 }
 
 /** The keychain id `folder` files its secrets under (remembered for the cleanup). */
@@ -151,18 +166,35 @@ describe('two data folders with a profile of the same name', () => {
 });
 
 describe('a secret an earlier version filed under the bare profile name', () => {
-  it('is found by the folder it was sealed for, moved to that folder’s own entry, and the old entry removed', async () => {
+  it('is found by the folder it was sealed for and copied to that folder’s own entry; deleting the connection removes both', async () => {
     const address = { baseUrl: numericAddress(), clientId: DEMO_CLIENT.clientId };
     const folder = earlierFolder('earlier-own', address);
-    await fileEarlierEntry(address, DEMO_CLIENT.clientSecret);
+    const left = await fileEarlierEntry(address, DEMO_CLIENT.clientSecret);
 
     const store = openFolder(folder);
     expect(await call(store)).toBe('token');
-    expect(await earlierEntry()).toBeUndefined();
-    const moved = valueOf(await credentials.readSecret(profileAccount(idOf(folder), 'Production')));
-    expect(moved).toBeDefined();
+    const copied = valueOf(await credentials.readSecret(profileAccount(idOf(folder), 'Production')));
+    expect(copied?.reveal()).toBe(left);
     // From the folder's own entry from now on, also after a restart.
+    valueOf(await credentials.saveSecret('Production', new Secret('not-the-secret')));
     expect(await call(openFolder(folder))).toBe('token');
+    valueOf(await credentials.saveSecret('Production', new Secret(left)));
+
+    valueOf(await store.delete('Production'));
+    expect(await earlierEntry()).toBeUndefined();
+    expect(valueOf(await credentials.readSecret(profileAccount(idOf(folder), 'Production')))).toBeUndefined();
+  });
+
+  it('used by two folders with that connection at that address: both keep calling once one of them took its copy', async () => {
+    const address = { baseUrl: numericAddress(), clientId: DEMO_CLIENT.clientId };
+    const first = earlierFolder('earlier-shared-first', address);
+    const second = earlierFolder('earlier-shared-second', address);
+    await fileEarlierEntry(address, DEMO_CLIENT.clientSecret);
+
+    expect(await call(openFolder(first))).toBe('token');
+    expect(await call(openFolder(second))).toBe('token');
+    idOf(first);
+    idOf(second);
   });
 
   it('sealed for another address, is never used, changed or deleted by a folder: the folder it was sealed for still finds it', async () => {
@@ -183,7 +215,6 @@ describe('a secret an earlier version filed under the bare profile name', () => 
 
     // The folder whose profile it was sealed for still calls with it.
     expect(await call(openFolder(earlierFolder('earlier-theirs', theirs)))).toBe('token');
-    expect(await earlierEntry()).toBeUndefined();
     idOf(files.file('earlier-theirs'));
   });
 
@@ -238,6 +269,48 @@ describe('a copied data folder', () => {
     // The moved original keeps its id and its secret.
     expect(await call(openFolder(moved))).toBe('token');
     expect(idOf(moved)).toBe(id);
+  });
+  it('opened by two processes at the same moment: a secret saved from either afterwards is the one used after a restart', async () => {
+    const original = files.file('race-original');
+    await save(openFolder(original), numericAddress(), DEMO_CLIENT, WRONG_SECRET);
+    idOf(original);
+    const copy = files.file('race-copy');
+    cpSync(original, copy, { recursive: true });
+    // Two stores of one folder settle apart, as two processes do (the app, a command line run).
+    const first = createProfileStore({ dataDir: copy, credentials: recording(credentials) });
+    const second = createProfileStore({ dataDir: copy, credentials: recording(credentials) });
+    await Promise.all([first.list(), second.list()]);
+    idOf(copy);
+
+    await save(first, numericAddress(), DEMO_CLIENT, DEMO_CLIENT.clientSecret);
+    expect(await call(openFolder(copy))).toBe('token');
+    expect(await call(second)).toBe('token');
+  });
+
+  it('with the original’s inode number, where the original was but on another disk (two disks formatted alike), is not the original: its deletion leaves the original calling', async () => {
+    const original = files.file('twin-original');
+    await save(openFolder(original), numericAddress(), DEMO_CLIENT, DEMO_CLIENT.clientSecret);
+    const id = idOf(original);
+    const copy = files.file('twin-copy');
+    cpSync(original, copy, { recursive: true });
+    // The keychain's record of the original as it reads when the original's disk was mounted
+    // where the copy is now and gave its folder the copy's inode number: only the device differs.
+    const recorded = valueOf(await credentials.readSecret(ownerAccount(id)));
+    const owner = JSON.parse(recorded!.reveal()) as Record<string, string>;
+    const twin = {
+      ...owner,
+      home: realpathSync(copy),
+      inode: String(statSync(copy, { bigint: true }).ino),
+      device: `${owner.device}0`,
+    };
+    valueOf(await credentials.saveSecret(ownerAccount(id), new Secret(JSON.stringify(twin))));
+
+    valueOf(await openFolder(copy).delete('Production'));
+    expect(idOf(copy)).not.toBe(id);
+
+    // The original's disk mounted again: it still calls with its secret.
+    valueOf(await credentials.saveSecret(ownerAccount(id), recorded!));
+    expect(await call(openFolder(original))).toBe('token');
   });
 });
 

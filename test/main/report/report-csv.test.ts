@@ -274,7 +274,8 @@ describe('batchReportCsv', () => {
       `'\n'=HYPERLINK("http://evil.example","x")`,
     ],
     ['a space before =', ' =1+1', "' =1+1"],
-    ['a space and a tab before =', ' \t=1+1', "' \t=1+1"],
+    // The apostrophe after the tab too: the cell split at its tabs would start a formula there.
+    ['a space and a tab before =', ' \t=1+1', "' \t'=1+1"],
     ['a CRLF before @', '\r\n@SUM(A1)', "'\r\n'@SUM(A1)"],
     ['a tab and a line feed before -', '\t\n-2+3', "'\t\n'-2+3"],
     [
@@ -283,7 +284,7 @@ describe('batchReportCsv', () => {
       `RH-1\n'=HYPERLINK("http://evil.example","x")`,
     ],
     ['+ after a CR and spaces', 'RH-1\r  +1', "RH-1\r'  +1"],
-    ['= after a CRLF and a tab', 'Ann\r\n\t=1', "Ann\r\n'\t=1"],
+    ['= after a CRLF and a tab', 'Ann\r\n\t=1', "Ann\r\n'\t'=1"],
     ['a second line starting with a tab', 'Ann\n\tcmd', "Ann\n'\tcmd"],
   ])(
     'neutralises a formula after whitespace or a line break in a cell, a name and a role: %s',
@@ -321,6 +322,33 @@ describe('batchReportCsv', () => {
       }
     },
   );
+
+  it('no piece of a cell starts a formula once the cell is split at its tabs (pasted into a sheet, Text to Columns’ first choice)', () => {
+    const document = batch().documents[0]!;
+    // A manifest accepts a tab inside a quoted value.
+    const name = 'Ann\t=HYPERLINK("http://evil.example";"x")\t \t+1';
+    const state: BatchState = {
+      ...batch(),
+      name: 'Paie\t@SUM(A1)',
+      documents: [
+        {
+          ...document,
+          draft: {
+            ...document.draft,
+            externalReference: 'R-1\t-2',
+            recipients: [person(name, 'ann@example.com')],
+          },
+        },
+      ],
+    };
+    const [row] = read(batchReportCsv(state, createTranslator('en', 'en-GB')), ',');
+    const cells = Object.values(row!);
+    for (const cell of cells) for (const piece of cell.split('\t')) expect(piece).not.toMatch(/^\s*[=+\-@]/);
+    // Only an apostrophe is added: the text is otherwise as given.
+    expect(cells[0]).toBe("Paie\t'@SUM(A1)");
+    expect(cells[1]).toBe("R-1\t'-2");
+    expect(cells[3]).toContain(`Ann\t'=HYPERLINK("http://evil.example";"x")\t \t'+1`);
+  });
 
   it('no piece of a cell starts a formula once the cell is split on a list separator (Text to Columns)', () => {
     const document = batch().documents[0]!;

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { lockDataDir } from '../../../main/store/data-dir-lock';
@@ -73,5 +73,20 @@ describe('a data folder inside a project checkout', () => {
     await openAndClose(dataDir);
     await openAndClose(dataDir);
     expect(readFileSync(join(dataDir, '.gitignore'), 'utf8')).toBe('# mine\n*.tmp\n');
+  });
+});
+
+describe('the format check', () => {
+  it('checks a file whose name reads like an option as a file: `--plugin=x.mjs` never loads x.mjs', () => {
+    // A module that leaves a trace when Prettier loads it as a plugin.
+    writeFileSync(
+      join(folder.path, 'x.mjs'),
+      'import { writeFileSync } from "node:fs";\n\nwriteFileSync("loaded", "");\nexport default {};\n',
+    );
+    writeFileSync(join(folder.path, '--plugin=x.mjs'), 'export const a = 1;\n');
+    const checked = formatCheck();
+    expect(existsSync(join(folder.path, 'loaded'))).toBe(false);
+    // Both files checked as files (Prettier's own style, in a folder without its settings).
+    expect(checked).toMatchObject({ status: 0 });
   });
 });
