@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
+import { ConnectionPill } from './components/connection-pill';
 import { HostConnection } from './components/host-connection';
 import { LanguageSetting } from './components/language-setting';
 import { KeychainWait } from './components/keychain-wait';
 import { Notices } from './components/notices';
-import { connectionLabel } from '../../shared/i18n/connection-label';
 import { useT } from './i18n';
 import { BatchScreen } from './screens/batch-screen';
 import { BatchesScreen } from './screens/batches-screen';
@@ -18,7 +18,6 @@ export function App() {
   const connectBridge = useDesk((state) => state.actions.app.connect);
   const info = useDesk((state) => state.info);
   const setTrackingPaused = useDesk((state) => state.actions.tracking.setPaused);
-  const activeProfile = useDesk((state) => state.profiles.find((profile) => profile.active));
   useEffect(() => connectBridge(), [connectBridge]);
 
   return (
@@ -42,11 +41,7 @@ export function App() {
           </button>
         </nav>
         <div className="topbar-status">
-          <span className="connection-pill">
-            {activeProfile
-              ? t('common.activeConnection', { name: connectionLabel(activeProfile, t) })
-              : t('common.noConnectionYet')}
-          </span>
+          <ConnectionPill />
           {info && (
             <button type="button" onClick={() => void setTrackingPaused(!info.trackingPaused)}>
               {info.trackingPaused ? t('common.resumeTracking') : t('common.pauseTracking')}

@@ -17,6 +17,7 @@ export const BRIDGE_METHODS = {
   profiles: {
     list: 'profiles.list',
     save: 'profiles.save',
+    dependents: 'profiles.dependents',
     delete: 'profiles.delete',
     activate: 'profiles.activate',
     test: 'profiles.test',

@@ -20,6 +20,7 @@ import {
   engineStateSchema,
   manifestImportSchema,
   manifestPreviewSchema,
+  profileDependentsSchema,
   profileViewSchema,
   sendPhaseSchema,
   documentViewSchema,
@@ -68,7 +69,17 @@ export const invokeChannels = {
   'app.setLanguage': channel(z.tuple([languageSettingSchema]), appInfoSchema),
   'profiles.list': channel(z.tuple([]), z.array(profileViewSchema)),
   'profiles.save': channel(z.tuple([profileInputSchema]), profileViewSchema),
-  'profiles.delete': channel(z.tuple([name]), z.null()),
+  /** What stops if the connection is deleted: its batches' open requests and unfinished documents. */
+  'profiles.dependents': channel(z.tuple([name]), profileDependentsSchema),
+  /**
+   * Deletes a connection and its saved secret. When open requests or unfinished documents depend
+   * on it, main refuses (`connection_in_use`) unless `confirmed.dependents` is at least their
+   * number now (`profiles.dependents`): the person saw what stops.
+   */
+  'profiles.delete': channel(
+    z.tuple([name, z.object({ dependents: z.number().int().nonnegative() }).strict().optional()]),
+    z.null(),
+  ),
   'profiles.activate': channel(z.tuple([name]), profileViewSchema),
   'profiles.test': channel(z.tuple([name]), connectionTestSchema),
   'profiles.useDemo': channel(z.tuple([]), profileViewSchema),

@@ -36,6 +36,7 @@ export const DESK_ERROR_CODES = [
   'connection_missing',
   'connection_unknown',
   'connection_changed',
+  'connection_in_use',
   'profile_not_found',
   'reserved_name',
   'demo_unavailable',

@@ -43,6 +43,33 @@ export const profileViewSchema = z.object({
 });
 export type ProfileView = z.infer<typeof profileViewSchema>;
 
+/**
+ * What stops when a connection is deleted (`profiles.dependents`, main/app/connection-dependents.ts):
+ * its batches' requests still read until final, and their documents still on their way or waiting
+ * for the person's check. Nothing is cancelled at the service; they go on once a connection to
+ * the same service and client id is added again.
+ */
+export const profileDependentsSchema = z.object({
+  /** Requests waiting for signatures at the service, which the app would stop reading. */
+  openRequests: z.number().int().nonnegative(),
+  /** Documents on their way or waiting for the person's check, which would wait. */
+  unfinished: z.number().int().nonnegative(),
+  /** The batches concerned, the most concerned first. */
+  batches: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      openRequests: z.number().int().nonnegative(),
+      unfinished: z.number().int().nonnegative(),
+    }),
+  ),
+  /** It is the active connection: new batches have none once it is deleted. */
+  active: z.boolean(),
+  /** Another saved connection to the same service and client id, which keeps its batches going. */
+  servedBy: z.string().optional(),
+});
+export type ProfileDependents = z.infer<typeof profileDependentsSchema>;
+
 export const connectionTestSchema = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(true), scopes: z.array(z.string()), expiresInSeconds: z.number().optional() }),
   z.object({ ok: z.literal(false), code: errorCodeSchema, message: z.string() }),

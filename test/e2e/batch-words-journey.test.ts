@@ -156,7 +156,7 @@ describe('the batch screen tells the truth, and offers only what can work', () =
     // the dialog, not in a message behind it, and what was typed is still there.
     await table.getByRole('button', { name: 'Edit Bail Zoé' }).click();
     editor = page.getByRole('dialog');
-    await editor.getByLabel('External reference').fill('BAIL-ZOE-2026');
+    await editor.getByLabel('Reference', { exact: true }).fill('BAIL-ZOE-2026');
     await page.evaluate(async () => {
       const desk = window.desk!;
       const batches = await desk.batches.list();
@@ -172,7 +172,7 @@ describe('the batch screen tells the truth, and offers only what can work', () =
       .getByRole('alert')
       .filter({ hasText: 'Not saved: This document is no longer in the batch. Your changes are still here.' })
       .waitFor();
-    expect(await editor.getByLabel('External reference').inputValue()).toBe('BAIL-ZOE-2026');
+    expect(await editor.getByLabel('Reference', { exact: true }).inputValue()).toBe('BAIL-ZOE-2026');
     expect(await page.locator('.notices').getByRole('alert').count()).toBe(0);
     await editor.getByRole('button', { name: 'Cancel' }).click();
   }, 120_000);

@@ -49,7 +49,7 @@ describe('the focus after a dialog’s own action, in Chromium', () => {
     // Saved with a new reference: the same row's Edit button, under its new name.
     await table.getByRole('button', { name: 'Edit NDA-2026-017' }).click();
     const editor = page.getByRole('dialog', { name: 'Edit NDA-2026-017' });
-    await editor.getByLabel('External reference').fill('NDA-2026-018');
+    await editor.getByLabel('Reference', { exact: true }).fill('NDA-2026-018');
     await editor.getByRole('button', { name: 'Save document' }).click();
     await editor.waitFor({ state: 'hidden' });
     await focused(table.getByRole('button', { name: 'Edit NDA-2026-018' }));

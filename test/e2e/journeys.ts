@@ -213,7 +213,7 @@ export const prepareByHand: Journey = {
     // A document added from a file is first named after it.
     await table.getByRole('button', { name: 'Edit Contrat été – Zoé' }).click();
     const editor = page.getByRole('dialog');
-    await editor.getByLabel('External reference').fill('HAND-1');
+    await editor.getByLabel('Reference', { exact: true }).fill('HAND-1');
     await editor.getByRole('button', { name: 'Add recipient' }).click();
     await fillParticipant(editor, 'recipient 1', {
       Name: 'Zoé Lefèvre',
@@ -238,7 +238,7 @@ export const prepareByHand: Journey = {
 
     // Second document: a signer, and an observer added after the request is created.
     await table.getByRole('button', { name: 'Edit Devis n°12 (Müller & Söhne)' }).click();
-    await editor.getByLabel('External reference').fill('HAND-2');
+    await editor.getByLabel('Reference', { exact: true }).fill('HAND-2');
     await editor.getByRole('button', { name: 'Add recipient' }).click();
     await fillParticipant(editor, 'recipient 1', {
       Name: 'Jürgen Müller',
@@ -436,7 +436,7 @@ export const exportReport: Journey = {
     // A reference a spreadsheet would run as a formula.
     await table.getByRole('button', { name: 'Edit NDA-2026-017' }).click();
     const editor = page.getByRole('dialog');
-    await editor.getByLabel('External reference').fill('=HYPERLINK("http://evil.example","NDA")');
+    await editor.getByLabel('Reference', { exact: true }).fill('=HYPERLINK("http://evil.example","NDA")');
     await editor.getByRole('button', { name: 'Save document' }).click();
     await editor.waitFor({ state: 'hidden' });
     await sendBatch(page);

@@ -115,6 +115,10 @@ describe('review before sending, and the document in view, in Chromium', () => {
     await review.getByRole('listitem').filter({ hasText: 'Add at least one recipient.' }).waitFor();
     const host = new URL(sim.baseUrl).host;
     const confirm = review.getByRole('button', { name: `Send 3 documents to ${host}` });
+    // The focus starts on the summary, read first; the confirmation is one Tab away, never the first stop.
+    const summary = review.getByText('3 documents will be sent to 5 people.');
+    await expect(summary.evaluate((element) => element === document.activeElement)).resolves.toBe(true);
+    await page.keyboard.press('Tab');
     await expect(confirm.evaluate((element) => element === document.activeElement)).resolves.toBe(true);
 
     // Escape cancels: the focus is back on "Send batch", and nothing was asked of main.

@@ -140,3 +140,12 @@ export function expectNoForeignReads(services: readonly Simulator[]): void {
     for (const call of reads) expect(own.has(call.path.split('/').at(-1) ?? '')).toBe(true);
   }
 }
+
+/**
+ * Deletes a connection as the person does who read what stops and typed its name: the deletion
+ * confirms what `profiles.dependents` counts now (main refuses a deletion that confirms less).
+ */
+export async function deleteConnectionAnyway(handlers: DeskHandlers, name: string): Promise<void> {
+  const dependents = await handlers['profiles.dependents'](name);
+  await handlers['profiles.delete'](name, { dependents: dependents.openRequests + dependents.unfinished });
+}

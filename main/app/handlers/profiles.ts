@@ -1,5 +1,6 @@
 import type { DeskHandlers } from '../../../shared/ipc/contract';
 import type { ProfileView } from '../../../shared/ipc/views';
+import { dependentCount, dependentsOf } from '../connection-dependents';
 import type { DeskContext } from '../desk-context';
 import { DeskError } from '../desk-error';
 import { DEMO_PROFILE_NAME } from '../desk-profiles';
@@ -10,6 +11,7 @@ export function profilesHandlers(
   DeskHandlers,
   | 'profiles.list'
   | 'profiles.save'
+  | 'profiles.dependents'
   | 'profiles.delete'
   | 'profiles.activate'
   | 'profiles.test'
@@ -29,7 +31,16 @@ export function profilesHandlers(
       await ctx.announceProfiles();
       return (await ctx.profiles.list()).find((profile) => profile.name === saved.name) as ProfileView;
     },
-    'profiles.delete': async (name) => {
+    'profiles.dependents': async (name) => dependentsOf(name, await ctx.profiles.list(), ctx.store.list()),
+    'profiles.delete': async (name, confirmed) => {
+      // Requests that would stop being read are never dropped unseen: the person confirms what
+      // they were shown, and a count that grew since (a batch sent meanwhile) is shown again.
+      const count = dependentCount(dependentsOf(name, await ctx.profiles.list(), ctx.store.list()));
+      if (count > (confirmed?.dependents ?? 0))
+        throw new DeskError(
+          'connection_in_use',
+          ctx.translator().t('connections.deleteInUseNow', { name, count }),
+        );
       const interrupted = await ctx.sessions.forget(name);
       if (ctx.profiles.isDemo(name)) ctx.profiles.forgetDemo();
       else await ctx.deps.profiles.delete(name);

@@ -1,5 +1,6 @@
 import type { BatchDetail } from '../../../shared/ipc/views';
 import { useT, useTranslator } from '../i18n';
+import { connectionProblemId } from '../state/connection-status';
 import { useDesk } from '../state/store';
 
 /**
@@ -57,7 +58,7 @@ export function BatchBanners({ detail }: { readonly detail: BatchDetail }) {
         </p>
       )}
       {detail.connectionProblem && (
-        <p className="banner banner-error" role="alert">
+        <p id={connectionProblemId(detail.id)} className="banner banner-error" role="alert">
           {detail.connectionProblem}
         </p>
       )}

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { MessageId } from '../../../shared/i18n/catalog';
 import { useT } from '../i18n';
 import {
@@ -8,6 +8,7 @@ import {
   type ParticipantDraft,
   type ParticipantField,
 } from '../state/participant-rules';
+import { RequiredMark } from './required-mark';
 
 /** A participant row of an editor, with a key that survives removals above it. */
 export interface ParticipantRow {
@@ -27,6 +28,8 @@ export type ParticipantNoun = 'recipient' | 'participant' | 'defaultRecipient';
 
 export interface ParticipantListProps {
   readonly legend: string;
+  /** What the list is for, in a sentence under its legend. */
+  readonly hint?: string;
   readonly noun: ParticipantNoun;
   readonly rows: readonly ParticipantRow[];
   readonly onChange: (rows: ParticipantRow[]) => void;
@@ -43,6 +46,30 @@ export interface ParticipantListProps {
 export function ParticipantList(props: ParticipantListProps) {
   const t = useT();
   const { rows, onChange, noun } = props;
+  const addButton = useRef<HTMLButtonElement>(null);
+  const hintId = useId();
+  /**
+   * Where the focus goes once the list is drawn anew (README "Using the app", keyboard): the Name
+   * of the row just added, or of the row that took a removed one's place (else the one before it),
+   * or "Add …" once the list is empty — never the page's body.
+   */
+  const [focusAfter, setFocusAfter] = useState<{ readonly key?: number } | undefined>();
+  useEffect(() => {
+    if (!focusAfter) return;
+    setFocusAfter(undefined);
+    if (focusAfter.key === undefined) addButton.current?.focus();
+  }, [focusAfter]);
+  function remove(key: number) {
+    const index = rows.findIndex((row) => row.key === key);
+    const left = rows.filter((row) => row.key !== key);
+    setFocusAfter({ key: (left[index] ?? left[index - 1])?.key });
+    onChange(left);
+  }
+  function add() {
+    const key = nextRowKey++;
+    setFocusAfter({ key });
+    onChange([...rows, { key, draft: EMPTY_PARTICIPANT }]);
+  }
   const duplicates = duplicateEmails(
     rows.map((row) => row.draft),
     t,
@@ -50,8 +77,17 @@ export function ParticipantList(props: ParticipantListProps) {
   const update = (key: number, draft: ParticipantDraft) =>
     onChange(rows.map((row) => (row.key === key ? { key, draft } : row)));
   return (
-    <fieldset className="participants" disabled={props.disabled}>
+    <fieldset
+      className="participants"
+      disabled={props.disabled}
+      aria-describedby={props.hint !== undefined ? hintId : undefined}
+    >
       <legend>{props.legend}</legend>
+      {props.hint !== undefined && (
+        <p id={hintId} className="hint">
+          {props.hint}
+        </p>
+      )}
       {rows.length === 0 && <p className="muted">{props.emptyText}</p>}
       {rows.map((row, index) => (
         <ParticipantEditorRow
@@ -59,8 +95,9 @@ export function ParticipantList(props: ParticipantListProps) {
           label={t('common.participantRow', { noun, number: index + 1 })}
           draft={row.draft}
           showAllErrors={props.showAllErrors}
+          takeFocus={focusAfter?.key === row.key}
           onChange={(draft) => update(row.key, draft)}
-          onRemove={() => onChange(rows.filter((candidate) => candidate.key !== row.key))}
+          onRemove={() => remove(row.key)}
         />
       ))}
       {duplicates.map((problem) => (
@@ -68,31 +105,43 @@ export function ParticipantList(props: ParticipantListProps) {
           {problem}
         </p>
       ))}
-      <button
-        type="button"
-        onClick={() => onChange([...rows, { key: nextRowKey++, draft: EMPTY_PARTICIPANT }])}
-      >
+      <button ref={addButton} type="button" onClick={add}>
         {t('common.addParticipant', { noun })}
       </button>
     </fieldset>
   );
 }
 
+/** How a participant's text field is drawn. */
+interface TextField {
+  readonly type?: 'text' | 'email' | 'number';
+  readonly required?: boolean;
+  /** An example of what goes in it, shown while it is empty. */
+  readonly example?: MessageId;
+}
+
 function ParticipantEditorRow({
   label,
   draft,
   showAllErrors,
+  takeFocus,
   onChange,
   onRemove,
 }: {
   label: string;
   draft: ParticipantDraft;
   showAllErrors: boolean;
+  /** The row's Name takes the focus (the row was just added, or took a removed one's place). */
+  takeFocus: boolean;
   onChange: (draft: ParticipantDraft) => void;
   onRemove: () => void;
 }) {
   const t = useT();
   const id = useId();
+  const nameField = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (takeFocus) nameField.current?.focus();
+  }, [takeFocus]);
   const [typed, setTyped] = useState<ReadonlySet<ParticipantField>>(new Set());
   const errors = participantErrors(draft, t);
   const shown = (field: ParticipantField) => (showAllErrors || typed.has(field) ? errors[field] : undefined);
@@ -100,16 +149,25 @@ function ParticipantEditorRow({
     setTyped((previous) => new Set(previous).add(field));
     onChange({ ...draft, [field]: value });
   };
-  const text = (field: ParticipantField, caption: MessageId, type: 'text' | 'email' | 'number' = 'text') => {
+  /** A text field; a `required` one carries the mark, and an `example` shows what goes in it. */
+  const text = (
+    field: ParticipantField,
+    caption: MessageId,
+    { type = 'text', required = false, example }: TextField = {},
+  ) => {
     const error = shown(field);
     return (
       <label className="field">
         <span>
           {t(caption)}
+          {required && <RequiredMark />}
           <span className="visually-hidden"> {t('common.ofParticipant', { label })}</span>
         </span>
         <input
+          ref={field === 'name' ? nameField : undefined}
           type={type}
+          required={required}
+          placeholder={example ? t(example) : undefined}
           value={draft[field]}
           min={type === 'number' ? 1 : undefined}
           inputMode={type === 'number' ? 'numeric' : undefined}
@@ -142,10 +200,10 @@ function ParticipantEditorRow({
           <option value="observer">{t('common.observer')}</option>
         </select>
       </label>
-      {text('name', 'common.participantName')}
-      {text('email', 'common.participantEmail', 'email')}
-      {text('role', 'common.participantRole')}
-      {text('signingOrder', 'common.signingOrder', 'number')}
+      {text('name', 'common.participantName', { required: true })}
+      {text('email', 'common.participantEmail', { type: 'email', required: true })}
+      {text('role', 'common.participantRole', { required: true, example: 'editor.roleExample' })}
+      {text('signingOrder', 'common.signingOrder', { type: 'number', example: 'editor.signingOrderExample' })}
       <label className="inline checkbox">
         <input
           type="checkbox"

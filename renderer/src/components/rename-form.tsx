@@ -1,7 +1,11 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useT } from '../i18n';
 
-/** An inline form to rename a batch: the name is kept only on "Save name". */
+/**
+ * An inline form to rename a batch: the name is kept only on "Save name". Once it closes, the
+ * focus goes back to the button that opened it when that button is still there (the batch
+ * list's Rename); a screen that draws its button anew puts the focus there itself.
+ */
 export function RenameForm({
   current,
   onSave,
@@ -13,6 +17,15 @@ export function RenameForm({
 }) {
   const t = useT();
   const [name, setName] = useState(current);
+  const opener = useRef<Element | null>(document.activeElement);
+  useEffect(() => {
+    const from = opener.current;
+    return () => {
+      const holder = document.activeElement;
+      const lost = holder === null || holder === document.body;
+      if (lost && from instanceof HTMLElement && from.isConnected) from.focus();
+    };
+  }, []);
   function submit(event: FormEvent) {
     event.preventDefault();
     const trimmed = name.trim();

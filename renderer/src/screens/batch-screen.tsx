@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } fro
 import type { DocumentView, ManifestPreview } from '../../../shared/ipc/views';
 import { BatchBanners } from '../components/batch-banners';
 import { RenameForm } from '../components/rename-form';
+import { ScreenHeading } from '../components/screen-heading';
 import { useT, useTranslator } from '../i18n';
 import {
   batchProgress,
@@ -14,6 +15,7 @@ import {
   type DocumentSort,
   type StatusFilter,
 } from '../state/document-status';
+import { connectionUnavailable, needsConnection } from '../state/connection-status';
 import { useDesk } from '../state/store';
 import { BatchSettings } from './batch-settings';
 import { CheckDialog } from './check-dialog';
@@ -42,6 +44,8 @@ export function BatchScreen({ batchId }: { batchId: string }) {
   const [focusDocumentId, setFocusDocumentId] = useState<string | undefined>();
   const filterSelect = useRef<HTMLSelectElement>(null);
   const [renaming, setRenaming] = useState(false);
+  /** The rename form just closed: its Rename button, drawn anew, takes the focus back. */
+  const renamed = useRef(false);
   const [dragging, setDragging] = useState(false);
   const [reviewing, setReviewing] = useState(false);
   /** The send/pause button, where the focus goes after a confirmed review once it can take it. */
@@ -107,6 +111,9 @@ export function BatchScreen({ batchId }: { batchId: string }) {
   const failed = documents.filter((document) => document.class === 'failed');
   const needsCheck = detail.counts.needsCheck;
   const canResume = !running && unfinished.length > 0;
+  // Its own connection is gone: what needs it says why (the banner) instead of failing.
+  const noConnection = connectionUnavailable(detail);
+  const connectionNeeded = needsConnection(batchId, noConnection);
 
   function drop(event: DragEvent) {
     event.preventDefault();
@@ -132,18 +139,30 @@ export function BatchScreen({ batchId }: { batchId: string }) {
     >
       <div className="row spread">
         <div className="row">
-          <h2 id="batch-title">{detail.name}</h2>
+          <ScreenHeading id="batch-title">{detail.name}</ScreenHeading>
           {renaming ? (
             <RenameForm
               current={detail.name}
               onSave={(name) => {
                 void actions.batches.rename(batchId, name);
+                renamed.current = true;
                 setRenaming(false);
               }}
-              onCancel={() => setRenaming(false)}
+              onCancel={() => {
+                renamed.current = true;
+                setRenaming(false);
+              }}
             />
           ) : (
-            <button type="button" className="link" onClick={() => setRenaming(true)}>
+            <button
+              ref={(button) => {
+                if (button && renamed.current) button.focus();
+                renamed.current = false;
+              }}
+              type="button"
+              className="link"
+              onClick={() => setRenaming(true)}
+            >
               {t('batch.rename')}
               <span className="visually-hidden"> {t('batch.renameBatch', { name: detail.name })}</span>
             </button>
@@ -174,7 +193,8 @@ export function BatchScreen({ batchId }: { batchId: string }) {
             type="button"
             className="primary"
             disabled={starting}
-            onClick={() => void actions.sending.resume(batchId)}
+            {...connectionNeeded}
+            onClick={() => !noConnection && void actions.sending.resume(batchId)}
           >
             {starting ? t('batch.starting') : t('batch.resume')}
           </button>
@@ -184,7 +204,8 @@ export function BatchScreen({ batchId }: { batchId: string }) {
             type="button"
             className="primary"
             disabled={ready.length === 0 || starting}
-            onClick={() => setReviewing(true)}
+            {...connectionNeeded}
+            onClick={() => !noConnection && setReviewing(true)}
           >
             {starting ? t('batch.starting') : t('batch.send')}
           </button>
@@ -202,7 +223,9 @@ export function BatchScreen({ batchId }: { batchId: string }) {
         {failed.length > 0 && (
           <button
             type="button"
+            {...connectionNeeded}
             onClick={() =>
+              !noConnection &&
               void actions.sending.retryFailed(
                 batchId,
                 failed.map((document) => document.id),
@@ -212,7 +235,11 @@ export function BatchScreen({ batchId }: { batchId: string }) {
             {t('batch.retryFailed', { count: failed.length })}
           </button>
         )}
-        <button type="button" onClick={() => void actions.tracking.refreshNow(batchId)}>
+        <button
+          type="button"
+          {...connectionNeeded}
+          onClick={() => !noConnection && void actions.tracking.refreshNow(batchId)}
+        >
           {t('batch.refresh')}
         </button>
         <button type="button" onClick={() => void actions.report.export(batchId)}>

@@ -1,7 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { BatchDefaults } from '../../../shared/domain/batch';
 import { OptionsFields } from '../components/options-fields';
+import { focusFirstProblem } from '../components/focus-problem';
 import { ParticipantList, toRows, type ParticipantRow } from '../components/participant-list';
+import { RequiredNote } from '../components/required-mark';
 import {
   canSave,
   fromOptions,
@@ -31,11 +33,20 @@ export function BatchSettings({ batchId, defaults }: { batchId: string; defaults
   const [saving, setSaving] = useState(false);
   const drafts = recipients.map((row) => row.draft);
   const invalid = !canSave(drafts, options);
+  const form = useRef<HTMLFormElement>(null);
+  /** A save refused for what was typed: the focus goes to the first field to fix once it is marked. */
+  const [showProblem, setShowProblem] = useState<object | undefined>();
+  useEffect(() => {
+    if (showProblem && form.current) focusFirstProblem(form.current);
+  }, [showProblem]);
 
   async function save(event: FormEvent) {
     event.preventDefault();
     setAttempted(true);
-    if (invalid) return;
+    if (invalid) {
+      setShowProblem({});
+      return;
+    }
     setSaving(true);
     await setDefaults(batchId, {
       ...toOptions(options),
@@ -48,8 +59,9 @@ export function BatchSettings({ batchId, defaults }: { batchId: string; defaults
   return (
     <details className="card settings">
       <summary>{t('batches.settingsSummary')}</summary>
-      <form onSubmit={(event) => void save(event)} noValidate>
+      <form ref={form} onSubmit={(event) => void save(event)} noValidate>
         <p className="muted">{t('batches.settingsHint')}</p>
+        {recipients.length > 0 && <RequiredNote />}
         <OptionsFields draft={options} onChange={setOptions} />
         <ParticipantList
           legend={t('batches.defaultRecipients')}

@@ -1,5 +1,6 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { RenameForm } from '../components/rename-form';
+import { focusIfLost, ScreenHeading } from '../components/screen-heading';
 import { useT, useTranslator } from '../i18n';
 import { useDesk } from '../state/store';
 import { sortedBatches } from '../state/transitions';
@@ -24,7 +25,7 @@ export function BatchesScreen() {
 
   return (
     <section aria-labelledby="batches-title" className="screen">
-      <h2 id="batches-title">{t('common.batches')}</h2>
+      <ScreenHeading id="batches-title">{t('common.batches')}</ScreenHeading>
       <form className="row" onSubmit={submit}>
         <label className="inline">
           {t('batches.newName')}
@@ -120,7 +121,9 @@ export function BatchesScreen() {
                             sent > 0
                               ? t('batches.deleteSent', { name: batch.name, count: sent })
                               : t('batches.deleteConfirm', { name: batch.name });
-                          if (window.confirm(warning)) void actions.batches.delete(batch.id);
+                          if (window.confirm(warning))
+                            // Its row goes with it: the focus goes to the list's heading, not the page's body.
+                            void actions.batches.delete(batch.id).then(() => focusIfLost('batches-title'));
                         }}
                       >
                         {t('batches.delete')}

@@ -1,4 +1,5 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { ProfileView } from '../../../shared/ipc/views';
 import {
   KEY_RETENTION_HOURS_MAX,
   KEY_RETENTION_HOURS_MIN,
@@ -7,6 +8,7 @@ import {
 import { connectionLabel } from '../../../shared/i18n/connection-label';
 import { useT } from '../i18n';
 import { useDesk } from '../state/store';
+import { DeleteConnectionDialog } from './delete-connection-dialog';
 
 interface Draft {
   name: string;
@@ -31,6 +33,11 @@ interface TestShown {
   readonly slow?: boolean;
 }
 
+/** Where the Connections screen puts the focus once an action's outcome is shown. */
+type FocusTarget =
+  | { readonly kind: 'heading' | 'form' | 'refusal' }
+  | { readonly kind: 'test' | 'edit'; readonly name: string };
+
 /** How long a test may wait for the service before the row says it is slow to answer. */
 const SLOW_TEST_MS = 2_000;
 
@@ -51,6 +58,24 @@ export function ConnectionsScreen() {
   const [saveError, setSaveError] = useState<string | undefined>();
   /** A save the person stopped waiting for: it ends when the keychain answers. */
   const [leftWaiting, setLeftWaiting] = useState<string | undefined>();
+  /** The connection whose deletion is being decided, in its dialog. */
+  const [deleting, setDeleting] = useState<ProfileView | undefined>();
+  /**
+   * Where the focus goes once the screen shows the outcome of an action (README "Using the app",
+   * keyboard): the screen's heading once a row is deleted, a saved row's Test button, the form's
+   * first field to change, a row's Edit button once its edit is cancelled, or the form's refusal.
+   */
+  const [focusTarget, setFocusTarget] = useState<FocusTarget | undefined>();
+  const heading = useRef<HTMLHeadingElement>(null);
+  const addressField = useRef<HTMLInputElement>(null);
+  const nameField = useRef<HTMLInputElement>(null);
+  const saveErrorText = useRef<HTMLParagraphElement>(null);
+  const rowButtons = useRef(new Map<string, HTMLButtonElement>());
+  /** Keeps a row's button by `"<kind> <name>"`, for the focus to go back to. */
+  const remember = (key: string) => (element: HTMLButtonElement | null) => {
+    if (element) rowButtons.current.set(key, element);
+    else rowButtons.current.delete(key);
+  };
   const editingProfile = profiles.find((profile) => profile.name === editing);
   // A saved secret only goes to the service it was saved for: a new address or client id needs it again.
   const movesService =
@@ -74,6 +99,25 @@ export function ConnectionsScreen() {
     setSaveError(undefined);
   }
 
+  useEffect(() => {
+    if (!focusTarget) return;
+    const named = 'name' in focusTarget ? focusTarget.name : undefined;
+    const element =
+      named !== undefined
+        ? rowButtons.current.get(`${focusTarget.kind} ${named}`)
+        : focusTarget.kind === 'form'
+          ? (editing !== undefined ? addressField : nameField).current
+          : focusTarget.kind === 'refusal'
+            ? saveErrorText.current
+            : heading.current;
+    // A row main does not list (its name spelt otherwise): the heading, rather than nowhere.
+    const listed = named === undefined || profiles.some((profile) => profile.name === named);
+    // Not drawn yet: tried again at the next render.
+    if (!element && listed) return;
+    (element ?? heading.current)?.focus();
+    setFocusTarget(undefined);
+  });
+
   async function submit(event: FormEvent) {
     event.preventDefault();
     const name = draft.name.trim();
@@ -83,6 +127,7 @@ export function ConnectionsScreen() {
       setSaveError(
         t('connections.keyRetentionInvalid', { min: KEY_RETENTION_HOURS_MIN, max: KEY_RETENTION_HOURS_MAX }),
       );
+      setFocusTarget({ kind: 'refusal' });
       return;
     }
     const id = (awaited.current += 1);
@@ -106,8 +151,14 @@ export function ConnectionsScreen() {
       return;
     }
     setSaving(undefined);
-    if (answer.ok) reset();
-    else setSaveError(answer.error);
+    if (answer.ok) {
+      reset();
+      // The saved connection's next step: testing it.
+      setFocusTarget({ kind: 'test', name });
+    } else {
+      setSaveError(answer.error);
+      setFocusTarget({ kind: 'refusal' });
+    }
   }
 
   /** The save goes on in main; the form is free again, and says what becomes of the save. */
@@ -143,8 +194,15 @@ export function ConnectionsScreen() {
 
   return (
     <section aria-labelledby="connections-title" className="screen">
-      <h2 id="connections-title">{t('connections.title')}</h2>
+      <h2 id="connections-title" ref={heading} tabIndex={-1}>
+        {t('connections.title')}
+      </h2>
       <p className="hint">{t('connections.intro')}</p>
+      {profiles.length > 0 && !profiles.some((profile) => profile.active) && (
+        <p className="banner" role="status">
+          {t('connections.noneActive')}
+        </p>
+      )}
       {keychainWaiting && saving === undefined && (
         <p className="banner" role="status">
           {t('waits.keychain')} {t('waits.keychainHelp')}
@@ -197,13 +255,19 @@ export function ConnectionsScreen() {
                 </td>
                 <td>
                   <div className="actions">
-                    <button type="button" onClick={() => void test(profile.name)}>
+                    <button
+                      ref={remember(`test ${profile.name}`)}
+                      type="button"
+                      onClick={() => void test(profile.name)}
+                    >
                       {t('connections.test')}
                     </button>
                     <button
+                      ref={remember(`edit ${profile.name}`)}
                       type="button"
                       onClick={() => {
                         setEditing(profile.name);
+                        setFocusTarget({ kind: 'form' });
                         setSaveError(undefined);
                         setDraft({
                           name: profile.name,
@@ -217,14 +281,7 @@ export function ConnectionsScreen() {
                     >
                       {t('connections.edit')}
                     </button>
-                    <button
-                      type="button"
-                      className="danger"
-                      onClick={() => {
-                        if (window.confirm(t('connections.confirmDelete', { name: profile.name })))
-                          void actions.profiles.delete(profile.name);
-                      }}
-                    >
+                    <button type="button" className="danger" onClick={() => setDeleting(profile)}>
                       {t('connections.delete')}
                     </button>
                     {testResults[profile.name] && (
@@ -250,6 +307,16 @@ export function ConnectionsScreen() {
           </tbody>
         </table>
       )}
+      {deleting && (
+        <DeleteConnectionDialog
+          profile={deleting}
+          onClose={(deleted) => {
+            setDeleting(undefined);
+            // Its row is gone: the focus goes to the screen's heading, not to the page's body.
+            if (deleted) setFocusTarget({ kind: 'heading' });
+          }}
+        />
+      )}
       {leftWaiting !== undefined && (
         <p className="banner" role="status">
           {t('waits.keychainLeft', { name: leftWaiting })}
@@ -267,6 +334,7 @@ export function ConnectionsScreen() {
         <label>
           {t('connections.name')}
           <input
+            ref={nameField}
             required
             value={draft.name}
             readOnly={editing !== undefined}
@@ -283,6 +351,7 @@ export function ConnectionsScreen() {
         <label>
           {t('connections.baseUrl')}
           <input
+            ref={addressField}
             required
             // Text, not type="url": the browser's own check would speak instead of the app's rule
             // (main/client/base-url.ts), e.g. for an address typed without https://.
@@ -334,7 +403,7 @@ export function ConnectionsScreen() {
           </span>
         </label>
         {saveError !== undefined && (
-          <p className="field-error" role="alert">
+          <p ref={saveErrorText} tabIndex={-1} className="field-error" role="alert">
             {t('connections.notSaved', { message: saveError })}
           </p>
         )}
@@ -353,7 +422,15 @@ export function ConnectionsScreen() {
             {saving !== undefined ? t('connections.saving') : t('connections.save')}
           </button>
           {editing && (
-            <button type="button" disabled={saving !== undefined} onClick={reset}>
+            <button
+              type="button"
+              disabled={saving !== undefined}
+              onClick={() => {
+                // Back on the row whose edit was cancelled.
+                if (editing !== undefined) setFocusTarget({ kind: 'edit', name: editing });
+                reset();
+              }}
+            >
               {t('common.cancel')}
             </button>
           )}

@@ -3,6 +3,8 @@ import type { BatchDefaults } from '../../../shared/domain/batch';
 import type { DocumentView } from '../../../shared/ipc/views';
 import { OptionsFields } from '../components/options-fields';
 import { ParticipantList, toRows, type ParticipantRow } from '../components/participant-list';
+import { RequiredMark, RequiredNote } from '../components/required-mark';
+import { focusFirstProblem } from '../components/focus-problem';
 import { formatBytes } from '../format';
 import { useT, useTranslator } from '../i18n';
 import {
@@ -53,6 +55,18 @@ export function DocumentEditor({
   const [saving, setSaving] = useState(false);
   /** Main's refusal of the last save, shown in the dialog (a notice would be hidden behind it). */
   const [refusal, setRefusal] = useState<string | undefined>();
+  const form = useRef<HTMLFormElement>(null);
+  const refusalText = useRef<HTMLParagraphElement>(null);
+  /**
+   * A save was refused (here, or by main): once the problems are drawn, the focus goes to the
+   * first field to fix (or main's reason), not left on Save at the foot of the dialog.
+   */
+  const [showProblem, setShowProblem] = useState<{ readonly where: 'field' | 'refusal' } | undefined>();
+  useEffect(() => {
+    if (!showProblem) return;
+    if (showProblem.where === 'refusal' && refusalText.current) refusalText.current.focus();
+    else if (form.current) focusFirstProblem(form.current);
+  }, [showProblem]);
 
   /** The row's Edit button: the focus goes back to it however the dialog closes. */
   const opener = useRef<Element | null>(window.document.activeElement);
@@ -76,6 +90,7 @@ export function DocumentEditor({
   async function save(event: FormEvent) {
     event.preventDefault();
     setAttempted(true);
+    if (invalid) setShowProblem({ where: 'field' });
     if (invalid || inFlight) return;
     setSaving(true);
     setRefusal(undefined);
@@ -87,7 +102,10 @@ export function DocumentEditor({
     });
     setSaving(false);
     if (refused === undefined) onClose();
-    else setRefusal(refused);
+    else {
+      setRefusal(refused);
+      setShowProblem({ where: 'refusal' });
+    }
   }
 
   return (
@@ -100,7 +118,7 @@ export function DocumentEditor({
         onClose();
       }}
     >
-      <form onSubmit={(event) => void save(event)} noValidate>
+      <form ref={form} onSubmit={(event) => void save(event)} noValidate>
         <h3 id={`${id}-title`}>{t('editor.title', { reference: document.externalReference })}</h3>
         <p className="muted">
           {t('editor.fileNote', {
@@ -108,14 +126,26 @@ export function DocumentEditor({
             size: formatBytes(document.sizeBytes, locale),
           })}
         </p>
+        <RequiredNote />
         <label className="field">
-          <span>{t('editor.reference')}</span>
+          <span id={`${id}-reference-label`}>
+            {t('editor.reference')}
+            <RequiredMark />
+          </span>
           <input
             value={reference}
+            required
+            // Named by its caption alone: the hint below is its description, not part of its name.
+            aria-labelledby={`${id}-reference-label`}
             aria-invalid={attempted && referenceProblem ? true : undefined}
-            aria-describedby={attempted && referenceProblem ? `${id}-reference` : undefined}
+            aria-describedby={
+              attempted && referenceProblem ? `${id}-reference ${id}-reference-hint` : `${id}-reference-hint`
+            }
             onChange={(event) => setReference(event.target.value)}
           />
+          <span id={`${id}-reference-hint`} className="muted">
+            {t('editor.referenceHint')}
+          </span>
           {attempted && referenceProblem && (
             <span id={`${id}-reference`} className="field-error">
               {referenceProblem}
@@ -136,6 +166,7 @@ export function DocumentEditor({
         />
         <ParticipantList
           legend={t('editor.participants')}
+          hint={t('editor.participantsHint')}
           noun="participant"
           rows={extras}
           onChange={setExtras}
@@ -154,7 +185,7 @@ export function DocumentEditor({
           </p>
         ) : (
           refusal && (
-            <p className="dialog-error" role="alert">
+            <p ref={refusalText} tabIndex={-1} className="dialog-error" role="alert">
               {t('editor.notSaved', { reason: refusal })}
             </p>
           )

@@ -8,6 +8,7 @@ import { PdfThumbnail } from '../components/pdf-thumbnail';
 import { describeState, formatBytes, formatDateTime } from '../format';
 import { useT, useTranslator } from '../i18n';
 import { documentProgress, editRefusal, type DocumentSort, type SortKey } from '../state/document-status';
+import { connectionUnavailable, needsConnection } from '../state/connection-status';
 import { useDesk } from '../state/store';
 import type { Progress } from '../state/transitions';
 
@@ -209,6 +210,11 @@ const DocumentRow = memo(function DocumentRow({
   const t = useT();
   const { locale } = useTranslator();
   const stateLabel = useRef<HTMLSpanElement>(null);
+  // The batch's own connection is gone: its ceremonies cannot open, and the button says why.
+  const noConnection = useDesk((state) => {
+    const batch = state.details[batchId];
+    return batch !== undefined && connectionUnavailable(batch);
+  });
   useEffect(() => {
     if (!takeFocus) return;
     stateLabel.current?.focus();
@@ -307,7 +313,11 @@ const DocumentRow = memo(function DocumentRow({
       <td>
         <div className="actions">
           {document.canOpenCeremony && (
-            <button type="button" onClick={() => void actions.ceremony.open(batchId, document.id)}>
+            <button
+              type="button"
+              {...needsConnection(batchId, noConnection)}
+              onClick={() => !noConnection && void actions.ceremony.open(batchId, document.id)}
+            >
               {t('documents.action.openCeremony')}
               <span className="visually-hidden"> {t('documents.action.openCeremonyFor', { reference })}</span>
             </button>

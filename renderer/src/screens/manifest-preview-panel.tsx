@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ManifestPreview } from '../../../shared/ipc/views';
 import { useT } from '../i18n';
 import { useDesk } from '../state/store';
@@ -6,7 +6,9 @@ import { useDesk } from '../state/store';
 /**
  * A manifest's preview: every problem by the row and column the spreadsheet shows, all at
  * once, before anything is kept. The user fixes the file and checks it again here; it is
- * imported only when clean.
+ * imported only when clean. It opens below the batch's settings: its heading takes the focus,
+ * so the keyboard is where the preview is; once it closes (imported, or Close), the focus goes
+ * back to "Import manifest…".
  */
 export function ManifestPreviewPanel({
   batchId,
@@ -22,6 +24,16 @@ export function ManifestPreviewPanel({
   const t = useT();
   const { actions } = useDesk.getState();
   const [busy, setBusy] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    const opener = document.activeElement;
+    heading.current?.focus();
+    return () => {
+      const holder = document.activeElement;
+      const lost = holder === null || holder === document.body || !holder.isConnected;
+      if (lost && opener instanceof HTMLElement && opener.isConnected) opener.focus();
+    };
+  }, []);
   const valid = preview.issues.length === 0;
   const fileName = preview.path.split(/[/\\]/).pop();
 
@@ -42,7 +54,9 @@ export function ManifestPreviewPanel({
 
   return (
     <section className="card" aria-labelledby="manifest-title">
-      <h3 id="manifest-title">{t('manifest.title', { name: fileName ?? preview.path })}</h3>
+      <h3 id="manifest-title" ref={heading} tabIndex={-1}>
+        {t('manifest.title', { name: fileName ?? preview.path })}
+      </h3>
       {valid ? (
         <p role="status">
           {t('manifest.summary', { documents: preview.documentCount, recipients: preview.recipientCount })}

@@ -41,8 +41,8 @@ function hostOf(baseUrl: string): string {
  * (`actions.sending.review`) — how many documents, to how many people, with which connection,
  * and which documents stay behind and why. Confirming sends exactly that (`actions.sending.start`);
  * cancelling (or Escape) sends nothing; when main refuses because the batch changed since (`review_outdated`), the dialog
- * says so and offers to review again. A native modal dialog: the page behind is inert, the focus starts on the confirmation
- * (or Cancel when nothing can go) and returns to "Send batch" when the dialog closes. A batch whose
+ * says so and offers to review again. A native modal dialog: the page behind is inert, the focus starts on the summary,
+ * with the confirmation one Tab away (Cancel when nothing can go), and returns to "Send batch" when the dialog closes. A batch whose
  * connection cannot be used, or with nothing ready, cannot be confirmed; errors show in the dialog.
  */
 export function ReviewDialog({
@@ -62,6 +62,7 @@ export function ReviewDialog({
   const confirmButton = useRef<HTMLButtonElement>(null);
   const cancelButton = useRef<HTMLButtonElement>(null);
   const againButton = useRef<HTMLButtonElement>(null);
+  const summary = useRef<HTMLParagraphElement>(null);
   const remember = useSentBatches((state) => state.remember);
   const { actions } = useDesk.getState();
   const [loaded, setLoaded] = useState<Loaded>({ kind: 'loading' });
@@ -102,10 +103,12 @@ export function ReviewDialog({
   const canSend =
     review?.reviewed !== undefined && connection !== undefined && review.documentIds.length > 0 && !outdated;
 
-  // Once main answered, the focus goes to the one way on: the confirmation, "Review again", or Cancel.
+  // Once main answered, the focus goes to what it says: the summary, read first, with the
+  // confirmation one Tab away (never on it: a second Enter would send what nobody read);
+  // "Review again" when main refused; Cancel when nothing can go.
   useEffect(() => {
     if (loaded.kind === 'loading') return;
-    (outdated ? againButton : canSend ? confirmButton : cancelButton).current?.focus();
+    (outdated ? againButton : canSend ? summary : cancelButton).current?.focus();
   }, [loaded.kind, canSend, outdated]);
 
   async function confirm() {
@@ -147,7 +150,7 @@ export function ReviewDialog({
       {loaded.kind === 'failed' && <p role="alert">{loaded.message}</p>}
       {review && (
         <>
-          <p className="review-summary">
+          <p ref={summary} tabIndex={-1} className="review-summary">
             {t('review.summary', { documents: review.documentIds.length, people: review.people })}
           </p>
           <section aria-labelledby={`${id}-connection`}>

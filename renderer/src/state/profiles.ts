@@ -1,14 +1,21 @@
 /** The `profiles.*` channels: the saved connections to the signing service, and the demo one. */
 import { err, ok, type Result } from '../../../shared/base/result';
 import type { ChannelResult, ProfileInput } from '../../../shared/ipc/contract';
+import type { ProfileDependents } from '../../../shared/ipc/views';
 import { desk, unwrap } from '../bridge';
 import { formatDuration } from '../format';
-import { attempt, mainsWords } from './call-failures';
+import { attempt, failedWith, failureText, mainsWords } from './call-failures';
 import type { StoreKit } from './store-shape';
 import { withNotice, withProfiles } from './transitions';
 
 /** How main answered a save of a connection: a failure comes back for the form to show. */
 export type ProfileSaveAnswer = Result<void, string>;
+
+/**
+ * How main answered the deletion of a connection: a refusal comes back with its words for the
+ * dialog, and `inUse` when more depends on it now than the person was shown (look again).
+ */
+export type ProfileDeleteAnswer = Result<void, { readonly message: string; readonly inUse: boolean }>;
 
 /** What a connection's test found, in words for its row. */
 export interface ProfileTestAnswer {
@@ -20,7 +27,13 @@ export interface ProfilesActions {
   list(): Promise<void>;
   /** Saves a connection; a refusal comes back with main's words, for the form the user is in. */
   save(input: ProfileInput): Promise<ProfileSaveAnswer>;
-  delete(name: string): Promise<void>;
+  /** What stops if the connection is deleted; a failure comes back in words for the dialog. */
+  dependents(name: string): Promise<Result<ProfileDependents, string>>;
+  /**
+   * Deletes a connection; `dependents` is how many open requests and unfinished documents the
+   * person was shown depend on it (main refuses when there are more now).
+   */
+  delete(name: string, dependents: number): Promise<ProfileDeleteAnswer>;
   activate(name: string): Promise<void>;
   test(name: string): Promise<ProfileTestAnswer>;
   /** Sets up the built-in service simulator as a connection ("Use the demo connection"). */
@@ -46,9 +59,27 @@ export function profilesActions(kit: StoreKit): ProfilesActions {
       await get().actions.profiles.list();
       return answer;
     },
-    async delete(name) {
-      await attempt(kit, () => unwrap(desk().profiles.delete(name)));
+    async dependents(name) {
+      try {
+        return ok(await unwrap(desk().profiles.dependents(name)));
+      } catch (error) {
+        return err(failureText(error, get().translator));
+      }
+    },
+    async delete(name, dependents) {
+      let answer: ProfileDeleteAnswer;
+      try {
+        await unwrap(desk().profiles.delete(name, { dependents }));
+        set((state) => withNotice(state, 'success', t('connections.deleted', { name })));
+        answer = ok();
+      } catch (error) {
+        answer = err({
+          message: failureText(error, get().translator),
+          inUse: failedWith(error, 'connection_in_use'),
+        });
+      }
       await get().actions.profiles.list();
+      return answer;
     },
     async activate(name) {
       await attempt(kit, () => unwrap(desk().profiles.activate(name)));

@@ -96,8 +96,14 @@ export function withBatchSummary(state: DeskState, batch: BatchSummary): DeskSta
   return {
     ...state,
     batches: { ...state.batches, [batch.id]: batch },
-    details: detail ? { ...state.details, [batch.id]: { ...detail, ...batch } } : state.details,
+    details: detail ? { ...state.details, [batch.id]: withSummary(detail, batch) } : state.details,
   };
+}
+
+/** A batch's detail with its new summary: a connection problem the summary no longer has is gone. */
+function withSummary(detail: BatchDetail, batch: BatchSummary): BatchDetail {
+  const { connectionProblem: _previous, ...kept } = detail;
+  return { ...kept, ...batch };
 }
 
 export function withBatchDetail(state: DeskState, detail: BatchDetail): DeskState {
@@ -191,6 +197,17 @@ function sameScreen(a: Screen, b: Screen): boolean {
   return a.name === b.name && (a.name !== 'batch' || b.name !== 'batch' || a.batchId === b.batchId);
 }
 
+/** The screen a first launch opens on: the app's choice, not the person's (see `arrivedByNavigation`). */
+const FIRST_LAUNCH_SCREEN: Screen = { name: 'connections' };
+
+/**
+ * True when `screen` is one the person went to (`navigate`), not the one the app opened on: only
+ * then does a screen take a focus its way there left on the page's body.
+ */
+export function arrivedByNavigation(screen: Screen): boolean {
+  return screen !== initialState.screen && screen !== FIRST_LAUNCH_SCREEN;
+}
+
 /**
  * The first screen once main's profiles and batches are known: a first launch (no connection,
  * no batch) starts on Connections, where the desk can be set up; anything else stays where it is.
@@ -200,7 +217,7 @@ export function withFirstScreen(state: DeskState): DeskState {
   // Only while the user has not chosen a screen yet (not even the batches, which `navigate` makes anew).
   const untouched = state.screen === initialState.screen;
   // The messages stay: a failure while loading is about this very start, not a screen left behind.
-  return firstLaunch && untouched ? { ...state, screen: { name: 'connections' } } : state;
+  return firstLaunch && untouched ? { ...state, screen: FIRST_LAUNCH_SCREEN } : state;
 }
 
 export function withNotice(state: DeskState, kind: Notice['kind'], text: string): DeskState {

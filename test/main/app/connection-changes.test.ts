@@ -10,6 +10,7 @@ import type { VirtualClock } from '../../../main/time/virtual-clock';
 import type { DeskHandlers, EventPayload } from '../../../shared/ipc/contract';
 import {
   createTestDeskService,
+  deleteConnectionAnyway,
   expectNoForeignReads as expectNoForeignReadsAt,
   outcome,
   sendAsReviewed,
@@ -150,7 +151,7 @@ it('deleted then re-added connection: tracking resumes by itself and the problem
   await handlers['profiles.activate']('Sandbox');
   const batchId = await sendBatch('A3');
   await handlers['profiles.activate']('Production');
-  await handlers['profiles.delete']('Sandbox');
+  await deleteConnectionAnyway(handlers, 'Sandbox');
   await handlers['tracking.refreshNow']();
   await handlers['profiles.save']({
     name: 'Sandbox 2',
@@ -196,7 +197,7 @@ it('deleting the active profile while its batch sends: the batch says its connec
   await sendAsReviewed(handlers, batchId);
   await clock.runUntil(() => preparedOf(batchId) >= 1, { what: 'the first document of A5 prepared' });
   expect(preparedOf(batchId)).toBeLessThan(8);
-  await clock.complete(handlers['profiles.delete']('Sandbox'));
+  await clock.complete(deleteConnectionAnyway(handlers, 'Sandbox'));
   await clock.advance(2_000);
   const detail = await handlers['batches.get'](batchId);
   expect(detail.connectionProblem ?? '').toMatch(/no longer among your connections/);
@@ -411,7 +412,7 @@ it('a batch half sent when its connection could not be used goes on by itself on
 it('a saved secret never goes to an address planted in profiles.json: at start the batch says why, and the planted service hears nothing', async () => {
   await handlers['profiles.activate']('Production');
   const batchId = await sendBatch('PLANTED');
-  await handlers['profiles.delete']('Production');
+  await deleteConnectionAnyway(handlers, 'Production');
   await clock.complete(service.close());
   // Someone who can write the data folder points the "Sandbox" profile at the batch's service.
   const file = join(dataDir.path, PROFILES_FILE);

@@ -36,7 +36,11 @@ import {
   type Simulator,
   type SimulatorOptions,
 } from '../../../simulator/simulator';
-import { createTestDeskService, sendOneDocumentBatch } from '../../support/desk-service-harness';
+import {
+  createTestDeskService,
+  deleteConnectionAnyway,
+  sendOneDocumentBatch,
+} from '../../support/desk-service-harness';
 import { makeTempFolder, writePdf, type TempFolder } from '../../support/pdf-files';
 import { savedSecretAccount } from '../../support/keychain-accounts';
 import { serviceErrorCode } from '../../../shared/service/error-codes';
@@ -531,7 +535,7 @@ describe('a connection’s words in the person’s language', () => {
       'La connexion «\u00a0Büro\u00a0» de ce lot ne peut pas être utilisée\u00a0: Le profil de connexion «\u00a0Büro\u00a0» n’a pas de secret client enregistré. Saisissez son secret client dans Connexions et enregistrez-le, puis réessayez. Il n’est jamais lu avec une autre connexion.',
     );
 
-    await service.handlers['profiles.delete']('Büro');
+    await deleteConnectionAnyway(service.handlers, 'Büro');
     expect(await problem()).toBe(
       `Ce lot a été envoyé avec la connexion à ${desk.sim.baseUrl} (client ${DEMO_CLIENT.clientId}), qui ne fait plus partie de vos connexions. Ajoutez-la de nouveau (Connexions) pour poursuivre et suivre ce lot\u00a0; il n’est jamais lu avec une autre connexion.`,
     );

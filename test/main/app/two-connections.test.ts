@@ -7,6 +7,7 @@ import type { VirtualClock } from '../../../main/time/virtual-clock';
 import type { DeskHandlers } from '../../../shared/ipc/contract';
 import {
   createTestDeskService,
+  deleteConnectionAnyway,
   expectNoForeignReads as expectNoForeignReadsAt,
   outcome,
   sendOneDocumentBatch,
@@ -92,7 +93,7 @@ it('a batch whose connection was deleted says so, is never read with another, an
   await handlers['profiles.activate']('Sandbox');
   const inSandbox = await sendBatch('SANDBOX-2');
   await handlers['profiles.activate']('Production');
-  await handlers['profiles.delete']('Sandbox');
+  await deleteConnectionAnyway(handlers, 'Sandbox');
   await restart();
 
   const detail = await handlers['batches.get'](inSandbox);

@@ -31,7 +31,8 @@ const VALID_ARGS: { [C in InvokeChannel]: ChannelArgs<C> } = {
   'profiles.save': [
     { name: 'Sandbox', baseUrl: 'https://sign.example.com', clientId: 'client-1', secret: 's3cret' },
   ],
-  'profiles.delete': ['Sandbox'],
+  'profiles.dependents': ['Sandbox'],
+  'profiles.delete': ['Sandbox', { dependents: 3 }],
   'profiles.activate': ['Sandbox'],
   'profiles.test': ['Sandbox'],
   'profiles.useDemo': [],

@@ -90,6 +90,14 @@ describe('renderer transitions', () => {
     expect(open.batches.a?.name).toBe('Batch a');
   });
 
+  it('clears the open detail’s connection problem once a summary no longer has it (the connection added back)', () => {
+    const gone = summary('a', '2026-11-22T09:00:00Z', { connectionProblem: 'Its connection is gone.' });
+    const open = withBatchSummary(withBatchDetail(initialState, detail('a', [document('1')])), gone);
+    expect(open.details.a?.connectionProblem).toBe('Its connection is gone.');
+    const back = withBatchSummary(open, summary('a', '2026-11-22T10:00:00Z'));
+    expect(back.details.a?.connectionProblem).toBeUndefined();
+  });
+
   it('keeps upload bytes while a document uploads, and drops live progress once main reports it prepared', () => {
     let state = withProgress(initialState, {
       batchId: 'a',
