@@ -143,7 +143,8 @@ async function unlockAndClose(handle: FileHandle): Promise<void> {
  * The lock is also exclusive within one process: a second call for the same folder is refused.
  */
 export async function lockDataDir(dataDir: string): Promise<LockResult> {
-  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  // The first folder mkdir made, or undefined when the data folder was already there.
+  const created = (await mkdir(dataDir, { recursive: true, mode: 0o700 })) !== undefined;
   const ownerPath = join(dataDir, OWNER_FILE);
   // Node opens files close-on-exec, so a child process started later does not inherit the lock.
   const handle = await open(join(dataDir, LOCK_FILE), 'a+', 0o600);
@@ -166,7 +167,7 @@ export async function lockDataDir(dataDir: string): Promise<LockResult> {
   };
   try {
     await writeOwnerFile(ownerPath, owner);
-    await markDataFolder(dataDir);
+    await markDataFolder(dataDir, { created });
   } catch (error) {
     await unlockAndClose(handle);
     throw error;

@@ -74,6 +74,27 @@ describe('a data folder inside a project checkout', () => {
     await openAndClose(dataDir);
     expect(readFileSync(join(dataDir, '.gitignore'), 'utf8')).toBe('# mine\n*.tmp\n');
   });
+
+  it('marks an earlier version’s data folder (only the app’s own files) when it opens again', async () => {
+    const dataDir = join(folder.path, 'old-data');
+    mkdirSync(join(dataDir, 'batches'), { recursive: true });
+    writeFileSync(join(dataDir, 'lock'), '');
+    writeFileSync(join(dataDir, 'settings.json'), '{"language":"de"}');
+    await openAndClose(dataDir);
+    expect(git('ls-files', '--others', '--exclude-standard')).not.toMatch(/old-data/);
+  });
+
+  it('never marks the person’s own folder named as the data folder: their new files stay visible', async () => {
+    // `--data-dir .` or `--data-dir docs`: a folder that already holds other things.
+    const ownFolder = join(folder.path, 'docs');
+    mkdirSync(ownFolder);
+    writeFileSync(join(ownFolder, 'notes.md'), '# notes\n');
+    await openAndClose(ownFolder);
+    await openAndClose(folder.path);
+    expect(existsSync(join(ownFolder, '.gitignore'))).toBe(false);
+    expect(readFileSync(join(folder.path, '.gitignore'), 'utf8')).toBe('node_modules\n');
+    expect(git('ls-files', '--others', '--exclude-standard')).toMatch(/docs\/notes\.md/);
+  });
 });
 
 describe('the format check', () => {
