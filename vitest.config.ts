@@ -69,6 +69,8 @@ const SYSTEM = [
   'test/main/engine/participants-crash.test.ts',
   // A real shaped line and the kernel's own send buffers: its point is real time.
   'test/main/engine/uplink-review.test.ts',
+  // The desktop's own reader (GLib's gio) launching the autostart entry.
+  'test/main/shell/login-item-glib.test.ts',
   'test/main/browser-host/host-entry.test.ts',
   'test/main/browser-host/app-window.test.ts',
   'test/simulator/cli.test.ts',

@@ -24,6 +24,8 @@ const SYSTEM_PACKAGES = [
   { name: 'gnome-keyring', probe: '/usr/bin/gnome-keyring-daemon' },
   // The browser of the end-to-end tests (Playwright drives it with executablePath).
   { name: 'chromium', probe: '/usr/bin/chromium' },
+  // GLib's desktop-entry reader: the autostart entry is launched by `gio launch` in the tests.
+  { name: 'libglib2.0-bin', probe: '/usr/bin/gio' },
   // A display for the real-Electron journey on machines without one (CI, servers).
   { name: 'xvfb', probe: '/usr/bin/Xvfb' },
 ];

@@ -55,6 +55,18 @@ function execArgument(value: string): string {
   return `"${value.replace(/(["`$\\])/g, '\\$1').replace(/%/g, '%%')}"`;
 }
 
+/**
+ * The start of the Exec line. GLib refuses to load an entry whose program it cannot find, and
+ * it looks for the program before it turns `%%` back into `%`: a path holding a `%` would never
+ * be found and Start at login would silently do nothing. Such a path is handed to `env`, which
+ * GLib finds, and which runs the path once the field codes are expanded.
+ */
+function execProgram(executable: string): string {
+  const argument = execArgument(executable);
+  return executable.includes('%') ? `${ENV_PROGRAM} ${argument}` : argument;
+}
+const ENV_PROGRAM = '/usr/bin/env';
+
 /** The autostart entry's text: runs the app hidden at login. */
 export function autostartEntry(options: LinuxAutostartOptions): string {
   // A path the entry would have to alter is refused rather than written as another program.
@@ -66,7 +78,7 @@ export function autostartEntry(options: LinuxAutostartOptions): string {
     '[Desktop Entry]',
     'Type=Application',
     `Name=${keyFileValue(options.productName.replace(UNWRITABLE, ' '))}`,
-    `Exec=${keyFileValue(`${execArgument(options.executable)} ${START_HIDDEN_FLAG}`)}`,
+    `Exec=${keyFileValue(`${execProgram(options.executable)} ${START_HIDDEN_FLAG}`)}`,
     'Terminal=false',
     'X-GNOME-Autostart-enabled=true',
     '',

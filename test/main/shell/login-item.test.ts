@@ -129,7 +129,11 @@ describe('the Linux autostart entry', () => {
     ]);
     expect(Object.fromEntries(entry)).toMatchObject({ Type: 'Application', Name: 'Signing Batch Desk' });
     const exec = entry.find(([key]) => key === 'Exec')![1];
-    expect(execArguments(exec)).toEqual([executable, '--hidden']);
+    // A `%` in the path: GLib looks for the program before it expands `%%`, so `env` runs it.
+    const program = executable.includes('%') ? ['/usr/bin/env'] : [];
+    expect(execArguments(exec)).toEqual([...program, executable, '--hidden']);
+    // The program GLib looks for is written as it is on disk.
+    expect(exec.startsWith(program.length > 0 ? '/usr/bin/env ' : '"')).toBe(true);
   });
 
   it('keeps a product name with a line break and a backslash in its one Name key', () => {
