@@ -570,9 +570,9 @@ export const needsYourCheck: Journey = {
     expect(sim.state.countByExternalReference()).toEqual({ 'CHK-1': 1 });
     // The banner shows only the documents that need a check; back to all of them.
     await banner.getByRole('button', { name: 'Show only this document' }).click();
-    const filter = page.getByLabel('Show');
-    expect(await filter.inputValue()).toBe('needs_check');
-    await filter.selectOption('all');
+    const filters = page.getByRole('group', { name: 'Show' });
+    await filters.getByRole('radio', { name: 'Needs your check 1', checked: true }).waitFor();
+    await filters.getByRole('radio', { name: /^All / }).check();
 
     const trigger = row.getByRole('button', { name: 'Check and resolve… CHK-1' });
     await trigger.click();

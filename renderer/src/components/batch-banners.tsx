@@ -1,3 +1,4 @@
+import type { ClassCounts } from '../../../shared/domain/document-counts';
 import type { BatchDetail } from '../../../shared/ipc/views';
 import { useT, useTranslator } from '../i18n';
 import { useDesk } from '../state/store';
@@ -8,7 +9,14 @@ import { useDesk } from '../state/store';
  * cannot be reached or asked to wait (Try now), a pause, a connection that cannot be used, a
  * stop; and a ceremony window that is opening, or could not open (the reason, Try again).
  */
-export function BatchBanners({ detail }: { readonly detail: BatchDetail }) {
+export function BatchBanners({
+  detail,
+  counts,
+}: {
+  readonly detail: BatchDetail;
+  /** The batch's one count (`countDocuments`): "N documents will continue" is its documents on their way. */
+  readonly counts: ClassCounts;
+}) {
   const t = useT();
   const { locale } = useTranslator();
   const ceremony = useDesk((state) =>
@@ -17,7 +25,7 @@ export function BatchBanners({ detail }: { readonly detail: BatchDetail }) {
   const { actions } = useDesk.getState();
   const { engine } = detail;
   const running = engine.state === 'running' || engine.state === 'waiting';
-  const unfinished = detail.documents.filter((document) => document.class === 'sending').length;
+  const unfinished = counts.sending;
   const time = (epochMs: number) => new Intl.DateTimeFormat(locale, { timeStyle: 'medium' }).format(epochMs);
 
   return (

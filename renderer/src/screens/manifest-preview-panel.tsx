@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ManifestPreview } from '../../../shared/ipc/views';
 import { useT } from '../i18n';
 import { useDesk } from '../state/store';
@@ -6,6 +6,11 @@ import { useDesk } from '../state/store';
 /**
  * A manifest's preview: every problem by line and column, all at once, before anything is
  * kept. The user fixes the file and checks it again here; it is imported only when clean.
+ *
+ * A native modal dialog whose list scrolls between its title and its actions, so Import (or
+ * Check again) and Close stay in view however long the preview is (200 documents and 100
+ * problems make a list thousands of pixels high). The focus starts on the action and goes back
+ * to "Import manifest…" when it closes, as it does on Escape.
  */
 export function ManifestPreviewPanel({
   batchId,
@@ -20,9 +25,25 @@ export function ManifestPreviewPanel({
 }) {
   const t = useT();
   const { actions } = useDesk.getState();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const opener = useRef<Element | null>(document.activeElement);
+  const action = useRef<HTMLButtonElement>(null);
   const [busy, setBusy] = useState(false);
   const valid = preview.issues.length === 0;
   const fileName = preview.path.split(/[/\\]/).pop();
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+    const from = opener.current;
+    return () => {
+      element?.close();
+      if (from instanceof HTMLElement && from.isConnected) from.focus();
+    };
+  }, []);
+
+  // On the way on, each time the preview changes (Check again turns it into Import).
+  useEffect(() => action.current?.focus(), [valid]);
 
   async function checkAgain() {
     setBusy(true);
@@ -40,65 +61,94 @@ export function ManifestPreviewPanel({
   }
 
   return (
-    <section className="card" aria-labelledby="manifest-title">
+    <dialog
+      ref={dialog}
+      className="editor manifest-preview"
+      aria-labelledby="manifest-title"
+      aria-busy={busy}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+    >
       <h3 id="manifest-title">{t('manifest.title', { name: fileName ?? preview.path })}</h3>
-      {valid ? (
-        <p role="status">
-          {t('manifest.summary', { documents: preview.documentCount, recipients: preview.recipientCount })}
-        </p>
-      ) : (
-        <>
-          <p role="alert">{t('manifest.problems', { count: preview.problemCount })}</p>
-          <ul className="issues" aria-label={t('manifest.problemsLabel')}>
-            {preview.issues.map((issue, index) => (
-              <li key={index}>{issue.text}</li>
-            ))}
-          </ul>
-        </>
-      )}
-      {preview.documents.length > 0 && (
-        <table className="table compact">
-          <caption className="caption">
-            {valid ? t('manifest.documentsToImport') : t('manifest.documentsCorrect')}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('manifest.columnReference')}</th>
-              <th scope="col">{t('manifest.columnFile')}</th>
-              <th scope="col">{t('manifest.columnRecipients')}</th>
-              <th scope="col">{t('manifest.columnLines')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {preview.documents.map((document) => (
-              <tr key={document.externalReference}>
-                <th scope="row">{document.externalReference}</th>
-                <td>{document.storedFilename}</td>
-                <td>
-                  {document.recipients
-                    .map((recipient) =>
-                      t('manifest.recipient', { name: recipient.name, type: recipient.participant_type }),
-                    )
-                    .join(', ')}
-                </td>
-                <td>{document.rows.join(', ')}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {preview.documentCount > preview.documents.length && (
-        <p className="caption">
-          {t('manifest.moreDocuments', { count: preview.documentCount - preview.documents.length })}
-        </p>
-      )}
-      <div className="row">
+      <div
+        className="manifest-preview-body"
+        role="region"
+        aria-labelledby="manifest-title"
+        // Focusable, so a long preview scrolls with the keyboard too.
+        tabIndex={0}
+      >
         {valid ? (
-          <button type="button" className="primary" disabled={busy} onClick={() => void runImport()}>
+          <p role="status">
+            {t('manifest.summary', { documents: preview.documentCount, recipients: preview.recipientCount })}
+          </p>
+        ) : (
+          <>
+            <p role="alert">{t('manifest.problems', { count: preview.problemCount })}</p>
+            <ul className="issues" aria-label={t('manifest.problemsLabel')}>
+              {preview.issues.map((issue, index) => (
+                <li key={index}>{issue.text}</li>
+              ))}
+            </ul>
+          </>
+        )}
+        {preview.documents.length > 0 && (
+          <table className="table compact">
+            <caption className="caption">
+              {valid ? t('manifest.documentsToImport') : t('manifest.documentsCorrect')}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('manifest.columnReference')}</th>
+                <th scope="col">{t('manifest.columnFile')}</th>
+                <th scope="col">{t('manifest.columnRecipients')}</th>
+                <th scope="col">{t('manifest.columnLines')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {preview.documents.map((document) => (
+                <tr key={document.externalReference}>
+                  <th scope="row">{document.externalReference}</th>
+                  <td>{document.storedFilename}</td>
+                  <td>
+                    {document.recipients
+                      .map((recipient) =>
+                        t('manifest.recipient', { name: recipient.name, type: recipient.participant_type }),
+                      )
+                      .join(', ')}
+                  </td>
+                  <td>{document.rows.join(', ')}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {preview.documentCount > preview.documents.length && (
+          <p className="caption">
+            {t('manifest.moreDocuments', { count: preview.documentCount - preview.documents.length })}
+          </p>
+        )}
+      </div>
+      <div className="row dialog-actions">
+        {valid ? (
+          <button
+            ref={action}
+            type="button"
+            className="primary"
+            disabled={busy}
+            onClick={() => void runImport()}
+          >
             {t('manifest.import', { count: preview.documentCount })}
           </button>
         ) : (
-          <button type="button" className="primary" disabled={busy} onClick={() => void checkAgain()}>
+          <button
+            ref={action}
+            type="button"
+            className="primary"
+            disabled={busy}
+            onClick={() => void checkAgain()}
+          >
             {t('manifest.checkAgain')}
           </button>
         )}
@@ -106,6 +156,6 @@ export function ManifestPreviewPanel({
           {t('common.close')}
         </button>
       </div>
-    </section>
+    </dialog>
   );
 }
