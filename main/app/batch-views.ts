@@ -9,7 +9,8 @@ import type {
 import type { ItemError } from '../../shared/domain/batch';
 import { englishWords, type Translator } from '../../shared/i18n/translator';
 import { isLocked, phaseOf, type BatchState, type DocumentState } from '../domain/batch-state';
-import { ceremonyRefusal, classOf, hasRequest } from '../domain/document-class';
+import { countByClass } from '../../shared/domain/document-counts';
+import { ceremonyRefusal, classOf } from '../domain/document-class';
 import { peopleOf } from '../domain/people-of';
 import { checkExplanation, errorMessageIn } from '../domain/send-messages';
 import type { Holder } from '../domain/contract-identity';
@@ -18,56 +19,9 @@ import { batchProblems, sendProblems } from '../domain/send-readiness';
 /** Which document of another batch holds a draft's reference at its service, if any (the review's rule). */
 export type HeldBack = (document: DocumentState) => Holder | undefined;
 
-/** How many documents of a batch are in each state a user cares about. */
+/** How many documents of a batch are in each group: the one count (shared/domain/document-counts.ts) of main's classification. */
 export function countsOf(batch: BatchState): Counts {
-  const counts: Counts = {
-    draft: 0,
-    sending: 0,
-    prepared: 0,
-    failed: 0,
-    needsCheck: 0,
-    inProgress: 0,
-    completed: 0,
-    ended: 0,
-    unknownStatus: 0,
-    gone: 0,
-    sent: 0,
-  };
-  for (const document of batch.documents) {
-    if (hasRequest(document)) counts.sent += 1;
-    switch (classOf(document)) {
-      case 'gone':
-        counts.gone += 1;
-        break;
-      case 'completed':
-        counts.completed += 1;
-        break;
-      case 'ended':
-        counts.ended += 1;
-        break;
-      case 'unknown_status':
-        counts.unknownStatus += 1;
-        break;
-      case 'waiting':
-        // Waiting for signatures: opened by a signer already, or not yet.
-        if (document.tracking && document.tracking.status !== 'prepared') counts.inProgress += 1;
-        else counts.prepared += 1;
-        break;
-      case 'failed':
-        counts.failed += 1;
-        break;
-      case 'needs_check':
-        counts.needsCheck += 1;
-        break;
-      case 'not_sent':
-        counts.draft += 1;
-        break;
-      case 'sending':
-        counts.sending += 1;
-        break;
-    }
-  }
-  return counts;
+  return countByClass(batch.documents, classOf);
 }
 
 /** The row of the batch list. */

@@ -13,6 +13,8 @@ export function ipcEvents(ctx: DeskContext): {
   onPollerEvent(event: PollerEvent): void;
 } {
   const { deps } = ctx;
+  /** The batch's name as the person gave it (its id, should it be gone meanwhile). */
+  const batchName = (batchId: string) => ctx.store.get(batchId)?.name ?? batchId;
   return {
     onEngineEvent(event) {
       switch (event.type) {
@@ -80,18 +82,23 @@ export function ipcEvents(ctx: DeskContext): {
           });
       } else if (event.type === 'completed') {
         deps.emit('tracking.completed', event);
-        // In the person's language, like every word the desk shows.
+        // In the person's language, like every word the desk shows, and naming its batch: the
+        // same reference can be in several, and the desk may be in the tray.
         const { t } = ctx.translator();
         deps.notifier.notify(
           t('common.fullySignedTitle'),
-          t('common.fullySigned', { reference: event.externalReference }),
+          t('common.fullySigned', { reference: event.externalReference, batch: batchName(event.batchId) }),
         );
       } else if (event.type === 'ended') {
         // Nobody can sign it any more: the person hears of it as of a completion.
         const { t } = ctx.translator();
         deps.notifier.notify(
           t('common.endedTitle'),
-          t('common.ended', { reference: event.externalReference, status: event.status }),
+          t('common.ended', {
+            reference: event.externalReference,
+            batch: batchName(event.batchId),
+            status: event.status,
+          }),
         );
       }
     },

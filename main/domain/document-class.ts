@@ -77,12 +77,3 @@ export function needsTracking(document: DocumentState): boolean {
   const stage = stageOfDocument(document);
   return stage === undefined || !isFinalStage(stage);
 }
-
-/**
- * True once the service holds a request for `document` (it was created there and is not gone),
- * whatever its group: the batch's "sent" count counts these, so a row waiting for signatures is
- * never missing from it.
- */
-export function hasRequest(document: DocumentState): boolean {
-  return document.send.requestId !== undefined && !document.gone;
-}

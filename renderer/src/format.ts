@@ -54,6 +54,18 @@ export function formatDuration(totalSeconds: number, locale?: string): string {
   );
 }
 
+/**
+ * A date and time in the locale's short form ("06/12/2026 14:05" in French, "06.12.26, 14:05" in
+ * German): what a compact row shows, on one line.
+ */
+export function formatShortDateTime(iso: string | undefined, locale?: string): string {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime())
+    ? iso
+    : new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' }).format(date);
+}
+
 /** A time of day, e.g. "14:05:30", for "next try at". */
 export function formatTime(epochMs: number, locale?: string): string {
   return new Intl.DateTimeFormat(locale, { timeStyle: 'medium' }).format(new Date(epochMs));

@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { LanguageProvider } from './i18n';
 import './styles.css';
+import './batch.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html lacks #root');

@@ -162,22 +162,12 @@ export const documentViewSchema = z.object({
 });
 export type DocumentView = z.infer<typeof documentViewSchema>;
 
-export const countsSchema = z.object({
-  draft: z.number(),
-  sending: z.number(),
-  prepared: z.number(),
-  failed: z.number(),
-  needsCheck: z.number(),
-  inProgress: z.number(),
-  completed: z.number(),
-  /** Requests that ended at their service without completion (declined, expired…). */
-  ended: z.number(),
-  /** Requests in a status this app does not know, not final: still read, less often. */
-  unknownStatus: z.number(),
-  gone: z.number(),
-  /** Documents whose request exists at their service, whatever their group. */
-  sent: z.number(),
-});
+/**
+ * How many documents of a batch are in each group (shared/domain/document-counts.ts): main
+ * counts its classification with `countByClass`, the function the page counts its documents
+ * with, so the batch list, the progress line, the filters and the glance say the same.
+ */
+export const countsSchema = z.record(documentClassSchema, z.number().int().nonnegative());
 export type Counts = z.infer<typeof countsSchema>;
 
 export const engineStateSchema = z.object({

@@ -265,6 +265,9 @@ describe('the batch screen tells the truth, and offers only what can work', () =
     // "23 nov. 2026, 14:05": the French month and 24-hour time.
     expect(prepared).toMatch(/^\d{1,2} [a-zéû]+\.? \d{4}/);
     await table.getByRole('columnheader', { name: 'Référence' }).waitFor();
-    await page.getByLabel('Afficher').selectOption({ label: 'En attente de signatures (3)' });
+    await page
+      .getByRole('group', { name: 'Afficher' })
+      .getByRole('radio', { name: 'En attente de signatures 3' })
+      .check();
   }, 120_000);
 });

@@ -146,7 +146,9 @@ export const fullFlow: Journey = {
     // Tracking: the poller (quick after a ceremony) sees completion and the evidence.
     const ndaRow = table.getByRole('row', { name: /NDA-2026-017/ });
     await ndaRow.getByText('Completed — evidence ready').waitFor({ timeout: 30_000 });
-    await page.getByText('NDA-2026-017 is fully signed; its evidence is ready.').waitFor();
+    await page
+      .getByText('NDA-2026-017 in the batch “Monday contracts” is fully signed; its evidence is ready.')
+      .waitFor();
     expect(await ndaRow.getByRole('button', { name: /Open ceremony/ }).count()).toBe(0);
     const otherRow = table.getByRole('row', { name: /RH-2026-0142/ });
     expect(await otherRow.getByText('Waiting for signatures').count()).toBe(1);
@@ -574,9 +576,9 @@ export const needsYourCheck: Journey = {
     expect(sim.state.countByExternalReference()).toEqual({ 'CHK-1': 1 });
     // The banner shows only the documents that need a check; back to all of them.
     await banner.getByRole('button', { name: 'Show only this document' }).click();
-    const filter = page.getByLabel('Show');
-    expect(await filter.inputValue()).toBe('needs_check');
-    await filter.selectOption('all');
+    const filters = page.getByRole('group', { name: 'Show' });
+    await filters.getByRole('radio', { name: 'Needs your check 1', checked: true }).waitFor();
+    await filters.getByRole('radio', { name: /^All / }).check();
 
     const trigger = row.getByRole('button', { name: 'Check and resolve… CHK-1' });
     await trigger.click();

@@ -1,6 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { BatchBanners } from '../../renderer/src/components/batch-banners';
+import { noDocuments } from '../../shared/domain/document-counts';
 import type { BatchDetail, EngineStateView } from '../../shared/ipc/views';
 
 /**
@@ -14,9 +15,8 @@ function bannerText(engine: EngineStateView, gone = 0): string {
     id: 'b',
     engine,
     documents: [],
-    counts: { gone },
   } as unknown as BatchDetail;
-  return renderToStaticMarkup(<BatchBanners detail={detail} />)
+  return renderToStaticMarkup(<BatchBanners detail={detail} counts={{ ...noDocuments(), gone }} />)
     .replace(/<[^>]+>/g, ' ')
     .replace(/&#x27;/g, "'")
     .replace(/\s+/g, ' ');

@@ -1,3 +1,4 @@
+import type { ClassCounts } from '../../../shared/domain/document-counts';
 import type { BatchDetail } from '../../../shared/ipc/views';
 import { useT, useTranslator } from '../i18n';
 import { connectionProblemId } from '../state/connection-status';
@@ -10,7 +11,14 @@ import { useDesk } from '../state/store';
  * stop; documents no longer at their service (what that means, and Check again); and a ceremony
  * window that is opening, or could not open (the reason, Try again).
  */
-export function BatchBanners({ detail }: { readonly detail: BatchDetail }) {
+export function BatchBanners({
+  detail,
+  counts,
+}: {
+  readonly detail: BatchDetail;
+  /** The batch's one count (`countDocuments`): "N documents will continue" is its documents on their way. */
+  readonly counts: ClassCounts;
+}) {
   const t = useT();
   const { locale } = useTranslator();
   const ceremony = useDesk((state) =>
@@ -18,7 +26,7 @@ export function BatchBanners({ detail }: { readonly detail: BatchDetail }) {
   );
   const { actions } = useDesk.getState();
   const { engine } = detail;
-  const unfinished = detail.documents.filter((document) => document.class === 'sending').length;
+  const unfinished = counts.sending;
   const time = (epochMs: number) => new Intl.DateTimeFormat(locale, { timeStyle: 'medium' }).format(epochMs);
 
   return (
@@ -52,9 +60,9 @@ export function BatchBanners({ detail }: { readonly detail: BatchDetail }) {
           {t('waits.paused', { count: unfinished })}
         </p>
       )}
-      {detail.counts.gone > 0 && (
+      {counts.gone > 0 && (
         <p className="banner" role="status">
-          {t('batch.goneHelp', { count: detail.counts.gone })}
+          {t('batch.goneHelp', { count: counts.gone })}
         </p>
       )}
       {detail.connectionProblem && (

@@ -9,7 +9,16 @@ import { PdfViewer } from '../screens/pdf-viewer';
  * document in the viewer. Drawn when the row is shown (the table renders only the rows in view)
  * and kept by the PDF's digest.
  */
-export function PdfThumbnail({ batchId, document }: { batchId: string; document: DocumentView }) {
+export function PdfThumbnail({
+  batchId,
+  document,
+  small = false,
+}: {
+  batchId: string;
+  document: DocumentView;
+  /** As high as a line of text, for a compact row. */
+  small?: boolean;
+}) {
   const t = useT();
   const canvas = useRef<HTMLCanvasElement>(null);
   const [state, setState] = useState<'loading' | 'ready' | 'failed'>('loading');
@@ -36,14 +45,14 @@ export function PdfThumbnail({ batchId, document }: { batchId: string; document:
     <>
       <button
         type="button"
-        className={`pdf-thumbnail pdf-thumbnail-${state}`}
+        className={`pdf-thumbnail pdf-thumbnail-${state}${small ? ' pdf-thumbnail-small' : ''}`}
         // Named by a label, not text: the row's own text (its file name) stays the only mention of it.
         aria-label={t('preview.open', { name: document.storedFilename })}
         title={t('preview.open', { name: document.storedFilename })}
         onClick={() => setViewing(true)}
       >
-        <canvas ref={canvas} aria-hidden="true" style={{ width: THUMBNAIL_WIDTH }} />
-        {state === 'failed' && (
+        <canvas ref={canvas} aria-hidden="true" style={small ? undefined : { width: THUMBNAIL_WIDTH }} />
+        {state === 'failed' && !small && (
           <span className="muted-inline" aria-hidden="true">
             {t('preview.unavailable')}
           </span>

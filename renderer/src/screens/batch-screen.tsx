@@ -1,22 +1,24 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import type { DocumentView, ManifestPreview } from '../../../shared/ipc/views';
 import { BatchBanners } from '../components/batch-banners';
+import { BatchConnection } from '../components/batch-connection';
 import { RenameForm } from '../components/rename-form';
 import { ScreenHeading } from '../components/screen-heading';
 import { useT, useTranslator } from '../i18n';
 import {
   batchProgress,
-  countByBucket,
+  countDocuments,
   editRefusal,
   filterDocuments,
   nextSort,
   sortDocuments,
-  STATUS_FILTERS,
   type DocumentSort,
   type StatusFilter,
 } from '../state/document-status';
 import { connectionUnavailable, needsConnection } from '../state/connection-status';
 import { useDesk } from '../state/store';
+import { densityFor, useChosenDensity } from '../state/table-density';
+import { BatchGlance } from './batch-glance';
 import { BatchSettings } from './batch-settings';
 import { CheckDialog } from './check-dialog';
 import { DocumentEditor } from './document-editor';
@@ -28,7 +30,6 @@ import { ReviewDialog, SentSummary } from './review-dialog';
 export function BatchScreen({ batchId }: { batchId: string }) {
   const t = useT();
   const { locale } = useTranslator();
-  const documentsLabel = (count: number) => t('common.documents', { count });
   const detail = useDesk((state) => state.details[batchId]);
   const progress = useDesk((state) => state.progress);
   const loadError = useDesk((state) => state.loadErrors[batchId]);
@@ -42,7 +43,7 @@ export function BatchScreen({ batchId }: { batchId: string }) {
   const [checking, setChecking] = useState<DocumentView | undefined>();
   /** The document whose check was just resolved: the focus goes to it once it is shown. */
   const [focusDocumentId, setFocusDocumentId] = useState<string | undefined>();
-  const filterSelect = useRef<HTMLSelectElement>(null);
+  const chosenFilter = useRef<HTMLInputElement>(null);
   const [renaming, setRenaming] = useState(false);
   /** The rename form just closed: its Rename button, drawn anew, takes the focus back. */
   const renamed = useRef(false);
@@ -61,8 +62,15 @@ export function BatchScreen({ batchId }: { batchId: string }) {
     () => sortDocuments(filterDocuments(documents, filter, search), sort, locale),
     [documents, filter, search, sort, locale],
   );
-  const buckets = useMemo(() => countByBucket(documents), [documents]);
-  const overall = useMemo(() => (detail ? batchProgress(detail, progress) : undefined), [detail, progress]);
+  // The batch's one count: the progress line, the filters, the banners and the glance read it.
+  const counts = useMemo(() => countDocuments(documents), [documents]);
+  const overall = useMemo(
+    () => (detail ? batchProgress(detail, counts, progress) : undefined),
+    [detail, counts, progress],
+  );
+  const chosenDensity = useChosenDensity((state) => state.chosen);
+  const chooseDensity = useChosenDensity((state) => state.choose);
+  const compact = densityFor(chosenDensity, documents.length) === 'compact';
   const focusDone = useCallback(() => setFocusDocumentId(undefined), []);
   const sortBy = useCallback((key: DocumentSort['key']) => setSort((current) => nextSort(current, key)), []);
 
@@ -81,7 +89,7 @@ export function BatchScreen({ batchId }: { batchId: string }) {
   // A resolved document the filter now hides: the focus goes to the filter, not nowhere.
   useEffect(() => {
     if (focusDocumentId === undefined || shown.some((document) => document.id === focusDocumentId)) return;
-    filterSelect.current?.focus();
+    chosenFilter.current?.focus();
     setFocusDocumentId(undefined);
   }, [focusDocumentId, shown]);
 
@@ -107,10 +115,9 @@ export function BatchScreen({ batchId }: { batchId: string }) {
   const withProblems = documents.filter(
     (document) => document.class === 'not_sent' && document.problems.length > 0,
   );
-  const unfinished = documents.filter((document) => document.class === 'sending');
   const failed = documents.filter((document) => document.class === 'failed');
-  const needsCheck = detail.counts.needsCheck;
-  const canResume = !running && unfinished.length > 0;
+  const needsCheck = counts.needs_check;
+  const canResume = !running && counts.sending > 0;
   // Its own connection is gone: what needs it says why (the banner) instead of failing.
   const noConnection = connectionUnavailable(detail);
   const connectionNeeded = needsConnection(batchId, noConnection);
@@ -125,7 +132,7 @@ export function BatchScreen({ batchId }: { batchId: string }) {
   return (
     <section
       aria-labelledby="batch-title"
-      className={`screen drop-target${dragging ? ' dragging' : ''}`}
+      className={`screen batch-screen drop-target${dragging ? ' dragging' : ''}`}
       onDragOver={(event) => {
         if (![...event.dataTransfer.types].includes('Files')) return;
         event.preventDefault();
@@ -167,6 +174,7 @@ export function BatchScreen({ batchId }: { batchId: string }) {
               <span className="visually-hidden"> {t('batch.renameBatch', { name: detail.name })}</span>
             </button>
           )}
+          <BatchConnection batch={detail} />
         </div>
         <button type="button" className="link" onClick={() => actions.page.navigate({ name: 'batches' })}>
           {t('batch.back')}
@@ -232,7 +240,7 @@ export function BatchScreen({ batchId }: { batchId: string }) {
               )
             }
           >
-            {t('batch.retryFailed', { count: failed.length })}
+            {t('batch.retryFailed', { count: counts.failed })}
           </button>
         )}
         <button
@@ -246,10 +254,9 @@ export function BatchScreen({ batchId }: { batchId: string }) {
           {t('batch.export')}
         </button>
       </div>
-      <p className="hint drop-hint">{t('batch.dropHint')}</p>
 
       <SentSummary batchId={batchId} documents={documents} engine={engine} />
-      <BatchBanners detail={detail} />
+      <BatchBanners detail={detail} counts={counts} />
       {needsCheck > 0 && (
         <div className="banner banner-error banner-with-action" role="alert">
           <p>{t('batch.needsCheck', { count: needsCheck })}</p>
@@ -274,18 +281,6 @@ export function BatchScreen({ batchId }: { batchId: string }) {
         </p>
       )}
 
-      {overall && overall.total > 0 && (
-        <div className="batch-progress">
-          <label htmlFor="batch-progress">
-            {t('batch.progress', { sent: overall.sent, total: overall.total })}
-          </label>
-          <progress id="batch-progress" max={1} value={overall.fraction} />
-        </div>
-      )}
-
-      {/* Keyed on the saved defaults: the form starts afresh only when they change. */}
-      <BatchSettings key={JSON.stringify(detail.defaults)} batchId={batchId} defaults={detail.defaults} />
-
       {preview && (
         <ManifestPreviewPanel
           batchId={batchId}
@@ -295,54 +290,70 @@ export function BatchScreen({ batchId }: { batchId: string }) {
         />
       )}
 
-      {documents.length === 0 ? (
-        <div className="empty">
-          <p>{t('batch.empty')}</p>
-        </div>
-      ) : (
-        <>
-          <div className="row">
+      {overall && documents.length > 0 && (
+        <BatchGlance
+          documents={documents}
+          counts={counts}
+          overall={overall}
+          filter={filter}
+          onFilter={setFilter}
+          filterRef={chosenFilter}
+        />
+      )}
+
+      {/* The table's controls, and the batch's settings folded at their end (a line of their own once open). */}
+      <div className="table-bar">
+        {documents.length > 0 && (
+          <div className="table-controls">
             <label className="inline">
-              {t('batch.show')}
-              <select
-                ref={filterSelect}
-                value={filter}
-                onChange={(event) => setFilter(event.target.value as StatusFilter)}
-              >
-                {STATUS_FILTERS.map((option) => (
-                  <option key={option.value} value={option.value}>
-                    {t('batch.filterOption', { label: t(option.label), count: buckets[option.value] })}
-                  </option>
-                ))}
-              </select>
+              {t('batch.searchShort')}
+              <input
+                type="search"
+                value={search}
+                placeholder={t('batch.searchPlaceholder')}
+                onChange={(event) => setSearch(event.target.value)}
+              />
             </label>
-            <label className="inline">
-              {t('batch.search')}
-              <input type="search" value={search} onChange={(event) => setSearch(event.target.value)} />
-            </label>
+            <button
+              type="button"
+              aria-pressed={!compact}
+              onClick={() => chooseDensity(compact ? 'detailed' : 'compact')}
+            >
+              {t('documents.detailedRows')}
+            </button>
+            {/* Every document is counted by "All" already: only a narrower view is said here. */}
             <span className="muted-inline" role="status">
               {shown.length === documents.length
-                ? documentsLabel(documents.length)
+                ? ''
                 : t('batch.shownOf', { shown: shown.length, total: documents.length })}
             </span>
           </div>
-          {shown.length === 0 ? (
-            <p className="empty">{t('batch.noMatch')}</p>
-          ) : (
-            <DocumentTable
-              batchId={batchId}
-              batchName={detail.name}
-              documents={shown}
-              engine={engine}
-              sort={sort}
-              onSort={sortBy}
-              onEdit={setEditing}
-              onCheck={setChecking}
-              focusDocumentId={focusDocumentId}
-              onFocused={focusDone}
-            />
-          )}
-        </>
+        )}
+        {/* Keyed on the saved defaults: the form starts afresh only when they change. */}
+        <BatchSettings key={JSON.stringify(detail.defaults)} batchId={batchId} defaults={detail.defaults} />
+      </div>
+
+      {documents.length === 0 ? (
+        <div className="empty">
+          <p>{t('batch.empty')}</p>
+          <p className="drop-hint">{t('batch.dropHint')}</p>
+        </div>
+      ) : shown.length === 0 ? (
+        <p className="empty">{t('batch.noMatch')}</p>
+      ) : (
+        <DocumentTable
+          batchId={batchId}
+          batchName={detail.name}
+          documents={shown}
+          engine={engine}
+          compact={compact}
+          sort={sort}
+          onSort={sortBy}
+          onEdit={setEditing}
+          onCheck={setChecking}
+          focusDocumentId={focusDocumentId}
+          onFocused={focusDone}
+        />
       )}
 
       {checking && (

@@ -2,6 +2,7 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { RenameForm } from '../components/rename-form';
 import { focusIfLost, ScreenHeading } from '../components/screen-heading';
 import { useT, useTranslator } from '../i18n';
+import { batchConnection } from '../state/batch-connection';
 import { useDesk } from '../state/store';
 import { sortedBatches } from '../state/transitions';
 
@@ -11,6 +12,7 @@ export function BatchesScreen() {
   const { intl } = useTranslator();
   const count = (value: number) => intl.formatNumber(value);
   const batchMap = useDesk((state) => state.batches);
+  const profiles = useDesk((state) => state.profiles);
   // Sorting inside the selector would return a new array each time and re-render forever.
   const batches = useMemo(() => sortedBatches(batchMap), [batchMap]);
   const { actions } = useDesk.getState();
@@ -51,6 +53,7 @@ export function BatchesScreen() {
           <thead>
             <tr>
               <th scope="col">{t('batches.columnName')}</th>
+              <th scope="col">{t('batches.columnConnection')}</th>
               <th scope="col">{t('batches.columnDocuments')}</th>
               <th scope="col">{t('batches.columnNotSent')}</th>
               <th scope="col">{t('batches.columnSending')}</th>
@@ -63,7 +66,8 @@ export function BatchesScreen() {
           </thead>
           <tbody>
             {batches.map((batch) => {
-              const sent = batch.documentCount - batch.counts.draft;
+              const sent = batch.documentCount - batch.counts.not_sent;
+              const connection = batchConnection(batch, profiles);
               return (
                 <tr key={batch.id}>
                   <th scope="row">
@@ -91,16 +95,31 @@ export function BatchesScreen() {
                     {batch.counts.ended > 0 && (
                       <span className="muted">{t('batches.ended', { count: batch.counts.ended })}</span>
                     )}
-                    {batch.counts.unknownStatus > 0 && (
+                    {batch.counts.unknown_status > 0 && (
                       <span className="muted">
-                        {t('batches.unknownStatus', { count: batch.counts.unknownStatus })}
+                        {t('batches.unknownStatus', { count: batch.counts.unknown_status })}
                       </span>
                     )}
                   </th>
+                  <td>
+                    {/* The batch's own connection, whatever the active one is; none before it is sent. */}
+                    {connection ? (
+                      <>
+                        {connection.name ?? connection.host}
+                        <span className="muted">
+                          {connection.name === undefined
+                            ? t('batches.connectionClient', { clientId: connection.clientId })
+                            : connection.host}
+                        </span>
+                      </>
+                    ) : (
+                      <span className="muted-inline">{t('batches.connectionNotYet')}</span>
+                    )}
+                  </td>
                   <td>{count(batch.documentCount)}</td>
-                  <td>{count(batch.counts.draft)}</td>
+                  <td>{count(batch.counts.not_sent)}</td>
                   <td>{count(batch.counts.sending)}</td>
-                  <td>{count(batch.counts.prepared + batch.counts.inProgress)}</td>
+                  <td>{count(batch.counts.waiting)}</td>
                   <td>{count(batch.counts.completed)}</td>
                   <td>{count(batch.counts.failed)}</td>
                   <td>{intl.formatDate(batch.updatedAt, { dateStyle: 'medium', timeStyle: 'short' })}</td>

@@ -1,28 +1,20 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import type { MessageId } from '../../../shared/i18n/catalog';
 import type { DocumentView, EngineStateView } from '../../../shared/ipc/views';
-import { PeopleCell } from '../components/people-cell';
-import { heldBackCheck } from './check-dialog';
-import { PdfThumbnail } from '../components/pdf-thumbnail';
-import { describeState, formatBytes, formatDateTime } from '../format';
-import { useT, useTranslator } from '../i18n';
-import { documentProgress, editRefusal, type DocumentSort, type SortKey } from '../state/document-status';
-import { connectionUnavailable, needsConnection } from '../state/connection-status';
+import { useT } from '../i18n';
+import type { DocumentSort, SortKey } from '../state/document-status';
 import { useDesk } from '../state/store';
-import type { Progress } from '../state/transitions';
+import { DocumentRow } from './document-row';
 
 const COLUMNS = 6;
-/** An upload's bytes in words, by where its attempt is (`Progress.upload`). */
-const UPLOAD_WORDS = {
-  sending: 'documents.uploaded',
-  confirming: 'documents.uploadConfirming',
-  sending_again: 'documents.uploadAgain',
-} as const satisfies Record<NonNullable<Progress['upload']>, MessageId>;
-/** A typical row (a document with one or two recipients): close to real, so measuring rows as they
- * appear hardly moves the scroll position. Each row is measured once shown. */
-const ESTIMATED_ROW_PX = 72;
-const estimatedRowSize = () => ESTIMATED_ROW_PX;
+/**
+ * A typical row, compact (one line) or detailed (a document with one or two recipients): close
+ * to real, so measuring rows as they appear hardly moves the scroll position. Each row is
+ * measured once shown.
+ */
+const compactRowSize = () => 34;
+const detailedRowSize = () => 72;
 
 export interface DocumentTableProps {
   readonly batchId: string;
@@ -31,6 +23,8 @@ export interface DocumentTableProps {
   readonly documents: readonly DocumentView[];
   /** The batch's engine: a document it is sending cannot be edited or removed. */
   readonly engine: Pick<EngineStateView, 'state'>;
+  /** One line a document, or everything about each (`renderer/src/state/table-density.ts`). */
+  readonly compact: boolean;
   /** The column the documents are sorted by, if any, and the header that changes it. */
   readonly sort: DocumentSort | undefined;
   readonly onSort: (key: SortKey) => void;
@@ -53,6 +47,7 @@ export function DocumentTable({
   batchName,
   documents,
   engine,
+  compact,
   sort,
   onSort,
   onEdit,
@@ -69,7 +64,7 @@ export function DocumentTable({
   const virtualizer = useVirtualizer({
     count: documents.length,
     getScrollElement: () => scroller.current,
-    estimateSize: estimatedRowSize,
+    estimateSize: compact ? compactRowSize : detailedRowSize,
     overscan: 8,
     getItemKey: itemKey,
   });
@@ -78,6 +73,14 @@ export function DocumentTable({
   const paddingBottom = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
   const focusIndex =
     focusDocumentId === undefined ? -1 : documents.findIndex((document) => document.id === focusDocumentId);
+
+  // Rows measured in the other density are forgotten: each is measured again as it changes or shows.
+  const measuredCompact = useRef(compact);
+  useEffect(() => {
+    if (measuredCompact.current === compact) return;
+    measuredCompact.current = compact;
+    virtualizer.measure();
+  }, [compact, virtualizer]);
 
   // Brings the row to focus into view; once rendered, the row takes the focus itself.
   useEffect(() => {
@@ -93,7 +96,7 @@ export function DocumentTable({
       role="region"
       aria-label={t('documents.region', { batch: batchName })}
     >
-      <table className="table documents" aria-rowcount={documents.length + 1}>
+      <table className={`table documents${compact ? ' compact' : ''}`} aria-rowcount={documents.length + 1}>
         <thead>
           <tr aria-rowindex={1}>
             <SortableHeader
@@ -133,6 +136,7 @@ export function DocumentTable({
                 document={document}
                 live={progress[`${batchId}/${document.id}`]}
                 engineState={engine.state}
+                compact={compact}
                 onEdit={onEdit}
                 onCheck={onCheck}
                 takeFocus={item.index === focusIndex}
@@ -182,217 +186,3 @@ function SortableHeader({
     </th>
   );
 }
-
-const DocumentRow = memo(function DocumentRow({
-  measure,
-  index,
-  batchId,
-  document,
-  live,
-  engineState,
-  onEdit,
-  onCheck,
-  takeFocus,
-  onFocused,
-}: {
-  measure: (element: Element | null) => void;
-  index: number;
-  batchId: string;
-  document: DocumentView;
-  live: Progress | undefined;
-  engineState: EngineStateView['state'];
-  onEdit: (document: DocumentView) => void;
-  onCheck: (document: DocumentView) => void;
-  takeFocus: boolean;
-  onFocused: (() => void) | undefined;
-}) {
-  const { actions } = useDesk.getState();
-  const t = useT();
-  const { locale } = useTranslator();
-  const stateLabel = useRef<HTMLSpanElement>(null);
-  // The batch's own connection is gone: its ceremonies cannot open, and the button says why.
-  const noConnection = useDesk((state) => {
-    const batch = state.details[batchId];
-    return batch !== undefined && connectionUnavailable(batch);
-  });
-  useEffect(() => {
-    if (!takeFocus) return;
-    stateLabel.current?.focus();
-    onFocused?.();
-  }, [takeFocus, onFocused]);
-  const value = documentProgress(document, live);
-  const bucket = document.class;
-  const state = describeState(document, t, live?.phase);
-  const refusal = editRefusal(document, { state: engineState }, live);
-  const reasonId = `reason-${batchId}-${document.id}`;
-  const reference = document.externalReference;
-  // Another batch holds its reference: sent only anew on purpose, through the check dialog's confirmation.
-  const heldBack = heldBackCheck(document, t);
-  const uploading = live?.phase === 'uploading' && live.sentBytes !== undefined && live.totalBytes;
-  return (
-    <tr ref={measure} data-index={index} aria-rowindex={index + 2} data-reference={reference}>
-      <th scope="row">
-        {reference}
-        {document.requestId && <span className="muted mono">{document.requestId}</span>}
-      </th>
-      <td>
-        <PdfThumbnail batchId={batchId} document={document} />
-        <span className="filename">{document.storedFilename}</span>
-        <span className="muted">
-          {formatBytes(document.sizeBytes, locale)} · SHA-256{' '}
-          <button
-            type="button"
-            className="link mono"
-            title={t('documents.sha.title')}
-            onClick={() =>
-              void actions.page.copyText(document.sha256, t('documents.sha.copied', { reference }))
-            }
-          >
-            {document.sha256.slice(0, 12)}…
-            <span className="visually-hidden"> {t('documents.sha.copy', { reference })}</span>
-          </button>
-        </span>
-      </td>
-      <td>
-        <PeopleCell people={document.people} reference={reference} />
-        {document.problems.map((problem, position) => (
-          <span key={`${position}-${problem}`} className="problem">
-            {problem}
-          </span>
-        ))}
-      </td>
-      <td>
-        {/* Focusable from script only: where the focus lands once the document's check is resolved. */}
-        <span ref={stateLabel} tabIndex={-1} className={`state state-${bucket}`}>
-          {state}
-        </span>
-        {value !== undefined && value < 1 && (
-          <progress max={1} value={value} aria-label={t('documents.progressOf', { reference })} />
-        )}
-        {uploading && (
-          <span className="muted">
-            {t(UPLOAD_WORDS[live.upload ?? 'sending'], {
-              sent: formatBytes(live.sentBytes ?? 0, locale),
-              total: formatBytes(live.totalBytes ?? 0, locale),
-            })}
-          </span>
-        )}
-        {document.error && <span className="problem">{document.error.message}</span>}
-      </td>
-      <td>
-        {/* Only what happened: a step not reached yet has no line (no "Prepared —"). */}
-        <dl className="timeline">
-          {document.preparedAt && (
-            <>
-              <dt>{t('documents.timeline.prepared')}</dt>
-              <dd>{formatDateTime(document.preparedAt, locale)}</dd>
-            </>
-          )}
-          {document.tracking?.openedAt && (
-            <>
-              <dt>{t('documents.timeline.opened')}</dt>
-              <dd>{formatDateTime(document.tracking.openedAt, locale)}</dd>
-            </>
-          )}
-          {document.tracking?.finalizedAt && (
-            <>
-              <dt>{t('documents.timeline.finalized')}</dt>
-              <dd>{formatDateTime(document.tracking.finalizedAt, locale)}</dd>
-            </>
-          )}
-          {document.lastCheckedAt && (
-            <>
-              <dt>{t('documents.timeline.lastChecked')}</dt>
-              <dd>{formatDateTime(document.lastCheckedAt, locale)}</dd>
-            </>
-          )}
-          <dt>{t('documents.timeline.lastChange')}</dt>
-          <dd>{formatDateTime(document.updatedAt, locale)}</dd>
-        </dl>
-      </td>
-      <td>
-        <div className="actions">
-          {document.canOpenCeremony && (
-            <button
-              type="button"
-              {...needsConnection(batchId, noConnection)}
-              onClick={() => !noConnection && void actions.ceremony.open(batchId, document.id)}
-            >
-              {t('documents.action.openCeremony')}
-              <span className="visually-hidden"> {t('documents.action.openCeremonyFor', { reference })}</span>
-            </button>
-          )}
-          {document.heldBy && !document.heldBy.deleted && (
-            <button
-              type="button"
-              className="link"
-              onClick={() =>
-                actions.page.navigate({ name: 'batch', batchId: document.heldBy?.batchId ?? batchId })
-              }
-            >
-              {t('documents.action.openHolder', { batch: document.heldBy.batchName })}
-            </button>
-          )}
-          {document.check && (
-            <button type="button" onClick={() => onCheck(document)}>
-              {t('documents.action.check')}
-              <span className="visually-hidden"> {reference}</span>
-            </button>
-          )}
-          {heldBack && (
-            <button type="button" onClick={() => onCheck(heldBack)}>
-              {t('documents.action.sendAnew')}
-              <span className="visually-hidden"> {reference}</span>
-            </button>
-          )}
-          {document.gone && (
-            <button type="button" onClick={() => void actions.tracking.checkAgain(batchId, document.id)}>
-              {t('documents.action.checkAgain')}
-              <span className="visually-hidden"> {t('documents.action.checkAgainFor', { reference })}</span>
-            </button>
-          )}
-          {document.class === 'failed' && (
-            <button type="button" onClick={() => void actions.sending.retry(batchId, document.id)}>
-              {t('documents.action.retry')}
-              <span className="visually-hidden"> {reference}</span>
-            </button>
-          )}
-          {/* A sent document offers neither; one in flight shows both disabled, with why. */}
-          {!document.locked && (
-            <>
-              <button
-                type="button"
-                disabled={refusal !== undefined}
-                aria-describedby={refusal ? reasonId : undefined}
-                title={refusal ? t(refusal) : undefined}
-                onClick={() => onEdit(document)}
-                aria-label={t('editor.title', { reference })}
-              >
-                {t('documents.action.edit')}
-              </button>
-              <button
-                type="button"
-                className="danger"
-                disabled={refusal !== undefined}
-                aria-describedby={refusal ? reasonId : undefined}
-                title={refusal ? t(refusal) : undefined}
-                aria-label={t('documents.action.removeNamed', { reference })}
-                onClick={() => {
-                  if (window.confirm(t('documents.action.removeConfirm', { reference })))
-                    void actions.documents.remove(batchId, document.id);
-                }}
-              >
-                {t('documents.action.remove')}
-              </button>
-              {refusal && (
-                <span id={reasonId} className="action-reason">
-                  {t(refusal)}
-                </span>
-              )}
-            </>
-          )}
-        </div>
-      </td>
-    </tr>
-  );
-});

@@ -6,9 +6,13 @@ import { useDesk } from '../state/store';
 /**
  * A manifest's preview: every problem by the row and column the spreadsheet shows, all at
  * once, before anything is kept. The user fixes the file and checks it again here; it is
- * imported only when clean. It opens below the batch's settings: its heading takes the focus,
- * so the keyboard is where the preview is; once it closes (imported, or Close), the focus goes
- * back to "Import manifest…".
+ * imported only when clean.
+ *
+ * A native modal dialog whose list scrolls between its title and its actions, so Import (or
+ * Check again) and Close stay in view however long the preview is (200 documents and 100
+ * problems make a list thousands of pixels high). The focus starts on its title, so what it says
+ * is read before Import is one Tab away (a double Enter never imports unread), and goes back to
+ * "Import manifest…" when it closes, as it does on Escape.
  */
 export function ManifestPreviewPanel({
   batchId,
@@ -23,19 +27,25 @@ export function ManifestPreviewPanel({
 }) {
   const t = useT();
   const { actions } = useDesk.getState();
-  const [busy, setBusy] = useState(false);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const opener = useRef<Element | null>(document.activeElement);
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
-    const opener = document.activeElement;
-    heading.current?.focus();
-    return () => {
-      const holder = document.activeElement;
-      const lost = holder === null || holder === document.body || !holder.isConnected;
-      if (lost && opener instanceof HTMLElement && opener.isConnected) opener.focus();
-    };
-  }, []);
+  const [busy, setBusy] = useState(false);
   const valid = preview.issues.length === 0;
   const fileName = preview.path.split(/[/\\]/).pop();
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+    const from = opener.current;
+    return () => {
+      element?.close();
+      if (from instanceof HTMLElement && from.isConnected) from.focus();
+    };
+  }, []);
+
+  // On the way in, and each time Check again turns the problems into Import.
+  useEffect(() => heading.current?.focus(), [valid]);
 
   async function checkAgain() {
     setBusy(true);
@@ -53,61 +63,78 @@ export function ManifestPreviewPanel({
   }
 
   return (
-    <section className="card" aria-labelledby="manifest-title">
+    <dialog
+      ref={dialog}
+      className="editor manifest-preview"
+      aria-labelledby="manifest-title"
+      aria-busy={busy}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+    >
       <h3 id="manifest-title" ref={heading} tabIndex={-1}>
         {t('manifest.title', { name: fileName ?? preview.path })}
       </h3>
-      {valid ? (
-        <p role="status">
-          {t('manifest.summary', { documents: preview.documentCount, recipients: preview.recipientCount })}
-        </p>
-      ) : (
-        <>
-          <p role="alert">{t('manifest.problems', { count: preview.problemCount })}</p>
-          <ul className="issues" aria-label={t('manifest.problemsLabel')}>
-            {preview.issues.map((issue, index) => (
-              <li key={index}>{issue.text}</li>
-            ))}
-          </ul>
-        </>
-      )}
-      {preview.documents.length > 0 && (
-        <table className="table compact">
-          <caption className="caption">
-            {valid ? t('manifest.documentsToImport') : t('manifest.documentsCorrect')}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('manifest.columnReference')}</th>
-              <th scope="col">{t('manifest.columnFile')}</th>
-              <th scope="col">{t('manifest.columnRecipients')}</th>
-              <th scope="col">{t('manifest.columnRows')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {preview.documents.map((document) => (
-              <tr key={document.externalReference}>
-                <th scope="row">{document.externalReference}</th>
-                <td>{document.storedFilename}</td>
-                <td>
-                  {document.recipients
-                    .map((recipient) =>
-                      t('manifest.recipient', { name: recipient.name, type: recipient.participant_type }),
-                    )
-                    .join(', ')}
-                </td>
-                <td>{document.rows.join(', ')}</td>
+      <div
+        className="manifest-preview-body"
+        role="region"
+        aria-labelledby="manifest-title"
+        // Focusable, so a long preview scrolls with the keyboard too.
+        tabIndex={0}
+      >
+        {valid ? (
+          <p role="status">
+            {t('manifest.summary', { documents: preview.documentCount, recipients: preview.recipientCount })}
+          </p>
+        ) : (
+          <>
+            <p role="alert">{t('manifest.problems', { count: preview.problemCount })}</p>
+            <ul className="issues" aria-label={t('manifest.problemsLabel')}>
+              {preview.issues.map((issue, index) => (
+                <li key={index}>{issue.text}</li>
+              ))}
+            </ul>
+          </>
+        )}
+        {preview.documents.length > 0 && (
+          <table className="table compact">
+            <caption className="caption">
+              {valid ? t('manifest.documentsToImport') : t('manifest.documentsCorrect')}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('manifest.columnReference')}</th>
+                <th scope="col">{t('manifest.columnFile')}</th>
+                <th scope="col">{t('manifest.columnRecipients')}</th>
+                <th scope="col">{t('manifest.columnRows')}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {preview.documentCount > preview.documents.length && (
-        <p className="caption">
-          {t('manifest.moreDocuments', { count: preview.documentCount - preview.documents.length })}
-        </p>
-      )}
-      <div className="row">
+            </thead>
+            <tbody>
+              {preview.documents.map((document) => (
+                <tr key={document.externalReference}>
+                  <th scope="row">{document.externalReference}</th>
+                  <td>{document.storedFilename}</td>
+                  <td>
+                    {document.recipients
+                      .map((recipient) =>
+                        t('manifest.recipient', { name: recipient.name, type: recipient.participant_type }),
+                      )
+                      .join(', ')}
+                  </td>
+                  <td>{document.rows.join(', ')}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {preview.documentCount > preview.documents.length && (
+          <p className="caption">
+            {t('manifest.moreDocuments', { count: preview.documentCount - preview.documents.length })}
+          </p>
+        )}
+      </div>
+      <div className="row dialog-actions">
         {valid ? (
           <button type="button" className="primary" disabled={busy} onClick={() => void runImport()}>
             {t('manifest.import', { count: preview.documentCount })}
@@ -121,6 +148,6 @@ export function ManifestPreviewPanel({
           {t('common.close')}
         </button>
       </div>
-    </section>
+    </dialog>
   );
 }

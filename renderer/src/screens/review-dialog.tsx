@@ -1,7 +1,9 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { create } from 'zustand';
 import type { DocumentView, EngineStateView, SendReview } from '../../../shared/ipc/views';
+import { sentCount } from '../../../shared/domain/document-counts';
 import { useT } from '../i18n';
+import { countDocuments } from '../state/document-status';
 import { useDesk } from '../state/store';
 
 /**
@@ -260,16 +262,16 @@ export function SentSummary({
   const banner = useRef<HTMLDivElement>(null);
   const taken = new Set(sentIds);
   const mine = documents.filter((document) => taken.has(document.id));
-  const count = (...classes: DocumentView['class'][]) =>
-    mine.filter((document) => classes.includes(document.class)).length;
-  const sent = count('waiting', 'unknown_status', 'completed', 'ended');
-  const failed = count('failed');
-  const needsCheck = count('needs_check');
+  // The batch's one count, of the documents this send took.
+  const counts = countDocuments(mine);
+  const sent = sentCount(counts);
+  const failed = counts.failed;
+  const needsCheck = counts.needs_check;
   const shown =
     sentIds !== undefined &&
     engine.state === 'finished' &&
     // Still on their way (the finish of an earlier run, not this one's): nothing to say yet.
-    !mine.some((document) => document.class === 'not_sent' || document.class === 'sending') &&
+    counts.not_sent + counts.sending === 0 &&
     sent + failed + needsCheck > 0; // all gone meanwhile: the table says so
   // The focus the finish leaves on the page (or on "Pause sending", disabled as "Send batch" once
   // nothing is left to send) comes here rather than to the page's body.

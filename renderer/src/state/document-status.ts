@@ -3,6 +3,14 @@
  * (and of live progress events, which main never stores).
  */
 import type { DocumentClass } from '../../../shared/domain/document-class';
+import {
+  countByClass,
+  DOCUMENT_CLASSES,
+  SENT_CLASSES,
+  sentCount,
+  totalCount,
+  type ClassCounts,
+} from '../../../shared/domain/document-counts';
 import type { MessageId } from '../../../shared/i18n/catalog';
 import type { BatchDetail, DocumentView, EngineStateView } from '../../../shared/ipc/views';
 import { searchForms } from './search-fold';
@@ -47,7 +55,7 @@ export function documentProgress(document: DocumentView, live: Progress | undefi
 }
 
 export interface BatchProgress {
-  /** Documents whose request exists at their service: main's count (`Counts.sent`), never the page's. */
+  /** Documents sent all the way (`sentCount` of the batch's one count). */
   readonly sent: number;
   /** Every document. */
   readonly total: number;
@@ -55,15 +63,22 @@ export interface BatchProgress {
   readonly fraction: number;
 }
 
-/** Groups whose documents were sent all the way (prepared at their service), whatever came of it since. */
-const SENT_CLASSES: ReadonlySet<DocumentClass> = new Set(['waiting', 'unknown_status', 'completed', 'ended']);
+/**
+ * How many of `documents` are in each group: the batch screen's one count, from main's
+ * classification (`DocumentView.class`) with the function main counts the batch list with. The
+ * progress line, the filters, the banners and the glance all read this one.
+ */
+export function countDocuments(documents: readonly Pick<DocumentView, 'class'>[]): ClassCounts {
+  return countByClass(documents, (document) => document.class);
+}
 
 /**
- * The batch's progress: how many documents are sent comes from main's counts (one source with
- * the batch list and the filter); the bar adds each document's live progress.
+ * The batch's progress: how many documents are sent comes from the batch's one count (`counts`,
+ * see `countDocuments`); the bar adds each document's live progress.
  */
 export function batchProgress(
-  detail: Pick<BatchDetail, 'id' | 'counts' | 'documents'>,
+  detail: Pick<BatchDetail, 'id' | 'documents'>,
+  counts: ClassCounts,
   progress: Readonly<Record<string, Progress>>,
 ): BatchProgress {
   let inScope = 0;
@@ -81,8 +96,8 @@ export function batchProgress(
     done += value;
   }
   return {
-    sent: detail.counts.sent,
-    total: detail.documents.length,
+    sent: sentCount(counts),
+    total: totalCount(counts),
     fraction: inScope === 0 ? 0 : done / inScope,
   };
 }
@@ -119,9 +134,7 @@ export function nextSort(current: DocumentSort | undefined, key: SortKey): Docum
 }
 
 /** The order of the groups, as the filter lists them. */
-const CLASS_ORDER: readonly DocumentClass[] = STATUS_FILTERS.flatMap((filter) =>
-  filter.value === 'all' ? [] : [filter.value],
-);
+const CLASS_ORDER: readonly DocumentClass[] = DOCUMENT_CLASSES;
 
 /**
  * `documents` in `sort`'s order (a copy; without a sort, as they are). Text compares as the
@@ -192,22 +205,4 @@ function searchKeyOf(document: DocumentView): string {
     searchKeys.set(document, key);
   }
   return key;
-}
-
-/** How many documents are in each group, for the filter's labels. */
-export function countByBucket(documents: readonly DocumentView[]): Readonly<Record<StatusFilter, number>> {
-  const counts: Record<StatusFilter, number> = {
-    all: documents.length,
-    not_sent: 0,
-    sending: 0,
-    waiting: 0,
-    unknown_status: 0,
-    completed: 0,
-    ended: 0,
-    needs_check: 0,
-    failed: 0,
-    gone: 0,
-  };
-  for (const document of documents) counts[document.class] += 1;
-  return counts;
 }

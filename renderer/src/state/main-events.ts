@@ -56,7 +56,14 @@ export function mainEventListener({ set, setWaits, get, t }: StoreKit): () => ()
       events.tracking.checked((payload) => set((state) => withTrackingChecked(state, payload))),
       events.tracking.completed(({ externalReference, batchId }) => {
         set((state) =>
-          withNotice(state, 'success', t('common.fullySigned', { reference: externalReference })),
+          withNotice(
+            state,
+            'success',
+            t('common.fullySigned', {
+              reference: externalReference,
+              batch: state.batches[batchId]?.name ?? batchId,
+            }),
+          ),
         );
         reloadDetail(batchId);
       }),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { countsOf, documentViewOf } from '../../../main/app/batch-views';
+import { sentCount } from '../../../shared/domain/document-counts';
 import type { BatchEvent } from '../../../main/domain/batch-events';
 import { applyBatchEvent, emptyBatch } from '../../../main/domain/apply-batch-event';
 import type { BatchState } from '../../../main/domain/batch-state';
@@ -61,7 +62,7 @@ const status = (documentId: string, value: string, extra: Partial<TrackedStatus>
 ];
 
 describe('countsOf: the batch counts from the one classification', () => {
-  it('counts as sent every document whose request exists, whatever its group', () => {
+  it('counts each document in its one group: sent all the way only once prepared at its service', () => {
     const batch = batchAfter(
       ['1', '2', '3', '4', '5'],
       [{ type: 'send_requested', documentIds: ['1', '2', '3', '4'] }],
@@ -75,16 +76,20 @@ describe('countsOf: the batch counts from the one classification', () => {
       prepared('4'),
       [{ type: 'request_gone', documentId: '4' }],
     );
-    // 1 waits for signatures, 2 is completed, 3 is still being prepared: their requests exist.
-    // 4 is gone from its service, 5 was never sent.
-    expect(countsOf(batch)).toMatchObject({
-      sent: 3,
-      prepared: 1,
-      completed: 1,
+    // 1 waits for signatures, 2 is completed: sent. 3's request exists but is still being
+    // prepared: sending, as its row and the filter say. 4 is gone from its service, 5 was never sent.
+    expect(countsOf(batch)).toEqual({
+      not_sent: 1,
       sending: 1,
+      waiting: 1,
+      unknown_status: 0,
+      completed: 1,
+      ended: 0,
+      needs_check: 0,
+      failed: 0,
       gone: 1,
-      draft: 1,
     });
+    expect(sentCount(countsOf(batch))).toBe(2);
   });
 
   it('counts requests that ended at their service, and those in a status not recognized, apart', () => {
@@ -102,13 +107,13 @@ describe('countsOf: the batch counts from the one classification', () => {
       status('3', 'in_progress'),
     );
     expect(countsOf(batch)).toMatchObject({
-      sent: 3,
       ended: 1,
-      unknownStatus: 1,
-      inProgress: 1,
+      unknown_status: 1,
+      waiting: 1,
       completed: 0,
       failed: 0,
     });
+    expect(sentCount(countsOf(batch))).toBe(3);
     expect(batch.documents.map((document) => documentViewOf(batch, document).class)).toEqual([
       'ended',
       'unknown_status',

@@ -18,6 +18,7 @@ function notificationIn(
       notifier: { notify: (title: string, body: string) => shown.push({ title, body }) },
     },
     translator: () => createTranslator(language),
+    store: { get: (batchId: string) => (batchId === 'b1' ? { name: 'Monday contracts' } : undefined) },
   } as unknown as DeskContext;
   ipcEvents(ctx).onPollerEvent(event);
   expect(shown).toHaveLength(1);
@@ -28,14 +29,16 @@ describe('the notification of a fully signed contract', () => {
   it('speaks the person’s language', () => {
     expect(notificationIn('en')).toEqual({
       title: 'Contract fully signed',
-      body: 'CTR-7 is fully signed; its evidence is ready.',
+      body: 'CTR-7 in the batch “Monday contracts” is fully signed; its evidence is ready.',
     });
     expect(notificationIn('fr')).toEqual({
       title: 'Contrat entièrement signé',
-      body: 'CTR-7 est entièrement signé\u00a0; son justificatif est prêt.',
+      body: 'CTR-7 du lot «\u00a0Monday contracts\u00a0» est entièrement signé\u00a0; son justificatif est prêt.',
     });
     expect(notificationIn('de').title).toBe('Vertrag vollständig unterschrieben');
-    expect(notificationIn('de').body).toContain('CTR-7 ist vollständig unterschrieben');
+    expect(notificationIn('de').body).toContain(
+      'CTR-7 im Stapel „Monday contracts“ ist vollständig unterschrieben',
+    );
   });
 });
 
@@ -50,9 +53,11 @@ describe('the notification of a contract that ended at its service without compl
     };
     expect(notificationIn('en', ended)).toEqual({
       title: 'Contract ended without signing',
-      body: 'CTR-8 ended at the service: declined.',
+      body: 'CTR-8 in the batch “Monday contracts” ended at the service: declined.',
     });
-    expect(notificationIn('fr', ended).body).toBe('CTR-8 a pris fin auprès du service\u00a0: declined.');
+    expect(notificationIn('fr', ended).body).toBe(
+      'CTR-8 du lot «\u00a0Monday contracts\u00a0» a pris fin auprès du service\u00a0: declined.',
+    );
     expect(notificationIn('de', ended).title).toBe('Vertrag ohne Unterschrift beendet');
   });
 });

@@ -65,6 +65,7 @@ describe('notifications in the desk’s language', () => {
     const ctx = {
       deps: { emit: () => undefined, notifier: createSystemNotifier(vi.fn()) },
       translator: () => createTranslator(language),
+      store: { get: () => ({ name: 'Lot 12' }) },
     } as unknown as DeskContext;
     const events = ipcEvents(ctx);
     return {
@@ -87,17 +88,20 @@ describe('notifications in the desk’s language', () => {
     expect(shown()).toEqual([
       {
         title: 'Contrat entièrement signé',
-        body: 'CTR-1 est entièrement signé\u00a0; son justificatif est prêt.',
+        body: 'CTR-1 du lot «\u00a0Lot 12\u00a0» est entièrement signé\u00a0; son justificatif est prêt.',
       },
       {
         title: 'Contrat terminé sans signature',
-        body: 'CTR-2 a pris fin auprès du service\u00a0: declined.',
+        body: 'CTR-2 du lot «\u00a0Lot 12\u00a0» a pris fin auprès du service\u00a0: declined.',
       },
       {
         title: 'Vertrag vollständig unterschrieben',
-        body: 'CTR-3 ist vollständig unterschrieben; der Nachweis ist bereit.',
+        body: 'CTR-3 im Stapel „Lot 12“ ist vollständig unterschrieben; der Nachweis ist bereit.',
       },
-      { title: 'Vertrag ohne Unterschrift beendet', body: 'CTR-4 wurde beim Dienst beendet: expired.' },
+      {
+        title: 'Vertrag ohne Unterschrift beendet',
+        body: 'CTR-4 im Stapel „Lot 12“ wurde beim Dienst beendet: expired.',
+      },
     ]);
   });
 });

@@ -6,7 +6,7 @@ import { createTranslator } from '../../../shared/i18n/translator';
 import {
   STATUS_FILTERS,
   batchProgress,
-  countByBucket,
+  countDocuments,
   documentProgress,
   editRefusal,
   filterDocuments,
@@ -135,26 +135,11 @@ describe('documentProgress', () => {
 });
 
 describe('batchProgress', () => {
-  /** A batch as main sends it: its counts come from main's classification, not from the page. */
-  const batch = (id: string, documents: DocumentView[], sent: number) => ({
-    id,
-    documents,
-    counts: {
-      draft: 0,
-      sending: 0,
-      prepared: 0,
-      failed: 0,
-      needsCheck: 0,
-      inProgress: 0,
-      completed: 0,
-      ended: 0,
-      unknownStatus: 0,
-      gone: 0,
-      sent,
-    },
-  });
+  /** A batch as main sends it, with the batch screen's one count of its documents. */
+  const progressOf = (id: string, documents: DocumentView[], progress: Record<string, Progress>) =>
+    batchProgress({ id, documents }, countDocuments(documents), progress);
 
-  it("says main's count of sent documents and averages the progress of those in flight", () => {
+  it('counts as sent the documents sent all the way, and averages the progress of those in flight', () => {
     const documents = [
       document('1', { phase: 'prepared', class: 'waiting' }),
       document('2', { phase: 'prepared', class: 'completed', tracking: tracking('completed', true) }),
@@ -164,9 +149,10 @@ describe('batchProgress', () => {
     const progress: Record<string, Progress> = {
       'b/3': { phase: 'uploading', sentBytes: 512, totalBytes: 1024 },
     };
-    // Main counts 4's request too: it exists at the service, participants are being added.
-    const result = batchProgress(batch('b', documents, 3), progress);
-    expect(result).toMatchObject({ sent: 3, total: 4 });
+    // 4's request exists, but participants are still being added: it is sending, as its filter
+    // says, not sent yet; "2 of 4 sent" and "Sending (1)" never tell two stories.
+    const result = progressOf('b', documents, progress);
+    expect(result).toMatchObject({ sent: 2, total: 4 });
     expect(result.fraction).toBeCloseTo((1 + 1 + 0.3 + 0.75) / 4, 10);
   });
 
@@ -179,8 +165,8 @@ describe('batchProgress', () => {
       // Its service no longer knows it: main says so, whatever its phase.
       document('5', { phase: 'prepared', class: 'gone', gone: true }),
     ];
-    const result = batchProgress(batch('b', documents, 2), {});
-    expect(result).toMatchObject({ sent: 2, total: 5 });
+    const result = progressOf('b', documents, {});
+    expect(result).toMatchObject({ sent: 1, total: 5 });
     expect(result.fraction).toBeCloseTo((1 + 0.9) / 2, 10);
   });
 
@@ -189,13 +175,13 @@ describe('batchProgress', () => {
     const progress: Record<string, Progress> = {
       'other/1': { phase: 'uploading', sentBytes: 1024, totalBytes: 1024 },
     };
-    expect(batchProgress(batch('b', documents, 0), progress).fraction).toBe(0);
-    expect(batchProgress(batch('other', documents, 0), progress).fraction).toBeCloseTo(0.6, 10);
+    expect(progressOf('b', documents, progress).fraction).toBe(0);
+    expect(progressOf('other', documents, progress).fraction).toBeCloseTo(0.6, 10);
   });
 
   it('is at 0 with nothing in scope', () => {
-    expect(batchProgress(batch('b', [], 0), {})).toEqual({ sent: 0, total: 0, fraction: 0 });
-    expect(batchProgress(batch('b', [document('1'), document('2', { phase: 'failed' })], 0), {})).toEqual({
+    expect(progressOf('b', [], {})).toEqual({ sent: 0, total: 0, fraction: 0 });
+    expect(progressOf('b', [document('1'), document('2', { phase: 'failed' })], {})).toEqual({
       sent: 0,
       total: 2,
       fraction: 0,
@@ -207,7 +193,7 @@ describe('batchProgress', () => {
       document('1', { phase: 'prepared', class: 'waiting' }),
       document('2', { phase: 'draft' }),
     ];
-    expect(batchProgress(batch('b', documents, 1), {})).toEqual({ sent: 1, total: 2, fraction: 1 });
+    expect(progressOf('b', documents, {})).toEqual({ sent: 1, total: 2, fraction: 1 });
   });
 
   it('counts a request that ended, or stands in a status not recognized, as sent all the way', () => {
@@ -221,7 +207,7 @@ describe('batchProgress', () => {
       string,
       Progress
     >;
-    expect(batchProgress(batch('b', documents, 2), progress)).toEqual({ sent: 2, total: 3, fraction: 2 / 3 });
+    expect(progressOf('b', documents, progress)).toEqual({ sent: 2, total: 3, fraction: 2 / 3 });
   });
 });
 
@@ -399,7 +385,7 @@ describe('filterDocuments', () => {
   });
 });
 
-describe('countByBucket', () => {
+describe('countDocuments: the batch screen’s one count', () => {
   it('counts each group and the total', () => {
     const documents = [
       // The class as main sends it (main/domain/document-class.ts decides it; tested there).
@@ -416,8 +402,7 @@ describe('countByBucket', () => {
       document('11', { phase: 'prepared', class: 'unknown_status', tracking: tracking('on_hold', false) }),
       document('12', { phase: 'prepared', class: 'ended', tracking: tracking('expired', true) }),
     ];
-    expect(countByBucket(documents)).toEqual({
-      all: 12,
+    expect(countDocuments(documents)).toEqual({
       not_sent: 2,
       sending: 2,
       waiting: 1,
@@ -435,8 +420,7 @@ describe('countByBucket', () => {
   });
 
   it('counts zero everywhere for an empty batch', () => {
-    expect(countByBucket([])).toEqual({
-      all: 0,
+    expect(countDocuments([])).toEqual({
       not_sent: 0,
       sending: 0,
       waiting: 0,

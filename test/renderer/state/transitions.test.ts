@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { noDocuments } from '../../../shared/domain/document-counts';
 import type { AppInfo, BatchDetail, BatchSummary, DocumentView } from '../../../shared/ipc/views';
 import {
   initialState,
@@ -27,19 +28,7 @@ function summary(id: string, updatedAt: string, overrides: Partial<BatchSummary>
     createdAt: '2026-11-20T08:00:00.000Z',
     updatedAt,
     documentCount: 1,
-    counts: {
-      draft: 1,
-      sending: 0,
-      prepared: 0,
-      failed: 0,
-      needsCheck: 0,
-      inProgress: 0,
-      completed: 0,
-      ended: 0,
-      unknownStatus: 0,
-      gone: 0,
-      sent: 0,
-    },
+    counts: { ...noDocuments(), not_sent: 1 },
     engine: { state: 'idle' },
     ...overrides,
   };
