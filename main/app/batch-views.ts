@@ -1,7 +1,6 @@
 import type {
   BatchDetail,
   BatchSummary,
-  Counts,
   DocumentView,
   EngineStateView,
   ErrorView,
@@ -9,7 +8,8 @@ import type {
 import type { ItemError } from '../../shared/domain/batch';
 import { englishWords, type Translator } from '../../shared/i18n/translator';
 import { isLocked, phaseOf, type BatchState, type DocumentState } from '../domain/batch-state';
-import { ceremonyRefusal, classOf, hasRequest } from '../domain/document-class';
+import { outlineOf, type BatchOutline } from '../domain/batch-outline';
+import { ceremonyRefusal, classOf } from '../domain/document-class';
 import { peopleOf } from '../domain/people-of';
 import { checkExplanation, errorMessageIn } from '../domain/send-messages';
 import type { Holder } from '../domain/contract-identity';
@@ -18,61 +18,11 @@ import { batchProblems, sendProblems } from '../domain/send-readiness';
 /** Which document of another batch holds a draft's reference at its service, if any (the review's rule). */
 export type HeldBack = (document: DocumentState) => Holder | undefined;
 
-/** How many documents of a batch are in each state a user cares about. */
-export function countsOf(batch: BatchState): Counts {
-  const counts: Counts = {
-    draft: 0,
-    sending: 0,
-    prepared: 0,
-    failed: 0,
-    needsCheck: 0,
-    inProgress: 0,
-    completed: 0,
-    ended: 0,
-    unknownStatus: 0,
-    gone: 0,
-    sent: 0,
-  };
-  for (const document of batch.documents) {
-    if (hasRequest(document)) counts.sent += 1;
-    switch (classOf(document)) {
-      case 'gone':
-        counts.gone += 1;
-        break;
-      case 'completed':
-        counts.completed += 1;
-        break;
-      case 'ended':
-        counts.ended += 1;
-        break;
-      case 'unknown_status':
-        counts.unknownStatus += 1;
-        break;
-      case 'waiting':
-        // Waiting for signatures: opened by a signer already, or not yet.
-        if (document.tracking && document.tracking.status !== 'prepared') counts.inProgress += 1;
-        else counts.prepared += 1;
-        break;
-      case 'failed':
-        counts.failed += 1;
-        break;
-      case 'needs_check':
-        counts.needsCheck += 1;
-        break;
-      case 'not_sent':
-        counts.draft += 1;
-        break;
-      case 'sending':
-        counts.sending += 1;
-        break;
-    }
-  }
-  return counts;
-}
+export { countsOf } from '../domain/batch-outline';
 
-/** The row of the batch list. */
+/** The row of the batch list, from the batch's outline (a batch at rest is not read for it). */
 export function summaryOf(
-  batch: BatchState,
+  batch: BatchOutline,
   engine: EngineStateView,
   connectionProblem?: string,
 ): BatchSummary {
@@ -81,8 +31,8 @@ export function summaryOf(
     name: batch.name,
     createdAt: batch.createdAt,
     updatedAt: batch.updatedAt,
-    documentCount: batch.documents.length,
-    counts: countsOf(batch),
+    documentCount: batch.documentCount,
+    counts: batch.counts,
     ...(batch.connection ? { connection: batch.connection } : {}),
     engine,
     ...(connectionProblem ? { connectionProblem } : {}),
@@ -193,7 +143,7 @@ export function detailOf(
   heldBack?: HeldBack,
 ): BatchDetail {
   return {
-    ...summaryOf(batch, engine, connectionProblem),
+    ...summaryOf(outlineOf(batch), engine, connectionProblem),
     defaults: batch.defaults,
     documents: batch.documents.map((document) => documentViewOf(batch, document, t, heldBack)),
   };

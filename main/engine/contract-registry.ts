@@ -8,8 +8,10 @@
  */
 import type { BatchStore } from '../store/batch-store';
 import type { BatchEvent } from '../domain/batch-events';
+import type { BatchState } from '../domain/batch-state';
 import { connectionKey, sameConnection, type ConnectionAddress } from '../domain/batch-connection';
-import { mayHoldRequest, type BatchState, type DocumentState } from '../domain/batch-state';
+import type { BatchOutline } from '../domain/batch-outline';
+import type { ContractDigest } from '../domain/contract-digest';
 import { isOlderBatch } from './older-batch';
 
 import type { Holder } from '../domain/contract-identity';
@@ -30,10 +32,8 @@ function claimKey(service: ConnectionAddress, reference: string): string {
   return `${connectionKey(service)}\n${reference}`;
 }
 
-/** True when `batch` went, or may have gone, to `service`: bound there, or sent by an earlier version that did not record where. */
-function mayBeAt(batch: BatchState, service: ConnectionAddress): boolean {
-  return batch.connection ? sameConnection(batch.connection, service) : isOlderBatch(batch);
-}
+/** A batch as the registry's answers name it. */
+type BatchLabel = Pick<BatchOutline, 'id' | 'name' | 'connection'>;
 
 const registries = new WeakMap<BatchStore, ContractRegistry>();
 
@@ -49,9 +49,10 @@ export class ContractRegistry {
 
   private constructor(store: BatchStore) {
     this.#store = store;
-    for (const batch of store.list()) {
-      for (const document of batch.documents)
-        this.#index(batch.id, document.draft.id, document.draft.externalReference);
+    // From what each batch keeps of its documents' contracts: a batch at rest is not read for it.
+    for (const batch of store.outlines()) {
+      for (const contract of store.contracts(batch.id))
+        this.#index(batch.id, contract.documentId, contract.reference);
     }
     store.subscribe((state, events) => this.#follow(state, events));
   }
@@ -81,6 +82,23 @@ export class ContractRegistry {
     carriers.set(key, ref);
   }
 
+  /** The document `ref` names as its contract digest now, with its batch; undefined when it is no more. */
+  #contractOf(ref: DocumentRef): { batch: BatchLabel; contract: ContractDigest } | undefined {
+    const batch = this.#store.label(ref.batchId);
+    const contract = this.#store.contractOf(ref.batchId, ref.documentId);
+    return batch && contract && { batch, contract };
+  }
+
+  /**
+   * True when `batch` went, or may have gone, to `service`: bound there, or sent by an earlier
+   * version that did not record where (such a batch is never at rest: it is in memory).
+   */
+  #mayBeAt(batch: BatchLabel, service: ConnectionAddress): boolean {
+    if (batch.connection) return sameConnection(batch.connection, service);
+    const state = this.#store.get(batch.id);
+    return state !== undefined && isOlderBatch(state);
+  }
+
   #follow(state: BatchState, events: readonly BatchEvent[]): void {
     for (const event of events) {
       if (event.type === 'document_added' || event.type === 'document_edited')
@@ -103,11 +121,10 @@ export class ContractRegistry {
     const selfKey = refKey(self);
     for (const [key, ref] of this.#byReference.get(reference) ?? []) {
       if (key === selfKey) continue;
-      const batch = this.#store.get(ref.batchId);
-      const document = batch?.documents.find((candidate) => candidate.draft.id === ref.documentId);
-      if (!batch || !document || document.draft.externalReference !== reference) continue;
-      if (!mayBeAt(batch, service) || !mayHoldRequest(document)) continue;
-      holders.push(holderOf(batch, document, false));
+      const found = this.#contractOf(ref);
+      if (!found || found.contract.reference !== reference) continue;
+      if (!this.#mayBeAt(found.batch, service) || !found.contract.mayHold) continue;
+      holders.push(holderOf(found.batch, found.contract, false));
     }
     for (const contract of this.#store.deletedContracts()) {
       if (contract.reference !== reference) continue;
@@ -129,9 +146,8 @@ export class ContractRegistry {
       refKey(claimant) !== selfKey &&
       !holders.some((holder) => refKey(holder) === refKey(claimant))
     ) {
-      const batch = this.#store.get(claimant.batchId);
-      const document = batch?.documents.find((candidate) => candidate.draft.id === claimant.documentId);
-      if (batch && document) holders.push(holderOf(batch, document, true));
+      const found = this.#contractOf(claimant);
+      if (found) holders.push(holderOf(found.batch, found.contract, true));
     }
     return holders;
   }
@@ -158,13 +174,13 @@ export class ContractRegistry {
   }
 }
 
-function holderOf(batch: BatchState, document: DocumentState, claimed: boolean): Holder {
+function holderOf(batch: BatchLabel, contract: ContractDigest, claimed: boolean): Holder {
   return {
     batchId: batch.id,
     batchName: batch.name,
-    documentId: document.draft.id,
-    fileName: document.draft.pdf.originalName,
-    requestId: document.send.requestId ?? document.send.check?.newRequestId,
+    documentId: contract.documentId,
+    fileName: contract.fileName,
+    requestId: contract.requestId ?? contract.newRequestId,
     claimed,
   };
 }
