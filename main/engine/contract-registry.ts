@@ -40,10 +40,13 @@ const registries = new WeakMap<BatchStore, ContractRegistry>();
 /** Which documents of a data folder carry each reference, kept up to date with the store. */
 export class ContractRegistry {
   readonly #store: BatchStore;
-  /** Reference → documents carrying it. */
-  readonly #byReference = new Map<string, Map<string, DocumentRef>>();
-  /** Document → its reference, to move it when it is edited. */
-  readonly #referenceOf = new Map<string, string>();
+  /**
+   * Reference → documents carrying it (most references: one). Kept lean, as a year of
+   * documents is indexed here: no key is made per document, each string is the batch's own.
+   */
+  readonly #byReference = new Map<string, DocumentRef[]>();
+  /** Batch → document → its reference, to move it when it is edited. */
+  readonly #referenceOf = new Map<string, Map<string, string>>();
   /** Keys being made now: (service, reference) → the document making one. */
   readonly #claims = new Map<string, DocumentRef>();
 
@@ -68,18 +71,27 @@ export class ContractRegistry {
   }
 
   #index(batchId: string, documentId: string, reference: string): void {
-    const ref = { batchId, documentId };
-    const key = refKey(ref);
-    const before = this.#referenceOf.get(key);
-    if (before === reference) return;
-    if (before !== undefined) this.#byReference.get(before)?.delete(key);
-    this.#referenceOf.set(key, reference);
-    let carriers = this.#byReference.get(reference);
-    if (!carriers) {
-      carriers = new Map();
-      this.#byReference.set(reference, carriers);
+    let references = this.#referenceOf.get(batchId);
+    if (!references) {
+      references = new Map();
+      this.#referenceOf.set(batchId, references);
     }
-    carriers.set(key, ref);
+    const before = references.get(documentId);
+    if (before === reference) return;
+    if (before !== undefined) this.#unlist(before, batchId, documentId);
+    references.set(documentId, reference);
+    const ref = { batchId, documentId };
+    const carriers = this.#byReference.get(reference);
+    if (carriers) carriers.push(ref);
+    else this.#byReference.set(reference, [ref]);
+  }
+
+  /** Takes a document off the carriers of `reference`. */
+  #unlist(reference: string, batchId: string, documentId: string): void {
+    const carriers = this.#byReference.get(reference) ?? [];
+    const kept = carriers.filter((ref) => ref.batchId !== batchId || ref.documentId !== documentId);
+    if (kept.length > 0) this.#byReference.set(reference, kept);
+    else this.#byReference.delete(reference);
   }
 
   /** The document `ref` names as its contract digest now, with its batch; undefined when it is no more. */
@@ -104,10 +116,10 @@ export class ContractRegistry {
       if (event.type === 'document_added' || event.type === 'document_edited')
         this.#index(state.id, event.document.id, event.document.externalReference);
       else if (event.type === 'document_removed') {
-        const key = refKey({ batchId: state.id, documentId: event.documentId });
-        const reference = this.#referenceOf.get(key);
-        if (reference !== undefined) this.#byReference.get(reference)?.delete(key);
-        this.#referenceOf.delete(key);
+        const references = this.#referenceOf.get(state.id);
+        const reference = references?.get(event.documentId);
+        if (reference !== undefined) this.#unlist(reference, state.id, event.documentId);
+        references?.delete(event.documentId);
       }
     }
   }
@@ -119,8 +131,8 @@ export class ContractRegistry {
   holdersOf(service: ConnectionAddress, reference: string, self: DocumentRef): Holder[] {
     const holders: Holder[] = [];
     const selfKey = refKey(self);
-    for (const [key, ref] of this.#byReference.get(reference) ?? []) {
-      if (key === selfKey) continue;
+    for (const ref of this.#byReference.get(reference) ?? []) {
+      if (refKey(ref) === selfKey) continue;
       const found = this.#contractOf(ref);
       if (!found || found.contract.reference !== reference) continue;
       if (!this.#mayBeAt(found.batch, service) || !found.contract.mayHold) continue;
@@ -168,9 +180,7 @@ export class ContractRegistry {
   /** Every other document of the data folder carrying `reference`, whatever its state (for the review's words). */
   carriersOf(reference: string, self: DocumentRef): DocumentRef[] {
     const selfKey = refKey(self);
-    return [...(this.#byReference.get(reference) ?? [])]
-      .filter(([key]) => key !== selfKey)
-      .map(([, ref]) => ref);
+    return (this.#byReference.get(reference) ?? []).filter((ref) => refKey(ref) !== selfKey);
   }
 }
 
