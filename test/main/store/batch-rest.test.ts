@@ -149,6 +149,23 @@ describe('a batch at rest', () => {
     expect(reads.filter((path) => path === snapshotOf(january))).toHaveLength(1);
   });
 
+  it('stays in memory while retained (a send run holds its batch), and rests once released', async () => {
+    const fs = new CrashFileSystem();
+    const first = await BatchStore.open(DATA, { fs });
+    const batchId = await finishedBatch(first, 'Sent again');
+    await first.close();
+
+    // No batch at rest is kept after its use: only a holder keeps it in memory.
+    const { store } = await reopened(fs, { keptAtRest: 0 });
+    const release = store.retain(batchId);
+    await store.open(batchId);
+    await store.record(batchId, []); // Its turn has come and gone: anything pending settled.
+    expect(store.get(batchId)?.name).toBe('Sent again');
+    release();
+    expect(store.get(batchId)).toBeUndefined();
+    await store.close();
+  });
+
   it('is remembered by its contracts when deleted, without being read', async () => {
     const fs = new CrashFileSystem();
     const first = await BatchStore.open(DATA, { fs });
