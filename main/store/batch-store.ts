@@ -77,7 +77,9 @@ export type BatchListener = (state: BatchState, events: readonly BatchEvent[]) =
  * documents' contract digests (for the questions that keep a contract from being sent twice),
  * and reads it back from its snapshot when it is opened (`open`) or changed (`record`). The last
  * few used stay in memory. `get` and `loaded` answer only what is in memory: every batch that is
- * not at rest always is, so sending and tracking never wait for a read.
+ * not at rest always is, so sending and tracking never wait for a read. A start takes a batch at
+ * rest from its rest file (rest-file.ts): damage to its snapshot shows when it is opened, while
+ * what it holds at its service stays known from the file.
  */
 export class BatchStore {
   readonly #root: string;
