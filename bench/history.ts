@@ -21,8 +21,8 @@
  * - the command line: `status --data-dir DIR`, which reads every batch and prints every document
  *   (50,000 lines), from spawning the process to its first line and to its exit.
  * Memory: the host's RSS at ready and its peak (VmHWM) over the start and a second after; the
- * command line's peak RSS. Journals: the data folder's size, the biggest journal, and the
- * finished batches whose journal was never folded.
+ * command line's peak RSS. Journals: the data folder's size, the biggest journal, the finished
+ * batches whose journal was never folded, and the batches a start takes from their rest file.
  *
  * Run alone: `npx tsx bench/history.ts`. With DESK_BENCH_HISTORY_DIR=/some/folder the year is
  * written there once and kept, and later runs start from it (its journals as earlier runs left them).
@@ -55,7 +55,9 @@ import {
 const STARTS = 5;
 const SETTLE_MS = 1_000;
 const TARGET_READY_MS = 1_500;
-const TARGET_RSS_BYTES = 250 * MIB;
+/** A year of history in the browser host: batches at rest are kept as their outlines (issue 13). */
+const TARGET_HOST_RSS_BYTES = 200 * MIB;
+const TARGET_CLI_RSS_BYTES = 250 * MIB;
 /** The store's own bound: a journal is folded into its snapshot once it holds this many entries. */
 const COMPACT_AFTER_ENTRIES = 2_000;
 
@@ -121,6 +123,8 @@ interface JournalFigures {
   readonly finished: number;
   /** Finished batches (every document signed, gone or failed) whose journal still holds entries. */
   readonly finishedUnfolded: number;
+  /** Batches whose folder holds a rest file (main/store/rest-file.ts): a start does not parse them. */
+  readonly restFiles: number;
 }
 
 async function journalFigures(dataDir: string): Promise<JournalFigures> {
@@ -132,7 +136,9 @@ async function journalFigures(dataDir: string): Promise<JournalFigures> {
   let withJournal = 0;
   let finished = 0;
   let finishedUnfolded = 0;
-  for (const batch of store.list()) {
+  let restFiles = 0;
+  // A read-only store holds every batch in memory.
+  for (const batch of store.loaded()) {
     const folder = join(root, batch.id);
     const journal = readFileSync(join(folder, 'journal.log'), 'utf8');
     const entries = journal === '' ? 0 : journal.split('\n').length - 1;
@@ -152,6 +158,7 @@ async function journalFigures(dataDir: string): Promise<JournalFigures> {
     );
     if (isFinished) finished += 1;
     if (isFinished && entries > 0) finishedUnfolded += 1;
+    if (existsSync(join(folder, 'rest.json'))) restFiles += 1;
   }
   await store.close();
   return {
@@ -163,6 +170,7 @@ async function journalFigures(dataDir: string): Promise<JournalFigures> {
     withJournal,
     finished,
     finishedUnfolded,
+    restFiles,
   };
 }
 
@@ -173,6 +181,7 @@ function journalRows(label: string, figures: JournalFigures): string[] {
     formatMiB(figures.batchesBytes),
     `${figures.withJournal}`,
     `${figures.finishedUnfolded} of ${figures.finished}`,
+    `${figures.restFiles}`,
     `${figures.biggestJournalEntries.toLocaleString('en-US')} (${formatMiB(figures.biggestJournalBytes)})`,
     formatMiB(figures.biggestSnapshotBytes),
   ];
@@ -252,8 +261,8 @@ export async function runHistoryBench(): Promise<BenchReport> {
       {
         name: 'Year of history: browser host peak RSS',
         figure: formatMiB(hostPeak),
-        target: `≤ ${formatMiB(TARGET_RSS_BYTES)}`,
-        meets: hostPeak <= TARGET_RSS_BYTES,
+        target: `≤ ${formatMiB(TARGET_HOST_RSS_BYTES)}`,
+        meets: hostPeak <= TARGET_HOST_RSS_BYTES,
       },
       {
         name: 'Year of history: command line status, start to exit (median / max)',
@@ -264,8 +273,8 @@ export async function runHistoryBench(): Promise<BenchReport> {
       {
         name: 'Year of history: command line peak RSS',
         figure: formatMiB(cliPeak),
-        target: `≤ ${formatMiB(TARGET_RSS_BYTES)}`,
-        meets: cliPeak <= TARGET_RSS_BYTES,
+        target: `≤ ${formatMiB(TARGET_CLI_RSS_BYTES)}`,
+        meets: cliPeak <= TARGET_CLI_RSS_BYTES,
       },
       {
         name: 'Year of history: finished batches with an unfolded journal, after a start',
@@ -330,6 +339,7 @@ export async function runHistoryBench(): Promise<BenchReport> {
           'batches/',
           'journals not empty',
           'finished, unfolded',
+          'rest files',
           'biggest journal (entries)',
           'biggest snapshot',
         ],
@@ -338,18 +348,12 @@ export async function runHistoryBench(): Promise<BenchReport> {
       ]),
       '',
       ...verdicts.map(verdictLine),
-      ...(verdicts.some((verdict) => !verdict.meets)
-        ? [
-            '',
-            '  Where it goes (a start profiled with --cpu-prof, and its heap figures): every',
-            '  batch is held whole, so a start parses every snapshot (75 MiB of JSON: about 0.45 s in',
-            '  JSON.parse and 0.45 s in the garbage collector of the ~1.5 s of CPU) and keeps 50,000 documents',
-            '  (86 MiB of live heap, 117 before their repeated parts were shared) on top of the ~100 MiB the',
-            '  host takes empty; V8 lets the heap grow to about twice what is live while parsing. What would',
-            '  close it: keep batches at rest (folded, nothing to send or track) as summaries and read their',
-            '  documents only when one is opened, which needs an asynchronous batch access in the handlers.',
-          ]
-        : []),
+      '',
+      "  Where the host's memory goes: a batch at rest (every document signed, ended, gone or failed,",
+      "  and bound to its connection) is kept as its outline and its documents' contract digests, taken",
+      '  at a start from its rest.json (about a tenth of its snapshot) without parsing its snapshot; it is',
+      '  read whole only when opened. The batches still sending or tracked are held whole. The first',
+      '  start over batches written without rest files parses them once, and writes the files.',
     ];
     return { title: 'A year of history (50 batches, 50,000 documents)', lines, verdicts };
   } finally {

@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   const desk = await openChildDesk(job);
   try {
     const tracked = desk.store
-      .list()
+      .loaded()
       .reduce((sum, batch) => sum + batch.documents.filter(needsTracking).length, 0);
     await sleep(job.settleMs);
     const idleWindowMs = Math.min(10_000, job.windowMs);

@@ -64,7 +64,7 @@ async function main(): Promise<void> {
   if (!opening.ok) throw new Error(opening.error);
   const desk = opening.value;
   const tracked = desk.store
-    .list()
+    .loaded()
     .reduce((sum, batch) => sum + batch.documents.filter(needsTracking).length, 0);
 
   const events: Record<string, number> = {};
@@ -85,7 +85,7 @@ async function main(): Promise<void> {
     const batches = folderBytes(join(job.dataDir, 'batches'));
     const whole = folderBytes(job.dataDir);
     const open = desk.store
-      .list()
+      .loaded()
       .reduce((sum, batch) => sum + batch.documents.filter(needsTracking).length, 0);
     days.push({
       day: days.length + 1,

@@ -1,7 +1,6 @@
 import type {
   BatchDetail,
   BatchSummary,
-  Counts,
   DocumentView,
   EngineStateView,
   ErrorView,
@@ -9,7 +8,7 @@ import type {
 import type { ItemError } from '../../shared/domain/batch';
 import { englishWords, type Translator } from '../../shared/i18n/translator';
 import { isLocked, phaseOf, type BatchState, type DocumentState } from '../domain/batch-state';
-import { countByClass } from '../../shared/domain/document-counts';
+import { outlineOf, type BatchOutline } from '../domain/batch-outline';
 import { ceremonyRefusal, classOf } from '../domain/document-class';
 import { peopleOf } from '../domain/people-of';
 import { checkExplanation, errorMessageIn } from '../domain/send-messages';
@@ -19,14 +18,11 @@ import { batchProblems, sendProblems } from '../domain/send-readiness';
 /** Which document of another batch holds a draft's reference at its service, if any (the review's rule). */
 export type HeldBack = (document: DocumentState) => Holder | undefined;
 
-/** How many documents of a batch are in each group: the one count (shared/domain/document-counts.ts) of main's classification. */
-export function countsOf(batch: BatchState): Counts {
-  return countByClass(batch.documents, classOf);
-}
+export { countsOf } from '../domain/batch-outline';
 
-/** The row of the batch list. */
+/** The row of the batch list, from the batch's outline (a batch at rest is not read for it). */
 export function summaryOf(
-  batch: BatchState,
+  batch: BatchOutline,
   engine: EngineStateView,
   connectionProblem?: string,
 ): BatchSummary {
@@ -35,8 +31,8 @@ export function summaryOf(
     name: batch.name,
     createdAt: batch.createdAt,
     updatedAt: batch.updatedAt,
-    documentCount: batch.documents.length,
-    counts: countsOf(batch),
+    documentCount: batch.documentCount,
+    counts: batch.counts,
     ...(batch.connection ? { connection: batch.connection } : {}),
     engine,
     ...(connectionProblem ? { connectionProblem } : {}),
@@ -147,7 +143,7 @@ export function detailOf(
   heldBack?: HeldBack,
 ): BatchDetail {
   return {
-    ...summaryOf(batch, engine, connectionProblem),
+    ...summaryOf(outlineOf(batch), engine, connectionProblem),
     defaults: batch.defaults,
     documents: batch.documents.map((document) => documentViewOf(batch, document, t, heldBack)),
   };

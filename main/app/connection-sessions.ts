@@ -2,6 +2,7 @@ import { err, type Result } from '../../shared/base/result';
 import type { ProfileView } from '../../shared/ipc/views';
 import type { Connection } from '../credentials/connection';
 import type { BatchState } from '../domain/batch-state';
+import type { BatchOutline } from '../domain/batch-outline';
 import { connectionKey, sameConnection, type ConnectionAddress } from '../domain/batch-connection';
 import { connect, type Connected, type ConnectionTuning, type DataDir } from './desk-core';
 import { silentLogger, type Logger } from '../base/log';
@@ -95,7 +96,7 @@ export class ConnectionSessions {
   }
 
   /** The open connection of `batch`, if any: the one it is bound to. */
-  openFor(batch: BatchState): Connected | undefined {
+  openFor(batch: Pick<BatchState, 'connection'>): Connected | undefined {
     if (!batch.connection) return undefined;
     return this.#sessions.get(connectionKey(batch.connection))?.connected;
   }
@@ -120,11 +121,14 @@ export class ConnectionSessions {
    * version sent: it is bound first, only where its requests are (`#adoptOlder`), or refused. Throws a DeskError that
    * says which connection is missing when the bound one is no longer known or has no secret.
    */
-  async forBatch(batch: BatchState, retried = false): Promise<Connected> {
-    // An earlier version's batch with requests somewhere: only the service that holds them.
-    if (!batch.connection && holdsRequests(batch))
-      return this.forBatch(await this.#adoptOlder(batch), retried);
-    if (!batch.connection) return this.active();
+  async forBatch(batch: BatchState | BatchOutline, retried = false): Promise<Connected> {
+    if (!batch.connection) {
+      // A batch never bound is never at rest: it is in memory.
+      const state = 'documents' in batch ? batch : this.#deps.dataDir.store.get(batch.id);
+      // An earlier version's batch with requests somewhere: only the service that holds them.
+      if (state && holdsRequests(state)) return this.forBatch(await this.#adoptOlder(state), retried);
+      return this.active();
+    }
     const bound = batch.connection;
     // Two profiles may name the same service and client: the one with a secret serves.
     const matches = (await this.#deps.profiles()).filter((candidate) => sameConnection(candidate, bound));
@@ -277,7 +281,7 @@ export class ConnectionSessions {
       const byName = session.name.toLowerCase() === name.toLowerCase();
       if (!byName && !(address && connectionKey(address) === key)) continue;
       this.#sessions.delete(key);
-      for (const batch of this.#deps.dataDir.store.list())
+      for (const batch of this.#deps.dataDir.store.outlines())
         if (session.connected.engine.isRunning(batch.id)) interrupted.push(batch.id);
       const closing = session.connected.close().finally(() => this.#closing.delete(key));
       this.#closing.set(key, closing);

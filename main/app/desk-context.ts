@@ -1,6 +1,7 @@
 import type { EngineStateView } from '../../shared/ipc/views';
 import type { Translator } from '../../shared/i18n/translator';
 import type { BatchState } from '../domain/batch-state';
+import type { BatchOutline } from '../domain/batch-outline';
 import type { Connected } from './desk-core';
 import type { Logger } from '../base/log';
 import type { BatchStore } from '../store/batch-store';
@@ -28,8 +29,10 @@ export interface DeskContext {
   /** The send engine's last state of each batch, as the page shows it. */
   readonly engineStates: Map<string, EngineStateView>;
   engineState(batchId: string): EngineStateView;
-  /** The batch, or a DeskError the page shows. */
-  batchOrThrow(batchId: string): BatchState;
+  /** The whole batch (read back from its snapshot if it is at rest), or a DeskError the page shows. */
+  openBatch(batchId: string): Promise<BatchState>;
+  /** The batch's outline, read from nothing (a batch at rest too), or a DeskError the page shows. */
+  outlineOrThrow(batchId: string): BatchOutline;
   /** Tells the page a batch changed (its summary, with its connection problem if any). */
   announce(batchId: string): void;
   /** Tells the page the connections changed. */

@@ -4,6 +4,7 @@ import { resolveLanguage } from '../../shared/i18n/languages';
 import { createTranslator, type Translator } from '../../shared/i18n/translator';
 import { ContractRegistry } from '../engine/contract-registry';
 import { classOf } from '../domain/document-class';
+import { trayCountsOf, type TrayCounts } from './tray-counts';
 import { sameConnection } from '../domain/batch-connection';
 import type { ConnectionTuning, DataDir } from './desk-core';
 import { silentLogger, type Logger } from '../base/log';
@@ -60,15 +61,7 @@ export interface DeskService {
   /** Starts tracking and resumes any batch an earlier run left half sent. */
   start(): Promise<void>;
   /** Counts for the tray: sending, waiting for signatures, completed today. */
-  trayCounts(): {
-    sending: number;
-    waiting: number;
-    completedToday: number;
-    /** Requests the app learned today had ended at their service without completion. */
-    endedToday: number;
-    /** Requests in a status the app does not know (not final): still read, less often. */
-    unknownStatus: number;
-  };
+  trayCounts(): TrayCounts;
   trackingPaused(): boolean;
   setTrackingPaused(paused: boolean): void;
   /** The language the desk speaks now (its setting, or the OS's), for words made outside a call: the tray's. */
@@ -133,16 +126,21 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
     sessions,
     engineStates,
     engineState,
-    batchOrThrow(batchId) {
-      const batch = store.get(batchId);
+    async openBatch(batchId) {
+      const batch = await store.open(batchId);
       if (!batch) throw new DeskError('batch_not_found', ctx.translator().t('errors.batchNotFound'));
       return batch;
     },
+    outlineOrThrow(batchId) {
+      const outline = store.outline(batchId);
+      if (!outline) throw new DeskError('batch_not_found', ctx.translator().t('errors.batchNotFound'));
+      return outline;
+    },
     announce(batchId) {
-      const batch = store.get(batchId);
-      if (batch)
+      const outline = store.outline(batchId);
+      if (outline)
         deps.emit('batch.changed', {
-          batch: summaryOf(batch, engineState(batchId), sessions.problemOf(batchId)),
+          batch: summaryOf(outline, engineState(batchId), sessions.problemOf(batchId)),
         });
     },
     async announceProfiles() {
@@ -153,7 +151,7 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
       // one and is bound to it only by what sends: looking never binds.
       const ownConnection = async () => {
         try {
-          return await sessions.forBatch(ctx.batchOrThrow(batchId));
+          return await sessions.forBatch(ctx.outlineOrThrow(batchId));
         } finally {
           ctx.announce(batchId); // its connection problem, found or cleared
         }
@@ -166,15 +164,17 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
       return sameConnection(bound, current.connection) ? current : ownConnection();
     },
     async connectionsChanged(interrupted) {
-      await sessions.trackEverything(store.list());
+      // The batches in memory: every one with a request to track is (a batch at rest has none).
+      await sessions.trackEverything(store.loaded());
       // The batches closing a connection paused, and any whose connection could not be used
       // until now (its secret entered again, the connection added back).
       await ctx.resumeUnfinished(interrupted);
-      for (const batch of store.list()) ctx.announce(batch.id);
+      for (const batch of store.outlines()) ctx.announce(batch.id);
     },
     async resumeUnfinished(interrupted = []) {
       // What was left half sent goes on, each batch with its own connection (never another).
-      for (const batch of store.list()) {
+      // Every batch with a document on its way is in memory (a batch at rest has nothing to send).
+      for (const batch of store.loaded()) {
         // A batch the user paused stays paused; one a closing connection paused goes on.
         const unfinished =
           interrupted.includes(batch.id) ||
@@ -261,7 +261,7 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
         // Track every request at its own service, whatever connection is active (unless the
         // person paused tracking, which outlives a restart).
         sessions.setTrackingPaused(trackingPaused);
-        await sessions.trackEverything(store.list());
+        await sessions.trackEverything(store.loaded());
         if (await profiles.activeName().catch(() => undefined)) {
           // The active connection opens at once, so that a problem with it shows at start.
           await sessions.active().catch((error: unknown) => {
@@ -271,27 +271,12 @@ export function createDeskService(deps: DeskServiceDeps): DeskService {
           });
         }
         await ctx.resumeUnfinished();
-        for (const batch of store.list()) if (sessions.problemOf(batch.id)) ctx.announce(batch.id);
+        for (const batch of store.outlines()) if (sessions.problemOf(batch.id)) ctx.announce(batch.id);
       });
     },
     trayCounts() {
       const today = new Date((deps.tuning?.clock ?? systemClock).now()).toDateString();
-      // "Today" is the user's local day, not UTC's.
-      const isToday = (iso: string | undefined) =>
-        iso !== undefined && new Date(iso).toDateString() === today;
-      const counts = { sending: 0, waiting: 0, completedToday: 0, endedToday: 0, unknownStatus: 0 };
-      for (const batch of store.list()) {
-        for (const document of batch.documents) {
-          const group = classOf(document);
-          if (group === 'completed' && isToday(document.tracking?.finalizedAt)) counts.completedToday += 1;
-          // When the app first read that it ended: a service need not say when it ended.
-          else if (group === 'ended' && isToday(document.tracking?.readAt)) counts.endedToday += 1;
-          else if (group === 'waiting') counts.waiting += 1;
-          else if (group === 'unknown_status') counts.unknownStatus += 1;
-          else if (group === 'sending') counts.sending += 1;
-        }
-      }
-      return counts;
+      return trayCountsOf(store.outlines(), today);
     },
     trackingPaused: () => trackingPaused,
     translator: () => ctx.translator(),

@@ -148,7 +148,7 @@ export async function runBatch(
   process.off('SIGINT', interrupt);
   process.off('SIGTERM', interrupt);
 
-  const final = desk.store.get(batch.id);
+  const final = await desk.store.open(batch.id);
   const documents = final?.documents ?? [];
   const failed = documents.filter((document) => phaseOf(document) === 'failed');
   const needsCheck = documents.filter((document) => phaseOf(document) === 'needs_check');

@@ -35,24 +35,30 @@ export type ManifestBatch =
   /** Other batches hold some of its references, and their manifests are still where they were (copies). */
   | { readonly kind: 'held'; readonly holders: readonly HoldingBatch[] };
 
+/** The batch made from `manifestPath` (read back if it is at rest), if any. */
+async function batchSentFrom(store: BatchStore, manifestPath: string): Promise<BatchState | undefined> {
+  const outline = store.outlines().find((batch) => batch.source === manifestPath);
+  return outline && store.open(outline.id);
+}
+
 /**
  * The batch `send` continues for `manifestPath` at `service`. Nothing is written here: the
  * caller records the new path of a moved batch.
  */
-export function findManifestBatch(
+export async function findManifestBatch(
   store: BatchStore,
   service: ConnectionAddress,
   manifestPath: string,
   documents: readonly Pick<ManifestDocument, 'externalReference' | 'pdf'>[],
-): ManifestBatch {
-  const samePath = store.list().find((batch) => batch.source === manifestPath);
+): Promise<ManifestBatch> {
+  const samePath = await batchSentFrom(store, manifestPath);
   if (samePath) return { kind: 'same-path', batch: samePath };
   const registry = ContractRegistry.of(store);
   const holding = new Map<string, { batch: BatchState; references: string[]; sameContracts: number }>();
   for (const document of documents) {
     const holders = registry.holdersOf(service, document.externalReference, { batchId: '', documentId: '' });
     for (const holder of holders) {
-      const batch = store.get(holder.batchId);
+      const batch = await store.open(holder.batchId);
       if (!batch) continue;
       const entry = holding.get(batch.id) ?? { batch, references: [], sameContracts: 0 };
       if (!entry.references.includes(document.externalReference)) {
@@ -92,20 +98,21 @@ export function batchLabel(batch: Pick<BatchState, 'name' | 'source'>): string {
  * The batch `resolve` answers for `manifestPath`: the one made from that path, else the one
  * batch at `service` with a document of `reference` (a moved or copied manifest), else why not.
  */
-export function findResolveBatch(
+export async function findResolveBatch(
   store: BatchStore,
   service: ConnectionAddress,
   manifestPath: string,
   reference: string,
-): { readonly batch: BatchState } | { readonly problem: string } {
-  const samePath = store.list().find((batch) => batch.source === manifestPath);
+): Promise<{ readonly batch: BatchState } | { readonly problem: string }> {
+  const samePath = await batchSentFrom(store, manifestPath);
   if (samePath) return { batch: samePath };
+  // From the batches' outlines and contract digests: none is read to be looked at.
   const candidates = store
-    .list()
+    .outlines()
     .filter(
       (batch) =>
         (batch.connection === undefined || sameConnection(batch.connection, service)) &&
-        batch.documents.some((document) => document.draft.externalReference === reference),
+        store.contracts(batch.id).some((contract) => contract.reference === reference),
     );
   const [only] = candidates;
   if (!only) return { problem: `No batch of this data folder has ${reference}: send the manifest first.` };
@@ -115,7 +122,10 @@ export function findResolveBatch(
         .map(batchLabel)
         .join(', ')}): run resolve with the manifest each was sent from.`,
     };
-  return { batch: only };
+  const batch = await store.open(only.id);
+  return batch
+    ? { batch }
+    : { problem: `No batch of this data folder has ${reference}: send the manifest first.` };
 }
 
 /** What `send` does with a manifest, once it knows which batch (if any) holds its contracts. */

@@ -28,7 +28,7 @@ export async function resolveCommand(
   const { desk, manifestPath, connection, hint } = opened;
   try {
     // The batch made from this manifest, or the one with this reference (the folder moved or was copied).
-    const found = findResolveBatch(desk.store, connection, manifestPath, args.reference ?? '');
+    const found = await findResolveBatch(desk.store, connection, manifestPath, args.reference ?? '');
     if ('problem' in found) {
       out.error(found.problem);
       return EXIT.badInput;

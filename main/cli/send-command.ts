@@ -167,7 +167,8 @@ export async function sendCommand(
       out.event({ type: 'summary', sent: false, issues: check.problemCount });
       return EXIT.badInput;
     }
-    const target = manifestTarget(findManifestBatch(desk.store, connection, manifestPath, check.documents), {
+    const found = await findManifestBatch(desk.store, connection, manifestPath, check.documents);
+    const target = manifestTarget(found, {
       continueBatch: args.continueBatch,
       sendNew: args.sendNew,
     });
@@ -201,7 +202,8 @@ export async function sendCommand(
     for (const reference of imported.lockedChanges) {
       out.say(`Note: ${reference} was already sent; its changed rows in the manifest are not applied.`);
     }
-    const failedBefore = desk.store.get(batch.id)?.documents.filter((document) => document.send.error) ?? [];
+    const failedBefore =
+      (await desk.store.open(batch.id))?.documents.filter((document) => document.send.error) ?? [];
     for (const document of failedBefore) await desk.engine.retry(batch.id, document.draft.id);
     out.say(
       `Sending ${documentsLabel(check.documents.length)} of ${basename(manifestPath)} to ${connection.baseUrl}…`,

@@ -5,6 +5,7 @@ import type { BatchState, DocumentState } from '../domain/batch-state';
 import { stageOfStored } from '../../shared/service/status';
 import type { Connection } from '../credentials/connection';
 import { connect, openDataDir, type Connected } from '../app/desk-core';
+import type { BatchStore } from '../store/batch-store';
 import { adoptOlderBatch, isOlderBatch } from '../engine/older-batch';
 import { classOf, needsTracking, stageOfDocument } from '../domain/document-class';
 import type { PollerEvent } from '../tracking/status-poller';
@@ -79,7 +80,8 @@ export async function watchCommand(args: CliArgs, out: CliOutput, tuning: WatchT
       sessions.push(session);
       return session;
     };
-    const older = data.store.list().filter((batch) => isOlderBatch(batch) && openRequests([batch]) > 0);
+    // Every batch with a request to track is in memory (a batch at rest has none).
+    const older = data.store.loaded().filter((batch) => isOlderBatch(batch) && openRequests([batch]) > 0);
     if (older.length > 0) {
       // Sent by an earlier version, which did not record where: the user says where, and the
       // batch is bound there only if that service holds its requests.
@@ -105,10 +107,10 @@ export async function watchCommand(args: CliArgs, out: CliOutput, tuning: WatchT
         }
       }
     }
-    const groups = connectionsOf(data.store.list());
+    const groups = connectionsOf(data.store.loaded());
     if (groups.size === 0 && untracked.size === 0) {
       out.say('Nothing to watch: no request of this data folder is open (or none was sent yet).');
-      return summarize(data.store.list(), untracked, out);
+      return await summarize(data.store, untracked, out);
     }
     /** The batches each connection tracks, to say which cannot be tracked when it is refused. */
     const owned = new Map<Connected, BatchState[]>();
@@ -133,7 +135,7 @@ export async function watchCommand(args: CliArgs, out: CliOutput, tuning: WatchT
     }
     /** When this run last read each request, by `batchId/documentId` (the poller's clock). */
     const checkedAt = new Map<string, number>();
-    const tracked = () => data.store.list().filter((batch) => !untracked.has(batch.id));
+    const tracked = () => data.store.loaded().filter((batch) => !untracked.has(batch.id));
     out.say(
       `Watching ${openRequestsLabel(tracked())} at ${sessions.map((session) => session.connection.baseUrl).join(', ') || 'no service'}. It ends when every request is final or cannot progress now; Ctrl+C stops.`,
     );
@@ -171,7 +173,7 @@ export async function watchCommand(args: CliArgs, out: CliOutput, tuning: WatchT
       }
       finishIfDone();
     });
-    return summarize(data.store.list(), untracked, out);
+    return await summarize(data.store, untracked, out);
   } finally {
     for (const session of sessions) await session.close();
     await data.close();
@@ -235,17 +237,22 @@ function stoppedOf(document: DocumentState): Stopped | undefined {
  * app does not know, gone) and why, then how many are still open. Exit 0 only when every
  * request completed; 1 when some could not be tracked, did not complete, or are still open.
  */
-function summarize(batches: readonly BatchState[], untracked: ReadonlySet<string>, out: CliOutput): number {
-  const stopped = batches.flatMap((batch) =>
-    batch.documents.flatMap((document) => stoppedOf(document) ?? []),
-  );
+async function summarize(store: BatchStore, untracked: ReadonlySet<string>, out: CliOutput): Promise<number> {
+  const stopped: Stopped[] = [];
+  // Open in a known status: only when the run was stopped, or its batch could not be tracked.
+  let waiting = 0;
+  // One batch after another, each read back only if it has such requests (a batch at rest may).
+  for (const outline of store.outlines()) {
+    const { ended, gone, unknown_status: unknownStatus, waiting: open } = outline.counts;
+    if (ended + gone + unknownStatus + open === 0) continue;
+    for (const document of (await store.open(outline.id))?.documents ?? []) {
+      const entry = stoppedOf(document);
+      if (entry) stopped.push(entry);
+      if (classOf(document) === 'waiting') waiting += 1;
+    }
+  }
   const count = (reason: Stopped['reason']) => stopped.filter((entry) => entry.reason === reason).length;
   const [ended, unknownStatus, gone] = [count('ended'), count('unknown_status'), count('gone')];
-  // Open in a known status: only when the run was stopped, or its batch could not be tracked.
-  const waiting = batches.reduce(
-    (sum, batch) => sum + batch.documents.filter((document) => classOf(document) === 'waiting').length,
-    0,
-  );
   for (const { line: _line, ...entry } of stopped) out.event({ type: 'stopped', ...entry });
   out.event({ type: 'summary', open: waiting + unknownStatus, gone, ended, unknownStatus });
   if (!out.json) {

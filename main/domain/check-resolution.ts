@@ -7,7 +7,8 @@ import { err, ok, type Err, type Result } from '../../shared/base/result';
 import { isPreparedOrLater, statusFactsOf } from '../../shared/service/status';
 import type { SigningRequest } from '../../shared/service/wire';
 import { isNotFoundAtService, serviceFailureWords, type ServiceResult } from './service-failure';
-import type { BatchState, DocumentState } from './batch-state';
+import type { DocumentState } from './batch-state';
+import { carriesRequest, type ContractInBatch } from './contract-digest';
 import { refusalNamesUpload } from './answer-kinds';
 import { words } from '../base/words';
 
@@ -60,34 +61,30 @@ export function isReadPreparedOrLater(request: SigningRequest): boolean {
  * need a check, the id must look like one, and no other document of the data folder may hold it.
  */
 export function linkProblemBeforeRead(
-  batches: readonly BatchState[],
+  contracts: Iterable<ContractInBatch>,
   document: DocumentState | undefined,
   requestId: string,
 ): Err<ResolutionRefused> | undefined {
   const noCheck = noCheckProblem(document);
   if (noCheck || !document) return refused(noCheck ?? '');
   if (!REQUEST_ID_PATTERN.test(requestId)) return refused(words()('check.badId'));
-  for (const batch of batches) {
-    for (const other of batch.documents) {
-      if (other.draft.id === document.draft.id) continue;
-      if (other.send.requestId === requestId || other.send.check?.newRequestId === requestId)
-        return refused(
-          batch.name
-            ? words()('check.idTakenInBatch', {
-                requestId,
-                reference: other.draft.externalReference,
-                batch: batch.name,
-              })
-            : words()('check.idTaken', { requestId, reference: other.draft.externalReference }),
-        );
-    }
+  for (const { batchName, contract: other } of contracts) {
+    if (other.documentId === document.draft.id || !carriesRequest(other, requestId)) continue;
+    return refused(
+      batchName
+        ? words()('check.idTakenInBatch', { requestId, reference: other.reference, batch: batchName })
+        : words()('check.idTaken', { requestId, reference: other.reference }),
+    );
   }
   return undefined;
 }
 
 /** Another document of the data folder with the same reference, and where it is. */
 export interface SameReference {
-  readonly document: DocumentState;
+  /** Its request, once it has one. */
+  readonly requestId: string | undefined;
+  /** Its PDF's name as the person picked it. */
+  readonly fileName: string;
   readonly batchName: string;
 }
 
@@ -123,14 +120,14 @@ export function linkProblemAfterRead(
     return refused(words()('check.referenceUnknown', { requestId, reference }), 'needs_confirmation');
   if (remoteReference !== undefined && remoteReference !== reference)
     return refused(words()('check.otherReference', { requestId, remoteReference, reference }));
-  const other = others.find((candidate) => candidate.document.send.requestId === undefined);
+  const other = others.find((candidate) => candidate.requestId === undefined);
   if (other && !confirmed)
     return refused(
       words()('check.sameReferenceOther', {
         requestId,
         reference,
         file: document.draft.pdf.originalName,
-        otherFile: other.document.draft.pdf.originalName,
+        otherFile: other.fileName,
         otherBatch: other.batchName,
       }),
       'needs_confirmation',

@@ -91,9 +91,9 @@ function draftOutcome(
   return { kind: 'updated', event: { type: 'document_edited', document: draft }, draft };
 }
 
-/** The batch's documents by external reference, as it is now. */
-function documentsByReference(store: BatchStore, batchId: string): Map<string, DocumentState> {
-  const batch = store.get(batchId);
+/** The batch's documents by external reference, as it is now (read back if it is at rest). */
+async function documentsByReference(store: BatchStore, batchId: string): Promise<Map<string, DocumentState>> {
+  const batch = await store.open(batchId);
   if (!batch) throw new Error(`unknown batch ${batchId}`);
   return new Map(batch.documents.map((document) => [document.draft.externalReference, document]));
 }
@@ -126,7 +126,7 @@ export async function importManifest(
   };
   // Documents already sent are only reported: their PDFs are not taken in again.
   const toTakeIn: ManifestDocument[] = [];
-  const before = documentsByReference(store, batchId);
+  const before = await documentsByReference(store, batchId);
   for (const manifestDocument of documents) {
     const existing = before.get(manifestDocument.externalReference);
     if (existing && isLocked(existing)) count(lockedOutcome(existing, manifestDocument), manifestDocument);
@@ -136,7 +136,7 @@ export async function importManifest(
   const sources = toTakeIn.map((document) => ({ path: document.pdfPath, within: document.folder }));
   for await (const group of blobs.intakeMany(sources)) {
     // Decided against the batch as it is now: a document may have been sent while its PDF was copied.
-    const current = documentsByReference(store, batchId);
+    const current = await documentsByReference(store, batchId);
     // A later document of the group with the same reference sees an earlier one, as the journal will.
     const decided = new Map<string, DocumentDraft>();
     const events: BatchEvent[] = [];
@@ -185,7 +185,7 @@ export async function addPdfDocuments(
   // The batch's contracts (reference and content): the same file named twice (`offer.pdf`,
   // `./offer.pdf`), or the same content under the same reference, is one document.
   const contractKey = (reference: string, sha256: string) => `${sha256} ${reference}`;
-  const batch = store.get(batchId);
+  const batch = await store.open(batchId);
   const contracts = new Map(
     (batch?.documents ?? []).map((document) => [
       contractKey(document.draft.externalReference, document.draft.pdf.sha256),

@@ -4,6 +4,7 @@
  * check answered).
  */
 import type { BatchState, DocumentState } from '../domain/batch-state';
+import type { ContractInBatch } from '../domain/contract-digest';
 import type { BatchStore } from '../store/batch-store';
 
 /** The batch as the data folder holds it now; throws when it holds none of that id (deleted meanwhile). */
@@ -20,4 +21,14 @@ export function documentOf(
   documentId: string,
 ): DocumentState | undefined {
   return batchOf(store, batchId).documents.find((document) => document.draft.id === documentId);
+}
+
+/**
+ * Every document of the data folder as its contract digest, with its batch's name: what a
+ * question over the whole folder (is this request id another document's?) needs. A batch at
+ * rest answers from what it keeps, without being read.
+ */
+export function* everyContract(store: BatchStore): Generator<ContractInBatch> {
+  for (const batch of store.outlines())
+    for (const contract of store.contracts(batch.id)) yield { batchName: batch.name, contract };
 }

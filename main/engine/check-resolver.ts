@@ -12,7 +12,7 @@ import {
   sendAsNewDecision,
   type ResolutionOutcome,
 } from '../domain/check-resolution';
-import { documentOf } from './batch-reads';
+import { documentOf, everyContract } from './batch-reads';
 import type { SendParts } from './send-options';
 
 export class CheckResolver {
@@ -40,9 +40,10 @@ export class CheckResolver {
   ): Promise<ResolutionOutcome> {
     const { store, client } = this.#parts.options;
     const id = requestId.trim();
+    await store.open(batchId); // Read back if it is at rest (then it holds no check, and is refused).
     const before = documentOf(store, batchId, documentId);
     if (before && !before.send.check && before.send.requestId === id) return ok();
-    const early = linkProblemBeforeRead(store.list(), before, id);
+    const early = linkProblemBeforeRead(everyContract(store), before, id);
     if (early || !before) return early ?? err({ refusal: 'refused', message: '' });
     const read = await client.getSigningRequest(id);
     const problem = linkProblemAfterRead(
@@ -55,7 +56,7 @@ export class CheckResolver {
     if (problem || !read.ok) return problem ?? err({ refusal: 'refused', message: '' });
     // The read can take seconds: the document may have been answered meanwhile (first answer wins).
     const now = documentOf(store, batchId, documentId);
-    const late = linkProblemBeforeRead(store.list(), now, id);
+    const late = linkProblemBeforeRead(everyContract(store), now, id);
     if (late) return late;
     await store.record(batchId, [
       {
@@ -79,6 +80,7 @@ export class CheckResolver {
    */
   async sendAsNew(batchId: string, documentId: string): Promise<ResolutionOutcome> {
     const { store } = this.#parts.options;
+    await store.open(batchId); // Read back if it is at rest (then it holds no check, and is refused).
     const document = documentOf(store, batchId, documentId);
     const decision = sendAsNewDecision(document, this.#parts.clock.now());
     if (!decision.ok || !document)
@@ -103,6 +105,7 @@ export class CheckResolver {
    */
   async acceptReferenceReuse(batchId: string, documentId: string): Promise<boolean> {
     const { store } = this.#parts.options;
+    await store.open(batchId); // Read back if it is at rest (then its documents are sent, and nothing is recorded).
     const document = documentOf(store, batchId, documentId);
     if (!document || document.send.queued || document.send.reuseAccepted)
       return document?.send.reuseAccepted === true;

@@ -8,6 +8,7 @@ import type { BatchStore } from '../store/batch-store';
 import type { BatchEvent } from '../domain/batch-events';
 import type { ConnectionAddress } from '../domain/batch-connection';
 import type { DocumentState } from '../domain/batch-state';
+import type { ContractDigest } from '../domain/contract-digest';
 import type { SameReference } from '../domain/check-resolution';
 import { contractIdentity, derivedIdempotencyKey, sameContract } from '../domain/contract-identity';
 import type { Holder } from '../domain/contract-identity';
@@ -63,7 +64,11 @@ export class ContractGuard {
 
   /** The other documents of the data folder carrying `document`'s reference, with their batch's name. */
   sameReference(batchId: string, document: DocumentState): SameReference[] {
-    return this.#others(batchId, document).map(({ other, batchName }) => ({ document: other, batchName }));
+    return this.#others(batchId, document).map(({ other, batchName }) => ({
+      requestId: other.requestId,
+      fileName: other.fileName,
+      batchName,
+    }));
   }
 
   /**
@@ -75,20 +80,20 @@ export class ContractGuard {
     const identity = contractIdentity(this.#service, document.draft);
     let highest = document.send.generation ?? 0;
     for (const { other } of this.#others(batchId, document)) {
-      if (sameContract(contractIdentity(this.#service, other.draft), identity))
-        highest = Math.max(highest, other.send.generation ?? 0);
+      const its = { ...identity, reference: other.reference, sha256: other.sha256 };
+      if (sameContract(its, identity)) highest = Math.max(highest, other.generation);
     }
     return highest + 1;
   }
 
-  #others(batchId: string, document: DocumentState): { other: DocumentState; batchName: string }[] {
+  /** The other documents carrying `document`'s reference, as their contract digests (a batch at rest is not read). */
+  #others(batchId: string, document: DocumentState): { other: ContractDigest; batchName: string }[] {
     const reference = document.draft.externalReference;
-    const found: { other: DocumentState; batchName: string }[] = [];
+    const found: { other: ContractDigest; batchName: string }[] = [];
     for (const ref of this.#registry.carriersOf(reference, { batchId, documentId: document.draft.id })) {
-      const batch = this.#store.get(ref.batchId);
-      const other = batch?.documents.find((candidate) => candidate.draft.id === ref.documentId);
-      if (batch && other && other.draft.externalReference === reference)
-        found.push({ other, batchName: batch.name });
+      const batch = this.#store.label(ref.batchId);
+      const other = this.#store.contractOf(ref.batchId, ref.documentId);
+      if (batch && other && other.reference === reference) found.push({ other, batchName: batch.name });
     }
     return found;
   }

@@ -8,8 +8,10 @@
  */
 import type { BatchStore } from '../store/batch-store';
 import type { BatchEvent } from '../domain/batch-events';
+import type { BatchState } from '../domain/batch-state';
 import { connectionKey, sameConnection, type ConnectionAddress } from '../domain/batch-connection';
-import { mayHoldRequest, type BatchState, type DocumentState } from '../domain/batch-state';
+import type { BatchOutline } from '../domain/batch-outline';
+import type { ContractDigest } from '../domain/contract-digest';
 import { isOlderBatch } from './older-batch';
 
 import type { Holder } from '../domain/contract-identity';
@@ -30,28 +32,30 @@ function claimKey(service: ConnectionAddress, reference: string): string {
   return `${connectionKey(service)}\n${reference}`;
 }
 
-/** True when `batch` went, or may have gone, to `service`: bound there, or sent by an earlier version that did not record where. */
-function mayBeAt(batch: BatchState, service: ConnectionAddress): boolean {
-  return batch.connection ? sameConnection(batch.connection, service) : isOlderBatch(batch);
-}
+/** A batch as the registry's answers name it. */
+type BatchLabel = Pick<BatchOutline, 'id' | 'name' | 'connection'>;
 
 const registries = new WeakMap<BatchStore, ContractRegistry>();
 
 /** Which documents of a data folder carry each reference, kept up to date with the store. */
 export class ContractRegistry {
   readonly #store: BatchStore;
-  /** Reference → documents carrying it. */
-  readonly #byReference = new Map<string, Map<string, DocumentRef>>();
-  /** Document → its reference, to move it when it is edited. */
-  readonly #referenceOf = new Map<string, string>();
+  /**
+   * Reference → documents carrying it (most references: one). Kept lean, as a year of
+   * documents is indexed here: no key is made per document, each string is the batch's own.
+   */
+  readonly #byReference = new Map<string, DocumentRef[]>();
+  /** Batch → document → its reference, to move it when it is edited. */
+  readonly #referenceOf = new Map<string, Map<string, string>>();
   /** Keys being made now: (service, reference) → the document making one. */
   readonly #claims = new Map<string, DocumentRef>();
 
   private constructor(store: BatchStore) {
     this.#store = store;
-    for (const batch of store.list()) {
-      for (const document of batch.documents)
-        this.#index(batch.id, document.draft.id, document.draft.externalReference);
+    // From what each batch keeps of its documents' contracts: a batch at rest is not read for it.
+    for (const batch of store.outlines()) {
+      for (const contract of store.contracts(batch.id))
+        this.#index(batch.id, contract.documentId, contract.reference);
     }
     store.subscribe((state, events) => this.#follow(state, events));
   }
@@ -67,18 +71,44 @@ export class ContractRegistry {
   }
 
   #index(batchId: string, documentId: string, reference: string): void {
-    const ref = { batchId, documentId };
-    const key = refKey(ref);
-    const before = this.#referenceOf.get(key);
-    if (before === reference) return;
-    if (before !== undefined) this.#byReference.get(before)?.delete(key);
-    this.#referenceOf.set(key, reference);
-    let carriers = this.#byReference.get(reference);
-    if (!carriers) {
-      carriers = new Map();
-      this.#byReference.set(reference, carriers);
+    let references = this.#referenceOf.get(batchId);
+    if (!references) {
+      references = new Map();
+      this.#referenceOf.set(batchId, references);
     }
-    carriers.set(key, ref);
+    const before = references.get(documentId);
+    if (before === reference) return;
+    if (before !== undefined) this.#unlist(before, batchId, documentId);
+    references.set(documentId, reference);
+    const ref = { batchId, documentId };
+    const carriers = this.#byReference.get(reference);
+    if (carriers) carriers.push(ref);
+    else this.#byReference.set(reference, [ref]);
+  }
+
+  /** Takes a document off the carriers of `reference`. */
+  #unlist(reference: string, batchId: string, documentId: string): void {
+    const carriers = this.#byReference.get(reference) ?? [];
+    const kept = carriers.filter((ref) => ref.batchId !== batchId || ref.documentId !== documentId);
+    if (kept.length > 0) this.#byReference.set(reference, kept);
+    else this.#byReference.delete(reference);
+  }
+
+  /** The document `ref` names as its contract digest now, with its batch; undefined when it is no more. */
+  #contractOf(ref: DocumentRef): { batch: BatchLabel; contract: ContractDigest } | undefined {
+    const batch = this.#store.label(ref.batchId);
+    const contract = this.#store.contractOf(ref.batchId, ref.documentId);
+    return batch && contract && { batch, contract };
+  }
+
+  /**
+   * True when `batch` went, or may have gone, to `service`: bound there, or sent by an earlier
+   * version that did not record where (such a batch is never at rest: it is in memory).
+   */
+  #mayBeAt(batch: BatchLabel, service: ConnectionAddress): boolean {
+    if (batch.connection) return sameConnection(batch.connection, service);
+    const state = this.#store.get(batch.id);
+    return state !== undefined && isOlderBatch(state);
   }
 
   #follow(state: BatchState, events: readonly BatchEvent[]): void {
@@ -86,10 +116,10 @@ export class ContractRegistry {
       if (event.type === 'document_added' || event.type === 'document_edited')
         this.#index(state.id, event.document.id, event.document.externalReference);
       else if (event.type === 'document_removed') {
-        const key = refKey({ batchId: state.id, documentId: event.documentId });
-        const reference = this.#referenceOf.get(key);
-        if (reference !== undefined) this.#byReference.get(reference)?.delete(key);
-        this.#referenceOf.delete(key);
+        const references = this.#referenceOf.get(state.id);
+        const reference = references?.get(event.documentId);
+        if (reference !== undefined) this.#unlist(reference, state.id, event.documentId);
+        references?.delete(event.documentId);
       }
     }
   }
@@ -101,13 +131,12 @@ export class ContractRegistry {
   holdersOf(service: ConnectionAddress, reference: string, self: DocumentRef): Holder[] {
     const holders: Holder[] = [];
     const selfKey = refKey(self);
-    for (const [key, ref] of this.#byReference.get(reference) ?? []) {
-      if (key === selfKey) continue;
-      const batch = this.#store.get(ref.batchId);
-      const document = batch?.documents.find((candidate) => candidate.draft.id === ref.documentId);
-      if (!batch || !document || document.draft.externalReference !== reference) continue;
-      if (!mayBeAt(batch, service) || !mayHoldRequest(document)) continue;
-      holders.push(holderOf(batch, document, false));
+    for (const ref of this.#byReference.get(reference) ?? []) {
+      if (refKey(ref) === selfKey) continue;
+      const found = this.#contractOf(ref);
+      if (!found || found.contract.reference !== reference) continue;
+      if (!this.#mayBeAt(found.batch, service) || !found.contract.mayHold) continue;
+      holders.push(holderOf(found.batch, found.contract, false));
     }
     for (const contract of this.#store.deletedContracts()) {
       if (contract.reference !== reference) continue;
@@ -129,9 +158,8 @@ export class ContractRegistry {
       refKey(claimant) !== selfKey &&
       !holders.some((holder) => refKey(holder) === refKey(claimant))
     ) {
-      const batch = this.#store.get(claimant.batchId);
-      const document = batch?.documents.find((candidate) => candidate.draft.id === claimant.documentId);
-      if (batch && document) holders.push(holderOf(batch, document, true));
+      const found = this.#contractOf(claimant);
+      if (found) holders.push(holderOf(found.batch, found.contract, true));
     }
     return holders;
   }
@@ -152,19 +180,17 @@ export class ContractRegistry {
   /** Every other document of the data folder carrying `reference`, whatever its state (for the review's words). */
   carriersOf(reference: string, self: DocumentRef): DocumentRef[] {
     const selfKey = refKey(self);
-    return [...(this.#byReference.get(reference) ?? [])]
-      .filter(([key]) => key !== selfKey)
-      .map(([, ref]) => ref);
+    return (this.#byReference.get(reference) ?? []).filter((ref) => refKey(ref) !== selfKey);
   }
 }
 
-function holderOf(batch: BatchState, document: DocumentState, claimed: boolean): Holder {
+function holderOf(batch: BatchLabel, contract: ContractDigest, claimed: boolean): Holder {
   return {
     batchId: batch.id,
     batchName: batch.name,
-    documentId: document.draft.id,
-    fileName: document.draft.pdf.originalName,
-    requestId: document.send.requestId ?? document.send.check?.newRequestId,
+    documentId: contract.documentId,
+    fileName: contract.fileName,
+    requestId: contract.requestId ?? contract.newRequestId,
     claimed,
   };
 }

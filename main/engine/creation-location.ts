@@ -10,6 +10,7 @@ import { isReadPreparedOrLater } from '../domain/check-resolution';
 import type { CreationAnswer } from '../domain/service-answers';
 import type { Answer } from '../domain/step-machine';
 import type { BatchStore } from '../store/batch-store';
+import { everyContract } from './batch-reads';
 
 export async function confirmLocation(
   answer: Answer<CreationAnswer>,
@@ -22,9 +23,8 @@ export async function confirmLocation(
   // A request another document of the data folder follows is not this one's, whatever the
   // answer names: it is treated as an answer without an id (the key is replayed to learn it).
   const locationId = answer.value.locationId;
-  const taken = parts.store
-    .list()
-    .some((batch) => batch.documents.some((other) => other.send.requestId === locationId));
+  let taken = false;
+  for (const { contract } of everyContract(parts.store)) taken ||= contract.requestId === locationId;
   if (taken) {
     parts.logger.log('warn', 'send.location_taken', {});
     return { kind: 'applied', value: { ...answer.value, locationId: undefined } };

@@ -8,6 +8,7 @@
 import { systemClock } from '../time/clock';
 import { silentLogger } from '../base/log';
 import { sameConnection, type ConnectionAddress } from '../domain/batch-connection';
+import type { BatchState } from '../domain/batch-state';
 import type { ResolutionOutcome } from '../domain/check-resolution';
 import { documentsToSend } from '../domain/send-readiness';
 import { engineReasonText, type EngineReason } from '../domain/send-messages';
@@ -77,7 +78,10 @@ export class SendEngine {
   send(batchId: string, documentIds?: readonly string[]): Promise<SendSummary> {
     const existing = this.#sending.get(batchId);
     if (existing) return existing;
+    // In memory for the whole send, even if it comes to rest meanwhile: every step reads it.
+    const release = this.#options.store.retain(batchId);
     const sending = this.#queueAndStart(batchId, documentIds).finally(() => {
+      release();
       this.#sending.delete(batchId);
       this.#pausedBeforeStart.delete(batchId);
     });
@@ -127,6 +131,8 @@ export class SendEngine {
 
   /** Puts a failed document back in the queue, and sends it if the batch is running. */
   async retry(batchId: string, documentId: string): Promise<void> {
+    // A batch whose every document finished or failed is at rest: read back first.
+    await this.#options.store.open(batchId);
     const document = documentOf(this.#options.store, batchId, documentId);
     if (!document?.send.error || document.send.check) return;
     await this.#options.store.record(batchId, [{ type: 'item_retried', documentId }]);
@@ -156,7 +162,14 @@ export class SendEngine {
   async #queueAndStart(batchId: string, documentIds?: readonly string[]): Promise<SendSummary> {
     const { store } = this.#options;
     const own = this.#options.client.address;
-    const unbound = store.get(batchId);
+    let unbound: BatchState | undefined;
+    try {
+      // Read back if it is at rest: the send decides from the whole batch, as the data folder holds it.
+      unbound = await store.open(batchId);
+    } catch (error) {
+      const stop = storageFailure(error);
+      return this.#stopped(batchId, { reason: stop.message, cause: { code: stop.code } });
+    }
     if (unbound && holdsRequests(unbound)) {
       // An earlier version sent it somewhere unrecorded: only a proof binds it (adoptOlderBatch).
       return this.#stopped(batchId, stopReason({ code: 'batch_unbound' }));

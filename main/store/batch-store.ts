@@ -1,18 +1,38 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { err, ok, type Result } from '../../shared/base/result';
 import type { BatchDefaults } from '../../shared/domain/batch';
 import type { BatchEvent } from '../domain/batch-events';
 import type { ConnectionAddress } from '../domain/batch-connection';
-import { classOf } from '../domain/document-class';
-import { applyBatchEvent, emptyBatch, UnknownBatchEventError } from '../domain/apply-batch-event';
-import { mayHoldRequest, type BatchState } from '../domain/batch-state';
-import { upgradeBatchState } from '../domain/batch-state-upgrade';
+import { applyBatchEvent, emptyBatch } from '../domain/apply-batch-event';
+import type { BatchState } from '../domain/batch-state';
+import type { BatchOutline } from '../domain/batch-outline';
+import { isAtRest, isFinished, mayBringToRest, restingOf } from '../domain/batch-rest';
+import type { ContractDigest } from '../domain/contract-digest';
+import { writeRestFile } from './rest-file';
+import {
+  DELETED_SUFFIX,
+  loadBatchFolder,
+  readBatch,
+  type DamagedBatch,
+  type LoadedBatch,
+  type StoreLoadReport,
+} from './batch-reading';
+
+export type { DamagedBatch, StoreLoadReport } from './batch-reading';
 import { DeletedContracts, type DeletedContract } from './deleted-contracts';
 import { makeDirectoryDurable } from './durable-fs';
 import { errorCode, nodeFileSystem, type FileSystem } from './file-system';
 import { shareRepeatedParts } from './shared-parts';
-import { JournalWriter, loadJournal, type JournalDamage, type JournalEntry } from './journal';
+import { JournalWriter, type JournalDamage } from './journal';
+import {
+  contractOfStored,
+  contractsOfStored,
+  contractsToRemember,
+  outlineOfStored,
+  putToRest,
+  storedBatch,
+  type StoredBatch,
+} from './stored-batch';
 
 /** Journal entries after which a batch is folded into a fresh snapshot (by default). */
 const COMPACT_AFTER_ENTRIES = 2_000;
@@ -27,8 +47,11 @@ const FOLD_ON_LOAD_ENTRIES = 200;
  * other. More only holds more files' text at once (a year of batches: +50 MiB at 8, no faster).
  */
 const LOAD_CONCURRENCY = 2;
-/** A batch folder being deleted is first renamed with this suffix, so a crash never leaves half a batch. */
-const DELETED_SUFFIX = '.deleted';
+/**
+ * Batches at rest kept in memory after they were used (opened, changed): going back to the batch
+ * just looked at reads nothing. The others rest as their outlines (main/domain/batch-rest.ts).
+ */
+const KEPT_AT_REST = 3;
 
 export interface BatchStoreOptions {
   /** A read-only store (for `status` while another process sends) never writes or repairs a file. */
@@ -39,84 +62,8 @@ export interface BatchStoreOptions {
   readonly fs?: FileSystem;
   /** The clock entries are stamped with: this computer's, unless a test moves time. */
   readonly now?: () => number;
-}
-
-interface OpenBatch {
-  state: BatchState;
-  readonly writer: JournalWriter<BatchState, BatchEvent> | undefined;
-  /** Records of one batch are applied one after another, in the order they were appended. */
-  queue: Promise<unknown>;
-}
-
-/** Replays journal entries onto a state; an event this version cannot read is reported as damage. */
-function foldEntries(
-  folder: string,
-  initial: BatchState,
-  entries: readonly JournalEntry<BatchEvent>[],
-): Result<BatchState, JournalDamage> {
-  let state = initial;
-  for (const entry of entries) {
-    try {
-      state = applyBatchEvent(state, entry);
-    } catch (error) {
-      if (!(error instanceof UnknownBatchEventError)) throw error;
-      const damage = { file: join(folder, 'journal.log'), line: undefined, tornTail: false };
-      return err({ ...damage, problem: `entry ${entry.seq} holds ${error.message}` });
-    }
-  }
-  return ok(state);
-}
-
-/**
- * True when nothing will write to the batch unless the person acts: every document is signed,
- * ended at its service, gone or failed. Such a batch is folded into its snapshot at once: a year of finished batches
- * then opens as a year of snapshots, with no journal left to replay.
- */
-function atRest(state: BatchState): boolean {
-  return (
-    state.documents.length > 0 &&
-    state.documents.every((document) => {
-      const documentClass = classOf(document);
-      return (
-        documentClass === 'completed' ||
-        documentClass === 'ended' ||
-        documentClass === 'gone' ||
-        documentClass === 'failed'
-      );
-    })
-  );
-}
-
-/** Events after which a batch may have come to rest (its last document signed, ended, gone or failed). */
-function mayBringToRest(events: readonly BatchEvent[]): boolean {
-  return events.some(
-    (event) =>
-      (event.type === 'status_read' && event.status.final) ||
-      event.type === 'request_gone' ||
-      event.type === 'item_failed',
-  );
-}
-
-/** A batch that could not be loaded, kept aside and reported: never silently dropped. */
-export interface DamagedBatch {
-  readonly batchId: string;
-  readonly damage: JournalDamage;
-}
-
-export interface StoreLoadReport {
-  readonly damaged: readonly DamagedBatch[];
-  /** Half-written last records left by a crash (never acknowledged), set aside while loading. */
-  readonly recovered: readonly (JournalDamage & { readonly batchId: string })[];
-}
-
-/** A batch read from its folder, before it joins the store. */
-interface LoadedBatch {
-  readonly batchId: string;
-  /** Absent once handed to a visitor (`readEach`). */
-  readonly open?: OpenBatch;
-  readonly recovered: readonly JournalDamage[];
-  /** Journal entries replayed onto the snapshot while loading. */
-  readonly replayed: number;
+  /** Batches at rest kept in memory after their last use (default 3); the others are read again when opened. */
+  readonly keptAtRest?: number;
 }
 
 export type BatchListener = (state: BatchState, events: readonly BatchEvent[]) => void;
@@ -124,19 +71,31 @@ export type BatchListener = (state: BatchState, events: readonly BatchEvent[]) =
 /**
  * Every batch of a data folder, each in its own journal folder. `record` makes events durable
  * (fsync) before it resolves and before listeners hear of them, so callers may act on them.
+ *
+ * A batch at rest (main/domain/batch-rest.ts: nothing to send or track) whose journal is folded
+ * is not kept in memory: the store keeps its outline (for the batch list and the tray) and its
+ * documents' contract digests (for the questions that keep a contract from being sent twice),
+ * and reads it back from its snapshot when it is opened (`open`) or changed (`record`). The last
+ * few used stay in memory. `get` and `loaded` answer only what is in memory: every batch that is
+ * not at rest always is, so sending and tracking never wait for a read. A start takes a batch at
+ * rest from its rest file (rest-file.ts): damage to its snapshot shows when it is opened, while
+ * what it holds at its service stays known from the file.
  */
 export class BatchStore {
   readonly #root: string;
-  readonly #batches = new Map<string, OpenBatch>();
+  readonly #batches = new Map<string, StoredBatch>();
   /** Each batch's binding being decided, so that two are decided one after the other. */
   readonly #binding = new Map<string, Promise<ConnectionAddress>>();
   readonly #listeners = new Set<BatchListener>();
   #report: StoreLoadReport = { damaged: [], recovered: [] };
   /** The contracts of deleted batches the service holds or may hold requests for. */
   #deleted: DeletedContracts | undefined;
+  /** Uses of batches so far: each use is numbered, the least recently used rests first. */
+  #uses = 0;
 
   readonly #readOnly: boolean;
   readonly #compactAfterEntries: number;
+  readonly #keptAtRest: number;
   readonly #fs: FileSystem;
   readonly #now: () => number;
 
@@ -145,6 +104,7 @@ export class BatchStore {
     this.#fs = options.fs ?? nodeFileSystem;
     this.#readOnly = options.readOnly === true;
     this.#compactAfterEntries = options.compactAfterEntries ?? COMPACT_AFTER_ENTRIES;
+    this.#keptAtRest = options.keptAtRest ?? KEPT_AT_REST;
     this.#now = options.now ?? Date.now;
   }
 
@@ -213,9 +173,9 @@ export class BatchStore {
       for (let index = next++; index < entries.length; index = next++) {
         const entry = entries[index];
         if (!entry?.isDirectory()) continue;
-        const batch = await this.#loadOne(entry.name);
-        if (visit && batch && !('damage' in batch) && batch.open) {
-          visit(batch.open.state);
+        const batch = await loadBatchFolder(this.#root, entry.name, this.#fs, this.#readOnly);
+        if (visit && batch && !('damage' in batch) && batch.stored?.state) {
+          visit(batch.stored.state);
           loaded[index] = { batchId: batch.batchId, recovered: batch.recovered, replayed: 0 };
         } else loaded[index] = batch;
       }
@@ -229,49 +189,41 @@ export class BatchStore {
         continue;
       }
       recovered.push(...batch.recovered.map((damage) => ({ ...damage, batchId: batch.batchId })));
-      if (!batch.open) continue; // Handed to `visit`, not kept.
-      this.#batches.set(batch.batchId, batch.open);
+      if (!batch.stored) continue; // Handed to `visit`, not kept.
+      this.#batches.set(batch.batchId, batch.stored);
+      const { writer, finished, restFile } = batch.stored;
+      // A finished batch is folded, and given its rest file when it is at rest and has none.
       if (
-        batch.open.writer &&
-        (batch.replayed >= FOLD_ON_LOAD_ENTRIES || (batch.replayed > 0 && atRest(batch.open.state)))
+        writer &&
+        (batch.replayed >= FOLD_ON_LOAD_ENTRIES || (finished && (batch.replayed > 0 || !restFile)))
       )
         toFold.push(batch.batchId);
     }
     this.#report = { damaged, recovered };
-    // After opening, not before: the batches are usable at once, the folds follow in each batch's turn.
+    // After opening, not before: the batches are usable at once, the folds follow in each batch's
+    // turn (and a batch at rest, once folded, rests).
     for (const batchId of toFold) this.#fold(batchId);
   }
 
-  /** Loads one batch folder: its state and writer, or its damage; undefined for a folder that holds no batch. */
-  async #loadOne(name: string): Promise<LoadedBatch | DamagedBatch | undefined> {
-    const folder = join(this.#root, name);
-    if (name.endsWith(DELETED_SUFFIX)) {
-      // A deletion the app did not finish: the batch is gone already, only its files remain.
-      // Its rename may sit in the page cache only (the process died before syncing it): it is
-      // made durable first, so that no power cut brings the batch back, whole or half removed.
-      if (!this.#readOnly) {
-        await this.#fs.syncDirectory(this.#root);
-        await this.#fs.rm(folder, { recursive: true, force: true });
-      }
-      return undefined;
-    }
-    const loaded = await loadJournal<BatchState, BatchEvent>(folder, this.#fs);
-    if (!loaded.ok) return { batchId: name, damage: loaded.error };
-    const journal = loaded.value;
-    // A snapshot written by an earlier version is brought to today's shape before events apply.
-    const initial = journal.snapshot ? upgradeBatchState(journal.snapshot.state) : emptyBatch(name);
-    const folded = foldEntries(folder, initial, journal.entries);
-    if (!folded.ok) return { batchId: name, damage: folded.error };
-    // Read from disk just now, so nothing else holds its parts yet: equal ones become one.
-    const state = shareRepeatedParts(folded.value);
-    if (state.createdAt === '') return undefined; // A batch whose creation never became durable.
-    const writer = this.#readOnly ? undefined : await JournalWriter.open(folder, journal, { fs: this.#fs });
-    return {
-      batchId: name,
-      open: { state, writer, queue: Promise.resolve() },
-      recovered: journal.recovered,
-      replayed: journal.entries.length,
+  /**
+   * Runs `work` in the batch's turn (after the work queued on it before), counting it as
+   * pending meanwhile; once nothing is pending any more, batches at rest may go to rest.
+   */
+  #enqueue<T>(batch: StoredBatch, work: () => Promise<T>): Promise<T> {
+    batch.pending += 1;
+    const done = batch.queue.then(work);
+    const settled = () => {
+      batch.pending -= 1;
+      if (batch.pending === 0) this.#rest();
     };
+    batch.queue = done.then(settled, settled);
+    return done;
+  }
+
+  /** The batch's state, in memory while work is pending on it (it never rests then). */
+  #stateOf(batch: StoredBatch): BatchState {
+    if (!batch.state) throw new Error('a batch at rest was used without being read');
+    return batch.state;
   }
 
   /**
@@ -282,11 +234,36 @@ export class BatchStore {
     const batch = this.#batches.get(batchId);
     const writer = batch?.writer;
     if (!batch || !writer) return;
-    batch.queue = batch.queue.then(() =>
-      writer.entriesSinceSnapshot > 0
-        ? writer.compact(batch.state, writer.lastSeq).catch(() => false)
-        : false,
-    );
+    void this.#enqueue(batch, async () => {
+      if (writer.entriesSinceSnapshot > 0) {
+        const folded = await writer.compact(this.#stateOf(batch), writer.lastSeq).catch(() => false);
+        if (!folded) return;
+      }
+      await this.#writeRest(batchId, batch);
+    }).catch(() => undefined);
+  }
+
+  /**
+   * Writes the rest file of a batch at rest folded into its snapshot (rest-file.ts), unless it
+   * has one. A failure costs nothing but a full read of the batch at the next start.
+   */
+  async #writeRest(batchId: string, batch: StoredBatch): Promise<void> {
+    const { writer, state } = batch;
+    if (!writer || batch.restFile || writer.entriesSinceSnapshot !== 0) return;
+    const resting = batch.resting ?? (state && isAtRest(state) ? restingOf(state) : undefined);
+    if (!resting) return;
+    const folder = join(this.#root, batchId);
+    batch.restFile = await writeRestFile(folder, this.#fs, resting, writer.lastSeq).catch(() => false);
+  }
+
+  /** Batches at rest leave memory, but the few used last (stored-batch.ts `putToRest`). */
+  #rest(): void {
+    putToRest(this.#batches.values(), this.#keptAtRest);
+  }
+
+  #touch(batch: StoredBatch): void {
+    this.#uses += 1;
+    batch.used = this.#uses;
   }
 
   /** What loading found: damaged batches (not loaded) and recovered torn writes. */
@@ -294,15 +271,92 @@ export class BatchStore {
     return this.#report;
   }
 
-  /** Every loaded batch, oldest first. */
-  list(): BatchState[] {
+  /** Every batch's outline, oldest first: at rest or not, none is read for it. */
+  outlines(): BatchOutline[] {
     return [...this.#batches.values()]
-      .map((batch) => batch.state)
+      .map(outlineOfStored)
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
+  outline(batchId: string): BatchOutline | undefined {
+    const batch = this.#batches.get(batchId);
+    return batch && outlineOfStored(batch);
+  }
+
+  /**
+   * Every batch in memory, oldest first: every batch that is not at rest (so every one with
+   * something to send or to track), and those at rest used lately.
+   */
+  loaded(): BatchState[] {
+    return [...this.#batches.values()]
+      .flatMap((batch) => (batch.state ? [batch.state] : []))
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  /**
+   * The batch if it is in memory; undefined for an unknown batch, and for one at rest that is not
+   * (`open` reads it). A batch that is not at rest always is.
+   */
   get(batchId: string): BatchState | undefined {
     return this.#batches.get(batchId)?.state;
+  }
+
+  /** A batch's name and connection, at rest or not. */
+  label(batchId: string): Pick<BatchOutline, 'id' | 'name' | 'connection'> | undefined {
+    const batch = this.#batches.get(batchId);
+    return batch?.state ?? batch?.resting?.outline;
+  }
+
+  /** The batch, read back from its snapshot if it is at rest and not in memory; undefined when unknown. */
+  async open(batchId: string): Promise<BatchState | undefined> {
+    const batch = this.#batches.get(batchId);
+    if (!batch) return undefined;
+    this.#touch(batch);
+    if (batch.state) return batch.state;
+    batch.opening ??= this.#enqueue(batch, () => this.#readBack(batchId, batch)).finally(() => {
+      batch.opening = undefined;
+    });
+    return batch.opening;
+  }
+
+  async #readBack(batchId: string, batch: StoredBatch): Promise<BatchState> {
+    if (batch.state) return batch.state;
+    const read = await readBatch(join(this.#root, batchId), batchId, this.#fs);
+    if (!read.ok) throw new Error(`batch ${batchId} cannot be read: ${read.error.problem}`);
+    const state = shareRepeatedParts(read.value.state);
+    batch.state = state;
+    batch.resting = undefined;
+    batch.finished = isFinished(state);
+    return state;
+  }
+
+  /**
+   * Keeps a batch in memory until the returned release is called (a send run holds its batch
+   * so): a batch that came to rest meanwhile stays readable with `get`.
+   */
+  retain(batchId: string): () => void {
+    const batch = this.#batches.get(batchId);
+    if (!batch) return () => undefined;
+    batch.retained += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      batch.retained -= 1;
+      if (batch.retained === 0) this.#rest();
+    };
+  }
+
+  /** The contract digest of every document of a batch, in its order, at rest or not (none is read). */
+  contracts(batchId: string): readonly ContractDigest[] {
+    const batch = this.#batches.get(batchId);
+    return batch ? contractsOfStored(batch) : [];
+  }
+
+  /** The contract digest of one document, at rest or not; undefined when there is no such document. */
+  contractOf(batchId: string, documentId: string): ContractDigest | undefined {
+    const batch = this.#batches.get(batchId);
+    return batch && contractOfStored(batch, documentId);
   }
 
   /** Creates an empty batch durably. */
@@ -312,7 +366,7 @@ export class BatchStore {
     const writer = await JournalWriter.open<BatchState, BatchEvent>(join(this.#root, batchId), undefined, {
       fs: this.#fs,
     });
-    this.#batches.set(batchId, { state: emptyBatch(batchId), writer, queue: Promise.resolve() });
+    this.#batches.set(batchId, storedBatch({ state: emptyBatch(batchId) }, writer, false));
     return this.record(batchId, [
       { type: 'batch_created', batchId, name, defaults, ...(source ? { source } : {}) },
     ]);
@@ -329,7 +383,7 @@ export class BatchStore {
     const decided = (this.#binding.get(batchId) ?? Promise.resolve())
       .catch(() => undefined)
       .then(async () => {
-        const bound = this.get(batchId)?.connection;
+        const bound = this.outline(batchId)?.connection;
         if (bound) return bound;
         const state = await this.record(batchId, [
           { type: 'connection_bound', baseUrl: address.baseUrl, clientId: address.clientId },
@@ -345,33 +399,46 @@ export class BatchStore {
     return decided;
   }
 
-  /** Stores events durably, applies them, tells listeners, and returns the new state. */
+  /**
+   * Stores events durably, applies them, tells listeners, and returns the new state. A batch at
+   * rest out of memory is read back first.
+   */
   record(batchId: string, events: readonly BatchEvent[]): Promise<BatchState> {
     const batch = this.#batches.get(batchId);
     const writer = batch?.writer;
     if (!batch || !writer) return Promise.reject(new Error(`batch ${batchId} is unknown or read-only`));
-    if (events.length === 0) return batch.queue.then(() => batch.state);
+    this.#touch(batch);
+    if (!batch.state) {
+      const release = this.retain(batchId);
+      return this.open(batchId)
+        .then(() => this.record(batchId, events))
+        .finally(release);
+    }
+    if (events.length === 0) return this.#enqueue(batch, () => Promise.resolve(this.#stateOf(batch)));
     // Appended now, in call order, so concurrent records share one fsync (group commit); the
     // state is applied in the same order once each is durable.
     const appended = writer.append(events, new Date(this.#now()));
+    batch.restFile = false; // It describes the snapshot with an empty journal: no more.
+
     appended.catch(() => undefined); // Handled below, in order; this only marks it as awaited.
-    const recorded = batch.queue.then(async () => {
+    return this.#enqueue(batch, async () => {
       const entries = await appended;
-      batch.state = entries.reduce(applyBatchEvent, batch.state);
+      const state = entries.reduce(applyBatchEvent, this.#stateOf(batch));
+      batch.state = state;
+      if (batch.finished || mayBringToRest(events)) batch.finished = isFinished(state);
       // The snapshot may only cover entries applied to this state: the last one of this record.
       const appliedSeq = entries.at(-1)?.seq;
       // A failed compaction loses nothing (the journal keeps every entry) and is tried again
       // after the next record; the events themselves are stored, so the record succeeds.
       if (appliedSeq !== undefined && writer.entriesSinceSnapshot >= this.#compactAfterEntries)
-        await writer.compact(batch.state, appliedSeq).catch(() => false);
-      // A batch that just came to rest is folded right after this record (those who wait for it
-      // hear of it first): nothing more will be written to it.
-      else if (mayBringToRest(events) && atRest(batch.state)) this.#fold(batchId);
-      for (const listener of this.#listeners) listener(batch.state, events);
-      return batch.state;
+        await writer.compact(state, appliedSeq).catch(() => false);
+      // A finished batch (it just finished, or the person changed one) is folded right after
+      // this record (those who wait for it hear of it first): nothing more will be written to
+      // it, and once folded it may rest out of memory.
+      else if (batch.finished) this.#fold(batchId);
+      for (const listener of this.#listeners) listener(state, events);
+      return state;
     });
-    batch.queue = recorded.catch(() => undefined);
-    return recorded;
   }
 
   /**
@@ -386,20 +453,9 @@ export class BatchStore {
     this.#batches.delete(batchId);
     await batch.queue;
     if (!batch.writer) return;
-    // What the service holds stays known, durably, before the batch goes.
-    const { state } = batch;
-    await this.#deleted?.remember(
-      state.documents.filter(mayHoldRequest).map((document) => ({
-        batchId: state.id,
-        batchName: state.name,
-        connection: state.connection,
-        documentId: document.draft.id,
-        reference: document.draft.externalReference,
-        sha256: document.draft.pdf.sha256,
-        fileName: document.draft.pdf.originalName,
-        requestId: document.send.requestId ?? document.send.check?.newRequestId,
-      })),
-    );
+    // What the service holds stays known, durably, before the batch goes: from its documents,
+    // or from what is kept of them at rest.
+    await this.#deleted?.remember(contractsToRemember(batchId, batch));
     await batch.writer.close();
     const folder = join(this.#root, batchId);
     const deleted = `${folder}${DELETED_SUFFIX}`;

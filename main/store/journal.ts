@@ -34,6 +34,11 @@ export interface LoadedJournal<S, E> {
 
 export type JournalLoad<S, E> = Result<LoadedJournal<S, E>, JournalDamage>;
 
+/** What a writer needs of a loaded journal: where its snapshot and entries stop, and a torn tail to drop. */
+export type JournalStart<E> = Pick<LoadedJournal<unknown, E>, 'entries' | 'recovered'> & {
+  readonly snapshot: { readonly seq: number } | undefined;
+};
+
 const SNAPSHOT_FILE = 'snapshot.json';
 const JOURNAL_FILE = 'journal.log';
 
@@ -132,10 +137,13 @@ export class JournalWriter<S, E> {
     this.#snapshotSeq = snapshotSeq;
   }
 
-  /** Opens a writer that continues after `lastSeq`, dropping a torn tail first. */
+  /**
+   * Opens a writer that continues after `lastSeq`, dropping a torn tail first. Only where the
+   * loaded journal stops matters, not its snapshot's state (a batch at rest is not parsed).
+   */
   static async open<S, E>(
     folder: string,
-    loaded: LoadedJournal<S, E> | undefined,
+    loaded: JournalStart<E> | undefined,
     options: JournalWriterOptions = {},
   ): Promise<JournalWriter<S, E>> {
     const fs = options.fs ?? nodeFileSystem;

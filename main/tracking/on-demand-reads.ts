@@ -61,7 +61,8 @@ export class OnDemandReads {
   async checkAgain(batchId: string, documentId: string): Promise<CheckAgainOutcome> {
     const { store, client, tracks, clock, listeners, wake } = this.#parts;
     const t = words();
-    const batch = store.get(batchId);
+    // A batch whose every request is gone may be at rest: it is read back for this.
+    const batch = await store.open(batchId);
     const document = batch?.documents.find((candidate) => candidate.draft.id === documentId);
     const requestId = document?.send.requestId;
     if (!batch || !document || !requestId || !document.gone)

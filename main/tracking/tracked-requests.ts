@@ -45,7 +45,9 @@ function trackedOf(batchId: string, document: DocumentState): Tracked | undefine
 
 /**
  * The requests the poller reads, taken from the store: every prepared request that is not final,
- * in the batches the poller tracks.
+ * in the batches the poller tracks. A batch at rest (main/domain/batch-rest.ts) has none, and
+ * the store keeps it out of memory; every other batch is in memory, so this index holds the
+ * tracked requests of the whole data folder.
  */
 export class TrackedRequests {
   readonly #store: BatchStore;
@@ -86,7 +88,8 @@ export class TrackedRequests {
    */
   refresh(): void {
     const tracks = this.#tracks;
-    const batches = this.#store.list();
+    // The batches in memory: every one with a request to track is (a batch at rest has none).
+    const batches = this.#store.loaded();
     let present = 0;
     for (const batch of batches) {
       if (tracks && !tracks(batch)) continue;

@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import { phaseOf, type BatchState, type DocumentState } from '../../main/domain/batch-state';
 import { checkPromises } from './promises';
 import type { Interruption, World } from './world';
+import { everyBatch } from '../support/every-batch';
 
 /** What the commands know before they run: how many folders and desks there are. */
 export interface Counts {
@@ -248,7 +249,7 @@ class Answer implements Action {
       const checks: { slot: (typeof slots)[number]; batch: BatchState; document: DocumentState }[] = [];
       for (const candidate of slots) {
         const open = await world.open(candidate);
-        for (const batch of open.store.list())
+        for (const batch of await everyBatch(open.store))
           for (const document of batch.documents)
             if (phaseOf(document) === 'needs_check') checks.push({ slot: candidate, batch, document });
       }

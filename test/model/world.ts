@@ -24,6 +24,7 @@ import { CrashFileSystem } from '../support/crash-fs';
 import { makeTempFolder, type TempFolder } from '../support/pdf-files';
 import { writeContractManifest } from '../main/cli/cli-fixtures';
 import { startVirtualSimulator } from '../support/virtual-world';
+import { everyBatch } from '../support/every-batch';
 
 /** A folder holding a manifest and its PDFs, where the person keeps it now. */
 export interface ContractFolder {
@@ -196,7 +197,7 @@ export class World {
     const found: { slot: DeskSlot; batch: BatchState; document: DocumentState }[] = [];
     for (const slot of this.desks) {
       const desk = await this.open(slot);
-      for (const batch of desk.store.list())
+      for (const batch of await everyBatch(desk.store))
         for (const document of batch.documents) found.push({ slot, batch, document });
     }
     return found;
@@ -240,7 +241,7 @@ export class World {
       throw new Error(`the model wrote a bad manifest: ${JSON.stringify(check.issues)}`);
     const connection = this.connectionOf(slot);
     const target = manifestTarget(
-      findManifestBatch(desk.store, connection, manifestPath, check.documents),
+      await findManifestBatch(desk.store, connection, manifestPath, check.documents),
       options,
     );
     if (target.kind === 'held' || target.kind === 'several') return `refused (${target.kind})`;

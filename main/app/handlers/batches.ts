@@ -1,4 +1,5 @@
 import type { DeskHandlers } from '../../../shared/ipc/contract';
+import { outlineOf } from '../../domain/batch-outline';
 import { detailOf, summaryOf } from '../batch-views';
 import type { DeskContext } from '../desk-context';
 
@@ -14,16 +15,17 @@ export function batchesHandlers(
   | 'batches.delete'
 > {
   return {
+    // From the outlines: a batch at rest is not read to be listed.
     'batches.list': async () =>
       ctx.store
-        .list()
+        .outlines()
         .map((batch) => summaryOf(batch, ctx.engineState(batch.id), ctx.sessions.problemOf(batch.id))),
     'batches.get': async (batchId) => {
-      const batch = ctx.batchOrThrow(batchId);
+      const batch = await ctx.openBatch(batchId);
       const heldBack = await ctx.heldBackOf(batch);
       // The batch as it is once the connection was looked up (it may have changed meanwhile).
       return detailOf(
-        ctx.batchOrThrow(batchId),
+        await ctx.openBatch(batchId),
         ctx.engineState(batchId),
         ctx.sessions.problemOf(batchId),
         ctx.translator().t,
@@ -32,24 +34,24 @@ export function batchesHandlers(
     },
     'batches.create': async (name) => {
       const batch = await ctx.store.create(name, { defaultRecipients: [] });
-      return summaryOf(batch, ctx.engineState(batch.id), ctx.sessions.problemOf(batch.id));
+      return summaryOf(outlineOf(batch), ctx.engineState(batch.id), ctx.sessions.problemOf(batch.id));
     },
     'batches.rename': async (batchId, name) => {
-      ctx.batchOrThrow(batchId);
+      ctx.outlineOrThrow(batchId);
       return summaryOf(
-        await ctx.store.record(batchId, [{ type: 'batch_renamed', name }]),
+        outlineOf(await ctx.store.record(batchId, [{ type: 'batch_renamed', name }])),
         ctx.engineState(batchId),
       );
     },
     'batches.setDefaults': async (batchId, defaults) => {
-      ctx.batchOrThrow(batchId);
+      ctx.outlineOrThrow(batchId);
       return summaryOf(
-        await ctx.store.record(batchId, [{ type: 'defaults_changed', defaults }]),
+        outlineOf(await ctx.store.record(batchId, [{ type: 'defaults_changed', defaults }])),
         ctx.engineState(batchId),
       );
     },
     'batches.delete': async (batchId) => {
-      ctx.sessions.openFor(ctx.batchOrThrow(batchId))?.engine.pause(batchId);
+      ctx.sessions.openFor(ctx.outlineOrThrow(batchId))?.engine.pause(batchId);
       await ctx.store.delete(batchId);
       ctx.engineStates.delete(batchId);
       ctx.deps.emit('batch.deleted', { batchId });

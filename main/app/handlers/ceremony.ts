@@ -34,9 +34,9 @@ export function ceremonyHandlers(ctx: DeskContext): Pick<DeskHandlers, 'ceremony
   return {
     'ceremony.open': async (batchId, documentId) => {
       const current = await ctx.connectionForBatch(batchId);
-      const document = ctx
-        .batchOrThrow(batchId)
-        .documents.find((candidate) => candidate.draft.id === documentId);
+      const document = (await ctx.openBatch(batchId)).documents.find(
+        (candidate) => candidate.draft.id === documentId,
+      );
       const requestId = document?.send.requestId;
       if (!document || !requestId) {
         throw new DeskError('not_prepared', ctx.translator().t('errors.notPrepared'));

@@ -12,9 +12,9 @@ import type { DeskContext } from '../desk-context';
 export function documentsContentHandlers(ctx: DeskContext): Pick<DeskHandlers, 'documents.content'> {
   return {
     'documents.content': async (batchId, documentId) => {
-      const document = ctx
-        .batchOrThrow(batchId)
-        .documents.find((candidate) => candidate.draft.id === documentId);
+      const document = (await ctx.openBatch(batchId)).documents.find(
+        (candidate) => candidate.draft.id === documentId,
+      );
       if (!document) throw new DeskError('document_not_found', ctx.translator().t('errors.documentNotFound'));
       const { sha256, storedFilename } = document.draft.pdf;
       const missing = () => new DeskError('document_copy_missing', ctx.translator().t('preview.copyMissing'));

@@ -10,10 +10,10 @@ export function documentsHandlers(
   ctx: DeskContext,
 ): Pick<DeskHandlers, 'documents.addPaths' | 'documents.update' | 'documents.remove'> {
   /** A document of the batch that may still be changed: not sent yet. */
-  function editableDocument(batchId: string, documentId: string) {
-    const document = ctx
-      .batchOrThrow(batchId)
-      .documents.find((candidate) => candidate.draft.id === documentId);
+  async function editableDocument(batchId: string, documentId: string) {
+    const document = (await ctx.openBatch(batchId)).documents.find(
+      (candidate) => candidate.draft.id === documentId,
+    );
     if (!document) throw new DeskError('document_not_found', ctx.translator().t('errors.documentNotFound'));
     if (isLocked(document)) {
       throw new DeskError('document_locked', ctx.translator().t('errors.documentLocked'));
@@ -23,7 +23,7 @@ export function documentsHandlers(
 
   return {
     'documents.addPaths': async (batchId, paths, folder) => {
-      ctx.batchOrThrow(batchId);
+      ctx.outlineOrThrow(batchId);
       const { added, rejected } = await addPdfDocuments(ctx.store, ctx.blobs, batchId, paths, folder);
       const { t } = ctx.translator();
       return {
@@ -36,7 +36,7 @@ export function documentsHandlers(
       };
     },
     'documents.update': async (batchId, documentId, edit) => {
-      const document = editableDocument(batchId, documentId);
+      const document = await editableDocument(batchId, documentId);
       const draft: DocumentDraft = {
         ...document.draft,
         ...edit,
@@ -46,7 +46,7 @@ export function documentsHandlers(
       return detailOf(batch, ctx.engineState(batchId), ctx.sessions.problemOf(batchId), ctx.translator().t);
     },
     'documents.remove': async (batchId, documentId) => {
-      editableDocument(batchId, documentId);
+      await editableDocument(batchId, documentId);
       const batch = await ctx.store.record(batchId, [{ type: 'document_removed', documentId }]);
       return detailOf(batch, ctx.engineState(batchId), ctx.sessions.problemOf(batchId), ctx.translator().t);
     },

@@ -24,7 +24,7 @@ export function manifestHandlers(
       return previewManifest(manifestPathOrThrow(path, t), t);
     },
     'manifest.import': async (batchId, path) => {
-      ctx.batchOrThrow(batchId);
+      ctx.outlineOrThrow(batchId);
       const { t } = ctx.translator();
       // Checked again in main: the file may have changed since its preview.
       const check = await checkManifest(manifestPathOrThrow(path, t), t);

@@ -31,11 +31,11 @@ export function profilesHandlers(
       await ctx.announceProfiles();
       return (await ctx.profiles.list()).find((profile) => profile.name === saved.name) as ProfileView;
     },
-    'profiles.dependents': async (name) => dependentsOf(name, await ctx.profiles.list(), ctx.store.list()),
+    'profiles.dependents': async (name) => dependentsOf(name, await ctx.profiles.list(), ctx.store.loaded()),
     'profiles.delete': async (name, confirmed) => {
       // Requests that would stop being read are never dropped unseen: the person confirms what
       // they were shown, and a count that grew since (a batch sent meanwhile) is shown again.
-      const count = dependentCount(dependentsOf(name, await ctx.profiles.list(), ctx.store.list()));
+      const count = dependentCount(dependentsOf(name, await ctx.profiles.list(), ctx.store.loaded()));
       if (count > (confirmed?.dependents ?? 0))
         throw new DeskError(
           'connection_in_use',

@@ -6,9 +6,9 @@ import type { DeskContext } from '../desk-context';
 
 export function reportHandlers(ctx: DeskContext): Pick<DeskHandlers, 'report.csv' | 'report.export'> {
   return {
-    'report.csv': async (batchId) => batchReportCsv(ctx.batchOrThrow(batchId), ctx.translator()),
+    'report.csv': async (batchId) => batchReportCsv(await ctx.openBatch(batchId), ctx.translator()),
     'report.export': async (batchId) => {
-      const batch = ctx.batchOrThrow(batchId);
+      const batch = await ctx.openBatch(batchId);
       const path = await ctx.deps.dialogs.pickReportPath(`${batch.name}.csv`);
       if (!path) return null;
       await writeFile(path, batchReportCsv(batch, ctx.translator()), { encoding: 'utf8', mode: 0o600 }).catch(

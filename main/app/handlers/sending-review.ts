@@ -21,8 +21,8 @@ import type { DeskContext } from '../desk-context';
 export function sendingReviewHandlers(ctx: DeskContext): Pick<DeskHandlers, 'sending.review'> {
   return {
     'sending.review': async (batchId) => {
-      const heldBack = await ctx.heldBackOf(ctx.batchOrThrow(batchId));
-      const batch = ctx.batchOrThrow(batchId);
+      const heldBack = await ctx.heldBackOf(await ctx.openBatch(batchId));
+      const batch = await ctx.openBatch(batchId);
       const { t } = ctx.translator();
       const going = documentsToSend(batch, undefined, (document) => heldBack(document) !== undefined);
       const people = new Set(

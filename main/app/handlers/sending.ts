@@ -31,10 +31,10 @@ export function sendingHandlers(
       const { t } = ctx.translator();
       const outdated = () => new DeskError('review_outdated', t('review.outdated'));
       // Drafts another batch already sent stay behind, as the review showed them.
-      const heldBack = await ctx.heldBackOf(ctx.batchOrThrow(batchId));
+      const heldBack = await ctx.heldBackOf(await ctx.openBatch(batchId));
       // What would go now is what was reviewed: the same documents, unchanged, nothing added.
-      const documentsAsReviewed = () => {
-        const batch = ctx.batchOrThrow(batchId);
+      const documentsAsReviewed = async () => {
+        const batch = await ctx.openBatch(batchId);
         const going = documentsToSend(batch, undefined, (document) => heldBack(document) !== undefined);
         const ids = going.map((document) => document.draft.id);
         return (
@@ -49,18 +49,18 @@ export function sendingHandlers(
       const busy = () => new DeskError('already_sending', t('review.alreadySending'));
       if (!sameConnection(current.connection, reviewed.connection)) throw outdated();
       if (current.engine.isRunning(batchId)) throw busy();
-      if (!documentsAsReviewed()) throw outdated();
+      if (!(await documentsAsReviewed())) throw outdated();
       if (reviewed.documentIds.length === 0) return ctx.engineState(batchId);
       // Bound to the reviewed connection itself (not whichever is active by now); the first binding stands.
       const bound = await ctx.store.bindConnection(batchId, current.connection);
-      if (!sameConnection(bound, reviewed.connection) || !documentsAsReviewed()) throw outdated();
+      if (!sameConnection(bound, reviewed.connection) || !(await documentsAsReviewed())) throw outdated();
       if (current.engine.isRunning(batchId)) throw busy(); // started while binding (another window)
       ctx.runSend(batchId, current, reviewed.documentIds);
       return ctx.engineState(batchId);
     },
     'sending.resume': async (batchId) => {
       // Only what was queued before goes on; a document never queued leaves through the review only.
-      const batch = ctx.batchOrThrow(batchId);
+      const batch = await ctx.openBatch(batchId);
       if (!batch.documents.some((document) => classOf(document) === 'sending'))
         return ctx.engineState(batchId);
       const current = await ctx.connectionForBatch(batchId);
@@ -68,11 +68,11 @@ export function sendingHandlers(
       return ctx.engineState(batchId);
     },
     'sending.pause': async (batchId) => {
-      ctx.sessions.openFor(ctx.batchOrThrow(batchId))?.engine.pause(batchId);
+      ctx.sessions.openFor(ctx.outlineOrThrow(batchId))?.engine.pause(batchId);
       return ctx.engineState(batchId);
     },
     'sending.tryNow': async (batchId) => {
-      ctx.sessions.openFor(ctx.batchOrThrow(batchId))?.engine.tryNow(batchId);
+      ctx.sessions.openFor(ctx.outlineOrThrow(batchId))?.engine.tryNow(batchId);
       return ctx.engineState(batchId);
     },
     'sending.retry': async (batchId, documentId) => {
@@ -90,9 +90,9 @@ export function sendingHandlers(
       return ctx.engineState(batchId);
     },
     'sending.sendAsNew': async (batchId, documentId) => {
-      const document = ctx
-        .batchOrThrow(batchId)
-        .documents.find((candidate) => candidate.draft.id === documentId);
+      const document = (await ctx.openBatch(batchId)).documents.find(
+        (candidate) => candidate.draft.id === documentId,
+      );
       if (document && !document.send.check && !document.send.queued) {
         // A draft another batch holds the reference of: it may go in the next review, on purpose.
         const looking = await ctx.connectionForBatch(batchId);

@@ -217,7 +217,8 @@ export async function readLocalDocuments(dataDir: string): Promise<LocalDocument
     // A torn last line (a kill mid-write) is set aside by design; anything else is damage.
     const { damaged } = store.loadReport;
     if (damaged.length > 0) throw new Error(`damaged batches in ${dataDir}: ${JSON.stringify(damaged)}`);
-    return store.list().flatMap((batch) =>
+    // A read-only store holds every batch in memory.
+    return store.loaded().flatMap((batch) =>
       batch.documents.map((document) => ({
         reference: document.draft.externalReference,
         phase: phaseOf(document),

@@ -12,6 +12,7 @@ import { makePdfBytes, makeTempFolder, type TempFolder } from '../../support/pdf
 import { answerChecks } from '../../support/user-checks';
 import { startVirtualSimulator } from '../../support/virtual-world';
 import { createSeededRandom } from '../../../simulator/seeded-random';
+import { everyBatch } from '../../support/every-batch';
 
 /**
  * Power cuts while sending (ARCHITECTURE.md "Principles the code keeps"): the real
@@ -223,8 +224,9 @@ describe.each(variants.map((variant, index) => [describeVariant(variant), varian
             };
             machine.fs.cutAfterOperations(at - machine.fs.operationCount, random);
           }
-          acknowledge(desk.store.list(), acknowledged);
-          const unsubscribe = desk.store.subscribe(() => acknowledge(desk.store.list(), acknowledged));
+          // The batch being sent is in memory (it has documents on their way).
+          acknowledge(desk.store.loaded(), acknowledged);
+          const unsubscribe = desk.store.subscribe(() => acknowledge(desk.store.loaded(), acknowledged));
           let sent = false;
           const sending = desk.engine.send(batchId).finally(() => {
             sent = true;
@@ -266,7 +268,7 @@ describe.each(variants.map((variant, index) => [describeVariant(variant), varian
           }
           expect(desk.store.loadReport.damaged, `journal after cut ${tally.cuts} (seed ${seed})`).toEqual([]);
           tally.setAside += desk.store.loadReport.recovered.length;
-          for (const batch of desk.store.list()) {
+          for (const batch of await everyBatch(desk.store)) {
             for (const document of batch.documents) {
               const before = acknowledged.get(`${batch.id}/${document.draft.id}`);
               if (!before) continue;
@@ -283,7 +285,7 @@ describe.each(variants.map((variant, index) => [describeVariant(variant), varian
         // The power stays on: every batch finishes, every check is answered.
         for (let round = 0; round < 4; round += 1) {
           let open = 0;
-          for (const batch of desk.store.list()) {
+          for (const batch of await everyBatch(desk.store)) {
             const answers = await clock.complete(answerChecks(desk.store, desk.engine, sim, batch.id));
             tally.linked += answers.linked;
             tally.sentAsNew += answers.sentAsNew;
@@ -292,7 +294,7 @@ describe.each(variants.map((variant, index) => [describeVariant(variant), varian
           }
           if (open === 0) break;
         }
-        const batches = desk.store.list();
+        const batches = await everyBatch(desk.store);
         const documents = batches.flatMap((batch) => batch.documents);
         expect(documents.map(phaseOf).filter((phase) => phase !== 'prepared')).toEqual([]);
         const counts = sim.state.countByExternalReference();

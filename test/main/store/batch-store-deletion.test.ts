@@ -27,7 +27,7 @@ describe('deleting a batch', () => {
       const reopened = await BatchStore.open(DATA, {
         fs: new CrashFileSystem({ image: fs.powerCut(createSeededRandom(seed)) }),
       });
-      expect(reopened.list().map((batch) => batch.id)).toEqual([keep]);
+      expect(reopened.outlines().map((batch) => batch.id)).toEqual([keep]);
       await reopened.close();
     }
   });
@@ -72,7 +72,7 @@ describe('deleting a batch', () => {
         `seed ${seed}`,
       ).toEqual([]);
       const afterCut = await BatchStore.open(DATA, { fs: machine });
-      expect(afterCut.list(), `seed ${seed}`).toEqual([]);
+      expect(afterCut.outlines(), `seed ${seed}`).toEqual([]);
       expect(afterCut.loadReport.damaged).toEqual([]);
       await afterCut.close();
     }

@@ -200,7 +200,7 @@ describe('a year of batches in memory', () => {
     const store = await BatchStore.open(dataDir);
     const names = ['January', 'February', 'March'];
     for (const name of names) await store.create(name, { defaultRecipients: [] });
-    const all = store.list();
+    const all = store.loaded();
     await store.close();
 
     const visited: string[] = [];
@@ -209,7 +209,7 @@ describe('a year of batches in memory', () => {
     expect(report).toEqual({ damaged: [], recovered: [] });
     // Nothing was written: the folder is as the store left it.
     const again = await BatchStore.open(dataDir, { readOnly: true });
-    expect(again.list()).toEqual(all);
+    expect(again.loaded()).toEqual(all);
     await again.close();
   });
 });

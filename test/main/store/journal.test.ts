@@ -170,7 +170,7 @@ describe('batch store', () => {
     writeFileSync(path, damaged);
 
     const reopened = await BatchStore.open(dataDir);
-    expect(reopened.list().map((batch) => batch.id)).toEqual([good.id]);
+    expect(reopened.outlines().map((batch) => batch.id)).toEqual([good.id]);
     expect(reopened.loadReport.damaged).toEqual([
       {
         batchId: bad.id,
@@ -215,7 +215,7 @@ describe('batch store', () => {
     await writer.close();
 
     const reopened = await BatchStore.open(dataDir);
-    expect(reopened.list()).toEqual([]);
+    expect(reopened.outlines()).toEqual([]);
     expect(reopened.loadReport.damaged).toEqual([
       {
         batchId: batch.id,

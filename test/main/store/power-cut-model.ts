@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { BatchState } from '../../../main/domain/batch-state';
 import type { BatchStore } from '../../../main/store/batch-store';
 import type { BlobStore } from '../../../main/store/blob-store';
+import { everyBatch } from '../../support/every-batch';
 
 /** One change appended to a batch, in the order `record` was called, and whether it was acknowledged. */
 export interface LoggedChange {
@@ -130,7 +131,8 @@ export class StoreExpectations {
         `damaged journal: batch ${batchId} does not load: ${damage.problem} (${damage.file}:${damage.line ?? '-'})`,
       );
     }
-    const loaded = new Map(store.list().map((state) => [state.id, state]));
+    const every = await everyBatch(store);
+    const loaded = new Map(every.map((state) => [state.id, state]));
     const kept: BatchExpectation[] = [];
     for (const batch of this.#batches) {
       const creationName = batch.baseline ? undefined : batch.log[0]?.name;
@@ -159,9 +161,9 @@ export class StoreExpectations {
         `${this.#gone.has(state.id) ? 'vanished batch came back' : 'batch never created appeared'}: ${state.id} (${state.name})`,
       );
     }
-    for (const state of store.list()) failures.push(...(await this.#checkBlobs(state, blobs)));
+    for (const state of every) failures.push(...(await this.#checkBlobs(state, blobs)));
     this.#batches = kept.map((batch) => {
-      const state = store.get(batch.id!)!;
+      const state = every.find((candidate) => candidate.id === batch.id)!;
       const earlierNames = [
         ...(batch.baseline ? [...batch.baseline.earlierNames, batch.baseline.name] : []),
         ...batch.log.flatMap((change) => (change.name === undefined ? [] : [change.name])),

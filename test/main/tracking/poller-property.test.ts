@@ -46,7 +46,7 @@ async function runSequence(seed: number, opsPerStep: number): Promise<string[]> 
   const serviceFinal = new Set<string>();
   const reads = new Map<string, number>();
   const store = {
-    list: () => [...batches.values()],
+    loaded: () => [...batches.values()],
     get: (id: string) => batches.get(id),
     record: async (id: string, events: BatchEvent[]) => {
       await Promise.resolve();

@@ -47,7 +47,7 @@ describe('poller: documents shifting in a batch of unchanged length', () => {
       ...sent('C'),
     );
     const store = {
-      list: () => [state],
+      loaded: () => [state],
       get: () => state,
       record: async (_: string, events: BatchEvent[]) => (state = apply(state, ...events)),
       subscribe: () => () => undefined,
