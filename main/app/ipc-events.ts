@@ -55,6 +55,14 @@ export function ipcEvents(ctx: DeskContext): {
           deps.emit('sending.state', { batchId: event.batchId, engine: ctx.engineState(event.batchId) });
           ctx.announce(event.batchId);
           return;
+        case 'trying-again': {
+          // The wait and its "next try at" are over; the slowness of the new tries is said as it is.
+          const { slow } = ctx.engineState(event.batchId);
+          ctx.engineStates.set(event.batchId, { state: 'running', ...(slow ? { slow: true } : {}) });
+          deps.emit('sending.state', { batchId: event.batchId, engine: ctx.engineState(event.batchId) });
+          ctx.announce(event.batchId);
+          return;
+        }
         case 'service-slow': {
           const { slow: _wasSlow, ...engine } = ctx.engineState(event.batchId);
           ctx.engineStates.set(event.batchId, { ...engine, ...(event.slow ? { slow: true } : {}) });
