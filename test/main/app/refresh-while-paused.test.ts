@@ -107,3 +107,18 @@ it('a batch refreshed while paused is read once; tracking resumed reads on from 
   // Tracking runs again: a refresh says nothing of a pause.
   expect(await handlers['tracking.refreshNow'](batchId)).not.toHaveProperty('paused');
 }, 60_000);
+
+it('"Refresh statuses now" never says there is nothing to check while requests wait at a connection it cannot use: it counts them apart', async () => {
+  const batchId = await sentBatch(2);
+  // The batch's own connection is deleted: its two requests still wait for signatures.
+  await handlers['profiles.delete']('Sandbox');
+  expect((await handlers['batches.get'](batchId)).documents.map((document) => document.class)).toEqual([
+    'waiting',
+    'waiting',
+  ]);
+  const reads = sandbox.state.calls().length;
+  expect(await handlers['tracking.refreshNow']()).toEqual({ reading: 0, unreadable: 2 });
+  // Nothing is read with another connection.
+  await clock.advance(60_000);
+  expect(sandbox.state.calls().length).toBe(reads);
+}, 60_000);
