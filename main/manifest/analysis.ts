@@ -60,6 +60,7 @@ async function notUtf8(standIn: string, line: number): Promise<Analysis> {
 export async function analyse(content: Buffer | string, manifestDir: string): Promise<Analysis> {
   const decoded = await decode(content);
   if (decoded.kind === 'spreadsheet') return wholeFile(problemMessage('spreadsheet'));
+  if (decoded.kind === 'unicodeText') return wholeFile(problemMessage('unicodeText'));
   if (decoded.kind === 'notUtf8') return notUtf8(decoded.text, decoded.line);
   if (decoded.text.trim() === '') return wholeFile(problemMessage('empty'), 1);
 

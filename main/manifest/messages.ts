@@ -40,6 +40,7 @@ const PROBLEMS = {
   unreadable: (reason: string) => ({ reason }),
   tooLarge: plain,
   spreadsheet: plain,
+  unicodeText: plain,
   notUtf8: plain,
   empty: plain,
   otherDelimiter: plain,
