@@ -6,6 +6,20 @@
  */
 import type { Translator } from './translator';
 
+/**
+ * The question asked before a connection is deleted, naming it as shown. The demo connection has
+ * no secret saved (its simulator's is in memory), and comes back with "Use the demo connection".
+ */
+export function deleteQuestion(
+  connection: { readonly name: string; readonly demo?: boolean },
+  t: Translator['t'],
+): string {
+  const name = connectionLabel(connection, t);
+  return t(connection.demo === true ? 'connections.confirmDeleteDemo' : 'connections.confirmDelete', {
+    name,
+  });
+}
+
 export function connectionLabel(
   connection: { readonly name: string; readonly demo?: boolean },
   t: Translator['t'],

@@ -4,7 +4,7 @@ import {
   KEY_RETENTION_HOURS_MIN,
   readKeyRetentionHours,
 } from '../../../shared/domain/key-retention';
-import { connectionLabel } from '../../../shared/i18n/connection-label';
+import { connectionLabel, deleteQuestion } from '../../../shared/i18n/connection-label';
 import { useT } from '../i18n';
 import { useDesk } from '../state/store';
 
@@ -200,28 +200,33 @@ export function ConnectionsScreen() {
                     <button type="button" onClick={() => void test(profile.name)}>
                       {t('connections.test')}
                     </button>
-                    <button
-                      type="button"
-                      onClick={() => {
-                        setEditing(profile.name);
-                        setSaveError(undefined);
-                        setDraft({
-                          name: profile.name,
-                          baseUrl: profile.baseUrl,
-                          clientId: profile.clientId,
-                          secret: '',
-                          keyRetentionHours:
-                            profile.keyRetentionHours === undefined ? '' : String(profile.keyRetentionHours),
-                        });
-                      }}
-                    >
-                      {t('connections.edit')}
-                    </button>
+                    {/* The demo connection is the simulator's own: its name and secret are not the person's to change. */}
+                    {!profile.demo && (
+                      <button
+                        type="button"
+                        onClick={() => {
+                          setEditing(profile.name);
+                          setSaveError(undefined);
+                          setDraft({
+                            name: profile.name,
+                            baseUrl: profile.baseUrl,
+                            clientId: profile.clientId,
+                            secret: '',
+                            keyRetentionHours:
+                              profile.keyRetentionHours === undefined
+                                ? ''
+                                : String(profile.keyRetentionHours),
+                          });
+                        }}
+                      >
+                        {t('connections.edit')}
+                      </button>
+                    )}
                     <button
                       type="button"
                       className="danger"
                       onClick={() => {
-                        if (window.confirm(t('connections.confirmDelete', { name: profile.name })))
+                        if (window.confirm(deleteQuestion(profile, t)))
                           void actions.profiles.delete(profile.name);
                       }}
                     >
