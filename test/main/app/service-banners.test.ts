@@ -14,13 +14,13 @@ import { openTwoServices, saveBothConnections, type TwoServices } from '../../su
 /**
  * The banners above a batch say what its service does, one at a time (README "Using the app",
  * Send batch): generated sequences of what the service does (stops answering, answers slowly,
- * refuses with 503, answers again) and of what the person does (Pause, Resume sending), on one
+ * refuses with 503, closes every connection, answers again) and of what the person does (Pause, Resume sending), on one
  * virtual clock for the service, the desk and the test. After each step the batch's banners are
  * drawn from the batch as the page gets it, and checked against what the service did.
  */
 
 type Step =
-  | { readonly kind: 'frozen' | 'slow' | 'refusing' | 'back'; readonly seconds: number }
+  | { readonly kind: 'frozen' | 'slow' | 'refusing' | 'dropping' | 'back'; readonly seconds: number }
   | { readonly kind: 'pause' | 'resume'; readonly seconds: number };
 
 /** The service's behaviour, on its API paths (the token is still given). */
@@ -28,6 +28,8 @@ const BEHAVIOURS = {
   frozen: { silentRate: 1, pathPattern: '^/api/v1/' },
   slow: { latencyMs: 4_000, pathPattern: '^/api/v1/' },
   refusing: { rate503: 1, retryAfterSeconds: 2, pathPattern: '^/api/v1/' },
+  // The connection is closed before any answer: to the desk, the service cannot be reached.
+  dropping: { dropBeforeRate: 1, pathPattern: '^/api/v1/' },
   back: {},
 } as const;
 
@@ -51,7 +53,7 @@ function banners(detail: BatchDetail): { slow: boolean; waiting: boolean; pausin
 }
 
 const step: fc.Arbitrary<Step> = fc.record({
-  kind: fc.constantFrom('frozen', 'slow', 'refusing', 'back', 'pause', 'resume'),
+  kind: fc.constantFrom('frozen', 'slow', 'refusing', 'dropping', 'back', 'pause', 'resume'),
   // Short steps see what changes at once (a pause draining its calls for up to 10 s), long ones
   // the calls' deadlines (30 s) and the waits for the service.
   seconds: fc.oneof(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 5, max: 45 })),
@@ -96,7 +98,7 @@ async function openWorld(): Promise<World> {
 it('one banner at a time, and it says what the service really does, whatever it does in turn', async () => {
   await fc.assert(
     fc.asyncProperty(
-      fc.constantFrom('frozen', 'slow', 'refusing', 'back'),
+      fc.constantFrom('frozen', 'slow', 'refusing', 'dropping', 'back'),
       fc.array(step, { minLength: 2, maxLength: 7 }),
       async (first, steps) => {
         const { world, service, batchId, runningSince } = await openWorld();
@@ -167,7 +169,7 @@ it('one banner at a time, and it says what the service really does, whatever it 
         }
       },
     ),
-    { numRuns: 20 },
+    { numRuns: 15 },
   );
 }, 240_000);
 
