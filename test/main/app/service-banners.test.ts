@@ -37,7 +37,8 @@ const BEHAVIOURS = {
 const LATE_CALLS_MS = 35_000;
 
 const SLOW = 'The service is slow to answer';
-const WAITING = /cannot be reached|Waiting for the signing service|busy|try again/i;
+/** The wait's banner: why, when the next try is, and Try now. */
+const WAITING = 'Try now';
 const PAUSING = 'Pausing: waiting for the answer';
 
 function banners(detail: BatchDetail): { slow: boolean; waiting: boolean; pausing: boolean; text: string } {
@@ -46,7 +47,7 @@ function banners(detail: BatchDetail): { slow: boolean; waiting: boolean; pausin
     .replace(/\s+/g, ' ');
   return {
     slow: text.includes(SLOW),
-    waiting: detail.engine.state === 'waiting' && WAITING.test(text),
+    waiting: text.includes(WAITING),
     pausing: text.includes(PAUSING),
     text,
   };
@@ -188,7 +189,13 @@ it('a wait for the service that is over says so: the next try that meets a silen
       },
       { what: 'sending waits for the service' },
     );
-    expect(banners(await handlers['batches.get'](batchId)).waiting).toBe(true);
+    const wait = banners(await handlers['batches.get'](batchId));
+    expect(wait.waiting).toBe(true);
+    // Said once, with what happens next: the app tries again by itself (or at Try now); the
+    // person has nothing to try later.
+    expect(wait.text.match(/Nothing is lost/g), wait.text).toHaveLength(1);
+    expect(wait.text).not.toContain('try again later');
+    expect(wait.text).toContain('The signing service is temporarily unavailable. Sending resumes by itself.');
     // Meanwhile it stops answering altogether; the wait ends and sending tries again.
     sandbox.faults.reset();
     sandbox.faults.set(BEHAVIOURS.frozen);
