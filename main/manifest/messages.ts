@@ -47,6 +47,12 @@ const PROBLEMS = {
   unreadableFile: plain,
   tooManyRows: () => ({ max: MAX_MANIFEST_ROWS }),
   tooManyColumns: () => ({ max: MAX_MANIFEST_COLUMNS }),
+  emptyColumnsAfter: (width: number, lastIndex: number, lastName: string) => ({
+    width,
+    max: MAX_MANIFEST_COLUMNS,
+    letter: columnLetter(lastIndex),
+    column: shortened(lastName),
+  }),
   tooManyDocuments: () => ({ max: MAX_MANIFEST_DOCUMENTS }),
   noRows: plain,
   moreProblems: (count: number) => ({ count }),

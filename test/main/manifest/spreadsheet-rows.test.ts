@@ -217,3 +217,18 @@ describe('a file in UTF-16, such as Excel’s "Unicode Text" (tab-separated)', (
     ]);
   });
 });
+
+describe('a sheet whose used range runs far to the right of its columns', () => {
+  it('is not called the wrong file: the empty columns after the last named one are named, with what to do', async () => {
+    // Six named columns, then 150 empty ones: Excel saves every column ever used or formatted.
+    const empty = ';'.repeat(150);
+    const manifest = [
+      `document;external_reference;participant_type;role;name;email${empty}`,
+      `a.pdf;RH-1;signer;Salariée;Zoé Dupré;zoe@example.com${empty}`,
+    ].join('\r\n');
+    const { issues } = await parseManifest(manifest, '/tmp');
+    expect(issues.map((issue) => formatIssue(issue))).toEqual([
+      'row 1: the header row has 156 columns, more than 100, but its names end at column F (email): delete the empty columns after it in your spreadsheet (it saves every column ever used), save, then check again',
+    ]);
+  });
+});
