@@ -33,13 +33,17 @@ export function ipcEvents(ctx: DeskContext): {
           ctx.engineStates.set(event.batchId, {
             state: event.state,
             // Worded here, in the person's language: the engine's English is for the command line.
+            // A service that cannot be reached, or is unavailable for a while, is waited out by
+            // itself: said so (a document's own words would also ask the person to try later).
             ...(event.unreachable
               ? { reason: ctx.translator().t('waits.unreachable') }
-              : event.cause
-                ? { reason: engineReasonText(event.cause, ctx.translator().t) }
-                : event.reason
-                  ? { reason: event.reason }
-                  : {}),
+              : event.state === 'waiting' && event.cause?.code === 'upstream_unavailable'
+                ? { reason: ctx.translator().t('waits.unavailable') }
+                : event.cause
+                  ? { reason: engineReasonText(event.cause, ctx.translator().t) }
+                  : event.reason
+                    ? { reason: event.reason }
+                    : {}),
             ...(event.resumesAt ? { resumesAt: event.resumesAt } : {}),
             // Slowness is the calls' own: it ends when they do, whatever the queue's state.
             ...(ctx.engineState(event.batchId).slow ? { slow: true } : {}),
@@ -57,6 +61,14 @@ export function ipcEvents(ctx: DeskContext): {
           deps.emit('sending.state', { batchId: event.batchId, engine: ctx.engineState(event.batchId) });
           ctx.announce(event.batchId);
           return;
+        case 'trying-again': {
+          // The wait and its "next try at" are over; the slowness of the new tries is said as it is.
+          const { slow } = ctx.engineState(event.batchId);
+          ctx.engineStates.set(event.batchId, { state: 'running', ...(slow ? { slow: true } : {}) });
+          deps.emit('sending.state', { batchId: event.batchId, engine: ctx.engineState(event.batchId) });
+          ctx.announce(event.batchId);
+          return;
+        }
         case 'service-slow': {
           const { slow: _wasSlow, ...engine } = ctx.engineState(event.batchId);
           ctx.engineStates.set(event.batchId, { ...engine, ...(event.slow ? { slow: true } : {}) });

@@ -23,6 +23,7 @@ function describeEngineEvent(event: SendEngineEvent): string | undefined {
     case 'engine-state':
       return event.state === 'waiting' ? `  … ${event.reason ?? 'waiting for the service'}` : undefined;
     case 'batch-progress':
+    case 'trying-again':
       return undefined;
     case 'draining':
       return `  … stopping: ${event.calls === 1 ? 'the call already sent is' : `${event.calls} calls already sent are`} given a moment to be answered (Ctrl+C again stops at once)`;

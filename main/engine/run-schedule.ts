@@ -18,6 +18,8 @@ export class RunSchedule {
   #resumeAt = 0;
   /** Waits in a row, with no answer that let a step continue in between. */
   #waitStreak = 0;
+  /** A wait for the service is set, and the workers have not tried the service again since. */
+  #waiting = false;
   #wake: () => void = () => undefined;
   #wakeSignal: Promise<void>;
 
@@ -50,6 +52,7 @@ export class RunSchedule {
   /** Ends the current wait: every worker tries the service again at once. */
   tryNow(): void {
     this.#resumeAt = 0;
+    this.#waiting = false;
     this.wake();
   }
 
@@ -73,7 +76,18 @@ export class RunSchedule {
     const delay = waitDelayMs(this.#waitStreak, failure, this.#bounds, this.#random);
     const resumesAt = this.#clock.monotonic() + delay;
     if (resumesAt > this.#resumeAt) this.#resumeAt = resumesAt;
+    this.#waiting = true;
     return delay;
+  }
+
+  /**
+   * True once when a wait for the service is over and the workers try it again: the wait's "next
+   * try at" is gone by, and what the service does with the new tries is said from then on.
+   */
+  waitOver(): boolean {
+    if (!this.#waiting || this.untilResume() > 0) return false;
+    this.#waiting = false;
+    return true;
   }
 
   /** A step went on: the next wait starts from the first again. True when a streak of waits ended. */

@@ -30,6 +30,7 @@ async function worker(run: SendRun, steps: DocumentSteps, parts: SendParts): Pro
       await schedule.nap(waitFor);
       continue;
     }
+    if (schedule.waitOver()) parts.events.emit({ type: 'trying-again', batchId: run.batchId });
     const pick = nextRunnable(run, parts);
     if (pick.kind === 'none') {
       if (run.inFlight.size === 0) return;

@@ -55,6 +55,14 @@ export type SendEngineEvent =
     }
   | {
       /**
+       * A wait for the service is over: sending tries it again (its "next try at" is gone by).
+       * Nothing is known of the service yet: its answers, or its silence, are told as they come.
+       */
+      readonly type: 'trying-again';
+      readonly batchId: string;
+    }
+  | {
+      /**
        * A pause or a quit: nothing more is sent, and `calls` calls already on their way are given
        * a moment to be answered (DRAIN_MS), so their outcome is known rather than "may have been
        * applied".

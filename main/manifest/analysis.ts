@@ -6,7 +6,7 @@
  * spreadsheet shows (main/manifest/sheet-rows.ts), not the line of text.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { MAX_MANIFEST_COLUMNS, MAX_MANIFEST_DOCUMENTS, ROWS_PER_SLICE } from './caps';
+import { MAX_LINE_VALUES, MAX_MANIFEST_COLUMNS, MAX_MANIFEST_DOCUMENTS, ROWS_PER_SLICE } from './caps';
 import { decode } from './decode';
 import { checkDocuments, groupRows, type DocumentGroup } from './grouping';
 import { projected, readHeader } from './header';
@@ -60,6 +60,7 @@ async function notUtf8(standIn: string, line: number): Promise<Analysis> {
 export async function analyse(content: Buffer | string, manifestDir: string): Promise<Analysis> {
   const decoded = await decode(content);
   if (decoded.kind === 'spreadsheet') return wholeFile(problemMessage('spreadsheet'));
+  if (decoded.kind === 'unicodeText') return wholeFile(problemMessage('unicodeText'));
   if (decoded.kind === 'notUtf8') return notUtf8(decoded.text, decoded.line);
   if (decoded.text.trim() === '') return wholeFile(problemMessage('empty'), 1);
 
@@ -67,9 +68,20 @@ export async function analyse(content: Buffer | string, manifestDir: string): Pr
   if (hint !== undefined && hint !== ',' && hint !== ';')
     return wholeFile(problemMessage('otherDelimiter'), 1);
   const firstRow = headerRow(body, hiddenRows);
-  const { delimiter, width, tabs } = sniffHeader(body, hint as Delimiter | undefined);
+  const { delimiter, width, tabs, lastNamed } = sniffHeader(body, hint as Delimiter | undefined);
   if (tabs) return wholeFile(problemMessage('otherDelimiter'), firstRow);
-  if (width > MAX_MANIFEST_COLUMNS) return wholeFile(problemMessage('tooManyColumns'), firstRow);
+  if (width > MAX_MANIFEST_COLUMNS) {
+    // A used range that runs far to the right of the named columns is the right file, too wide
+    // (a line of more values than any row may hold is not counted here: lineTooWide says it).
+    const emptyAfter =
+      lastNamed !== undefined && lastNamed.index < MAX_MANIFEST_COLUMNS && width <= MAX_LINE_VALUES;
+    return wholeFile(
+      emptyAfter
+        ? problemMessage('emptyColumnsAfter', width, lastNamed.index, lastNamed.name)
+        : problemMessage('tooManyColumns'),
+      firstRow,
+    );
+  }
   const text = body.slice(0, await endOfLastFilledLine(body, delimiter.charCodeAt(0)));
   // Past an oversized record nothing can be trusted: a lost quote has swallowed the rest.
   const { starts, oversized } = await scanRecords(text, delimiter);

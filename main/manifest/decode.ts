@@ -11,6 +11,8 @@ import { CHARS_PER_SCAN_SLICE } from './caps';
 export type Decoded =
   | { readonly kind: 'text'; readonly text: string }
   | { readonly kind: 'spreadsheet' }
+  /** Excel's "Unicode Text": UTF-16 (with its byte order mark), columns separated by tabs. */
+  | { readonly kind: 'unicodeText' }
   /**
    * Not UTF-8: `line` holds its first wrong byte, and `text` is a stand-in of the file (each byte
    * one character, line endings as `\n`), good enough to find that line's spreadsheet row.
@@ -70,6 +72,9 @@ async function withLineFeeds(bytes: Buffer): Promise<Buffer> {
 export async function decode(content: Buffer | string): Promise<Decoded> {
   const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
   if (notPdfKind(bytes.subarray(0, 8)) === 'office') return { kind: 'spreadsheet' };
+  // UTF-16's byte order mark, little- or big-endian: never the start of a UTF-8 text.
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))
+    return { kind: 'unicodeText' };
   const text = await withLineFeeds(bytes);
   if (!isUtf8(bytes)) {
     // Quotes, delimiters and line breaks are ASCII, the same bytes in any of Excel's encodings.

@@ -49,25 +49,37 @@ function parseOptions(delimiter: Delimiter) {
 export function sniffHeader(
   text: string,
   named?: Delimiter,
-): { readonly delimiter: Delimiter; readonly width: number; readonly tabs: boolean } {
+): {
+  readonly delimiter: Delimiter;
+  readonly width: number;
+  readonly tabs: boolean;
+  /** The header's cells up to its last named one (a spreadsheet's used range may run far beyond). */
+  readonly lastNamed: { readonly index: number; readonly name: string } | undefined;
+} {
   const start = text.slice(0, MAX_LINE_CHARS);
   const firstLine = start.replace(/^\n+/, '').split('\n', 1)[0] ?? '';
-  const countFields = (delimiter: Delimiter): number => {
+  const headerCells = (delimiter: Delimiter): readonly string[] => {
     try {
-      const [first] = parse(start, { ...parseOptions(delimiter), to: 1 });
-      return first?.length ?? 0;
+      const [first] = parse(start, { ...parseOptions(delimiter), to: 1 }) as string[][];
+      return first ?? [];
     } catch {
-      return 0;
+      return [];
     }
   };
-  const semicolons = countFields(';');
-  const commas = countFields(',');
-  const found: { delimiter: Delimiter; width: number } =
-    named === ';' || (named === undefined && semicolons > commas)
-      ? { delimiter: ';', width: semicolons }
-      : { delimiter: ',', width: commas };
-  // One column by commas and semicolons, several by tabs: Excel's "Text (Tab delimited)".
-  return { ...found, tabs: found.width <= 1 && firstLine.split('\t').length > 1 };
+  const semicolons = headerCells(';');
+  const commas = headerCells(',');
+  const [delimiter, cells]: [Delimiter, readonly string[]] =
+    named === ';' || (named === undefined && semicolons.length > commas.length)
+      ? [';', semicolons]
+      : [',', commas];
+  const index = cells.findLastIndex((cell) => cell.replace(/\uFEFF/g, '').trim() !== '');
+  return {
+    delimiter,
+    width: cells.length,
+    // One column by commas and semicolons, several by tabs: Excel's "Text (Tab delimited)".
+    tabs: cells.length <= 1 && firstLine.split('\t').length > 1,
+    lastNamed: index === -1 ? undefined : { index, name: (cells[index] ?? '').trim() },
+  };
 }
 
 function countLineBreaks(fields: readonly string[]): number {

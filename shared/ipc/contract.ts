@@ -136,11 +136,17 @@ export const invokeChannels = {
   'ceremony.open': channel(z.tuple([id, id]), ceremonyOpenedSchema),
   /**
    * Reads every open request (of one batch, or all) now, within the budget: how many will be read,
-   * and `paused` when tracking is paused (they are read once; tracking stays paused).
+   * and `paused` when tracking is paused (they are read once; tracking stays paused). Of every
+   * batch: `unreadable`, the open requests of batches whose connection cannot be used now
+   * (deleted, its secret missing), which are not read.
    */
   'tracking.refreshNow': channel(
     z.tuple([id.optional()]),
-    z.object({ reading: z.number(), paused: z.literal(true).optional() }),
+    z.object({
+      reading: z.number(),
+      unreadable: z.number().optional(),
+      paused: z.literal(true).optional(),
+    }),
   ),
   /** A request its service said was gone: read it once more at its own service; tracked again if it answers. */
   'tracking.checkAgain': channel(z.tuple([id, id]), z.null()),

@@ -44,6 +44,20 @@ describe('the service’s state: slow or cannot be reached, never both', () => {
   });
 });
 
+describe('a pause that waits for the calls already sent', () => {
+  const DRAINING = 'Pausing: waiting for the answer to 1 call already sent…';
+
+  it('is said, even while those calls are slow to answer: not "still trying", and no second Pause sending', () => {
+    // Main's view while a pause drains: the run still runs, its reason says what it waits for.
+    for (const slow of [true, false]) {
+      const text = bannerText({ state: 'running', reason: DRAINING, ...(slow ? { slow } : {}) });
+      expect(text).toContain(DRAINING);
+      expect(text).not.toContain(SLOW);
+      expect(text).not.toContain('Pause sending');
+    }
+  });
+});
+
 describe('documents no longer at their service', () => {
   it('are explained, with what to do: Check again, then the service’s own website or support', () => {
     const one = bannerText({ state: 'idle' }, 1);

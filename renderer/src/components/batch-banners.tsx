@@ -28,12 +28,21 @@ export function BatchBanners({
   const { engine } = detail;
   const unfinished = counts.sending;
   const time = (epochMs: number) => new Intl.DateTimeFormat(locale, { timeStyle: 'medium' }).format(epochMs);
+  // A pause waiting for the answers to calls already sent: the run still runs, and main's reason
+  // says what it waits for (no other running state carries a reason).
+  const draining = engine.state === 'running' ? engine.reason : undefined;
 
   return (
     <>
       {/* One at a time: while sending waits for its service, the wait says why (its calls may
-          still be unanswered); the slowness is said again when sending tries again. */}
-      {engine.state === 'running' && engine.slow && (
+          still be unanswered); the slowness is said again when sending tries again. While a
+          pause waits for its calls' answers, that is said: nothing more is tried. */}
+      {draining !== undefined && (
+        <p className="banner" role="status">
+          {draining}
+        </p>
+      )}
+      {engine.state === 'running' && draining === undefined && engine.slow && (
         <div className="banner banner-with-action" role="status">
           <p>
             {t('waits.serviceSlow')} {t('waits.serviceSlowHelp')}

@@ -228,10 +228,15 @@ export function CheckDialog({
   function submitField(event: FormEvent) {
     event.preventDefault();
     if (working.current) return;
-    if (typed.kind === 'empty' || typed.kind === 'addressWithoutId') {
+    if (typed.kind === 'empty' || typed.kind === 'addressWithoutId' || typed.kind === 'severalIds') {
       setProblem({
         at: 'field',
-        text: typed.kind === 'empty' ? t('check.pasteId') : t('check.addressWithoutId'),
+        text:
+          typed.kind === 'empty'
+            ? t('check.pasteId')
+            : typed.kind === 'severalIds'
+              ? t('check.severalIds', { requestIds: typed.requestIds.join(', ') })
+              : t('check.addressWithoutId'),
       });
       field.current?.focus();
       return;

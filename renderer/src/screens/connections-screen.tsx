@@ -262,25 +262,30 @@ export function ConnectionsScreen() {
                     >
                       {t('connections.test')}
                     </button>
-                    <button
-                      ref={remember(`edit ${profile.name}`)}
-                      type="button"
-                      onClick={() => {
-                        setEditing(profile.name);
-                        setFocusTarget({ kind: 'form' });
-                        setSaveError(undefined);
-                        setDraft({
-                          name: profile.name,
-                          baseUrl: profile.baseUrl,
-                          clientId: profile.clientId,
-                          secret: '',
-                          keyRetentionHours:
-                            profile.keyRetentionHours === undefined ? '' : String(profile.keyRetentionHours),
-                        });
-                      }}
-                    >
-                      {t('connections.edit')}
-                    </button>
+                    {/* The demo connection is the simulator's own: its name and secret are not the person's to change. */}
+                    {!profile.demo && (
+                      <button
+                        ref={remember(`edit ${profile.name}`)}
+                        type="button"
+                        onClick={() => {
+                          setEditing(profile.name);
+                          setFocusTarget({ kind: 'form' });
+                          setSaveError(undefined);
+                          setDraft({
+                            name: profile.name,
+                            baseUrl: profile.baseUrl,
+                            clientId: profile.clientId,
+                            secret: '',
+                            keyRetentionHours:
+                              profile.keyRetentionHours === undefined
+                                ? ''
+                                : String(profile.keyRetentionHours),
+                          });
+                        }}
+                      >
+                        {t('connections.edit')}
+                      </button>
+                    )}
                     <button type="button" className="danger" onClick={() => setDeleting(profile)}>
                       {t('connections.delete')}
                     </button>

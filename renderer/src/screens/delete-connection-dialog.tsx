@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { ProfileDependents, ProfileView } from '../../../shared/ipc/views';
 import { useT } from '../i18n';
+import { connectionLabel } from '../../../shared/i18n/connection-label';
 import { useDesk } from '../state/store';
 
 /** How many of the batches that use the connection are named; the others are counted. */
@@ -72,7 +73,9 @@ export function DeleteConnectionDialog({
   const dependents = loaded.kind === 'ready' ? loaded.dependents : undefined;
   const count = dependents ? dependents.openRequests + dependents.unfinished : 0;
   const needsName = count > 0;
-  const nameMatches = typed.trim() === profile.name;
+  // The name as the dialog shows it (the demo connection's in the person's language).
+  const shownName = connectionLabel(profile, t);
+  const nameMatches = typed.trim() === shownName;
 
   // Once counted, the focus goes where the decision is: the name to type, or Cancel.
   useEffect(() => {
@@ -124,7 +127,7 @@ export function DeleteConnectionDialog({
       }}
     >
       <form onSubmit={(event) => void confirm(event)} noValidate>
-        <h3 id={`${id}-title`}>{t('connections.deleteTitle', { name: profile.name })}</h3>
+        <h3 id={`${id}-title`}>{t('connections.deleteTitle', { name: shownName })}</h3>
         <div id={`${id}-summary`}>
           {loaded.kind === 'loading' && <p role="status">{t('connections.deleteLoading')}</p>}
           {loaded.kind === 'failed' && <p role="alert">{loaded.message}</p>}
@@ -184,7 +187,7 @@ export function DeleteConnectionDialog({
         )}
         {dependents && needsName && (
           <label className="field">
-            <span>{t('connections.deleteTypeName', { name: profile.name })}</span>
+            <span>{t('connections.deleteTypeName', { name: shownName })}</span>
             <input
               ref={typedField}
               value={typed}

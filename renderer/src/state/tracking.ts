@@ -22,7 +22,13 @@ export function trackingActions(kit: StoreKit): TrackingActions {
       const refreshed = await attempt(kit, () => unwrap(desk().tracking.refreshNow(batchId)));
       if (!refreshed) return;
       const words = refreshed.paused ? 'common.refreshingPaused' : 'common.refreshing';
-      set((state) => withNotice(state, 'info', t(words, { count: refreshed.reading })));
+      const unreadable = refreshed.unreadable ?? 0;
+      // "Nothing to check" only when no request waits anywhere, readable or not.
+      const checking =
+        refreshed.reading > 0 || unreadable === 0 ? [t(words, { count: refreshed.reading })] : [];
+      const notChecked = unreadable > 0 ? [t('common.refreshUnreadable', { count: unreadable })] : [];
+      const text = [...checking, ...notChecked].join(' ');
+      set((state) => withNotice(state, unreadable > 0 ? 'warning' : 'info', text));
     },
     async checkAgain(batchId, documentId) {
       const found = await attempt(kit, async () => {

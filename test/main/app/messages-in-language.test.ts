@@ -456,7 +456,7 @@ describe('a connection’s words in the person’s language', () => {
     });
     expect(await verdicts()).toEqual({
       oneMissing:
-        'Les identifiants fonctionnent, mais il manque à ce client la permission ceremony.create. L’application a besoin de signing.create, signing.read, ceremony.create\u00a0: demandez à votre administrateur de les accorder, puis testez de nouveau.',
+        'Les identifiants fonctionnent, mais il manque à ce client la permission ceremony.create. L’application a besoin de signing.create, signing.read, ceremony.create\u00a0: demandez à votre administrateur de l’accorder, puis testez de nouveau.',
       twoMissing:
         'Les identifiants fonctionnent, mais il manque à ce client les permissions signing.create, ceremony.create. L’application a besoin de signing.create, signing.read, ceremony.create\u00a0: demandez à votre administrateur de les accorder, puis testez de nouveau.',
       unreachable:

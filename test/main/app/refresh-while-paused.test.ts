@@ -3,7 +3,12 @@ import type { DeskService } from '../../../main/app/desk-service';
 import type { VirtualClock } from '../../../main/time/virtual-clock';
 import type { DeskHandlers } from '../../../shared/ipc/contract';
 import type { Simulator } from '../../../simulator/simulator';
-import { createTestDeskService, outcome, sendAsReviewed } from '../../support/desk-service-harness';
+import {
+  createTestDeskService,
+  deleteConnectionAnyway,
+  outcome,
+  sendAsReviewed,
+} from '../../support/desk-service-harness';
 import { writePdf } from '../../support/pdf-files';
 import { openTwoServices, saveBothConnections, type TwoServices } from '../../support/two-services';
 
@@ -106,4 +111,19 @@ it('a batch refreshed while paused is read once; tracking resumed reads on from 
   await outcome(clock, 'read again once resumed', async () => (reads() > before + 2 ? true : undefined));
   // Tracking runs again: a refresh says nothing of a pause.
   expect(await handlers['tracking.refreshNow'](batchId)).not.toHaveProperty('paused');
+}, 60_000);
+
+it('"Refresh statuses now" never says there is nothing to check while requests wait at a connection it cannot use: it counts them apart', async () => {
+  const batchId = await sentBatch(2);
+  // The batch's own connection is deleted: its two requests still wait for signatures.
+  await deleteConnectionAnyway(handlers, 'Sandbox');
+  expect((await handlers['batches.get'](batchId)).documents.map((document) => document.class)).toEqual([
+    'waiting',
+    'waiting',
+  ]);
+  const reads = sandbox.state.calls().length;
+  expect(await handlers['tracking.refreshNow']()).toEqual({ reading: 0, unreadable: 2 });
+  // Nothing is read with another connection.
+  await clock.advance(60_000);
+  expect(sandbox.state.calls().length).toBe(reads);
 }, 60_000);

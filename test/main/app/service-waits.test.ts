@@ -72,14 +72,8 @@ it("a service that cannot be reached: the batch waits, saying so in the person's
 });
 
 it.each([
-  [
-    'fr-FR',
-    'Le service de signature est temporairement indisponible. Rien n’est perdu\u00a0: l’application réessaie d’elle-même. Si cela dure, réessayez plus tard.',
-  ],
-  [
-    'de-DE',
-    'Der Signaturdienst ist vorübergehend nicht verfügbar. Nichts geht verloren: Die App versucht es selbst erneut. Wenn es anhält, versuchen Sie es später noch einmal.',
-  ],
+  ['fr-FR', 'Le service de signature est temporairement indisponible. L’envoi reprend de lui-même.'],
+  ['de-DE', 'Der Signaturdienst ist vorübergehend nicht verfügbar. Das Senden wird von selbst fortgesetzt.'],
 ])(
   "a busy service (503): the wait is said in the person's language (%s), not in English",
   async (locale, reason) => {

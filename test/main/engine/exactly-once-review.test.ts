@@ -211,7 +211,7 @@ describe('a deleted batch', () => {
     const path = await writePdf(files, 'offer.pdf', 'offer');
     const first = await batchOfPdfs(desk, [path], 'Monday', 'HR');
     expect(await sent(desk, first.id)).toMatchObject({ prepared: 1 });
-    // "Deleting it stops tracking them here (the requests stay at the service)": the person
+    // "Deleting it stops tracking that document here (the request stays at the service)": the person
     // tidies up the batch list.
     await desk.store.delete(first.id);
     // A day later the same folder is added again by mistake.

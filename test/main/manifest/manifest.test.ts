@@ -599,7 +599,9 @@ const BAD_CASES: readonly BadCase[] = [
   {
     name: 'UTF-16 (Excel "Unicode text")',
     manifest: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(csv(HEADER, ROW), 'utf16le')]),
-    expected: [`row 1: ${NOT_UTF8}`],
+    expected: [
+      'the file is in UTF-16 (Excel\'s "Unicode Text"), not a CSV in UTF-8: save it again choosing the type "CSV UTF-8" (in Excel: Save As)',
+    ],
   },
   {
     name: 'empty manifest',

@@ -197,3 +197,38 @@ describe('a manifest problem names the row and column a spreadsheet shows', () =
     );
   });
 });
+
+describe('a file in UTF-16, such as Excel’s "Unicode Text" (tab-separated)', () => {
+  const rows = [
+    'document\texternal_reference\tparticipant_type\trole\tname\temail',
+    'a.pdf\tRH-1\tsigner\tSalariée\tZoé Dupré\tzoe@example.com',
+  ].join('\r\n');
+
+  it.each([
+    [
+      'little-endian, as Excel saves it',
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(rows, 'utf16le')]),
+    ],
+    ['big-endian', Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(rows, 'utf16le').swap16()])],
+  ])('%s: is named for what it is, not blamed on accents, with the way to save it', async (_what, bytes) => {
+    const { issues } = await parseManifest(bytes, '/tmp');
+    expect(issues.map((issue) => formatIssue(issue))).toEqual([
+      'the file is in UTF-16 (Excel\'s "Unicode Text"), not a CSV in UTF-8: save it again choosing the type "CSV UTF-8" (in Excel: Save As)',
+    ]);
+  });
+});
+
+describe('a sheet whose used range runs far to the right of its columns', () => {
+  it('is not called the wrong file: the empty columns after the last named one are named, with what to do', async () => {
+    // Six named columns, then 150 empty ones: Excel saves every column ever used or formatted.
+    const empty = ';'.repeat(150);
+    const manifest = [
+      `document;external_reference;participant_type;role;name;email${empty}`,
+      `a.pdf;RH-1;signer;Salariée;Zoé Dupré;zoe@example.com${empty}`,
+    ].join('\r\n');
+    const { issues } = await parseManifest(manifest, '/tmp');
+    expect(issues.map((issue) => formatIssue(issue))).toEqual([
+      'row 1: the header row has 156 columns, more than 100, but its names end at column F (email): delete the empty columns after it in your spreadsheet (it saves every column ever used), save, then check again',
+    ]);
+  });
+});

@@ -132,4 +132,55 @@ describe('the report’s times', () => {
       { numRuns: 200 },
     );
   });
+
+  it.each([
+    // No zone file and an empty TZ: ICU says "Etc/Unknown", which no formatter takes.
+    ['', 'Etc/Unknown'],
+    // A name ICU does not know: it gives no zone at all, and writes UTC.
+    ['Mars/Olympus_Mons', 'undefined'],
+  ])(
+    'on a computer whose zone cannot be named (TZ=%j, read as %s): the report still opens, in UTC, and its header says UTC',
+    (tz, _read) => {
+      process.env['TZ'] = tz;
+      const row = reportRow('fr', 'fr-FR');
+      expect(row).toMatchObject({
+        'Préparée (UTC)': '23/11/2026 10:00:00',
+        'Finalisée (UTC)': '23/11/2026 23:30:00',
+        'Finalisée (UTC, ISO 8601)': '2026-11-23T23:30:00.000Z',
+      });
+    },
+  );
+
+  it.each([
+    // French Canada writes "18 h 30 min 00 s", which no spreadsheet reads as a time.
+    ['fr', 'fr-CA', 'America/Toronto', 'Finalisée (America/Toronto)', '2026-11-23 18:30:00'],
+    ['en', 'en-CA', 'America/Toronto', 'Finalized (America/Toronto)', '2026-11-23 06:30:00 PM'],
+    ['en', 'en-IN', 'Asia/Kolkata', 'Finalized (Asia/Kolkata)', '24/11/2026 05:00:00 AM'],
+  ] as const)(
+    'in %s (%s): the time is written as a spreadsheet reads one (hh:mm:ss, AM/PM)',
+    (language, locale, zone, header, local) => {
+      expect(reportRow(language, locale, zone)[header]).toBe(local);
+    },
+  );
+
+  it('in the hour that repeats when the clocks go back, two times read alike locally; the ISO 8601 columns tell them apart', () => {
+    // 25 October 2026, Paris: 02:30 summer time (00:30 UTC), then 02:30 winter time (01:30 UTC).
+    const csv = batchReportCsv(
+      signedBatch({
+        preparedAt: '2026-10-25T00:30:00.000Z',
+        openedAt: '2026-10-25T01:30:00.000Z',
+        finalizedAt: '2026-10-25T02:30:00.000Z',
+      }),
+      createTranslator('fr', 'fr-FR'),
+      'Europe/Paris',
+    );
+    const [row] = parse(csv, { bom: true, columns: true, delimiter: ';' }) as Record<string, string>[];
+    expect(row).toMatchObject({
+      'Préparée (Europe/Paris)': '25/10/2026 02:30:00',
+      'Ouverte (Europe/Paris)': '25/10/2026 02:30:00',
+      'Finalisée (Europe/Paris)': '25/10/2026 03:30:00',
+      'Préparée (UTC, ISO 8601)': '2026-10-25T00:30:00.000Z',
+      'Ouverte (UTC, ISO 8601)': '2026-10-25T01:30:00.000Z',
+    });
+  });
 });

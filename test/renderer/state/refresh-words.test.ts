@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import type { HostBridge } from '../../../shared/ipc/bridge';
 
-let answer: { reading: number; paused?: true };
+let answer: { reading: number; unreadable?: number; paused?: true };
 
 beforeEach(() => {
   vi.resetModules();
@@ -43,4 +43,20 @@ it('while tracking runs, it says nothing of a pause', async () => {
   const text = await noticeAfterRefresh('en');
   expect(text).toMatch(/^Checking 1 request at its service/);
   expect(text).not.toMatch(/paused|once/);
+});
+
+it('never says there is nothing to check while requests wait at a connection that cannot be used: it says they are not checked, and why', async () => {
+  answer = { reading: 0, unreadable: 2 };
+  const text = await noticeAfterRefresh('en');
+  expect(text).toBe(
+    '2 requests wait at connections that cannot be used now, so they are not checked: their batches say why.',
+  );
+  expect(await noticeAfterRefresh('fr')).toMatch(/^2 demandes attendent .* ne sont donc pas vérifiées/);
+  expect(await noticeAfterRefresh('de')).toMatch(/^2 Anfragen warten .* nicht geprüft/);
+  // With others read meanwhile, both are said.
+  answer = { reading: 3, unreadable: 1, paused: true };
+  expect(await noticeAfterRefresh('en')).toBe(
+    'Tracking is paused: checking 3 requests once now, politely paced; tracking stays paused. ' +
+      '1 request waits at a connection that cannot be used now, so it is not checked: its batch says why.',
+  );
 });

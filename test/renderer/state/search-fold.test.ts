@@ -140,6 +140,22 @@ describe('searching people by name, as they are typed on any keyboard', () => {
     expect(found(name, search)).toBe(true);
   });
 
+  it.each<[string, string]>([
+    // Each word of a search its own way: one written out, the other plainly.
+    ['Jürgen Müller', 'juergen muller'],
+    ['Jürgen Müller', 'jurgen mueller'],
+    ['Søren Ålborg-Gößling', 'soeren alborg-goessling'],
+    // Word's and macOS's typographic apostrophes and dashes, typed plainly on a keyboard, and back.
+    ['Anne L’Hôpital', "l'hopital"],
+    ["Seán O'Brien", 'o’brien'],
+    ['Jeanne d‘Arc', "d'arc"],
+    ['Jean‑Pierre Dupré', 'jean-pierre'],
+    ['Marie–Claire Martin', 'marie-claire'],
+    ['Anne-Sophie Roux', 'anne–sophie'],
+  ])('finds "%s" by "%s"', (name, search) => {
+    expect(found(name, search)).toBe(true);
+  });
+
   it('still finds nothing for a search nobody matches', () => {
     expect(found('Søren Gößling', 'sorensen')).toBe(false);
     expect(found('Jürgen Müller', 'mullerr')).toBe(false);

@@ -160,3 +160,58 @@ describe('the counts this issue’s words use, for 1 and 2, in every language', 
     ]);
   });
 });
+
+describe('pronouns agree with the count they stand for, after it', () => {
+  it('batches.deleteSent: deleting a batch stops tracking that document, or those documents', () => {
+    const sentence = (texts: Record<Language, string[]>) =>
+      Object.fromEntries(
+        Object.entries(texts).map(([language, each]) => [
+          language,
+          each.map((text) => text.split(/[.] /)[1]),
+        ]),
+      );
+    expect(
+      sentence(
+        said('batches.deleteSent', [
+          { name: 'B', count: 1 },
+          { name: 'B', count: 2 },
+        ]),
+      ),
+    ).toEqual({
+      en: [
+        'Deleting it stops tracking that document here (the request stays at the service)',
+        'Deleting it stops tracking those documents here (the requests stay at the service)',
+      ],
+      fr: [
+        'Le supprimer arrête son suivi ici (la demande reste auprès du service)',
+        'Le supprimer arrête leur suivi ici (les demandes restent auprès du service)',
+      ],
+      de: [
+        'Wenn Sie ihn löschen, wird es hier nicht mehr verfolgt (die Anfrage bleibt beim Dienst)',
+        'Wenn Sie ihn löschen, werden sie hier nicht mehr verfolgt (die Anfragen bleiben beim Dienst)',
+      ],
+    });
+  });
+
+  it('connections.testMissingScopes: the permission missing, or those missing, are to be granted', () => {
+    const values = (count: number) => ({ count, missing: 'signing.read', required: 'signing.read' });
+    const ask = (texts: Record<Language, string[]>) =>
+      Object.fromEntries(
+        Object.entries(texts).map(([language, each]) => [language, each.map((text) => text.split(/: /)[1])]),
+      );
+    expect(ask(said('connections.testMissingScopes', [values(1), values(2)]))).toEqual({
+      en: [
+        'ask your administrator to grant it, then test again.',
+        'ask your administrator to grant them, then test again.',
+      ],
+      fr: [
+        'demandez à votre administrateur de l’accorder, puis testez de nouveau.',
+        'demandez à votre administrateur de les accorder, puis testez de nouveau.',
+      ],
+      de: [
+        'Bitten Sie Ihre Administration, sie zu erteilen, und testen Sie dann erneut.',
+        'Bitten Sie Ihre Administration, sie zu erteilen, und testen Sie dann erneut.',
+      ],
+    });
+  });
+});
