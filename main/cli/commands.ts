@@ -87,6 +87,11 @@ function stateWords(documentClass: DocumentClass, status: string | undefined, ph
       return `status '${status ?? ''}' not known to this app; still checked, less often`;
     case 'waiting':
       return status === 'completed' ? 'completed, evidence not ready yet' : (status ?? 'prepared');
+    case 'not_sent':
+      return 'not sent';
+    case 'sending':
+      // On its way: the step it is at, for whoever resumes it.
+      return `sending (${phase})`;
     default:
       return status ?? phase;
   }
@@ -163,9 +168,22 @@ export async function statusCommand(args: CliArgs, out: CliOutput): Promise<numb
     notSent: inClass('not_sent'),
   };
   out.event(summary);
-  if (!out.json)
-    out.say(
-      `${countLabel(summary.documents, 'document', 'documents')}: ${summary.prepared} prepared, ${summary.completed} completed, ${summary.ended > 0 ? `${summary.ended} ended at the service, ` : ''}${summary.unknownStatus > 0 ? `${summary.unknownStatus} in a status not recognized, ` : ''}${summary.failed} failed, ${summary.needsCheck > 0 ? `${summary.needsCheck} ${plural(summary.needsCheck, 'needs', 'need')} your check, ` : ''}${summary.gone} gone.`,
-    );
+  if (!out.json) {
+    // Every document in one group of the line: the groups that may be empty are said when not.
+    const parts = [
+      ...(summary.notSent > 0 ? [`${summary.notSent} not sent`] : []),
+      ...(summary.sending > 0 ? [`${summary.sending} sending`] : []),
+      `${summary.prepared} prepared`,
+      `${summary.completed} completed`,
+      ...(summary.ended > 0 ? [`${summary.ended} ended at the service`] : []),
+      ...(summary.unknownStatus > 0 ? [`${summary.unknownStatus} in a status not recognized`] : []),
+      `${summary.failed} failed`,
+      ...(summary.needsCheck > 0
+        ? [`${summary.needsCheck} ${plural(summary.needsCheck, 'needs', 'need')} your check`]
+        : []),
+      `${summary.gone} gone`,
+    ];
+    out.say(`${countLabel(summary.documents, 'document', 'documents')}: ${parts.join(', ')}.`);
+  }
   return EXIT.ok;
 }

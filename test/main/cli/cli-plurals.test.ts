@@ -61,5 +61,5 @@ it('`status` of a data folder with one document says "1 document", not "1 docume
   const parsed = parseCliArgs(['status', '--data-dir', files.file('data')]);
   if (!parsed.ok) throw new Error(parsed.error.message);
   expect(await statusCommand(parsed.value, out)).toBe(0);
-  expect(out.lines.at(-1)).toBe('1 document: 0 prepared, 0 completed, 0 failed, 0 gone.');
+  expect(out.lines.at(-1)).toBe('1 document: 1 not sent, 0 prepared, 0 completed, 0 failed, 0 gone.');
 });
