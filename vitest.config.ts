@@ -34,6 +34,7 @@ const UNIT_IN_MAIN = [
   'test/main/domain/step-machine.test.ts',
   'test/main/engine/upload-progress.test.ts',
   'test/main/cli/cli-args.test.ts',
+  'test/main/cli/help.test.ts',
   'test/main/cli/engine-narrator.test.ts',
   'test/main/credentials/keychain-watch.test.ts',
   'test/main/report/report-csv.test.ts',

@@ -92,6 +92,8 @@ export interface CliArgs {
 export interface ArgsRefusal {
   readonly message: string;
   readonly json: boolean;
+  /** The usage was asked for (`--help`, `-h`): an answer, not a mistake. */
+  readonly help?: true;
 }
 
 export type ParsedArgs = Result<CliArgs, ArgsRefusal>;
@@ -123,7 +125,8 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
   } catch (error) {
     return refused(`${(error as Error).message}\n\n${USAGE}`);
   }
-  if (parsed.values.help || parsed.positionals.length === 0) return refused(USAGE);
+  if (parsed.values.help) return err({ message: USAGE, json, help: true });
+  if (parsed.positionals.length === 0) return refused(USAGE);
   const [commandText, ...rest] = parsed.positionals;
   const command = commandSchema.safeParse(commandText);
   if (!command.success) return refused(`Unknown command "${commandText}".\n\n${USAGE}`);

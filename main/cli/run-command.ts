@@ -19,6 +19,11 @@ export async function runCommand(
   const parsed = parseCliArgs(argv);
   const outputFor = (json: boolean) => (streams ? streamOutput(json, streams) : processOutput(json));
   if (!parsed.ok) {
+    // Asked for, the usage goes to standard output with success; a mistake, to errors.
+    if (parsed.error.help) {
+      outputFor(false).say(parsed.error.message);
+      return EXIT.ok;
+    }
     outputFor(parsed.error.json).error(parsed.error.message);
     return EXIT.badInput;
   }
