@@ -355,7 +355,7 @@ export async function runRendererBench(): Promise<BenchReport> {
       '  Time to first render: click on the batch name → first document row in the DOM → painted (double rAF), in the page.',
       '  Cold = right after a page load (the documents come over the bridge); re-open = after going back to the batches list.',
       ...table(firstRenderRows(cold, warm)),
-      `  Virtualized: ${lastCold?.documentRows ?? 0} document rows (${lastCold?.tableRows ?? 0} <tr> with header and spacers) in the DOM for aria-rowcount ${lastCold?.ariaRowCount ?? 0}; at most ${scroll.maxDocumentRows} document rows at any sampled frame while scrolling.`,
+      `  Virtualized, ${lastCold?.compact ? 'compact table (one line a document, the default above 10 documents)' : 'DETAILED table (not the default for this size)'}: ${lastCold?.documentRows ?? 0} document rows (${lastCold?.tableRows ?? 0} <tr> with header and spacers) in the DOM for aria-rowcount ${lastCold?.ariaRowCount ?? 0}; at most ${scroll.maxDocumentRows} document rows at any sampled frame while scrolling.`,
       '',
       `  Scroll: the table region with the mouse wheel (real input events through Chromium), ${SCROLL_STEP_PX} px per event, ${scroll.wheelEvents} events, ${FLICK_EVENTS} down from the top, a jump (not timed) of ${Math.round(scroll.jumpedPx).toLocaleString('en-US')} px to ${FLICK_EVENTS / 4} events before the end, down to the end, ${FLICK_EVENTS} back up (${Math.round(scroll.distancePx).toLocaleString('en-US')} px in ${formatMs(scroll.durationMs)}, ${Math.round(speed).toLocaleString('en-US')} px/s; scroll height at the bottom ${scroll.scrollHeightPx.toLocaleString('en-US')} px); frames where the table moved against the wheel as it measured rows: ${scroll.adjustedFrames} (${Math.round(scroll.adjustedPx).toLocaleString('en-US')} px); last document rendered at the bottom: ${scroll.reachedLast ? 'yes' : 'NO'}.`,
       ...table([
@@ -372,8 +372,13 @@ export async function runRendererBench(): Promise<BenchReport> {
         frameRow('all', scroll.frameMs, budget),
         frameRow('down (rows measured)', scroll.frameMs.slice(0, scroll.downFrames), budget),
         frameRow('back up', scroll.frameMs.slice(scroll.downFrames), budget),
+        frameRow(
+          'table moved',
+          scroll.frameMs.filter((_, index) => scroll.movedFrames[index]),
+          budget,
+        ),
       ]),
-      `  (a frame over ${FRAME_BUDGET_MS.toFixed(1)} ms is counted beyond ${budget.toFixed(1)} ms, for Chromium's timestamp jitter.) Long tasks (> 50 ms) during the scroll: ${scroll.longTasks}${scroll.longTasks > 0 ? `, longest ${ms1(scroll.longestTaskMs)}` : ''}.`,
+      `  (a frame over ${FRAME_BUDGET_MS.toFixed(1)} ms is counted beyond ${budget.toFixed(1)} ms, for Chromium's timestamp jitter; "table moved": only the frames whose scroll position changed since the frame before, the others having had no wheel event to answer.) Long tasks (> 50 ms) during the scroll: ${scroll.longTasks}${scroll.longTasks > 0 ? `, longest ${ms1(scroll.longestTaskMs)}` : ''}.`,
       '',
       `  Search: keys typed one at a time into the batch screen's search box (real key events), each timed from its keydown to the table announcing the filtered rows (aria-rowcount) in the DOM, then painted (double rAF).`,
       ...table([

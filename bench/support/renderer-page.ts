@@ -31,6 +31,8 @@ export interface FirstRender {
   readonly tableRows: number;
   /** What `aria-rowcount` announces: every document plus the header. */
   readonly ariaRowCount: number;
+  /** Whether the table is the compact one (one line a document), not the detailed one. */
+  readonly compact: boolean;
 }
 
 /** Waits until the batches list shows the batch's name. */
@@ -84,6 +86,7 @@ export function openBatchTimed(page: Page, batchName: string): Promise<FirstRend
             documentRows: region?.querySelectorAll('tbody tr[data-index]').length ?? 0,
             tableRows: region?.querySelectorAll('tr').length ?? 0,
             ariaRowCount: Number(region?.querySelector('table')?.getAttribute('aria-rowcount') ?? 0),
+            compact: region?.querySelector('table')?.classList.contains('compact') ?? false,
           });
         };
         const check = () => {
@@ -106,6 +109,12 @@ export function openBatchTimed(page: Page, batchName: string): Promise<FirstRend
 export interface ScrollRun {
   /** Time between consecutive animation frames while scrolling (ms). */
   readonly frameMs: readonly number[];
+  /**
+   * For each of `frameMs`, whether the table's scroll position changed between its two
+   * frames: a frame that had rows to bring in. The wheel events come over Playwright's round
+   * trips, so many frames between two of them have nothing to do.
+   */
+  readonly movedFrames: readonly boolean[];
   readonly durationMs: number;
   /** Frames of the way down (the others are the way back up). */
   readonly downFrames: number;
@@ -133,6 +142,7 @@ export interface ScrollRun {
 
 interface Recorder {
   frameMs: number[];
+  moved: boolean[];
   scrollTops: number[];
   longTasks: number[];
   maxRows: number;
@@ -171,6 +181,7 @@ export async function scrollTimed(
       if (!element) throw new Error('the document table is not shown');
       const recorder: Recorder = {
         frameMs: [],
+        moved: [],
         scrollTops: [],
         longTasks: [],
         maxRows: 0,
@@ -198,10 +209,14 @@ export async function scrollTimed(
           return;
         }
         if (recorder.started === 0) recorder.started = now;
-        if (previous !== undefined) recorder.frameMs.push(now - previous);
+        const top = element.scrollTop;
+        if (previous !== undefined) {
+          recorder.frameMs.push(now - previous);
+          recorder.moved.push(top !== recorder.scrollTops.at(-1));
+        }
         previous = now;
         recorder.last = now;
-        recorder.scrollTops.push(element.scrollTop);
+        recorder.scrollTops.push(top);
         frames += 1;
         if (frames % 8 === 0) {
           recorder.maxRows = Math.max(
@@ -298,6 +313,7 @@ export async function scrollTimed(
   });
   return {
     frameMs: recorded.frameMs,
+    movedFrames: recorded.moved,
     durationMs: recorded.last - recorded.started,
     downFrames,
     distancePx: distance - jumpedPx,

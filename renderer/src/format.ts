@@ -9,6 +9,23 @@ import type { Translator } from '../../shared/i18n/translator';
  */
 
 /**
+ * Intl formatters, each made once per locale and style, then reused: making one looks up its
+ * locale's data and costs far more than formatting with it, and a scrolling table formats a
+ * date for every row it brings into view, frame after frame.
+ */
+const formatters = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat>();
+
+/** The formatter known as `key`, made by `make` the first time it is asked for. */
+function reused<T extends Intl.DateTimeFormat | Intl.NumberFormat>(key: string, make: () => T): T {
+  let format = formatters.get(key) as T | undefined;
+  if (!format) {
+    format = make();
+    formatters.set(key, format);
+  }
+  return format;
+}
+
+/**
  * A size in binary units (KiB, MiB, GiB: 1,024 each), the units the service's limits are stated
  * in, so a file's size and the limit it must stay under read alike.
  */
@@ -21,7 +38,11 @@ export function formatBytes(bytes: number, locale?: string): string {
     value /= 1024;
     unit += 1;
   }
-  const number = new Intl.NumberFormat(locale, { maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value);
+  const digits = unit === 0 ? 0 : 1;
+  const number = reused(
+    `number ${digits} ${locale ?? ''}`,
+    () => new Intl.NumberFormat(locale, { maximumFractionDigits: digits }),
+  ).format(value);
   // A non-breaking space: the number never ends one line and its unit starts the next.
   return `${number}\u00a0${units[unit]}`;
 }
@@ -31,7 +52,10 @@ export function formatDateTime(iso: string | undefined, locale?: string): string
   const date = new Date(iso);
   return Number.isNaN(date.getTime())
     ? iso
-    : new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+    : reused(
+        `medium ${locale ?? ''}`,
+        () => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }),
+      ).format(date);
 }
 
 /**
@@ -63,7 +87,10 @@ export function formatShortDateTime(iso: string | undefined, locale?: string): s
   const date = new Date(iso);
   return Number.isNaN(date.getTime())
     ? iso
-    : new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' }).format(date);
+    : reused(
+        `short ${locale ?? ''}`,
+        () => new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' }),
+      ).format(date);
 }
 
 /** A time of day, e.g. "14:05:30", for "next try at". */

@@ -12,6 +12,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LANGUAGES, type Language } from '../../shared/i18n/languages';
 import { createTranslator, type Translator } from '../../shared/i18n/translator';
+import { COMPACT_ROW_PX } from '../../renderer/src/state/table-density';
 import { launchApp, type App } from './app-harness';
 import { seriousViolations } from './axe-scan';
 import { createBatch, registerJourneyClient, saveConnection, sendBatch } from './journeys';
@@ -74,10 +75,13 @@ function documentsRegion(page: Page, t: Translator['t']): Locator {
 }
 
 /**
- * What a person sees of the table: its rows wholly in view, the tallest one, and the dates not
- * seen whole on one line (broken over lines, or cut short by the edge of their cell).
+ * What a person sees of the table: its rows wholly in view, the tallest one, the heights they
+ * have, and the dates not seen whole on one line (broken over lines, or cut short by the edge of
+ * their cell).
  */
-async function rowsInView(table: Locator): Promise<{ rows: number; tallest: number; datesNotWhole: number }> {
+async function rowsInView(
+  table: Locator,
+): Promise<{ rows: number; tallest: number; heights: number[]; datesNotWhole: number }> {
   return table.evaluate((region) => {
     const box = region.getBoundingClientRect();
     const head = region.querySelector('thead')?.getBoundingClientRect();
@@ -97,6 +101,7 @@ async function rowsInView(table: Locator): Promise<{ rows: number; tallest: numb
     return {
       rows: inView.length,
       tallest: Math.max(...inView.map((row) => row.getBoundingClientRect().height)),
+      heights: [...new Set(inView.map((row) => row.getBoundingClientRect().height))],
       datesNotWhole: dates.length === 0 ? -1 : dates.filter((time) => !whole(time)).length,
     };
   });
@@ -239,6 +244,8 @@ async function checkGlance(page: Page, language: Language, t: Translator['t']): 
   const seen = await rowsInView(table);
   expect(seen.rows, `${language}: rows in view`).toBeGreaterThanOrEqual(12);
   expect(seen.tallest, `${language}: one line a row`).toBeLessThan(40);
+  // Each exactly the height the table reserves for a row not shown: rows scrolling in change nothing.
+  expect(seen.heights, `${language}: every row as tall as reserved`).toEqual([COMPACT_ROW_PX]);
   expect(seen.datesNotWhole, `${language}: every date whole, on one line`).toBe(0);
   expect(await scrollbars(page), `${language}: one scrollbar`).toEqual([
     t('documents.region', { batch: BATCH }),

@@ -1,5 +1,11 @@
-import { describe, expect, it } from 'vitest';
-import { describeState, formatBytes, formatDateTime, formatDuration } from '../../renderer/src/format';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  describeState,
+  formatBytes,
+  formatDateTime,
+  formatDuration,
+  formatShortDateTime,
+} from '../../renderer/src/format';
 import { createTranslator } from '../../shared/i18n/translator';
 
 const { t } = createTranslator('en');
@@ -70,6 +76,36 @@ describe('sizes, numbers and dates', () => {
     );
     expect(formatDateTime(iso, 'de-DE')).not.toBe(formatDateTime(iso, 'en-US'));
     expect(formatDateTime(undefined, 'en')).toBe('—');
+  });
+
+  it('makes each formatter once per locale, not once per row: a scrolling table formats a date in every row it shows', () => {
+    const rows = Array.from(
+      { length: 50 },
+      (_, index) => `2026-11-${String((index % 28) + 1).padStart(2, '0')}T14:05:00Z`,
+    );
+    const short = (locale: string) =>
+      rows.map((iso) =>
+        new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' }).format(new Date(iso)),
+      );
+    const expected = { fr: short('fr-FR'), de: short('de-DE') };
+    const dates = vi.spyOn(Intl, 'DateTimeFormat');
+    const numbers = vi.spyOn(Intl, 'NumberFormat');
+    try {
+      const shown = {
+        fr: rows.map((iso) => formatShortDateTime(iso, 'fr-FR')),
+        de: rows.map((iso) => formatShortDateTime(iso, 'de-DE')),
+      };
+      const sizes = rows.map((_, index) => formatBytes(1_000_000 + index * 4_096, 'fr-FR'));
+      // Each row still shows its own date, in the desk's locale…
+      expect(shown).toEqual(expected);
+      expect(sizes[0]).toBe('976,6\u00a0Kio');
+      // …from one formatter a locale (and one number format a precision), made at most once.
+      expect(dates.mock.calls.length).toBeLessThanOrEqual(2);
+      expect(numbers.mock.calls.length).toBeLessThanOrEqual(1);
+    } finally {
+      dates.mockRestore();
+      numbers.mockRestore();
+    }
   });
 });
 

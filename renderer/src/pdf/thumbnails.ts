@@ -1,14 +1,19 @@
 /**
  * First-page thumbnails, drawn one at a time (a batch of hundreds must not flood the worker)
  * and kept by the document's digest: the same PDF in two rows, or a row scrolled away and back,
- * is drawn once. The table renders only the rows in view, so only those are asked for.
+ * is drawn once. The table renders only the rows in view, so only those are asked for, and
+ * only once the scrolling stops: drawing one takes the main thread for several milliseconds
+ * (its bytes, pdf.js's messages, the canvas), which a scrolling table needs for its frames.
  */
 import { documentBytes } from './document-bytes';
 import { openPdf, renderPage } from './pdfjs';
+import { watchScrolling, type ScrollQuiet } from './scroll-quiet';
 
 /** The thumbnail's width in CSS pixels. */
 export const THUMBNAIL_WIDTH = 48;
 const KEPT = 500;
+/** Still this long after the last scroll event: a flick's events come a frame apart. */
+const QUIET_MS = 150;
 
 const thumbnails = new Map<string, Promise<ImageBitmap>>();
 /**
@@ -18,11 +23,14 @@ const thumbnails = new Map<string, Promise<ImageBitmap>>();
  */
 const wanted = new Map<string, number>();
 let queue: Promise<unknown> = Promise.resolve();
+let scrolling: ScrollQuiet | undefined;
 
 /** Why a thumbnail was not drawn: every row asking for it was gone before its turn. */
 class NoLongerShown extends Error {}
 
 async function draw(batchId: string, documentId: string, sha256: string): Promise<ImageBitmap> {
+  await scrolling?.still();
+  // A row scrolled past while the table moved is no longer shown: nothing to draw for it.
   if (!wanted.get(sha256)) throw new NoLongerShown(sha256);
   const pdf = await openPdf(await documentBytes(batchId, documentId, sha256), { glyphPaths: true });
   try {
@@ -46,6 +54,7 @@ export function thumbnailOf(
   sha256: string,
   shown: AbortSignal,
 ): Promise<ImageBitmap> {
+  scrolling ??= watchScrolling(document, QUIET_MS);
   wanted.set(sha256, (wanted.get(sha256) ?? 0) + 1);
   shown.addEventListener('abort', () => {
     const rows = (wanted.get(sha256) ?? 0) - 1;

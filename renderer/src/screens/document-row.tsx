@@ -8,6 +8,7 @@ import { useT, useTranslator } from '../i18n';
 import { connectionUnavailable, needsConnection } from '../state/connection-status';
 import { documentProgress, editRefusal } from '../state/document-status';
 import { useDesk } from '../state/store';
+import { COMPACT_ROW_PX } from '../state/table-density';
 import type { Progress } from '../state/transitions';
 import { heldBackCheck } from './check-dialog';
 
@@ -17,6 +18,9 @@ const UPLOAD_WORDS = {
   confirming: 'documents.uploadConfirming',
   sending_again: 'documents.uploadAgain',
 } as const satisfies Record<NonNullable<Progress['upload']>, MessageId>;
+
+/** Every compact row as tall as the table reserves for one (`COMPACT_ROW_PX`). */
+const COMPACT_ROW_STYLE = { height: COMPACT_ROW_PX } as const;
 
 export interface DocumentRowProps {
   readonly measure: (element: Element | null) => void;
@@ -80,6 +84,7 @@ export const DocumentRow = memo(function DocumentRow({
       aria-rowindex={index + 2}
       data-reference={reference}
       className={compact ? 'compact-row' : undefined}
+      style={compact ? COMPACT_ROW_STYLE : undefined}
     >
       <th scope="row">
         {reference}

@@ -5,15 +5,18 @@ import type { DocumentView, EngineStateView } from '../../../shared/ipc/views';
 import { useT } from '../i18n';
 import type { DocumentSort, SortKey } from '../state/document-status';
 import { useDesk } from '../state/store';
+import { COMPACT_ROW_PX } from '../state/table-density';
 import { DocumentRow } from './document-row';
 
 const COLUMNS = 6;
 /**
- * A typical row, compact (one line) or detailed (a document with one or two recipients): close
- * to real, so measuring rows as they appear hardly moves the scroll position. Each row is
- * measured once shown.
+ * A detailed row's typical height (a document with one or two recipients): close to real, so
+ * measuring rows as they appear hardly moves the scroll position. Each row is measured once
+ * shown. A compact row is exactly `COMPACT_ROW_PX` tall, so measuring one changes nothing: no
+ * second render of the table, no correction of the scroll position, frame after frame of a
+ * scroll. Only a row taller than that (its actions wrapped) changes the table's layout.
  */
-const compactRowSize = () => 34;
+const compactRowSize = () => COMPACT_ROW_PX;
 const detailedRowSize = () => 72;
 
 export interface DocumentTableProps {

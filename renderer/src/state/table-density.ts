@@ -10,6 +10,14 @@ export type TableDensity = 'compact' | 'detailed';
  */
 export const DETAILED_UP_TO = 10;
 
+/**
+ * The height of a compact row, in CSS pixels: fixed (one line holds the thumbnail, a line of
+ * text and the action buttons), and what the table reserves for each compact row not shown, so
+ * measuring a row as it scrolls into view changes nothing. A row whose content needs more (its
+ * actions wrapped in a narrow window) grows, and the table measures it.
+ */
+export const COMPACT_ROW_PX = 28;
+
 /** The person's choice, kept while the desk is open and followed by every batch. */
 export const useChosenDensity = create<{
   readonly chosen: TableDensity | undefined;
