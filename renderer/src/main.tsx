@@ -3,6 +3,8 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { LanguageProvider } from './i18n';
 import './styles.css';
+import './dialogs.css';
+import './documents.css';
 import './batch.css';
 
 const container = document.getElementById('root');

@@ -47,7 +47,10 @@ describe('a manifest change that was not applied', () => {
 });
 
 describe('the page’s styles', () => {
-  const css = readFileSync('renderer/src/styles.css', 'utf8');
+  // Every stylesheet of the page, in the order main.tsx imports them.
+  const css = ['styles', 'dialogs', 'documents', 'batch']
+    .map((name) => readFileSync(`renderer/src/${name}.css`, 'utf8'))
+    .join('\n');
   const rule = (selector: string) => new RegExp(`\\${selector} \\{([^}]*)\\}`).exec(css)?.[1] ?? '';
 
   it('give a warning notice and a warning summary the amber edge, never the success green', () => {
