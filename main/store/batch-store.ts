@@ -255,8 +255,10 @@ export class BatchStore {
     if (state && batch.applied !== writer.lastSeq) return; // An entry is still to be applied.
     const resting = batch.resting ?? (state && isAtRest(state) ? restingOf(state) : undefined);
     if (!resting) return;
-    const folder = join(this.#root, batchId);
-    batch.restFile = await writeRestFile(folder, this.#fs, resting, writer.lastSeq).catch(() => false);
+    const seq = writer.lastSeq;
+    const written = await writeRestFile(join(this.#root, batchId), this.#fs, resting, seq).catch(() => false);
+    // A record stored meanwhile leaves it behind: it is written again after the next fold.
+    batch.restFile = written && writer.lastSeq === seq;
   }
 
   /** Batches at rest leave memory, but the few used last (stored-batch.ts `putToRest`). */

@@ -225,3 +225,32 @@ describe('a batch at rest whose fold was cut short', () => {
     await third.store.close();
   });
 });
+
+describe('a batch at rest changed while its rest file is written', () => {
+  it('is given its rest file again once folded anew, so the next start does not read it whole', async () => {
+    const fs = new CrashFileSystem();
+    const store = await BatchStore.open(DATA, { fs });
+    const batchId = await finishedBatch(store, 'Before');
+    await store.record(batchId, []);
+    // The rename is folded, then the rest file written: its sync is held while a second rename
+    // is recorded, so the second lands while the first one's rest file is on its way.
+    let held: ReturnType<CrashFileSystem['holdSyncs']> | undefined;
+    fs.onOperation = (operation) => {
+      if (!held && operation.kind === 'open' && operation.path.includes('rest.json')) held = fs.holdSyncs();
+    };
+    const first = store.record(batchId, [{ type: 'batch_renamed', name: 'First' }]);
+    await first;
+    while (!held) await new Promise((resolve) => setImmediate(resolve));
+    await held.called(1);
+    fs.onOperation = undefined;
+    const second = store.record(batchId, [{ type: 'batch_renamed', name: 'Second' }]);
+    held.release();
+    await second;
+    await store.close();
+
+    const { store: next, reads } = await reopened(fs);
+    expect(next.outline(batchId)?.name).toBe('Second');
+    expect(reads).not.toContain(snapshotOf(batchId));
+    await next.close();
+  });
+});
