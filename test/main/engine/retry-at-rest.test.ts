@@ -27,7 +27,7 @@ describe('retrying a failed document of a batch at rest', () => {
       {
         type: 'item_failed',
         documentId: 'doc-1',
-        error: { code: 'rejected', message: 'refused', retryable: false, at: '2026-01-05T09:00:00.000Z' },
+        error: { code: 'invalid_pdf', message: 'refused', retryable: false, at: '2026-01-05T09:00:00.000Z' },
       },
     ];
     await first.record(batch.id, events);
