@@ -157,16 +157,20 @@ export class JournalWriter<S, E> {
     }
     const handle = await fs.open(journalPath, 'a', 0o600);
     try {
-      // Entries its snapshot covers only (a fold cut before it emptied the journal): nothing to
-      // keep. Emptied, so that the next start sees an empty journal (and takes a batch at rest
-      // from its rest file, main/store/rest-file.ts) instead of reading it whole every time.
-      if (loaded?.snapshot && loaded.entries.length === 0 && (await handle.stat()).size > 0)
-        await handle.truncate(0);
       // What was loaded may sit in the page cache only (its writer died before syncing): it is
       // made durable before anyone acts on it.
       await handle.sync();
       writer.#acknowledgedLength = (await handle.stat()).size;
       await fs.syncDirectory(folder);
+      // Entries its snapshot covers only (a fold cut before it emptied the journal): nothing to
+      // keep. Emptied, so that the next start sees an empty journal (and takes a batch at rest
+      // from its rest file, main/store/rest-file.ts) instead of reading it whole every time;
+      // only now that the snapshot's own rename is durable with its folder.
+      if (loaded?.snapshot && loaded.entries.length === 0 && writer.#acknowledgedLength > 0) {
+        await handle.truncate(0);
+        await handle.sync();
+        writer.#acknowledgedLength = 0;
+      }
     } catch (error) {
       await handle.close().catch(() => undefined);
       throw error;
