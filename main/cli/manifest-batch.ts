@@ -58,15 +58,20 @@ export async function findManifestBatch(
   for (const document of documents) {
     const holders = registry.holdersOf(service, document.externalReference, { batchId: '', documentId: '' });
     for (const holder of holders) {
-      const batch = await store.open(holder.batchId);
-      if (!batch) continue;
-      const entry = holding.get(batch.id) ?? { batch, references: [], sameContracts: 0 };
+      // Each holding batch is read once (a batch at rest is read back to be named), its
+      // documents compared by their digests: the store keeps only the last few read in memory.
+      let entry = holding.get(holder.batchId);
+      if (!entry) {
+        const batch = await store.open(holder.batchId);
+        if (!batch) continue;
+        entry = { batch, references: [], sameContracts: 0 };
+        holding.set(holder.batchId, entry);
+      }
       if (!entry.references.includes(document.externalReference)) {
         entry.references.push(document.externalReference);
-        const held = batch.documents.find((candidate) => candidate.draft.id === holder.documentId);
-        if (held && document.pdf && held.draft.pdf.sha256 === document.pdf.sha256) entry.sameContracts += 1;
+        const held = store.contractOf(holder.batchId, holder.documentId);
+        if (held && document.pdf && held.sha256 === document.pdf.sha256) entry.sameContracts += 1;
       }
-      holding.set(batch.id, entry);
     }
   }
   // Oldest first, as the batches were made: the same order in every message, whatever order

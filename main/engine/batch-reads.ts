@@ -24,6 +24,20 @@ export function documentOf(
 }
 
 /**
+ * One document of the batch as the data folder holds it now, read back if the batch is at rest
+ * (main/domain/batch-rest.ts); undefined when it, or its batch, was removed. From the batch the
+ * read gave: a batch at rest may leave memory again as soon as it is read (others opened since).
+ */
+export async function documentNow(
+  store: BatchStore,
+  batchId: string,
+  documentId: string,
+): Promise<DocumentState | undefined> {
+  const batch = await store.open(batchId);
+  return batch?.documents.find((document) => document.draft.id === documentId);
+}
+
+/**
  * Every document of the data folder as its contract digest, with its batch's name: what a
  * question over the whole folder (is this request id another document's?) needs. A batch at
  * rest answers from what it keeps, without being read.

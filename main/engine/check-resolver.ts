@@ -12,7 +12,7 @@ import {
   sendAsNewDecision,
   type ResolutionOutcome,
 } from '../domain/check-resolution';
-import { documentOf, everyContract } from './batch-reads';
+import { documentNow, everyContract } from './batch-reads';
 import type { SendParts } from './send-options';
 
 export class CheckResolver {
@@ -40,8 +40,8 @@ export class CheckResolver {
   ): Promise<ResolutionOutcome> {
     const { store, client } = this.#parts.options;
     const id = requestId.trim();
-    await store.open(batchId); // Read back if it is at rest (then it holds no check, and is refused).
-    const before = documentOf(store, batchId, documentId);
+    // Read back if it is at rest (then it holds no check, and is refused).
+    const before = await documentNow(store, batchId, documentId);
     if (before && !before.send.check && before.send.requestId === id) return ok();
     const early = linkProblemBeforeRead(everyContract(store), before, id);
     if (early || !before) return early ?? err({ refusal: 'refused', message: '' });
@@ -55,7 +55,7 @@ export class CheckResolver {
     );
     if (problem || !read.ok) return problem ?? err({ refusal: 'refused', message: '' });
     // The read can take seconds: the document may have been answered meanwhile (first answer wins).
-    const now = documentOf(store, batchId, documentId);
+    const now = await documentNow(store, batchId, documentId);
     const late = linkProblemBeforeRead(everyContract(store), now, id);
     if (late) return late;
     await store.record(batchId, [
@@ -80,8 +80,8 @@ export class CheckResolver {
    */
   async sendAsNew(batchId: string, documentId: string): Promise<ResolutionOutcome> {
     const { store } = this.#parts.options;
-    await store.open(batchId); // Read back if it is at rest (then it holds no check, and is refused).
-    const document = documentOf(store, batchId, documentId);
+    // Read back if it is at rest (then it holds no check, and is refused).
+    const document = await documentNow(store, batchId, documentId);
     const decision = sendAsNewDecision(document, this.#parts.clock.now());
     if (!decision.ok || !document)
       return err({ refusal: 'refused', message: decision.ok ? '' : decision.error });
@@ -105,8 +105,8 @@ export class CheckResolver {
    */
   async acceptReferenceReuse(batchId: string, documentId: string): Promise<boolean> {
     const { store } = this.#parts.options;
-    await store.open(batchId); // Read back if it is at rest (then its documents are sent, and nothing is recorded).
-    const document = documentOf(store, batchId, documentId);
+    // Read back if it is at rest (then its documents are sent, and nothing is recorded).
+    const document = await documentNow(store, batchId, documentId);
     if (!document || document.send.queued || document.send.reuseAccepted)
       return document?.send.reuseAccepted === true;
     await store.record(batchId, [

@@ -13,7 +13,7 @@ import type { ResolutionOutcome } from '../domain/check-resolution';
 import { documentsToSend } from '../domain/send-readiness';
 import { engineReasonText, type EngineReason } from '../domain/send-messages';
 import { interruptedAttempts } from '../domain/step-machine';
-import { batchOf, documentOf } from './batch-reads';
+import { batchOf, documentNow } from './batch-reads';
 import { CheckResolver } from './check-resolver';
 import { ContractGuard } from './contract-guard';
 import { DocumentSteps } from './document-steps';
@@ -132,8 +132,7 @@ export class SendEngine {
   /** Puts a failed document back in the queue, and sends it if the batch is running. */
   async retry(batchId: string, documentId: string): Promise<void> {
     // A batch whose every document finished or failed is at rest: read back first.
-    await this.#options.store.open(batchId);
-    const document = documentOf(this.#options.store, batchId, documentId);
+    const document = await documentNow(this.#options.store, batchId, documentId);
     if (!document?.send.error || document.send.check) return;
     await this.#options.store.record(batchId, [{ type: 'item_retried', documentId }]);
     this.#runs.get(batchId)?.schedule.wake();

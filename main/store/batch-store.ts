@@ -236,7 +236,9 @@ export class BatchStore {
     if (!batch || !writer) return;
     void this.#enqueue(batch, async () => {
       if (writer.entriesSinceSnapshot > 0) {
-        const folded = await writer.compact(this.#stateOf(batch), writer.lastSeq).catch(() => false);
+        // Up to the last entry applied: one stored meanwhile and still to be applied makes the
+        // writer refuse (it is folded after its own record).
+        const folded = await writer.compact(this.#stateOf(batch), batch.applied).catch(() => false);
         if (!folded) return;
       }
       await this.#writeRest(batchId, batch);
@@ -250,10 +252,13 @@ export class BatchStore {
   async #writeRest(batchId: string, batch: StoredBatch): Promise<void> {
     const { writer, state } = batch;
     if (!writer || batch.restFile || writer.entriesSinceSnapshot !== 0) return;
+    if (state && batch.applied !== writer.lastSeq) return; // An entry is still to be applied.
     const resting = batch.resting ?? (state && isAtRest(state) ? restingOf(state) : undefined);
     if (!resting) return;
-    const folder = join(this.#root, batchId);
-    batch.restFile = await writeRestFile(folder, this.#fs, resting, writer.lastSeq).catch(() => false);
+    const seq = writer.lastSeq;
+    const written = await writeRestFile(join(this.#root, batchId), this.#fs, resting, seq).catch(() => false);
+    // A record stored meanwhile leaves it behind: it is written again after the next fold.
+    batch.restFile = written && writer.lastSeq === seq;
   }
 
   /** Batches at rest leave memory, but the few used last (stored-batch.ts `putToRest`). */
@@ -324,6 +329,8 @@ export class BatchStore {
     const read = await readBatch(join(this.#root, batchId), batchId, this.#fs);
     if (!read.ok) throw new Error(`batch ${batchId} cannot be read: ${read.error.problem}`);
     const state = shareRepeatedParts(read.value.state);
+    const { journal } = read.value;
+    batch.applied = journal.entries.at(-1)?.seq ?? journal.snapshot?.seq ?? 0;
     batch.state = state;
     batch.resting = undefined;
     batch.finished = isFinished(state);
@@ -425,6 +432,7 @@ export class BatchStore {
       const entries = await appended;
       const state = entries.reduce(applyBatchEvent, this.#stateOf(batch));
       batch.state = state;
+      batch.applied = entries.at(-1)?.seq ?? batch.applied;
       if (batch.finished || mayBringToRest(events)) batch.finished = isFinished(state);
       // The snapshot may only cover entries applied to this state: the last one of this record.
       const appliedSeq = entries.at(-1)?.seq;

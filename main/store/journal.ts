@@ -162,6 +162,15 @@ export class JournalWriter<S, E> {
       await handle.sync();
       writer.#acknowledgedLength = (await handle.stat()).size;
       await fs.syncDirectory(folder);
+      // Entries its snapshot covers only (a fold cut before it emptied the journal): nothing to
+      // keep. Emptied, so that the next start sees an empty journal (and takes a batch at rest
+      // from its rest file, main/store/rest-file.ts) instead of reading it whole every time;
+      // only now that the snapshot's own rename is durable with its folder.
+      if (loaded?.snapshot && loaded.entries.length === 0 && writer.#acknowledgedLength > 0) {
+        await handle.truncate(0);
+        await handle.sync();
+        writer.#acknowledgedLength = 0;
+      }
     } catch (error) {
       await handle.close().catch(() => undefined);
       throw error;

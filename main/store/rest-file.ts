@@ -24,6 +24,12 @@ const JOURNAL_FILE = 'journal.log';
 const VERSION = 1;
 /** Bytes of a snapshot's head read to know which snapshot it is: its checksum and `{"seq":N,`. */
 const SNAPSHOT_HEAD_BYTES = 64;
+/**
+ * A rest file says less than the snapshot it describes (an outline and a digest per document,
+ * where the snapshot holds each document whole): one larger than its snapshot and this much is
+ * not read, whatever put it there.
+ */
+const REST_FILE_MARGIN_BYTES = 64 * 1024;
 
 /** The file's content (JSON has no NaN: an unknown time is null). */
 interface RestRecord {
@@ -135,6 +141,12 @@ export async function readRestFile(
 ): Promise<{ readonly resting: RestingBatch; readonly snapshotSeq: number } | undefined> {
   let text: string;
   try {
+    // Looked at before it is read: anything else in its place (a FIFO would make a read wait for
+    // a writer for ever) is passed over, and left there.
+    const rest = await fs.stat(join(folder, REST_FILE));
+    const snapshot = await fs.stat(join(folder, SNAPSHOT_FILE));
+    if (!rest.isFile() || !snapshot.isFile() || rest.size > snapshot.size + REST_FILE_MARGIN_BYTES)
+      return undefined;
     text = await fs.readFile(join(folder, REST_FILE), 'utf8');
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return undefined;

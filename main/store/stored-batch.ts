@@ -35,6 +35,12 @@ export interface StoredBatch {
   opening: Promise<BatchState> | undefined;
   /** Its folder holds a rest file that describes it as it is (rest-file.ts). */
   restFile: boolean;
+  /**
+   * The sequence number of the last journal entry its state reflects. An entry may be stored
+   * (fsynced, the writer's `lastSeq`) before it is applied in the batch's turn: a snapshot only
+   * ever covers entries applied, so that no acknowledged entry is folded away unapplied.
+   */
+  applied: number;
 }
 
 /** A batch of the store, unused yet, in memory (`state`) or at rest (`resting`). */
@@ -54,6 +60,8 @@ export function storedBatch(
     finished,
     opening: undefined,
     restFile: false,
+    // Opened just now: its writer continues after what was loaded, which its state reflects.
+    applied: writer?.lastSeq ?? 0,
   };
 }
 

@@ -9,7 +9,9 @@
  */
 import fc from 'fast-check';
 import { phaseOf, type BatchState, type DocumentState } from '../../main/domain/batch-state';
-import { checkPromises } from './promises';
+import { checkPromises, stageOfRequest } from './promises';
+import { isFinalStage } from '../../shared/service/status';
+import { checkRestPromises } from './rest-promises';
 import type { Interruption, World } from './world';
 import { everyBatch } from '../support/every-batch';
 
@@ -22,13 +24,14 @@ export interface Counts {
 type Action = fc.AsyncCommand<Counts, World, false>;
 
 /** Runs `act`, logs what happened, and checks every promise. */
-async function step(world: World, label: string, act: () => Promise<string | void>): Promise<void> {
+export async function step(world: World, label: string, act: () => Promise<string | void>): Promise<void> {
   const started = performance.now();
   const outcome = await act();
   const took = Math.round(performance.now() - started);
   world.ledger.log.push(`${outcome ? `${label} → ${outcome}` : label} [${took} ms]`);
   // Time passes between two things a person does.
   await world.pass(6_000);
+  if (world.checksRest) await checkRestPromises(world);
   await checkPromises(world);
 }
 
@@ -220,6 +223,8 @@ class StatusChange implements Action {
       const prepared = world.sim.state.requests().filter((request) => request.preparedAt !== null);
       if (prepared.length === 0) return 'no prepared request';
       const request = pick(prepared, this.request);
+      // A final state is final (the spec's "final state"): a desk that read it reads it no more.
+      if (isFinalStage(stageOfRequest(request))) return `${request.externalReference} final already`;
       if (this.status === 'completed') {
         if (request.status !== 'prepared' && request.status !== 'in_progress') return 'not signable';
         world.sim.complete(request.id);
@@ -279,7 +284,7 @@ class Answer implements Action {
   }
 }
 
-const interruption: fc.Arbitrary<Interruption> = fc.oneof(
+export const interruption: fc.Arbitrary<Interruption> = fc.oneof(
   { weight: 4, arbitrary: fc.constant<Interruption>({ kind: 'none' }) },
   {
     weight: 2,
@@ -311,6 +316,43 @@ const answer = fc
   .tuple(index, index, fc.constantFrom('link', 'link', 'send-new'), interruption)
   .map(([desk, which, how, cut]) => new Answer(desk, which, how as Answer['how'], cut));
 
+const move = fc
+  .tuple(index, fc.constantFrom('folder', 'manifest'))
+  .map(([folder, what]) => new Move(folder, what as Move['what']));
+const copy = index.map((folder) => new Copy(folder));
+const edit = fc.tuple(index, fc.nat({ max: 10 })).map(([folder, row]) => new Edit(folder, row));
+const secondDesk = fc.constant(new SecondDesk());
+const importInApp = fc
+  .tuple(index, fc.option(index, { nil: undefined }), index)
+  .map(([folder, other, desk]) => new ImportInApp(folder, other, desk));
+const quit = index.map((desk) => new Quit(desk));
+const later = fc.constantFrom(1, 2, 25).map((hours) => new Later(hours));
+const lostThenLater = fc
+  .tuple(index, index, fc.constantFrom(0.5, 2, 25))
+  .map(([folder, desk, hours]) => new LostThenLater(folder, desk, hours));
+const weather = fc
+  .tuple(fc.constantFrom(0, 0, 0.15, 0.3), fc.constantFrom(0, 0.1), fc.constantFrom(0, 0, 0.2))
+  .map(([drops, rate503, refusals]) => new Weather(drops, rate503, refusals));
+const status = fc
+  .tuple(index, fc.constantFrom('declined', 'expired', 'on_hold', 'in_progress', 'completed'))
+  .map(([request, status]) => new StatusChange(request, status as StatusChange['status']));
+
+/** Each kind of action, for a history that weighs them its own way (rest.test.ts). */
+export const actionsByKind = {
+  send,
+  answer,
+  move,
+  copy,
+  edit,
+  secondDesk,
+  importInApp,
+  quit,
+  later,
+  lostThenLater,
+  weather,
+  status,
+};
+
 /** Every action; sending comes most often, then answering a check (fast-check picks among the entries alike). */
 export const actions: fc.Arbitrary<Action>[] = [
   send,
@@ -320,24 +362,14 @@ export const actions: fc.Arbitrary<Action>[] = [
   send,
   answer,
   answer,
-  fc
-    .tuple(index, fc.constantFrom('folder', 'manifest'))
-    .map(([folder, what]) => new Move(folder, what as Move['what'])),
-  index.map((folder) => new Copy(folder)),
-  fc.tuple(index, fc.nat({ max: 10 })).map(([folder, row]) => new Edit(folder, row)),
-  fc.constant(new SecondDesk()),
-  fc
-    .tuple(index, fc.option(index, { nil: undefined }), index)
-    .map(([folder, other, desk]) => new ImportInApp(folder, other, desk)),
-  index.map((desk) => new Quit(desk)),
-  fc.constantFrom(1, 2, 25).map((hours) => new Later(hours)),
-  fc
-    .tuple(index, index, fc.constantFrom(0.5, 2, 25))
-    .map(([folder, desk, hours]) => new LostThenLater(folder, desk, hours)),
-  fc
-    .tuple(fc.constantFrom(0, 0, 0.15, 0.3), fc.constantFrom(0, 0.1), fc.constantFrom(0, 0, 0.2))
-    .map(([drops, rate503, refusals]) => new Weather(drops, rate503, refusals)),
-  fc
-    .tuple(index, fc.constantFrom('declined', 'expired', 'on_hold', 'in_progress', 'completed'))
-    .map(([request, status]) => new StatusChange(request, status as StatusChange['status'])),
+  move,
+  copy,
+  edit,
+  secondDesk,
+  importInApp,
+  quit,
+  later,
+  lostThenLater,
+  weather,
+  status,
 ];

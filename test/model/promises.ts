@@ -18,6 +18,7 @@ import { classOf, needsTracking } from '../../main/domain/document-class';
 import { isFinalStage, stageOf } from '../../shared/service/status';
 import { keyRetentionMs } from '../../simulator/variants';
 import { DEMO_CLIENT } from '../../simulator/simulator';
+import type { SignedRequestRecord } from '../../simulator/types';
 import type { DeskSlot, World } from './world';
 
 const DEMO_CLIENT_ID = DEMO_CLIENT.clientId;
@@ -35,6 +36,17 @@ function broken(message: string): never {
 }
 
 const HOUR = 3_600_000;
+
+/** Where a request of the service stands, as the app would read it. */
+export function stageOfRequest(request: SignedRequestRecord): ReturnType<typeof stageOf> {
+  return stageOf({
+    status: request.status,
+    documentStatus: request.documentStatus,
+    evidenceReady: request.evidenceReady,
+    preparedAt: request.preparedAt ?? undefined,
+    finalizedAt: request.finalizedAt ?? undefined,
+  });
+}
 
 /** Checks every promise against the world as it is now. */
 export async function checkPromises(world: World): Promise<void> {
@@ -179,12 +191,18 @@ export async function checkPromises(world: World): Promise<void> {
         break;
       case 'held_elsewhere': {
         const holder = check.holder;
-        const holds = documents.some(
-          (other) =>
-            other.slot === slot &&
-            other.document.draft.id === holder?.documentId &&
-            other.document.draft.externalReference === reference,
-        );
+        const holds =
+          documents.some(
+            (other) =>
+              other.slot === slot &&
+              other.document.draft.id === holder?.documentId &&
+              other.document.draft.externalReference === reference,
+          ) ||
+          // A batch deleted since: the data folder remembers what it sent.
+          (holder?.deleted === true &&
+            (slot.desk?.store.deletedContracts() ?? []).some(
+              (contract) => contract.documentId === holder.documentId && contract.reference === reference,
+            ));
         if (!holds)
           broken(`${where(slot, document)}: held back for a document that does not carry its reference`);
         break;
@@ -239,14 +257,7 @@ export async function checkPromises(world: World): Promise<void> {
   // Every prepared request is tracked until it is final (or on its way to be, by a send that resumes).
   for (const request of requests) {
     if (!request.preparedAt || world.ledger.releasedKeys.has(request.idempotencyKey)) continue;
-    const stage = stageOf({
-      status: request.status,
-      documentStatus: request.documentStatus,
-      evidenceReady: request.evidenceReady,
-      preparedAt: request.preparedAt,
-      finalizedAt: request.finalizedAt ?? undefined,
-    });
-    if (isFinalStage(stage)) continue;
+    if (isFinalStage(stageOfRequest(request))) continue;
     const followers = documents.filter(({ document }) => document.send.requestId === request.id);
     const tracked = followers.some(
       ({ document }) => needsTracking(document) || classOf(document) === 'sending' || document.gone,

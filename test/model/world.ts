@@ -102,6 +102,10 @@ export class World {
     lineFaults: false,
     log: [],
   };
+  /** The apps track their requests (pollers run while a desk is open), as the app does; off at first. */
+  tracking = false;
+  /** The promises of batches at rest are checked after each step too (rest-promises.ts). */
+  checksRest = false;
   readonly #root: TempFolder;
 
   private constructor(
@@ -128,16 +132,28 @@ export class World {
     });
     const root = makeTempFolder('desk-model-');
     const world = new World(sim, clock, variant, seed, root);
+    await world.addFolder('Contracts', 'C-', documents, seed);
+    world.addDesk();
+    return world;
+  }
+
+  /** A new folder of `documents` contracts whose references start with `prefix`. */
+  async addFolder(
+    name: string,
+    prefix: string,
+    documents: number,
+    seed = Math.floor(this.random() * 1e9),
+  ): Promise<ContractFolder> {
     const folder: TempFolder = {
-      path: join(root.path, 'Contracts'),
-      file: (name) => join(root.path, 'Contracts', name),
+      path: join(this.#root.path, name),
+      file: (file) => join(this.#root.path, name, file),
       remove: () => undefined,
     };
     mkdirSync(folder.path);
-    await writeContractManifest(folder, { count: documents, pages: 0, seed, referencePrefix: 'C-' });
-    world.folders.push({ name: 'Contracts', path: folder.path, manifest: 'manifest.csv' });
-    world.addDesk();
-    return world;
+    await writeContractManifest(folder, { count: documents, pages: 0, seed, referencePrefix: prefix });
+    const added = { name, path: folder.path, manifest: 'manifest.csv' };
+    this.folders.push(added);
+    return added;
   }
 
   /** A new data folder (another desk, or the same computer reinstalled); at most two. */
@@ -186,6 +202,7 @@ export class World {
         `${slot.name}: a batch cannot be read: ${JSON.stringify(opening.value.store.loadReport.damaged)}`,
       );
     slot.desk = opening.value;
+    if (this.tracking) opening.value.poller.start();
     // The app started a moment ago: its client holds its first reads for the read spacing
     // (another process may have just read), which the world's clock lets pass.
     await this.pass(6_000);
@@ -259,7 +276,7 @@ export class World {
       outcome = `died (${(error as Error).message.slice(0, 40)})`;
     }
     if (interruption.kind === 'kill' || interruption.kind === 'cut')
-      await this.#restartAfter(slot, interruption.kind);
+      await this.restartAfter(slot, interruption.kind);
     return outcome;
   }
 
@@ -308,7 +325,7 @@ export class World {
       outcome = 'died';
     }
     if (interruption.kind === 'kill' || interruption.kind === 'cut')
-      await this.#restartAfter(slot, interruption.kind);
+      await this.restartAfter(slot, interruption.kind);
     return outcome;
   }
 
@@ -353,7 +370,7 @@ export class World {
    * desk's calls on their way reach the service or not, and the next start sees what the disk
    * kept.
    */
-  async #restartAfter(slot: DeskSlot, kind: 'kill' | 'cut'): Promise<void> {
+  async restartAfter(slot: DeskSlot, kind: 'kill' | 'cut'): Promise<void> {
     const desk = slot.desk;
     slot.desk = undefined;
     slot.disruptions += 1;

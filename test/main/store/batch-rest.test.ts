@@ -189,3 +189,68 @@ describe('a batch at rest', () => {
     await store.close();
   });
 });
+
+describe('a batch at rest whose fold was cut short', () => {
+  it('is taken from its rest file again from the second start on, when the fold was cut before it emptied the journal', async () => {
+    // Where the fold of a batch just finished renames its snapshot into place (counted from the
+    // store's opening): the process is then killed right after the rename (in the page cache),
+    // before the journal is emptied.
+    const probe = new CrashFileSystem();
+    const operations: { kind: string; path: string }[] = [];
+    const first = await BatchStore.open(DATA, { fs: probe });
+    probe.onOperation = (operation) => operations.push(operation);
+    await finishedBatch(first, 'Cut short');
+    await first.close();
+    const renamed = operations.findLastIndex(
+      (operation) => operation.kind === 'rename' && operation.path.includes('snapshot.json'),
+    );
+    expect(operations[renamed + 1]?.kind).toBe('syncDirectory');
+
+    const fs = new CrashFileSystem();
+    const store = await BatchStore.open(DATA, { fs });
+    fs.crashAfterOperations(renamed + 2); // 0-based index + 1 is the rename; the sync after it is cut
+    await finishedBatch(store, 'Cut short').catch(() => undefined);
+    await store.close().catch(() => undefined);
+
+    // The next start finds the new snapshot and the journal it covers: it reads the batch whole.
+    const second = await reopened(new CrashFileSystem({}, fs.disk));
+    const [batch] = second.store.outlines();
+    if (!batch) throw new Error('the batch is gone');
+    expect(second.reads).toContain(snapshotOf(batch.id));
+    await second.store.close();
+    // From then on its rest file says all of it: it is not read again.
+    const third = await reopened(second.fs);
+    expect(third.store.outline(batch.id)?.counts).toMatchObject({ completed: 1, gone: 1 });
+    expect(third.reads).not.toContain(snapshotOf(batch.id));
+    await third.store.close();
+  });
+});
+
+describe('a batch at rest changed while its rest file is written', () => {
+  it('is given its rest file again once folded anew, so the next start does not read it whole', async () => {
+    const fs = new CrashFileSystem();
+    const store = await BatchStore.open(DATA, { fs });
+    const batchId = await finishedBatch(store, 'Before');
+    await store.record(batchId, []);
+    // The rename is folded, then the rest file written: its sync is held while a second rename
+    // is recorded, so the second lands while the first one's rest file is on its way.
+    let held: ReturnType<CrashFileSystem['holdSyncs']> | undefined;
+    fs.onOperation = (operation) => {
+      if (!held && operation.kind === 'open' && operation.path.includes('rest.json')) held = fs.holdSyncs();
+    };
+    const first = store.record(batchId, [{ type: 'batch_renamed', name: 'First' }]);
+    await first;
+    while (!held) await new Promise((resolve) => setImmediate(resolve));
+    await held.called(1);
+    fs.onOperation = undefined;
+    const second = store.record(batchId, [{ type: 'batch_renamed', name: 'Second' }]);
+    held.release();
+    await second;
+    await store.close();
+
+    const { store: next, reads } = await reopened(fs);
+    expect(next.outline(batchId)?.name).toBe('Second');
+    expect(reads).not.toContain(snapshotOf(batchId));
+    await next.close();
+  });
+});

@@ -64,3 +64,38 @@ describe('a fold at rest racing delete() and close()', () => {
     expect(snapshotRenames).toBeGreaterThan(0);
   });
 });
+
+describe('a fold of a finished batch racing the records that follow it', () => {
+  it('never covers an entry that is stored but not applied yet: every acknowledged record survives', async () => {
+    const fs = new CrashFileSystem();
+    const store = await BatchStore.open(DATA, { fs });
+    const id = await preparedBatch(store, 1);
+    await store.record(id, [
+      { type: 'connection_bound', baseUrl: 'https://signing.example.com', clientId: 'desk' },
+    ]);
+    // Signed: the batch is finished, so every record into it is followed by a fold.
+    await store.record(id, [{ type: 'status_read', documentId: 'doc-1', status: signed }]);
+    await store.record(id, []);
+    // A listener records as it hears of the first rename (the desk does: announce, then act).
+    let third: Promise<unknown> | undefined;
+    store.subscribe((_state, events) => {
+      if (events.some((event) => event.type === 'batch_renamed' && event.name === 'First'))
+        third = store.record(id, [{ type: 'batch_renamed', name: 'Third' }]);
+    });
+    // The second record is stored while the first one's fsync runs, so it is written together
+    // with the third: both are on disk before the fold queued after the first is applied.
+    const held = fs.holdSyncs();
+    const first = store.record(id, [{ type: 'batch_renamed', name: 'First' }]);
+    await held.called(1);
+    const second = store.record(id, [{ type: 'batch_renamed', name: 'Second' }]);
+    held.release();
+    await Promise.all([first, second]);
+    await third;
+    await store.close();
+    expect(store.outline(id)?.name).toBe('Third');
+
+    // What a restart finds: each of the three records was acknowledged, so the last name stands.
+    const again = await BatchStore.open(DATA, { fs: fs.crashProcess(), readOnly: true });
+    expect(again.get(id)?.name).toBe('Third');
+  });
+});

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import type { BatchState } from '../../../main/domain/batch-state';
 import type { BatchStore } from '../../../main/store/batch-store';
 import type { BlobStore } from '../../../main/store/blob-store';
-import { everyBatch } from '../../support/every-batch';
 
 /** One change appended to a batch, in the order `record` was called, and whether it was acknowledged. */
 export interface LoggedChange {
@@ -121,17 +120,26 @@ export class StoreExpectations {
   }
 
   /**
-   * Checks a store just opened (its blobs read through `blobs`), answers what is wrong, and
+   * Checks a store just opened (`every` batch as its disk holds it, read whole by another
+   * process, its blobs read through `blobs`), answers what is wrong, and
    * takes what it loaded as the new durable baseline: the store may act on it from now on.
    */
-  async verify(store: BatchStore, blobs: BlobStore): Promise<string[]> {
+  async verify(store: BatchStore, every: readonly BatchState[], blobs: BlobStore): Promise<string[]> {
     const failures: string[] = [];
     for (const { batchId, damage } of store.loadReport.damaged) {
       failures.push(
         `damaged journal: batch ${batchId} does not load: ${damage.problem} (${damage.file}:${damage.line ?? '-'})`,
       );
     }
-    const every = await everyBatch(store);
+    // What the store says of each batch without reading it (a batch at rest: from its rest file).
+    const outlines = new Map(store.outlines().map((outline) => [outline.id, outline]));
+    for (const state of every) {
+      const outline = outlines.get(state.id);
+      if (outline?.name !== state.name || outline.documentCount !== state.documents.length)
+        failures.push(
+          `outline says ${outline?.name} with ${outline?.documentCount} documents, the batch holds ${state.name} with ${state.documents.length}`,
+        );
+    }
     const loaded = new Map(every.map((state) => [state.id, state]));
     const kept: BatchExpectation[] = [];
     for (const batch of this.#batches) {

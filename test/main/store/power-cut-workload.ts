@@ -50,6 +50,9 @@ class Round {
     changes: readonly Omit<LoggedChange, 'acknowledged' | 'endsRecord'>[],
     events: Parameters<BatchStore['record']>[1],
   ): Promise<void> {
+    // A batch at rest is read back first, so that this record is appended as it is logged: a
+    // record into a batch out of memory waits for its read, and one called meanwhile may pass it.
+    await this.#work.store.open(id);
     const logged = this.#work.expectations.appending(handle, changes);
     await this.#work.store.record(id, events);
     this.#work.expectations.acknowledged(logged);
@@ -115,6 +118,36 @@ class Round {
     }
   }
 
+  /**
+   * Brings the batch to rest (main/domain/batch-rest.ts), with a rename in the same record so
+   * the oracle sees it: bound to a connection, every document it holds failed. From then on it
+   * is folded after every record and given its rest file, until a document added wakes it.
+   */
+  async #finish(handle: object, id: string): Promise<void> {
+    // Its documents from their digests: nothing is read, so this record is called in turn.
+    const documents = this.#work.store.contracts(id);
+    const name = this.#name('rested');
+    await this.#record(
+      handle,
+      id,
+      [{ kind: 'renamed', name }],
+      [
+        { type: 'connection_bound', baseUrl: 'https://signing.example.com', clientId: 'desk' },
+        ...documents.map(({ documentId }) => ({
+          type: 'item_failed' as const,
+          documentId,
+          error: {
+            code: 'invalid_pdf' as const,
+            message: 'refused',
+            retryable: false,
+            at: '2026-01-05T09:00:00.000Z',
+          },
+        })),
+        { type: 'batch_renamed', name },
+      ],
+    );
+  }
+
   /** A few steps of records, each step several at once so they share fsyncs (group commit). */
   async records(handle: object, id: string): Promise<void> {
     const { plan } = this.#work;
@@ -123,7 +156,8 @@ class Round {
       await together(1 + Math.floor(plan() * 3), () => {
         const draw = plan();
         if (draw < 0.2) return this.#addDocuments(handle, id);
-        return draw < 0.35 ? this.#addDocument(handle, id) : this.#rename(handle, id);
+        if (draw < 0.45) return this.#finish(handle, id);
+        return draw < 0.57 ? this.#addDocument(handle, id) : this.#rename(handle, id);
       });
     }
   }
@@ -146,8 +180,8 @@ class Round {
 }
 
 /**
- * One round of concurrent work on a store: records (renames, and documents whose PDF is taken
- * in first, alone or several at once) on every batch, often a new batch, sometimes a deletion; compactions follow from the
+ * One round of concurrent work on a store: records (renames, documents whose PDF is taken in
+ * first, alone or several at once, and batches brought to rest) on every batch, often a new batch, sometimes a deletion; compactions follow from the
  * store's small threshold. Answers the failures of the work itself (after a crash, all of it).
  */
 export async function runWorkload(work: Workload): Promise<unknown[]> {
