@@ -69,6 +69,14 @@ export interface BatchStoreOptions {
 export type BatchListener = (state: BatchState, events: readonly BatchEvent[]) => void;
 
 /**
+ * Batches in the order they were created; two created in the same millisecond by their id, so
+ * every open of a folder lists them alike (not in the order the disk happens to give them).
+ */
+function byCreation(a: { createdAt: string; id: string }, b: { createdAt: string; id: string }): number {
+  return a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
+}
+
+/**
  * Every batch of a data folder, each in its own journal folder. `record` makes events durable
  * (fsync) before it resolves and before listeners hear of them, so callers may act on them.
  *
@@ -278,9 +286,7 @@ export class BatchStore {
 
   /** Every batch's outline, oldest first: at rest or not, none is read for it. */
   outlines(): BatchOutline[] {
-    return [...this.#batches.values()]
-      .map(outlineOfStored)
-      .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    return [...this.#batches.values()].map(outlineOfStored).sort(byCreation);
   }
 
   outline(batchId: string): BatchOutline | undefined {
@@ -295,7 +301,7 @@ export class BatchStore {
   loaded(): BatchState[] {
     return [...this.#batches.values()]
       .flatMap((batch) => (batch.state ? [batch.state] : []))
-      .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+      .sort(byCreation);
   }
 
   /**

@@ -194,6 +194,21 @@ describe('a year of batches in memory', () => {
     await reopened.close();
   });
 
+  it('lists batches created in the same millisecond in one order, whichever process opens the folder', async () => {
+    folder = makeTempFolder('desk-folding-');
+    const sameMoment = () => Date.parse('2026-12-06T09:00:00.000Z');
+    const store = await BatchStore.open(folder.path, { now: sameMoment });
+    for (let index = 0; index < 8; index += 1)
+      await store.create(`Batch ${index}`, { defaultRecipients: [] });
+    const listed = store.outlines().map((batch) => batch.id);
+    expect(store.loaded().map((batch) => batch.id)).toEqual(listed);
+    await store.close();
+    const again = await BatchStore.open(folder.path, { readOnly: true });
+    expect(again.outlines().map((batch) => batch.id)).toEqual(listed);
+    expect(again.loaded().map((batch) => batch.id)).toEqual(listed);
+    await again.close();
+  });
+
   it('reads every batch one after another for a command that visits each once, keeping none', async () => {
     folder = makeTempFolder('desk-folding-');
     const dataDir = folder.path;
