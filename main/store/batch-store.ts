@@ -414,7 +414,8 @@ export class BatchStore {
 
   /**
    * Stores events durably, applies them, tells listeners, and returns the new state. A batch at
-   * rest out of memory is read back first.
+   * rest out of memory is read back first: a record made while that read runs may be stored after
+   * one made just after it ends (both overlap, so either order is one the callers allowed).
    */
   record(batchId: string, events: readonly BatchEvent[]): Promise<BatchState> {
     const batch = this.#batches.get(batchId);
@@ -428,8 +429,8 @@ export class BatchStore {
         .finally(release);
     }
     if (events.length === 0) return this.#enqueue(batch, () => Promise.resolve(this.#stateOf(batch)));
-    // Appended now, in call order, so concurrent records share one fsync (group commit); the
-    // state is applied in the same order once each is durable.
+    // Appended now, in the order they reach here, so concurrent records share one fsync (group
+    // commit); the state is applied in the same order once each is durable.
     const appended = writer.append(events, new Date(this.#now()));
     batch.restFile = false; // It describes the snapshot with an empty journal: no more.
 
