@@ -33,5 +33,20 @@ export default defineConfig({
   root: 'renderer',
   base: './',
   plugins: [pdfjsStandardFonts()],
-  build: { outDir: '../dist/renderer', emptyOutDir: true, target: 'chrome130' },
+  build: {
+    outDir: '../dist/renderer',
+    emptyOutDir: true,
+    target: 'chrome130',
+    // The app loads its pages from its own files, never over a network: a big chunk costs no
+    // download, so the web's 500 kB advice does not apply (pdf.js alone is larger).
+    chunkSizeWarningLimit: 4096,
+    rolldownOptions: {
+      onwarn(warning, warn) {
+        // react-intl marks itself "use client" for React Server Components, which a desktop page
+        // never uses: the directive is dropped on purpose. Every other warning is shown.
+        if (warning.code === 'MODULE_LEVEL_DIRECTIVE' && warning.message.includes('"use client"')) return;
+        warn(warning);
+      },
+    },
+  },
 });
