@@ -3,6 +3,7 @@ import type { ProfileDependents, ProfileView } from '../../../shared/ipc/views';
 import { useT } from '../i18n';
 import { connectionLabel } from '../../../shared/i18n/connection-label';
 import { useDesk } from '../state/store';
+import { useModalDialog } from '../components/modal-dialog';
 
 /** How many of the batches that use the connection are named; the others are counted. */
 const BATCHES_NAMED = 5;
@@ -32,8 +33,7 @@ export function DeleteConnectionDialog({
 }) {
   const t = useT();
   const id = useId();
-  const dialog = useRef<HTMLDialogElement>(null);
-  const opener = useRef<Element | null>(document.activeElement);
+  const dialog = useModalDialog();
   const typedField = useRef<HTMLInputElement>(null);
   const cancelButton = useRef<HTMLButtonElement>(null);
   const refusalText = useRef<HTMLParagraphElement>(null);
@@ -45,17 +45,6 @@ export function DeleteConnectionDialog({
   const [refusal, setRefusal] = useState<string | undefined>();
   /** Bumped when main refused because more depends on it now: counted again. */
   const [round, setRound] = useState(0);
-
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-    const from = opener.current;
-    return () => {
-      element?.close();
-      // Cancelled: back on the row's Delete button. Deleted: the screen puts the focus elsewhere.
-      if (from instanceof HTMLElement && from.isConnected) from.focus();
-    };
-  }, []);
 
   useEffect(() => {
     let current = true;

@@ -16,6 +16,7 @@ import {
   type OptionsDraft,
 } from '../state/participant-rules';
 import { useDesk } from '../state/store';
+import { useModalDialog } from '../components/modal-dialog';
 
 /**
  * Edits one document before it is sent: its reference, the recipients sent with the creation,
@@ -40,7 +41,7 @@ export function DocumentEditor({
 }) {
   const t = useT();
   const { locale } = useTranslator();
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModalDialog();
   const id = useId();
   const updateDocument = useDesk((state) => state.actions.documents.update);
   const [reference, setReference] = useState(document.externalReference);
@@ -67,21 +68,6 @@ export function DocumentEditor({
     if (showProblem.where === 'refusal' && refusalText.current) refusalText.current.focus();
     else if (form.current) focusFirstProblem(form.current);
   }, [showProblem]);
-
-  /** The row's Edit button: the focus goes back to it however the dialog closes. */
-  const opener = useRef<Element | null>(window.document.activeElement);
-
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-    const from = opener.current;
-    return () => {
-      element?.close();
-      // Saving disables the focused Save button, so the dialog's own return of the focus finds
-      // it outside and gives up: put it back on the row's Edit button as Escape does.
-      if (from instanceof HTMLElement && from.isConnected) from.focus();
-    };
-  }, []);
 
   const everyone = [...recipients, ...extras].map((row) => row.draft);
   const referenceProblem = reference.trim() === '' ? t('editor.referenceRequired') : undefined;

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { ManifestPreview } from '../../../shared/ipc/views';
 import { useT } from '../i18n';
 import { useDesk } from '../state/store';
+import { useModalDialog } from '../components/modal-dialog';
 
 /**
  * A manifest's preview: every problem by the row and column the spreadsheet shows, all at
@@ -27,22 +28,11 @@ export function ManifestPreviewPanel({
 }) {
   const t = useT();
   const { actions } = useDesk.getState();
-  const dialog = useRef<HTMLDialogElement>(null);
-  const opener = useRef<Element | null>(document.activeElement);
+  const dialog = useModalDialog();
   const heading = useRef<HTMLHeadingElement>(null);
   const [busy, setBusy] = useState(false);
   const valid = preview.issues.length === 0;
   const fileName = preview.path.split(/[/\\]/).pop();
-
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-    const from = opener.current;
-    return () => {
-      element?.close();
-      if (from instanceof HTMLElement && from.isConnected) from.focus();
-    };
-  }, []);
 
   // On the way in, and each time Check again turns the problems into Import.
   useEffect(() => heading.current?.focus(), [valid]);

@@ -4,6 +4,7 @@ import type { DocumentView } from '../../../shared/ipc/views';
 import { useT } from '../i18n';
 import { documentBytes, refusalOf } from '../pdf/document-bytes';
 import { isCancelled, openPdf, renderPage } from '../pdf/pdfjs';
+import { useModalDialog } from '../components/modal-dialog';
 
 /** How wide a page is drawn, in CSS pixels, at most (the dialog narrows it on small windows). */
 const PAGE_WIDTH = 760;
@@ -30,21 +31,11 @@ export function PdfViewer({
 }) {
   const t = useT();
   const id = useId();
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModalDialog();
   const canvas = useRef<HTMLCanvasElement>(null);
   const [opened, setOpened] = useState<Opened>({ kind: 'loading' });
   const [page, setPage] = useState(1);
   const name = document.storedFilename;
-
-  useEffect(() => {
-    const element = dialog.current;
-    const opener = window.document.activeElement;
-    if (element && !element.open) element.showModal();
-    return () => {
-      element?.close();
-      if (opener instanceof HTMLElement && opener.isConnected) opener.focus();
-    };
-  }, []);
 
   useEffect(() => {
     let current = true;

@@ -5,6 +5,7 @@ import { sentCount } from '../../../shared/domain/document-counts';
 import { useT } from '../i18n';
 import { countDocuments } from '../state/document-status';
 import { useDesk } from '../state/store';
+import { useModalDialog } from '../components/modal-dialog';
 
 /**
  * The documents each batch's last confirmed review sent, until the person dismisses its summary.
@@ -59,8 +60,7 @@ export function ReviewDialog({
 }) {
   const t = useT();
   const id = useId();
-  const dialog = useRef<HTMLDialogElement>(null);
-  const opener = useRef<Element | null>(document.activeElement);
+  const dialog = useModalDialog();
   const confirmButton = useRef<HTMLButtonElement>(null);
   const cancelButton = useRef<HTMLButtonElement>(null);
   const againButton = useRef<HTMLButtonElement>(null);
@@ -74,17 +74,6 @@ export function ReviewDialog({
   const [outdated, setOutdated] = useState(false);
   /** Bumped by "Review again": main is asked for a fresh review. */
   const [round, setRound] = useState(0);
-
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-    const from = opener.current;
-    return () => {
-      element?.close();
-      // Back where the person was ("Send batch", which becomes "Pause sending" once it goes).
-      if (from instanceof HTMLElement && from.isConnected) from.focus();
-    };
-  }, []);
 
   useEffect(() => {
     let current = true;
