@@ -1,12 +1,13 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { Desk } from '../../../main/app/desk-core';
 import { parseCliArgs } from '../../../main/cli/cli-args';
-import { countLabel, plural, type CliOutput } from '../../../main/cli/cli-output';
+import { countLabel, plural } from '../../../main/cli/cli-output';
 import { statusCommand } from '../../../main/cli/commands';
 import type { Simulator } from '../../../simulator/simulator';
 import { makeBatch } from '../../support/batch-harness';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 import { openVirtualDesk, startVirtualSimulator } from '../../support/virtual-world';
+import { collectingOutput } from '../../support/collecting-output';
 
 /**
  * The command line speaks English with its plurals right: "1 document", never "1 documents";
@@ -29,17 +30,6 @@ afterEach(async () => {
   files.remove();
 });
 
-function lines(): CliOutput & { lines: string[] } {
-  const said: string[] = [];
-  return {
-    json: false,
-    lines: said,
-    say: (text) => said.push(...text.split('\n')),
-    error: (text) => said.push(...text.split('\n')),
-    event: () => undefined,
-  };
-}
-
 it('a count and the words that agree with it: one, then other', () => {
   expect([0, 1, 2, 5_000].map((count) => countLabel(count, 'document', 'documents'))).toEqual([
     '0 documents',
@@ -57,7 +47,7 @@ it('`status` of a data folder with one document says "1 document", not "1 docume
   await makeBatch(desk!, files, 1);
   await desk!.close();
   desk = undefined;
-  const out = lines();
+  const out = collectingOutput();
   const parsed = parseCliArgs(['status', '--data-dir', files.file('data')]);
   if (!parsed.ok) throw new Error(parsed.error.message);
   expect(await statusCommand(parsed.value, out)).toBe(0);

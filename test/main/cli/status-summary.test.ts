@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { Desk } from '../../../main/app/desk-core';
 import { parseCliArgs } from '../../../main/cli/cli-args';
-import type { CliOutput } from '../../../main/cli/cli-output';
 import { statusCommand } from '../../../main/cli/commands';
 import type { Simulator } from '../../../simulator/simulator';
 import { makeBatch } from '../../support/batch-harness';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 import { openVirtualDesk, startVirtualSimulator } from '../../support/virtual-world';
+import { collectingOutput } from '../../support/collecting-output';
 
 /**
  * `status` says every document of the data folder in its summary line, in the app's groups
@@ -31,22 +31,11 @@ afterEach(async () => {
   files.remove();
 });
 
-function lines(): CliOutput & { lines: string[] } {
-  const said: string[] = [];
-  return {
-    json: false,
-    lines: said,
-    say: (text) => said.push(...text.split('\n')),
-    error: (text) => said.push(...text.split('\n')),
-    event: () => undefined,
-  };
-}
-
 it('`status` counts documents not sent yet in its summary line', async () => {
   await makeBatch(desk!, files, 2);
   await desk!.close();
   desk = undefined;
-  const out = lines();
+  const out = collectingOutput();
   const parsed = parseCliArgs(['status', '--data-dir', files.file('data')]);
   if (!parsed.ok) throw new Error(parsed.error.message);
   expect(await statusCommand(parsed.value, out)).toBe(0);

@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { parseCliArgs } from '../../../main/cli/cli-args';
-import type { CliOutput } from '../../../main/cli/cli-output';
 import { statusCommand } from '../../../main/cli/commands';
 import { watchCommand } from '../../../main/cli/watch-command';
 import type { VirtualClock } from '../../../main/time/virtual-clock';
@@ -8,6 +7,7 @@ import { DEMO_CLIENT, type Simulator } from '../../../simulator/simulator';
 import { makeBatch } from '../../support/batch-harness';
 import { makeTempFolder, type TempFolder } from '../../support/pdf-files';
 import { openVirtualDesk, startVirtualSimulator } from '../../support/virtual-world';
+import { collectingOutput } from '../../support/collecting-output';
 
 /**
  * `watch` when a request stands in a status this app does not know (README "Tracking politely"): it
@@ -42,21 +42,6 @@ afterEach(async () => {
 });
 
 /** An output that keeps every line and event, as the person and a script would see them. */
-function collectingOutput(): CliOutput & { lines: string[]; events: Record<string, unknown>[] } {
-  const lines: string[] = [];
-  const events: Record<string, unknown>[] = [];
-  return {
-    json: false,
-    lines,
-    events,
-    say: (text) => lines.push(...text.split('\n')),
-    error: (text) => lines.push(...text.split('\n')),
-    event: (payload) => {
-      events.push({ ...payload });
-    },
-  };
-}
-
 function args(...argv: string[]) {
   const parsed = parseCliArgs(argv);
   if (!parsed.ok) throw new Error(parsed.error.message);
